@@ -1,0 +1,197 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/driver"
+	"github.com/spf13/cobra"
+)
+
+const exitStatusHelp = `Exit status:
+  0  an answer: a value or blame (check: every file passed)
+  1  check: some file failed its expectations
+  2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret)
+  3  the run ran out of fuel`
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "interderive",
+		Short: "A semantics workbench: interpreters derived by program transformation",
+		Long: `interderive runs programs of the gradually-typed lambda calculus (GTLC, *.gtlc,
+and the cast calculus, *.cast) on semantic artefacts derived from one another by
+program transformation, under the cast semantics LD, LUD, ED and EUD.
+
+` + exitStatusHelp,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newRunCmd(stdout, stderr), newTraceCmd(stdout, stderr), newCheckCmd(stdout, stderr))
+	return root
+}
+
+// runFlags are the flags run and trace share.
+type runFlags struct {
+	stage, semantics, lang string
+	fuel                   int
+}
+
+func (f *runFlags) register(cmd *cobra.Command, defaultStage string) {
+	cmd.Flags().StringVar(&f.stage, "stage", defaultStage, "derivation stage: reduction")
+	cmd.Flags().StringVar(&f.semantics, "semantics", "ed", "cast semantics: ld, lud, ed or eud")
+	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
+	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc or cast")
+}
+
+// load reads, parses and type-checks a file, printing a positioned error with a caret.
+func (f *runFlags) load(path string, stderr io.Writer) (driver.Language, driver.Program, string, string, error) {
+	l, err := driver.LanguageFor(path, f.lang)
+	if err != nil {
+		return nil, nil, "", "", err
+	}
+	stage, err := driver.CheckStage(l, f.stage)
+	if err != nil {
+		return nil, nil, "", "", err
+	}
+	variant, err := driver.CheckVariant(l, f.semantics)
+	if err != nil {
+		return nil, nil, "", "", err
+	}
+	if f.fuel <= 0 {
+		return nil, nil, "", "", fmt.Errorf("--fuel must be positive")
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, "", "", err
+	}
+	prog, err := l.Load(src)
+	if err != nil {
+		fmt.Fprintln(stderr, interderive.Describe(path, src, err))
+		return nil, nil, "", "", &exitError{code: exitStatic}
+	}
+	return l, prog, stage, variant, nil
+}
+
+// finish turns a run's error into the documented exit status.
+func finish(path string, err error, stderr io.Writer) error {
+	switch {
+	case err == nil:
+		return nil
+	case driver.IsFuel(err):
+		fmt.Fprintf(stderr, "%s: %v\n", path, err)
+		return &exitError{code: exitFuel}
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", path, err)
+	return &exitError{code: exitStatic}
+}
+
+func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f runFlags
+	var show string
+	cmd := &cobra.Command{
+		Use:   "run [flags] FILE",
+		Short: "Run a program and print its answer",
+		Long: `Run a program and print exactly one line: by default the observation (4, true,
+function, dynamic, blame l2); with --show value, the value in cast-calculus syntax.
+
+` + exitStatusHelp,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if show != "observe" && show != "value" {
+				return fmt.Errorf("--show must be observe or value, not %q", show)
+			}
+			_, prog, stage, variant, err := f.load(args[0], stderr)
+			if err != nil {
+				return err
+			}
+			out, err := prog.Run(stage, variant, interderive.Options{Fuel: f.fuel})
+			if err != nil {
+				return finish(args[0], err, stderr)
+			}
+			if show == "value" {
+				fmt.Fprintln(stdout, out.Value)
+			} else {
+				fmt.Fprintln(stdout, out.Observation)
+			}
+			return nil
+		},
+	}
+	f.register(cmd, "reduction")
+	cmd.Flags().StringVar(&show, "show", "observe", "what to print: observe or value")
+	return cmd
+}
+
+func newTraceCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "trace [flags] FILE",
+		Short: "Show every step of a run: decomposition, redex, rule, contractum",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, prog, stage, variant, err := f.load(args[0], stderr)
+			if err != nil {
+				return err
+			}
+			_, err = prog.Trace(stdout, stage, variant, interderive.Options{Fuel: f.fuel})
+			return finish(args[0], err, stderr)
+		},
+	}
+	f.register(cmd, "reduction")
+	return cmd
+}
+
+func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
+	var stage string
+	cmd := &cobra.Command{
+		Use:   "check [flags] PATH...",
+		Short: "Check programs against their expectation comments",
+		Long: `Check runs every program file (directories are searched recursively) under every
+semantics on the chosen stages and compares the answers with the file's comments:
+
+  -- expect: ANSWER           expected under every semantics
+  -- expect[ld,eud]: ANSWER   expected under the semantics listed
+  -- rules[ld]: R1, R2        contractions that must occur (e.g. StepCst/InOut)
+  -- fuel: N                  the contraction budget for this file
+
+ANSWER is what run prints, "blame *" (blame with any label), "type error", or
+"out of fuel". Check ends with the line "N passed, N failed".
+
+` + exitStatusHelp,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			files, err := driver.SourceFiles(args)
+			if err != nil {
+				return err
+			}
+			var stages []string
+			if stage != "all" {
+				stages = []string{stage}
+			}
+			passed, failed := 0, 0
+			for _, file := range files {
+				res := driver.CheckFile(file, stages)
+				if len(res.Failures) == 0 {
+					passed++
+					continue
+				}
+				failed++
+				fmt.Fprintf(stdout, "FAIL %s\n", file)
+				for _, f := range res.Failures {
+					fmt.Fprintf(stdout, "    %s\n", strings.ReplaceAll(f, "\n", "\n    "))
+				}
+			}
+			fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+			if failed > 0 {
+				return &exitError{code: exitFailed}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&stage, "stage", "all", "stage to run: all, or one stage's name")
+	return cmd
+}

@@ -1,0 +1,45 @@
+// Command interderive runs, traces and checks programs of the workbench's calculi on
+// their derived semantic artefacts.
+//
+// Exit status: 0 for an answer (a value, blame, or undefined: the program's meaning);
+// 1 when check finds a failing file; 2 for a usage, syntax or type error; 3 when a run
+// ran out of fuel.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit statuses.
+const (
+	exitOK     = 0
+	exitFailed = 1
+	exitStatic = 2
+	exitFuel   = 3
+)
+
+// exitError carries an exit status; its message, if any, has already been printed.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	if e, ok := err.(*exitError); ok {
+		return e.code
+	}
+	fmt.Fprintf(stderr, "interderive: %v\n", err)
+	return exitStatic
+}

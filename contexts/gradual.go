@@ -1,0 +1,141 @@
+package contexts
+
+import (
+	"strings"
+
+	g "github.com/interderive/interderive/gradual"
+)
+
+// CastFrame is one layer of a term context E of the cast calculus.
+type CastFrame interface {
+	// Plug puts e in the frame's hole.
+	Plug(e g.Expr) g.Expr
+}
+
+// The frames of E, one per production. Each keeps the position of the node it came
+// from, so that plugging rebuilds the node as it was.
+type (
+	// UnaryArg is op [].
+	UnaryArg struct {
+		P  g.Pos
+		Op g.Op
+	}
+	// BinaryLeft is [] op e.
+	BinaryLeft struct {
+		P     g.Pos
+		Op    g.Op
+		Right g.Expr
+	}
+	// BinaryRight is v op [].
+	BinaryRight struct {
+		P    g.Pos
+		Op   g.Op
+		Left g.Expr
+	}
+	// IfCond is if [] then e else e.
+	IfCond struct {
+		P          g.Pos
+		Then, Else g.Expr
+	}
+	// AppFun is [] e.
+	AppFun struct {
+		P   g.Pos
+		Arg g.Expr
+	}
+	// AppArg is v [].
+	AppArg struct {
+		P   g.Pos
+		Fun g.Expr
+	}
+	// CoerceArg is <c> [].
+	CoerceArg struct {
+		P g.Pos
+		C g.Coercion
+	}
+	// LetBound is let x:T = [] in e.
+	LetBound struct {
+		P    g.Pos
+		Name string
+		T    g.Type
+		Body g.Expr
+	}
+)
+
+func (f *UnaryArg) Plug(e g.Expr) g.Expr    { return &g.Unary{P: f.P, Op: f.Op, X: e} }
+func (f *BinaryLeft) Plug(e g.Expr) g.Expr  { return &g.Binary{P: f.P, Op: f.Op, X: e, Y: f.Right} }
+func (f *BinaryRight) Plug(e g.Expr) g.Expr { return &g.Binary{P: f.P, Op: f.Op, X: f.Left, Y: e} }
+func (f *IfCond) Plug(e g.Expr) g.Expr      { return &g.If{P: f.P, Cond: e, Then: f.Then, Else: f.Else} }
+func (f *AppFun) Plug(e g.Expr) g.Expr      { return &g.App{P: f.P, Fun: e, Arg: f.Arg} }
+func (f *AppArg) Plug(e g.Expr) g.Expr      { return &g.App{P: f.P, Fun: f.Fun, Arg: e} }
+func (f *CoerceArg) Plug(e g.Expr) g.Expr   { return &g.Coerce{P: f.P, C: f.C, X: e} }
+func (f *LetBound) Plug(e g.Expr) g.Expr {
+	return &g.Let{P: f.P, Name: f.Name, T: f.T, Bound: e, Body: f.Body}
+}
+
+// Cast is a term context E of the cast calculus: its frames, outermost first. The
+// empty context is the hole [].
+type Cast []CastFrame
+
+// Plug is E[e]: it fills the hole of E with e, innermost frame first.
+func (E Cast) Plug(e g.Expr) g.Expr {
+	for i := len(E) - 1; i >= 0; i-- {
+		e = E[i].Plug(e)
+	}
+	return e
+}
+
+// Hole is the placeholder printed for a context's hole.
+const Hole = "[]"
+
+// String prints the context in cast-calculus syntax with [] for the hole.
+func (E Cast) String() string {
+	return g.Format(E.Plug(&g.Var{Name: Hole}))
+}
+
+// CoercionFrame is one layer of a coercion context C.
+type CoercionFrame interface {
+	// Plug puts c in the frame's hole.
+	Plug(c g.Coercion) g.Coercion
+}
+
+// The frames of C.
+type (
+	// SeqFst is C ; c.
+	SeqFst struct{ Snd g.Coercion }
+	// SeqSnd is ĉ ; C.
+	SeqSnd struct{ Fst g.Coercion }
+	// FuncDom is C -> c.
+	FuncDom struct{ Cod g.Coercion }
+	// FuncCod is ĉ -> C.
+	FuncCod struct{ Dom g.Coercion }
+)
+
+// Plug keeps sequences in canonical association: a sequence plugged left of ; is
+// re-associated to the right.
+func (f *SeqFst) Plug(c g.Coercion) g.Coercion  { return g.Then(c, f.Snd) }
+func (f *SeqSnd) Plug(c g.Coercion) g.Coercion  { return g.Then(f.Fst, c) }
+func (f *FuncDom) Plug(c g.Coercion) g.Coercion { return &g.Func{Dom: c, Cod: f.Cod} }
+func (f *FuncCod) Plug(c g.Coercion) g.Coercion { return &g.Func{Dom: f.Dom, Cod: c} }
+
+// Coercion is a coercion context C: its frames, outermost first.
+type Coercion []CoercionFrame
+
+// Plug is C[c].
+func (C Coercion) Plug(c g.Coercion) g.Coercion {
+	for i := len(C) - 1; i >= 0; i-- {
+		c = C[i].Plug(c)
+	}
+	return c
+}
+
+
+// String prints the context with [] for the hole.
+func (C Coercion) String() string {
+	if len(C) == 0 {
+		return Hole
+	}
+	// Print with a unique failure label standing for the hole, then replace it.
+	const mark = "\x00hole"
+	s := g.FormatCoercion(C.Plug(&g.Fail{L: mark}))
+	return strings.Replace(s, "fail^"+mark, Hole, 1)
+}

@@ -1,0 +1,151 @@
+package gradual
+
+import "strconv"
+
+// Delta is δ: the meaning of a primitive operator on constants. Integers are 64-bit
+// and wrap around on overflow. ok is false when the arguments are not constants of
+// the operator's types (which the type system rules out).
+func Delta(p Pos, op Op, args ...Expr) (Expr, bool) {
+	ints := make([]int64, 0, 2)
+	for _, a := range args {
+		n, isInt := a.(*IntLit)
+		if !isInt {
+			return nil, false
+		}
+		ints = append(ints, n.N)
+	}
+	if len(ints) != map[bool]int{false: 1, true: 2}[op.IsBinary()] {
+		return nil, false
+	}
+	switch op {
+	case OpInc:
+		return &IntLit{P: p, N: ints[0] + 1}, true
+	case OpDec:
+		return &IntLit{P: p, N: ints[0] - 1}, true
+	case OpZero:
+		return &BoolLit{P: p, B: ints[0] == 0}, true
+	case OpAdd:
+		return &IntLit{P: p, N: ints[0] + ints[1]}, true
+	case OpSub:
+		return &IntLit{P: p, N: ints[0] - ints[1]}, true
+	case OpMul:
+		return &IntLit{P: p, N: ints[0] * ints[1]}, true
+	case OpEq:
+		return &BoolLit{P: p, B: ints[0] == ints[1]}, true
+	case OpLt:
+		return &BoolLit{P: p, B: ints[0] < ints[1]}, true
+	}
+	return nil, false
+}
+
+// Subst is e[x := v], for a closed value v: since v has no free variables, no binder
+// of e can capture it, and substitution stops only where x is rebound.
+func Subst(e Expr, x string, v Expr) Expr {
+	switch e := e.(type) {
+	case *Var:
+		if e.Name == x {
+			return v
+		}
+		return e
+	case *IntLit, *BoolLit, *Blame:
+		return e
+	case *Lam:
+		if e.Param == x {
+			return e
+		}
+		return &Lam{P: e.P, Param: e.Param, T: e.T, Body: Subst(e.Body, x, v)}
+	case *App:
+		return &App{P: e.P, Fun: Subst(e.Fun, x, v), Arg: Subst(e.Arg, x, v)}
+	case *Unary:
+		return &Unary{P: e.P, Op: e.Op, X: Subst(e.X, x, v)}
+	case *Binary:
+		return &Binary{P: e.P, Op: e.Op, X: Subst(e.X, x, v), Y: Subst(e.Y, x, v)}
+	case *If:
+		return &If{P: e.P, Cond: Subst(e.Cond, x, v), Then: Subst(e.Then, x, v), Else: Subst(e.Else, x, v)}
+	case *Asc:
+		return &Asc{P: e.P, X: Subst(e.X, x, v), T: e.T, L: e.L}
+	case *Let:
+		body := e.Body
+		if e.Name != x {
+			body = Subst(body, x, v)
+		}
+		return &Let{P: e.P, Name: e.Name, T: e.T, Bound: Subst(e.Bound, x, v), Body: body}
+	case *Letrec:
+		if e.Name == x {
+			return e
+		}
+		return &Letrec{P: e.P, Name: e.Name, T: e.T, Fun: Subst(e.Fun, x, v).(*Lam), Body: Subst(e.Body, x, v)}
+	case *Cast:
+		return &Cast{P: e.P, Target: e.Target, Source: e.Source, L: e.L, X: Subst(e.X, x, v)}
+	case *Coerce:
+		return &Coerce{P: e.P, C: e.C, X: Subst(e.X, x, v)}
+	}
+	return e
+}
+
+// Translate replaces every type-based cast <T <= S>^l e of a cast-calculus term by the
+// coercion application <⟨⟨T ⇐ S⟩⟩^l> e of sem: done once, before any stage runs.
+func Translate(sem Semantics, e Expr) Expr {
+	switch e := e.(type) {
+	case *Cast:
+		return &Coerce{P: e.P, C: sem.Translate(e.Target, e.Source, e.L), X: Translate(sem, e.X)}
+	case *Lam:
+		return &Lam{P: e.P, Param: e.Param, T: e.T, Body: Translate(sem, e.Body)}
+	case *App:
+		return &App{P: e.P, Fun: Translate(sem, e.Fun), Arg: Translate(sem, e.Arg)}
+	case *Unary:
+		return &Unary{P: e.P, Op: e.Op, X: Translate(sem, e.X)}
+	case *Binary:
+		return &Binary{P: e.P, Op: e.Op, X: Translate(sem, e.X), Y: Translate(sem, e.Y)}
+	case *If:
+		return &If{P: e.P, Cond: Translate(sem, e.Cond), Then: Translate(sem, e.Then), Else: Translate(sem, e.Else)}
+	case *Let:
+		return &Let{P: e.P, Name: e.Name, T: e.T, Bound: Translate(sem, e.Bound), Body: Translate(sem, e.Body)}
+	case *Letrec:
+		return &Letrec{P: e.P, Name: e.Name, T: e.T, Fun: Translate(sem, e.Fun).(*Lam), Body: Translate(sem, e.Body)}
+	case *Coerce:
+		return &Coerce{P: e.P, C: e.C, X: Translate(sem, e.X)}
+	case *Asc:
+		return &Asc{P: e.P, X: Translate(sem, e.X), T: e.T, L: e.L}
+	}
+	return e
+}
+
+// Answer is the outcome of a run that did not run out of fuel: a value, or blame.
+type Answer struct {
+	Value Expr  // the value, when not blamed
+	Blame Label // the label, when Blamed
+	// Blamed distinguishes blame (with its label) from a value.
+	Blamed bool
+}
+
+// Observe is the observation of spec §4 (Siek & Garcia): a constant prints as itself,
+// a function (a lambda or a value wrapped by c -> d) as "function", an injected value
+// as "dynamic", blame as "blame l".
+func (a Answer) Observe() string {
+	if a.Blamed {
+		return "blame " + string(a.Blame)
+	}
+	switch v := a.Value.(type) {
+	case *IntLit:
+		return strconv.FormatInt(v.N, 10)
+	case *BoolLit:
+		return strconv.FormatBool(v.B)
+	case *Lam:
+		return "function"
+	case *Coerce:
+		if _, ok := v.C.(*Func); ok {
+			return "function"
+		}
+		return "dynamic"
+	}
+	return "?"
+}
+
+// String prints the answer in cast-calculus syntax: the value, or blame l.
+func (a Answer) String() string {
+	if a.Blamed {
+		return "blame " + string(a.Blame)
+	}
+	return Format(a.Value)
+}

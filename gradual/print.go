@@ -1,0 +1,390 @@
+package gradual
+
+import (
+	"strconv"
+	"strings"
+)
+
+// maxPrintDepth is the nesting depth beyond which Format, FormatType and
+// FormatCoercion print "..." instead of recursing further.
+const maxPrintDepth = 10000
+
+// Printing precedence levels, loosest first.
+const (
+	levOpen   = iota // \x. e, if, let, letrec: extend as far right as possible
+	levCmp           // = <
+	levAdd           // + -
+	levMul           // *
+	levPrefix        // inc dec zero? <T <= S>^l <c>, and negative constants
+	levApp           // application
+	levAtom          // constants, variables, blame l, (e : T)^l
+)
+
+// Format prints e in input syntax with as few parentheses as the grammar allows, so
+// that parsing the result (in the language e belongs to: the cast calculus if it holds
+// a Cast, Coerce or Blame, GTLC if it holds an ascription or an unannotated let) gives
+// e again, up to positions. Lambdas always print their parameter type. Parts of e
+// nested deeper than 10000 levels print as "...".
+func Format(e Expr) string {
+	var f formatter
+	f.expr(e, levOpen, true)
+	return f.b.String()
+}
+
+// FormatType prints t: Int, Bool, Dyn, and arrows with -> associating to the right,
+// (Int -> Int) -> Int. Bot, which users do not write, prints as _.
+func FormatType(t Type) string {
+	var f formatter
+	f.typ(t)
+	return f.b.String()
+}
+
+// FormatCoercion prints c in the syntax ParseCoercion reads: id, Int!, (Dyn -> Dyn)!,
+// Int?^l1, fail^l, c -> d (a left operand that is an arrow or a sequence is
+// parenthesised) and c ; d.
+func FormatCoercion(c Coercion) string {
+	var f formatter
+	f.coercion(c)
+	return f.b.String()
+}
+
+// String returns the coercion in input syntax.
+func (c IdC) String() string { return FormatCoercion(c) }
+
+// String returns the coercion in input syntax.
+func (c *Inj) String() string { return FormatCoercion(c) }
+
+// String returns the coercion in input syntax.
+func (c *Proj) String() string { return FormatCoercion(c) }
+
+// String returns the coercion in input syntax.
+func (c *Func) String() string { return FormatCoercion(c) }
+
+// String returns the coercion in input syntax.
+func (c *Seq) String() string { return FormatCoercion(c) }
+
+// String returns the coercion in input syntax.
+func (c *Fail) String() string { return FormatCoercion(c) }
+
+// formatter accumulates output and tracks the nesting depth.
+type formatter struct {
+	b     strings.Builder
+	depth int
+}
+
+// exprLevel returns the precedence level of e.
+func exprLevel(e Expr) int {
+	switch e := e.(type) {
+	case *Lam, *If, *Let, *Letrec:
+		return levOpen
+	case *Binary:
+		return binaryLevel(e.Op)
+	case *Unary, *Cast, *Coerce:
+		return levPrefix
+	case *IntLit:
+		if e != nil && e.N < 0 {
+			return levPrefix
+		}
+	case *App:
+		return levApp
+	}
+	return levAtom
+}
+
+func binaryLevel(op Op) int {
+	switch op {
+	case OpAdd, OpSub:
+		return levAdd
+	case OpMul:
+		return levMul
+	}
+	return levCmp
+}
+
+// isNilExpr reports whether e is nil or a nil pointer.
+func isNilExpr(e Expr) bool {
+	switch e := e.(type) {
+	case nil:
+		return true
+	case *IntLit:
+		return e == nil
+	case *BoolLit:
+		return e == nil
+	case *Var:
+		return e == nil
+	case *Lam:
+		return e == nil
+	case *App:
+		return e == nil
+	case *Unary:
+		return e == nil
+	case *Binary:
+		return e == nil
+	case *If:
+		return e == nil
+	case *Asc:
+		return e == nil
+	case *Let:
+		return e == nil
+	case *Letrec:
+		return e == nil
+	case *Cast:
+		return e == nil
+	case *Coerce:
+		return e == nil
+	case *Blame:
+		return e == nil
+	}
+	return false
+}
+
+// expr prints e in a context that requires precedence level min or tighter; open says
+// whether nothing follows e up to the end of the enclosing region, so that a form
+// extending to the right may be printed bare.
+func (f *formatter) expr(e Expr, min int, open bool) {
+	f.depth++
+	defer func() { f.depth-- }()
+	if f.depth > maxPrintDepth {
+		f.b.WriteString("...")
+		return
+	}
+	if isNilExpr(e) {
+		f.b.WriteString("<nil>")
+		return
+	}
+	lev := exprLevel(e)
+	if lev == levOpen && !open || lev != levOpen && lev < min {
+		f.b.WriteByte('(')
+		f.bare(e, true)
+		f.b.WriteByte(')')
+		return
+	}
+	f.bare(e, open)
+}
+
+// bare prints e without parentheses around it; open says whether the operand at e's
+// right end may be an open form printed bare.
+func (f *formatter) bare(e Expr, open bool) {
+	b := &f.b
+	switch e := e.(type) {
+	case *IntLit:
+		b.WriteString(strconv.FormatInt(e.N, 10))
+	case *BoolLit:
+		b.WriteString(strconv.FormatBool(e.B))
+	case *Var:
+		b.WriteString(e.Name)
+	case *Blame:
+		b.WriteString("blame ")
+		b.WriteString(string(e.L))
+	case *Lam:
+		f.lam(e)
+	case *If:
+		b.WriteString("if ")
+		f.expr(e.Cond, levOpen, true)
+		b.WriteString(" then ")
+		f.expr(e.Then, levOpen, true)
+		b.WriteString(" else ")
+		f.expr(e.Else, levOpen, true)
+	case *Let:
+		b.WriteString("let ")
+		b.WriteString(e.Name)
+		if e.T != nil {
+			b.WriteByte(':')
+			f.typ(e.T)
+		}
+		b.WriteString(" = ")
+		f.expr(e.Bound, levOpen, true)
+		b.WriteString(" in ")
+		f.expr(e.Body, levOpen, true)
+	case *Letrec:
+		b.WriteString("letrec ")
+		b.WriteString(e.Name)
+		b.WriteByte(':')
+		f.typ(e.T)
+		b.WriteString(" = ")
+		if e.Fun == nil {
+			b.WriteString("<nil>")
+		} else {
+			f.lam(e.Fun)
+		}
+		b.WriteString(" in ")
+		f.expr(e.Body, levOpen, true)
+	case *Asc:
+		b.WriteByte('(')
+		f.expr(e.X, levOpen, true)
+		b.WriteString(" : ")
+		f.typ(e.T)
+		b.WriteByte(')')
+		if e.L != "" {
+			b.WriteByte('^')
+			b.WriteString(string(e.L))
+		}
+	case *Binary:
+		lev := binaryLevel(e.Op)
+		left, right := lev+1, lev+1 // = and < are non-associative
+		if lev != levCmp {
+			left = lev // + - * are left-associative
+		}
+		f.expr(e.X, left, false)
+		b.WriteByte(' ')
+		b.WriteString(e.Op.String())
+		b.WriteByte(' ')
+		f.expr(e.Y, right, open)
+	case *Unary:
+		b.WriteString(e.Op.String())
+		b.WriteByte(' ')
+		f.expr(e.X, levPrefix, open)
+	case *Cast:
+		b.WriteByte('<')
+		f.typ(e.Target)
+		b.WriteString(" <= ")
+		f.typ(e.Source)
+		b.WriteString(">^")
+		b.WriteString(string(e.L))
+		b.WriteByte(' ')
+		f.expr(e.X, levPrefix, open)
+	case *Coerce:
+		b.WriteByte('<')
+		f.coercion(e.C)
+		b.WriteString("> ")
+		f.expr(e.X, levPrefix, open)
+	case *App:
+		f.expr(e.Fun, levApp, false)
+		b.WriteByte(' ')
+		f.expr(e.Arg, levAtom, open)
+	default:
+		b.WriteString("<?>")
+	}
+}
+
+// lam prints \x:T. e.
+func (f *formatter) lam(e *Lam) {
+	f.b.WriteByte('\\')
+	f.b.WriteString(e.Param)
+	if e.T != nil {
+		f.b.WriteByte(':')
+		f.typ(e.T)
+	}
+	f.b.WriteString(". ")
+	f.expr(e.Body, levOpen, true)
+}
+
+// typ prints a type.
+func (f *formatter) typ(t Type) {
+	f.depth++
+	defer func() { f.depth-- }()
+	if f.depth > maxPrintDepth {
+		f.b.WriteString("...")
+		return
+	}
+	switch t := t.(type) {
+	case nil:
+		f.b.WriteString("<nil>")
+	case *Arrow:
+		if t == nil {
+			f.b.WriteString("<nil>")
+			return
+		}
+		if _, ok := t.From.(*Arrow); ok {
+			f.b.WriteByte('(')
+			f.typ(t.From)
+			f.b.WriteByte(')')
+		} else {
+			f.typ(t.From)
+		}
+		f.b.WriteString(" -> ")
+		f.typ(t.To)
+	case Base, DynType, BotType:
+		f.b.WriteString(t.String())
+	default:
+		f.b.WriteString("<?>")
+	}
+}
+
+// typeAtom prints a type as the I of I! and I?^l: parenthesised if it is an arrow.
+func (f *formatter) typeAtom(t Type) {
+	if _, ok := t.(*Arrow); ok {
+		f.b.WriteByte('(')
+		f.typ(t)
+		f.b.WriteByte(')')
+		return
+	}
+	f.typ(t)
+}
+
+// coercion prints a coercion.
+func (f *formatter) coercion(c Coercion) {
+	f.depth++
+	defer func() { f.depth-- }()
+	if f.depth > maxPrintDepth {
+		f.b.WriteString("...")
+		return
+	}
+	b := &f.b
+	switch c := c.(type) {
+	case nil:
+		b.WriteString("<nil>")
+	case IdC:
+		b.WriteString("id")
+	case *Inj:
+		if c == nil {
+			b.WriteString("<nil>")
+			return
+		}
+		f.typeAtom(c.T)
+		b.WriteByte('!')
+	case *Proj:
+		if c == nil {
+			b.WriteString("<nil>")
+			return
+		}
+		f.typeAtom(c.T)
+		b.WriteString("?^")
+		b.WriteString(string(c.L))
+	case *Fail:
+		if c == nil {
+			b.WriteString("<nil>")
+			return
+		}
+		b.WriteString("fail^")
+		b.WriteString(string(c.L))
+	case *Func:
+		if c == nil {
+			b.WriteString("<nil>")
+			return
+		}
+		f.coercionParen(c.Dom, isFuncOrSeq(c.Dom))
+		b.WriteString(" -> ")
+		_, seq := c.Cod.(*Seq)
+		f.coercionParen(c.Cod, seq)
+	case *Seq:
+		if c == nil {
+			b.WriteString("<nil>")
+			return
+		}
+		_, seq := c.Fst.(*Seq)
+		f.coercionParen(c.Fst, seq)
+		b.WriteString(" ; ")
+		f.coercion(c.Snd)
+	default:
+		b.WriteString("<?>")
+	}
+}
+
+func isFuncOrSeq(c Coercion) bool {
+	switch c.(type) {
+	case *Func, *Seq:
+		return true
+	}
+	return false
+}
+
+func (f *formatter) coercionParen(c Coercion, paren bool) {
+	if paren {
+		f.b.WriteByte('(')
+		f.coercion(c)
+		f.b.WriteByte(')')
+		return
+	}
+	f.coercion(c)
+}

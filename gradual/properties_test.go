@@ -1,0 +1,115 @@
+package gradual_test
+
+import (
+	"testing"
+
+	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/gradualgen"
+	"pgregory.net/rapid"
+)
+
+// grammarNormal is the normal-form grammar of a standard semantics (spec §3.2, §3.3).
+func grammarNormal(sem g.Semantics, c g.Coercion) bool {
+	if g.Eager(sem) {
+		return g.IsEagerNormal(c)
+	}
+	return g.IsLazyNormal(c)
+}
+
+// TestSeqCorrect is the correctness of composition (a conjecture of Siek & Garcia,
+// proved for ED in PEPM 2014): for well-typed normal forms ĉ1 : S => T and
+// ĉ2 : T => U, seq(ĉ1, ĉ2) is the normal form that one-step reduction reaches from
+// ĉ1 ; ĉ2.
+func TestSeqCorrect(t *testing.T) {
+	for _, sem := range g.Standard() {
+		t.Run(sem.Name(), func(tt *testing.T) {
+			fired := map[string]int{}
+			rapid.Check(tt, func(t *rapid.T) {
+				m := gradualgen.Type(t, 2, "T")
+				s := gradualgen.Consistent(t, m, 2, "S")
+				u := gradualgen.Consistent(t, m, 2, "U")
+				c1 := gradualgen.Normal(t, sem, s, m, 3)
+				c2 := gradualgen.Normal(t, sem, m, u, 3)
+				want, rules, ok := g.Normalize(sem, g.Then(c1, c2), 10_000)
+				if !ok {
+					t.Fatalf("%s ; %s does not normalise", g.FormatCoercion(c1), g.FormatCoercion(c2))
+				}
+				for _, r := range rules {
+					fired[r]++
+				}
+				got := sem.Seq(c1, c2)
+				if !g.EqualCoercions(got, want) {
+					t.Fatalf("seq(%s, %s) = %s, but reduction reaches %s by %v",
+						g.FormatCoercion(c1), g.FormatCoercion(c2), g.FormatCoercion(got), g.FormatCoercion(want), rules)
+				}
+			})
+			// The property is only as strong as the compositions it saw: every rule of
+			// the semantics must have fired.
+			for _, r := range rulesOf(sem) {
+				if fired[r] == 0 {
+					tt.Errorf("rule %s never fired: the generator is too weak (fired: %v)", r, fired)
+				}
+			}
+		})
+	}
+}
+
+func rulesOf(sem g.Semantics) []string {
+	rules := []string{g.RuleIdL, g.RuleIdR, g.RuleInOut, g.RuleArr, g.RuleFailCo, g.RuleInFail}
+	if g.Eager(sem) {
+		return append(rules, g.RuleFailL, g.RuleFailR)
+	}
+	return append(rules, g.RuleArrFail)
+}
+
+// TestNormalFormsAgree: a well-typed coercion is irreducible exactly when the
+// normal-form grammar of its semantics generates it, and reduction preserves its type.
+func TestNormalFormsAgree(t *testing.T) {
+	for _, sem := range g.Standard() {
+		t.Run(sem.Name(), func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				s := gradualgen.Type(t, 2, "S")
+				u := gradualgen.Consistent(t, s, 2, "U")
+				c := gradualgen.Coercion(t, s, u, gradualgen.For(sem), 4)
+				for range 1000 {
+					if irreducible, grammar := g.IsNormal(sem, c), grammarNormal(sem, c); irreducible != grammar {
+						t.Fatalf("%s: irreducible %v but in the normal-form grammar %v", g.FormatCoercion(c), irreducible, grammar)
+					}
+					target, err := g.CoercionTarget(c, s)
+					if err != nil || !g.Equal(target, u) {
+						t.Fatalf("%s no longer has type %s => %s: %v, %v", g.FormatCoercion(c), s, u, target, err)
+					}
+					next, _, ok := g.Step(sem, c)
+					if !ok {
+						return
+					}
+					c = next
+				}
+				t.Fatalf("no normal form after 1000 steps")
+			})
+		})
+	}
+}
+
+// TestTranslationsNormal: every translation ⟨⟨T ⇐ S⟩⟩^l between consistent types is a
+// normal form of its semantics, of type S => T.
+func TestTranslationsNormal(t *testing.T) {
+	for _, sem := range g.Standard() {
+		t.Run(sem.Name(), func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				s := gradualgen.Type(t, 3, "S")
+				u := gradualgen.Type(t, 3, "T")
+				if rapid.Bool().Draw(t, "consistent") {
+					u = gradualgen.Consistent(t, s, 3, "T~S")
+				}
+				c := sem.Translate(u, s, "l")
+				if !grammarNormal(sem, c) || !g.IsNormal(sem, c) {
+					t.Fatalf("<<%s <= %s>> = %s is not normal", u, s, g.FormatCoercion(c))
+				}
+				if target, err := g.CoercionTarget(c, s); err != nil || !g.Equal(target, u) {
+					t.Fatalf("<<%s <= %s>> = %s has target %v (%v)", u, s, g.FormatCoercion(c), target, err)
+				}
+			})
+		})
+	}
+}

@@ -1,0 +1,210 @@
+package driver
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/interderive/interderive"
+)
+
+// Expectations are what a program's comments promise, per variant:
+//
+//	-- expect: ANSWER            (every variant)
+//	-- expect[ld,eud]: ANSWER    (the variants listed)
+//	-- rules[ld]: R1, R2         (contractions that must occur)
+//	-- fuel: N                   (the contraction budget for this file)
+//
+// ANSWER is what run prints, or "blame *" (blame with any label), "type error"
+// (rejected statically), or "out of fuel".
+type Expectations struct {
+	Answer map[string]string   // variant -> expected answer
+	Rules  map[string][]string // variant -> rules that must fire
+	Fuel   int                 // 0: the default
+}
+
+var directive = regexp.MustCompile(`^--\s*(expect|rules|fuel)(?:\[([^\]]*)\])?\s*:\s*(.*?)\s*$`)
+
+// ParseExpectations reads the expectation comments of src for a language.
+func ParseExpectations(src []byte, l Language) (Expectations, error) {
+	x := Expectations{Answer: map[string]string{}, Rules: map[string][]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 0, 64*1024), len(src)+1)
+	for line := 1; sc.Scan(); line++ {
+		m := directive.FindStringSubmatch(strings.TrimSpace(sc.Text()))
+		if m == nil {
+			continue
+		}
+		kind, which, arg := m[1], m[2], m[3]
+		variants := l.Variants()
+		if which != "" {
+			variants = nil
+			for _, v := range strings.Split(which, ",") {
+				v = strings.TrimSpace(v)
+				if !slices.Contains(l.Variants(), v) {
+					return x, fmt.Errorf("line %d: unknown semantics %q", line, v)
+				}
+				variants = append(variants, v)
+			}
+		}
+		switch kind {
+		case "expect":
+			for _, v := range variants {
+				if old, dup := x.Answer[v]; dup {
+					return x, fmt.Errorf("line %d: a second expectation for %s (already %q)", line, v, old)
+				}
+				x.Answer[v] = arg
+			}
+		case "rules":
+			for _, r := range strings.Split(arg, ",") {
+				if r = strings.TrimSpace(r); r != "" {
+					for _, v := range variants {
+						x.Rules[v] = append(x.Rules[v], r)
+					}
+				}
+			}
+		case "fuel":
+			n, err := strconv.Atoi(arg)
+			if err != nil || n <= 0 {
+				return x, fmt.Errorf("line %d: fuel must be a positive number, not %q", line, arg)
+			}
+			x.Fuel = n
+		}
+	}
+	return x, sc.Err()
+}
+
+// Matches reports whether an actual answer satisfies an expected one.
+func Matches(expected, actual string) bool {
+	if expected == "blame *" {
+		return strings.HasPrefix(actual, "blame ")
+	}
+	return expected == actual
+}
+
+// FileResult is the outcome of checking one file.
+type FileResult struct {
+	Path     string
+	Cases    int      // stage × variant combinations checked
+	Failures []string // one line per failed case; empty when the file passed
+}
+
+// CheckFile runs a program on the given stages (all of the language's when empty)
+// under every variant, against its expectations.
+func CheckFile(path string, stages []string) FileResult {
+	res := FileResult{Path: path}
+	fail := func(format string, args ...any) {
+		res.Failures = append(res.Failures, fmt.Sprintf(format, args...))
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fail("%v", err)
+		return res
+	}
+	l, err := LanguageFor(path, "")
+	if err != nil {
+		fail("%v", err)
+		return res
+	}
+	x, err := ParseExpectations(src, l)
+	if err != nil {
+		fail("expectations: %v", err)
+		return res
+	}
+	for _, v := range l.Variants() {
+		if _, ok := x.Answer[v]; !ok {
+			fail("no expectation for %s", v)
+		}
+	}
+	if len(res.Failures) > 0 {
+		return res
+	}
+	prog, err := l.Load(src)
+	var le *LoadError
+	if errors.As(err, &le) {
+		for _, v := range l.Variants() {
+			res.Cases++
+			if want := x.Answer[v]; want != "type error" || le.Phase != "type" {
+				fail("%s: expected %s, got %s error: %s", v, want, le.Phase, interderive.Describe(path, src, le.Err))
+			}
+		}
+		return res
+	}
+	if len(stages) == 0 {
+		stages = l.Stages()
+	}
+	for _, stage := range stages {
+		if !slices.Contains(l.Stages(), stage) {
+			continue
+		}
+		for _, v := range l.Variants() {
+			res.Cases++
+			fired := map[string]bool{}
+			out, err := prog.Run(stage, v, interderive.Options{Fuel: x.Fuel, OnContract: func(r string) { fired[r] = true }})
+			got := out.Observation
+			switch {
+			case IsFuel(err):
+				got = "out of fuel"
+			case err != nil:
+				fail("%s/%s: %v", stage, v, err)
+				continue
+			}
+			if want := x.Answer[v]; !Matches(want, got) {
+				fail("%s/%s: expected %s, got %s", stage, v, want, got)
+			}
+			for _, r := range x.Rules[v] {
+				if !fired[r] {
+					fail("%s/%s: rule %s never fired (fired: %s)", stage, v, r, strings.Join(sortedKeys(fired), " "))
+				}
+			}
+		}
+	}
+	return res
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// SourceFiles expands paths (files, and directories searched recursively) into the
+// program files they hold, sorted.
+func SourceFiles(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && IsSource(path) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}

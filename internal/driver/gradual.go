@@ -1,0 +1,126 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/contexts"
+	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/reduction"
+)
+
+// gradualLang is GTLC (cast false) or the cast calculus (cast true).
+type gradualLang struct{ cast bool }
+
+func (l gradualLang) Name() string {
+	if l.cast {
+		return "cast"
+	}
+	return "gtlc"
+}
+
+func (gradualLang) Variants() []string {
+	var names []string
+	for _, s := range g.Standard() {
+		names = append(names, s.Name())
+	}
+	return names
+}
+
+func (gradualLang) DefaultVariant() string { return g.ED.Name() }
+
+func (gradualLang) Stages() []string { return []string{"reduction"} }
+
+func (l gradualLang) Load(src []byte) (Program, error) {
+	lang := g.GTLC
+	if l.cast {
+		lang = g.CastCalculus
+	}
+	e, err := g.Parse(src, lang)
+	if err != nil {
+		return nil, &LoadError{Phase: "syntax", Err: err}
+	}
+	if l.cast {
+		if _, err := g.TypeOf(e); err != nil {
+			return nil, &LoadError{Phase: "type", Err: err}
+		}
+	} else if e, _, err = g.InsertCasts(e); err != nil {
+		return nil, &LoadError{Phase: "type", Err: err}
+	}
+	return gradualProgram{term: e}, nil
+}
+
+// gradualProgram is a well-typed cast-calculus term, casts not yet translated.
+type gradualProgram struct{ term g.Expr }
+
+func (p gradualProgram) prepare(stage, variant string) (g.Semantics, g.Expr, error) {
+	sem, ok := g.Lookup(variant)
+	if !ok {
+		return nil, nil, fmt.Errorf("unknown semantics %q", variant)
+	}
+	if stage != "reduction" {
+		return nil, nil, fmt.Errorf("stage %q is not available for the gradual calculi", stage)
+	}
+	return sem, g.Translate(sem, p.term), nil
+}
+
+func outcomeOf(a g.Answer, steps int) Outcome {
+	return Outcome{Observation: a.Observe(), Value: a.String(), Steps: steps}
+}
+
+func (p gradualProgram) Run(stage, variant string, opts interderive.Options) (Outcome, error) {
+	sem, e, err := p.prepare(stage, variant)
+	if err != nil {
+		return Outcome{}, err
+	}
+	steps := 0
+	on := opts.OnContract
+	opts.OnContract = func(r string) {
+		steps++
+		if on != nil {
+			on(r)
+		}
+	}
+	a, err := reduction.EvalCast(sem, e, opts)
+	if err != nil {
+		return Outcome{Steps: steps}, err
+	}
+	return outcomeOf(a, steps), nil
+}
+
+// Trace shows every step of the reduction semantics: the decomposition into context
+// and redex (for StepCst also the coercion context and coercion redex), the rule, the
+// contractum, and the whole term after plugging.
+func (p gradualProgram) Trace(w io.Writer, stage, variant string, opts interderive.Options) (Outcome, error) {
+	sem, e, err := p.prepare(stage, variant)
+	if err != nil {
+		return Outcome{}, err
+	}
+	fuel := interderive.NewCounter(opts)
+	fmt.Fprintf(w, "semantics %s, stage %s\n", sem.Name(), stage)
+	fmt.Fprintf(w, "term       %s\n", g.Format(e))
+	for {
+		step, done, err := reduction.Reduce(sem, e)
+		if err != nil {
+			return Outcome{Steps: fuel.Steps()}, err
+		}
+		if done {
+			fmt.Fprintf(w, "answer     %s\n", step.Answer)
+			return outcomeOf(step.Answer, fuel.Steps()), nil
+		}
+		if err := fuel.Contract(step.Redex.Rule()); err != nil {
+			return Outcome{Steps: fuel.Steps()}, err
+		}
+		fmt.Fprintf(w, "\nstep %d: %s\n", fuel.Steps(), step.Redex.Rule())
+		fmt.Fprintf(w, "  context    %s\n", step.Context)
+		fmt.Fprintf(w, "  redex      %s\n", g.Format(step.Redex.Term()))
+		if r, ok := step.Redex.(*reduction.StepCst); ok {
+			fmt.Fprintf(w, "  coercion   %s\n", contexts.Coercion(r.CContext))
+			fmt.Fprintf(w, "  c-redex    %s  ->%s  %s\n", g.FormatCoercion(r.CRedex), sem.Name(), g.FormatCoercion(r.CContractum))
+		}
+		fmt.Fprintf(w, "  contractum %s\n", g.Format(step.Contractum))
+		fmt.Fprintf(w, "  term       %s\n", g.Format(step.Next))
+		e = step.Next
+	}
+}

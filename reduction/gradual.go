@@ -1,0 +1,418 @@
+package reduction
+
+import (
+	"fmt"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/contexts"
+	g "github.com/interderive/interderive/gradual"
+)
+
+// Redex is a redex of the layered reduction semantics of λ⟨·⟩ (spec gradual.md §4).
+// Its Rule is the name of the contraction event it produces; Term is the redex as a
+// term, as it stands in the context's hole.
+type Redex interface {
+	Rule() string
+	Term() g.Expr
+}
+
+// The redexes of λ⟨·⟩, one per rule.
+type (
+	// Beta is (\x:T. e) v.
+	Beta struct {
+		Fun *g.Lam
+		Arg g.Expr
+	}
+	// Delta is op k or k1 op k2.
+	Delta struct {
+		P    g.Pos
+		Op   g.Op
+		Args []g.Expr
+	}
+	// IfRedex is if k then e1 else e2.
+	IfRedex struct {
+		Cond       *g.BoolLit
+		Then, Else g.Expr
+	}
+	// StepCst is <c> s where c is not in normal form: the inner layer. The coercion
+	// decomposes into a coercion context and a coercion redex, whose contraction by
+	// the semantics' rule CRule gives CContractum.
+	StepCst struct {
+		P           g.Pos
+		C           g.Coercion
+		S           g.Expr
+		CContext    contexts.Coercion
+		CRedex      g.Coercion
+		CRule       string
+		CContractum g.Coercion
+	}
+	// IdCst is <id> v.
+	IdCst struct{ V g.Expr }
+	// CmpCst is <d> <c̄> s.
+	CmpCst struct {
+		P    g.Pos
+		D    g.Coercion
+		Wrap *g.Coerce // <c̄> s
+	}
+	// AppCst is (<c̃ -> d̃> s) v.
+	AppCst struct {
+		P    g.Pos
+		Wrap *g.Coerce
+		Arg  g.Expr
+	}
+	// FailCst is <fail^l> s.
+	FailCst struct {
+		L g.Label
+		S g.Expr
+	}
+	// FailFC is <(c̃ -> d̃) ; fail^l> s.
+	FailFC struct {
+		C g.Coercion
+		L g.Label
+		S g.Expr
+	}
+	// BlameRedex is E[blame l] with E not empty: it discards the context.
+	BlameRedex struct{ L g.Label }
+	// LetRedex is let x:T = v in e.
+	LetRedex struct {
+		Let *g.Let
+		V   g.Expr
+	}
+	// LetrecRedex is letrec f:T = \x:S. e in b.
+	LetrecRedex struct{ Letrec *g.Letrec }
+)
+
+// Rule names of λ⟨·⟩'s contractions; a StepCst event is "StepCst/" + the coercion rule.
+const (
+	RuleBeta    = "beta"
+	RuleDelta   = "delta"
+	RuleIf      = "If"
+	RuleStepCst = "StepCst"
+	RuleIdCst   = "IdCst"
+	RuleCmpCst  = "CmpCst"
+	RuleAppCst  = "AppCst"
+	RuleFailCst = "FailCst"
+	RuleFailFC  = "FailFC"
+	RuleBlame   = "Blame"
+	RuleLet     = "Let"
+	RuleLetrec  = "Letrec"
+)
+
+func (*Beta) Rule() string        { return RuleBeta }
+func (*Delta) Rule() string       { return RuleDelta }
+func (*IfRedex) Rule() string     { return RuleIf }
+func (r *StepCst) Rule() string   { return RuleStepCst + "/" + r.CRule }
+func (*IdCst) Rule() string       { return RuleIdCst }
+func (*CmpCst) Rule() string      { return RuleCmpCst }
+func (*AppCst) Rule() string      { return RuleAppCst }
+func (*FailCst) Rule() string     { return RuleFailCst }
+func (*FailFC) Rule() string      { return RuleFailFC }
+func (*BlameRedex) Rule() string  { return RuleBlame }
+func (*LetRedex) Rule() string    { return RuleLet }
+func (*LetrecRedex) Rule() string { return RuleLetrec }
+
+func (r *Beta) Term() g.Expr { return &g.App{P: r.Arg.Pos(), Fun: r.Fun, Arg: r.Arg} }
+func (r *Delta) Term() g.Expr {
+	if len(r.Args) == 2 {
+		return &g.Binary{P: r.P, Op: r.Op, X: r.Args[0], Y: r.Args[1]}
+	}
+	return &g.Unary{P: r.P, Op: r.Op, X: r.Args[0]}
+}
+func (r *IfRedex) Term() g.Expr { return &g.If{P: r.Cond.P, Cond: r.Cond, Then: r.Then, Else: r.Else} }
+func (r *StepCst) Term() g.Expr { return &g.Coerce{P: r.P, C: r.C, X: r.S} }
+func (r *IdCst) Term() g.Expr   { return &g.Coerce{P: r.V.Pos(), C: g.Id, X: r.V} }
+func (r *CmpCst) Term() g.Expr  { return &g.Coerce{P: r.P, C: r.D, X: r.Wrap} }
+func (r *AppCst) Term() g.Expr  { return &g.App{P: r.P, Fun: r.Wrap, Arg: r.Arg} }
+func (r *FailCst) Term() g.Expr { return &g.Coerce{C: &g.Fail{L: r.L}, X: r.S} }
+func (r *FailFC) Term() g.Expr  { return &g.Coerce{C: r.C, X: r.S} }
+func (r *BlameRedex) Term() g.Expr {
+	return &g.Blame{L: r.L}
+}
+func (r *LetRedex) Term() g.Expr    { return r.Let }
+func (r *LetrecRedex) Term() g.Expr { return r.Letrec }
+
+// Decomposition is the result of decomposing a term: either an answer (Redex nil), or
+// a context and the redex in its hole.
+type Decomposition struct {
+	Context contexts.Cast
+	Redex   Redex
+	Answer  g.Answer // when Redex is nil
+}
+
+// StuckError reports a term that is neither an answer nor decomposable: impossible
+// for well-typed closed programs, so it signals an ill-typed input or a bug.
+type StuckError struct{ Term string }
+
+func (e *StuckError) Error() string { return "stuck term: " + e.Term }
+
+// Decompose splits a term of λ⟨·⟩ into an evaluation context and a redex. It is
+// Danvy's pair of mutually tail-recursive functions, written as one loop:
+// decompose_term descends from the root until it meets a value, decompose_context
+// climbs back through the context with that value until it finds a redex, or a
+// subterm still to evaluate (and then descends again). Type-based casts must have been
+// translated (g.Translate).
+func Decompose(sem g.Semantics, e g.Expr) (Decomposition, error) {
+	var E contexts.Cast
+	for {
+		v, d, err := decomposeTerm(&E, e)
+		if v == nil {
+			return d, err
+		}
+		if e, d, err = decomposeContext(sem, &E, v); e == nil {
+			return d, err
+		}
+	}
+}
+
+// decomposeTerm descends into e, pushing frames onto E, and returns the value it meets
+// (or, for a redex or answer found on the way down, the final decomposition).
+func decomposeTerm(E *contexts.Cast, e g.Expr) (g.Expr, Decomposition, error) {
+	for {
+		switch t := e.(type) {
+		case *g.IntLit, *g.BoolLit, *g.Lam:
+			return t, Decomposition{}, nil
+		case *g.Unary:
+			*E, e = append(*E, &contexts.UnaryArg{P: t.P, Op: t.Op}), t.X
+		case *g.Binary:
+			*E, e = append(*E, &contexts.BinaryLeft{P: t.P, Op: t.Op, Right: t.Y}), t.X
+		case *g.If:
+			*E, e = append(*E, &contexts.IfCond{P: t.P, Then: t.Then, Else: t.Else}), t.Cond
+		case *g.App:
+			*E, e = append(*E, &contexts.AppFun{P: t.P, Arg: t.Arg}), t.Fun
+		case *g.Coerce:
+			*E, e = append(*E, &contexts.CoerceArg{P: t.P, C: t.C}), t.X
+		case *g.Let:
+			*E, e = append(*E, &contexts.LetBound{P: t.P, Name: t.Name, T: t.T, Body: t.Body}), t.Bound
+		case *g.Letrec:
+			return nil, Decomposition{Context: *E, Redex: &LetrecRedex{Letrec: t}}, nil
+		case *g.Blame:
+			if len(*E) == 0 {
+				return nil, Decomposition{Answer: g.Answer{Blamed: true, Blame: t.L}}, nil
+			}
+			return nil, Decomposition{Context: *E, Redex: &BlameRedex{L: t.L}}, nil
+		case *g.Cast:
+			return nil, Decomposition{}, fmt.Errorf("untranslated cast %s: translate casts before running", g.Format(t))
+		default:
+			return nil, Decomposition{}, &StuckError{Term: g.Format(e)}
+		}
+	}
+}
+
+// decomposeContext climbs out of E with the value v until it finds a redex or the
+// empty context (an answer), or a subterm still to be evaluated, which it returns
+// with the frame that waits for it pushed onto E.
+func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Decomposition, error) {
+	for {
+		if len(*E) == 0 {
+			return nil, Decomposition{Answer: g.Answer{Value: v}}, nil
+		}
+		frame := (*E)[len(*E)-1]
+		*E = (*E)[:len(*E)-1]
+		found := func(r Redex) (g.Expr, Decomposition, error) {
+			return nil, Decomposition{Context: *E, Redex: r}, nil
+		}
+		stuck := func() (g.Expr, Decomposition, error) {
+			return nil, Decomposition{}, &StuckError{Term: g.Format(frame.Plug(v))}
+		}
+		switch f := frame.(type) {
+		case *contexts.UnaryArg:
+			return found(&Delta{P: f.P, Op: f.Op, Args: []g.Expr{v}})
+		case *contexts.BinaryLeft:
+			*E = append(*E, &contexts.BinaryRight{P: f.P, Op: f.Op, Left: v})
+			return f.Right, Decomposition{}, nil
+		case *contexts.BinaryRight:
+			return found(&Delta{P: f.P, Op: f.Op, Args: []g.Expr{f.Left, v}})
+		case *contexts.IfCond:
+			k, ok := v.(*g.BoolLit)
+			if !ok {
+				return stuck()
+			}
+			return found(&IfRedex{Cond: k, Then: f.Then, Else: f.Else})
+		case *contexts.AppFun:
+			*E = append(*E, &contexts.AppArg{P: f.P, Fun: v})
+			return f.Arg, Decomposition{}, nil
+		case *contexts.AppArg:
+			switch fun := f.Fun.(type) {
+			case *g.Lam:
+				return found(&Beta{Fun: fun, Arg: v})
+			case *g.Coerce:
+				if _, ok := fun.C.(*g.Func); ok {
+					return found(&AppCst{P: f.P, Wrap: fun, Arg: v})
+				}
+			}
+			return stuck()
+		case *contexts.CoerceArg:
+			if w, ok := v.(*g.Coerce); ok { // v = <c̄> s
+				if _, id := f.C.(g.IdC); id {
+					return found(&IdCst{V: v})
+				}
+				return found(&CmpCst{P: f.P, D: f.C, Wrap: w})
+			}
+			// v is a simple value s: the inner layer decides.
+			if r, ok := decomposeCoercion(sem, f.C); ok {
+				r.P, r.S = f.P, v
+				return found(r)
+			}
+			switch c := f.C.(type) {
+			case g.IdC:
+				return found(&IdCst{V: v})
+			case *g.Fail:
+				return found(&FailCst{L: c.L, S: v})
+			}
+			if l, ok := g.IsFailingWrapper(f.C); ok {
+				return found(&FailFC{C: f.C, L: l, S: v})
+			}
+			if !g.IsWrapperShape(f.C) {
+				return stuck()
+			}
+			v = &g.Coerce{P: f.P, C: f.C, X: v} // <c̄> s is a value: keep climbing
+		case *contexts.LetBound:
+			return found(&LetRedex{Let: &g.Let{P: f.P, Name: f.Name, T: f.T, Bound: v, Body: f.Body}, V: v})
+		default:
+			return nil, Decomposition{}, fmt.Errorf("unknown context frame %T", frame)
+		}
+	}
+}
+
+// decomposeCoercion is the inner layer's decomposition: it finds the leftmost-innermost
+// redex of c under sem's rules, with its coercion context. ok is false when c is in
+// normal form.
+func decomposeCoercion(sem g.Semantics, c g.Coercion) (*StepCst, bool) {
+	var C contexts.Coercion
+	var try func(c g.Coercion) bool
+	var found *StepCst
+	try = func(c g.Coercion) bool {
+		switch t := c.(type) {
+		case *g.Seq:
+			C = append(C, &contexts.SeqFst{Snd: t.Snd})
+			if try(t.Fst) {
+				return true
+			}
+			C[len(C)-1] = &contexts.SeqSnd{Fst: t.Fst}
+			if try(t.Snd) {
+				return true
+			}
+			C = C[:len(C)-1]
+		case *g.Func:
+			C = append(C, &contexts.FuncDom{Cod: t.Cod})
+			if try(t.Dom) {
+				return true
+			}
+			C[len(C)-1] = &contexts.FuncCod{Dom: t.Dom}
+			if try(t.Cod) {
+				return true
+			}
+			C = C[:len(C)-1]
+		}
+		if d, rule, ok := sem.Contract(c); ok {
+			found = &StepCst{C: c, CContext: append(contexts.Coercion(nil), C...), CRedex: c, CRule: rule, CContractum: d}
+			return true
+		}
+		return false
+	}
+	if !try(c) {
+		return nil, false
+	}
+	found.C = c
+	return found, true
+}
+
+// Contract contracts a redex. For every rule but Blame the result is plugged back
+// into the context; Blame's contractum replaces the whole term (discard reports it).
+func Contract(r Redex) (contractum g.Expr, discard bool, err error) {
+	switch r := r.(type) {
+	case *Beta:
+		return g.Subst(r.Fun.Body, r.Fun.Param, r.Arg), false, nil
+	case *Delta:
+		k, ok := g.Delta(r.P, r.Op, r.Args...)
+		if !ok {
+			return nil, false, &StuckError{Term: r.Op.String() + " applied to a non-constant"}
+		}
+		return k, false, nil
+	case *IfRedex:
+		if r.Cond.B {
+			return r.Then, false, nil
+		}
+		return r.Else, false, nil
+	case *StepCst:
+		return &g.Coerce{P: r.P, C: r.CContext.Plug(r.CContractum), X: r.S}, false, nil
+	case *IdCst:
+		return r.V, false, nil
+	case *CmpCst:
+		return &g.Coerce{P: r.P, C: g.Then(r.Wrap.C, r.D), X: r.Wrap.X}, false, nil
+	case *AppCst:
+		f := r.Wrap.C.(*g.Func)
+		inner := &g.App{P: r.P, Fun: r.Wrap.X, Arg: &g.Coerce{P: r.P, C: f.Dom, X: r.Arg}}
+		return &g.Coerce{P: r.P, C: f.Cod, X: inner}, false, nil
+	case *FailCst:
+		return &g.Blame{L: r.L}, false, nil
+	case *FailFC:
+		return &g.Blame{L: r.L}, false, nil
+	case *BlameRedex:
+		return &g.Blame{L: r.L}, true, nil
+	case *LetRedex:
+		return g.Subst(r.Let.Body, r.Let.Name, r.V), false, nil
+	case *LetrecRedex:
+		l := r.Letrec
+		unfolded := &g.Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
+			Body: &g.Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
+		return g.Subst(l.Body, l.Name, unfolded), false, nil
+	}
+	return nil, false, fmt.Errorf("unknown redex %T", r)
+}
+
+// Step is one step of the reduction semantics, as the trace shows it.
+type Step struct {
+	Decomposition
+	Contractum g.Expr // what the redex contracted to
+	Next       g.Expr // the whole term after the step
+}
+
+// Reduce performs one step on e: decompose, contract, plug. It returns the step, or,
+// when e is an answer, done = true with the answer in step.Answer.
+func Reduce(sem g.Semantics, e g.Expr) (step Step, done bool, err error) {
+	d, err := Decompose(sem, e)
+	if err != nil {
+		return Step{}, false, err
+	}
+	if d.Redex == nil {
+		return Step{Decomposition: d}, true, nil
+	}
+	c, discard, err := Contract(d.Redex)
+	if err != nil {
+		return Step{}, false, err
+	}
+	next := c
+	if !discard {
+		next = d.Context.Plug(c)
+	}
+	return Step{Decomposition: d, Contractum: c, Next: next}, false, nil
+}
+
+// EvalCast runs a translated cast-calculus term to an answer: Reduce, iterated from
+// the root of the whole term every time. Each contraction spends one unit of fuel and
+// is reported to opts.OnContract.
+func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	fuel := interderive.NewCounter(opts)
+	for {
+		d, err := Decompose(sem, e)
+		if err != nil {
+			return g.Answer{}, err
+		}
+		if d.Redex == nil {
+			return d.Answer, nil
+		}
+		if err := fuel.Contract(d.Redex.Rule()); err != nil {
+			return g.Answer{}, err
+		}
+		c, discard, err := Contract(d.Redex)
+		if err != nil {
+			return g.Answer{}, err
+		}
+		if discard {
+			e = c
+		} else {
+			e = d.Context.Plug(c)
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package interderive
+
+import (
+	"errors"
+	"fmt"
+)
+
+// DefaultFuel is the number of contractions a run may perform when Options.Fuel is
+// not set.
+const DefaultFuel = 10_000_000
+
+// Options configures one run of a stage, in any calculus.
+type Options struct {
+	// Fuel bounds the number of contractions (not administrative steps): a run that
+	// would perform more stops with ErrOutOfFuel. Zero or negative means DefaultFuel.
+	Fuel int
+	// OnContract, if not nil, receives the name of every contraction, in order: the
+	// contraction-event stream by which stages are compared in lockstep.
+	OnContract func(rule string)
+}
+
+// Budget returns the effective fuel of o.
+func (o Options) Budget() int {
+	if o.Fuel <= 0 {
+		return DefaultFuel
+	}
+	return o.Fuel
+}
+
+// ErrOutOfFuel is returned (wrapped in a *FuelError) by a run whose fuel ran out
+// before it reached an answer. Running out of fuel is not an answer.
+var ErrOutOfFuel = errors.New("out of fuel")
+
+// FuelError reports that a run stopped after Steps contractions without an answer.
+type FuelError struct{ Steps int }
+
+func (e *FuelError) Error() string {
+	return fmt.Sprintf("out of fuel after %d contractions", e.Steps)
+}
+
+// Unwrap makes errors.Is(err, ErrOutOfFuel) hold.
+func (e *FuelError) Unwrap() error { return ErrOutOfFuel }
+
+// ErrTooDeep is returned (wrapped in a *DepthError) when a run's terms or its
+// recursion nest deeper than a stage's bound: the alternative, in Go, is a crash of
+// the whole process on stack exhaustion.
+var ErrTooDeep = errors.New("nesting too deep")
+
+// DepthError reports which bound a run exceeded.
+type DepthError struct {
+	What  string // what nested too deeply: "term", "recursion", ...
+	Limit int
+}
+
+func (e *DepthError) Error() string {
+	return fmt.Sprintf("%s nests deeper than the limit of %d", e.What, e.Limit)
+}
+
+// Unwrap makes errors.Is(err, ErrTooDeep) hold.
+func (e *DepthError) Unwrap() error { return ErrTooDeep }
+
+// Counter counts contractions against a budget and forwards them to the observer; it
+// is what every stage calls once per contraction.
+type Counter struct {
+	n, budget int
+	on        func(string)
+}
+
+// NewCounter starts counting for a run configured by o.
+func NewCounter(o Options) *Counter {
+	return &Counter{budget: o.Budget(), on: o.OnContract}
+}
+
+// Contract records one contraction of the given rule. It returns a *FuelError if the
+// budget was already spent, in which case the contraction must not happen.
+func (c *Counter) Contract(rule string) error {
+	if c.n >= c.budget {
+		return &FuelError{Steps: c.n}
+	}
+	c.n++
+	if c.on != nil {
+		c.on(rule)
+	}
+	return nil
+}
+
+// Steps returns the number of contractions recorded so far.
+func (c *Counter) Steps() int { return c.n }
