@@ -128,7 +128,6 @@ func (C Coercion) Plug(c g.Coercion) g.Coercion {
 	return c
 }
 
-
 // String prints the context with [] for the hole.
 func (C Coercion) String() string {
 	if len(C) == 0 {

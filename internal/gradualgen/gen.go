@@ -180,26 +180,25 @@ func (gen *generator) term(sc scope, ty g.Type, depth int) g.Expr {
 	if depth <= 0 {
 		return gen.leaf(sc, ty)
 	}
+	// rapid favours small draws: the forms that build structure come first.
 	switch rapid.IntRange(0, 9).Draw(t, "form") {
-	case 0:
-		return gen.leaf(sc, ty)
-	case 1: // application
+	case 0: // application
 		s := Type(t, 1, "arg-type")
 		return &g.App{Fun: gen.term(sc, g.Fn(s, ty), depth-1), Arg: gen.term(sc, s, depth-1)}
-	case 2: // if
+	case 1: // if
 		return &g.If{Cond: gen.term(sc, g.Bool, depth-1), Then: gen.term(sc, ty, depth-1), Else: gen.term(sc, ty, depth-1)}
-	case 3: // let
+	case 2: // let
 		s := Type(t, 1, "let-type")
 		x := gen.name()
 		return &g.Let{Name: x, T: s, Bound: gen.term(sc, s, depth-1), Body: gen.term(sc.bind(x, s), ty, depth-1)}
-	case 4: // a cast (or, in GTLC, an ascription) from a consistent type
+	case 3: // a cast (or, in GTLC, an ascription) from a consistent type
 		s := Consistent(t, ty, 2, "cast-source")
 		x := gen.term(sc, s, depth-1)
 		if gen.cfg.Cast {
 			return &g.Cast{Target: ty, Source: s, L: Label(t, "cast"), X: x}
 		}
 		return &g.Asc{X: x, T: ty, L: Label(t, "asc")}
-	case 5: // primitives
+	case 4: // primitives
 		switch ty {
 		case g.Int:
 			op := rapid.SampledFrom([]g.Op{g.OpInc, g.OpDec, g.OpAdd, g.OpSub, g.OpMul}).Draw(t, "int-op")
@@ -215,7 +214,7 @@ func (gen *generator) term(sc scope, ty g.Type, depth int) g.Expr {
 			return &g.Unary{Op: op, X: gen.term(sc, g.Int, depth-1)}
 		}
 		return gen.leaf(sc, ty)
-	case 6: // letrec: a counting loop f n = if zero? n then base else f (dec n)
+	case 5: // letrec: a counting loop f n = if zero? n then base else f (dec n)
 		a, ok := ty.(*g.Arrow)
 		if !ok || a.From != g.Int {
 			return gen.leaf(sc, ty)
@@ -229,20 +228,22 @@ func (gen *generator) term(sc scope, ty g.Type, depth int) g.Expr {
 		}
 		fun := &g.Lam{Param: n, T: g.Int, Body: body}
 		return &g.Letrec{Name: f, T: a, Fun: fun, Body: gen.term(sc.bind(f, a), ty, depth-1)}
-	case 7: // coercion or blame (cast calculus), else a lambda or leaf
+	case 6: // coercion or blame (cast calculus), else a lambda or leaf
 		if gen.cfg.Cast {
-			if rapid.IntRange(0, 4).Draw(t, "blame?") == 0 {
+			if rapid.IntRange(0, 4).Draw(t, "blame?") == 4 {
 				return &g.Blame{L: Label(t, "blame")}
 			}
 			s := Consistent(t, ty, 2, "coerce-source")
 			return &g.Coerce{C: Coercion(t, s, ty, gen.cfg.Inj, 2), X: gen.term(sc, s, depth-1)}
 		}
 		return gen.leaf(sc, ty)
-	default:
+	case 7, 8:
 		if a, ok := ty.(*g.Arrow); ok {
 			x := gen.name()
 			return &g.Lam{Param: x, T: a.From, Body: gen.term(sc.bind(x, a.From), a.To, depth-1)}
 		}
+		return gen.leaf(sc, ty)
+	default:
 		return gen.leaf(sc, ty)
 	}
 }
@@ -257,7 +258,7 @@ func (gen *generator) leaf(sc scope, ty g.Type) g.Expr {
 			vars = append(vars, sc.names[i])
 		}
 	}
-	if len(vars) > 0 && rapid.Bool().Draw(t, "use-var") {
+	if len(vars) > 0 && rapid.IntRange(0, 2).Draw(t, "use-var") < 2 {
 		return &g.Var{Name: rapid.SampledFrom(vars).Draw(t, "var")}
 	}
 	switch ty := ty.(type) {

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// write puts a program in a temporary file and returns its path.
+func write(t *testing.T, name, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func runCmd(args ...string) (stdout, stderr string, code int) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestRun(t *testing.T) {
+	who := write(t, "who.cast", `(<Dyn -> Int <= Dyn>^l2 <Dyn <= Bool -> Bool>^l1 (\x:Bool. x)) (<Dyn <= Int>^l3 1)`)
+	dyn := write(t, "dyn.cast", `(\x:Dyn. x) (<Dyn <= Int>^l1 1)`)
+	untyped := write(t, "untyped.gtlc", "(\\x. x) 1")
+	fib := write(t, "fib.gtlc", "letrec fib: Int -> Int = \\k:Int. if k < 2 then k else fib (k - 1) + fib (k - 2) in\nfib 10\n")
+	tests := []struct {
+		args   []string
+		stdout string
+		code   int
+	}{
+		{[]string{"run", who}, "blame l2\n", 0}, // default semantics: ED
+		{[]string{"run", "--semantics", "lud", who}, "blame l1\n", 0},
+		{[]string{"run", "--semantics", "ld", "--stage", "reduction", who}, "blame l2\n", 0},
+		{[]string{"run", dyn}, "dynamic\n", 0},
+		{[]string{"run", "--show", "value", dyn}, "<Int!> 1\n", 0},
+		{[]string{"run", fib}, "55\n", 0},
+		{[]string{"run", "--fuel", "10", fib}, "", 3},
+		{[]string{"run", "--semantics", "xx", fib}, "", 2},
+		{[]string{"run", "--stage", "nowhere", fib}, "", 2},
+		{[]string{"run", "--show", "everything", fib}, "", 2},
+		{[]string{"run"}, "", 2},
+		{[]string{"run", "--lang", "cast", untyped}, "", 2}, // an unannotated lambda is not cast syntax
+		{[]string{"run", untyped}, "dynamic\n", 0}, // (\\x:Dyn. x) 1 returns <Int!> 1
+	}
+	for _, tt := range tests {
+		stdout, stderr, code := runCmd(tt.args...)
+		if stdout != tt.stdout || code != tt.code {
+			t.Errorf("%v: stdout %q, exit %d, want %q, %d (stderr %q)", tt.args, stdout, code, tt.stdout, tt.code, stderr)
+		}
+	}
+}
+
+// TestPositionedErrors: static errors print FILE:LINE:COL: message, the line, and a
+// caret under the column, and exit with status 2.
+func TestPositionedErrors(t *testing.T) {
+	tests := []struct {
+		name, src string
+		pos       string // LINE:COL
+		caret     string // the caret line, tabs included
+	}{
+		{"bad.gtlc", "-- a comment\n(\\x:Int. inc x) true\n", "2:17", "\t                ^"},
+		{"unbound.gtlc", "inc y", "1:5", "\t    ^"},
+		{"syntax.gtlc", "1 +", "1:4", "\t   ^"},
+		{"coercion.cast", "<Int!> true", "1:1", "\t^"},
+	}
+	for _, tt := range tests {
+		path := write(t, tt.name, tt.src)
+		stdout, stderr, code := runCmd("run", path)
+		if code != 2 || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q; want 2 and nothing", tt.name, code, stdout)
+		}
+		if !strings.HasPrefix(stderr, path+":"+tt.pos+": ") {
+			t.Errorf("%s: stderr %q does not start with %s:%s: ", tt.name, stderr, path, tt.pos)
+		}
+		if lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n"); len(lines) < 3 || lines[2] != tt.caret {
+			t.Errorf("%s: caret line %q, want %q", tt.name, lines, tt.caret)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	good := "-- expect[ld]: blame l2\n-- expect[lud]: blame l1\n-- expect[ed,eud]: blame *\n" +
+		"-- rules[lud]: StepCst/Arr\n" +
+		`(<Dyn -> Int <= Dyn>^l2 <Dyn <= Bool -> Bool>^l1 (\x:Bool. x)) (<Dyn <= Int>^l3 1)`
+	os.WriteFile(filepath.Join(dir, "good.cast"), []byte(good), 0o644)
+	os.WriteFile(filepath.Join(dir, "typeerr.gtlc"), []byte("-- expect: type error\ninc true\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "loop.gtlc"), []byte("-- expect: out of fuel\n-- fuel: 50\nletrec f:Int -> Int = \\x:Int. f x in f 0\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a program"), 0o644)
+	stdout, _, code := runCmd("check", dir)
+	if code != 0 || !strings.HasSuffix(stdout, "3 passed, 0 failed\n") {
+		t.Errorf("check: exit %d, output %q", code, stdout)
+	}
+
+	os.WriteFile(filepath.Join(dir, "wrong.gtlc"), []byte("-- expect: 5\ninc 3\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "norule.gtlc"), []byte("-- expect: 4\n-- rules: beta\ninc 3\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "partial.gtlc"), []byte("-- expect[ld]: 4\ninc 3\n"), 0o644)
+	stdout, _, code = runCmd("check", dir)
+	if code != 1 || !strings.HasSuffix(stdout, "3 passed, 3 failed\n") {
+		t.Errorf("check with failures: exit %d, output %q", code, stdout)
+	}
+	for _, want := range []string{"expected 5, got 4", "rule beta never fired", "no expectation for lud"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("check output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestTrace(t *testing.T) {
+	path := write(t, "p.cast", "<Int <= Dyn>^l2 <Dyn <= Int>^l1 4")
+	stdout, _, code := runCmd("trace", path)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	// Hand derivation: CmpCst, then InOut inside StepCst, then IdCst.
+	steps := regexp.MustCompile(`step \d+: (\S+)`).FindAllStringSubmatch(stdout, -1)
+	var rules []string
+	for _, s := range steps {
+		rules = append(rules, s[1])
+	}
+	if got := strings.Join(rules, " "); got != "CmpCst StepCst/InOut IdCst" {
+		t.Errorf("trace rules %q\n%s", got, stdout)
+	}
+	for _, want := range []string{"c-redex    Int! ; Int?^l2  ->ed  id", "answer     4"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("trace lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestCorpus runs the bundled corpus, as the README's first command does.
+func TestCorpus(t *testing.T) {
+	stdout, _, code := runCmd("check", "../../testdata")
+	if code != 0 {
+		t.Errorf("check ../../testdata: exit %d\n%s", code, stdout)
+	}
+}
