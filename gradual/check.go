@@ -359,7 +359,7 @@ func CoercionTarget(c Coercion, s Type) (Type, error) {
 		return s, nil
 	case *Inj:
 		if c.T == Dyn {
-			return nil, fmt.Errorf("Dyn is not injectable")
+			return nil, fmt.Errorf("the type Dyn is not injectable")
 		}
 		if !Equal(s, c.T) {
 			return nil, fmt.Errorf("%s! expects %s, got %s", FormatType(c.T), c.T, s)
@@ -409,7 +409,7 @@ func CoercionSource(c Coercion, t Type) (Type, error) {
 		return t, nil
 	case *Inj:
 		if c.T == Dyn {
-			return nil, fmt.Errorf("Dyn is not injectable")
+			return nil, fmt.Errorf("the type Dyn is not injectable")
 		}
 		if !Equal(t, Dyn) {
 			return nil, fmt.Errorf("%s! produces Dyn, but %s is expected", FormatType(c.T), t)

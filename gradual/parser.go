@@ -619,13 +619,13 @@ func (p *parser) parseCoercion() Coercion {
 
 // parseCoArrow parses a ::= b | b -> a.
 func (p *parser) parseCoArrow() Coercion {
-	p.enter()
-	defer p.leave()
 	dom := p.parseCoAtom()
 	if p.kind() != tArrow {
 		return dom
 	}
 	p.next()
+	p.enter()
+	defer p.leave()
 	return &Func{Dom: dom, Cod: p.parseCoArrow()}
 }
 

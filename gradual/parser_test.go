@@ -463,10 +463,11 @@ func TestParseCoercion(t *testing.T) {
 	}
 }
 
-// exampleFiles returns the example programs of the project, with their language.
+// exampleFiles returns the example programs of the project (the specification's
+// examples and the test programs), with their language.
 func exampleFiles(t testing.TB) map[string]Lang {
 	files := map[string]Lang{}
-	for _, dir := range []string{"../../shared/examples/gradual", "../testdata/gradual"} {
+	for _, dir := range []string{"../../shared/examples/gradual", "../testdata/gradual", "../testdata/gradual/examples"} {
 		for ext, lang := range map[string]Lang{".gtlc": GTLC, ".cast": CastCalculus} {
 			names, _ := filepath.Glob(filepath.Join(dir, "*"+ext))
 			for _, name := range names {
@@ -482,12 +483,19 @@ func TestParseExamples(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no example files found")
 	}
+	t.Logf("%d example files", len(files))
 	for name, lang := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		e, err := Parse(src, lang)
+		if expectsSyntaxError(src) {
+			if err == nil {
+				t.Errorf("%s: expects a syntax error, but parses", name)
+			}
+			continue
+		}
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -501,6 +509,18 @@ func TestParseExamples(t *testing.T) {
 			t.Errorf("%s: round trip mismatch (-want +got):\n%s", name, d)
 		}
 	}
+}
+
+// expectsSyntaxError reports whether a test program announces, in a "-- expect" line,
+// that it does not parse.
+func expectsSyntaxError(src []byte) bool {
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, "-- expect") &&
+			(strings.Contains(line, "syntax error") || strings.Contains(line, "parse error")) {
+			return true
+		}
+	}
+	return false
 }
 
 func TestParseExampleTrees(t *testing.T) {

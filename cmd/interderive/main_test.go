@@ -47,7 +47,7 @@ func TestRun(t *testing.T) {
 		{[]string{"run", "--show", "everything", fib}, "", 2},
 		{[]string{"run"}, "", 2},
 		{[]string{"run", "--lang", "cast", untyped}, "", 2}, // an unannotated lambda is not cast syntax
-		{[]string{"run", untyped}, "dynamic\n", 0}, // (\\x:Dyn. x) 1 returns <Int!> 1
+		{[]string{"run", untyped}, "dynamic\n", 0},          // (\\x:Dyn. x) 1 returns <Int!> 1
 	}
 	for _, tt := range tests {
 		stdout, stderr, code := runCmd(tt.args...)
