@@ -15,45 +15,45 @@ type CastFrame interface {
 // The frames of E, one per production. Each keeps the position of the node it came
 // from, so that plugging rebuilds the node as it was.
 type (
-	// UnaryArg is op [].
-	UnaryArg struct {
+	// CastUnaryArg is op [].
+	CastUnaryArg struct {
 		P  g.Pos
 		Op g.Op
 	}
-	// BinaryLeft is [] op e.
-	BinaryLeft struct {
+	// CastBinaryLeft is [] op e.
+	CastBinaryLeft struct {
 		P     g.Pos
 		Op    g.Op
 		Right g.Expr
 	}
-	// BinaryRight is v op [].
-	BinaryRight struct {
+	// CastBinaryRight is v op [].
+	CastBinaryRight struct {
 		P    g.Pos
 		Op   g.Op
 		Left g.Expr
 	}
-	// IfCond is if [] then e else e.
-	IfCond struct {
+	// CastIfCond is if [] then e else e.
+	CastIfCond struct {
 		P          g.Pos
 		Then, Else g.Expr
 	}
-	// AppFun is [] e.
-	AppFun struct {
+	// CastAppFun is [] e.
+	CastAppFun struct {
 		P   g.Pos
 		Arg g.Expr
 	}
-	// AppArg is v [].
-	AppArg struct {
+	// CastAppArg is v [].
+	CastAppArg struct {
 		P   g.Pos
 		Fun g.Expr
 	}
-	// CoerceArg is <c> [].
-	CoerceArg struct {
+	// CastCoerceArg is <c> [].
+	CastCoerceArg struct {
 		P g.Pos
 		C g.Coercion
 	}
-	// LetBound is let x:T = [] in e.
-	LetBound struct {
+	// CastLetBound is let x:T = [] in e.
+	CastLetBound struct {
 		P    g.Pos
 		Name string
 		T    g.Type
@@ -61,14 +61,14 @@ type (
 	}
 )
 
-func (f *UnaryArg) Plug(e g.Expr) g.Expr    { return &g.Unary{P: f.P, Op: f.Op, X: e} }
-func (f *BinaryLeft) Plug(e g.Expr) g.Expr  { return &g.Binary{P: f.P, Op: f.Op, X: e, Y: f.Right} }
-func (f *BinaryRight) Plug(e g.Expr) g.Expr { return &g.Binary{P: f.P, Op: f.Op, X: f.Left, Y: e} }
-func (f *IfCond) Plug(e g.Expr) g.Expr      { return &g.If{P: f.P, Cond: e, Then: f.Then, Else: f.Else} }
-func (f *AppFun) Plug(e g.Expr) g.Expr      { return &g.App{P: f.P, Fun: e, Arg: f.Arg} }
-func (f *AppArg) Plug(e g.Expr) g.Expr      { return &g.App{P: f.P, Fun: f.Fun, Arg: e} }
-func (f *CoerceArg) Plug(e g.Expr) g.Expr   { return &g.Coerce{P: f.P, C: f.C, X: e} }
-func (f *LetBound) Plug(e g.Expr) g.Expr {
+func (f *CastUnaryArg) Plug(e g.Expr) g.Expr    { return &g.Unary{P: f.P, Op: f.Op, X: e} }
+func (f *CastBinaryLeft) Plug(e g.Expr) g.Expr  { return &g.Binary{P: f.P, Op: f.Op, X: e, Y: f.Right} }
+func (f *CastBinaryRight) Plug(e g.Expr) g.Expr { return &g.Binary{P: f.P, Op: f.Op, X: f.Left, Y: e} }
+func (f *CastIfCond) Plug(e g.Expr) g.Expr      { return &g.If{P: f.P, Cond: e, Then: f.Then, Else: f.Else} }
+func (f *CastAppFun) Plug(e g.Expr) g.Expr      { return &g.App{P: f.P, Fun: e, Arg: f.Arg} }
+func (f *CastAppArg) Plug(e g.Expr) g.Expr      { return &g.App{P: f.P, Fun: f.Fun, Arg: e} }
+func (f *CastCoerceArg) Plug(e g.Expr) g.Expr   { return &g.Coerce{P: f.P, C: f.C, X: e} }
+func (f *CastLetBound) Plug(e g.Expr) g.Expr {
 	return &g.Let{P: f.P, Name: f.Name, T: f.T, Bound: e, Body: f.Body}
 }
 

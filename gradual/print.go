@@ -138,10 +138,10 @@ func isNilExpr(e Expr) bool {
 	return false
 }
 
-// expr prints e in a context that requires precedence level min or tighter; open says
+// expr prints e in a context that requires precedence level minLev or tighter; open says
 // whether nothing follows e up to the end of the enclosing region, so that a form
 // extending to the right may be printed bare.
-func (f *formatter) expr(e Expr, min int, open bool) {
+func (f *formatter) expr(e Expr, minLev int, open bool) {
 	f.depth++
 	defer func() { f.depth-- }()
 	if f.depth > maxPrintDepth {
@@ -153,7 +153,7 @@ func (f *formatter) expr(e Expr, min int, open bool) {
 		return
 	}
 	lev := exprLevel(e)
-	if lev == levOpen && !open || lev != levOpen && lev < min {
+	if lev == levOpen && !open || lev != levOpen && lev < minLev {
 		f.b.WriteByte('(')
 		f.bare(e, true)
 		f.b.WriteByte(')')

@@ -8,10 +8,10 @@ import (
 	g "github.com/interderive/interderive/gradual"
 )
 
-// Redex is a redex of the layered reduction semantics of λ⟨·⟩ (spec gradual.md §4).
+// CastRedex is a redex of the layered reduction semantics of λ⟨·⟩ (spec gradual.md §4).
 // Its Rule is the name of the contraction event it produces; Term is the redex as a
 // term, as it stands in the context's hole.
-type Redex interface {
+type CastRedex interface {
 	Rule() string
 	Term() g.Expr
 }
@@ -131,11 +131,11 @@ func (r *BlameRedex) Term() g.Expr {
 func (r *LetRedex) Term() g.Expr    { return r.Let }
 func (r *LetrecRedex) Term() g.Expr { return r.Letrec }
 
-// Decomposition is the result of decomposing a term: either an answer (Redex nil), or
+// CastDecomposition is the result of decomposing a term: either an answer (Redex nil), or
 // a context and the redex in its hole.
-type Decomposition struct {
+type CastDecomposition struct {
 	Context contexts.Cast
-	Redex   Redex
+	Redex   CastRedex
 	Answer  g.Answer // when Redex is nil
 }
 
@@ -145,13 +145,13 @@ type StuckError struct{ Term string }
 
 func (e *StuckError) Error() string { return "stuck term: " + e.Term }
 
-// Decompose splits a term of λ⟨·⟩ into an evaluation context and a redex. It is
+// DecomposeCast splits a term of λ⟨·⟩ into an evaluation context and a redex. It is
 // Danvy's pair of mutually tail-recursive functions, written as one loop:
 // decompose_term descends from the root until it meets a value, decompose_context
 // climbs back through the context with that value until it finds a redex, or a
 // subterm still to evaluate (and then descends again). Type-based casts must have been
 // translated (g.Translate).
-func Decompose(sem g.Semantics, e g.Expr) (Decomposition, error) {
+func DecomposeCast(sem g.Semantics, e g.Expr) (CastDecomposition, error) {
 	var E contexts.Cast
 	for {
 		v, d, err := decomposeTerm(&E, e)
@@ -166,34 +166,34 @@ func Decompose(sem g.Semantics, e g.Expr) (Decomposition, error) {
 
 // decomposeTerm descends into e, pushing frames onto E, and returns the value it meets
 // (or, for a redex or answer found on the way down, the final decomposition).
-func decomposeTerm(E *contexts.Cast, e g.Expr) (g.Expr, Decomposition, error) {
+func decomposeTerm(E *contexts.Cast, e g.Expr) (g.Expr, CastDecomposition, error) {
 	for {
 		switch t := e.(type) {
 		case *g.IntLit, *g.BoolLit, *g.Lam:
-			return t, Decomposition{}, nil
+			return t, CastDecomposition{}, nil
 		case *g.Unary:
-			*E, e = append(*E, &contexts.UnaryArg{P: t.P, Op: t.Op}), t.X
+			*E, e = append(*E, &contexts.CastUnaryArg{P: t.P, Op: t.Op}), t.X
 		case *g.Binary:
-			*E, e = append(*E, &contexts.BinaryLeft{P: t.P, Op: t.Op, Right: t.Y}), t.X
+			*E, e = append(*E, &contexts.CastBinaryLeft{P: t.P, Op: t.Op, Right: t.Y}), t.X
 		case *g.If:
-			*E, e = append(*E, &contexts.IfCond{P: t.P, Then: t.Then, Else: t.Else}), t.Cond
+			*E, e = append(*E, &contexts.CastIfCond{P: t.P, Then: t.Then, Else: t.Else}), t.Cond
 		case *g.App:
-			*E, e = append(*E, &contexts.AppFun{P: t.P, Arg: t.Arg}), t.Fun
+			*E, e = append(*E, &contexts.CastAppFun{P: t.P, Arg: t.Arg}), t.Fun
 		case *g.Coerce:
-			*E, e = append(*E, &contexts.CoerceArg{P: t.P, C: t.C}), t.X
+			*E, e = append(*E, &contexts.CastCoerceArg{P: t.P, C: t.C}), t.X
 		case *g.Let:
-			*E, e = append(*E, &contexts.LetBound{P: t.P, Name: t.Name, T: t.T, Body: t.Body}), t.Bound
+			*E, e = append(*E, &contexts.CastLetBound{P: t.P, Name: t.Name, T: t.T, Body: t.Body}), t.Bound
 		case *g.Letrec:
-			return nil, Decomposition{Context: *E, Redex: &LetrecRedex{Letrec: t}}, nil
+			return nil, CastDecomposition{Context: *E, Redex: &LetrecRedex{Letrec: t}}, nil
 		case *g.Blame:
 			if len(*E) == 0 {
-				return nil, Decomposition{Answer: g.Answer{Blamed: true, Blame: t.L}}, nil
+				return nil, CastDecomposition{Answer: g.Answer{Blamed: true, Blame: t.L}}, nil
 			}
-			return nil, Decomposition{Context: *E, Redex: &BlameRedex{L: t.L}}, nil
+			return nil, CastDecomposition{Context: *E, Redex: &BlameRedex{L: t.L}}, nil
 		case *g.Cast:
-			return nil, Decomposition{}, fmt.Errorf("untranslated cast %s: translate casts before running", g.Format(t))
+			return nil, CastDecomposition{}, fmt.Errorf("untranslated cast %s: translate casts before running", g.Format(t))
 		default:
-			return nil, Decomposition{}, &StuckError{Term: g.Format(e)}
+			return nil, CastDecomposition{}, &StuckError{Term: g.Format(e)}
 		}
 	}
 }
@@ -201,37 +201,37 @@ func decomposeTerm(E *contexts.Cast, e g.Expr) (g.Expr, Decomposition, error) {
 // decomposeContext climbs out of E with the value v until it finds a redex or the
 // empty context (an answer), or a subterm still to be evaluated, which it returns
 // with the frame that waits for it pushed onto E.
-func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Decomposition, error) {
+func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, CastDecomposition, error) {
 	for {
 		if len(*E) == 0 {
-			return nil, Decomposition{Answer: g.Answer{Value: v}}, nil
+			return nil, CastDecomposition{Answer: g.Answer{Value: v}}, nil
 		}
 		frame := (*E)[len(*E)-1]
 		*E = (*E)[:len(*E)-1]
-		found := func(r Redex) (g.Expr, Decomposition, error) {
-			return nil, Decomposition{Context: *E, Redex: r}, nil
+		found := func(r CastRedex) (g.Expr, CastDecomposition, error) {
+			return nil, CastDecomposition{Context: *E, Redex: r}, nil
 		}
-		stuck := func() (g.Expr, Decomposition, error) {
-			return nil, Decomposition{}, &StuckError{Term: g.Format(frame.Plug(v))}
+		stuck := func() (g.Expr, CastDecomposition, error) {
+			return nil, CastDecomposition{}, &StuckError{Term: g.Format(frame.Plug(v))}
 		}
 		switch f := frame.(type) {
-		case *contexts.UnaryArg:
+		case *contexts.CastUnaryArg:
 			return found(&Delta{P: f.P, Op: f.Op, Args: []g.Expr{v}})
-		case *contexts.BinaryLeft:
-			*E = append(*E, &contexts.BinaryRight{P: f.P, Op: f.Op, Left: v})
-			return f.Right, Decomposition{}, nil
-		case *contexts.BinaryRight:
+		case *contexts.CastBinaryLeft:
+			*E = append(*E, &contexts.CastBinaryRight{P: f.P, Op: f.Op, Left: v})
+			return f.Right, CastDecomposition{}, nil
+		case *contexts.CastBinaryRight:
 			return found(&Delta{P: f.P, Op: f.Op, Args: []g.Expr{f.Left, v}})
-		case *contexts.IfCond:
+		case *contexts.CastIfCond:
 			k, ok := v.(*g.BoolLit)
 			if !ok {
 				return stuck()
 			}
 			return found(&IfRedex{Cond: k, Then: f.Then, Else: f.Else})
-		case *contexts.AppFun:
-			*E = append(*E, &contexts.AppArg{P: f.P, Fun: v})
-			return f.Arg, Decomposition{}, nil
-		case *contexts.AppArg:
+		case *contexts.CastAppFun:
+			*E = append(*E, &contexts.CastAppArg{P: f.P, Fun: v})
+			return f.Arg, CastDecomposition{}, nil
+		case *contexts.CastAppArg:
 			switch fun := f.Fun.(type) {
 			case *g.Lam:
 				return found(&Beta{Fun: fun, Arg: v})
@@ -241,7 +241,7 @@ func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Deco
 				}
 			}
 			return stuck()
-		case *contexts.CoerceArg:
+		case *contexts.CastCoerceArg:
 			if w, ok := v.(*g.Coerce); ok { // v = <c̄> s
 				if _, id := f.C.(g.IdC); id {
 					return found(&IdCst{V: v})
@@ -266,10 +266,10 @@ func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Deco
 				return stuck()
 			}
 			v = &g.Coerce{P: f.P, C: f.C, X: v} // <c̄> s is a value: keep climbing
-		case *contexts.LetBound:
+		case *contexts.CastLetBound:
 			return found(&LetRedex{Let: &g.Let{P: f.P, Name: f.Name, T: f.T, Bound: v, Body: f.Body}, V: v})
 		default:
-			return nil, Decomposition{}, fmt.Errorf("unknown context frame %T", frame)
+			return nil, CastDecomposition{}, fmt.Errorf("unknown context frame %T", frame)
 		}
 	}
 }
@@ -317,9 +317,9 @@ func decomposeCoercion(sem g.Semantics, c g.Coercion) (*StepCst, bool) {
 	return found, true
 }
 
-// Contract contracts a redex. For every rule but Blame the result is plugged back
+// ContractCast contracts a redex. For every rule but Blame the result is plugged back
 // into the context; Blame's contractum replaces the whole term (discard reports it).
-func Contract(r Redex) (contractum g.Expr, discard bool, err error) {
+func ContractCast(r CastRedex) (contractum g.Expr, discard bool, err error) {
 	switch r := r.(type) {
 	case *Beta:
 		return g.Subst(r.Fun.Body, r.Fun.Param, r.Arg), false, nil
@@ -361,41 +361,41 @@ func Contract(r Redex) (contractum g.Expr, discard bool, err error) {
 	return nil, false, fmt.Errorf("unknown redex %T", r)
 }
 
-// Step is one step of the reduction semantics, as the trace shows it.
-type Step struct {
-	Decomposition
+// CastStep is one step of the reduction semantics, as the trace shows it.
+type CastStep struct {
+	CastDecomposition
 	Contractum g.Expr // what the redex contracted to
 	Next       g.Expr // the whole term after the step
 }
 
-// Reduce performs one step on e: decompose, contract, plug. It returns the step, or,
+// ReduceCast performs one step on e: decompose, contract, plug. It returns the step, or,
 // when e is an answer, done = true with the answer in step.Answer.
-func Reduce(sem g.Semantics, e g.Expr) (step Step, done bool, err error) {
-	d, err := Decompose(sem, e)
+func ReduceCast(sem g.Semantics, e g.Expr) (step CastStep, done bool, err error) {
+	d, err := DecomposeCast(sem, e)
 	if err != nil {
-		return Step{}, false, err
+		return CastStep{}, false, err
 	}
 	if d.Redex == nil {
-		return Step{Decomposition: d}, true, nil
+		return CastStep{CastDecomposition: d}, true, nil
 	}
-	c, discard, err := Contract(d.Redex)
+	c, discard, err := ContractCast(d.Redex)
 	if err != nil {
-		return Step{}, false, err
+		return CastStep{}, false, err
 	}
 	next := c
 	if !discard {
 		next = d.Context.Plug(c)
 	}
-	return Step{Decomposition: d, Contractum: c, Next: next}, false, nil
+	return CastStep{CastDecomposition: d, Contractum: c, Next: next}, false, nil
 }
 
-// EvalCast runs a translated cast-calculus term to an answer: Reduce, iterated from
+// EvalCast runs a translated cast-calculus term to an answer: ReduceCast, iterated from
 // the root of the whole term every time. Each contraction spends one unit of fuel and
 // is reported to opts.OnContract.
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
 	fuel := interderive.NewCounter(opts)
 	for {
-		d, err := Decompose(sem, e)
+		d, err := DecomposeCast(sem, e)
 		if err != nil {
 			return g.Answer{}, err
 		}
@@ -405,7 +405,7 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 		if err := fuel.Contract(d.Redex.Rule()); err != nil {
 			return g.Answer{}, err
 		}
-		c, discard, err := Contract(d.Redex)
+		c, discard, err := ContractCast(d.Redex)
 		if err != nil {
 			return g.Answer{}, err
 		}

@@ -73,7 +73,7 @@ func TestRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, sem := range tt.sems {
-			step, done, err := reduction.Reduce(sem, parseCast(t, tt.term))
+			step, done, err := reduction.ReduceCast(sem, parseCast(t, tt.term))
 			if err != nil || done {
 				t.Errorf("%s: %s: done %v, err %v", sem.Name(), tt.term, done, err)
 				continue
@@ -119,7 +119,7 @@ func TestAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, sem := range tt.sems {
-			d, err := reduction.Decompose(sem, parseCast(t, tt.term))
+			d, err := reduction.DecomposeCast(sem, parseCast(t, tt.term))
 			if err != nil || d.Redex != nil {
 				t.Errorf("%s: %s is not an answer: %v %v", sem.Name(), tt.term, d.Redex, err)
 				continue
@@ -201,7 +201,7 @@ func TestDeepContext(t *testing.T) {
 	for range depth {
 		e = &g.Unary{Op: g.OpInc, X: e}
 	}
-	step, done, err := reduction.Reduce(g.ED, e)
+	step, done, err := reduction.ReduceCast(g.ED, e)
 	if err != nil || done {
 		t.Fatalf("done %v, err %v", done, err)
 	}

@@ -19,7 +19,7 @@ func progressAndPreservation(t *rapid.T, sem g.Semantics, e g.Expr, budget int) 
 	}
 	e = g.Translate(sem, e)
 	for range budget {
-		step, done, err := reduction.Reduce(sem, e)
+		step, done, err := reduction.ReduceCast(sem, e)
 		if err != nil {
 			t.Fatalf("%s: stuck: %v\nterm: %s", sem.Name(), err, g.Format(e))
 		}
@@ -79,7 +79,7 @@ func TestStepCstAgreesWithStep(t *testing.T) {
 				c := gradualgen.Coercion(t, g.Int, g.Dyn, gradualgen.For(sem), 4)
 				term := &g.Coerce{C: c, X: &g.IntLit{N: 1}}
 				want, wantRule, reducible := g.Step(sem, c)
-				step, done, err := reduction.Reduce(sem, term)
+				step, done, err := reduction.ReduceCast(sem, term)
 				if err != nil {
 					t.Fatalf("%s: %v", g.FormatCoercion(c), err)
 				}

@@ -101,7 +101,7 @@ func (p gradualProgram) Trace(w io.Writer, stage, variant string, opts interderi
 	fmt.Fprintf(w, "semantics %s, stage %s\n", sem.Name(), stage)
 	fmt.Fprintf(w, "term       %s\n", g.Format(e))
 	for {
-		step, done, err := reduction.Reduce(sem, e)
+		step, done, err := reduction.ReduceCast(sem, e)
 		if err != nil {
 			return Outcome{Steps: fuel.Steps()}, err
 		}
