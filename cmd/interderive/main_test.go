@@ -102,11 +102,12 @@ func TestCheck(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "wrong.gtlc"), []byte("-- expect: 5\ninc 3\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "norule.gtlc"), []byte("-- expect: 4\n-- rules: beta\ninc 3\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "partial.gtlc"), []byte("-- expect[ld]: 4\ninc 3\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "none.gtlc"), []byte("-- expect[ld] 4\ninc 3\n"), 0o644)
 	stdout, _, code = runCmd("check", dir)
-	if code != 1 || !strings.HasSuffix(stdout, "3 passed, 3 failed\n") {
+	if code != 1 || !strings.HasSuffix(stdout, "4 passed, 3 failed\n") {
 		t.Errorf("check with failures: exit %d, output %q", code, stdout)
 	}
-	for _, want := range []string{"expected 5, got 4", "rule beta never fired", "no expectation for lud"} {
+	for _, want := range []string{"expected 5, got 4", "rule beta never fired", "no expectation: write -- expect: ANSWER"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("check output lacks %q:\n%s", want, stdout)
 		}

@@ -119,18 +119,22 @@ func CheckFile(path string, stages []string) FileResult {
 		fail("expectations: %v", err)
 		return res
 	}
+	// Only the variants with an expectation run: a program may be about some of them
+	// (and a variant can be too slow for some programs, like figure6 differentiation).
+	var variants []string
 	for _, v := range l.Variants() {
-		if _, ok := x.Answer[v]; !ok {
-			fail("no expectation for %s", v)
+		if _, ok := x.Answer[v]; ok {
+			variants = append(variants, v)
 		}
 	}
-	if len(res.Failures) > 0 {
+	if len(variants) == 0 {
+		fail("no expectation: write -- expect: ANSWER")
 		return res
 	}
 	prog, err := l.Load(src)
 	var le *LoadError
 	if errors.As(err, &le) {
-		for _, v := range l.Variants() {
+		for _, v := range variants {
 			res.Cases++
 			if want := x.Answer[v]; want != "type error" || le.Phase != "type" {
 				fail("%s: expected %s, got %s error: %s", v, want, le.Phase, interderive.Describe(path, src, le.Err))
@@ -145,7 +149,7 @@ func CheckFile(path string, stages []string) FileResult {
 		if !slices.Contains(l.Stages(), stage) {
 			continue
 		}
-		for _, v := range l.Variants() {
+		for _, v := range variants {
 			res.Cases++
 			fired := map[string]bool{}
 			out, err := prog.Run(stage, v, interderive.Options{Fuel: x.Fuel, OnContract: func(r string) { fired[r] = true }})

@@ -30,7 +30,13 @@ func (gradualLang) Variants() []string {
 
 func (gradualLang) DefaultVariant() string { return g.ED.Name() }
 
-func (gradualLang) Stages() []string { return []string{"reduction"} }
+func (gradualLang) Stages() []string {
+	var names []string
+	for _, s := range CastStages() {
+		names = append(names, s.Name)
+	}
+	return names
+}
 
 func (l gradualLang) Load(src []byte) (Program, error) {
 	lang := g.GTLC
@@ -54,15 +60,16 @@ func (l gradualLang) Load(src []byte) (Program, error) {
 // gradualProgram is a well-typed cast-calculus term, casts not yet translated.
 type gradualProgram struct{ term g.Expr }
 
-func (p gradualProgram) prepare(stage, variant string) (g.Semantics, g.Expr, error) {
+func (p gradualProgram) prepare(stage, variant string) (CastStage, g.Semantics, g.Expr, error) {
 	sem, ok := g.Lookup(variant)
 	if !ok {
-		return nil, nil, fmt.Errorf("unknown semantics %q", variant)
+		return CastStage{}, nil, nil, fmt.Errorf("unknown semantics %q", variant)
 	}
-	if stage != "reduction" {
-		return nil, nil, fmt.Errorf("stage %q is not available for the gradual calculi", stage)
+	st, ok := castStage(stage)
+	if !ok {
+		return CastStage{}, nil, nil, fmt.Errorf("stage %q is not available for the gradual calculi", stage)
 	}
-	return sem, g.Translate(sem, p.term), nil
+	return st, sem, g.Translate(sem, p.term), nil
 }
 
 func outcomeOf(a g.Answer, steps int) Outcome {
@@ -70,7 +77,7 @@ func outcomeOf(a g.Answer, steps int) Outcome {
 }
 
 func (p gradualProgram) Run(stage, variant string, opts interderive.Options) (Outcome, error) {
-	sem, e, err := p.prepare(stage, variant)
+	st, sem, e, err := p.prepare(stage, variant)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -82,7 +89,7 @@ func (p gradualProgram) Run(stage, variant string, opts interderive.Options) (Ou
 			on(r)
 		}
 	}
-	a, err := reduction.EvalCast(sem, e, opts)
+	a, err := st.Eval(sem, e, opts)
 	if err != nil {
 		return Outcome{Steps: steps}, err
 	}
@@ -93,9 +100,12 @@ func (p gradualProgram) Run(stage, variant string, opts interderive.Options) (Ou
 // and redex (for StepCst also the coercion context and coercion redex), the rule, the
 // contractum, and the whole term after plugging.
 func (p gradualProgram) Trace(w io.Writer, stage, variant string, opts interderive.Options) (Outcome, error) {
-	sem, e, err := p.prepare(stage, variant)
+	_, sem, e, err := p.prepare(stage, variant)
 	if err != nil {
 		return Outcome{}, err
+	}
+	if stage != "reduction" {
+		return Outcome{}, fmt.Errorf("trace shows the reduction stage only, for now")
 	}
 	fuel := interderive.NewCounter(opts)
 	fmt.Fprintf(w, "semantics %s, stage %s\n", sem.Name(), stage)
