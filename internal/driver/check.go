@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bufio"
+	"math"
 	"bytes"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 //
 //	-- expect: ANSWER            (every variant)
 //	-- expect[ld,eud]: ANSWER    (the variants listed)
+//	-- expect-approx: 0.8414709848078965   (reals compared to a relative 1e-9)
 //	-- rules[ld]: R1, R2         (contractions that must occur)
 //	-- fuel: N                   (the contraction budget for this file)
 //
@@ -31,7 +33,7 @@ type Expectations struct {
 	Fuel   int                 // 0: the default
 }
 
-var directive = regexp.MustCompile(`^--\s*(expect|rules|fuel)(?:\[([^\]]*)\])?\s*:\s*(.*?)\s*$`)
+var directive = regexp.MustCompile(`^--\s*(expect-approx|expect|rules|fuel)(?:\[([^\]]*)\])?\s*:\s*(.*?)\s*$`)
 
 // ParseExpectations reads the expectation comments of src for a language.
 func ParseExpectations(src []byte, l Language) (Expectations, error) {
@@ -56,7 +58,10 @@ func ParseExpectations(src []byte, l Language) (Expectations, error) {
 			}
 		}
 		switch kind {
-		case "expect":
+		case "expect", "expect-approx":
+			if kind == "expect-approx" {
+				arg = approxPrefix + arg
+			}
 			for _, v := range variants {
 				if old, dup := x.Answer[v]; dup {
 					return x, fmt.Errorf("line %d: a second expectation for %s (already %q)", line, v, old)
@@ -82,12 +87,46 @@ func ParseExpectations(src []byte, l Language) (Expectations, error) {
 	return x, sc.Err()
 }
 
-// Matches reports whether an actual answer satisfies an expected one.
+// approxPrefix marks an expectation read from an expect-approx comment.
+const approxPrefix = "≈ "
+
+// Matches reports whether an actual answer satisfies an expected one: equal text; or
+// any blame for "blame *"; or, for an expect-approx expectation, the same shape with
+// every number within a relative 1e-9 (absolute, against 0).
 func Matches(expected, actual string) bool {
+	if want, ok := strings.CutPrefix(expected, approxPrefix); ok {
+		return approxEqual(want, actual, 1e-9)
+	}
 	if expected == "blame *" {
 		return strings.HasPrefix(actual, "blame ")
 	}
 	return expected == actual
+}
+
+var number = regexp.MustCompile(`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`)
+
+// approxEqual compares two answers such as "<0.5, -1e-3>" number by number.
+func approxEqual(want, got string, tol float64) bool {
+	shape := func(s string) string { return strings.Join(strings.Fields(number.ReplaceAllString(s, "#")), "") }
+	if shape(want) != shape(got) {
+		return false
+	}
+	ws, gs := number.FindAllString(want, -1), number.FindAllString(got, -1)
+	for i := range ws {
+		w, err1 := strconv.ParseFloat(ws[i], 64)
+		g, err2 := strconv.ParseFloat(gs[i], 64)
+		if err1 != nil || err2 != nil {
+			return false
+		}
+		bound := tol * math.Abs(w)
+		if w == 0 {
+			bound = tol
+		}
+		if math.Abs(w-g) > bound {
+			return false
+		}
+	}
+	return true
 }
 
 // FileResult is the outcome of checking one file.
@@ -162,7 +201,7 @@ func CheckFile(path string, stages []string) FileResult {
 				continue
 			}
 			if want := x.Answer[v]; !Matches(want, got) {
-				fail("%s/%s: expected %s, got %s", stage, v, want, got)
+				fail("%s/%s: expected %s, got %s", stage, v, strings.TrimPrefix(want, approxPrefix), got)
 			}
 			for _, r := range x.Rules[v] {
 				if !fired[r] {
