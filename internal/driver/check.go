@@ -2,10 +2,10 @@ package driver
 
 import (
 	"bufio"
-	"math"
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
