@@ -3,6 +3,7 @@ package driver
 import (
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
 )
 
@@ -17,6 +18,7 @@ type CastStage struct {
 func CastStages() []CastStage {
 	return []CastStage{
 		{"reduction", reduction.EvalCast},
+		{"machine", machine.EvalCast},
 	}
 }
 

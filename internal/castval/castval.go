@@ -1,0 +1,103 @@
+// Package castval holds the run-time values of the environment-based stages of the
+// cast calculus (machine, cps2, interp): constants, closures, and simple values wrapped
+// by a coercion, with environments instead of substitution, and the read-back σ that
+// turns a value back into a term of λ⟨·⟩. It is data only: no evaluator lives here.
+package castval
+
+import (
+	g "github.com/interderive/interderive/gradual"
+)
+
+// Value is a run-time value: a simple value (a constant or a closure), or a simple
+// value wrapped by a normal coercion c̄.
+type Value interface{ isValue() }
+
+type (
+	// Const is a constant k.
+	Const struct{ K g.Expr } // *g.IntLit or *g.BoolLit
+	// Closure is \x:T. e closed by the environment it was made in.
+	Closure struct {
+		Lam *g.Lam
+		Env *Env
+	}
+	// Wrapped is <c̄> s: a simple value (Const or Closure) under a wrapper.
+	Wrapped struct {
+		C g.Coercion
+		S Value
+	}
+)
+
+func (*Const) isValue()   {}
+func (*Closure) isValue() {}
+func (*Wrapped) isValue() {}
+
+// Env is an environment ρ ::= ε | (x ↦ v) : ρ; nil is ε.
+type Env struct {
+	Name string
+	V    Value
+	Next *Env
+}
+
+// Bind is (x ↦ v) : ρ.
+func (rho *Env) Bind(x string, v Value) *Env { return &Env{Name: x, V: v, Next: rho} }
+
+// Lookup finds x in ρ.
+func (rho *Env) Lookup(x string) (Value, bool) {
+	for ; rho != nil; rho = rho.Next {
+		if rho.Name == x {
+			return rho.V, true
+		}
+	}
+	return nil, false
+}
+
+// Answer is a value or blame, as the environment-based stages compute it.
+type Answer struct {
+	V      Value
+	Blamed bool
+	L      g.Label
+}
+
+// ReadBack is σ: it turns a value into a term by substituting its environments, so
+// that every stage's answer can be compared with the substitution-based one.
+func ReadBack(v Value) g.Expr {
+	switch v := v.(type) {
+	case *Const:
+		return v.K
+	case *Closure:
+		return SubstEnv(v.Lam, v.Env)
+	case *Wrapped:
+		return &g.Coerce{C: v.C, X: ReadBack(v.S)}
+	}
+	return nil
+}
+
+// SubstEnv is σ(e[ρ]): e with the free variables bound in ρ replaced by the
+// read-back of their values (innermost binding first).
+func SubstEnv(e g.Expr, rho *Env) g.Expr {
+	// Substitute the innermost bindings first; outer bindings of a shadowed name are
+	// then unreachable, since Subst stops where a name is bound.
+	seen := map[string]bool{}
+	for ; rho != nil; rho = rho.Next {
+		if seen[rho.Name] {
+			continue
+		}
+		seen[rho.Name] = true
+		e = g.Subst(e, rho.Name, ReadBack(rho.V))
+	}
+	return e
+}
+
+// ToAnswer reads an answer back as the substitution-based stages give it.
+func (a Answer) ToAnswer() g.Answer {
+	if a.Blamed {
+		return g.Answer{Blamed: true, Blame: a.L}
+	}
+	return g.Answer{Value: ReadBack(a.V)}
+}
+
+// Simple reports whether v is a simple value s.
+func Simple(v Value) bool {
+	_, w := v.(*Wrapped)
+	return !w
+}

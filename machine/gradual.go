@@ -1,0 +1,429 @@
+package machine
+
+import (
+	"fmt"
+
+	"github.com/interderive/interderive"
+	g "github.com/interderive/interderive/gradual"
+	v "github.com/interderive/interderive/internal/castval"
+)
+
+// The machine for the cast calculus λ⟨·⟩ is layered like its reduction semantics
+// (García-Pérez, Nogueira & Sergey, PEPM 2014): an outer eval/continue machine over
+// terms, whose stack K (the meta-continuation) is the defunctionalized term context E,
+// and an inner eval/continue machine over coercions, whose stack C (the coercion
+// continuation) is the defunctionalized coercion context C. The inner machine runs
+// when a coercion meets a simple value: it normalises the coercion one contraction at a
+// time (each a StepCst event), using only the semantics' rules (Semantics.Contract).
+
+// Frame is a frame of the meta-continuation K: one production of E, over machine
+// values and closures.
+type Frame interface{ isFrame() }
+
+// The frames of K.
+type (
+	// KUnary is op [].
+	KUnary struct {
+		P  g.Pos
+		Op g.Op
+	}
+	// KBinaryLeft is [] op e, with e's environment.
+	KBinaryLeft struct {
+		P     g.Pos
+		Op    g.Op
+		Right g.Expr
+		Env   *v.Env
+	}
+	// KBinaryRight is v op [].
+	KBinaryRight struct {
+		P    g.Pos
+		Op   g.Op
+		Left v.Value
+	}
+	// KIf is if [] then e else e.
+	KIf struct {
+		Then, Else g.Expr
+		Env        *v.Env
+	}
+	// KAppFun is [] e.
+	KAppFun struct {
+		Arg g.Expr
+		Env *v.Env
+	}
+	// KAppArg is v [].
+	KAppArg struct{ Fun v.Value }
+	// KCoerce is <c> [].
+	KCoerce struct{ C g.Coercion }
+	// KLet is let x:T = [] in e.
+	KLet struct {
+		Name string
+		Body g.Expr
+		Env  *v.Env
+	}
+)
+
+func (*KUnary) isFrame()       {}
+func (*KBinaryLeft) isFrame()  {}
+func (*KBinaryRight) isFrame() {}
+func (*KIf) isFrame()          {}
+func (*KAppFun) isFrame()      {}
+func (*KAppArg) isFrame()      {}
+func (*KCoerce) isFrame()      {}
+func (*KLet) isFrame()         {}
+
+// CFrame is a frame of the coercion continuation C.
+type CFrame interface{ isCFrame() }
+
+// The frames of C: [] ; c, ĉ ; [], [] -> c, ĉ -> [].
+type (
+	CSeqFst  struct{ Snd g.Coercion }
+	CSeqSnd  struct{ Fst g.Coercion }
+	CFuncDom struct{ Cod g.Coercion }
+	CFuncCod struct{ Dom g.Coercion }
+)
+
+func (*CSeqFst) isCFrame()  {}
+func (*CSeqSnd) isCFrame()  {}
+func (*CFuncDom) isCFrame() {}
+func (*CFuncCod) isCFrame() {}
+
+// Mode says which transition function applies to a state.
+type Mode uint8
+
+// The machine's modes: the outer eval and continue, the inner (coercion) eval and
+// continue, and the final state.
+const (
+	Eval Mode = iota
+	Continue
+	CEval
+	CContinue
+	Halt
+)
+
+var modeNames = [...]string{"eval", "continue", "c-eval", "c-continue", "halt"}
+
+func (m Mode) String() string { return modeNames[m] }
+
+// State is a configuration of the machine.
+type State struct {
+	Mode  Mode
+	Term  g.Expr     // Eval: the term under evaluation
+	Env   *v.Env     // Eval: its environment
+	Value v.Value    // Continue: the value returned; inner modes: the simple value waiting
+	Coer  g.Coercion // inner modes: the coercion under evaluation, or the normal one returned
+	K     []Frame    // the meta-continuation, top last
+	C     []CFrame   // the coercion continuation, top last
+	Ans   v.Answer   // Halt: the answer
+}
+
+// Machine runs the machine for one program.
+type Machine struct {
+	sem  g.Semantics
+	fuel *interderive.Counter
+	// Trace, if not nil, is called with every state before its transition.
+	Trace func(*State)
+}
+
+// New makes a machine for a cast semantics.
+func New(sem g.Semantics, opts interderive.Options) *Machine {
+	return &Machine{sem: sem, fuel: interderive.NewCounter(opts)}
+}
+
+// EvalCast runs a translated, well-typed term of λ⟨·⟩ on the machine and reads the
+// answer back.
+func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	a, err := New(sem, opts).Run(e)
+	if err != nil {
+		return g.Answer{}, err
+	}
+	return a.ToAnswer(), nil
+}
+
+// Run iterates the transitions from the initial state eval(e, ε, []) to the final one.
+func (m *Machine) Run(e g.Expr) (v.Answer, error) {
+	s := &State{Mode: Eval, Term: e}
+	for s.Mode != Halt {
+		if m.Trace != nil {
+			m.Trace(s)
+		}
+		var err error
+		switch s.Mode {
+		case Eval:
+			err = m.eval(s)
+		case Continue:
+			err = m.cont(s)
+		case CEval:
+			m.ceval(s)
+		case CContinue:
+			err = m.ccont(s)
+		}
+		if err != nil {
+			return v.Answer{}, err
+		}
+	}
+	return s.Ans, nil
+}
+
+func (s *State) push(f Frame) { s.K = append(s.K, f) }
+
+func (s *State) toEval(e g.Expr, rho *v.Env) { s.Mode, s.Term, s.Env = Eval, e, rho }
+
+func (s *State) toContinue(val v.Value) { s.Mode, s.Value, s.Term, s.Env = Continue, val, nil, nil }
+
+// blame is the state after a contraction produced blame l: the Blame rule discards a
+// non-empty meta-continuation.
+func (m *Machine) blame(s *State, l g.Label) error {
+	if len(s.K) > 0 {
+		if err := m.fuel.Contract("Blame"); err != nil {
+			return err
+		}
+		s.K = nil
+	}
+	s.Mode, s.Ans = Halt, v.Answer{Blamed: true, L: l}
+	return nil
+}
+
+// eval decomposes the term in place: it descends, pushing frames, until a value.
+func (m *Machine) eval(s *State) error {
+	switch e := s.Term.(type) {
+	case *g.IntLit, *g.BoolLit:
+		s.toContinue(&v.Const{K: e})
+	case *g.Var:
+		val, ok := s.Env.Lookup(e.Name)
+		if !ok {
+			return fmt.Errorf("unbound variable %s", e.Name)
+		}
+		s.toContinue(val)
+	case *g.Lam:
+		s.toContinue(&v.Closure{Lam: e, Env: s.Env})
+	case *g.Unary:
+		s.push(&KUnary{P: e.P, Op: e.Op})
+		s.toEval(e.X, s.Env)
+	case *g.Binary:
+		s.push(&KBinaryLeft{P: e.P, Op: e.Op, Right: e.Y, Env: s.Env})
+		s.toEval(e.X, s.Env)
+	case *g.If:
+		s.push(&KIf{Then: e.Then, Else: e.Else, Env: s.Env})
+		s.toEval(e.Cond, s.Env)
+	case *g.App:
+		s.push(&KAppFun{Arg: e.Arg, Env: s.Env})
+		s.toEval(e.Fun, s.Env)
+	case *g.Coerce:
+		s.push(&KCoerce{C: e.C})
+		s.toEval(e.X, s.Env)
+	case *g.Let:
+		s.push(&KLet{Name: e.Name, Body: e.Body, Env: s.Env})
+		s.toEval(e.Bound, s.Env)
+	case *g.Letrec: // Letrec: f is bound to \x:S. (letrec f = \x:S. e in e), closed by ρ
+		if err := m.fuel.Contract("Letrec"); err != nil {
+			return err
+		}
+		s.toEval(e.Body, s.Env.Bind(e.Name, &v.Closure{Lam: unfold(e), Env: s.Env}))
+	case *g.Blame:
+		return m.blame(s, e.L)
+	default:
+		return fmt.Errorf("cannot evaluate %s (casts must be translated first)", g.Format(e))
+	}
+	return nil
+}
+
+// unfold is the function a letrec binds: \x:S. (letrec f:T = \x:S. e in e).
+func unfold(l *g.Letrec) *g.Lam {
+	return &g.Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
+		Body: &g.Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
+}
+
+// cont applies the meta-continuation to a value: it pops a frame and either finds a
+// redex, contracts it and continues with the contractum in place (refocusing), or
+// resumes evaluation in the next subterm.
+func (m *Machine) cont(s *State) error {
+	if len(s.K) == 0 {
+		s.Mode, s.Ans = Halt, v.Answer{V: s.Value}
+		return nil
+	}
+	top := s.K[len(s.K)-1]
+	s.K = s.K[:len(s.K)-1]
+	val := s.Value
+	switch f := top.(type) {
+	case *KUnary:
+		return m.delta(s, f.P, f.Op, val)
+	case *KBinaryLeft:
+		s.push(&KBinaryRight{P: f.P, Op: f.Op, Left: val})
+		s.toEval(f.Right, f.Env)
+	case *KBinaryRight:
+		return m.delta(s, f.P, f.Op, f.Left, val)
+	case *KIf:
+		k, ok := constant(val).(*g.BoolLit)
+		if !ok {
+			return fmt.Errorf("if on a non-boolean")
+		}
+		if err := m.fuel.Contract("If"); err != nil {
+			return err
+		}
+		if k.B {
+			s.toEval(f.Then, f.Env)
+		} else {
+			s.toEval(f.Else, f.Env)
+		}
+	case *KAppFun:
+		s.push(&KAppArg{Fun: val})
+		s.toEval(f.Arg, f.Env)
+	case *KAppArg:
+		switch fun := f.Fun.(type) {
+		case *v.Closure: // beta
+			if err := m.fuel.Contract("beta"); err != nil {
+				return err
+			}
+			s.toEval(fun.Lam.Body, fun.Env.Bind(fun.Lam.Param, val))
+		case *v.Wrapped: // AppCst: (<c̃ -> d̃> s) v  ->  <d̃> (s (<c̃> v))
+			fc, ok := fun.C.(*g.Func)
+			if !ok {
+				return fmt.Errorf("application of a non-function")
+			}
+			if err := m.fuel.Contract("AppCst"); err != nil {
+				return err
+			}
+			s.push(&KCoerce{C: fc.Cod})
+			s.push(&KAppArg{Fun: fun.S})
+			s.push(&KCoerce{C: fc.Dom})
+			s.toContinue(val)
+		default:
+			return fmt.Errorf("application of a constant")
+		}
+	case *KCoerce:
+		return m.coerce(s, f.C, val)
+	case *KLet:
+		if err := m.fuel.Contract("Let"); err != nil {
+			return err
+		}
+		s.toEval(f.Body, f.Env.Bind(f.Name, val))
+	default:
+		return fmt.Errorf("unknown frame %T", top)
+	}
+	return nil
+}
+
+// constant is the constant a value holds, or nil.
+func constant(val v.Value) g.Expr {
+	if c, ok := val.(*v.Const); ok {
+		return c.K
+	}
+	return nil
+}
+
+func (m *Machine) delta(s *State, p g.Pos, op g.Op, args ...v.Value) error {
+	ks := make([]g.Expr, len(args))
+	for i, a := range args {
+		c, ok := a.(*v.Const)
+		if !ok {
+			return fmt.Errorf("%s applied to a non-constant", op)
+		}
+		ks[i] = c.K
+	}
+	k, ok := g.Delta(p, op, ks...)
+	if !ok {
+		return fmt.Errorf("%s applied to ill-typed constants", op)
+	}
+	if err := m.fuel.Contract("delta"); err != nil {
+		return err
+	}
+	s.toContinue(&v.Const{K: k})
+	return nil
+}
+
+// coerce is the continuation <c> []: IdCst or CmpCst for a wrapped value; for a simple
+// value, the inner machine normalises c first.
+func (m *Machine) coerce(s *State, c g.Coercion, val v.Value) error {
+	if w, ok := val.(*v.Wrapped); ok {
+		if _, id := c.(g.IdC); id {
+			if err := m.fuel.Contract("IdCst"); err != nil {
+				return err
+			}
+			s.toContinue(val)
+			return nil
+		}
+		if err := m.fuel.Contract("CmpCst"); err != nil {
+			return err
+		}
+		c, val = g.Then(w.C, c), w.S
+	}
+	s.Mode, s.Coer, s.Value, s.C = CEval, c, val, nil
+	return nil
+}
+
+// ceval descends into a coercion, pushing frames of C, to its leftmost-innermost part.
+func (m *Machine) ceval(s *State) {
+	switch c := s.Coer.(type) {
+	case *g.Seq:
+		s.C = append(s.C, &CSeqFst{Snd: c.Snd})
+		s.Coer = c.Fst
+	case *g.Func:
+		s.C = append(s.C, &CFuncDom{Cod: c.Cod})
+		s.Coer = c.Dom
+	default: // id, I!, I?^l, fail^l: in normal form, and no redex by themselves
+		s.Mode = CContinue
+	}
+}
+
+// ccont returns a normal coercion to the coercion continuation: when both parts of a
+// sequence or arrow are normal, the node itself may be a redex of the semantics; its
+// contraction (a StepCst event) is evaluated in place.
+func (m *Machine) ccont(s *State) error {
+	if len(s.C) == 0 {
+		return m.casted(s, s.Coer, s.Value)
+	}
+	top := s.C[len(s.C)-1]
+	s.C = s.C[:len(s.C)-1]
+	var node g.Coercion
+	switch f := top.(type) {
+	case *CSeqFst:
+		s.C = append(s.C, &CSeqSnd{Fst: s.Coer})
+		s.Mode, s.Coer = CEval, f.Snd
+		return nil
+	case *CFuncDom:
+		s.C = append(s.C, &CFuncCod{Dom: s.Coer})
+		s.Mode, s.Coer = CEval, f.Cod
+		return nil
+	case *CSeqSnd:
+		node = g.Then(f.Fst, s.Coer)
+	case *CFuncCod:
+		node = &g.Func{Dom: f.Dom, Cod: s.Coer}
+	}
+	if r, rule, ok := m.sem.Contract(node); ok {
+		if err := m.fuel.Contract("StepCst/" + rule); err != nil {
+			return err
+		}
+		s.Mode, s.Coer = CEval, r
+		return nil
+	}
+	s.Coer = node // CContinue with the normal node
+	return nil
+}
+
+// casted finishes <ĉ> s once ĉ is normal: IdCst, FailCst, FailFC, or a wrapped value.
+func (m *Machine) casted(s *State, c g.Coercion, val v.Value) error {
+	switch c := c.(type) {
+	case g.IdC:
+		if err := m.fuel.Contract("IdCst"); err != nil {
+			return err
+		}
+		s.toContinue(val)
+		return nil
+	case *g.Fail:
+		if err := m.fuel.Contract("FailCst"); err != nil {
+			return err
+		}
+		return m.blame(s, c.L)
+	}
+	if l, ok := g.IsFailingWrapper(c); ok {
+		if err := m.fuel.Contract("FailFC"); err != nil {
+			return err
+		}
+		return m.blame(s, l)
+	}
+	if !g.IsWrapperShape(c) {
+		return fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(c))
+	}
+	s.toContinue(&v.Wrapped{C: c, S: val})
+	return nil
+}
