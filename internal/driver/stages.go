@@ -3,6 +3,8 @@ package driver
 import (
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/cps2"
+	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
 )
@@ -19,6 +21,8 @@ func CastStages() []CastStage {
 	return []CastStage{
 		{"reduction", reduction.EvalCast},
 		{"machine", machine.EvalCast},
+		{"cps2", cps2.EvalCast},
+		{"interp", interp.EvalCast},
 	}
 }
 

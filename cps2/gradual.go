@@ -1,0 +1,284 @@
+package cps2
+
+import (
+	"fmt"
+
+	"github.com/interderive/interderive"
+	g "github.com/interderive/interderive/gradual"
+	v "github.com/interderive/interderive/internal/castval"
+)
+
+// step is one bounce of the trampoline: the rest of the computation, or nil when the
+// run has ended (with its answer or error recorded in the evaluator).
+type step func() step
+
+// metaCont is the outer continuation: what remains to be done with the value of a
+// term (the refunctionalized term context E, the machine's stack K). empty marks the
+// initial continuation, the empty context that the Blame rule distinguishes.
+type metaCont struct {
+	apply func(v.Value) step
+	empty bool
+}
+
+// cont is the inner continuation: what remains to be done with a coercion in normal
+// form (the refunctionalized coercion context C, the machine's stack C), given the
+// meta-continuation it will hand its result to.
+type cont func(c g.Coercion, mk metaCont) step
+
+// evaluator holds one run: the semantics, the fuel, and where the run ends.
+type evaluator struct {
+	sem    g.Semantics
+	fuel   *interderive.Counter
+	answer v.Answer
+	err    error
+}
+
+// EvalCast runs a translated, well-typed term of λ⟨·⟩ and reads the answer back.
+func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	ev := &evaluator{sem: sem, fuel: interderive.NewCounter(opts)}
+	mk0 := metaCont{empty: true, apply: func(val v.Value) step {
+		ev.answer = v.Answer{V: val}
+		return nil
+	}}
+	for s := ev.eval(e, nil, mk0); s != nil; {
+		s = s()
+	}
+	if ev.err != nil {
+		return g.Answer{}, ev.err
+	}
+	return ev.answer.ToAnswer(), nil
+}
+
+// ret returns val to mk, through the trampoline.
+func ret(mk metaCont, val v.Value) step { return func() step { return mk.apply(val) } }
+
+// frame builds a non-initial meta-continuation.
+func frame(apply func(v.Value) step) metaCont { return metaCont{apply: apply} }
+
+// fail ends the run with an error.
+func (ev *evaluator) fail(err error) step {
+	ev.err = err
+	return nil
+}
+
+// contract records a contraction; false (and the run ends) when the fuel is spent.
+func (ev *evaluator) contract(rule string) bool {
+	if err := ev.fuel.Contract(rule); err != nil {
+		ev.err = err
+		return false
+	}
+	return true
+}
+
+// blame ends the run with blame l, discarding mk (a Blame contraction unless mk is the
+// initial continuation).
+func (ev *evaluator) blame(l g.Label, mk metaCont) step {
+	if !mk.empty && !ev.contract("Blame") {
+		return nil
+	}
+	ev.answer = v.Answer{Blamed: true, L: l}
+	return nil
+}
+
+// eval evaluates e in ρ and passes its value to mk.
+func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
+	switch e := e.(type) {
+	case *g.IntLit, *g.BoolLit:
+		return ret(mk, &v.Const{K: e})
+	case *g.Var:
+		val, ok := rho.Lookup(e.Name)
+		if !ok {
+			return ev.fail(fmt.Errorf("unbound variable %s", e.Name))
+		}
+		return ret(mk, val)
+	case *g.Lam:
+		return ret(mk, &v.Closure{Lam: e, Env: rho})
+	case *g.Unary:
+		return ev.eval(e.X, rho, frame(func(x v.Value) step {
+			return ev.delta(e.P, e.Op, mk, x)
+		}))
+	case *g.Binary:
+		return ev.eval(e.X, rho, frame(func(x v.Value) step {
+			return ev.eval(e.Y, rho, frame(func(y v.Value) step {
+				return ev.delta(e.P, e.Op, mk, x, y)
+			}))
+		}))
+	case *g.If:
+		return ev.eval(e.Cond, rho, frame(func(c v.Value) step {
+			k, ok := constant(c).(*g.BoolLit)
+			if !ok {
+				return ev.fail(fmt.Errorf("if on a non-boolean"))
+			}
+			if !ev.contract("If") {
+				return nil
+			}
+			if k.B {
+				return ev.eval(e.Then, rho, mk)
+			}
+			return ev.eval(e.Else, rho, mk)
+		}))
+	case *g.App:
+		return ev.eval(e.Fun, rho, frame(func(f v.Value) step {
+			return ev.eval(e.Arg, rho, frame(func(a v.Value) step {
+				return ev.apply(f, a, mk)
+			}))
+		}))
+	case *g.Coerce:
+		return ev.eval(e.X, rho, frame(func(x v.Value) step {
+			return ev.cast(e.C, x, mk)
+		}))
+	case *g.Let:
+		return ev.eval(e.Bound, rho, frame(func(b v.Value) step {
+			if !ev.contract("Let") {
+				return nil
+			}
+			return ev.eval(e.Body, rho.Bind(e.Name, b), mk)
+		}))
+	case *g.Letrec:
+		if !ev.contract("Letrec") {
+			return nil
+		}
+		return ev.eval(e.Body, rho.Bind(e.Name, &v.Closure{Lam: unfold(e), Env: rho}), mk)
+	case *g.Blame:
+		return ev.blame(e.L, mk)
+	}
+	return ev.fail(fmt.Errorf("cannot evaluate %s (casts must be translated first)", g.Format(e)))
+}
+
+// unfold is the function a letrec binds: \x:S. (letrec f:T = \x:S. e in e).
+func unfold(l *g.Letrec) *g.Lam {
+	return &g.Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
+		Body: &g.Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
+}
+
+func constant(val v.Value) g.Expr {
+	if c, ok := val.(*v.Const); ok {
+		return c.K
+	}
+	return nil
+}
+
+func (ev *evaluator) delta(p g.Pos, op g.Op, mk metaCont, args ...v.Value) step {
+	ks := make([]g.Expr, len(args))
+	for i, a := range args {
+		if ks[i] = constant(a); ks[i] == nil {
+			return ev.fail(fmt.Errorf("%s applied to a non-constant", op))
+		}
+	}
+	k, ok := g.Delta(p, op, ks...)
+	if !ok {
+		return ev.fail(fmt.Errorf("%s applied to ill-typed constants", op))
+	}
+	if !ev.contract("delta") {
+		return nil
+	}
+	return ret(mk, &v.Const{K: k})
+}
+
+// apply applies a closure (beta) or a function wrapped by c̃ -> d̃ (AppCst).
+func (ev *evaluator) apply(f, a v.Value, mk metaCont) step {
+	switch f := f.(type) {
+	case *v.Closure:
+		if !ev.contract("beta") {
+			return nil
+		}
+		return ev.eval(f.Lam.Body, f.Env.Bind(f.Lam.Param, a), mk)
+	case *v.Wrapped:
+		fc, ok := f.C.(*g.Func)
+		if !ok {
+			break
+		}
+		if !ev.contract("AppCst") {
+			return nil
+		}
+		// <d̃> (s (<c̃> v))
+		return ev.cast(fc.Dom, a, frame(func(x v.Value) step {
+			return ev.apply(f.S, x, frame(func(r v.Value) step {
+				return ev.cast(fc.Cod, r, mk)
+			}))
+		}))
+	}
+	return ev.fail(fmt.Errorf("application of a non-function"))
+}
+
+// cast applies a coercion to a value: IdCst or CmpCst on a wrapped value, then the
+// inner layer normalises the coercion, whose initial continuation puts the normal form
+// on the simple value.
+func (ev *evaluator) cast(c g.Coercion, val v.Value, mk metaCont) step {
+	if w, ok := val.(*v.Wrapped); ok {
+		if _, id := c.(g.IdC); id {
+			if !ev.contract("IdCst") {
+				return nil
+			}
+			return ret(mk, val)
+		}
+		if !ev.contract("CmpCst") {
+			return nil
+		}
+		c, val = g.Then(w.C, c), w.S
+	}
+	s := val
+	return ev.normalize(c, func(n g.Coercion, mk metaCont) step {
+		return ev.mkCast(n, s, mk)
+	}, mk)
+}
+
+// mkCast puts a normal coercion on a simple value: IdCst, FailCst, FailFC, or a
+// wrapped value.
+func (ev *evaluator) mkCast(c g.Coercion, s v.Value, mk metaCont) step {
+	switch c := c.(type) {
+	case g.IdC:
+		if !ev.contract("IdCst") {
+			return nil
+		}
+		return ret(mk, s)
+	case *g.Fail:
+		if !ev.contract("FailCst") {
+			return nil
+		}
+		return ev.blame(c.L, mk)
+	}
+	if l, ok := g.IsFailingWrapper(c); ok {
+		if !ev.contract("FailFC") {
+			return nil
+		}
+		return ev.blame(l, mk)
+	}
+	if !g.IsWrapperShape(c) {
+		return ev.fail(fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(c)))
+	}
+	return ret(mk, &v.Wrapped{C: c, S: s})
+}
+
+// normalize is the inner layer: it normalises c leftmost-innermost, contracting with
+// the semantics' rules (each a StepCst event), and passes the normal form to k.
+func (ev *evaluator) normalize(c g.Coercion, k cont, mk metaCont) step {
+	switch c := c.(type) {
+	case *g.Seq:
+		return ev.normalize(c.Fst, func(a g.Coercion, mk metaCont) step {
+			return ev.normalize(c.Snd, func(b g.Coercion, mk metaCont) step {
+				return ev.reduce(g.Then(a, b), k, mk)
+			}, mk)
+		}, mk)
+	case *g.Func:
+		return ev.normalize(c.Dom, func(a g.Coercion, mk metaCont) step {
+			return ev.normalize(c.Cod, func(b g.Coercion, mk metaCont) step {
+				return ev.reduce(&g.Func{Dom: a, Cod: b}, k, mk)
+			}, mk)
+		}, mk)
+	}
+	return func() step { return k(c, mk) }
+}
+
+// reduce contracts a node whose parts are normal, if it is a redex, and normalises the
+// contractum; otherwise the node is normal.
+func (ev *evaluator) reduce(node g.Coercion, k cont, mk metaCont) step {
+	r, rule, ok := ev.sem.Contract(node)
+	if !ok {
+		return func() step { return k(node, mk) }
+	}
+	if !ev.contract("StepCst/" + rule) {
+		return nil
+	}
+	return ev.normalize(r, k, mk)
+}
