@@ -124,4 +124,3 @@ func TestStagesAgree(t *testing.T) {
 		})
 	}
 }
-

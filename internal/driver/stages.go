@@ -2,8 +2,8 @@ package driver
 
 import (
 	"github.com/interderive/interderive"
-	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/cps2"
+	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
