@@ -138,3 +138,43 @@ func (C Coercion) String() string {
 	s := g.FormatCoercion(C.Plug(&g.Fail{L: mark}))
 	return strings.Replace(s, "fail^"+mark, Hole, 1)
 }
+
+// DecomposeCoercion is the decomposition of the inner layer: it finds the
+// leftmost-innermost redex of c under sem's rules, with its coercion context and its
+// contraction by the rule named. ok is false when c is in normal form.
+func DecomposeCoercion(sem g.Semantics, c g.Coercion) (C Coercion, redex g.Coercion, rule string, contractum g.Coercion, ok bool) {
+	var try func(c g.Coercion) bool
+	try = func(c g.Coercion) bool {
+		switch t := c.(type) {
+		case *g.Seq:
+			C = append(C, &SeqFst{Snd: t.Snd})
+			if try(t.Fst) {
+				return true
+			}
+			C[len(C)-1] = &SeqSnd{Fst: t.Fst}
+			if try(t.Snd) {
+				return true
+			}
+			C = C[:len(C)-1]
+		case *g.Func:
+			C = append(C, &FuncDom{Cod: t.Cod})
+			if try(t.Dom) {
+				return true
+			}
+			C[len(C)-1] = &FuncCod{Dom: t.Dom}
+			if try(t.Cod) {
+				return true
+			}
+			C = C[:len(C)-1]
+		}
+		if d, r, isRedex := sem.Contract(c); isRedex {
+			redex, rule, contractum = c, r, d
+			return true
+		}
+		return false
+	}
+	if !try(c) {
+		return nil, nil, "", nil, false
+	}
+	return C, redex, rule, contractum, true
+}

@@ -249,9 +249,8 @@ func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Cast
 				return found(&CmpCst{P: f.P, D: f.C, Wrap: w})
 			}
 			// v is a simple value s: the inner layer decides.
-			if r, ok := decomposeCoercion(sem, f.C); ok {
-				r.P, r.S = f.P, v
-				return found(r)
+			if C, redex, rule, contractum, ok := contexts.DecomposeCoercion(sem, f.C); ok {
+				return found(&StepCst{P: f.P, C: f.C, S: v, CContext: C, CRedex: redex, CRule: rule, CContractum: contractum})
 			}
 			switch c := f.C.(type) {
 			case g.IdC:
@@ -272,49 +271,6 @@ func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Cast
 			return nil, CastDecomposition{}, fmt.Errorf("unknown context frame %T", frame)
 		}
 	}
-}
-
-// decomposeCoercion is the inner layer's decomposition: it finds the leftmost-innermost
-// redex of c under sem's rules, with its coercion context. ok is false when c is in
-// normal form.
-func decomposeCoercion(sem g.Semantics, c g.Coercion) (*StepCst, bool) {
-	var C contexts.Coercion
-	var try func(c g.Coercion) bool
-	var found *StepCst
-	try = func(c g.Coercion) bool {
-		switch t := c.(type) {
-		case *g.Seq:
-			C = append(C, &contexts.SeqFst{Snd: t.Snd})
-			if try(t.Fst) {
-				return true
-			}
-			C[len(C)-1] = &contexts.SeqSnd{Fst: t.Fst}
-			if try(t.Snd) {
-				return true
-			}
-			C = C[:len(C)-1]
-		case *g.Func:
-			C = append(C, &contexts.FuncDom{Cod: t.Cod})
-			if try(t.Dom) {
-				return true
-			}
-			C[len(C)-1] = &contexts.FuncCod{Dom: t.Dom}
-			if try(t.Cod) {
-				return true
-			}
-			C = C[:len(C)-1]
-		}
-		if d, rule, ok := sem.Contract(c); ok {
-			found = &StepCst{C: c, CContext: append(contexts.Coercion(nil), C...), CRedex: c, CRule: rule, CContractum: d}
-			return true
-		}
-		return false
-	}
-	if !try(c) {
-		return nil, false
-	}
-	found.C = c
-	return found, true
 }
 
 // ContractCast contracts a redex. For every rule but Blame the result is plugged back

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/closures"
 	"github.com/interderive/interderive/cps2"
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/interp"
@@ -20,6 +21,7 @@ type CastStage struct {
 func CastStages() []CastStage {
 	return []CastStage{
 		{"reduction", reduction.EvalCast},
+		{"closures", closures.EvalCast},
 		{"machine", machine.EvalCast},
 		{"cps2", cps2.EvalCast},
 		{"interp", interp.EvalCast},

@@ -1,0 +1,422 @@
+package closures
+
+import (
+	"fmt"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/contexts"
+	g "github.com/interderive/interderive/gradual"
+)
+
+// The calculus of closures λρ⟨·⟩ of García-Pérez, Nogueira & Sergey (PEPM 2014),
+// extended to the workbench's binary primitives and let forms:
+//
+//	ρ  ::= ε | (x ↦ cl) : ρ
+//	cl ::= e[ρ] | prim op cl | prim op cl cl | if cl cl cl | cl · cl | <c> cl
+//	     | let x:T = cl in e[ρ]
+
+// Closure is a closure cl.
+type Closure interface{ isClosure() }
+
+type (
+	// Clo is e[ρ]: a term closed by an environment.
+	Clo struct {
+		E   g.Expr
+		Env *Env
+	}
+	// Prim is prim op cl (one argument) or prim op cl cl (two).
+	Prim struct {
+		P    g.Pos
+		Op   g.Op
+		Args []Closure
+	}
+	// If is if cl cl cl.
+	If struct {
+		P                Pos
+		Cond, Then, Else Closure
+	}
+	// App is cl · cl.
+	App struct {
+		P        Pos
+		Fun, Arg Closure
+	}
+	// Coerce is <c> cl.
+	Coerce struct {
+		P Pos
+		C g.Coercion
+		X Closure
+	}
+	// Let is let x:T = cl in e[ρ].
+	Let struct {
+		P     Pos
+		Name  string
+		T     g.Type
+		Bound Closure
+		Body  g.Expr
+		Env   *Env
+	}
+)
+
+// Pos is a source position.
+type Pos = g.Pos
+
+func (*Clo) isClosure()    {}
+func (*Prim) isClosure()   {}
+func (*If) isClosure()     {}
+func (*App) isClosure()    {}
+func (*Coerce) isClosure() {}
+func (*Let) isClosure()    {}
+
+// Env is an environment ρ; nil is ε. It binds variables to closures in value form.
+type Env struct {
+	Name string
+	Cl   Closure
+	Next *Env
+}
+
+// Bind is (x ↦ cl) : ρ.
+func (rho *Env) Bind(x string, cl Closure) *Env { return &Env{Name: x, Cl: cl, Next: rho} }
+
+// Lookup finds x in ρ.
+func (rho *Env) Lookup(x string) (Closure, bool) {
+	for ; rho != nil; rho = rho.Next {
+		if rho.Name == x {
+			return rho.Cl, true
+		}
+	}
+	return nil, false
+}
+
+// Sigma is the read-back σ: it turns a closure into a term by substituting the
+// environments.
+func Sigma(cl Closure) g.Expr {
+	switch cl := cl.(type) {
+	case *Clo:
+		e := cl.E
+		seen := map[string]bool{}
+		for rho := cl.Env; rho != nil; rho = rho.Next {
+			if !seen[rho.Name] {
+				seen[rho.Name] = true
+				e = g.Subst(e, rho.Name, Sigma(rho.Cl))
+			}
+		}
+		return e
+	case *Prim:
+		if len(cl.Args) == 2 {
+			return &g.Binary{P: cl.P, Op: cl.Op, X: Sigma(cl.Args[0]), Y: Sigma(cl.Args[1])}
+		}
+		return &g.Unary{P: cl.P, Op: cl.Op, X: Sigma(cl.Args[0])}
+	case *If:
+		return &g.If{P: cl.P, Cond: Sigma(cl.Cond), Then: Sigma(cl.Then), Else: Sigma(cl.Else)}
+	case *App:
+		return &g.App{P: cl.P, Fun: Sigma(cl.Fun), Arg: Sigma(cl.Arg)}
+	case *Coerce:
+		return &g.Coerce{P: cl.P, C: cl.C, X: Sigma(cl.X)}
+	case *Let:
+		// The body's environment does not bind x: map x to itself so that the outer
+		// bindings of x are shadowed, as the binder shadows them.
+		self := &Clo{E: &g.Var{Name: cl.Name}}
+		return &g.Let{P: cl.P, Name: cl.Name, T: cl.T, Bound: Sigma(cl.Bound), Body: Sigma(&Clo{E: cl.Body, Env: cl.Env.Bind(cl.Name, self)})}
+	}
+	return nil
+}
+
+// Frame is a frame of a closure context.
+type Frame interface {
+	// Plug puts a closure in the frame's hole.
+	Plug(cl Closure) Closure
+}
+
+// The frames of the closure contexts, one per evaluation position.
+type (
+	// PrimArg is prim op cl... [] cl...: Done are the arguments already values.
+	PrimArg struct {
+		P    Pos
+		Op   g.Op
+		Done []Closure
+		Rest []Closure
+	}
+	// IfCond is if [] cl cl.
+	IfCond struct {
+		P          Pos
+		Then, Else Closure
+	}
+	// AppFun is [] · cl.
+	AppFun struct {
+		P   Pos
+		Arg Closure
+	}
+	// AppArg is v · [].
+	AppArg struct {
+		P   Pos
+		Fun Closure
+	}
+	// CoerceArg is <c> [].
+	CoerceArg struct {
+		P Pos
+		C g.Coercion
+	}
+	// LetBound is let x:T = [] in e[ρ].
+	LetBound struct {
+		P    Pos
+		Name string
+		T    g.Type
+		Body g.Expr
+		Env  *Env
+	}
+)
+
+func (f *PrimArg) Plug(cl Closure) Closure {
+	args := append(append(append([]Closure(nil), f.Done...), cl), f.Rest...)
+	return &Prim{P: f.P, Op: f.Op, Args: args}
+}
+func (f *IfCond) Plug(cl Closure) Closure { return &If{P: f.P, Cond: cl, Then: f.Then, Else: f.Else} }
+func (f *AppFun) Plug(cl Closure) Closure { return &App{P: f.P, Fun: cl, Arg: f.Arg} }
+func (f *AppArg) Plug(cl Closure) Closure { return &App{P: f.P, Fun: f.Fun, Arg: cl} }
+func (f *CoerceArg) Plug(cl Closure) Closure {
+	return &Coerce{P: f.P, C: f.C, X: cl}
+}
+func (f *LetBound) Plug(cl Closure) Closure {
+	return &Let{P: f.P, Name: f.Name, T: f.T, Bound: cl, Body: f.Body, Env: f.Env}
+}
+
+// Context is a closure context, outermost frame first.
+type Context []Frame
+
+// Plug fills the hole.
+func (E Context) Plug(cl Closure) Closure {
+	for i := len(E) - 1; i >= 0; i-- {
+		cl = E[i].Plug(cl)
+	}
+	return cl
+}
+
+// Step is one step of the calculus: a contraction (Rule is its event name) or an
+// environment step (Rule is empty, Env names it).
+type Step struct {
+	Context    Context
+	Redex      Closure
+	Rule       string // the contraction's rule, or "" for an environment step
+	Env        string // the environment step: "expand", "lookup" (empty for contractions)
+	Contractum Closure
+	Discard    bool // Blame: the contractum replaces the whole closure
+	Blamed     bool // the closure is the answer blame l (Label)
+	Label      g.Label
+	Done       bool // the closure is an answer
+}
+
+// EvalCast runs a translated, well-typed term of λ⟨·⟩ as the closure e[ε] and reads
+// the answer back.
+func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	fuel := interderive.NewCounter(opts)
+	var cl Closure = &Clo{E: e}
+	for {
+		st, err := Decompose(sem, cl)
+		if err != nil {
+			return g.Answer{}, err
+		}
+		if st.Done {
+			if st.Blamed {
+				return g.Answer{Blamed: true, Blame: st.Label}, nil
+			}
+			return g.Answer{Value: Sigma(cl)}, nil
+		}
+		if st.Rule != "" {
+			if err := fuel.Contract(st.Rule); err != nil {
+				return g.Answer{}, err
+			}
+		}
+		cl = st.Next()
+	}
+}
+
+// Next is the closure after the step.
+func (st Step) Next() Closure {
+	if st.Discard {
+		return st.Contractum
+	}
+	return st.Context.Plug(st.Contractum)
+}
+
+// Decompose finds the next step of a closure: it descends from the root to the
+// leftmost-innermost redex (a contraction or an environment step), climbing back with
+// values, and contracts it.
+func Decompose(sem g.Semantics, cl Closure) (Step, error) {
+	var E Context
+	for {
+		val, st, err := descend(sem, &E, cl)
+		if val == nil {
+			return st, err
+		}
+		if cl, st, err = climb(sem, &E, val); cl == nil {
+			return st, err
+		}
+	}
+}
+
+// descend goes down the closure to a value (returned) or a redex (a final step).
+func descend(sem g.Semantics, E *Context, cl Closure) (Closure, Step, error) {
+	found := func(redex Closure, rule, env string, contractum Closure) (Closure, Step, error) {
+		return nil, Step{Context: *E, Redex: redex, Rule: rule, Env: env, Contractum: contractum}, nil
+	}
+	for {
+		switch c := cl.(type) {
+		case *Clo:
+			rho := c.Env
+			switch e := c.E.(type) {
+			case *g.IntLit, *g.BoolLit, *g.Lam:
+				return c, Step{}, nil
+			case *g.Var:
+				v, ok := rho.Lookup(e.Name)
+				if !ok {
+					return nil, Step{}, fmt.Errorf("unbound variable %s", e.Name)
+				}
+				return found(c, "", "lookup", v)
+			case *g.Unary:
+				return found(c, "", "expand", &Prim{P: e.P, Op: e.Op, Args: []Closure{&Clo{e.X, rho}}})
+			case *g.Binary:
+				return found(c, "", "expand", &Prim{P: e.P, Op: e.Op, Args: []Closure{&Clo{e.X, rho}, &Clo{e.Y, rho}}})
+			case *g.If:
+				return found(c, "", "expand", &If{P: e.P, Cond: &Clo{e.Cond, rho}, Then: &Clo{e.Then, rho}, Else: &Clo{e.Else, rho}})
+			case *g.App:
+				return found(c, "", "expand", &App{P: e.P, Fun: &Clo{e.Fun, rho}, Arg: &Clo{e.Arg, rho}})
+			case *g.Coerce:
+				return found(c, "", "expand", &Coerce{P: e.P, C: e.C, X: &Clo{e.X, rho}})
+			case *g.Let:
+				return found(c, "", "expand", &Let{P: e.P, Name: e.Name, T: e.T, Bound: &Clo{e.Bound, rho}, Body: e.Body, Env: rho})
+			case *g.Letrec: // Letrec: b[(f ↦ (\x:S. letrec f = \x:S. e in e)[ρ]) : ρ]
+				return found(c, "Letrec", "", &Clo{e.Body, rho.Bind(e.Name, &Clo{E: unfold(e), Env: rho})})
+			case *g.Blame:
+				if len(*E) == 0 {
+					return nil, Step{Done: true, Blamed: true, Label: e.L}, nil
+				}
+				st := Step{Context: *E, Redex: c, Rule: "Blame", Contractum: &Clo{E: &g.Blame{L: e.L}}, Discard: true}
+				return nil, st, nil
+			default:
+				return nil, Step{}, fmt.Errorf("cannot decompose %s (casts must be translated first)", g.Format(e))
+			}
+		case *Prim:
+			*E = append(*E, &PrimArg{P: c.P, Op: c.Op, Rest: c.Args[1:]})
+			cl = c.Args[0]
+		case *If:
+			*E = append(*E, &IfCond{P: c.P, Then: c.Then, Else: c.Else})
+			cl = c.Cond
+		case *App:
+			*E = append(*E, &AppFun{P: c.P, Arg: c.Arg})
+			cl = c.Fun
+		case *Coerce:
+			*E = append(*E, &CoerceArg{P: c.P, C: c.C})
+			cl = c.X
+		case *Let:
+			*E = append(*E, &LetBound{P: c.P, Name: c.Name, T: c.T, Body: c.Body, Env: c.Env})
+			cl = c.Bound
+		default:
+			return nil, Step{}, fmt.Errorf("unknown closure %T", cl)
+		}
+	}
+}
+
+// climb goes up the context with a value until a redex (a final step) or a closure
+// still to be evaluated (returned).
+func climb(sem g.Semantics, E *Context, val Closure) (Closure, Step, error) {
+	for {
+		if len(*E) == 0 {
+			return nil, Step{Done: true}, nil
+		}
+		frame := (*E)[len(*E)-1]
+		*E = (*E)[:len(*E)-1]
+		redex := frame.Plug(val)
+		found := func(rule string, contractum Closure) (Closure, Step, error) {
+			return nil, Step{Context: *E, Redex: redex, Rule: rule, Contractum: contractum}, nil
+		}
+		switch f := frame.(type) {
+		case *PrimArg:
+			if len(f.Rest) > 0 {
+				*E = append(*E, &PrimArg{P: f.P, Op: f.Op, Done: append(append([]Closure(nil), f.Done...), val), Rest: f.Rest[1:]})
+				return f.Rest[0], Step{}, nil
+			}
+			args := append(append([]g.Expr(nil), constants(f.Done)...), constant(val))
+			k, ok := g.Delta(f.P, f.Op, args...)
+			if !ok {
+				return nil, Step{}, fmt.Errorf("%s applied to a non-constant", f.Op)
+			}
+			return found("delta", &Clo{E: k}) // δ(op, k)[ε]
+		case *IfCond:
+			k, ok := constant(val).(*g.BoolLit)
+			if !ok {
+				return nil, Step{}, fmt.Errorf("if on a non-boolean")
+			}
+			if k.B {
+				return found("If", f.Then)
+			}
+			return found("If", f.Else)
+		case *AppFun:
+			*E = append(*E, &AppArg{P: f.P, Fun: val})
+			return f.Arg, Step{}, nil
+		case *AppArg:
+			if c, ok := f.Fun.(*Clo); ok {
+				if lam, ok := c.E.(*g.Lam); ok { // beta (delayed): e[(x ↦ v) : ρ]
+					return found("beta", &Clo{E: lam.Body, Env: c.Env.Bind(lam.Param, val)})
+				}
+			}
+			if w, ok := f.Fun.(*Coerce); ok {
+				if fc, ok := w.C.(*g.Func); ok { // AppCst: <d̃> (s · <c̃> v)
+					return found("AppCst", &Coerce{P: f.P, C: fc.Cod, X: &App{P: f.P, Fun: w.X, Arg: &Coerce{P: f.P, C: fc.Dom, X: val}}})
+				}
+			}
+			return nil, Step{}, fmt.Errorf("application of a non-function")
+		case *CoerceArg:
+			if w, ok := val.(*Coerce); ok { // val = <c̄> s
+				if _, id := f.C.(g.IdC); id {
+					return found("IdCst", val)
+				}
+				return found("CmpCst", &Coerce{P: f.P, C: g.Then(w.C, f.C), X: w.X})
+			}
+			if C, _, rule, contractum, ok := contexts.DecomposeCoercion(sem, f.C); ok {
+				return found("StepCst/"+rule, &Coerce{P: f.P, C: C.Plug(contractum), X: val})
+			}
+			switch c := f.C.(type) {
+			case g.IdC:
+				return found("IdCst", val)
+			case *g.Fail:
+				return found("FailCst", &Clo{E: &g.Blame{L: c.L}})
+			}
+			if l, ok := g.IsFailingWrapper(f.C); ok {
+				return found("FailFC", &Clo{E: &g.Blame{L: l}})
+			}
+			if !g.IsWrapperShape(f.C) {
+				return nil, Step{}, fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(f.C))
+			}
+			val = redex // <c̄> s is a value: keep climbing
+		case *LetBound:
+			return found("Let", &Clo{E: f.Body, Env: f.Env.Bind(f.Name, val)})
+		default:
+			return nil, Step{}, fmt.Errorf("unknown frame %T", frame)
+		}
+	}
+}
+
+// unfold is the function a letrec binds: \x:S. (letrec f:T = \x:S. e in e).
+func unfold(l *g.Letrec) *g.Lam {
+	return &g.Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
+		Body: &g.Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
+}
+
+// constant is the constant of a value closure k[ρ], or nil.
+func constant(cl Closure) g.Expr {
+	if c, ok := cl.(*Clo); ok {
+		switch c.E.(type) {
+		case *g.IntLit, *g.BoolLit:
+			return c.E
+		}
+	}
+	return nil
+}
+
+func constants(cls []Closure) []g.Expr {
+	ks := make([]g.Expr, len(cls))
+	for i, cl := range cls {
+		ks[i] = constant(cl)
+	}
+	return ks
+}
