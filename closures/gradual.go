@@ -2,6 +2,7 @@ package closures
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
@@ -419,4 +420,40 @@ func constants(cls []Closure) []g.Expr {
 		ks[i] = constant(cl)
 	}
 	return ks
+}
+
+// Format shows a closure for a person: e[ρ] prints as the term followed by its
+// environment, {x ↦ v, ...}, innermost binding first (ε is left out).
+func Format(cl Closure) string {
+	switch cl := cl.(type) {
+	case *Clo:
+		if cl.Env == nil {
+			return g.Format(cl.E)
+		}
+		var parts []string
+		for rho := cl.Env; rho != nil; rho = rho.Next {
+			parts = append(parts, rho.Name+" ↦ "+Format(rho.Cl))
+		}
+		return "(" + g.Format(cl.E) + ")[" + strings.Join(parts, ", ") + "]"
+	case *Prim:
+		args := make([]string, len(cl.Args))
+		for i, a := range cl.Args {
+			args[i] = Format(a)
+		}
+		return "prim " + cl.Op.String() + " " + strings.Join(args, " ")
+	case *If:
+		return "if " + Format(cl.Cond) + " " + Format(cl.Then) + " " + Format(cl.Else)
+	case *App:
+		return "(" + Format(cl.Fun) + ") · (" + Format(cl.Arg) + ")"
+	case *Coerce:
+		return "<" + g.FormatCoercion(cl.C) + "> " + Format(cl.X)
+	case *Let:
+		return "let " + cl.Name + " = " + Format(cl.Bound) + " in " + Format(&Clo{E: cl.Body, Env: cl.Env})
+	}
+	return "?"
+}
+
+// String prints the context with [] for its hole.
+func (E Context) String() string {
+	return Format(E.Plug(&Clo{E: &g.Var{Name: contexts.Hole}}))
 }

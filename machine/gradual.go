@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
@@ -426,4 +427,92 @@ func (m *Machine) casted(s *State, c g.Coercion, val v.Value) error {
 	}
 	s.toContinue(&v.Wrapped{C: c, S: val})
 	return nil
+}
+
+// String shows a state for a person: the mode, the term or value, and the two stacks
+// (innermost frame last).
+func (s *State) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-10s ", s.Mode)
+	switch s.Mode {
+	case Eval:
+		fmt.Fprintf(&b, "%s  ρ=%s", g.Format(s.Term), formatEnv(s.Env))
+	case Continue:
+		b.WriteString(g.Format(v.ReadBack(s.Value)))
+	case CEval, CContinue:
+		fmt.Fprintf(&b, "%s  on %s", g.FormatCoercion(s.Coer), g.Format(v.ReadBack(s.Value)))
+	case Halt:
+		b.WriteString(s.Ans.ToAnswer().String())
+	}
+	b.WriteString("\n           K=[")
+	for i, f := range s.K {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(formatFrame(f))
+	}
+	b.WriteString("]")
+	if len(s.C) > 0 {
+		b.WriteString("  C=[")
+		for i, f := range s.C {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(formatCFrame(f))
+		}
+		b.WriteString("]")
+	}
+	return b.String()
+}
+
+func formatEnv(rho *v.Env) string {
+	var parts []string
+	for ; rho != nil; rho = rho.Next {
+		parts = append(parts, rho.Name+" ↦ "+shorten(g.Format(v.ReadBack(rho.V))))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func shorten(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:37]) + "..."
+	}
+	return s
+}
+
+func formatFrame(f Frame) string {
+	val := func(x v.Value) string { return shorten(g.Format(v.ReadBack(x))) }
+	switch f := f.(type) {
+	case *KUnary:
+		return f.Op.String() + " []"
+	case *KBinaryLeft:
+		return "[] " + f.Op.String() + " " + shorten(g.Format(f.Right))
+	case *KBinaryRight:
+		return val(f.Left) + " " + f.Op.String() + " []"
+	case *KIf:
+		return "if [] then " + shorten(g.Format(f.Then)) + " else " + shorten(g.Format(f.Else))
+	case *KAppFun:
+		return "[] " + shorten(g.Format(f.Arg))
+	case *KAppArg:
+		return val(f.Fun) + " []"
+	case *KCoerce:
+		return "<" + g.FormatCoercion(f.C) + "> []"
+	case *KLet:
+		return "let " + f.Name + " = [] in " + shorten(g.Format(f.Body))
+	}
+	return "?"
+}
+
+func formatCFrame(f CFrame) string {
+	switch f := f.(type) {
+	case *CSeqFst:
+		return "[] ; " + g.FormatCoercion(f.Snd)
+	case *CSeqSnd:
+		return g.FormatCoercion(f.Fst) + " ; []"
+	case *CFuncDom:
+		return "[] -> " + g.FormatCoercion(f.Cod)
+	case *CFuncCod:
+		return g.FormatCoercion(f.Dom) + " -> []"
+	}
+	return "?"
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/driver"
@@ -15,7 +18,8 @@ const exitStatusHelp = `Exit status:
   0  an answer: a value or blame (check: every file passed)
   1  check: some file failed its expectations
   2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret)
-  3  the run ran out of fuel`
+  3  the run stopped without an answer: it ran out of fuel, or its recursion went
+     deeper than the stage's bound (interp)`
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -31,7 +35,7 @@ program transformation, under the cast semantics LD, LUD, ED and EUD.
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCmd(stdout, stderr), newTraceCmd(stdout, stderr), newCheckCmd(stdout, stderr))
+	root.AddCommand(newRunCmd(stdout, stderr), newTraceCmd(stdout, stderr), newCheckCmd(stdout, stderr), newCompareCmd(stdout, stderr))
 	return root
 }
 
@@ -41,8 +45,10 @@ type runFlags struct {
 	fuel                   int
 }
 
+const stagesHelp = "derivation stage: reduction, closures, machine, cps2 or interp"
+
 func (f *runFlags) register(cmd *cobra.Command, defaultStage string) {
-	cmd.Flags().StringVar(&f.stage, "stage", defaultStage, "derivation stage: reduction")
+	cmd.Flags().StringVar(&f.stage, "stage", defaultStage, stagesHelp)
 	cmd.Flags().StringVar(&f.semantics, "semantics", "ed", "cast semantics: ld, lud, ed or eud")
 	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
 	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc or cast")
@@ -82,7 +88,7 @@ func finish(path string, err error, stderr io.Writer) error {
 	switch {
 	case err == nil:
 		return nil
-	case driver.IsFuel(err):
+	case driver.IsFuel(err), errors.Is(err, interderive.ErrTooDeep):
 		fmt.Fprintf(stderr, "%s: %v\n", path, err)
 		return &exitError{code: exitFuel}
 	}
@@ -121,7 +127,7 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 			return nil
 		},
 	}
-	f.register(cmd, "reduction")
+	f.register(cmd, "interp")
 	cmd.Flags().StringVar(&show, "show", "observe", "what to print: observe or value")
 	return cmd
 }
@@ -130,8 +136,13 @@ func newTraceCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
 		Use:   "trace [flags] FILE",
-		Short: "Show every step of a run: decomposition, redex, rule, contractum",
-		Args:  cobra.ExactArgs(1),
+		Short: "Show every step of a run as the stage takes it",
+		Long: `Trace shows the steps of a run as the chosen stage takes them: for the reduction
+semantics (the default) every decomposition into context and redex, the rule (for
+StepCst the coercion context and coercion redex too), the contractum and the term;
+for the calculus of closures the same over closures, with its environment steps; for
+the machine every state and its two stacks; for cps2 and interp their contractions.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, prog, stage, variant, err := f.load(args[0], stderr)
 			if err != nil {
@@ -193,5 +204,59 @@ ANSWER is what run prints, "blame *" (blame with any label), "type error", or
 		},
 	}
 	cmd.Flags().StringVar(&stage, "stage", "all", "stage to run: all, or one stage's name")
+	return cmd
+}
+
+func newCompareCmd(stdout, stderr io.Writer) *cobra.Command {
+	var semantics, lang string
+	var fuel int
+	cmd := &cobra.Command{
+		Use:   "compare [flags] FILE",
+		Short: "Run a program on every stage under every semantics, and compare",
+		Long: `Compare runs the program on every derivation stage under each requested semantics
+and prints a table: semantics, stage, answer, contractions, time. Within one
+semantics every stage must give the reduction semantics' answer and perform the same
+contractions in the same order; a disagreement is reported with the first point where
+the two sequences part, and the exit status is 1.
+
+` + exitStatusHelp,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f := runFlags{lang: lang, fuel: fuel}
+			l, prog, _, _, err := f.load(args[0], stderr)
+			if err != nil {
+				return err
+			}
+			variants := l.Variants()
+			if semantics != "all" {
+				variants = nil
+				for _, s := range strings.Split(semantics, ",") {
+					v, err := driver.CheckVariant(l, strings.TrimSpace(s))
+					if err != nil {
+						return err
+					}
+					variants = append(variants, v)
+				}
+			}
+			rows, diffs := driver.Compare(l, prog, variants, fuel)
+			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "semantics\tstage\tanswer\tcontractions\ttime")
+			for _, r := range rows {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Variant, r.Stage, r.Answer(), len(r.Rules), r.Time.Round(time.Microsecond))
+			}
+			tw.Flush()
+			if len(diffs) > 0 {
+				for _, d := range diffs {
+					fmt.Fprintf(stdout, "DISAGREE %s\n", d)
+				}
+				return &exitError{code: exitFailed}
+			}
+			fmt.Fprintf(stdout, "all stages agree under %s\n", strings.Join(variants, ", "))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&semantics, "semantics", "all", "semantics to compare: all, or a comma-separated list")
+	cmd.Flags().IntVar(&fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions per run")
+	cmd.Flags().StringVar(&lang, "lang", "", "language, overriding the file extension")
 	return cmd
 }

@@ -2,8 +2,9 @@
 // their derived semantic artefacts.
 //
 // Exit status: 0 for an answer (a value, blame, or undefined: the program's meaning);
-// 1 when check finds a failing file; 2 for a usage, syntax or type error; 3 when a run
-// ran out of fuel.
+// 1 when check or compare finds a failure; 2 for a usage, syntax or type error; 3 when
+// a run stopped without an answer (out of fuel, or recursion deeper than a stage's
+// bound).
 package main
 
 import (

@@ -143,3 +143,46 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("check ../../testdata: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestEveryStageEndsCleanly: on a divergent program every stage runs out of fuel, and
+// on a deep non-tail recursion the machine and the CPS evaluator answer (their stacks
+// are data) while the interpreter stops at its depth bound; all with exit status 3
+// and a message, never a crash.
+func TestEveryStageEndsCleanly(t *testing.T) {
+	loop := write(t, "loop.gtlc", "letrec loop: Int -> Int = \\x:Int. loop x in loop 0")
+	deep := write(t, "deep.gtlc", "letrec sum: Int -> Int = \\n:Int. if n = 0 then 0 else n + sum (n - 1) in sum 200000")
+	for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp"} {
+		stdout, stderr, code := runCmd("run", "--stage", stage, "--fuel", "5000", loop)
+		if code != 3 || stdout != "" || !strings.Contains(stderr, "out of fuel after 5000 contractions") {
+			t.Errorf("%s on a loop: exit %d, stdout %q, stderr %q", stage, code, stdout, stderr)
+		}
+	}
+	for _, stage := range []string{"machine", "cps2"} {
+		// 200000 * 200001 / 2, by hand.
+		if stdout, stderr, code := runCmd("run", "--stage", stage, deep); code != 0 || stdout != "20000100000\n" {
+			t.Errorf("%s on a deep recursion: exit %d, stdout %q, stderr %q", stage, code, stdout, stderr)
+		}
+	}
+	stdout, stderr, code := runCmd("run", "--stage", "interp", deep)
+	if code != 3 || stdout != "" || !strings.Contains(stderr, "deeper than the limit") {
+		t.Errorf("interp on a deep recursion: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+func TestCompare(t *testing.T) {
+	who := write(t, "who.cast", `(<Dyn -> Int <= Dyn>^l2 <Dyn <= Bool -> Bool>^l1 (\x:Bool. x)) (<Dyn <= Int>^l3 1)`)
+	stdout, _, code := runCmd("compare", who)
+	if code != 0 || !strings.HasSuffix(stdout, "all stages agree under ld, lud, ed, eud\n") {
+		t.Fatalf("compare: exit %d\n%s", code, stdout)
+	}
+	// The table has a row per semantics and stage, with the answers of spec §7.
+	for _, row := range []string{"ld         interp     blame l2", "lud        machine    blame l1", "eud        cps2       blame l2"} {
+		if !strings.Contains(stdout, row) {
+			t.Errorf("compare lacks the row %q:\n%s", row, stdout)
+		}
+	}
+	stdout, _, code = runCmd("compare", "--semantics", "lud,ed", who)
+	if code != 0 || strings.Contains(stdout, "ld    ") || !strings.Contains(stdout, "under lud, ed") {
+		t.Errorf("compare --semantics lud,ed: exit %d\n%s", code, stdout)
+	}
+}

@@ -2,12 +2,9 @@ package driver
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/interderive/interderive"
-	"github.com/interderive/interderive/contexts"
 	g "github.com/interderive/interderive/gradual"
-	"github.com/interderive/interderive/reduction"
 )
 
 // gradualLang is GTLC (cast false) or the cast calculus (cast true).
@@ -96,41 +93,3 @@ func (p gradualProgram) Run(stage, variant string, opts interderive.Options) (Ou
 	return outcomeOf(a, steps), nil
 }
 
-// Trace shows every step of the reduction semantics: the decomposition into context
-// and redex (for StepCst also the coercion context and coercion redex), the rule, the
-// contractum, and the whole term after plugging.
-func (p gradualProgram) Trace(w io.Writer, stage, variant string, opts interderive.Options) (Outcome, error) {
-	_, sem, e, err := p.prepare(stage, variant)
-	if err != nil {
-		return Outcome{}, err
-	}
-	if stage != "reduction" {
-		return Outcome{}, fmt.Errorf("trace shows the reduction stage only, for now")
-	}
-	fuel := interderive.NewCounter(opts)
-	fmt.Fprintf(w, "semantics %s, stage %s\n", sem.Name(), stage)
-	fmt.Fprintf(w, "term       %s\n", g.Format(e))
-	for {
-		step, done, err := reduction.ReduceCast(sem, e)
-		if err != nil {
-			return Outcome{Steps: fuel.Steps()}, err
-		}
-		if done {
-			fmt.Fprintf(w, "answer     %s\n", step.Answer)
-			return outcomeOf(step.Answer, fuel.Steps()), nil
-		}
-		if err := fuel.Contract(step.Redex.Rule()); err != nil {
-			return Outcome{Steps: fuel.Steps()}, err
-		}
-		fmt.Fprintf(w, "\nstep %d: %s\n", fuel.Steps(), step.Redex.Rule())
-		fmt.Fprintf(w, "  context    %s\n", step.Context)
-		fmt.Fprintf(w, "  redex      %s\n", g.Format(step.Redex.Term()))
-		if r, ok := step.Redex.(*reduction.StepCst); ok {
-			fmt.Fprintf(w, "  coercion   %s\n", contexts.Coercion(r.CContext))
-			fmt.Fprintf(w, "  c-redex    %s  ->%s  %s\n", g.FormatCoercion(r.CRedex), sem.Name(), g.FormatCoercion(r.CContractum))
-		}
-		fmt.Fprintf(w, "  contractum %s\n", g.Format(step.Contractum))
-		fmt.Fprintf(w, "  term       %s\n", g.Format(step.Next))
-		e = step.Next
-	}
-}
