@@ -17,6 +17,49 @@ type Options struct {
 	// OnContract, if not nil, receives the name of every contraction, in order: the
 	// contraction-event stream by which stages are compared in lockstep.
 	OnContract func(rule string)
+	// Merging selects, for the cast calculus, whether adjacent pending coercions in the
+	// context are merged (gradual.md §6).
+	Merging Merging
+}
+
+// Merging says whether a run of the cast calculus merges adjacent pending coercions in
+// its evaluation context: <c> <d> E becomes <d;c> E (a MergeCst contraction), and a
+// pending coercion is normalised as soon as it is pending, so that tail calls through
+// casts run in constant space (Herman, Tomb & Flanagan). Merging changes the
+// contraction sequence; it preserves the answer when composition of normal forms is
+// associative, which holds for the lazy semantics but not for the eager ones (see
+// gradual.MergesSafely). The space-efficient stages (machine, cps2, interp) merge by
+// default under the semantics where that is safe; the reduction semantics and the
+// calculus of closures do not merge by default.
+type Merging uint8
+
+// The merging modes.
+const (
+	MergeDefault Merging = iota // the stage's default
+	Merged
+	Unmerged
+)
+
+// Merge reports whether to merge, given the stage's default.
+func (m Merging) Merge(stageDefault bool) bool {
+	switch m {
+	case Merged:
+		return true
+	case Unmerged:
+		return false
+	}
+	return stageDefault
+}
+
+// String is the mode's name on the command line.
+func (m Merging) String() string {
+	switch m {
+	case Merged:
+		return "merged"
+	case Unmerged:
+		return "unmerged"
+	}
+	return "default"
 }
 
 // Budget returns the effective fuel of o.

@@ -206,13 +206,22 @@ type Step struct {
 	Done       bool // the closure is an answer
 }
 
+// Calculus is the calculus of closures of λ⟨·⟩ under a cast semantics, merging
+// pending coercions or not (interderive.Merging; the merging mode is that of the
+// reduction semantics, see reduction.Cast).
+type Calculus struct {
+	Sem   g.Semantics
+	Merge bool
+}
+
 // EvalCast runs a translated, well-typed term of λ⟨·⟩ as the closure e[ε] and reads
-// the answer back.
+// the answer back. It does not merge pending coercions unless opts.Merging says so.
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	calc := Calculus{Sem: sem, Merge: opts.Merging.Merge(false)}
 	fuel := interderive.NewCounter(opts)
 	var cl Closure = &Clo{E: e}
 	for {
-		st, err := Decompose(sem, cl)
+		st, err := calc.Decompose(cl)
 		if err != nil {
 			return g.Answer{}, err
 		}
@@ -243,20 +252,25 @@ func (st Step) Next() Closure {
 // leftmost-innermost redex (a contraction or an environment step), climbing back with
 // values, and contracts it.
 func Decompose(sem g.Semantics, cl Closure) (Step, error) {
+	return Calculus{Sem: sem}.Decompose(cl)
+}
+
+// Decompose is the package's Decompose in c's mode.
+func (c Calculus) Decompose(cl Closure) (Step, error) {
 	var E Context
 	for {
-		val, st, err := descend(sem, &E, cl)
+		val, st, err := c.descend(&E, cl)
 		if val == nil {
 			return st, err
 		}
-		if cl, st, err = climb(sem, &E, val); cl == nil {
+		if cl, st, err = climb(c.Sem, &E, val); cl == nil {
 			return st, err
 		}
 	}
 }
 
 // descend goes down the closure to a value (returned) or a redex (a final step).
-func descend(sem g.Semantics, E *Context, cl Closure) (Closure, Step, error) {
+func (calc Calculus) descend(E *Context, cl Closure) (Closure, Step, error) {
 	found := func(redex Closure, rule, env string, contractum Closure) (Closure, Step, error) {
 		return nil, Step{Context: *E, Redex: redex, Rule: rule, Env: env, Contractum: contractum}, nil
 	}
@@ -306,6 +320,11 @@ func descend(sem g.Semantics, E *Context, cl Closure) (Closure, Step, error) {
 			*E = append(*E, &AppFun{P: c.P, Arg: c.Arg})
 			cl = c.Fun
 		case *Coerce:
+			if calc.Merge {
+				if st, ok := calc.pending(E, c); ok {
+					return nil, st, nil
+				}
+			}
 			*E = append(*E, &CoerceArg{P: c.P, C: c.C})
 			cl = c.X
 		case *Let:
@@ -315,6 +334,52 @@ func descend(sem g.Semantics, E *Context, cl Closure) (Closure, Step, error) {
 			return nil, Step{}, fmt.Errorf("unknown closure %T", cl)
 		}
 	}
+}
+
+// pending finds the merging mode's redexes at <d> cl on the way down: StepCst while d
+// is not normal; then MergeCst when the innermost frame is a pending <c> [] and
+// <d> cl is not a value.
+func (calc Calculus) pending(E *Context, cl *Coerce) (Step, bool) {
+	if C, _, rule, contractum, ok := contexts.DecomposeCoercion(calc.Sem, cl.C); ok {
+		return Step{Context: *E, Redex: cl, Rule: "StepCst/" + rule, Contractum: &Coerce{P: cl.P, C: C.Plug(contractum), X: cl.X}}, true
+	}
+	if n := len(*E); n > 0 {
+		if top, ok := (*E)[n-1].(*CoerceArg); ok && !calc.isValue(cl) {
+			*E = (*E)[:n-1]
+			redex := top.Plug(cl)
+			return Step{Context: *E, Redex: redex, Rule: "MergeCst", Contractum: &Coerce{P: top.P, C: g.Then(cl.C, top.C), X: cl.X}}, true
+		}
+	}
+	return Step{}, false
+}
+
+// isValue reports whether <d> cl reads back to a value <c̄> s: cl a simple value
+// closure, or a variable closure bound to one, and d a normal wrapper.
+func (calc Calculus) isValue(cl *Coerce) bool {
+	x, ok := cl.X.(*Clo)
+	if !ok {
+		return false
+	}
+	switch e := x.E.(type) {
+	case *g.IntLit, *g.BoolLit, *g.Lam:
+	case *g.Var:
+		bound, ok := x.Env.Lookup(e.Name)
+		if c, isClo := bound.(*Clo); !ok || !isClo || !simple(c) {
+			return false
+		}
+	default:
+		return false
+	}
+	return g.IsWrapperShape(cl.C) && g.IsNormal(calc.Sem, cl.C)
+}
+
+// simple reports whether a closure is a simple value k[ρ] or (\x:T. e)[ρ].
+func simple(c *Clo) bool {
+	switch c.E.(type) {
+	case *g.IntLit, *g.BoolLit, *g.Lam:
+		return true
+	}
+	return false
 }
 
 // climb goes up the context with a value until a redex (a final step) or a closure

@@ -18,6 +18,10 @@ type step func() step
 type metaCont struct {
 	apply func(v.Value) step
 	empty bool
+	// cast and under describe a continuation <cast> [] followed by under: the merging
+	// mode merges a new pending coercion into it.
+	cast  g.Coercion
+	under *metaCont
 }
 
 // cont is the inner continuation: what remains to be done with a coercion in normal
@@ -25,17 +29,20 @@ type metaCont struct {
 // meta-continuation it will hand its result to.
 type cont func(c g.Coercion, mk metaCont) step
 
-// evaluator holds one run: the semantics, the fuel, and where the run ends.
+// evaluator holds one run: the semantics, the fuel, the mode, and where the run ends.
 type evaluator struct {
 	sem    g.Semantics
 	fuel   *interderive.Counter
+	merge  bool
 	answer v.Answer
 	err    error
 }
 
-// EvalCast runs a translated, well-typed term of λ⟨·⟩ and reads the answer back.
+// EvalCast runs a translated, well-typed term of λ⟨·⟩ and reads the answer back. The
+// evaluator merges pending coercions where that preserves answers
+// (gradual.MergesSafely), unless opts.Merging says otherwise.
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
-	ev := &evaluator{sem: sem, fuel: interderive.NewCounter(opts)}
+	ev := &evaluator{sem: sem, fuel: interderive.NewCounter(opts), merge: opts.Merging.Merge(g.MergesSafely(sem))}
 	mk0 := metaCont{empty: true, apply: func(val v.Value) step {
 		ev.answer = v.Answer{V: val}
 		return nil
@@ -124,9 +131,11 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 			}))
 		}))
 	case *g.Coerce:
-		return ev.eval(e.X, rho, frame(func(x v.Value) step {
-			return ev.cast(e.C, x, mk)
-		}))
+		if ev.merge && !ev.isValue(e, rho) {
+			value := func(n g.Coercion) bool { return ev.isValue(&g.Coerce{C: n, X: e.X}, rho) }
+			return ev.pending(e.C, mk, value, func(mk metaCont) step { return ev.eval(e.X, rho, mk) })
+		}
+		return ev.eval(e.X, rho, ev.castCont(e.C, mk))
 	case *g.Let:
 		return ev.eval(e.Bound, rho, frame(func(b v.Value) step {
 			if !ev.contract("Let") {
@@ -192,13 +201,56 @@ func (ev *evaluator) apply(f, a v.Value, mk metaCont) step {
 			return nil
 		}
 		// <d̃> (s (<c̃> v))
-		return ev.cast(fc.Dom, a, frame(func(x v.Value) step {
-			return ev.apply(f.S, x, frame(func(r v.Value) step {
-				return ev.cast(fc.Cod, r, mk)
+		call := func(mk metaCont) step {
+			return ev.cast(fc.Dom, a, frame(func(x v.Value) step {
+				return ev.apply(f.S, x, mk)
 			}))
-		}))
+		}
+		if ev.merge {
+			return ev.pending(fc.Cod, mk, func(g.Coercion) bool { return false }, call)
+		}
+		return call(ev.castCont(fc.Cod, mk))
 	}
 	return ev.fail(fmt.Errorf("application of a non-function"))
+}
+
+// castCont is the continuation <c> [] followed by mk.
+func (ev *evaluator) castCont(c g.Coercion, mk metaCont) metaCont {
+	return metaCont{cast: c, under: &mk, apply: func(x v.Value) step { return ev.cast(c, x, mk) }}
+}
+
+// pending makes d a pending coercion in the merging mode: the inner layer normalises
+// it; then, if mk is itself a pending coercion, the two merge (MergeCst) and the inner
+// layer normalises the merge; the continuation resumes with the cast continuation of
+// the normal form.
+// (value tells whether <ĉ> e is a value once the coercion is normal: values do not
+// merge.)
+func (ev *evaluator) pending(d g.Coercion, mk metaCont, value func(g.Coercion) bool, resume func(metaCont) step) step {
+	return ev.normalize(d, func(n g.Coercion, mk metaCont) step {
+		if mk.cast == nil || value(n) {
+			return resume(ev.castCont(n, mk))
+		}
+		if !ev.contract("MergeCst") {
+			return nil
+		}
+		return ev.normalize(g.Then(n, mk.cast), func(n g.Coercion, mk metaCont) step {
+			return resume(ev.castCont(n, mk))
+		}, *mk.under)
+	}, mk)
+}
+
+// isValue reports whether <d> e denotes a value <c̄> s without any step.
+func (ev *evaluator) isValue(e *g.Coerce, rho *v.Env) bool {
+	switch x := e.X.(type) {
+	case *g.IntLit, *g.BoolLit, *g.Lam:
+	case *g.Var:
+		if val, ok := rho.Lookup(x.Name); !ok || !v.Simple(val) {
+			return false
+		}
+	default:
+		return false
+	}
+	return g.IsWrapperShape(e.C) && g.IsNormal(ev.sem, e.C)
 }
 
 // cast applies a coercion to a value: IdCst or CmpCst on a wrapped value, then the

@@ -122,3 +122,43 @@ func TestTranslationsNormal(t *testing.T) {
 		})
 	}
 }
+
+// TestSeqAssociative: composition of well-typed normal forms is associative in the
+// lazy semantics — which is what makes merging pending coercions answer-preserving
+// there (MergesSafely). The eager semantics are not: see TestSeqNotAssociativeEager.
+func TestSeqAssociative(t *testing.T) {
+	for _, sem := range []g.Semantics{g.LD, g.LUD} {
+		t.Run(sem.Name(), func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				t1 := gradualgen.Type(t, 2, "T1")
+				t0 := gradualgen.Consistent(t, t1, 2, "T0")
+				t2 := gradualgen.Consistent(t, t1, 2, "T2")
+				t3 := gradualgen.Consistent(t, t2, 2, "T3")
+				c1 := gradualgen.Normal(t, sem, t0, t1, 3)
+				c2 := gradualgen.Normal(t, sem, t1, t2, 3)
+				c3 := gradualgen.Normal(t, sem, t2, t3, 3)
+				left, right := sem.Seq(sem.Seq(c1, c2), c3), sem.Seq(c1, sem.Seq(c2, c3))
+				if !g.EqualCoercions(left, right) {
+					t.Fatalf("(%s ; %s) ; %s = %s, but %s ; (%s ; %s) = %s",
+						g.FormatCoercion(c1), g.FormatCoercion(c2), g.FormatCoercion(c3), g.FormatCoercion(left),
+						g.FormatCoercion(c1), g.FormatCoercion(c2), g.FormatCoercion(c3), g.FormatCoercion(right))
+				}
+			})
+		})
+	}
+}
+
+// TestSeqNotAssociativeEager is the counterexample of MergesSafely, worked by hand:
+// (c1 ; c2) ; c3 = (fail^l1 -> id) ; c3 = fail^l1 by FailL, but c2 ; c3 is the
+// normal (Bool?^l3 ; Bool!) -> Int!, and c1 ; (c2 ; c3) = (Bool?^l3 ; fail^l1) -> Int!.
+func TestSeqNotAssociativeEager(t *testing.T) {
+	c1, c2, c3 := coercion(t, "Int?^l1 -> id"), coercion(t, "Bool! -> id"), coercion(t, "Bool?^l3 -> Int!")
+	for _, sem := range []g.Semantics{g.ED, g.EUD} {
+		if got := sem.Seq(sem.Seq(c1, c2), c3); !g.EqualCoercions(got, coercion(t, "fail^l1")) {
+			t.Errorf("%s: (c1 ; c2) ; c3 = %s", sem.Name(), g.FormatCoercion(got))
+		}
+		if got := sem.Seq(c1, sem.Seq(c2, c3)); !g.EqualCoercions(got, coercion(t, "(Bool?^l3 ; fail^l1) -> Int!")) {
+			t.Errorf("%s: c1 ; (c2 ; c3) = %s", sem.Name(), g.FormatCoercion(got))
+		}
+	}
+}

@@ -277,3 +277,28 @@ func Eager(sem Semantics) bool {
 	cs, ok := sem.(castSemantics)
 	return ok && cs.eager
 }
+
+// MergesSafely reports whether merging adjacent pending coercions (the space-efficient
+// mode, interderive.Merged) preserves every answer of sem. Merging composes pending
+// coercions before the value arrives, c̄ ; (d ; c) instead of (c̄ ; d) ; c, so it is
+// answer-preserving exactly when composition of normal forms is associative.
+//
+// It holds for the lazy semantics LD and LUD (property-tested). It fails for the eager
+// ones: with c1 = ⟨⟨Dyn->Int ⇐ Int->Int⟩⟩^l1 = Int?^l1 -> id,
+// c2 = ⟨⟨Bool->Int ⇐ Dyn->Int⟩⟩^l2 = Bool! -> id and
+// c3 = ⟨⟨Dyn->Dyn ⇐ Bool->Int⟩⟩^l3 = Bool?^l3 -> Int!, ED and EUD compose
+// (c1 ; c2) ; c3 to fail^l1 (FailL), but c1 ; (c2 ; c3) to the normal wrapper
+// (Bool?^l3 ; fail^l1) -> Int!, since Bool?^l3 ; fail^l1 is a normal part and FailL
+// only fires on fail itself. So the eager semantics do not merge by default.
+//
+// A semantics defined elsewhere declares itself safe by implementing
+// interface{ MergesSafely() bool }; otherwise it is taken not to be.
+func MergesSafely(sem Semantics) bool {
+	if cs, ok := sem.(castSemantics); ok {
+		return !cs.eager
+	}
+	if m, ok := sem.(interface{ MergesSafely() bool }); ok {
+		return m.MergesSafely()
+	}
+	return false
+}

@@ -20,19 +20,37 @@ const MaxDepth = 100_000
 // that the interpreter runs in lockstep with the reduction semantics. (Siek &
 // Garcia's one-pass seq, gradual.Semantics.Seq, computes the same normal forms.)
 //
-// The tail flag of every function says whether the evaluation context of the current
-// computation is empty: it is the direct-style trace of "the meta-continuation is the
-// initial one", which the Blame rule (E[blame l] -> blame l, E not empty) consults.
+// What the direct-style interpreter knows of its evaluation context is a ctx: whether
+// the context is empty (tail), which the Blame rule (E[blame l] -> blame l, E not
+// empty) consults, and, in the merging mode, the pending coercion <ĉ> [] the context
+// applies to the value (pending). Calls in tail position are iterations of interp's
+// loop rather than Go calls, so tail calls — also through casts, when they merge —
+// run in constant space.
 type interpreter struct {
 	sem   g.Semantics
 	fuel  *interderive.Counter
+	merge bool
 	depth int
 }
 
-// EvalCast runs a translated, well-typed term of λ⟨·⟩ and reads the answer back.
+// ctx is what the interpreter knows of the evaluation context of a computation.
+type ctx struct {
+	tail    bool       // no frame beyond the pending coercion
+	pending g.Coercion // merging mode: the coercion the context applies first, or nil
+}
+
+// empty reports whether the context is the empty context.
+func (k ctx) empty() bool { return k.tail && k.pending == nil }
+
+// inner is the context of a subcomputation whose value the interpreter still needs.
+var inner = ctx{}
+
+// EvalCast runs a translated, well-typed term of λ⟨·⟩ and reads the answer back. The
+// interpreter merges pending coercions where that preserves answers
+// (gradual.MergesSafely), unless opts.Merging says otherwise.
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
-	in := &interpreter{sem: sem, fuel: interderive.NewCounter(opts)}
-	a, err := in.interp(e, nil, true)
+	in := &interpreter{sem: sem, fuel: interderive.NewCounter(opts), merge: opts.Merging.Merge(g.MergesSafely(sem))}
+	a, err := in.interp(e, nil, ctx{tail: true})
 	if err != nil {
 		return g.Answer{}, err
 	}
@@ -41,89 +59,169 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 
 func value(val v.Value) (v.Answer, error) { return v.Answer{V: val}, nil }
 
-// interp evaluates e in ρ.
-func (in *interpreter) interp(e g.Expr, rho *v.Env, tail bool) (v.Answer, error) {
+// ret returns a value to the context: through its pending coercion, if any.
+func (in *interpreter) ret(val v.Value, k ctx) (v.Answer, error) {
+	if k.pending != nil {
+		return in.cast(k.pending, val, ctx{tail: k.tail})
+	}
+	return value(val)
+}
+
+// interp evaluates e in ρ, in the context k.
+func (in *interpreter) interp(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 	if in.depth++; in.depth > MaxDepth {
 		return v.Answer{}, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
 	}
 	defer func() { in.depth-- }()
-	switch e := e.(type) {
-	case *g.IntLit, *g.BoolLit:
-		return value(&v.Const{K: e})
-	case *g.Var:
-		val, ok := rho.Lookup(e.Name)
-		if !ok {
-			return v.Answer{}, fmt.Errorf("unbound variable %s", e.Name)
+	for {
+		switch t := e.(type) {
+		case *g.IntLit, *g.BoolLit:
+			return in.ret(&v.Const{K: t}, k)
+		case *g.Var:
+			val, ok := rho.Lookup(t.Name)
+			if !ok {
+				return v.Answer{}, fmt.Errorf("unbound variable %s", t.Name)
+			}
+			return in.ret(val, k)
+		case *g.Lam:
+			return in.ret(&v.Closure{Lam: t, Env: rho}, k)
+		case *g.Unary:
+			x, err := in.interp(t.X, rho, inner)
+			if err != nil || x.Blamed {
+				return x, err
+			}
+			r, err := in.delta(t.P, t.Op, x.V)
+			if err != nil {
+				return v.Answer{}, err
+			}
+			return in.ret(r, k)
+		case *g.Binary:
+			x, err := in.interp(t.X, rho, inner)
+			if err != nil || x.Blamed {
+				return x, err
+			}
+			y, err := in.interp(t.Y, rho, inner)
+			if err != nil || y.Blamed {
+				return y, err
+			}
+			r, err := in.delta(t.P, t.Op, x.V, y.V)
+			if err != nil {
+				return v.Answer{}, err
+			}
+			return in.ret(r, k)
+		case *g.If:
+			c, err := in.interp(t.Cond, rho, inner)
+			if err != nil || c.Blamed {
+				return c, err
+			}
+			b, ok := constant(c.V).(*g.BoolLit)
+			if !ok {
+				return v.Answer{}, fmt.Errorf("if on a non-boolean")
+			}
+			if err := in.fuel.Contract("If"); err != nil {
+				return v.Answer{}, err
+			}
+			if e = t.Else; b.B {
+				e = t.Then
+			}
+		case *g.App:
+			f, err := in.interp(t.Fun, rho, inner)
+			if err != nil || f.Blamed {
+				return f, err
+			}
+			a, err := in.interp(t.Arg, rho, inner)
+			if err != nil || a.Blamed {
+				return a, err
+			}
+			clo, arg, kk, ans, err := in.apply(f.V, a.V, k)
+			if clo == nil {
+				return ans, err
+			}
+			e, rho, k = clo.Lam.Body, clo.Env.Bind(clo.Lam.Param, arg), kk // the call, in tail position
+		case *g.Coerce:
+			if in.merge && !in.isValue(t, rho) {
+				value := func(n g.Coercion) bool { return in.isValue(&g.Coerce{C: n, X: t.X}, rho) }
+				kk, wrapper, err := in.pending(t.C, k, value)
+				if err != nil {
+					return v.Answer{}, err
+				}
+				if wrapper != nil { // <c̄> s: a value, now that its coercion is normal
+					x, err := in.interp(t.X, rho, inner)
+					if err != nil {
+						return v.Answer{}, err
+					}
+					return in.ret(&v.Wrapped{C: wrapper, S: x.V}, k)
+				}
+				e, k = t.X, kk
+				continue
+			}
+			x, err := in.interp(t.X, rho, inner)
+			if err != nil || x.Blamed {
+				return x, err
+			}
+			a, err := in.cast(t.C, x.V, ctx{tail: k.empty()})
+			if err != nil || a.Blamed || k.pending == nil {
+				return a, err
+			}
+			return in.ret(a.V, k)
+		case *g.Let:
+			b, err := in.interp(t.Bound, rho, inner)
+			if err != nil || b.Blamed {
+				return b, err
+			}
+			if err := in.fuel.Contract("Let"); err != nil {
+				return v.Answer{}, err
+			}
+			e, rho = t.Body, rho.Bind(t.Name, b.V)
+		case *g.Letrec:
+			if err := in.fuel.Contract("Letrec"); err != nil {
+				return v.Answer{}, err
+			}
+			e, rho = t.Body, rho.Bind(t.Name, &v.Closure{Lam: unfold(t), Env: rho})
+		case *g.Blame:
+			return in.blame(t.L, k)
+		default:
+			return v.Answer{}, fmt.Errorf("cannot interpret %s (casts must be translated first)", g.Format(e))
 		}
-		return value(val)
-	case *g.Lam:
-		return value(&v.Closure{Lam: e, Env: rho})
-	case *g.Unary:
-		x, err := in.interp(e.X, rho, false)
-		if err != nil || x.Blamed {
-			return x, err
-		}
-		return in.delta(e.P, e.Op, x.V)
-	case *g.Binary:
-		x, err := in.interp(e.X, rho, false)
-		if err != nil || x.Blamed {
-			return x, err
-		}
-		y, err := in.interp(e.Y, rho, false)
-		if err != nil || y.Blamed {
-			return y, err
-		}
-		return in.delta(e.P, e.Op, x.V, y.V)
-	case *g.If:
-		c, err := in.interp(e.Cond, rho, false)
-		if err != nil || c.Blamed {
-			return c, err
-		}
-		k, ok := constant(c.V).(*g.BoolLit)
-		if !ok {
-			return v.Answer{}, fmt.Errorf("if on a non-boolean")
-		}
-		if err := in.fuel.Contract("If"); err != nil {
-			return v.Answer{}, err
-		}
-		if k.B {
-			return in.interp(e.Then, rho, tail)
-		}
-		return in.interp(e.Else, rho, tail)
-	case *g.App:
-		f, err := in.interp(e.Fun, rho, false)
-		if err != nil || f.Blamed {
-			return f, err
-		}
-		a, err := in.interp(e.Arg, rho, false)
-		if err != nil || a.Blamed {
-			return a, err
-		}
-		return in.apply(f.V, a.V, tail)
-	case *g.Coerce:
-		x, err := in.interp(e.X, rho, false)
-		if err != nil || x.Blamed {
-			return x, err
-		}
-		return in.cast(e.C, x.V, tail)
-	case *g.Let:
-		b, err := in.interp(e.Bound, rho, false)
-		if err != nil || b.Blamed {
-			return b, err
-		}
-		if err := in.fuel.Contract("Let"); err != nil {
-			return v.Answer{}, err
-		}
-		return in.interp(e.Body, rho.Bind(e.Name, b.V), tail)
-	case *g.Letrec:
-		if err := in.fuel.Contract("Letrec"); err != nil {
-			return v.Answer{}, err
-		}
-		return in.interp(e.Body, rho.Bind(e.Name, &v.Closure{Lam: unfold(e), Env: rho}), tail)
-	case *g.Blame:
-		return in.blame(e.L, tail)
 	}
-	return v.Answer{}, fmt.Errorf("cannot interpret %s (casts must be translated first)", g.Format(e))
+}
+
+// pending makes d the pending coercion of the context (merging mode): normalised,
+// then merged with the context's pending coercion if there is one (MergeCst), and the
+// merge normalised.
+// (value tells whether <ĉ> e is a value once the coercion is normal: a value does not
+// merge, and is returned under its wrapper by interp.)
+func (in *interpreter) pending(d g.Coercion, k ctx, value func(g.Coercion) bool) (ctx, g.Coercion, error) {
+	n, err := in.normalize(d)
+	if err != nil {
+		return ctx{}, nil, err
+	}
+	if value(n) {
+		return k, n, nil
+	}
+	if k.pending != nil {
+		if err := in.fuel.Contract("MergeCst"); err != nil {
+			return ctx{}, nil, err
+		}
+		if n, err = in.seq(n, k.pending); err != nil {
+			return ctx{}, nil, err
+		}
+	}
+	return ctx{tail: k.tail, pending: n}, nil, nil
+}
+
+// isValue reports whether <d> e denotes a value <c̄> s without any step.
+func (in *interpreter) isValue(e *g.Coerce, rho *v.Env) bool {
+	switch x := e.X.(type) {
+	case *g.IntLit, *g.BoolLit, *g.Lam:
+	case *g.Var:
+		if val, ok := rho.Lookup(x.Name); !ok || !v.Simple(val) {
+			return false
+		}
+	default:
+		return false
+	}
+	return g.IsWrapperShape(e.C) && g.IsNormal(in.sem, e.C)
 }
 
 // unfold is the function a letrec binds: \x:S. (letrec f:T = \x:S. e in e), so that
@@ -134,8 +232,8 @@ func unfold(l *g.Letrec) *g.Lam {
 }
 
 // blame is the answer blame l; outside the empty context it is a Blame contraction.
-func (in *interpreter) blame(l g.Label, tail bool) (v.Answer, error) {
-	if !tail {
+func (in *interpreter) blame(l g.Label, k ctx) (v.Answer, error) {
+	if !k.empty() {
 		if err := in.fuel.Contract("Blame"); err != nil {
 			return v.Answer{}, err
 		}
@@ -150,57 +248,82 @@ func constant(val v.Value) g.Expr {
 	return nil
 }
 
-func (in *interpreter) delta(p g.Pos, op g.Op, args ...v.Value) (v.Answer, error) {
+func (in *interpreter) delta(p g.Pos, op g.Op, args ...v.Value) (v.Value, error) {
 	ks := make([]g.Expr, len(args))
 	for i, a := range args {
 		if ks[i] = constant(a); ks[i] == nil {
-			return v.Answer{}, fmt.Errorf("%s applied to a non-constant", op)
+			return nil, fmt.Errorf("%s applied to a non-constant", op)
 		}
 	}
 	k, ok := g.Delta(p, op, ks...)
 	if !ok {
-		return v.Answer{}, fmt.Errorf("%s applied to ill-typed constants", op)
+		return nil, fmt.Errorf("%s applied to ill-typed constants", op)
 	}
 	if err := in.fuel.Contract("delta"); err != nil {
-		return v.Answer{}, err
+		return nil, err
 	}
-	return value(&v.Const{K: k})
+	return &v.Const{K: k}, nil
 }
 
-// apply applies a function value: a closure (beta), or a function wrapped by c̃ -> d̃
-// (AppCst: cast the argument by c̃, apply, cast the result by d̃).
-func (in *interpreter) apply(f, a v.Value, tail bool) (v.Answer, error) {
+// apply applies a function value to an argument in the context k: a closure (beta),
+// or a function wrapped by c̃ -> d̃ (AppCst: cast the argument by c̃, apply, cast the
+// result by d̃). The closure call it comes to is returned (clo, arg, in context kk)
+// for interp to make in tail position; otherwise it returns the answer.
+func (in *interpreter) apply(f, a v.Value, k ctx) (clo *v.Closure, arg v.Value, kk ctx, ans v.Answer, err error) {
 	switch f := f.(type) {
 	case *v.Closure:
 		if err := in.fuel.Contract("beta"); err != nil {
-			return v.Answer{}, err
+			return nil, nil, k, v.Answer{}, err
 		}
-		return in.interp(f.Lam.Body, f.Env.Bind(f.Lam.Param, a), tail)
+		return f, a, k, v.Answer{}, nil
 	case *v.Wrapped:
 		fc, ok := f.C.(*g.Func)
 		if !ok {
 			break
 		}
 		if err := in.fuel.Contract("AppCst"); err != nil {
-			return v.Answer{}, err
+			return nil, nil, k, v.Answer{}, err
 		}
-		x, err := in.cast(fc.Dom, a, false)
+		if in.merge { // <d̃> becomes the pending coercion, then s (<c̃> v) in tail position
+			if k, _, err = in.pending(fc.Cod, k, func(g.Coercion) bool { return false }); err != nil {
+				return nil, nil, k, v.Answer{}, err
+			}
+			x, err := in.cast(fc.Dom, a, inner)
+			if err != nil || x.Blamed {
+				return nil, nil, k, x, err
+			}
+			return in.apply(f.S, x.V, k)
+		}
+		x, err := in.cast(fc.Dom, a, inner)
 		if err != nil || x.Blamed {
-			return x, err
+			return nil, nil, k, x, err
 		}
-		r, err := in.apply(f.S, x.V, false)
+		r, err := in.call(f.S, x.V)
 		if err != nil || r.Blamed {
-			return r, err
+			return nil, nil, k, r, err
 		}
-		return in.cast(fc.Cod, r.V, tail)
+		ans, err := in.cast(fc.Cod, r.V, ctx{tail: k.empty()})
+		if err == nil && !ans.Blamed && k.pending != nil {
+			ans, err = in.ret(ans.V, k)
+		}
+		return nil, nil, k, ans, err
 	}
-	return v.Answer{}, fmt.Errorf("application of a non-function")
+	return nil, nil, k, v.Answer{}, fmt.Errorf("application of a non-function")
+}
+
+// call applies a function value to an argument in a non-empty context.
+func (in *interpreter) call(f, a v.Value) (v.Answer, error) {
+	clo, arg, k, ans, err := in.apply(f, a, inner)
+	if clo == nil {
+		return ans, err
+	}
+	return in.interp(clo.Lam.Body, clo.Env.Bind(clo.Lam.Param, arg), k)
 }
 
 // cast applies a coercion to a value (Siek & Garcia's apply_coercion): the identity
 // (IdCst), composition with the value's wrapper (CmpCst, then seq), or normalisation of
 // the coercion on a simple value; mkCast then finishes.
-func (in *interpreter) cast(c g.Coercion, val v.Value, tail bool) (v.Answer, error) {
+func (in *interpreter) cast(c g.Coercion, val v.Value, k ctx) (v.Answer, error) {
 	var err error
 	if w, ok := val.(*v.Wrapped); ok {
 		if _, id := c.(g.IdC); id {
@@ -215,17 +338,17 @@ func (in *interpreter) cast(c g.Coercion, val v.Value, tail bool) (v.Answer, err
 		if c, err = in.seq(w.C, c); err != nil {
 			return v.Answer{}, err
 		}
-		return in.mkCast(c, w.S, tail)
+		return in.mkCast(c, w.S, k)
 	}
 	if c, err = in.normalize(c); err != nil {
 		return v.Answer{}, err
 	}
-	return in.mkCast(c, val, tail)
+	return in.mkCast(c, val, k)
 }
 
 // mkCast puts a normal coercion on a simple value: IdCst, FailCst, FailFC, or a
 // wrapped value.
-func (in *interpreter) mkCast(c g.Coercion, s v.Value, tail bool) (v.Answer, error) {
+func (in *interpreter) mkCast(c g.Coercion, s v.Value, k ctx) (v.Answer, error) {
 	switch c := c.(type) {
 	case g.IdC:
 		if err := in.fuel.Contract("IdCst"); err != nil {
@@ -236,13 +359,13 @@ func (in *interpreter) mkCast(c g.Coercion, s v.Value, tail bool) (v.Answer, err
 		if err := in.fuel.Contract("FailCst"); err != nil {
 			return v.Answer{}, err
 		}
-		return in.blame(c.L, tail)
+		return in.blame(c.L, k)
 	}
 	if l, ok := g.IsFailingWrapper(c); ok {
 		if err := in.fuel.Contract("FailFC"); err != nil {
 			return v.Answer{}, err
 		}
-		return in.blame(l, tail)
+		return in.blame(l, k)
 	}
 	if !g.IsWrapperShape(c) {
 		return v.Answer{}, fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(c))

@@ -115,19 +115,40 @@ type State struct {
 	K     []Frame    // the meta-continuation, top last
 	C     []CFrame   // the coercion continuation, top last
 	Ans   v.Answer   // Halt: the answer
+	// Exit says what the inner machine does with the normal form it reaches.
+	Exit Exit
+}
+
+// Exit is where the inner machine returns: by default it puts the normal coercion on
+// the simple value waiting (Value). In the merging mode it may instead have been
+// normalising a pending coercion: then it merges it with a pending coercion on top of
+// K if there is one, and pushes <ĉ> [] and resumes evaluating Under in UnderEnv, or,
+// after AppCst, resumes the application of AppFun to Value under the argument coercion
+// AppDom.
+type Exit struct {
+	Under    g.Expr
+	UnderEnv *v.Env
+	AppFun   v.Value
+	AppDom   g.Coercion
+	// Merge says the normal form may still merge with a pending <c> [] on top of K
+	// (MergeCst), after which the merge is normalised in turn.
+	Merge bool
 }
 
 // Machine runs the machine for one program.
 type Machine struct {
-	sem  g.Semantics
-	fuel *interderive.Counter
+	sem   g.Semantics
+	fuel  *interderive.Counter
+	merge bool
 	// Trace, if not nil, is called with every state before its transition.
 	Trace func(*State)
 }
 
-// New makes a machine for a cast semantics.
+// New makes a machine for a cast semantics. The machine merges pending coercions
+// (space efficiency) where that preserves answers (gradual.MergesSafely), unless
+// opts.Merging says otherwise.
 func New(sem g.Semantics, opts interderive.Options) *Machine {
-	return &Machine{sem: sem, fuel: interderive.NewCounter(opts)}
+	return &Machine{sem: sem, fuel: interderive.NewCounter(opts), merge: opts.Merging.Merge(g.MergesSafely(sem))}
 }
 
 // EvalCast runs a translated, well-typed term of λ⟨·⟩ on the machine and reads the
@@ -210,6 +231,9 @@ func (m *Machine) eval(s *State) error {
 		s.push(&KAppFun{Arg: e.Arg, Env: s.Env})
 		s.toEval(e.Fun, s.Env)
 	case *g.Coerce:
+		if m.merge {
+			return m.pending(s, e)
+		}
 		s.push(&KCoerce{C: e.C})
 		s.toEval(e.X, s.Env)
 	case *g.Let:
@@ -284,6 +308,11 @@ func (m *Machine) cont(s *State) error {
 			if err := m.fuel.Contract("AppCst"); err != nil {
 				return err
 			}
+			if m.merge { // <d̃> is pending: normalise it, merge it, then apply
+				s.Mode, s.Coer, s.C, s.Exit = CEval, fc.Cod, nil, Exit{AppFun: fun.S, AppDom: fc.Dom, Merge: true}
+				s.Value = val
+				return nil
+			}
 			s.push(&KCoerce{C: fc.Cod})
 			s.push(&KAppArg{Fun: fun.S})
 			s.push(&KCoerce{C: fc.Dom})
@@ -332,6 +361,34 @@ func (m *Machine) delta(s *State, p g.Pos, op g.Op, args ...v.Value) error {
 	return nil
 }
 
+// pending is eval of <d> e in the merging mode: a value <c̄> s goes on as usual;
+// otherwise the inner machine normalises d, which then merges with a pending <c> [] on
+// top of K (see exit) before e is evaluated under it.
+func (m *Machine) pending(s *State, e *g.Coerce) error {
+	if m.isValue(e, s.Env) {
+		s.push(&KCoerce{C: e.C})
+		s.toEval(e.X, s.Env)
+		return nil
+	}
+	s.Mode, s.Coer, s.C, s.Exit = CEval, e.C, nil, Exit{Under: e.X, UnderEnv: s.Env, Merge: true}
+	return nil
+}
+
+// isValue reports whether <d> e denotes a value <c̄> s without any step: e a constant,
+// a lambda, or a variable bound to a simple value, and d a normal wrapper.
+func (m *Machine) isValue(e *g.Coerce, rho *v.Env) bool {
+	switch x := e.X.(type) {
+	case *g.IntLit, *g.BoolLit, *g.Lam:
+	case *g.Var:
+		if val, ok := rho.Lookup(x.Name); !ok || !v.Simple(val) {
+			return false
+		}
+	default:
+		return false
+	}
+	return g.IsWrapperShape(e.C) && g.IsNormal(m.sem, e.C)
+}
+
 // coerce is the continuation <c> []: IdCst or CmpCst for a wrapped value; for a simple
 // value, the inner machine normalises c first.
 func (m *Machine) coerce(s *State, c g.Coercion, val v.Value) error {
@@ -348,7 +405,7 @@ func (m *Machine) coerce(s *State, c g.Coercion, val v.Value) error {
 		}
 		c, val = g.Then(w.C, c), w.S
 	}
-	s.Mode, s.Coer, s.Value, s.C = CEval, c, val, nil
+	s.Mode, s.Coer, s.Value, s.C, s.Exit = CEval, c, val, nil, Exit{}
 	return nil
 }
 
@@ -371,7 +428,7 @@ func (m *Machine) ceval(s *State) {
 // contraction (a StepCst event) is evaluated in place.
 func (m *Machine) ccont(s *State) error {
 	if len(s.C) == 0 {
-		return m.casted(s, s.Coer, s.Value)
+		return m.exit(s)
 	}
 	top := s.C[len(s.C)-1]
 	s.C = s.C[:len(s.C)-1]
@@ -399,6 +456,38 @@ func (m *Machine) ccont(s *State) error {
 	}
 	s.Coer = node // CContinue with the normal node
 	return nil
+}
+
+// exit leaves the inner machine with the normal coercion it reached.
+func (m *Machine) exit(s *State) error {
+	x := s.Exit
+	// <ĉ> e may have become a value now that ĉ is normal: a value does not merge.
+	if x.Merge && (x.Under == nil || !m.isValue(&g.Coerce{C: s.Coer, X: x.Under}, x.UnderEnv)) {
+		if n := len(s.K); n > 0 {
+			if top, ok := s.K[n-1].(*KCoerce); ok { // MergeCst, then normalise the merge
+				if err := m.fuel.Contract("MergeCst"); err != nil {
+					return err
+				}
+				s.K = s.K[:n-1]
+				s.Mode, s.Coer, s.Exit.Merge = CEval, g.Then(s.Coer, top.C), false
+				return nil
+			}
+		}
+	}
+	s.Exit = Exit{}
+	switch {
+	case x.Under != nil:
+		s.push(&KCoerce{C: s.Coer})
+		s.toEval(x.Under, x.UnderEnv)
+		return nil
+	case x.AppFun != nil: // <ĉ> (s (<c̃> v))
+		s.push(&KCoerce{C: s.Coer})
+		s.push(&KAppArg{Fun: x.AppFun})
+		s.push(&KCoerce{C: x.AppDom})
+		s.toContinue(s.Value)
+		return nil
+	}
+	return m.casted(s, s.Coer, s.Value)
 }
 
 // casted finishes <ĉ> s once ĉ is normal: IdCst, FailCst, FailFC, or a wrapped value.
@@ -440,7 +529,14 @@ func (s *State) String() string {
 	case Continue:
 		b.WriteString(g.Format(v.ReadBack(s.Value)))
 	case CEval, CContinue:
-		fmt.Fprintf(&b, "%s  on %s", g.FormatCoercion(s.Coer), g.Format(v.ReadBack(s.Value)))
+		switch {
+		case s.Exit.Under != nil:
+			fmt.Fprintf(&b, "%s  pending over %s", g.FormatCoercion(s.Coer), shorten(g.Format(s.Exit.Under)))
+		case s.Exit.AppFun != nil:
+			fmt.Fprintf(&b, "%s  pending over an application", g.FormatCoercion(s.Coer))
+		default:
+			fmt.Fprintf(&b, "%s  on %s", g.FormatCoercion(s.Coer), g.Format(v.ReadBack(s.Value)))
+		}
 	case Halt:
 		b.WriteString(s.Ans.ToAnswer().String())
 	}

@@ -80,6 +80,13 @@ type (
 	}
 	// LetrecRedex is letrec f:T = \x:S. e in b.
 	LetrecRedex struct{ Letrec *g.Letrec }
+	// MergeCst is <c> <d> e, where <d> e is not a value, in the merging mode:
+	// it becomes <d ; c> e.
+	MergeCst struct {
+		P     g.Pos
+		C     g.Coercion
+		Inner *g.Coerce
+	}
 )
 
 // Rule names of λ⟨·⟩'s contractions; a StepCst event is "StepCst/" + the coercion rule.
@@ -96,6 +103,7 @@ const (
 	RuleBlame   = "Blame"
 	RuleLet     = "Let"
 	RuleLetrec  = "Letrec"
+	RuleMerge   = "MergeCst"
 )
 
 func (*Beta) Rule() string        { return RuleBeta }
@@ -110,6 +118,7 @@ func (*FailFC) Rule() string      { return RuleFailFC }
 func (*BlameRedex) Rule() string  { return RuleBlame }
 func (*LetRedex) Rule() string    { return RuleLet }
 func (*LetrecRedex) Rule() string { return RuleLetrec }
+func (*MergeCst) Rule() string    { return RuleMerge }
 
 func (r *Beta) Term() g.Expr { return &g.App{P: r.Arg.Pos(), Fun: r.Fun, Arg: r.Arg} }
 func (r *Delta) Term() g.Expr {
@@ -130,6 +139,7 @@ func (r *BlameRedex) Term() g.Expr {
 }
 func (r *LetRedex) Term() g.Expr    { return r.Let }
 func (r *LetrecRedex) Term() g.Expr { return r.Letrec }
+func (r *MergeCst) Term() g.Expr    { return &g.Coerce{P: r.P, C: r.C, X: r.Inner} }
 
 // CastDecomposition is the result of decomposing a term: either an answer (Redex nil), or
 // a context and the redex in its hole.
@@ -152,13 +162,28 @@ func (e *StuckError) Error() string { return "stuck term: " + e.Term }
 // subterm still to evaluate (and then descends again). Type-based casts must have been
 // translated (g.Translate).
 func DecomposeCast(sem g.Semantics, e g.Expr) (CastDecomposition, error) {
+	return Cast{Sem: sem}.Decompose(e)
+}
+
+// Cast is the reduction semantics of λ⟨·⟩ under a cast semantics, merging pending
+// coercions or not (interderive.Merging).
+type Cast struct {
+	Sem g.Semantics
+	// Merge selects the space-efficient mode (gradual.md §6): a pending coercion that
+	// is not normal is normalised (StepCst) before its operand runs, and descending
+	// into <d> e (not a value) right under a pending <c> [] is the redex MergeCst.
+	Merge bool
+}
+
+// Decompose is DecomposeCast in r's mode.
+func (r Cast) Decompose(e g.Expr) (CastDecomposition, error) {
 	var E contexts.Cast
 	for {
-		v, d, err := decomposeTerm(&E, e)
+		v, d, err := r.decomposeTerm(&E, e)
 		if v == nil {
 			return d, err
 		}
-		if e, d, err = decomposeContext(sem, &E, v); e == nil {
+		if e, d, err = decomposeContext(r.Sem, &E, v); e == nil {
 			return d, err
 		}
 	}
@@ -166,7 +191,7 @@ func DecomposeCast(sem g.Semantics, e g.Expr) (CastDecomposition, error) {
 
 // decomposeTerm descends into e, pushing frames onto E, and returns the value it meets
 // (or, for a redex or answer found on the way down, the final decomposition).
-func decomposeTerm(E *contexts.Cast, e g.Expr) (g.Expr, CastDecomposition, error) {
+func (r Cast) decomposeTerm(E *contexts.Cast, e g.Expr) (g.Expr, CastDecomposition, error) {
 	for {
 		switch t := e.(type) {
 		case *g.IntLit, *g.BoolLit, *g.Lam:
@@ -180,6 +205,11 @@ func decomposeTerm(E *contexts.Cast, e g.Expr) (g.Expr, CastDecomposition, error
 		case *g.App:
 			*E, e = append(*E, &contexts.CastAppFun{P: t.P, Arg: t.Arg}), t.Fun
 		case *g.Coerce:
+			if r.Merge {
+				if d, ok := r.pending(E, t); ok {
+					return nil, d, nil
+				}
+			}
 			*E, e = append(*E, &contexts.CastCoerceArg{P: t.P, C: t.C}), t.X
 		case *g.Let:
 			*E, e = append(*E, &contexts.CastLetBound{P: t.P, Name: t.Name, T: t.T, Body: t.Body}), t.Bound
@@ -196,6 +226,38 @@ func decomposeTerm(E *contexts.Cast, e g.Expr) (g.Expr, CastDecomposition, error
 			return nil, CastDecomposition{}, &StuckError{Term: g.Format(e)}
 		}
 	}
+}
+
+// pending finds the merging mode's redexes at a coercion application <d> e met on the
+// way down: StepCst while d is not in normal form; then MergeCst when the innermost
+// frame of E is a pending <c> [] and <d> e is not a value. (Normalising d before it
+// merges keeps merging a composition of normal forms, which is what seq computes.)
+func (r Cast) pending(E *contexts.Cast, t *g.Coerce) (CastDecomposition, bool) {
+	if C, redex, rule, contractum, ok := contexts.DecomposeCoercion(r.Sem, t.C); ok {
+		return CastDecomposition{Context: *E, Redex: &StepCst{P: t.P, C: t.C, S: t.X, CContext: C, CRedex: redex, CRule: rule, CContractum: contractum}}, true
+	}
+	if n := len(*E); n > 0 {
+		if top, ok := (*E)[n-1].(*contexts.CastCoerceArg); ok && !IsValue(r.Sem, t) {
+			*E = (*E)[:n-1]
+			return CastDecomposition{Context: *E, Redex: &MergeCst{P: top.P, C: top.C, Inner: t}}, true
+		}
+	}
+	return CastDecomposition{}, false
+}
+
+// IsValue reports whether a term is a value of λ⟨·⟩ under sem: a simple value, or a
+// simple value under one normal wrapper c̄.
+func IsValue(sem g.Semantics, e g.Expr) bool {
+	switch e := e.(type) {
+	case *g.IntLit, *g.BoolLit, *g.Lam:
+		return true
+	case *g.Coerce:
+		switch e.X.(type) {
+		case *g.IntLit, *g.BoolLit, *g.Lam:
+			return g.IsWrapperShape(e.C) && g.IsNormal(sem, e.C)
+		}
+	}
+	return false
 }
 
 // decomposeContext climbs out of E with the value v until it finds a redex or the
@@ -308,6 +370,8 @@ func ContractCast(r CastRedex) (contractum g.Expr, discard bool, err error) {
 		return &g.Blame{L: r.L}, true, nil
 	case *LetRedex:
 		return g.Subst(r.Let.Body, r.Let.Name, r.V), false, nil
+	case *MergeCst:
+		return &g.Coerce{P: r.P, C: g.Then(r.Inner.C, r.C), X: r.Inner.X}, false, nil
 	case *LetrecRedex:
 		l := r.Letrec
 		unfolded := &g.Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
@@ -327,7 +391,12 @@ type CastStep struct {
 // ReduceCast performs one step on e: decompose, contract, plug. It returns the step, or,
 // when e is an answer, done = true with the answer in step.Answer.
 func ReduceCast(sem g.Semantics, e g.Expr) (step CastStep, done bool, err error) {
-	d, err := DecomposeCast(sem, e)
+	return Cast{Sem: sem}.Reduce(e)
+}
+
+// Reduce is ReduceCast in r's mode.
+func (r Cast) Reduce(e g.Expr) (step CastStep, done bool, err error) {
+	d, err := r.Decompose(e)
 	if err != nil {
 		return CastStep{}, false, err
 	}
@@ -347,11 +416,13 @@ func ReduceCast(sem g.Semantics, e g.Expr) (step CastStep, done bool, err error)
 
 // EvalCast runs a translated cast-calculus term to an answer: ReduceCast, iterated from
 // the root of the whole term every time. Each contraction spends one unit of fuel and
-// is reported to opts.OnContract.
+// is reported to opts.OnContract. The reduction semantics does not merge pending
+// coercions unless opts.Merging says so.
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	r := Cast{Sem: sem, Merge: opts.Merging.Merge(false)}
 	fuel := interderive.NewCounter(opts)
 	for {
-		d, err := DecomposeCast(sem, e)
+		d, err := r.Decompose(e)
 		if err != nil {
 			return g.Answer{}, err
 		}

@@ -41,8 +41,27 @@ program transformation, under the cast semantics LD, LUD, ED and EUD.
 
 // runFlags are the flags run and trace share.
 type runFlags struct {
-	stage, semantics, lang string
-	fuel                   int
+	stage, semantics, lang, space string
+	fuel                          int
+}
+
+// merging reads --space.
+func (f *runFlags) merging() (interderive.Merging, error) {
+	switch f.space {
+	case "", "default":
+		return interderive.MergeDefault, nil
+	case "merged":
+		return interderive.Merged, nil
+	case "unmerged":
+		return interderive.Unmerged, nil
+	}
+	return 0, fmt.Errorf("--space must be merged, unmerged or default, not %q", f.space)
+}
+
+// options are the run options the flags give.
+func (f *runFlags) options() (interderive.Options, error) {
+	m, err := f.merging()
+	return interderive.Options{Fuel: f.fuel, Merging: m}, err
 }
 
 const stagesHelp = "derivation stage: reduction, closures, machine, cps2 or interp"
@@ -52,6 +71,7 @@ func (f *runFlags) register(cmd *cobra.Command, defaultStage string) {
 	cmd.Flags().StringVar(&f.semantics, "semantics", "ed", "cast semantics: ld, lud, ed or eud")
 	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
 	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc or cast")
+	cmd.Flags().StringVar(&f.space, "space", "default", "cast calculus: merge pending coercions (merged), or not (unmerged); by default machine, cps2 and interp merge")
 }
 
 // load reads, parses and type-checks a file, printing a positioned error with a caret.
@@ -115,7 +135,11 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 			if err != nil {
 				return err
 			}
-			out, err := prog.Run(stage, variant, interderive.Options{Fuel: f.fuel})
+			opts, err := f.options()
+			if err != nil {
+				return err
+			}
+			out, err := prog.Run(stage, variant, opts)
 			if err != nil {
 				return finish(args[0], err, stderr)
 			}
@@ -148,7 +172,11 @@ the machine every state and its two stacks; for cps2 and interp their contractio
 			if err != nil {
 				return err
 			}
-			_, err = prog.Trace(stdout, stage, variant, interderive.Options{Fuel: f.fuel})
+			opts, err := f.options()
+			if err != nil {
+				return err
+			}
+			_, err = prog.Trace(stdout, stage, variant, opts)
 			return finish(args[0], err, stderr)
 		},
 	}

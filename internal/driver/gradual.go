@@ -92,4 +92,3 @@ func (p gradualProgram) Run(stage, variant string, opts interderive.Options) (Ou
 	}
 	return outcomeOf(a, steps), nil
 }
-

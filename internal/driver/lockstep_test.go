@@ -24,7 +24,7 @@ type run struct {
 
 func runStage(st CastStage, sem g.Semantics, e g.Expr, fuel int) run {
 	var r run
-	r.answer, r.err = st.Eval(sem, e, interderive.Options{Fuel: fuel, OnContract: func(rule string) { r.rules = append(r.rules, rule) }})
+	r.answer, r.err = st.Eval(sem, e, interderive.Options{Fuel: fuel, Merging: interderive.Unmerged, OnContract: func(rule string) { r.rules = append(r.rules, rule) }})
 	return r
 }
 

@@ -61,8 +61,9 @@ func (p gradualProgram) Trace(w io.Writer, stage, variant string, opts interderi
 
 func traceReduction(w io.Writer, sem g.Semantics, e g.Expr, opts interderive.Options) (Outcome, error) {
 	fuel := interderive.NewCounter(opts)
+	r := reduction.Cast{Sem: sem, Merge: opts.Merging.Merge(false)}
 	for {
-		step, done, err := reduction.ReduceCast(sem, e)
+		step, done, err := r.Reduce(e)
 		if err != nil {
 			return Outcome{Steps: fuel.Steps()}, err
 		}
@@ -88,9 +89,10 @@ func traceReduction(w io.Writer, sem g.Semantics, e g.Expr, opts interderive.Opt
 
 func traceClosures(w io.Writer, sem g.Semantics, e g.Expr, opts interderive.Options) (Outcome, error) {
 	fuel := interderive.NewCounter(opts)
+	calc := closures.Calculus{Sem: sem, Merge: opts.Merging.Merge(false)}
 	var cl closures.Closure = &closures.Clo{E: e}
 	for {
-		step, err := closures.Decompose(sem, cl)
+		step, err := calc.Decompose(cl)
 		if err != nil {
 			return Outcome{Steps: fuel.Steps()}, err
 		}

@@ -1,0 +1,168 @@
+package driver
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/interderive/interderive"
+	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/gradualgen"
+	"github.com/interderive/interderive/interp"
+	"github.com/interderive/interderive/machine"
+	"pgregory.net/rapid"
+)
+
+// runMode runs a stage in a merging mode, recording its contractions.
+func runMode(st CastStage, sem g.Semantics, e g.Expr, fuel int, mode interderive.Merging) (g.Answer, []string, error) {
+	var rules []string
+	a, err := st.Eval(sem, e, interderive.Options{Fuel: fuel, Merging: mode, OnContract: func(r string) { rules = append(rules, r) }})
+	return a, rules, err
+}
+
+// mergedAgree checks one program: in the merging mode every stage performs the
+// reduction semantics' contractions, and the merged answer is the unmerged one.
+func mergedAgree(sem g.Semantics, e g.Expr, fuel int) error {
+	stages := CastStages()
+	plain, _, plainErr := runMode(stages[0], sem, e, fuel*4, interderive.Unmerged)
+	ref, refRules, refErr := runMode(stages[0], sem, e, fuel, interderive.Merged)
+	for _, st := range stages[1:] {
+		a, rules, err := runMode(st, sem, e, fuel, interderive.Merged)
+		if i := firstDiff(refRules, rules); i >= 0 {
+			return fmt.Errorf("%s (merged) parts from reduction at contraction %d: %s vs %s\nreduction: %v\n%s: %v", st.Name, i+1, ruleAt(refRules, i), ruleAt(rules, i), refRules, st.Name, rules)
+		}
+		if (err == nil) != (refErr == nil) || (err == nil && !sameAnswer(a, ref)) {
+			return fmt.Errorf("%s (merged): %v %v, reduction: %v %v", st.Name, a, err, ref, refErr)
+		}
+	}
+	// Merging never changes the answer (when both modes reach one) under the
+	// semantics where composition is associative.
+	if g.MergesSafely(sem) && refErr == nil && plainErr == nil && !sameAnswer(ref, plain) {
+		return fmt.Errorf("merged answer %s, unmerged %s", ref, plain)
+	}
+	return nil
+}
+
+func sameAnswer(a, b g.Answer) bool {
+	if a.Blamed || b.Blamed {
+		return a.Blamed == b.Blamed && a.Blame == b.Blame
+	}
+	return g.AlphaEqual(a.Value, b.Value)
+}
+
+func TestMergedStagesAgreeOnCorpus(t *testing.T) {
+	files, err := SourceFiles([]string{"../../testdata/gradual"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		l, _ := LanguageFor(file, "")
+		src, _ := os.ReadFile(file)
+		prog, err := l.Load(src)
+		if err != nil {
+			continue
+		}
+		for _, sem := range g.Standard() {
+			if err := mergedAgree(sem, g.Translate(sem, prog.(gradualProgram).term), 20000); err != nil {
+				t.Errorf("%s, %s: %v", file, sem.Name(), err)
+			}
+		}
+	}
+}
+
+func TestMergedStagesAgree(t *testing.T) {
+	for _, sem := range g.Standard() {
+		t.Run(sem.Name(), func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				e := gradualgen.Program(t, gradualgen.Config{Cast: true, Inj: gradualgen.For(sem), Depth: 5})
+				if err := mergedAgree(sem, g.Translate(sem, e), 3000); err != nil {
+					t.Fatalf("%v\nprogram: %s", err, g.Format(e))
+				}
+			})
+		})
+	}
+}
+
+// tailCasts is a tail-recursive loop whose every call sits under two casts, Bool to
+// Dyn and back: without merging, the pending casts pile up in the context
+// (<Bool!> <Bool?^l> <Bool!> ...); with merging they stay one normal coercion.
+func tailCasts(n int) g.Expr {
+	src := fmt.Sprintf(`letrec f: Int -> Dyn = \n:Int. if zero? n then (true : Dyn) else ((f (dec n) : Bool)^l : Dyn) in f %d`, n)
+	e, err := g.Parse([]byte(src), g.GTLC)
+	if err != nil {
+		panic(err)
+	}
+	c, _, err := g.InsertCasts(e)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// TestMergingRunsInConstantSpace measures the machine's meta-continuation and the
+// interpreter's recursion on the loop at two sizes: merged, they do not grow with n;
+// unmerged, the machine's stack grows linearly.
+func TestMergingRunsInConstantSpace(t *testing.T) {
+	for _, sem := range g.Standard() {
+		stack := func(n int, mode interderive.Merging) int {
+			m := machine.New(sem, interderive.Options{Merging: mode})
+			deepest := 0
+			m.Trace = func(s *machine.State) { deepest = max(deepest, len(s.K)) }
+			a, err := m.Run(g.Translate(sem, tailCasts(n)))
+			if err != nil || a.ToAnswer().Observe() != "dynamic" {
+				t.Fatalf("%s, n = %d: %v, %v", sem.Name(), n, a, err)
+			}
+			return deepest
+		}
+		if small, large := stack(100, interderive.Merged), stack(1000, interderive.Merged); small != large {
+			t.Errorf("%s merged: the machine's stack reaches %d frames at n = 100 but %d at n = 1000", sem.Name(), small, large)
+		}
+		if small, large := stack(100, interderive.Unmerged), stack(1000, interderive.Unmerged); large < 5*small {
+			t.Errorf("%s unmerged: the stack should grow with n (%d at 100, %d at 1000)", sem.Name(), small, large)
+		}
+		// The interpreter makes tail calls through merged casts in its loop: far more
+		// iterations than its recursion bound allow if they nested.
+		a, err := interp.EvalCast(sem, g.Translate(sem, tailCasts(3*interp.MaxDepth)), interderive.Options{Merging: interderive.Merged})
+		if err != nil || a.Observe() != "dynamic" {
+			t.Errorf("%s: interp on %d merged tail calls: %v, %v", sem.Name(), 3*interp.MaxDepth, a, err)
+		}
+	}
+}
+
+// TestMergingEagerCounterexample pins the actual behaviour on the program that shows
+// why the eager semantics do not merge by default (gradual.MergesSafely). Derivation,
+// ED and EUD (the casts translate alike in both strategies):
+//
+//	c1 = <<Dyn->Int <= Int->Int>>^l1 = Int?^l1 -> id
+//	c2 = <<Bool->Int <= Dyn->Int>>^l2 = Bool! -> id
+//	c3 = <<Dyn->Dyn <= Bool->Int>>^l3 = Bool?^l3 -> Int!
+//
+// Unmerged, c1 wraps the lambda, then c2 composes: (Bool! ; Int?^l1) -> (id ; id)
+// -> fail^l1 -> id -> (FailL) fail^l1: blame l1. Merged, c2 ; c3 composes first:
+// (Bool?^l3 ; Bool!) -> Int!, and then c1 ; that gives (Bool?^l3 ; fail^l1) -> Int!,
+// a normal wrapper: the program is a function. The lazy semantics give that function
+// in both modes.
+func TestMergingEagerCounterexample(t *testing.T) {
+	src := `<Dyn -> Dyn <= Bool -> Int>^l3 <Bool -> Int <= Dyn -> Int>^l2 <Dyn -> Int <= Int -> Int>^l1 (\x:Int. x)`
+	e, err := g.Parse([]byte(src), g.CastCalculus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{ // semantics -> unmerged, merged
+		"ld": {"function", "function"}, "lud": {"function", "function"},
+		"ed": {"blame l1", "function"}, "eud": {"blame l1", "function"},
+	}
+	for _, sem := range g.Standard() {
+		for _, st := range CastStages() {
+			for i, mode := range []interderive.Merging{interderive.Unmerged, interderive.Merged} {
+				a, _, err := runMode(st, sem, g.Translate(sem, e), 1000, mode)
+				if err != nil || a.Observe() != want[sem.Name()][i] {
+					t.Errorf("%s, %s, %s: %v %v, want %s", sem.Name(), st.Name, mode, a, err, want[sem.Name()][i])
+				}
+			}
+		}
+		if got := g.MergesSafely(sem); got != (sem.Name() == "ld" || sem.Name() == "lud") {
+			t.Errorf("MergesSafely(%s) = %v", sem.Name(), got)
+		}
+	}
+}
