@@ -1,0 +1,12 @@
+package interp_test
+
+import (
+	"testing"
+
+	"github.com/interderive/interderive/interp"
+	"github.com/interderive/interderive/internal/castcases"
+)
+
+// TestCastCases runs the hand-derived programs of package castcases: answers and
+// whole contraction sequences, one rule per contraction.
+func TestCastCases(t *testing.T) { castcases.Run(t, interp.EvalCast) }

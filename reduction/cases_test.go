@@ -1,0 +1,12 @@
+package reduction_test
+
+import (
+	"testing"
+
+	"github.com/interderive/interderive/reduction"
+	"github.com/interderive/interderive/internal/castcases"
+)
+
+// TestCastCases runs the hand-derived programs of package castcases: answers and
+// whole contraction sequences, one rule per contraction.
+func TestCastCases(t *testing.T) { castcases.Run(t, reduction.EvalCast) }
