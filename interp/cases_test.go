@@ -3,8 +3,8 @@ package interp_test
 import (
 	"testing"
 
-	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/internal/castcases"
+	"github.com/interderive/interderive/interp"
 )
 
 // TestCastCases runs the hand-derived programs of package castcases: answers and

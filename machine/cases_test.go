@@ -3,8 +3,8 @@ package machine_test
 import (
 	"testing"
 
-	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/internal/castcases"
+	"github.com/interderive/interderive/machine"
 )
 
 // TestCastCases runs the hand-derived programs of package castcases: answers and

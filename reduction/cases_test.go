@@ -3,8 +3,8 @@ package reduction_test
 import (
 	"testing"
 
-	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/internal/castcases"
+	"github.com/interderive/interderive/reduction"
 )
 
 // TestCastCases runs the hand-derived programs of package castcases: answers and
