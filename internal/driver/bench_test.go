@@ -1,0 +1,60 @@
+package driver
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/interderive/interderive"
+	g "github.com/interderive/interderive/gradual"
+)
+
+// fibProgram is fib n, fully typed or fully dynamic (every annotation Dyn).
+func fibProgram(b *testing.B, n int, dynamic bool) g.Expr {
+	src := fmt.Sprintf(`letrec fib: Int -> Int = \k:Int. if k < 2 then k else fib (k - 1) + fib (k - 2) in fib %d`, n)
+	if dynamic {
+		src = fmt.Sprintf(`letrec fib: Dyn -> Dyn = \k. if k < 2 then k else fib (k - 1) + fib (k - 2) in fib %d`, n)
+	}
+	e, err := g.Parse([]byte(src), g.GTLC)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, _, err := g.InsertCasts(e)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+func nativeFib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return nativeFib(n-1) + nativeFib(n-2)
+}
+
+// BenchmarkFib runs fib on every stage, typed and dynamic, beside the same function
+// written in Go: compare the ratios within one run.
+func BenchmarkFib(b *testing.B) {
+	for _, dynamic := range []bool{false, true} {
+		for _, n := range []int{10, 15} {
+			e := g.Translate(g.ED, fibProgram(b, n, dynamic))
+			for _, st := range CastStages() {
+				if st.Name == "reduction" && n > 10 || st.Name == "closures" && n > 10 {
+					continue
+				}
+				b.Run(fmt.Sprintf("dyn=%v/n=%d/%s", dynamic, n, st.Name), func(b *testing.B) {
+					for b.Loop() {
+						if _, err := st.Eval(g.ED, e, interderive.Options{}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+	b.Run("native/n=15", func(b *testing.B) {
+		for b.Loop() {
+			nativeFib(15)
+		}
+	})
+}
