@@ -3,6 +3,7 @@ package interderive
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // DefaultFuel is the number of contractions a run may perform when Options.Fuel is
@@ -20,6 +21,9 @@ type Options struct {
 	// Merging selects, for the cast calculus, whether adjacent pending coercions in the
 	// context are merged (gradual.md §6).
 	Merging Merging
+	// Timeout, if positive, bounds the run's wall-clock time: a run still going
+	// after it stops with ErrTimeout (checked every few hundred contractions).
+	Timeout time.Duration
 }
 
 // Merging says whether a run of the cast calculus merges adjacent pending coercions in
@@ -102,23 +106,53 @@ func (e *DepthError) Error() string {
 // Unwrap makes errors.Is(err, ErrTooDeep) hold.
 func (e *DepthError) Unwrap() error { return ErrTooDeep }
 
+// ErrTimeout is returned (wrapped in a *TimeoutError) by a run that exceeded
+// Options.Timeout.
+var ErrTimeout = errors.New("timed out")
+
+// TimeoutError reports that a run stopped after its time limit.
+type TimeoutError struct {
+	Limit time.Duration
+	Steps int
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("timed out after %s (%d contractions)", e.Limit, e.Steps)
+}
+
+// Unwrap makes errors.Is(err, ErrTimeout) hold.
+func (e *TimeoutError) Unwrap() error { return ErrTimeout }
+
 // Counter counts contractions against a budget and forwards them to the observer; it
 // is what every stage calls once per contraction.
 type Counter struct {
 	n, budget int
 	on        func(string)
+	timeout   time.Duration
+	deadline  time.Time
 }
 
 // NewCounter starts counting for a run configured by o.
 func NewCounter(o Options) *Counter {
-	return &Counter{budget: o.Budget(), on: o.OnContract}
+	c := &Counter{budget: o.Budget(), on: o.OnContract, timeout: o.Timeout}
+	if o.Timeout > 0 {
+		c.deadline = time.Now().Add(o.Timeout)
+	}
+	return c
 }
 
+// timeCheckEvery is how many contractions pass between two looks at the clock.
+const timeCheckEvery = 256
+
 // Contract records one contraction of the given rule. It returns a *FuelError if the
-// budget was already spent, in which case the contraction must not happen.
+// budget was already spent (or a *TimeoutError past the time limit), in which case the
+// contraction must not happen.
 func (c *Counter) Contract(rule string) error {
 	if c.n >= c.budget {
 		return &FuelError{Steps: c.n}
+	}
+	if c.timeout > 0 && c.n%timeCheckEvery == 0 && time.Now().After(c.deadline) {
+		return &TimeoutError{Limit: c.timeout, Steps: c.n}
 	}
 	c.n++
 	if c.on != nil {

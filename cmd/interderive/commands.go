@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,8 +19,8 @@ const exitStatusHelp = `Exit status:
   0  an answer: a value or blame (check: every file passed)
   1  check: some file failed its expectations
   2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret)
-  3  the run stopped without an answer: it ran out of fuel, or its recursion went
-     deeper than the stage's bound (interp)`
+  3  the run stopped without an answer: it ran out of fuel or time (--timeout), or
+     its recursion went deeper than the stage's bound (interp)`
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -43,6 +44,7 @@ program transformation, under the cast semantics LD, LUD, ED and EUD.
 type runFlags struct {
 	stage, semantics, lang, space string
 	fuel                          int
+	timeout                       time.Duration
 }
 
 // merging reads --space.
@@ -61,7 +63,7 @@ func (f *runFlags) merging() (interderive.Merging, error) {
 // options are the run options the flags give.
 func (f *runFlags) options() (interderive.Options, error) {
 	m, err := f.merging()
-	return interderive.Options{Fuel: f.fuel, Merging: m}, err
+	return interderive.Options{Fuel: f.fuel, Merging: m, Timeout: f.timeout}, err
 }
 
 const stagesHelp = "derivation stage: reduction, closures, machine, cps2 or interp"
@@ -71,6 +73,7 @@ func (f *runFlags) register(cmd *cobra.Command, defaultStage string) {
 	cmd.Flags().StringVar(&f.semantics, "semantics", "ed", "cast semantics: ld, lud, ed or eud")
 	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
 	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc or cast")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "stop a run after this long (e.g. 10s); 0 for no limit")
 	cmd.Flags().StringVar(&f.space, "space", "default", "cast calculus: merge pending coercions (merged), or not (unmerged); by default machine, cps2 and interp merge")
 }
 
@@ -108,7 +111,7 @@ func finish(path string, err error, stderr io.Writer) error {
 	switch {
 	case err == nil:
 		return nil
-	case driver.IsFuel(err), errors.Is(err, interderive.ErrTooDeep):
+	case driver.IsFuel(err), errors.Is(err, interderive.ErrTooDeep), errors.Is(err, interderive.ErrTimeout):
 		fmt.Fprintf(stderr, "%s: %v\n", path, err)
 		return &exitError{code: exitFuel}
 	}
@@ -116,9 +119,37 @@ func finish(path string, err error, stderr io.Writer) error {
 	return &exitError{code: exitStatic}
 }
 
+// runReport is run --json's output.
+type runReport struct {
+	File         string `json:"file"`
+	Language     string `json:"language"`
+	Stage        string `json:"stage"`
+	Semantics    string `json:"semantics"`
+	Outcome      string `json:"outcome"` // answer, out of fuel, timeout, too deep
+	Answer       string `json:"answer,omitempty"`
+	Value        string `json:"value,omitempty"`
+	Contractions int    `json:"contractions"`
+	Error        string `json:"error,omitempty"`
+}
+
+func outcomeName(err error) string {
+	switch {
+	case err == nil:
+		return "answer"
+	case driver.IsFuel(err):
+		return "out of fuel"
+	case errors.Is(err, interderive.ErrTimeout):
+		return "timeout"
+	case errors.Is(err, interderive.ErrTooDeep):
+		return "too deep"
+	}
+	return "error"
+}
+
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	var show string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "run [flags] FILE",
 		Short: "Run a program and print its answer",
@@ -131,7 +162,7 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 			if show != "observe" && show != "value" {
 				return fmt.Errorf("--show must be observe or value, not %q", show)
 			}
-			_, prog, stage, variant, err := f.load(args[0], stderr)
+			l, prog, stage, variant, err := f.load(args[0], stderr)
 			if err != nil {
 				return err
 			}
@@ -139,9 +170,26 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 			if err != nil {
 				return err
 			}
+			steps := 0
+			opts.OnContract = func(string) { steps++ }
 			out, err := prog.Run(stage, variant, opts)
+			if asJSON {
+				rep := runReport{File: args[0], Language: l.Name(), Stage: stage, Semantics: variant,
+					Outcome: outcomeName(err), Answer: out.Observation, Value: out.Value, Contractions: steps}
+				if err != nil {
+					rep.Error = err.Error()
+				}
+				enc := json.NewEncoder(stdout)
+				enc.SetEscapeHTML(false)
+				if err := enc.Encode(rep); err != nil {
+					return err
+				}
+			}
 			if err != nil {
 				return finish(args[0], err, stderr)
+			}
+			if asJSON {
+				return nil
 			}
 			if show == "value" {
 				fmt.Fprintln(stdout, out.Value)
@@ -153,6 +201,7 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 	}
 	f.register(cmd, "interp")
 	cmd.Flags().StringVar(&show, "show", "observe", "what to print: observe or value")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: outcome, answer, value, contractions")
 	return cmd
 }
 
@@ -235,16 +284,30 @@ ANSWER is what run prints, "blame *" (blame with any label), "type error", or
 	return cmd
 }
 
+// compareRow is a row of compare --json's output.
+type compareRow struct {
+	Semantics    string  `json:"semantics"`
+	Stage        string  `json:"stage"`
+	Outcome      string  `json:"outcome"`
+	Answer       string  `json:"answer"`
+	Value        string  `json:"value,omitempty"`
+	Contractions int     `json:"contractions"`
+	Seconds      float64 `json:"seconds"`
+}
+
 func newCompareCmd(stdout, stderr io.Writer) *cobra.Command {
 	var semantics, lang string
 	var fuel int
+	var timeout time.Duration
+	var asJSON bool
+	var space string
 	cmd := &cobra.Command{
 		Use:   "compare [flags] FILE",
 		Short: "Run a program on every stage under every semantics, and compare",
 		Long: `Compare runs the program on every derivation stage under each requested semantics
 and prints a table: semantics, stage, answer, contractions, time. Within one
 semantics every stage must give the reduction semantics' answer and perform the same
-contractions in the same order; a disagreement is reported with the first point where
+contractions in the same order (all stages run in the same --space mode); a disagreement is reported with the first point where
 the two sequences part, and the exit status is 1.
 
 ` + exitStatusHelp,
@@ -266,7 +329,37 @@ the two sequences part, and the exit status is 1.
 					variants = append(variants, v)
 				}
 			}
-			rows, diffs := driver.Compare(l, prog, variants, fuel)
+			merging := interderive.Unmerged
+			switch space {
+			case "merged":
+				merging = interderive.Merged
+			case "unmerged":
+			default:
+				return fmt.Errorf("--space must be merged or unmerged, not %q", space)
+			}
+			rows, diffs := driver.Compare(l, prog, variants, interderive.Options{Fuel: fuel, Timeout: timeout, Merging: merging})
+			if asJSON {
+				out := struct {
+					Rows          []compareRow `json:"rows"`
+					Disagreements []string     `json:"disagreements"`
+				}{Disagreements: []string{}}
+				for _, r := range rows {
+					out.Rows = append(out.Rows, compareRow{Semantics: r.Variant, Stage: r.Stage, Outcome: outcomeName(r.Err),
+						Answer: r.Answer(), Value: r.Outcome.Value, Contractions: len(r.Rules), Seconds: r.Time.Seconds()})
+				}
+				for _, d := range diffs {
+					out.Disagreements = append(out.Disagreements, d.String())
+				}
+				enc := json.NewEncoder(stdout)
+				enc.SetEscapeHTML(false)
+				if err := enc.Encode(out); err != nil {
+					return err
+				}
+				if len(diffs) > 0 {
+					return &exitError{code: exitFailed}
+				}
+				return nil
+			}
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "semantics\tstage\tanswer\tcontractions\ttime")
 			for _, r := range rows {
@@ -285,6 +378,9 @@ the two sequences part, and the exit status is 1.
 	}
 	cmd.Flags().StringVar(&semantics, "semantics", "all", "semantics to compare: all, or a comma-separated list")
 	cmd.Flags().IntVar(&fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions per run")
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop each run after this long (e.g. 10s); 0 for no limit")
 	cmd.Flags().StringVar(&lang, "lang", "", "language, overriding the file extension")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the table and any disagreements as JSON")
+	cmd.Flags().StringVar(&space, "space", "unmerged", "cast calculus: run every stage merging pending coercions (merged) or not (unmerged)")
 	return cmd
 }

@@ -186,3 +186,26 @@ func TestCompare(t *testing.T) {
 		t.Errorf("compare --semantics lud,ed: exit %d\n%s", code, stdout)
 	}
 }
+
+func TestJSONAndTimeout(t *testing.T) {
+	dyn := write(t, "dyn.cast", `(\x:Dyn. x) (<Dyn <= Int>^l1 1)`)
+	stdout, _, code := runCmd("run", "--json", "--stage", "machine", dyn)
+	// beta is the only contraction: <Int!> 1 is already a value.
+	want := `{"file":"` + dyn + `","language":"cast","stage":"machine","semantics":"ed","outcome":"answer","answer":"dynamic","value":"<Int!> 1","contractions":1}` + "\n"
+	if code != 0 || stdout != want {
+		t.Errorf("run --json: exit %d\n got %s\nwant %s", code, stdout, want)
+	}
+	loop := write(t, "loop.gtlc", "letrec loop: Int -> Int = \\x:Int. loop x in loop 0")
+	stdout, stderr, code := runCmd("run", "--timeout", "50ms", "--fuel", "1000000000", loop)
+	if code != 3 || stdout != "" || !strings.Contains(stderr, "timed out after 50ms") {
+		t.Errorf("run --timeout: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	stdout, _, code = runCmd("compare", "--json", "--semantics", "ed", dyn)
+	if code != 0 || !strings.Contains(stdout, `"stage":"cps2","outcome":"answer","answer":"dynamic"`) || !strings.Contains(stdout, `"disagreements":[]`) {
+		t.Errorf("compare --json: exit %d\n%s", code, stdout)
+	}
+	stdout, _, code = runCmd("compare", "--space", "merged", "--semantics", "ld", dyn)
+	if code != 0 || !strings.Contains(stdout, "all stages agree") {
+		t.Errorf("compare --space merged: exit %d\n%s", code, stdout)
+	}
+}

@@ -45,8 +45,13 @@ func (d Disagreement) String() string {
 
 // Compare runs a program on every stage of its language under each variant, and
 // checks, within each variant, that every stage agrees with the first (the reference
-// semantics) on the answer (the printed value) and on the contraction sequence.
-func Compare(l Language, prog Program, variants []string, fuel int) ([]CompareRow, []Disagreement) {
+// semantics) on the answer (the printed value) and on the contraction sequence. Every
+// stage runs in the same mode: opts (fuel, time limit) with pending coercions
+// unmerged, unless opts.Merging says merged.
+func Compare(l Language, prog Program, variants []string, opts interderive.Options) ([]CompareRow, []Disagreement) {
+	if opts.Merging == interderive.MergeDefault {
+		opts.Merging = interderive.Unmerged
+	}
 	var rows []CompareRow
 	var diffs []Disagreement
 	for _, variant := range variants {
@@ -54,7 +59,9 @@ func Compare(l Language, prog Program, variants []string, fuel int) ([]CompareRo
 		for _, stage := range l.Stages() {
 			row := CompareRow{Variant: variant, Stage: stage}
 			start := time.Now()
-			row.Outcome, row.Err = prog.Run(stage, variant, interderive.Options{Fuel: fuel, OnContract: func(r string) { row.Rules = append(row.Rules, r) }})
+			o := opts
+			o.OnContract = func(r string) { row.Rules = append(row.Rules, r) }
+			row.Outcome, row.Err = prog.Run(stage, variant, o)
 			row.Time = time.Since(start)
 			rows = append(rows, row)
 			if ref == nil {
