@@ -487,19 +487,24 @@ func constants(cls []Closure) []g.Expr {
 	return ks
 }
 
-// Format shows a closure for a person: e[ρ] prints as the term followed by its
-// environment, {x ↦ v, ...}, innermost binding first (ε is left out).
+// Format shows a closure for a person, as PEPM 2014 writes them: e[ρ], with ρ as
+// {x ↦ cl, ...} (innermost binding first) or ε, and composite terms parenthesised.
 func Format(cl Closure) string {
 	switch cl := cl.(type) {
 	case *Clo:
-		if cl.Env == nil {
-			return g.Format(cl.E)
+		env := "ε"
+		if cl.Env != nil {
+			var parts []string
+			for rho := cl.Env; rho != nil; rho = rho.Next {
+				parts = append(parts, rho.Name+" ↦ "+Format(rho.Cl))
+			}
+			env = "{" + strings.Join(parts, ", ") + "}"
 		}
-		var parts []string
-		for rho := cl.Env; rho != nil; rho = rho.Next {
-			parts = append(parts, rho.Name+" ↦ "+Format(rho.Cl))
+		switch cl.E.(type) {
+		case *g.IntLit, *g.BoolLit, *g.Var, *g.Blame:
+			return g.Format(cl.E) + "[" + env + "]"
 		}
-		return "(" + g.Format(cl.E) + ")[" + strings.Join(parts, ", ") + "]"
+		return "(" + g.Format(cl.E) + ")[" + env + "]"
 	case *Prim:
 		args := make([]string, len(cl.Args))
 		for i, a := range cl.Args {
@@ -520,5 +525,6 @@ func Format(cl Closure) string {
 
 // String prints the context with [] for its hole.
 func (E Context) String() string {
-	return Format(E.Plug(&Clo{E: &g.Var{Name: contexts.Hole}}))
+	s := Format(E.Plug(&Clo{E: &g.Var{Name: contexts.Hole}}))
+	return strings.Replace(s, contexts.Hole+"[ε]", contexts.Hole, 1)
 }
