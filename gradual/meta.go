@@ -6,34 +6,44 @@ import "strconv"
 // and wrap around on overflow. ok is false when the arguments are not constants of
 // the operator's types (which the type system rules out).
 func Delta(p Pos, op Op, args ...Expr) (Expr, bool) {
-	ints := make([]int64, 0, 2)
-	for _, a := range args {
-		n, isInt := a.(*IntLit)
-		if !isInt {
+	if want := 1; op.IsBinary() {
+		want = 2
+		if len(args) != want {
 			return nil, false
 		}
-		ints = append(ints, n.N)
+	} else if len(args) != want {
+		return nil, false
 	}
-	if len(ints) != map[bool]int{false: 1, true: 2}[op.IsBinary()] {
+	a, ok := args[0].(*IntLit)
+	if !ok {
+		return nil, false
+	}
+	if !op.IsBinary() {
+		switch op {
+		case OpInc:
+			return &IntLit{P: p, N: a.N + 1}, true
+		case OpDec:
+			return &IntLit{P: p, N: a.N - 1}, true
+		case OpZero:
+			return &BoolLit{P: p, B: a.N == 0}, true
+		}
+		return nil, false
+	}
+	b, ok := args[1].(*IntLit)
+	if !ok {
 		return nil, false
 	}
 	switch op {
-	case OpInc:
-		return &IntLit{P: p, N: ints[0] + 1}, true
-	case OpDec:
-		return &IntLit{P: p, N: ints[0] - 1}, true
-	case OpZero:
-		return &BoolLit{P: p, B: ints[0] == 0}, true
 	case OpAdd:
-		return &IntLit{P: p, N: ints[0] + ints[1]}, true
+		return &IntLit{P: p, N: a.N + b.N}, true
 	case OpSub:
-		return &IntLit{P: p, N: ints[0] - ints[1]}, true
+		return &IntLit{P: p, N: a.N - b.N}, true
 	case OpMul:
-		return &IntLit{P: p, N: ints[0] * ints[1]}, true
+		return &IntLit{P: p, N: a.N * b.N}, true
 	case OpEq:
-		return &BoolLit{P: p, B: ints[0] == ints[1]}, true
+		return &BoolLit{P: p, B: a.N == b.N}, true
 	case OpLt:
-		return &BoolLit{P: p, B: ints[0] < ints[1]}, true
+		return &BoolLit{P: p, B: a.N < b.N}, true
 	}
 	return nil, false
 }

@@ -67,12 +67,19 @@ func (in *interpreter) ret(val v.Value, k ctx) (v.Answer, error) {
 	return value(val)
 }
 
-// interp evaluates e in ρ, in the context k.
+// interp evaluates e in ρ, in the context k, within the depth bound.
 func (in *interpreter) interp(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 	if in.depth++; in.depth > MaxDepth {
+		in.depth--
 		return v.Answer{}, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
 	}
-	defer func() { in.depth-- }()
+	a, err := in.eval(e, rho, k)
+	in.depth--
+	return a, err
+}
+
+// eval is interp's body: one iteration per computation in tail position.
+func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 	for {
 		switch t := e.(type) {
 		case *g.IntLit, *g.BoolLit:
@@ -249,7 +256,8 @@ func constant(val v.Value) g.Expr {
 }
 
 func (in *interpreter) delta(p g.Pos, op g.Op, args ...v.Value) (v.Value, error) {
-	ks := make([]g.Expr, len(args))
+	var buf [2]g.Expr
+	ks := buf[:len(args)]
 	for i, a := range args {
 		if ks[i] = constant(a); ks[i] == nil {
 			return nil, fmt.Errorf("%s applied to a non-constant", op)
