@@ -131,8 +131,8 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 			}))
 		}))
 	case *g.Coerce:
-		if ev.merge && !ev.isValue(e, rho) {
-			value := func(n g.Coercion) bool { return ev.isValue(&g.Coerce{C: n, X: e.X}, rho) }
+		if ev.merge && !v.WrapsValue(ev.sem, e.C, e.X, rho) {
+			value := func(n g.Coercion) bool { return v.WrapsValue(ev.sem, n, e.X, rho) }
 			return ev.pending(e.C, mk, value, func(mk metaCont) step { return ev.eval(e.X, rho, mk) })
 		}
 		return ev.eval(e.X, rho, ev.castCont(e.C, mk))
@@ -237,20 +237,6 @@ func (ev *evaluator) pending(d g.Coercion, mk metaCont, value func(g.Coercion) b
 			return resume(ev.castCont(n, mk))
 		}, *mk.under)
 	}, mk)
-}
-
-// isValue reports whether <d> e denotes a value <c̄> s without any step.
-func (ev *evaluator) isValue(e *g.Coerce, rho *v.Env) bool {
-	switch x := e.X.(type) {
-	case *g.IntLit, *g.BoolLit, *g.Lam:
-	case *g.Var:
-		if val, ok := rho.Lookup(x.Name); !ok || !v.Simple(val) {
-			return false
-		}
-	default:
-		return false
-	}
-	return g.IsWrapperShape(e.C) && g.IsNormal(ev.sem, e.C)
 }
 
 // cast applies a coercion to a value: IdCst or CmpCst on a wrapped value, then the

@@ -146,8 +146,8 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			}
 			e, rho, k = clo.Lam.Body, clo.Env.Bind(clo.Lam.Param, arg), kk // the call, in tail position
 		case *g.Coerce:
-			if in.merge && !in.isValue(t, rho) {
-				value := func(n g.Coercion) bool { return in.isValue(&g.Coerce{C: n, X: t.X}, rho) }
+			if in.merge && !v.WrapsValue(in.sem, t.C, t.X, rho) {
+				value := func(n g.Coercion) bool { return v.WrapsValue(in.sem, n, t.X, rho) }
 				kk, wrapper, err := in.pending(t.C, k, value)
 				if err != nil {
 					return v.Answer{}, err
@@ -215,20 +215,6 @@ func (in *interpreter) pending(d g.Coercion, k ctx, value func(g.Coercion) bool)
 		}
 	}
 	return ctx{tail: k.tail, pending: n}, nil, nil
-}
-
-// isValue reports whether <d> e denotes a value <c̄> s without any step.
-func (in *interpreter) isValue(e *g.Coerce, rho *v.Env) bool {
-	switch x := e.X.(type) {
-	case *g.IntLit, *g.BoolLit, *g.Lam:
-	case *g.Var:
-		if val, ok := rho.Lookup(x.Name); !ok || !v.Simple(val) {
-			return false
-		}
-	default:
-		return false
-	}
-	return g.IsWrapperShape(e.C) && g.IsNormal(in.sem, e.C)
 }
 
 // unfold is the function a letrec binds: \x:S. (letrec f:T = \x:S. e in e), so that

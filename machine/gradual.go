@@ -365,28 +365,13 @@ func (m *Machine) delta(s *State, p g.Pos, op g.Op, args ...v.Value) error {
 // otherwise the inner machine normalises d, which then merges with a pending <c> [] on
 // top of K (see exit) before e is evaluated under it.
 func (m *Machine) pending(s *State, e *g.Coerce) error {
-	if m.isValue(e, s.Env) {
+	if v.WrapsValue(m.sem, e.C, e.X, s.Env) {
 		s.push(&KCoerce{C: e.C})
 		s.toEval(e.X, s.Env)
 		return nil
 	}
 	s.Mode, s.Coer, s.C, s.Exit = CEval, e.C, nil, Exit{Under: e.X, UnderEnv: s.Env, Merge: true}
 	return nil
-}
-
-// isValue reports whether <d> e denotes a value <c̄> s without any step: e a constant,
-// a lambda, or a variable bound to a simple value, and d a normal wrapper.
-func (m *Machine) isValue(e *g.Coerce, rho *v.Env) bool {
-	switch x := e.X.(type) {
-	case *g.IntLit, *g.BoolLit, *g.Lam:
-	case *g.Var:
-		if val, ok := rho.Lookup(x.Name); !ok || !v.Simple(val) {
-			return false
-		}
-	default:
-		return false
-	}
-	return g.IsWrapperShape(e.C) && g.IsNormal(m.sem, e.C)
 }
 
 // coerce is the continuation <c> []: IdCst or CmpCst for a wrapped value; for a simple
@@ -462,7 +447,7 @@ func (m *Machine) ccont(s *State) error {
 func (m *Machine) exit(s *State) error {
 	x := s.Exit
 	// <ĉ> e may have become a value now that ĉ is normal: a value does not merge.
-	if x.Merge && (x.Under == nil || !m.isValue(&g.Coerce{C: s.Coer, X: x.Under}, x.UnderEnv)) {
+	if x.Merge && (x.Under == nil || !v.WrapsValue(m.sem, s.Coer, x.Under, x.UnderEnv)) {
 		if n := len(s.K); n > 0 {
 			if top, ok := s.K[n-1].(*KCoerce); ok { // MergeCst, then normalise the merge
 				if err := m.fuel.Contract("MergeCst"); err != nil {

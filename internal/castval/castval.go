@@ -101,3 +101,20 @@ func Simple(v Value) bool {
 	_, w := v.(*Wrapped)
 	return !w
 }
+
+// WrapsValue reports whether the coercion application <d> e, in ρ, denotes a value
+// <c̄> s without any step: e is a constant, a lambda, or a variable bound to a simple
+// value, and d is a wrapper in normal form. (The merging mode does not merge such a
+// value's coercion with a pending one: it composes with it, CmpCst.)
+func WrapsValue(sem g.Semantics, d g.Coercion, e g.Expr, rho *Env) bool {
+	switch x := e.(type) {
+	case *g.IntLit, *g.BoolLit, *g.Lam:
+	case *g.Var:
+		if val, ok := rho.Lookup(x.Name); !ok || !Simple(val) {
+			return false
+		}
+	default:
+		return false
+	}
+	return g.IsWrapperShape(d) && g.IsNormal(sem, d)
+}
