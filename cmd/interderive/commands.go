@@ -42,9 +42,9 @@ program transformation, under the cast semantics LD, LUD, ED and EUD.
 
 // runFlags are the flags run and trace share.
 type runFlags struct {
-	stage, semantics, lang, space string
-	fuel                          int
-	timeout                       time.Duration
+	stage, semantics, ad, lang, space string
+	fuel                              int
+	timeout                           time.Duration
 }
 
 // merging reads --space.
@@ -66,13 +66,14 @@ func (f *runFlags) options() (interderive.Options, error) {
 	return interderive.Options{Fuel: f.fuel, Merging: m, Timeout: f.timeout}, err
 }
 
-const stagesHelp = "derivation stage: reduction, closures, machine, cps2 or interp"
+const stagesHelp = "derivation stage: reduction, closures, machine, cps2 or interp (default: the last one the language has)"
 
 func (f *runFlags) register(cmd *cobra.Command, defaultStage string) {
 	cmd.Flags().StringVar(&f.stage, "stage", defaultStage, stagesHelp)
 	cmd.Flags().StringVar(&f.semantics, "semantics", "ed", "cast semantics: ld, lud, ed or eud")
+	cmd.Flags().StringVar(&f.ad, "ad", "pruned", "differentiable language: differentiation strategy, pruned or figure6")
 	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
-	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc or cast")
+	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc, cast or dpl")
 	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "stop a run after this long (e.g. 10s); 0 for no limit")
 	cmd.Flags().StringVar(&f.space, "space", "default", "cast calculus: merge pending coercions (merged), or not (unmerged); by default machine, cps2 and interp merge")
 }
@@ -87,7 +88,11 @@ func (f *runFlags) load(path string, stderr io.Writer) (driver.Language, driver.
 	if err != nil {
 		return nil, nil, "", "", err
 	}
-	variant, err := driver.CheckVariant(l, f.semantics)
+	variant := f.semantics
+	if driver.VariantFlag(l) == "ad" {
+		variant = f.ad
+	}
+	variant, err = driver.CheckVariant(l, variant)
 	if err != nil {
 		return nil, nil, "", "", err
 	}
@@ -199,7 +204,7 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 			return nil
 		},
 	}
-	f.register(cmd, "interp")
+	f.register(cmd, "")
 	cmd.Flags().StringVar(&show, "show", "observe", "what to print: observe or value")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: outcome, answer, value, contractions")
 	return cmd
@@ -207,6 +212,7 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 
 func newTraceCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
+	var symbolic bool
 	cmd := &cobra.Command{
 		Use:   "trace [flags] FILE",
 		Short: "Show every step of a run as the stage takes it",
@@ -214,7 +220,10 @@ func newTraceCmd(stdout, stderr io.Writer) *cobra.Command {
 semantics (the default) every decomposition into context and redex, the rule (for
 StepCst the coercion context and coercion redex too), the contractum and the term;
 for the calculus of closures the same over closures, with its environment steps; for
-the machine every state and its two stacks; for cps2 and interp their contractions.`,
+the machine every state and its two stacks; for cps2 and interp their contractions.
+For the differentiable language, nested layers (symbolic evaluation inside rd) are
+indented under the step that starts them; --symbolic shows only, for every rd, the
+trace term of its body and the derivative term W.R_V(x:T. C).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, prog, stage, variant, err := f.load(args[0], stderr)
@@ -225,11 +234,20 @@ the machine every state and its two stacks; for cps2 and interp their contractio
 			if err != nil {
 				return err
 			}
+			if symbolic {
+				st, ok := prog.(driver.SymbolicTracer)
+				if !ok {
+					return fmt.Errorf("--symbolic is for the differentiable language")
+				}
+				_, err = st.TraceSymbolic(stdout, stage, variant, opts)
+				return finish(args[0], err, stderr)
+			}
 			_, err = prog.Trace(stdout, stage, variant, opts)
 			return finish(args[0], err, stderr)
 		},
 	}
 	f.register(cmd, "reduction")
+	cmd.Flags().BoolVar(&symbolic, "symbolic", false, "differentiable language: show, for every rd, the trace term and its derivative")
 	return cmd
 }
 

@@ -209,3 +209,37 @@ func TestJSONAndTimeout(t *testing.T) {
 		t.Errorf("compare --space merged: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestDifferentiable runs the differentiable language through the command: the
+// spec's vectors (§6), undefined as an answer, and trace --symbolic.
+func TestDifferentiable(t *testing.T) {
+	tests := []struct {
+		src, ad, want string
+		code          int
+	}{
+		{"1.rd[1](x:real. x * 1.rd[1](y:real. x + y))", "pruned", "1\n", 0},
+		{"1.rd[<2, 3>](z:real * real. fst(z) * snd(z))", "figure6", "<3, 2>\n", 0},
+		{"let x:real = 3 in x.rd[2](x:real. x * x)", "pruned", "12\n", 0},
+		{"1.rd[-1](x:real. log(x))", "pruned", "undefined\n", 0},
+		{"1.rd[0](x:real. if x <. 0 then 0 else x)", "figure6", "undefined\n", 0},
+		{"1.fd[3](x:real. x * x)", "pruned", "6\n", 0},
+		{"1.rd[1](x:real. y)", "pruned", "", 2},
+	}
+	for _, tt := range tests {
+		path := write(t, "p.dpl", tt.src)
+		stdout, stderr, code := runCmd("run", "--ad", tt.ad, path)
+		if stdout != tt.want || code != tt.code {
+			t.Errorf("%s (%s): %q, exit %d, want %q, %d (stderr %q)", tt.src, tt.ad, stdout, code, tt.want, tt.code, stderr)
+		}
+	}
+	// The spec's expected trace: under {x ↦ 1}, x * 1.rd[1](y:real. x + y) traces to
+	// let s:real = 0 + 1 in mul(<x, s>), up to renaming.
+	path := write(t, "nested.dpl", "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))")
+	stdout, _, code := runCmd("trace", "--symbolic", path)
+	if code != 0 || !regexp.MustCompile(`trace +let (s#\d+):real = 0 \+ 1 in mul\(<x, (s#\d+)>\)`).MatchString(stdout) {
+		t.Errorf("trace --symbolic: exit %d\n%s", code, stdout)
+	}
+	if _, _, code := runCmd("run", "--ad", "tape", path); code != 2 {
+		t.Errorf("--ad tape: exit %d, want 2 (not available yet)", code)
+	}
+}

@@ -63,7 +63,7 @@ func (e *LoadError) Unwrap() error { return e.Err }
 
 // Languages lists the languages the workbench knows.
 func Languages() []Language {
-	return []Language{gradualLang{cast: false}, gradualLang{cast: true}}
+	return []Language{gradualLang{cast: false}, gradualLang{cast: true}, DPL()}
 }
 
 // LanguageNamed finds a language by name.
@@ -120,6 +120,16 @@ func CheckVariant(l Language, variant string) (string, error) {
 		return "", fmt.Errorf("unknown semantics %q for %s (known: %s)", variant, l.Name(), strings.Join(l.Variants(), ", "))
 	}
 	return variant, nil
+}
+
+// VariantFlag is the command-line flag that picks a language's variant: --semantics
+// for the gradual calculi (the cast semantics), --ad for the differentiable language
+// (the differentiation strategy).
+func VariantFlag(l Language) string {
+	if l.Name() == "dpl" {
+		return "ad"
+	}
+	return "semantics"
 }
 
 // IsFuel reports whether err is the end of a run's fuel.

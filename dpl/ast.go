@@ -1,0 +1,255 @@
+package dpl
+
+import "github.com/interderive/interderive"
+
+// Pos is a source position.
+type Pos = interderive.Pos
+
+// Term is a term M or a boolean term B of the language (spec §1), a trace term C
+// (the terms without if, letrec, calls and rd), or a value V. One syntax tree serves
+// them all; the type checker tells terms from boolean terms. Every node carries the
+// position it was parsed at (generated nodes carry the position of what they stand
+// for, or none).
+type Term interface {
+	Pos() Pos
+	isTerm()
+}
+
+type (
+	// Var is an ordinary variable x.
+	Var struct {
+		P    Pos
+		Name string
+	}
+	// RealLit is a real constant r: always a finite float64.
+	RealLit struct {
+		P Pos
+		R float64
+	}
+	// UnitLit is the unit value (), the paper's ∗.
+	UnitLit struct{ P Pos }
+	// Plus is M + N, at type real. Its position is that of the +.
+	Plus struct {
+		P    Pos
+		X, Y Term
+	}
+	// OpApp is op(M), the application of an operator.
+	OpApp struct {
+		P   Pos
+		Op  *Operator
+		Arg Term
+	}
+	// Let is let x:T = M in N. T is nil only in source written let x = M in N, before
+	// the type checker fills it in.
+	Let struct {
+		P     Pos
+		Name  string
+		T     Type
+		Bound Term
+		Body  Term
+	}
+	// Pair is <M, N>_{T,U}; the type subscripts T and U are filled in by the type
+	// checker (nil in source).
+	Pair struct {
+		P    Pos
+		X, Y Term
+		T, U Type
+	}
+	// Fst is fst_{T,U}(M); T and U are filled in by the type checker.
+	Fst struct {
+		P    Pos
+		X    Term
+		T, U Type
+	}
+	// Snd is snd_{T,U}(M); T and U are filled in by the type checker.
+	Snd struct {
+		P    Pos
+		X    Term
+		T, U Type
+	}
+	// If is if B then M else N.
+	If struct {
+		P                Pos
+		Cond, Then, Else Term
+	}
+	// Letrec is letrec f(x:T):U = M in N: M is checked with only x:T in scope (and the
+	// function variables, f included).
+	Letrec struct {
+		P      Pos
+		Name   string // f
+		Param  string // x
+		ParamT Type   // T
+		ResT   Type   // U
+		Fun    Term   // M
+		Body   Term   // N
+	}
+	// Call is f(M). Clo is nil in source: the function variable f is free and names a
+	// letrec. Once the letrec is contracted, the reduction semantics resolves the call
+	// to its closure clo_φ(f(x:T):U. M) (SubstClosure), which is how this
+	// substitution-based presentation represents the function environment φ.
+	Call struct {
+		P    Pos
+		Name string
+		Arg  Term
+		Clo  *Closure
+	}
+	// Rd is M.rd[L](x:T. N), the paper's M.rd_L(x:T. N): the reverse-mode derivative of
+	// x:T ↦ N at the point L, applied to the cotangent M. Its position is that of rd.
+	Rd struct {
+		P         Pos
+		Cotangent Term // M
+		Point     Term // L
+		Param     string
+		T         Type
+		Body      Term // N
+	}
+	// Fd is the sugar M.fd[L](x:T. N) = M.rd[0_U](y:U. y.rd[L](x:T. N)) (U the type of
+	// N, y fresh), which the type checker expands: it needs U.
+	Fd struct {
+		P         Pos
+		Cotangent Term // M, of type T
+		Point     Term // L, of type T
+		Param     string
+		T         Type
+		Body      Term // N, of type U
+	}
+	// PredApp is the boolean term pred(M).
+	PredApp struct {
+		P    Pos
+		Pred *Predicate
+		Arg  Term
+	}
+	// BoolLit is the boolean value true or false.
+	BoolLit struct {
+		P Pos
+		B bool
+	}
+)
+
+// Closure is clo_φ(f(x:T):U. M): a recursive function whose body has no free ordinary
+// variable but x, and whose free function variables other than f have been resolved
+// (substituted by their closures) when the closure was made. The recursion is tied at
+// call time: the body runs with f resolved to the closure itself.
+type Closure struct {
+	Name   string // f
+	Param  string // x
+	ParamT Type   // T
+	ResT   Type   // U
+	Body   Term   // M
+}
+
+func (t *Var) Pos() Pos     { return t.P }
+func (t *RealLit) Pos() Pos { return t.P }
+func (t *UnitLit) Pos() Pos { return t.P }
+func (t *Plus) Pos() Pos    { return t.P }
+func (t *OpApp) Pos() Pos   { return t.P }
+func (t *Let) Pos() Pos     { return t.P }
+func (t *Pair) Pos() Pos    { return t.P }
+func (t *Fst) Pos() Pos     { return t.P }
+func (t *Snd) Pos() Pos     { return t.P }
+func (t *If) Pos() Pos      { return t.P }
+func (t *Letrec) Pos() Pos  { return t.P }
+func (t *Call) Pos() Pos    { return t.P }
+func (t *Rd) Pos() Pos      { return t.P }
+func (t *Fd) Pos() Pos      { return t.P }
+func (t *PredApp) Pos() Pos { return t.P }
+func (t *BoolLit) Pos() Pos { return t.P }
+
+func (*Var) isTerm()     {}
+func (*RealLit) isTerm() {}
+func (*UnitLit) isTerm() {}
+func (*Plus) isTerm()    {}
+func (*OpApp) isTerm()   {}
+func (*Let) isTerm()     {}
+func (*Pair) isTerm()    {}
+func (*Fst) isTerm()     {}
+func (*Snd) isTerm()     {}
+func (*If) isTerm()      {}
+func (*Letrec) isTerm()  {}
+func (*Call) isTerm()    {}
+func (*Rd) isTerm()      {}
+func (*Fd) isTerm()      {}
+func (*PredApp) isTerm() {}
+func (*BoolLit) isTerm() {}
+
+// Children returns the immediate subterms of t, left to right (a resolved call's
+// closure body is not a subterm). It is the one place that knows the shape of every
+// node, for the iterative traversals (Depth, NewNames, ...).
+func Children(t Term) []Term {
+	switch t := t.(type) {
+	case *Plus:
+		return []Term{t.X, t.Y}
+	case *OpApp:
+		return []Term{t.Arg}
+	case *Let:
+		return []Term{t.Bound, t.Body}
+	case *Pair:
+		return []Term{t.X, t.Y}
+	case *Fst:
+		return []Term{t.X}
+	case *Snd:
+		return []Term{t.X}
+	case *If:
+		return []Term{t.Cond, t.Then, t.Else}
+	case *Letrec:
+		return []Term{t.Fun, t.Body}
+	case *Call:
+		return []Term{t.Arg}
+	case *Rd:
+		return []Term{t.Cotangent, t.Point, t.Body}
+	case *Fd:
+		return []Term{t.Cotangent, t.Point, t.Body}
+	case *PredApp:
+		return []Term{t.Arg}
+	}
+	return nil
+}
+
+// MaxDepth bounds the nesting depth of the terms the stages build at run time (traces,
+// derivatives): deeper terms are refused with an *interderive.DepthError. Every
+// recursive function of this package over a term recurses at most as deep as the term
+// (plus the depth of the values substituted into it, which their types bound), so the
+// bound keeps Go's stack far from its limit.
+const MaxDepth = 100_000
+
+// Depth returns the nesting depth of t (a leaf has depth 1). It uses no recursion, so
+// that it can vet terms of any depth, and visits a subterm shared by several parents
+// (derivative terms share subterms) once.
+func Depth(t Term) int {
+	if t == nil {
+		return 0
+	}
+	memo := map[Term]int{}
+	type frame struct {
+		t    Term
+		kids []Term
+		i    int
+	}
+	stack := []frame{{t: t, kids: Children(t)}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i < len(top.kids) {
+			c := top.kids[top.i]
+			top.i++
+			if _, done := memo[c]; !done && c != nil {
+				stack = append(stack, frame{t: c, kids: Children(c)})
+			}
+			continue
+		}
+		d := 0
+		for _, c := range top.kids {
+			d = max(d, memo[c])
+		}
+		memo[top.t] = d + 1
+		stack = stack[:len(stack)-1]
+	}
+	return memo[t]
+}
+
+// CheckDepth returns an *interderive.DepthError if t nests deeper than MaxDepth.
+func CheckDepth(what string, t Term) error {
+	if Depth(t) > MaxDepth {
+		return &interderive.DepthError{What: what, Limit: MaxDepth}
+	}
+	return nil
+}

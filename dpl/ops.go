@@ -1,0 +1,498 @@
+package dpl
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// An Operator is an operation symbol op : Dom -> Cod (spec §2) with its meaning ev.
+//
+// Every operator is given by a small scalar expression per coordinate of Cod, over the
+// coordinates of its argument (the real leaves of Dom, left to right), built from
+// constants, the input coordinates, +, ×, neg, sin, cos, exp, log and inv; and by domain
+// guards (log needs a > 0, inv needs a ≠ 0). The reverse derivative op_r : Dom * Cod ->
+// Dom is obtained by symbolic differentiation of those expressions, with the same
+// guards, so that the set of operators is closed under _r (mul_r, mul_rr, ...) and
+// op_r is undefined exactly where op is.
+type Operator struct {
+	// Name is the operator's name in programs: mul, dprod2, log_r, mul_rr, ...
+	Name string
+	// Dom and Cod are the arity op : Dom -> Cod.
+	Dom, Cod Type
+
+	n      int       // the number of real coordinates of Dom
+	guards []guard   // the domain: every guard must hold
+	out    []*scalar // one expression per real coordinate of Cod
+	base   string    // the base operator's name (mul for mul_rr)
+	order  int       // the number of _r derivations from the base operator
+
+	compile sync.Once
+	prog    program // the guards' and outputs' expressions as a straight-line program
+
+	once sync.Once
+	r    *Operator
+}
+
+// program is a straight-line program computing an operator's guards and outputs: its
+// expressions share subexpressions (a DAG), which the program computes once each.
+type program struct {
+	code   []instr
+	guards []int // the instruction computing each guard's argument
+	out    []int // the instruction computing each output
+}
+
+// instr computes one subexpression from earlier ones (a and b index code).
+type instr struct {
+	kind scalarKind
+	c    float64
+	i    int
+	a, b int
+}
+
+// compiled returns op's program, built once.
+func (op *Operator) compiled() *program {
+	op.compile.Do(func() {
+		index := map[*scalar]int{}
+		p := &op.prog
+		var emit func(s *scalar) int
+		emit = func(s *scalar) int {
+			if i, ok := index[s]; ok {
+				return i
+			}
+			in := instr{kind: s.kind, c: s.c, i: s.i}
+			if s.a != nil {
+				in.a = emit(s.a)
+			}
+			if s.b != nil {
+				in.b = emit(s.b)
+			}
+			p.code = append(p.code, in)
+			index[s] = len(p.code) - 1
+			return len(p.code) - 1
+		}
+		for _, g := range op.guards {
+			p.guards = append(p.guards, emit(g.arg))
+		}
+		for _, s := range op.out {
+			p.out = append(p.out, emit(s))
+		}
+	})
+	return &op.prog
+}
+
+// run computes every instruction on the input coordinates xs. ok is false where a log
+// or an inv is applied outside its domain (which the guards rule out).
+func (p *program) run(xs []float64) ([]float64, bool) {
+	v := make([]float64, len(p.code))
+	ok := true
+	for k, in := range p.code {
+		a, b := v[in.a], v[in.b]
+		switch in.kind {
+		case sConst:
+			v[k] = in.c
+		case sIn:
+			v[k] = xs[in.i]
+		case sAdd:
+			v[k] = a + b
+		case sMul:
+			v[k] = a * b
+		case sNeg:
+			v[k] = -a
+		case sSin:
+			v[k] = math.Sin(a)
+		case sCos:
+			v[k] = math.Cos(a)
+		case sExp:
+			v[k] = math.Exp(a)
+		case sLog:
+			v[k], ok = math.Log(a), ok && a > 0
+		case sInv:
+			v[k], ok = 1/a, ok && a != 0
+		}
+	}
+	return v, ok
+}
+
+// String returns the operator's name.
+func (op *Operator) String() string { return op.Name }
+
+// Order is the number of reverse derivatives taken from a base operator: 0 for mul, 2
+// for mul_rr.
+func (op *Operator) Order() int { return op.order }
+
+// R returns op_r : Dom * Cod -> Dom, where op_r(<L, M>) is the reverse derivative of op
+// at L applied to M (the paper writes M.op_r(L)): the transposed Jacobian J_op(L)ᵀ·M.
+// It is built once, on demand, and is safe for concurrent use.
+func (op *Operator) R() *Operator {
+	op.once.Do(func() { op.r = op.derive() })
+	return op.r
+}
+
+// MaxOrder bounds the order of derived operators: mul with more than MaxOrder _r
+// suffixes is not an operator. Nested rd needs one order per level of nesting around an
+// operator; the expressions of transcendental operators grow about 4 times per order.
+const MaxOrder = 8
+
+// MaxDProd bounds n in dprod<n>.
+const MaxDProd = 100
+
+// A guard is a condition of an operator's domain on one of its scalar expressions:
+// arg > 0 (positive) or arg ≠ 0.
+type guard struct {
+	positive bool
+	arg      *scalar
+	reason   string // for messages: "log needs a > 0"
+}
+
+// scalarKind is the form of a scalar expression.
+type scalarKind uint8
+
+const (
+	sConst scalarKind = iota
+	sIn               // an input coordinate
+	sAdd
+	sMul
+	sNeg
+	sSin
+	sCos
+	sExp
+	sLog
+	sInv
+)
+
+// scalar is a scalar expression. Expressions are immutable and share subexpressions.
+type scalar struct {
+	kind scalarKind
+	c    float64 // sConst
+	i    int     // sIn
+	a, b *scalar
+}
+
+// Smart constructors: they fold the constants 0 and 1 away, so that derivatives stay
+// small. Folding never loses a domain condition: guards are kept apart.
+func cnst(c float64) *scalar { return &scalar{kind: sConst, c: c} }
+func input(i int) *scalar    { return &scalar{kind: sIn, i: i} }
+
+func isConst(s *scalar, c float64) bool { return s.kind == sConst && s.c == c }
+
+func sadd(a, b *scalar) *scalar {
+	switch {
+	case isConst(a, 0):
+		return b
+	case isConst(b, 0):
+		return a
+	case a.kind == sConst && b.kind == sConst:
+		return cnst(a.c + b.c)
+	}
+	return &scalar{kind: sAdd, a: a, b: b}
+}
+
+func smul(a, b *scalar) *scalar {
+	switch {
+	case isConst(a, 0) || isConst(b, 0):
+		return cnst(0)
+	case isConst(a, 1):
+		return b
+	case isConst(b, 1):
+		return a
+	case a.kind == sConst && b.kind == sConst:
+		return cnst(a.c * b.c)
+	}
+	return &scalar{kind: sMul, a: a, b: b}
+}
+
+func sneg(a *scalar) *scalar {
+	switch a.kind {
+	case sConst:
+		return cnst(-a.c)
+	case sNeg:
+		return a.a
+	}
+	return &scalar{kind: sNeg, a: a}
+}
+
+func sapp(k scalarKind, a *scalar) *scalar { return &scalar{kind: k, a: a} }
+
+// deriv is ∂s/∂x_i, memoised on the shared subexpressions of s.
+func deriv(s *scalar, i int, memo map[*scalar]*scalar) *scalar {
+	if d, ok := memo[s]; ok {
+		return d
+	}
+	var d *scalar
+	switch s.kind {
+	case sConst:
+		d = cnst(0)
+	case sIn:
+		if s.i == i {
+			d = cnst(1)
+		} else {
+			d = cnst(0)
+		}
+	case sAdd:
+		d = sadd(deriv(s.a, i, memo), deriv(s.b, i, memo))
+	case sMul:
+		d = sadd(smul(deriv(s.a, i, memo), s.b), smul(s.a, deriv(s.b, i, memo)))
+	case sNeg:
+		d = sneg(deriv(s.a, i, memo))
+	case sSin:
+		d = smul(sapp(sCos, s.a), deriv(s.a, i, memo))
+	case sCos:
+		d = smul(sneg(sapp(sSin, s.a)), deriv(s.a, i, memo))
+	case sExp:
+		d = smul(s, deriv(s.a, i, memo))
+	case sLog:
+		d = smul(sapp(sInv, s.a), deriv(s.a, i, memo))
+	case sInv:
+		d = smul(sneg(smul(s, s)), deriv(s.a, i, memo))
+	}
+	memo[s] = d
+	return d
+}
+
+// derive builds op_r. Its argument is <L, M> with L : Dom (coordinates 0..n-1) and
+// M : Cod (coordinates n..n+m-1); coordinate i of the result is Σ_j M_j · ∂out_j/∂x_i,
+// summed left to right. L comes first, so op's guards apply unchanged.
+func (op *Operator) derive() *Operator {
+	n, m := op.n, len(op.out)
+	memos := make([]map[*scalar]*scalar, n)
+	outs := make([]*scalar, n)
+	for i := range n {
+		memos[i] = map[*scalar]*scalar{}
+		sum := cnst(0)
+		for j := range m {
+			sum = sadd(sum, smul(input(n+j), deriv(op.out[j], i, memos[i])))
+		}
+		outs[i] = sum
+	}
+	name := op.Name + "r"
+	if op.order == 0 {
+		name = op.Name + "_r"
+	}
+	return &Operator{Name: name, Dom: Times(op.Dom, op.Cod), Cod: op.Dom, n: n + m,
+		guards: op.guards, out: outs, base: op.base, order: op.order + 1}
+}
+
+// Base operators.
+
+func unary(name string, k scalarKind, guards ...guard) *Operator {
+	x := input(0)
+	for i := range guards {
+		guards[i].arg = x
+	}
+	return &Operator{Name: name, Dom: Real, Cod: Real, n: 1, guards: guards,
+		out: []*scalar{sapp(k, x)}, base: name}
+}
+
+func newBase(name string) *Operator {
+	switch name {
+	case "mul":
+		return &Operator{Name: name, Dom: Times(Real, Real), Cod: Real, n: 2,
+			out: []*scalar{smul(input(0), input(1))}, base: name}
+	case "neg":
+		return &Operator{Name: name, Dom: Real, Cod: Real, n: 1, out: []*scalar{sneg(input(0))}, base: name}
+	case "sin":
+		return unary(name, sSin)
+	case "cos":
+		return unary(name, sCos)
+	case "exp":
+		return unary(name, sExp)
+	case "log":
+		return unary(name, sLog, guard{positive: true, reason: "log needs a > 0"})
+	case "inv":
+		return unary(name, sInv, guard{reason: "inv needs a ≠ 0"})
+	}
+	// dprod<n> : real^n * real^n -> real, Σ_k a_k · b_k summed left to right.
+	digits, ok := strings.CutPrefix(name, "dprod")
+	if !ok || digits == "" || digits[0] == '0' || len(digits) > 3 {
+		return nil
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 1 || n > MaxDProd {
+		return nil
+	}
+	sum := cnst(0)
+	for k := range n {
+		sum = sadd(sum, smul(input(k), input(n+k)))
+	}
+	return &Operator{Name: name, Dom: Times(Pow(Real, n), Pow(Real, n)), Cod: Real, n: 2 * n,
+		out: []*scalar{sum}, base: name}
+}
+
+var (
+	baseMu  sync.Mutex
+	baseOps = map[string]*Operator{}
+)
+
+// LookupOperator finds an operator by name: mul, neg, sin, cos, exp, log, inv,
+// dprod<n> (1 ≤ n ≤ MaxDProd), or any of them followed by _r, _rr, ... (up to MaxOrder
+// r's). The same name always gives the same *Operator.
+func LookupOperator(name string) (*Operator, bool) {
+	base, order := name, 0
+	if i := strings.LastIndex(name, "_"); i > 0 && i < len(name)-1 && strings.Trim(name[i+1:], "r") == "" {
+		base, order = name[:i], len(name)-i-1
+	}
+	if order > MaxOrder {
+		return nil, false
+	}
+	baseMu.Lock()
+	op, ok := baseOps[base]
+	if !ok {
+		if op = newBase(base); op != nil {
+			baseOps[base] = op
+		}
+	}
+	baseMu.Unlock()
+	if op == nil {
+		return nil, false
+	}
+	for range order {
+		op = op.R()
+	}
+	return op, true
+}
+
+// Predicate is a predicate symbol pred : Dom with its meaning bev.
+type Predicate struct {
+	Name string
+	Dom  Type
+	test func(xs []float64) (b, defined bool)
+	why  string // why bev is undefined where it is
+}
+
+// String returns the predicate's name.
+func (p *Predicate) String() string { return p.Name }
+
+// Lt is the predicate lt : real * real, written a <. b: true if a < b, false if a > b,
+// and undefined if a = b (spec §2: < would not be continuous).
+var Lt = &Predicate{Name: "lt", Dom: Times(Real, Real),
+	test: func(xs []float64) (bool, bool) { return xs[0] < xs[1], xs[0] != xs[1] },
+	why:  "lt is undefined on the diagonal"}
+
+// LookupPredicate finds a predicate by name: lt.
+func LookupPredicate(name string) (*Predicate, bool) {
+	if name == Lt.Name {
+		return Lt, true
+	}
+	return nil, false
+}
+
+// Undefined is the outcome of a computation that has no value (spec §2): an operator
+// or predicate applied outside its domain, or a float64 result that is not finite. It
+// is not an error of the program and not false; it is an error value in Go so that
+// evaluators can return it.
+type Undefined struct {
+	// Redex is the closed redex that has no value: op(V), pred(V), or V + W.
+	Redex Term
+	// Reason says why: "log needs a > 0", "lt is undefined on the diagonal",
+	// "the result overflows float64".
+	Reason string
+}
+
+func (u *Undefined) Error() string {
+	return "undefined: " + Format(u.Redex) + " (" + u.Reason + ")"
+}
+
+const overflow = "the result overflows float64"
+
+// Ev is ev(op, V): op applied to the closed value v of type op.Dom. Outside op's domain,
+// or where a coordinate of the result is not a finite float64, the result is undefined:
+// the error is then an *Undefined. Ev never returns NaN or ±Inf.
+func Ev(op *Operator, v Term) (Term, error) {
+	xs, ok := flatten(v, op.Dom, nil)
+	if !ok {
+		return nil, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", op.Name, Format(v), FormatType(op.Dom))
+	}
+	redex := &OpApp{P: v.Pos(), Op: op, Arg: v}
+	p := op.compiled()
+	vals, _ := p.run(xs)
+	for k, g := range op.guards {
+		a := vals[p.guards[k]]
+		if g.positive && !(a > 0) || !g.positive && a == 0 {
+			return nil, &Undefined{Redex: redex, Reason: g.reason}
+		}
+	}
+	ys := make([]float64, len(op.out))
+	for j, k := range p.out {
+		y := vals[k]
+		if math.IsInf(y, 0) || math.IsNaN(y) {
+			return nil, &Undefined{Redex: redex, Reason: overflow}
+		}
+		ys[j] = y
+	}
+	r, _ := build(op.Cod, ys, v.Pos())
+	return r, nil
+}
+
+// Bev is bev(pred, V), for a closed value v of type pred.Dom; where it is undefined,
+// the error is an *Undefined.
+func Bev(p *Predicate, v Term) (bool, error) {
+	xs, ok := flatten(v, p.Dom, nil)
+	if !ok {
+		return false, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", p.Name, Format(v), FormatType(p.Dom))
+	}
+	b, defined := p.test(xs)
+	if !defined {
+		return false, &Undefined{Redex: &PredApp{P: v.Pos(), Pred: p, Arg: v}, Reason: p.why}
+	}
+	return b, nil
+}
+
+// AddReals is the contraction of V + W on reals r and s: r + s, undefined if it
+// overflows.
+func AddReals(v, w Term) (Term, error) {
+	r, ok1 := v.(*RealLit)
+	s, ok2 := w.(*RealLit)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("%s + %s: the operands are not reals", Format(v), Format(w))
+	}
+	t := r.R + s.R
+	if math.IsInf(t, 0) || math.IsNaN(t) {
+		return nil, &Undefined{Redex: &Plus{P: r.P, X: v, Y: w}, Reason: overflow}
+	}
+	return &RealLit{P: r.P, R: t}, nil
+}
+
+// flatten appends the real coordinates of the closed value v of type t to xs.
+func flatten(v Term, t Type, xs []float64) ([]float64, bool) {
+	switch t := t.(type) {
+	case Base:
+		if t == Unit {
+			_, ok := v.(*UnitLit)
+			return xs, ok
+		}
+		r, ok := v.(*RealLit)
+		if !ok {
+			return xs, false
+		}
+		return append(xs, r.R), true
+	case *Prod:
+		p, ok := v.(*Pair)
+		if !ok {
+			return xs, false
+		}
+		xs, ok = flatten(p.X, t.Fst, xs)
+		if !ok {
+			return xs, false
+		}
+		return flatten(p.Y, t.Snd, xs)
+	}
+	return xs, false
+}
+
+// build makes the value of type t from the coordinates xs, returning the unused rest.
+func build(t Type, xs []float64, p Pos) (Term, []float64) {
+	switch t := t.(type) {
+	case *Prod:
+		a, rest := build(t.Fst, xs, p)
+		b, rest := build(t.Snd, rest, p)
+		return &Pair{P: p, X: a, Y: b, T: t.Fst, U: t.Snd}, rest
+	case Base:
+		if t == Unit {
+			return &UnitLit{P: p}, xs
+		}
+	}
+	return &RealLit{P: p, R: xs[0]}, xs[1:]
+}

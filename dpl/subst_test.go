@@ -1,0 +1,196 @@
+package dpl_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive/dpl"
+)
+
+// TestSubst: t[s/x] stops where x is rebound, and renames the binders that would
+// capture a free variable of s.
+func TestSubst(t *testing.T) {
+	tests := []struct{ term, x, s, want string }{
+		{"x + y", "x", "1", "1 + y"},
+		{"let x:real = x in x", "x", "1", "let x:real = 1 in x"},
+		{"let y:real = 1 in x + y", "x", "y", "let y2:real = 1 in y + y2"},
+		{"1.rd[x](y:real. x * y)", "x", "y", "1.rd[y](y2:real. mul(<y, y2>))"},
+		{"1.rd[x](x:real. x)", "x", "2", "1.rd[2](x:real. x)"},
+		{"letrec f(x:real):real = x in f(x)", "x", "<1, 2>", "letrec f(x:real):real = x in f(<1, 2>)"},
+		{"let z:real = 1 in <x, z>", "x", "z + 1", "let z2:real = 1 in <z + 1, z2>"},
+	}
+	for _, tt := range tests {
+		got := dpl.Subst(mustParseGenerated(t, tt.term), tt.x, mustParseGenerated(t, tt.s))
+		if want := mustParseGenerated(t, tt.want); !dpl.AlphaEqual(got, want) {
+			t.Errorf("%s[%s/%s] = %s, want %s", tt.term, tt.s, tt.x, dpl.Format(got), tt.want)
+		}
+	}
+	// A renamed binder gets a generated name, which no source name can be.
+	got := dpl.Subst(mustParse(t, "let y:real = 1 in x + y"), "x", vr("y")).(*dpl.Let)
+	if !dpl.IsGenerated(got.Name) {
+		t.Errorf("the capturing binder became %s", got.Name)
+	}
+}
+
+func TestSubstValues(t *testing.T) {
+	rho := map[string]dpl.Term{"x": lit(1), "y": pair(lit(2), lit(3))}
+	got := dpl.SubstValues(mustParse(t, "let x:real = x in x + fst(y) + z"), func(v string) (dpl.Term, bool) {
+		t, ok := rho[v]
+		return t, ok
+	})
+	if want := mustParse(t, "let x:real = 1 in x + fst(<2, 3>) + z"); !dpl.AlphaEqual(got, want) {
+		t.Errorf("ρ(t) = %s", dpl.Format(got))
+	}
+}
+
+// TestRenameBinders: every binder gets a fresh name, all different, and the term stays
+// α-equivalent.
+func TestRenameBinders(t *testing.T) {
+	src := "let x:real = x in let x:real = x + 1 in 1.rd[x](x:real. let y:real = x in y) + (letrec f(x:real):real = x in f(x))"
+	e := mustParse(t, src)
+	r := dpl.RenameBinders(e, dpl.NewNames(e))
+	if !dpl.AlphaEqual(e, r) {
+		t.Fatalf("%s is not α-equivalent to %s", dpl.Format(r), src)
+	}
+	seen := map[string]bool{}
+	var walk func(dpl.Term)
+	walk = func(t1 dpl.Term) {
+		var bound string
+		switch n := t1.(type) {
+		case *dpl.Let:
+			bound = n.Name
+		case *dpl.Rd:
+			bound = n.Param
+		case *dpl.Letrec:
+			bound = n.Param
+		}
+		if bound != "" {
+			if seen[bound] || !dpl.IsGenerated(bound) {
+				t.Errorf("binder %s is not fresh in %s", bound, dpl.Format(r))
+			}
+			seen[bound] = true
+		}
+		for _, c := range dpl.Children(t1) {
+			walk(c)
+		}
+	}
+	walk(r)
+	if len(seen) != 5 {
+		t.Errorf("%d binders renamed, want 5", len(seen))
+	}
+}
+
+func TestAlphaEqual(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"let x:real = 1 in x", "let y:real = 1 in y", true},
+		{"let x:real = 1 in y", "let y:real = 1 in y", false},
+		{"let x = 1 in let y = 2 in x", "let y = 1 in let x = 2 in y", true},
+		{"let x = 1 in let y = 2 in x", "let y = 1 in let x = 2 in x", false},
+		{"let x:real = 1 in x", "let x:unit = 1 in x", false},
+		{"let x = 1 in x", "let x:real = 1 in x", true}, // a missing let type is not compared
+		{"letrec f(x:real):real = f(x) in f(1)", "letrec g(y:real):real = g(y) in g(1)", true},
+		{"letrec f(x:real):real = f(x) in f(1)", "letrec g(y:real):real = f(y) in g(1)", false},
+		{"f(1)", "g(1)", false},
+		{"1.rd[2](x:real. x)", "1.rd[2](y:real. y)", true},
+		{"1.rd[2](x:real. x)", "1.rd[2](y:real. x)", false},
+		{"1.rd[2](x:real. x)", "1.rd[2](x:unit. x)", false},
+		{"<1, 2>", "<1, 2>", true},
+		{"sin(x)", "cos(x)", false},
+		{"if true then 1 else 2", "if false then 1 else 2", false},
+	}
+	for _, tt := range tests {
+		if got := dpl.AlphaEqual(mustParse(t, tt.a), mustParse(t, tt.b)); got != tt.want {
+			t.Errorf("AlphaEqual(%s, %s) = %v", tt.a, tt.b, got)
+		}
+	}
+	if dpl.AlphaEqual(lit(0), lit(math.Copysign(0, -1))) {
+		t.Errorf("0 and -0 are compared by value, not by their bits")
+	}
+	// No recursion: terms a million levels deep compare.
+	deep := func(leaf float64) dpl.Term {
+		var e dpl.Term = lit(leaf)
+		for range 1_000_000 {
+			e = &dpl.Let{Name: "x", T: dpl.Real, Bound: lit(1), Body: e}
+		}
+		return e
+	}
+	if !dpl.AlphaEqual(deep(1), deep(1)) || dpl.AlphaEqual(deep(1), deep(2)) {
+		t.Errorf("deep terms compare wrongly")
+	}
+	if dpl.Depth(deep(1)) != 1_000_001 {
+		t.Errorf("Depth of a deep term: %d", dpl.Depth(deep(1)))
+	}
+}
+
+func TestFreeVars(t *testing.T) {
+	fv := dpl.FreeVars(mustParse(t, "let x:real = y in x + z + 1.rd[x](w:real. w + v) + (letrec f(a:real):real = a in f(b))"))
+	var got []string
+	for _, x := range []string{"a", "b", "v", "w", "x", "y", "z"} {
+		if fv[x] {
+			got = append(got, x)
+		}
+	}
+	if strings.Join(got, " ") != "b v y z" || len(fv) != 4 {
+		t.Errorf("FV = %v, want b v y z", fv)
+	}
+	if !dpl.OccursFree("v", mustParse(t, "1.rd[2](w:real. w + v)")) || dpl.OccursFree("w", mustParse(t, "1.rd[2](w:real. w + v)")) {
+		t.Errorf("OccursFree is wrong")
+	}
+}
+
+// TestSubstClosure resolves the calls of f free in a term, not those under a letrec
+// that rebinds f.
+func TestSubstClosure(t *testing.T) {
+	e := mustParse(t, "f(1) + (letrec f(x:real):real = f(x) in f(2)) + g(f(3))")
+	clo := &dpl.Closure{Name: "f", Param: "x", ParamT: dpl.Real, ResT: dpl.Real, Body: vr("x")}
+	r := dpl.SubstClosure(e, "f", clo)
+	var resolved []string
+	var walk func(dpl.Term)
+	walk = func(t1 dpl.Term) {
+		if c, ok := t1.(*dpl.Call); ok && c.Clo != nil {
+			resolved = append(resolved, dpl.Format(c))
+		}
+		for _, c := range dpl.Children(t1) {
+			walk(c)
+		}
+	}
+	walk(r)
+	if strings.Join(resolved, " ") != "f(1) f(3)" {
+		t.Errorf("resolved calls %v, want f(1) f(3)", resolved)
+	}
+}
+
+func TestNames(t *testing.T) {
+	n := dpl.NewNames(mustParseGenerated(t, "let s#9:real = x#3 in s#9"))
+	if got := n.Fresh("y"); got != "y#10" {
+		t.Errorf("Fresh = %s, want y#10", got)
+	}
+	if got := n.Fresh("x#3"); got != "x#11" {
+		t.Errorf("Fresh(x#3) = %s, want x#11", got)
+	}
+	if dpl.BaseName("x#11") != "x" || !dpl.IsGenerated("x#11") || dpl.IsGenerated("x'") {
+		t.Errorf("BaseName or IsGenerated is wrong")
+	}
+}
+
+func TestIsTrace(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{"let s:real = x + 1 in mul(<s, fst(<x, ()>)>)", true},
+		{"snd(p)", true},
+		{"if true then 1 else 2", false},
+		{"1.rd[2](x:real. x)", false},
+		{"letrec f(x:real):real = x in 1", false},
+		{"f(1)", false},
+	} {
+		if got := dpl.IsTrace(mustParse(t, tt.src)); got != tt.want {
+			t.Errorf("IsTrace(%s) = %v", tt.src, got)
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package dpl
+
+// IsValue reports whether t is a value V ::= x | r | () | <V, W> (spec §3): values may
+// have free variables, for differentiation.
+func IsValue(t Term) bool {
+	for {
+		switch v := t.(type) {
+		case *Var, *RealLit, *UnitLit:
+			return true
+		case *Pair:
+			if !IsValue(v.X) {
+				return false
+			}
+			t = v.Y
+		default:
+			return false
+		}
+	}
+}
+
+// IsClosedValue reports whether t is a value without free variables.
+func IsClosedValue(t Term) bool {
+	for {
+		switch v := t.(type) {
+		case *RealLit, *UnitLit:
+			return true
+		case *Pair:
+			if !IsClosedValue(v.X) {
+				return false
+			}
+			t = v.Y
+		default:
+			return false
+		}
+	}
+}
+
+// TypeOfValue returns T_V, the unique type of the closed value v (spec §3); ok is false
+// if v is not a closed value.
+func TypeOfValue(v Term) (Type, bool) {
+	switch v := v.(type) {
+	case *RealLit:
+		return Real, true
+	case *UnitLit:
+		return Unit, true
+	case *Pair:
+		if v.T != nil && v.U != nil && IsClosedValue(v) {
+			return Times(v.T, v.U), true
+		}
+		t, ok1 := TypeOfValue(v.X)
+		u, ok2 := TypeOfValue(v.Y)
+		return Times(t, u), ok1 && ok2
+	}
+	return nil, false
+}
+
+// Zero is 0_T (spec §1): 0_real = 0, 0_unit = (), 0_(T*U) = <0_T, 0_U>_{T,U}.
+func Zero(t Type) Term {
+	switch t := t.(type) {
+	case *Prod:
+		return &Pair{X: Zero(t.Fst), Y: Zero(t.Snd), T: t.Fst, U: t.Snd}
+	case Base:
+		if t == Unit {
+			return &UnitLit{}
+		}
+	}
+	return &RealLit{R: 0}
+}
+
+// PlusT is M +_T N (paper §2): + at real; at other types componentwise, through lets,
+// so that both operands are evaluated:
+//
+//	M +_unit N  = let x:unit = M in let y:unit = N in ()
+//	M +_(T*U) N = let <x1:T, x2:U> = M in let <y1:T, y2:U> = N in <x1 +_T y1, x2 +_U y2>
+//
+// with fresh names from names.
+func PlusT(names *Names, t Type, m, n Term) Term {
+	switch t := t.(type) {
+	case *Prod:
+		x1, x2, y1, y2 := names.Fresh("x"), names.Fresh("x"), names.Fresh("y"), names.Fresh("y")
+		ts := []Type{t.Fst, t.Snd}
+		sum := &Pair{X: PlusT(names, t.Fst, &Var{Name: x1}, &Var{Name: y1}),
+			Y: PlusT(names, t.Snd, &Var{Name: x2}, &Var{Name: y2}), T: t.Fst, U: t.Snd}
+		return LetTuple(Pos{}, names, []string{x1, x2}, ts, m,
+			LetTuple(Pos{}, names, []string{y1, y2}, ts, n, sum))
+	case Base:
+		if t == Unit {
+			return &Let{Name: names.Fresh("x"), T: Unit, Bound: m,
+				Body: &Let{Name: names.Fresh("y"), T: Unit, Bound: n, Body: &UnitLit{}}}
+		}
+	}
+	return &Plus{P: m.Pos(), X: m, Y: n}
+}
+
+// LetTuple is let <x0:T0, ..., xk:Tk> = M in N, expanded as the paper does (§2): for
+// k+1 = 0, let z:unit = M in N; for k+1 = 1, let x0:T0 = M in N; otherwise
+//
+//	let z:T0*...*Tk = M in
+//	let <x0:T0, ..., xk-1:Tk-1> = fst_{T0*...*Tk-1,Tk}(z) in
+//	let xk:Tk = snd_{T0*...*Tk-1,Tk}(z) in N
+//
+// with z fresh (from names).
+func LetTuple(pos Pos, names *Names, xs []string, ts []Type, m, n Term) Term {
+	switch len(xs) {
+	case 0:
+		return &Let{P: pos, Name: names.Fresh("z"), T: Unit, Bound: m, Body: n}
+	case 1:
+		return &Let{P: pos, Name: xs[0], T: ts[0], Bound: m, Body: n}
+	}
+	k := len(xs) - 1
+	z := names.Fresh("z")
+	init, last := Iterated(ts[:k]), ts[k]
+	inner := &Let{P: pos, Name: xs[k], T: last, Bound: &Snd{P: pos, X: &Var{P: pos, Name: z}, T: init, U: last}, Body: n}
+	return &Let{P: pos, Name: z, T: Times(init, last), Bound: m,
+		Body: LetTuple(pos, names, xs[:k], ts[:k], &Fst{P: pos, X: &Var{P: pos, Name: z}, T: init, U: last}, inner)}
+}
+
+// Answer is the outcome of a run that did not run out of fuel: a closed value, or
+// undefined (spec §2: the computation has no value), with its cause.
+type Answer struct {
+	Value     Term       // the value, when defined
+	Undefined *Undefined // the cause, when undefined
+}
+
+// Observe is what a run prints: the value in input syntax (12, <3, 2>, ()), or
+// "undefined".
+func (a Answer) Observe() string {
+	if a.Undefined != nil {
+		return "undefined"
+	}
+	return Format(a.Value)
+}
+
+// String is the observation with the cause of undefinedness: "undefined: log(-1)".
+func (a Answer) String() string {
+	if a.Undefined != nil {
+		return "undefined: " + Format(a.Undefined.Redex)
+	}
+	return Format(a.Value)
+}
+
+// IsTrace reports whether t is a trace term C (spec §3): built from variables, reals,
+// +, operators, let, (), pairs and projections only — no if, letrec, call or rd. It
+// uses no recursion.
+func IsTrace(t Term) bool {
+	for stack := []Term{t}; len(stack) > 0; {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch t.(type) {
+		case *Var, *RealLit, *UnitLit, *Plus, *OpApp, *Let, *Pair, *Fst, *Snd:
+			stack = append(stack, Children(t)...)
+		default:
+			return false
+		}
+	}
+	return true
+}

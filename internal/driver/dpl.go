@@ -1,0 +1,165 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/reduction"
+)
+
+// DPLStage is one derivation stage of the differentiable language: it runs an
+// elaborated, well-typed program under a differentiation strategy.
+type DPLStage struct {
+	Name string
+	Eval func(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error)
+}
+
+// DPLStages lists the stages of the differentiable language in derivation order.
+func DPLStages() []DPLStage {
+	return []DPLStage{
+		{"reduction", reduction.EvalDiff},
+	}
+}
+
+// DPL is the differentiable language of Abadi & Plotkin (files *.dpl). Its variants are
+// the differentiation strategies (pruned, the default, and figure6); an answer is a
+// value, printed in input syntax (12, <3, 2>, ()), or undefined.
+func DPL() Language { return dplLang{} }
+
+type dplLang struct{}
+
+func (dplLang) Name() string { return "dpl" }
+
+func (dplLang) Variants() []string {
+	var names []string
+	for _, d := range dpl.Differentiators() {
+		names = append(names, d.Name())
+	}
+	return names
+}
+
+func (dplLang) DefaultVariant() string { return dpl.Pruned.Name() }
+
+func (dplLang) Stages() []string {
+	var names []string
+	for _, s := range DPLStages() {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// Load parses and type-checks (and elaborates) a program.
+func (dplLang) Load(src []byte) (Program, error) {
+	t, err := dpl.Parse(src)
+	if err != nil {
+		return nil, &LoadError{Phase: "syntax", Err: err}
+	}
+	t, _, err = dpl.Check(t)
+	if err != nil {
+		return nil, &LoadError{Phase: "type", Err: err}
+	}
+	return dplProgram{term: t}, nil
+}
+
+// dplProgram is an elaborated, well-typed program.
+type dplProgram struct{ term dpl.Term }
+
+func (p dplProgram) prepare(stage, variant string) (DPLStage, dpl.Differentiator, error) {
+	ad, ok := dpl.LookupDifferentiator(variant)
+	if !ok {
+		return DPLStage{}, nil, fmt.Errorf("unknown differentiation strategy %q", variant)
+	}
+	for _, s := range DPLStages() {
+		if s.Name == stage {
+			return s, ad, nil
+		}
+	}
+	return DPLStage{}, nil, fmt.Errorf("stage %q is not available for dpl", stage)
+}
+
+// dplOutcome is an answer as the command shows it: Observation is the value or
+// "undefined", Value the value or "undefined: log(-1)".
+func dplOutcome(a dpl.Answer, steps int) Outcome {
+	return Outcome{Observation: a.Observe(), Value: a.String(), Steps: steps}
+}
+
+func (p dplProgram) Run(stage, variant string, opts interderive.Options) (Outcome, error) {
+	st, ad, err := p.prepare(stage, variant)
+	if err != nil {
+		return Outcome{}, err
+	}
+	steps := 0
+	on := opts.OnContract
+	opts.OnContract = func(r string) {
+		steps++
+		if on != nil {
+			on(r)
+		}
+	}
+	a, err := st.Eval(ad, p.term, opts)
+	if err != nil {
+		return Outcome{Steps: steps}, err
+	}
+	return dplOutcome(a, steps), nil
+}
+
+// Trace shows every step of the reduction semantics, nested layers indented under
+// the step that started them: for each contraction the rule, the context and the redex;
+// for ordinary steps the contractum and the whole term after the step; for symbolic
+// steps what the trace grows by; and for every rd, at any depth, the trace term of its
+// body and the derivative term.
+func (p dplProgram) Trace(w io.Writer, stage, variant string, opts interderive.Options) (Outcome, error) {
+	_, ad, err := p.prepare(stage, variant)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if stage != "reduction" {
+		return Outcome{}, fmt.Errorf("trace shows the reduction stage only, for now")
+	}
+	fmt.Fprintf(w, "differentiation %s, stage %s\n", ad.Name(), stage)
+	fmt.Fprintf(w, "term       %s\n", dpl.Format(p.term))
+	steps := 0
+	line := func(layer int, label, text string) {
+		fmt.Fprintf(w, "%s  %-10s %s\n", strings.Repeat("  | ", layer), label, strings.ReplaceAll(text, "\n", " "))
+	}
+	hooks := reduction.DiffHooks{
+		Redex: func(ev reduction.DiffEvent) {
+			steps = ev.Step
+			indent := strings.Repeat("  | ", ev.Layer)
+			fmt.Fprintf(w, "%s\n%sstep %d: %s", strings.TrimRight(indent, " "), indent, ev.Step, ev.Rule)
+			if ev.Layer > 0 {
+				fmt.Fprintf(w, "   (layer %d, %s)", ev.Layer, ev.Mode)
+			}
+			fmt.Fprintln(w)
+			line(ev.Layer, "context", ev.Context.String())
+			line(ev.Layer, "redex", dpl.Format(ev.Redex.Term()))
+		},
+		Step: func(ev reduction.DiffEvent) {
+			if ev.Trace != nil {
+				line(ev.Layer, "trace", dpl.Format(ev.Trace))
+				line(ev.Layer, "derivative", dpl.Format(ev.Derivative))
+			}
+			if ev.Mode == reduction.DiffSymbolic {
+				if ev.Binding != nil {
+					line(ev.Layer, "trace +=", "let "+ev.Binding.Name+":"+dpl.FormatType(ev.Binding.T)+" = "+dpl.Format(ev.Binding.Bound)+" in")
+				}
+				if ev.Finished != nil {
+					line(ev.Layer, "finished", dpl.Format(ev.Finished))
+					return
+				}
+			} else {
+				line(ev.Layer, "contractum", dpl.Format(ev.Contractum))
+			}
+			line(ev.Layer, "term", dpl.Format(ev.Next))
+		},
+	}
+	a, err := reduction.EvalDiffHooks(ad, p.term, opts, hooks)
+	if err != nil {
+		return Outcome{Steps: steps}, err
+	}
+	fmt.Fprintf(w, "\nanswer     %s\n", a)
+	return dplOutcome(a, steps), nil
+}

@@ -1,0 +1,91 @@
+package driver
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive"
+)
+
+func TestDPLLanguage(t *testing.T) {
+	l := DPL()
+	if l.Name() != "dpl" || l.DefaultVariant() != "pruned" || !slices.Equal(l.Variants(), []string{"pruned", "figure6"}) ||
+		!slices.Equal(l.Stages(), []string{"reduction"}) {
+		t.Fatalf("dpl: %s %v %s %v", l.Name(), l.Variants(), l.DefaultVariant(), l.Stages())
+	}
+	for _, tt := range []struct{ src, phase string }{{"1 +", "syntax"}, {"1 + ()", "type"}} {
+		_, err := l.Load([]byte(tt.src))
+		var le *LoadError
+		if !errors.As(err, &le) || le.Phase != tt.phase {
+			t.Errorf("Load(%q): %v, want a %s error", tt.src, err, tt.phase)
+		}
+	}
+}
+
+func TestDPLRun(t *testing.T) {
+	tests := []struct {
+		src, observation, value string
+		steps                   int
+	}{
+		// rd, sym/op, then the derivative's let, op, let, let, fst, let, snd, let, plus.
+		{"1.rd[2](x:real. x * x)", "4", "4", 11},
+		{"<1, ()>", "<1, ()>", "<1, ()>", 0},
+		{"1 + log(0)", "undefined", "undefined: log(0)", 1},
+		{"1.rd[0](x:real. if x <. 0 then 0 else x)", "undefined", "undefined: lt(<0, 0>)", 2},
+	}
+	for _, tt := range tests {
+		p, err := DPL().Load([]byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, variant := range DPL().Variants() {
+			out, err := p.Run("reduction", variant, interderive.Options{})
+			if err != nil || out.Observation != tt.observation || out.Value != tt.value || out.Steps != tt.steps {
+				t.Errorf("%s/%s: %+v (%v), want %s / %s in %d steps", tt.src, variant, out, err, tt.observation, tt.value, tt.steps)
+			}
+		}
+	}
+	p, _ := DPL().Load([]byte("letrec f(x:real):real = f(x) in f(1)"))
+	if _, err := p.Run("reduction", "pruned", interderive.Options{Fuel: 50}); !IsFuel(err) {
+		t.Errorf("a divergent program: %v, want out of fuel", err)
+	}
+	if _, err := p.Run("reduction", "tape", interderive.Options{}); err == nil {
+		t.Errorf("an unknown strategy ran")
+	}
+	if _, err := p.Run("machine", "pruned", interderive.Options{}); err == nil {
+		t.Errorf("an unknown stage ran")
+	}
+}
+
+// TestDPLTrace: the trace shows every step, the nested symbolic evaluation indented
+// under the rd that starts it, and the trace term and derivative of every rd.
+func TestDPLTrace(t *testing.T) {
+	p, err := DPL().Load([]byte("1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	out, err := p.Trace(&b, "reduction", "pruned", interderive.Options{})
+	if err != nil || out.Observation != "1" {
+		t.Fatalf("%+v (%v)", out, err)
+	}
+	run, _ := p.Run("reduction", "pruned", interderive.Options{})
+	if run != out {
+		t.Errorf("trace outcome %+v, run outcome %+v", out, run)
+	}
+	for _, want := range []string{
+		"differentiation pruned, stage reduction",
+		"step 1: rd\n  context    []\n",
+		"  | step 2: sym/rd   (layer 1, symbolic)\n  |   context    mul(<x, []>)\n  |   redex      1.rd[1](y:real. x + y)\n",
+		"  |   | step 3: sym/plus   (layer 2, symbolic)\n",
+		"  |   trace      x + y\n  |   derivative 0 + 1\n  |   trace +=   let s#1:real = 0 + 1 in\n",
+		"  trace      let s#1:real = 0 + 1 in mul(<x, s#1>)\n",
+		"\nanswer     1\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the trace lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -1,0 +1,961 @@
+package reduction_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/internal/dplgen"
+	"github.com/interderive/interderive/reduction"
+	"pgregory.net/rapid"
+)
+
+// Helpers.
+
+// dplProgram parses and elaborates a program.
+func dplProgram(t testing.TB, src string) dpl.Term {
+	t.Helper()
+	p, err := dpl.Parse([]byte(src))
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	e, _, err := dpl.Check(p)
+	if err != nil {
+		t.Fatalf("check %q: %v", src, err)
+	}
+	return e
+}
+
+// dplOpen parses and elaborates an open term whose free variables rho gives values.
+func dplOpen(t testing.TB, rho map[string]dpl.Term, src string) dpl.Term {
+	t.Helper()
+	p, err := dpl.ParseGenerated([]byte(src))
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	e, _, err := dpl.CheckIn(func(x string) (dpl.Type, bool) {
+		if v, ok := rho[x]; ok {
+			return dpl.TypeOfValue(v)
+		}
+		return nil, false
+	}, p)
+	if err != nil {
+		t.Fatalf("check %q: %v", src, err)
+	}
+	return e
+}
+
+// parseTerm parses an expected term (which may hold generated names) without checking.
+func parseTerm(t testing.TB, src string) dpl.Term {
+	t.Helper()
+	p, err := dpl.ParseGenerated([]byte(src))
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	return p
+}
+
+func real(r float64) dpl.Term { return &dpl.RealLit{R: r} }
+
+// run evaluates a program, recording its events.
+func run(_ any, ad dpl.Differentiator, prog dpl.Term, fuel int) (dpl.Answer, []string, error) {
+	var events []string
+	a, err := reduction.EvalDiff(ad, prog, interderive.Options{Fuel: fuel, OnContract: func(r string) { events = append(events, r) }})
+	return a, events, err
+}
+
+// TestDiffFigures2And3 contracts one redex per rule of Figure 2 (ordinary evaluation:
+// redexes), and one per production of the evaluation contexts of Figure 3, checking
+// the rule's event, the context, and the term after the step (the right-hand side of
+// the rule, instantiated by hand).
+func TestDiffFigures2And3(t *testing.T) {
+	tests := []struct {
+		name    string
+		term    string
+		rule    string
+		context string
+		next    string
+	}{
+		// Figure 2: redexes.
+		{"plus", "1 + 2", "plus", "[]", "3"},
+		{"op", "mul(<2, 3>)", "op", "[]", "6"},
+		{"op/sin", "sin(0)", "op", "[]", "0"},
+		{"op/mul_rr", "mul_rr(<<<2, 3>, 5>, <7, 11>>)", "op", "[]", "<<55, 35>, 43>"}, // spec §2
+		{"let", "let x:real = 2 in x + x", "let", "[]", "2 + 2"},
+		{"let/shadow", "let x:real = 2 in let x:real = 3 in x", "let", "[]", "let x:real = 3 in x"},
+		{"fst", "fst(<1, 2>)", "fst", "[]", "1"},
+		{"snd", "snd(<1, 2>)", "snd", "[]", "2"},
+		{"if/true", "if true then 1 else 2", "if", "[]", "1"},
+		{"if/false", "if false then 1 else 2", "if", "[]", "2"},
+		{"letrec", "letrec f(x:real):real = x + 1 in f(2)", "letrec", "[]", "f(2)"},
+		// 3.rd[2](x. x + x): trace x + x; 3.R_2(x. x + x) = 3.R_2(x. x) +_real 3.R_2(x. x) = 3 + 3.
+		{"rd", "3.rd[2](x:real. x + x)", "rd", "[]", "3 + 3"},
+		// 1.rd[2](x. 5): trace 5; 1.R_2(x. 5) = 0_real = 0.
+		{"rd/constant", "1.rd[2](x:real. 5)", "rd", "[]", "0"},
+		{"pred", "if 1 <. 2 then 1 else 2", "pred", "if [] then 1 else 2", "if true then 1 else 2"},
+		{"pred/false", "if 2 <. 1 then 1 else 2", "pred", "if [] then 1 else 2", "if false then 1 else 2"},
+		// Figure 3: the productions of E and E_bool, left to right.
+		{"E + N", "(1 + 2) + 3", "plus", "[] + 3", "3 + 3"},
+		{"V + E", "1 + (2 + 3)", "plus", "1 + []", "1 + 5"},
+		{"op(E)", "neg(1 + 2)", "plus", "neg([])", "neg(3)"},
+		{"let x = E", "let x:real = 1 + 2 in x", "plus", "let x:real = [] in x", "let x:real = 3 in x"},
+		{"<E, N>", "<1 + 2, 3 + 4>", "plus", "<[], 3 + 4>", "<3, 3 + 4>"},
+		{"<V, E>", "<1, 3 + 4>", "plus", "<1, []>", "<1, 7>"},
+		{"fst(E)", "fst(<1 + 2, 3>)", "plus", "fst(<[], 3>)", "fst(<3, 3>)"},
+		{"snd(E)", "snd(<1, 3 + 4>)", "plus", "snd(<1, []>)", "snd(<1, 7>)"},
+		{"if E_bool", "if 1 + 1 <. 3 then 1 else 2", "plus", "if lt(<[], 3>) then 1 else 2", "if lt(<2, 3>) then 1 else 2"},
+		{"M.rd[E]", "(1 + 1).rd[2 + 3](x:real. x)", "plus", "(1 + 1).rd[[]](x:real. x)", "(1 + 1).rd[5](x:real. x)"},
+		{"E.rd[V]", "(1 + 1).rd[5](x:real. x)", "plus", "[].rd[5](x:real. x)", "2.rd[5](x:real. x)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			step, done, err := reduction.ReduceDiff(dpl.Figure6, dplProgram(t, tt.term), interderive.Options{})
+			if err != nil || done {
+				t.Fatalf("%s: done %v, err %v", tt.term, done, err)
+			}
+			if got := step.Redex.Rule(); got != tt.rule {
+				t.Errorf("%s: rule %s, want %s", tt.term, got, tt.rule)
+			}
+			if got := step.Context.String(); got != tt.context {
+				t.Errorf("%s: context %s, want %s", tt.term, got, tt.context)
+			}
+			if want := parseTerm(t, tt.next); !dpl.AlphaEqual(step.Next, want) {
+				t.Errorf("%s: next %s, want %s", tt.term, dpl.Format(step.Next), tt.next)
+			}
+		})
+	}
+	t.Run("f(E)", func(t *testing.T) { // the letrec first, then the argument in f([])
+		e := dplProgram(t, "letrec f(x:real):real = x in f(1 + 2)")
+		step, _, err := reduction.ReduceDiff(dpl.Figure6, e, interderive.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		step, _, err = reduction.ReduceDiff(dpl.Figure6, step.Next, interderive.Options{})
+		if err != nil || step.Redex.Rule() != "plus" || step.Context.String() != "f([])" {
+			t.Fatalf("rule %v, context %v, err %v; want plus in f([])", step.Redex, step.Context, err)
+		}
+	})
+	t.Run("call", func(t *testing.T) { // f(V) ⇒ M[V/x], the calls of f in M resolved again
+		e := dplProgram(t, "letrec f(x:real):real = if x <. 0.5 then 0 else f(x + -1) in f(2)")
+		step, _, err := reduction.ReduceDiff(dpl.Figure6, e, interderive.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		step, _, err = reduction.ReduceDiff(dpl.Figure6, step.Next, interderive.Options{})
+		if err != nil || step.Redex.Rule() != "call" {
+			t.Fatalf("rule %v, err %v; want call", step.Redex, err)
+		}
+		want := parseTerm(t, "if 2 <. 0.5 then 0 else f(2 + -1)")
+		if !dpl.AlphaEqual(step.Next, want) {
+			t.Fatalf("next %s, want %s", dpl.Format(step.Next), dpl.Format(want))
+		}
+		if a, err := reduction.EvalDiff(dpl.Pruned, e, interderive.Options{}); err != nil || a.Observe() != "0" {
+			t.Fatalf("f(2) = %v, %v; want 0", a, err)
+		}
+	})
+	t.Run("value", func(t *testing.T) { // V ⇒ ρ(V) is no step
+		d, err := reduction.DecomposeDiff(dplProgram(t, "<1, <(), 2>>"))
+		if err != nil || d.Redex != nil || dpl.Format(d.Value) != "<1, <(), 2>>" {
+			t.Fatalf("decomposition %+v, %v", d, err)
+		}
+	})
+	t.Run("undefined", func(t *testing.T) { // op(V) and pred(V) where ev and bev are undefined
+		for _, src := range []string{"log(0)", "inv(0)", "if 1 <. 1 then 1 else 2"} {
+			_, _, err := reduction.ReduceDiff(dpl.Pruned, dplProgram(t, src), interderive.Options{})
+			var u *dpl.Undefined
+			if !errors.As(err, &u) {
+				t.Errorf("%s: err %v, want undefined", src, err)
+			}
+		}
+	})
+}
+
+// TestDiffFigures4And5 checks symbolic evaluation, ρ ⊢ M ⇝ C, rule by rule (Figure 4:
+// the redexes in the trivial context; Figure 5: in a nontrivial context), against
+// traces derived by hand (compared up to α-renaming).
+func TestDiffFigures4And5(t *testing.T) {
+	two := map[string]dpl.Term{"x": real(2)}
+	tests := []struct {
+		name   string
+		rho    map[string]dpl.Term
+		term   string
+		trace  string
+		events []string
+	}{
+		// Figure 4.
+		{"V", two, "<x, 1>", "<x, 1>", nil},
+		{"plus", two, "x + 1", "x + 1", []string{"sym/plus"}},
+		{"op", two, "sin(x)", "sin(x)", []string{"sym/op"}},
+		// No definedness check: log(x) ⇝ log(x) at x = -1.
+		{"op/undefined", map[string]dpl.Term{"x": real(-1)}, "log(x)", "log(x)", []string{"sym/op"}},
+		{"fst", two, "fst(<x, 1>)", "fst(<x, 1>)", []string{"sym/fst"}},
+		{"snd", two, "snd(<x, 1>)", "snd(<x, 1>)", []string{"sym/snd"}},
+		{"let", two, "let y:real = x in y + y", "let y:real = x in y + y", []string{"sym/let", "sym/plus"}},
+		// if true: the condition is decided with ρ(x) = 2 (sym/pred), the branch traced.
+		{"if/true", two, "if x <. 3 then x + 1 else x", "x + 1", []string{"sym/pred", "sym/if", "sym/plus"}},
+		{"if/false", two, "if 3 <. x then x + 1 else x", "x", []string{"sym/pred", "sym/if"}},
+		{"letrec", two, "letrec f(a:real):real = a in x", "x", []string{"sym/letrec"}},
+		// f(V) ⇝ let a:real = V in C, C the trace of the body under {a ↦ 2}.
+		{"call", two, "letrec f(a:real):real = a + a in f(x)", "let a:real = x in a + a",
+			[]string{"sym/letrec", "sym/call", "sym/plus"}},
+		// x.rd[1](y. y + y) ⇝ x.R_1(y. y + y) = x + x (Figure 6).
+		{"rd", two, "x.rd[1](y:real. y + y)", "x + x", []string{"sym/rd", "sym/plus"}},
+		// Figure 5: E[R] ⇝ let s:T_V = C in D, with C ⇒ V evaluated (the plus event).
+		{"E[R]", two, "(x + 1) + 2", "let s:real = x + 1 in s + 2", []string{"sym/plus", "plus", "sym/plus"}},
+		{"E[let]", two, "(let y:real = x in y) + 1", "let s:real = (let y:real = x in y) in s + 1",
+			[]string{"sym/let", "let", "sym/plus"}},
+		{"E[call]", two, "letrec f(a:real):real = a + a in f(x) + 1", "let s:real = (let a:real = x in a + a) in s + 1",
+			[]string{"sym/letrec", "sym/call", "sym/plus", "let", "plus", "sym/plus"}},
+		// E[R_bool] ⇝ C if R_bool ⇒ b and E[b] ⇝ C; then E[if true ...] by Figure 5.
+		{"E[R_bool]", two, "(if x <. 3 then x else 0) + 1", "let s:real = x in s + 1",
+			[]string{"sym/pred", "sym/if", "sym/plus"}},
+		{"E[rd]", two, "x * x.rd[1](y:real. y + y)", "let s:real = x + x in mul(<x, s>)",
+			[]string{"sym/rd", "sym/plus", "plus", "sym/op"}},
+		// Spec §6: under {x ↦ 1}, x * 1.rd[1](y. x + y) ⇝ let s:real = 0 + 1 in mul(<x, s>).
+		{"spec", map[string]dpl.Term{"x": real(1)}, "x * 1.rd[1](y:real. x + y)", "let s:real = 0 + 1 in mul(<x, s>)",
+			[]string{"sym/rd", "sym/plus", "plus", "sym/op"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, ad := range dpl.Differentiators() {
+				var events []string
+				c, undef, err := reduction.TraceDiff(ad, tt.rho, dplOpen(t, tt.rho, tt.term),
+					interderive.Options{OnContract: func(r string) { events = append(events, r) }})
+				if err != nil || undef != nil {
+					t.Fatalf("%s: %s: %v %v", ad.Name(), tt.term, undef, err)
+				}
+				if want := parseTerm(t, tt.trace); !dpl.AlphaEqual(c, want) {
+					t.Errorf("%s: %s ⇝ %s, want %s", ad.Name(), tt.term, dpl.Format(c), tt.trace)
+				}
+				if !slices.Equal(events, tt.events) {
+					t.Errorf("%s: %s: events %v, want %v", ad.Name(), tt.term, events, tt.events)
+				}
+			}
+		})
+	}
+	t.Run("undefined", func(t *testing.T) {
+		// A condition on the diagonal, and an undefined trace in a nontrivial context
+		// (C ⇒ V fails), leave symbolic evaluation without a result.
+		rho := map[string]dpl.Term{"x": real(0)}
+		for _, src := range []string{"if x <. 0 then 0 else x", "log(x) + 1"} {
+			_, undef, err := reduction.TraceDiff(dpl.Pruned, rho, dplOpen(t, rho, src), interderive.Options{})
+			if err != nil || undef == nil {
+				t.Errorf("%s: undefined %v, err %v; want undefined", src, undef, err)
+			}
+		}
+	})
+}
+
+// TestDiffEvents pins the whole event stream of a program (the reference for the
+// lockstep comparison of stages), derived by hand. The trace of x * x at 2 is
+// mul(<x, x>) (sym/op); its derivative (Figure 6, pruned alike: x occurs everywhere) is
+//
+//	let x:real = 2 in let y:real*real = mul_r(<<x, x>, 1>) in
+//	let z:real*real = y in let y1:real = fst(z) in let z1:real = snd(z) in y1 + z1
+//
+// (op clause, then the pair clause's let-tuple), evaluated with the events let, op,
+// let, let, fst, let, snd, let, plus: mul_r(<<2, 2>, 1>) = <2, 2>, and 2 + 2 = 4.
+func TestDiffEvents(t *testing.T) {
+	want := []string{"rd", "sym/op", "let", "op", "let", "let", "fst", "let", "snd", "let", "plus"}
+	for _, ad := range dpl.Differentiators() {
+		a, events, err := run(t, ad, dplProgram(t, "1.rd[2](x:real. x * x)"), 0)
+		if err != nil || a.Observe() != "4" || !slices.Equal(events, want) {
+			t.Errorf("%s: %v (%v), events %v; want 4 with %v", ad.Name(), a, err, events, want)
+		}
+	}
+}
+
+// dplVectors are the test vectors of spec §6 and the paper's, with hand derivations.
+var dplVectors = []struct {
+	name, src, want string
+}{
+	// Paper §3: no perturbation confusion. Inner: d/dy (x + y) = 1 whatever x; the body
+	// is x * 1, whose derivative is 1. A confused implementation gives 2.
+	{"nested-rd", "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))", "1"},
+	// Paper §3: f(x) = 1.rd[1](y. x + y) = 1 is constant; d/dx (x + f(x)) = 1 + 0.
+	{"letrec-rd", "letrec f(x:real):real = 1.rd[1](y:real. x + y) in 1.rd[1](x:real. x + f(x))", "1"},
+	// ReLU: the branch is chosen with the current value; at -1 the trace is 0, at 2 it is
+	// x; at 0, lt is undefined on the diagonal.
+	{"relu-left", "1.rd[-1](x:real. if x <. 0 then 0 else x)", "0"},
+	{"relu-right", "1.rd[2](x:real. if x <. 0 then 0 else x)", "1"},
+	{"relu-at-zero", "1.rd[0](x:real. if x <. 0 then 0 else x)", "undefined"},
+	// d/dx (d/dy y^3 at x) = d/dx 3x^2 = 6x = 12 at 2.
+	{"second-derivative", "1.rd[2](x:real. 1.rd[x](y:real. y * y * y))", "12"},
+	// grad of a * b at <2, 3> is <b, a>.
+	{"gradient-pair", "1.rd[<2, 3>](z:real * real. fst(z) * snd(z))", "<3, 2>"},
+	// d/dx x^4 = 4x^3 = 108 at 3.
+	{"let-square", "1.rd[3](x:real. let y:real = x * x in y * y)", "108"},
+	// The cotangent x = 3 is outside the binder's scope: 3 * (2 * 2) = 12 (8 if captured).
+	{"capture", "let x:real = 3 in x.rd[2](x:real. x * x)", "12"},
+	// d/dx log x = 1/x = 0.5 at 2; undefined at -1 (log_r is undefined where log is).
+	{"log", "1.rd[2](x:real. log(x))", "0.5"},
+	{"log-negative", "1.rd[-1](x:real. log(x))", "undefined"},
+	// Forward mode: 1.fd[3](x. x^2) = 2 * 3 = 6; 1.fd[0](x. sin x) = cos 0 = 1.
+	{"fd-square", "1.fd[3](x:real. x * x)", "6"},
+	{"fd-sin", "1.fd[0](x:real. sin(x))", "1"},
+	// Spec §2: ev(dprod2, <<a,b>,<a',b'>>) = aa' + bb' = 1*3 + 2*4 = 11;
+	// ev(dprod2_r, <<<a,b>,<a',b'>>, c>) = <<ca', cb'>, <ca, cb>> = <<15, 20>, <5, 10>> at c = 5;
+	// mul_rr(<<<2,3>,5>, <7,11>>) = <<55,35>,43>.
+	{"dprod2", "dprod2(<<1, 2>, <3, 4>>)", "11"},
+	{"dprod2_r", "dprod2_r(<<<1, 2>, <3, 4>>, 5>)", "<<15, 20>, <5, 10>>"},
+	{"mul_rr", "mul_rr(<<<2, 3>, 5>, <7, 11>>)", "<<55, 35>, 43>"},
+}
+
+// TestDiffSpecVectors runs the test vectors of spec §6 under both strategies.
+func TestDiffSpecVectors(t *testing.T) {
+	for _, tt := range dplVectors {
+		for _, ad := range dpl.Differentiators() {
+			a, _, err := run(t, ad, dplProgram(t, tt.src), 0)
+			if err != nil || a.Observe() != tt.want {
+				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.name, ad.Name(), tt.src, a, err, tt.want)
+			}
+		}
+	}
+}
+
+// TestDiffPerturbationConfusion: the two examples of the paper give 1, never 2, and
+// so do their variants through forward mode and an extra level of nesting.
+func TestDiffPerturbationConfusion(t *testing.T) {
+	for _, src := range []string{
+		"1.rd[1](x:real. x * 1.rd[1](y:real. x + y))",
+		"letrec f(x:real):real = 1.rd[1](y:real. x + y) in 1.rd[1](x:real. x + f(x))",
+		// d/dx (x * d/dy (x + y)) with forward mode inside: still x * 1.
+		"1.rd[1](x:real. x * 1.fd[1](y:real. x + y))",
+		// Three levels: the innermost derivative is 1 whatever x and y are.
+		"1.rd[1](x:real. x * 1.rd[1](y:real. y * 1.rd[1](z:real. x + y + z)))",
+	} {
+		for _, ad := range dpl.Differentiators() {
+			a, _, err := run(t, ad, dplProgram(t, src), 0)
+			if err != nil || a.Observe() != "1" {
+				t.Errorf("%s: %s = %v (%v), want 1", ad.Name(), src, a, err)
+			}
+		}
+	}
+}
+
+// TestDiffUndefined: undefined operators and predicates, inside and outside rd, give
+// the answer undefined with its cause: never a number, NaN, an error or a crash.
+func TestDiffUndefined(t *testing.T) {
+	tests := []struct{ src, cause string }{
+		{"log(0)", "log(0)"},
+		{"log(-1)", "log(-1)"},
+		{"1 + log(0)", "log(0)"},
+		{"inv(0)", "inv(0)"},
+		{"1 / (2 - 2)", "inv(0)"},
+		{"if 1 <. 1 then 0 else 1", "lt(<1, 1>)"},
+		{"let u:real = inv(0) in 5", "inv(0)"},
+		{"exp(1000)", "exp(1000)"},           // overflows float64
+		{"1e308 + 1e308", "1e+308 + 1e+308"}, // overflows float64
+		{"mul(<1e200, 1e200>)", "mul(<1e+200, 1e+200>)"},
+		// Inside rd: in the trace (Figure 5 evaluates non-final redexes), in a condition,
+		// in the derivative only, and in a constant body.
+		{"1.rd[0](x:real. 1 / x)", "inv(0)"},
+		{"1.rd[0](x:real. if x <. 0 then 0 else x)", "lt(<0, 0>)"},
+		{"1.rd[2](x:real. if x * x <. 4 then x else 3 * x)", "lt(<4, 4>)"},
+		{"1.rd[-1](x:real. log(x))", "log_r(<-1, 1>)"},
+		// The trace is let a = neg(1) in let b = x + a in log(b), b = 0: figure6
+		// computes log_r(<0, 1>), pruned evaluates log(b) itself (x does not occur in it).
+		{"1.rd[1](x:real. log(x - 1))", ""},
+		{"1.rd[0](x:real. inv(x))", "inv_r(<0, 1>)"},
+		{"1.rd[1](x:real. log(0))", ""}, // pruned: log(0); figure6: log_r(<0, 1>)
+		{"1 / (1.rd[2](x:real. log(x)) - 0.5)", "inv(0)"},
+		// Nested: the inner derivative is undefined.
+		{"1.rd[1](x:real. 1.rd[x - 1](y:real. log(y)))", ""},
+	}
+	for _, tt := range tests {
+		for _, ad := range dpl.Differentiators() {
+			a, _, err := run(t, ad, dplProgram(t, tt.src), 0)
+			if err != nil || a.Undefined == nil {
+				t.Errorf("%s: %s = %v (%v), want undefined", ad.Name(), tt.src, a, err)
+				continue
+			}
+			if a.Observe() != "undefined" || tt.cause != "" && a.String() != "undefined: "+tt.cause {
+				t.Errorf("%s: %s: %s, want undefined: %s", ad.Name(), tt.src, a, tt.cause)
+			}
+		}
+	}
+}
+
+// figure6Fuel caps the fuel of Figure 6 on the corpus (its derivative terms are large
+// and the reduction semantics is quadratic): a run that needs more is not judged.
+const figure6Fuel = 300_000
+
+// TestDiffExamples runs every program of the example corpus (testdata/differentiable,
+// whose README describes it) against its expectation comments, derived by hand in the
+// files: -- expect: ANSWER for every strategy, -- expect[pruned]: ANSWER for the one
+// named (ANSWER a value, undefined, type error or out of fuel), -- expect-approx:
+// (reals to a relative 1e-9) and -- fuel: N. A strategy without an expectation does
+// not run the file.
+func TestDiffExamples(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../testdata/differentiable"} {
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".dpl") {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	if len(files) == 0 {
+		t.Skip("no example corpus")
+	}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, fuel := dplExpectations(src)
+		if len(want) == 0 {
+			t.Errorf("%s: no expectation", file)
+			continue
+		}
+		p, err := dpl.Parse(src)
+		if err == nil {
+			p, _, err = dpl.Check(p)
+		}
+		for _, ad := range dpl.Differentiators() {
+			exp, ok := want[ad.Name()]
+			if !ok {
+				continue
+			}
+			if err != nil {
+				if exp.answer != "type error" {
+					t.Errorf("%s: %v, want %s", file, err, exp.answer)
+				}
+				continue
+			}
+			f := fuel
+			if ad == dpl.Figure6 && (f == 0 || f > figure6Fuel) {
+				f = figure6Fuel
+			}
+			a, _, err := run(t, ad, p, f)
+			got := a.Observe()
+			switch {
+			case ad == dpl.Figure6 && f != fuel && errors.Is(err, interderive.ErrOutOfFuel):
+				t.Logf("%s/%s: not judged (more than %d contractions)", file, ad.Name(), f)
+				continue
+			case errors.Is(err, interderive.ErrOutOfFuel):
+				got = "out of fuel"
+			case err != nil:
+				t.Errorf("%s/%s: %v", file, ad.Name(), err)
+				continue
+			}
+			if exp.approx && a.Value != nil {
+				if !approxEqual(t, a.Value, parseTerm(t, exp.answer), 1e-9) {
+					t.Errorf("%s/%s: %s, want about %s", file, ad.Name(), got, exp.answer)
+				}
+			} else if got != exp.answer {
+				t.Errorf("%s/%s: %s, want %s", file, ad.Name(), got, exp.answer)
+			}
+		}
+	}
+}
+
+// expectation is what a program's comments promise under one strategy.
+type expectation struct {
+	answer string
+	approx bool
+}
+
+// dplExpectations reads the expectation comments of a program, per strategy.
+func dplExpectations(src []byte) (map[string]expectation, int) {
+	want, fuel := map[string]expectation{}, 0
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "--")
+		if !ok {
+			continue
+		}
+		directive, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		kind, which, _ := strings.Cut(strings.TrimSuffix(directive, "]"), "[")
+		switch kind {
+		case "fuel":
+			fuel, _ = strconv.Atoi(rest)
+		case "expect", "expect-approx":
+			strategies := []string{}
+			for _, d := range dpl.Differentiators() {
+				strategies = append(strategies, d.Name())
+			}
+			if which != "" {
+				strategies = strings.Split(which, ",")
+			}
+			for _, s := range strategies {
+				want[strings.TrimSpace(s)] = expectation{answer: rest, approx: kind == "expect-approx"}
+			}
+		}
+	}
+	return want, fuel
+}
+
+// TestDiffBeyondFigure6 documents the limit of the strategies of Figure 6: its let
+// clause differentiates the rest of a trace once for the variable of differentiation
+// and once for the let's binder, so a value that fans out (a let-tuple, a variable
+// used twice) and flows into a nested trace multiplies the work at every level. x^4 by
+// a loop over <x, n> grows the derivative term about 17 times per iteration: both
+// strategies stop, at the latest when the derivative would hold more redexes than the
+// fuel left. (spec §4's linear tape strategy is the remedy.)
+func TestDiffBeyondFigure6(t *testing.T) {
+	prog := dplProgram(t, `letrec pow(p:real * real):real =
+  let <x:real, n:real> = p in
+  if n <. 0.5 then 1 else x * pow(<x, n - 1>)
+in 1.rd[3](x:real. pow(<x, 4>))`)
+	for _, ad := range dpl.Differentiators() {
+		if _, _, err := run(t, ad, prog, 200_000); !errors.Is(err, interderive.ErrOutOfFuel) {
+			t.Errorf("%s: %v, want out of fuel", ad.Name(), err)
+		}
+	}
+	// Two iterations are still within reach: d/dx x^2 = 6 at 3.
+	prog = dplProgram(t, `letrec pow(p:real * real):real =
+  let <x:real, n:real> = p in
+  if n <. 0.5 then 1 else x * pow(<x, n - 1>)
+in 1.rd[3](x:real. pow(<x, 2>))`)
+	if a, _, err := run(t, dpl.Pruned, prog, 0); err != nil || a.Observe() != "6" {
+		t.Errorf("pruned: %v (%v), want 6", a, err)
+	}
+}
+
+// approxEqual compares two values of the same shape, reals to a relative tolerance.
+func approxEqual(t any, a, b dpl.Term, tol float64) bool {
+	switch a := a.(type) {
+	case *dpl.RealLit:
+		var r float64
+		switch b := b.(type) {
+		case *dpl.RealLit:
+			r = b.R
+		case *dpl.OpApp: // a negative number parsed as neg(r)
+			if c, ok := b.Arg.(*dpl.RealLit); ok && b.Op.Name == "neg" {
+				r = -c.R
+			}
+		default:
+			return false
+		}
+		return math.Abs(a.R-r) <= tol*math.Max(1, math.Max(math.Abs(a.R), math.Abs(r)))
+	case *dpl.Pair:
+		p, ok := b.(*dpl.Pair)
+		return ok && approxEqual(t, a.X, p.X, tol) && approxEqual(t, a.Y, p.Y, tol)
+	case *dpl.UnitLit:
+		_, ok := b.(*dpl.UnitLit)
+		return ok
+	}
+	return false
+}
+
+// squaringLoop squares x until it exceeds 100: 50 times from the start 1 + 2^-47,
+// since (1 + ε)^(2^k) ≈ e^(ε 2^k) and 2^49 · 2^-47 = 4 < ln 100 ≈ 4.6 < 2^50 · 2^-47 = 8.
+// 1.000000000000007 is the shortest numeral of 1 + 2^-47. The derivative is the
+// product of the 2·x_i over the 50 squarings.
+const squaringLoop = `letrec sq(x:real):real = if 100 <. x then x else sq(x * x) in
+1.rd[1.000000000000007](x:real. sq(x))`
+
+// TestDiffLoop differentiates through a 50-iteration loop with pruned, well under a
+// second, and checks the value against the chain rule computed directly.
+func TestDiffLoop(t *testing.T) {
+	x0 := 1 + math.Ldexp(1, -47)
+	xs, want := []float64{}, 1.0
+	for x := x0; !(100 < x); x *= x {
+		xs = append(xs, x)
+	}
+	// The reverse pass multiplies the cotangent by the local derivatives, last first:
+	// mul_r(<<x, x>, w>) = <w x, w x>, summed: w x + w x.
+	for i := len(xs) - 1; i >= 0; i-- {
+		want = want*xs[i] + want*xs[i]
+	}
+	if len(xs) != 50 {
+		t.Fatalf("the loop squares %d times, want 50", len(xs))
+	}
+	start := time.Now()
+	a, events, err := run(t, dpl.Pruned, dplProgram(t, squaringLoop), 0)
+	elapsed := time.Since(start)
+	if err != nil || a.Value == nil {
+		t.Fatalf("%v (%v)", a, err)
+	}
+	got := a.Value.(*dpl.RealLit).R
+	if math.Abs(got-want) > 1e-12*math.Abs(want) {
+		t.Errorf("derivative %v, want %v", got, want)
+	}
+	if calls := strings.Count(strings.Join(events, " "), "sym/call"); calls != 51 {
+		t.Errorf("%d calls traced, want 51 (50 squarings and the last test)", calls)
+	}
+	if elapsed > 500*time.Millisecond {
+		t.Errorf("took %v: want well under a second", elapsed)
+	}
+	// Figure 6 read literally would build a term of about 2^100 nodes: it gives up, as
+	// out of fuel when the fuel is small, and with a budget error otherwise.
+	if _, _, err := run(t, dpl.Figure6, dplProgram(t, squaringLoop), 20_000); !errors.Is(err, interderive.ErrOutOfFuel) {
+		t.Errorf("figure6 with fuel 20000: %v, want out of fuel", err)
+	}
+	if _, _, err := run(t, dpl.Figure6, dplProgram(t, squaringLoop), 0); !errors.Is(err, dpl.ErrOverBudget) {
+		t.Errorf("figure6: %v, want a budget error", err)
+	}
+}
+
+// TestDiffFuel: a divergent program, in or out of rd, runs out of fuel after exactly
+// its budget of contractions; exactly enough fuel is enough.
+func TestDiffFuel(t *testing.T) {
+	for _, src := range []string{
+		"letrec f(x:real):real = f(x + 1) in f(0)",
+		"1.rd[1](x:real. letrec loop(y:real):real = loop(y) in loop(x))",
+	} {
+		n := 0
+		_, err := reduction.EvalDiff(dpl.Pruned, dplProgram(t, src), interderive.Options{Fuel: 100, OnContract: func(string) { n++ }})
+		var fe *interderive.FuelError
+		if !errors.As(err, &fe) || fe.Steps != 100 || n != 100 {
+			t.Errorf("%s: %v after %d events, want out of fuel after 100", src, err, n)
+		}
+	}
+	// 1.rd[2](x. x * x) takes 11 contractions (TestDiffEvents).
+	prog := dplProgram(t, "1.rd[2](x:real. x * x)")
+	if a, err := reduction.EvalDiff(dpl.Pruned, prog, interderive.Options{Fuel: 11}); err != nil || a.Observe() != "4" {
+		t.Errorf("with fuel 11: %v, %v", a, err)
+	}
+	if _, err := reduction.EvalDiff(dpl.Pruned, prog, interderive.Options{Fuel: 10}); !errors.Is(err, interderive.ErrOutOfFuel) {
+		t.Errorf("with fuel 10: %v, want out of fuel", err)
+	}
+}
+
+// TestDiffDeep: decomposition and plugging are loops, so contexts of any depth are
+// data; the nesting of layers and of traces is bounded with an error, not a crash.
+func TestDiffDeep(t *testing.T) {
+	const depth = 1_000_000
+	var e dpl.Term = real(0)
+	for range depth {
+		e = &dpl.Plus{X: real(1), Y: e}
+	}
+	d, err := reduction.DecomposeDiff(e)
+	if err != nil || len(d.Context) != depth-1 || d.Redex.Rule() != "plus" {
+		t.Fatalf("context of %d frames, %v; want %d around plus", len(d.Context), err, depth-1)
+	}
+	// Non-tail recursion under ordinary evaluation grows the context, not the Go stack.
+	sum := dplProgram(t, "letrec sum(n:real):real = if n <. 0.5 then 0 else n + sum(n + -1) in sum(2000)")
+	if a, err := reduction.EvalDiff(dpl.Pruned, sum, interderive.Options{}); err != nil || a.Observe() != "2.001e+06" {
+		t.Errorf("sum(2000) = %v, %v; want 2.001e+06 (2001000)", a, err)
+	}
+	// Under rd, each pending call of a non-tail recursion is a nested layer.
+	deep := dplProgram(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
+	if _, err := reduction.EvalDiff(dpl.Pruned, deep, interderive.Options{}); !errors.Is(err, interderive.ErrTooDeep) {
+		t.Errorf("20000 nested layers: %v, want too deep", err)
+	}
+	// A loop of 60000 iterations traces to a let-chain deeper than dpl.MaxDepth.
+	long := dplProgram(t, "letrec l(p:real * real):real = if snd(p) <. 0.5 then fst(p) else l(<fst(p) + 1, snd(p) + -1>) in 1.rd[1](x:real. l(<x, 60000>))")
+	if _, err := reduction.EvalDiff(dpl.Pruned, long, interderive.Options{}); !errors.Is(err, interderive.ErrTooDeep) {
+		t.Errorf("a trace of 60000 iterations: %v, want too deep", err)
+	}
+}
+
+// Properties.
+
+// dplConfig is the generator configuration of the properties: small programs with
+// every construct.
+var dplConfig = dplgen.Full(5)
+
+const propertyFuel = 20_000
+
+// skippable reports whether a run ended without an answer for a reason a property
+// does not judge: fuel, or Figure 6's budget.
+func skippable(err error) bool {
+	return errors.Is(err, interderive.ErrOutOfFuel) || errors.Is(err, dpl.ErrOverBudget)
+}
+
+// TestDiffDeterminacy (Proposition 3.4): a program has at most one answer, and the
+// reduction semantics reaches it by the same contractions every time.
+func TestDiffDeterminacy(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		prog := dplgen.Program(t, dplConfig)
+		ad := rapid.SampledFrom(dpl.Differentiators()).Draw(t, "ad")
+		a1, ev1, err1 := run(t, ad, prog, propertyFuel)
+		a2, ev2, err2 := run(t, ad, prog, propertyFuel)
+		if err1 != nil && !skippable(err1) {
+			t.Fatalf("%s: %v\n%s", ad.Name(), err1, dpl.Format(prog))
+		}
+		if (err1 == nil) != (err2 == nil) || !sameAnswer(a1, a2) || !slices.Equal(ev1, ev2) {
+			t.Fatalf("two runs differ: %v (%v) then %v (%v)\n%s", a1, err1, a2, err2, dpl.Format(prog))
+		}
+	})
+}
+
+func sameAnswer(a, b dpl.Answer) bool {
+	if (a.Undefined == nil) != (b.Undefined == nil) {
+		return false
+	}
+	if a.Undefined != nil {
+		return dpl.AlphaEqual(a.Undefined.Redex, b.Undefined.Redex)
+	}
+	return a.Value == nil && b.Value == nil || a.Value != nil && b.Value != nil && dpl.AlphaEqual(a.Value, b.Value)
+}
+
+// TestDiffInterpolation (Proposition 3.5): M ⇒ V iff M ⇝ C and C ⇒ V for some C; and
+// the two computations perform the same floating-point operations, so V is the same to
+// the bit.
+func TestDiffInterpolation(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		prog := dplgen.Program(t, dplConfig)
+		ad := rapid.SampledFrom(dpl.Differentiators()).Draw(t, "ad")
+		a, _, err := run(t, ad, prog, propertyFuel)
+		if skippable(err) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("M ⇒: %v\n%s", err, dpl.Format(prog))
+		}
+		c, undef, err := reduction.TraceDiff(ad, nil, prog, interderive.Options{Fuel: propertyFuel})
+		if skippable(err) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("M ⇝: %v\n%s", err, dpl.Format(prog))
+		}
+		if undef == nil && !dpl.IsTrace(c) {
+			t.Fatalf("M ⇝ %s, which is not a trace term\n%s", dpl.Format(c), dpl.Format(prog))
+		}
+		if undef != nil {
+			if a.Undefined == nil {
+				t.Fatalf("M ⇒ %s, but M ⇝ is undefined (%v)\n%s", a, undef, dpl.Format(prog))
+			}
+			return
+		}
+		b, _, err := run(t, ad, c, propertyFuel)
+		if skippable(err) {
+			return
+		}
+		if err != nil || !sameAnswer(a, b) || (a.Undefined != nil) != (b.Undefined != nil) {
+			t.Fatalf("M ⇒ %s, but M ⇝ C and C ⇒ %s (%v)\nM = %s\nC = %s", a, b, err, dpl.Format(prog), dpl.Format(c))
+		}
+	})
+}
+
+// TestDiffDerivativesWellTyped (Proposition 3.3): every derivative term the reduction
+// semantics builds, W.R_V(x:T. C), has type T, its free variables typed by their
+// values.
+func TestDiffDerivativesWellTyped(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		prog := dplgen.Program(t, dplConfig)
+		ad := rapid.SampledFrom(dpl.Differentiators()).Draw(t, "ad")
+		var failure string
+		hooks := reduction.DiffHooks{Step: func(ev reduction.DiffEvent) {
+			if ev.Derivative == nil || failure != "" {
+				return
+			}
+			rd := ev.Redex.(*reduction.DiffRd).Rd
+			gamma := func(x string) (dpl.Type, bool) {
+				if v, ok := ev.Env[x]; ok {
+					return dpl.TypeOfValue(v)
+				}
+				return nil, false
+			}
+			if !dpl.IsTrace(ev.Trace) || !dpl.IsTrace(ev.Derivative) {
+				failure = "not trace terms:\ntrace: " + dpl.Format(ev.Trace) + "\nderivative: " + dpl.Format(ev.Derivative)
+				return
+			}
+			if _, ty, err := dpl.CheckIn(gamma, ev.Derivative); err != nil || !dpl.Equal(ty, rd.T) {
+				failure = "derivative of type " + typeString(ty) + ", want " + dpl.FormatType(rd.T) + ": " + errString(err) +
+					"\nredex: " + dpl.Format(rd) + "\ntrace: " + dpl.Format(ev.Trace) + "\nderivative: " + dpl.Format(ev.Derivative)
+			}
+			if _, ty, err := dpl.CheckIn(func(x string) (dpl.Type, bool) {
+				if x == rd.Param { // the binder of the trace
+					return rd.T, true
+				}
+				return gamma(x)
+			}, ev.Trace); err != nil || ty == nil {
+				failure = "ill-typed trace: " + errString(err) + "\n" + dpl.Format(ev.Trace)
+			}
+		}}
+		_, err := reduction.EvalDiffHooks(ad, prog, interderive.Options{Fuel: propertyFuel}, hooks)
+		if err != nil && !skippable(err) {
+			t.Fatalf("%v\n%s", err, dpl.Format(prog))
+		}
+		if failure != "" {
+			t.Fatalf("%s: %s\nprogram: %s", ad.Name(), failure, dpl.Format(prog))
+		}
+	})
+}
+
+func typeString(t dpl.Type) string {
+	if t == nil {
+		return "none"
+	}
+	return dpl.FormatType(t)
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "no error"
+	}
+	return err.Error()
+}
+
+// TestDiffStrategiesAgree: figure6 and pruned give the same answers (values to a
+// relative 1e-12, since sums associate differently) and the same definedness, on
+// programs small enough for Figure 6.
+func TestDiffStrategiesAgree(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		prog := dplgen.Program(t, dplConfig)
+		a, _, err1 := run(t, dpl.Figure6, prog, propertyFuel)
+		b, _, err2 := run(t, dpl.Pruned, prog, propertyFuel)
+		if skippable(err1) || skippable(err2) {
+			return
+		}
+		if err1 != nil || err2 != nil {
+			t.Fatalf("figure6: %v; pruned: %v\n%s", err1, err2, dpl.Format(prog))
+		}
+		if (a.Undefined == nil) != (b.Undefined == nil) || a.Value != nil && !approxEqual(t, a.Value, b.Value, 1e-12) {
+			t.Fatalf("figure6: %s; pruned: %s\n%s", a, b, dpl.Format(prog))
+		}
+	})
+}
+
+// TestDiffFiniteDifferences (Theorems 6.1, 6.2): the derivative the operational
+// semantics computes is the true derivative. For a random body N over x:real (or
+// x:real*real, coordinate by coordinate) and a point a, 1.rd[a](x. N) is compared with
+// the central difference (f(a + h) - f(a - h)) / 2h of f = x ↦ N, evaluated as
+// let x = a ± h in N. Points where f is undefined or not smooth nearby (the trace of N,
+// which fixes the branches taken, differs at a ± h) are skipped.
+func TestDiffFiniteDifferences(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := dplgen.Full(3)
+		pair := rapid.Bool().Draw(t, "pair-point")
+		ty := dpl.Type(dpl.Real)
+		if pair {
+			ty = dpl.Times(dpl.Real, dpl.Real)
+		}
+		gen := dplgen.New(t, cfg)
+		sc := dplgen.Scope{}.Bind("x", ty)
+		var body dpl.Term
+		for try := 0; try < 10 && (body == nil || !dpl.OccursFree("x", body)); try++ {
+			body = dplgen.Elaborate(t, func(x string) (dpl.Type, bool) {
+				if x == "x" {
+					return ty, true
+				}
+				return nil, false
+			}, gen.Term(sc, dpl.Real, cfg.Depth))
+		}
+		point := dplgen.Value(t, ty, "point")
+		ad := rapid.SampledFrom(dpl.Differentiators()).Draw(t, "ad")
+		grad := &dpl.Rd{Cotangent: real(1), Point: point, Param: "x", T: ty, Body: body}
+		g, _, err := run(t, ad, grad, propertyFuel)
+		if skippable(err) || err == nil && g.Undefined != nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("%v\n%s", err, dpl.Format(grad))
+		}
+		coords := coordinates(point)
+		gs := coordinates(g.Value)
+		for i := range coords {
+			if !finiteDifferenceAgrees(t, ad, body, ty, coords, i, gs[i]) {
+				t.Fatalf("%s: coordinate %d of the derivative is %v, but finite differences disagree\n%s",
+					ad.Name(), i, gs[i], dpl.Format(grad))
+			}
+		}
+	})
+}
+
+func coordinates(v dpl.Term) []float64 {
+	switch v := v.(type) {
+	case *dpl.RealLit:
+		return []float64{v.R}
+	case *dpl.Pair:
+		return append(coordinates(v.X), coordinates(v.Y)...)
+	}
+	return nil
+}
+
+func pointAt(ty dpl.Type, xs []float64) dpl.Term {
+	if _, ok := ty.(*dpl.Prod); ok {
+		return &dpl.Pair{X: real(xs[0]), Y: real(xs[1]), T: dpl.Real, U: dpl.Real}
+	}
+	return real(xs[0])
+}
+
+// finiteDifferenceAgrees compares g with central differences of x ↦ body along
+// coordinate i, at several step sizes: one of them must agree to a relative 1e-4,
+// where the body is defined and traces the same way on the whole stencil.
+func finiteDifferenceAgrees(t *rapid.T, ad dpl.Differentiator, body dpl.Term, ty dpl.Type, at []float64, i int, g float64) bool {
+	eval := func(xs []float64) (float64, dpl.Term, bool) {
+		p := pointAt(ty, xs)
+		a, _, err := run(t, ad, &dpl.Let{Name: "x", T: ty, Bound: p, Body: body}, propertyFuel)
+		if err != nil || a.Value == nil {
+			return 0, nil, false
+		}
+		c, undef, err := reduction.TraceDiff(ad, map[string]dpl.Term{"x": p}, body, interderive.Options{Fuel: propertyFuel})
+		if err != nil || undef != nil {
+			return 0, nil, false
+		}
+		return a.Value.(*dpl.RealLit).R, c, true
+	}
+	f0, c0, ok := eval(at)
+	if !ok {
+		return true
+	}
+	judged := false
+	for _, h := range []float64{1e-4, 1e-6, 1e-7, 1e-3} {
+		h *= math.Max(1, math.Abs(at[i]))
+		plus, minus := slices.Clone(at), slices.Clone(at)
+		plus[i] += h
+		minus[i] -= h
+		fp, cp, ok1 := eval(plus)
+		fm, cm, ok2 := eval(minus)
+		if !ok1 || !ok2 || !dpl.AlphaEqual(cp, c0) || !dpl.AlphaEqual(cm, c0) {
+			continue // undefined or not the same smooth piece on the stencil
+		}
+		judged = true
+		fd := (fp - fm) / (2 * h)
+		if math.Abs(fd-g) <= 1e-4*math.Max(1, math.Max(math.Abs(g), math.Abs(f0))) {
+			return true
+		}
+	}
+	return !judged
+}
+
+// FuzzEvalDPL runs every well-typed program the fuzzer finds, under both strategies,
+// with a small fuel bound: a run must end in a value, undefined, or out of fuel; never
+// another error, never a panic.
+func FuzzEvalDPL(f *testing.F) {
+	for _, v := range dplVectors {
+		f.Add([]byte(v.src))
+	}
+	f.Add([]byte(squaringLoop))
+	for _, dir := range []string{"../testdata/differentiable", "../testdata/differentiable/examples"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.dpl"))
+		for _, file := range files {
+			if src, err := os.ReadFile(file); err == nil {
+				f.Add(src)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		p, err := dpl.Parse(src)
+		if err != nil {
+			return
+		}
+		prog, _, err := dpl.Check(p)
+		if err != nil {
+			return
+		}
+		for _, ad := range dpl.Differentiators() {
+			a, err := reduction.EvalDiff(ad, prog, interderive.Options{Fuel: 2000})
+			if err != nil && !errors.Is(err, interderive.ErrOutOfFuel) {
+				t.Fatalf("%s: %v\n%s", ad.Name(), err, dpl.Format(prog))
+			}
+			if err == nil && a.Value == nil && a.Undefined == nil {
+				t.Fatalf("%s: an empty answer", ad.Name())
+			}
+			if err == nil && a.Value != nil && !dpl.IsClosedValue(a.Value) {
+				t.Fatalf("%s: the answer %s is not a closed value", ad.Name(), dpl.Format(a.Value))
+			}
+		}
+	})
+}
