@@ -11,17 +11,29 @@ import (
 )
 
 // DPLStage is one derivation stage of the differentiable language: it runs an
-// elaborated, well-typed program under a differentiation strategy.
+// elaborated, well-typed program under a differentiation strategy. Traced runs it
+// reporting, for every rd it evaluates (at any depth), the trace term of the body and
+// the derivative term, as soon as the derivative is computed.
 type DPLStage struct {
-	Name string
-	Eval func(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error)
+	Name   string
+	Eval   func(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error)
+	Traced func(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error)
 }
 
 // DPLStages lists the stages of the differentiable language in derivation order.
 func DPLStages() []DPLStage {
 	return []DPLStage{
-		{"reduction", reduction.EvalDiff},
+		{"reduction", reduction.EvalDiff, reductionTraced},
 	}
+}
+
+// reductionTraced is EvalDiff reporting every rd's trace and derivative.
+func reductionTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error) {
+	return reduction.EvalDiffHooks(ad, prog, opts, reduction.DiffHooks{Step: func(ev reduction.DiffEvent) {
+		if ev.Trace != nil {
+			onRd(ev.Trace, ev.Derivative)
+		}
+	}})
 }
 
 // DPL is the differentiable language of Abadi & Plotkin (files *.dpl). Its variants are
