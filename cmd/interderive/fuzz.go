@@ -126,7 +126,6 @@ expectation comment, ready for testdata; the exit status is then 1.`,
 			if err := flag.CommandLine.Parse(nil); err != nil {
 				return err
 			}
-			_ = flag.Set("rapid.nofailfile", "true")
 			if seed != 0 {
 				jobs = 1 // one seed, one deterministic run
 				_ = flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
@@ -205,6 +204,7 @@ func fuzz(prop func(*rapid.T, *counterexample), count, jobs int, budget time.Dur
 	// the count is reached (rounded up to a whole round) or the time is spent.
 	round := max(1, min(100, count/jobs))
 	_ = flag.Set("rapid.checks", strconv.Itoa(round))
+	_ = flag.Set("rapid.nofailfile", "true") // a counterexample is written by fuzz itself
 	var started atomic.Int64
 	var wg sync.WaitGroup
 	for range jobs {
