@@ -36,7 +36,7 @@ program transformation, under the cast semantics LD, LUD, ED and EUD.
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCmd(stdout, stderr), newTraceCmd(stdout, stderr), newCheckCmd(stdout, stderr), newCompareCmd(stdout, stderr), newFuzzCmd(stdout, stderr))
+	root.AddCommand(newRunCmd(stdout, stderr), newTraceCmd(stdout, stderr), newCheckCmd(stdout, stderr), newCompareCmd(stdout, stderr), newFuzzCmd(stdout, stderr), newBenchCmd(stdout, stderr))
 	return root
 }
 
