@@ -212,7 +212,8 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 
 func newTraceCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
-	var symbolic bool
+	var symbolic, asJSON bool
+	var html string
 	cmd := &cobra.Command{
 		Use:   "trace [flags] FILE",
 		Short: "Show every step of a run as the stage takes it",
@@ -221,11 +222,18 @@ semantics (the default) every decomposition into context and redex, the rule (fo
 StepCst the coercion context and coercion redex too), the contractum and the term;
 for the calculus of closures the same over closures, with its environment steps; for
 the machine every state and its two stacks; for cps2 and interp their contractions.
-For the differentiable language, nested layers (symbolic evaluation inside rd) are
+With --stage all, every stage runs and the traces are aligned on the contractions
+they share: for each contraction, what each stage did to reach it (decompositions,
+environment steps, machine states); --html FILE writes a page to step through, --json
+the same data for tools. For the differentiable language, nested layers (symbolic evaluation inside rd) are
 indented under the step that starts them; --symbolic shows only, for every rd, the
 trace term of its body and the derivative term W.R_V(x:T. C).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			all := f.stage == "all"
+			if all {
+				f.stage = ""
+			}
 			_, prog, stage, variant, err := f.load(args[0], stderr)
 			if err != nil {
 				return err
@@ -233,6 +241,9 @@ trace term of its body and the derivative term W.R_V(x:T. C).`,
 			opts, err := f.options()
 			if err != nil {
 				return err
+			}
+			if all {
+				return sideBySide(stdout, prog, variant, opts, html, asJSON)
 			}
 			if symbolic {
 				st, ok := prog.(driver.SymbolicTracer)
@@ -248,7 +259,43 @@ trace term of its body and the derivative term W.R_V(x:T. C).`,
 	}
 	f.register(cmd, "reduction")
 	cmd.Flags().BoolVar(&symbolic, "symbolic", false, "differentiable language: show, for every rd, the trace term and its derivative")
+	cmd.Flags().StringVar(&html, "html", "", "with --stage all: write a page to step through to this file")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "with --stage all: print the aligned trace as JSON")
 	return cmd
+}
+
+// sideBySide is trace --stage all: every stage, aligned on the contractions.
+func sideBySide(stdout io.Writer, prog driver.Program, variant string, opts interderive.Options, html string, asJSON bool) error {
+	sb, ok := prog.(driver.SideBySider)
+	if !ok {
+		return fmt.Errorf("--stage all is not available for this language yet")
+	}
+	s, err := sb.SideBySide(variant, opts)
+	if err != nil {
+		return err
+	}
+	switch {
+	case asJSON:
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(s)
+	case html != "":
+		f, err := os.Create(html)
+		if err != nil {
+			return err
+		}
+		if err := s.WriteHTML(f); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", html)
+		return nil
+	}
+	s.WriteText(stdout)
+	return nil
 }
 
 func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {

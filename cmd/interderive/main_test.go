@@ -243,3 +243,31 @@ func TestDifferentiable(t *testing.T) {
 		t.Errorf("--ad tape: exit %d, want 2 (not available yet)", code)
 	}
 }
+
+// TestTraceAll aligns the stages on their contractions (the sequence of
+// TestTrace, derived by hand), as text, JSON and an HTML page.
+func TestTraceAll(t *testing.T) {
+	path := write(t, "p.cast", "<Int <= Dyn>^l2 <Dyn <= Int>^l1 4")
+	stdout, _, code := runCmd("trace", "--stage", "all", path)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"contraction 1: CmpCst", "contraction 2: StepCst/InOut", "contraction 3: IdCst",
+		"expand: (<Int?^l2> <Int!> 4)[ε]", "c-eval     Int! ; Int?^l2  on 4", "interp     4"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("trace --stage all lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, _, code = runCmd("trace", "--stage", "all", "--json", path)
+	if code != 0 || !strings.Contains(stdout, `"rules":["CmpCst","StepCst/InOut","IdCst"]`) {
+		t.Errorf("trace --stage all --json: exit %d\n%s", code, stdout)
+	}
+	page := filepath.Join(t.TempDir(), "trace.html")
+	if _, _, code := runCmd("trace", "--stage", "all", "--html", page, path); code != 0 {
+		t.Fatalf("--html: exit %d", code)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(html), "<b>StepCst/InOut</b>") || !strings.Contains(string(html), "<th>machine</th>") {
+		t.Errorf("the page lacks the rows or columns: %v", err)
+	}
+}
