@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -269,5 +270,31 @@ func TestTraceAll(t *testing.T) {
 	html, err := os.ReadFile(page)
 	if err != nil || !strings.Contains(string(html), "<b>StepCst/InOut</b>") || !strings.Contains(string(html), "<th>machine</th>") {
 		t.Errorf("the page lacks the rows or columns: %v", err)
+	}
+}
+
+// TestTracePageRendersInChromium takes a screenshot of the side-by-side page with
+// headless Chromium, where it is installed (apt-get install chromium); elsewhere it
+// is skipped. The README gives the same command.
+func TestTracePageRendersInChromium(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed")
+	}
+	dir := t.TempDir()
+	path := write(t, "p.cast", "<Int <= Dyn>^l2 <Dyn <= Int>^l1 4")
+	page, shot := filepath.Join(dir, "trace.html"), filepath.Join(dir, "trace.png")
+	if _, _, code := runCmd("trace", "--stage", "all", "--html", page, path); code != 0 {
+		t.Fatalf("--html: exit %d", code)
+	}
+	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1400,900", "--screenshot="+shot, "file://"+page)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	info, err := os.Stat(shot)
+	if err != nil || info.Size() < 10_000 {
+		t.Fatalf("no screenshot, or an empty one: %v", err)
 	}
 }

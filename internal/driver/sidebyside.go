@@ -224,11 +224,12 @@ body { font-family: system-ui, sans-serif; margin: 1.5em; }
 h1 { font-size: 1.2em; } code, pre { font-family: ui-monospace, monospace; font-size: 12px; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; }
 th, td { border: 1px solid #ccc; padding: 4px; vertical-align: top; }
-th { background: #eee; position: sticky; top: 0; }
+th { background: #eee; }
 td pre { white-space: pre-wrap; word-break: break-all; margin: 0; }
 tr.rule td { background: #f6f6ff; font-weight: bold; }
 tr.disagree td { background: #fdd; }
-tr.current td { outline: 2px solid #36c; }
+tr.current td { background: #eef4ff; }
+tr.current td:first-child { border-left: 4px solid #36c; }
 #bar { position: sticky; top: 0; background: white; padding: .5em 0; z-index: 2; }
 </style></head><body>
 <h1>interderive: {{.Variant}}</h1>
@@ -243,16 +244,16 @@ tr.current td { outline: 2px solid #36c; }
 <p>{{range .Lanes}}<b>{{.Stage}}</b>: {{if .Error}}{{.Error}}{{else}}{{.Answer}}{{end}}<br>{{end}}</p>
 <script>
 let cur = 0; const rows = document.querySelectorAll("tr.step");
-function show(i) {
+function show(i, scroll) {
   if (i < 0 || i >= rows.length) return;
   rows[cur].classList.remove("current"); cur = i; rows[cur].classList.add("current");
-  rows[cur].scrollIntoView({block: "center"});
+  if (scroll) rows[cur].scrollIntoView({block: "nearest"});
   document.getElementById("where").textContent = "row " + (cur + 1) + " of " + rows.length;
 }
-document.getElementById("prev").onclick = () => show(cur - 1);
-document.getElementById("next").onclick = () => show(cur + 1);
-document.addEventListener("keydown", e => { if (e.key === "ArrowDown" || e.key === "j") show(cur + 1); if (e.key === "ArrowUp" || e.key === "k") show(cur - 1); });
-show(0);
+document.getElementById("prev").onclick = () => show(cur - 1, true);
+document.getElementById("next").onclick = () => show(cur + 1, true);
+document.addEventListener("keydown", e => { if (e.key === "ArrowDown" || e.key === "j") show(cur + 1, true); if (e.key === "ArrowUp" || e.key === "k") show(cur - 1, true); });
+show(0, false);
 </script></body></html>
 `))
 
