@@ -87,10 +87,10 @@ expectation comment, ready for testdata; the exit status is then 1.`,
 			var sems []g.Semantics
 			for _, name := range splitList(semantics) {
 				if name == "all" {
-					sems = g.Standard()
+					sems = driver.CastSemantics()
 					break
 				}
-				s, ok := g.Lookup(name)
+				s, ok := g.Lookup(name, driver.CastSemantics()...)
 				if !ok {
 					return fmt.Errorf("unknown semantics %q", name)
 				}

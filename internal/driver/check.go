@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/interderive/interderive"
+	g "github.com/interderive/interderive/gradual"
 )
 
 // Expectations are what a program's comments promise, per variant:
@@ -46,7 +47,7 @@ func ParseExpectations(src []byte, l Language) (Expectations, error) {
 			continue
 		}
 		kind, which, arg := m[1], m[2], m[3]
-		variants := l.Variants()
+		variants := expectAll(l)
 		if which != "" {
 			variants = nil
 			for _, v := range strings.Split(which, ",") {
@@ -89,6 +90,20 @@ func ParseExpectations(src []byte, l Language) (Expectations, error) {
 
 // approxPrefix marks an expectation read from an expect-approx comment.
 const approxPrefix = "≈ "
+
+// expectAll is what a plain -- expect: covers: for the gradual calculi the four
+// standard semantics (a custom one runs only where a file names it); for the others
+// every variant.
+func expectAll(l Language) []string {
+	if _, ok := l.(gradualLang); ok {
+		var names []string
+		for _, s := range g.Standard() {
+			names = append(names, s.Name())
+		}
+		return names
+	}
+	return l.Variants()
+}
 
 // Matches reports whether an actual answer satisfies an expected one: equal text; or
 // any blame for "blame *"; or, for an expect-approx expectation, the same shape with

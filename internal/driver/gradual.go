@@ -5,6 +5,7 @@ import (
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/gradual/custom"
 )
 
 // gradualLang is GTLC (cast false) or the cast calculus (cast true).
@@ -17,12 +18,19 @@ func (l gradualLang) Name() string {
 	return "gtlc"
 }
 
+// Variants are the cast semantics: the four standard ones, then the custom ones.
 func (gradualLang) Variants() []string {
 	var names []string
-	for _, s := range g.Standard() {
+	for _, s := range CastSemantics() {
 		names = append(names, s.Name())
 	}
 	return names
+}
+
+// CastSemantics lists the cast semantics the command knows: LD, LUD, ED, EUD, and the
+// ones registered in package gradual/custom.
+func CastSemantics() []g.Semantics {
+	return append(g.Standard(), custom.All()...)
 }
 
 func (gradualLang) DefaultVariant() string { return g.ED.Name() }
@@ -58,7 +66,7 @@ func (l gradualLang) Load(src []byte) (Program, error) {
 type gradualProgram struct{ term g.Expr }
 
 func (p gradualProgram) prepare(stage, variant string) (CastStage, g.Semantics, g.Expr, error) {
-	sem, ok := g.Lookup(variant)
+	sem, ok := g.Lookup(variant, CastSemantics()...)
 	if !ok {
 		return CastStage{}, nil, nil, fmt.Errorf("unknown semantics %q", variant)
 	}

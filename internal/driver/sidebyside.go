@@ -64,7 +64,7 @@ func (l *lane) end(a g.Answer, err error) Lane {
 // SideBySide runs the program on every stage under one semantics, all unmerged unless
 // opts says merged, and records each stage's own steps.
 func (p gradualProgram) SideBySide(variant string, opts interderive.Options) (SideBySide, error) {
-	sem, ok := g.Lookup(variant)
+	sem, ok := g.Lookup(variant, CastSemantics()...)
 	if !ok {
 		return SideBySide{}, fmt.Errorf("unknown semantics %q", variant)
 	}
