@@ -254,30 +254,26 @@ func progress(w io.Writer, name string) func(int64) {
 // every semantics, unmerged and merged.
 func fuzzGradual(t *rapid.T, c *counterexample, stages []driver.CastStage, sems []g.Semantics, size int) {
 	sem := rapid.SampledFrom(sems).Draw(t, "semantics")
-	var e g.Expr
+	var src, cast g.Expr // the program as written, and its cast-calculus form
 	ext := "cast"
 	if rapid.Bool().Draw(t, "gtlc") {
-		src := gradualgen.Program(t, gradualgen.Config{Depth: size})
+		src, ext = gradualgen.Program(t, gradualgen.Config{Depth: size}), "gtlc"
 		var err error
-		if e, _, err = g.InsertCasts(src); err != nil {
+		if cast, _, err = g.InsertCasts(src); err != nil {
 			t.Fatalf("generated program rejected: %v", err)
 		}
-		e, ext = src, "gtlc"
 	} else {
-		e = gradualgen.Program(t, gradualgen.Config{Cast: true, Inj: gradualgen.For(sem), Depth: size})
-	}
-	cast := e
-	if ext == "gtlc" {
-		cast, _, _ = g.InsertCasts(e)
+		src = gradualgen.Program(t, gradualgen.Config{Cast: true, Inj: gradualgen.For(sem), Depth: size})
+		cast = src
 	}
 	for _, mode := range []interderive.Merging{interderive.Unmerged, interderive.Merged} {
-		ref, refErr, d := driver.CastLockstep(stages, sem, g.Translate(sem, cast), 3000, mode)
+		ref, d := driver.CastLockstep(stages, sem, g.Translate(sem, cast), 3000, mode)
 		if d != nil {
-			want := ref.Observe()
-			if refErr != nil {
+			want := ref.Answer.Observe()
+			if ref.Err != nil {
 				want = "out of fuel\n-- fuel: 3000"
 			}
-			c.record(g.Format(e), ext, d.Error(), fmt.Sprintf("expect[%s]: %s", sem.Name(), want))
+			c.record(g.Format(src), ext, d.Error(), fmt.Sprintf("expect[%s]: %s", sem.Name(), want))
 			t.Fatalf("%v", d)
 		}
 	}
@@ -288,10 +284,10 @@ func fuzzGradual(t *rapid.T, c *counterexample, stages []driver.CastStage, sems 
 func fuzzDPL(t *rapid.T, c *counterexample, stages []driver.DPLStage, ads []dpl.Differentiator, size int) {
 	prog := dplgen.Program(t, dplgen.Full(size))
 	for _, ad := range ads {
-		ref, refErr, d := driver.DPLLockstep(stages, ad, prog, 20_000)
+		ref, d := driver.DPLLockstep(stages, ad, prog, 20_000)
 		if d != nil {
-			want := ref.Observe()
-			if refErr != nil {
+			want := ref.Answer.Observe()
+			if ref.Err != nil {
 				want = "out of fuel\n-- fuel: 20000"
 			}
 			c.record(dpl.Format(prog), "dpl", d.Error(), fmt.Sprintf("expect[%s]: %s", ad.Name(), want))

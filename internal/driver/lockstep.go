@@ -24,38 +24,52 @@ func (d *Disparity) Error() string {
 	return fmt.Sprintf("%s under %s%s: %s", d.Stage, d.Variant, mode, d.What)
 }
 
+// CastReference is the reference semantics' outcome of a lockstep run: its answer, or
+// the error that ended it (out of fuel).
+type CastReference struct {
+	Answer g.Answer
+	Err    error
+}
+
+// DPLReference is the reference semantics' outcome of a lockstep run.
+type DPLReference struct {
+	Answer dpl.Answer
+	Err    error
+}
+
 // CastLockstep runs a translated cast-calculus term on the given stages (the first
 // is the reference; CastStages() for all) under sem, in the given merging mode
 // (interderive.Merged or Unmerged), and reports the first stage that parts from the
 // reference: a different contraction, answer, or kind of error. It returns the
-// reference answer (or its error) too.
-func CastLockstep(stages []CastStage, sem g.Semantics, e g.Expr, fuel int, mode interderive.Merging) (g.Answer, error, *Disparity) {
+// reference's outcome too.
+func CastLockstep(stages []CastStage, sem g.Semantics, e g.Expr, fuel int, mode interderive.Merging) (CastReference, *Disparity) {
 	run := func(st CastStage) (g.Answer, []string, error) {
 		var rules []string
 		a, err := st.Eval(sem, e, interderive.Options{Fuel: fuel, Merging: mode, OnContract: func(r string) { rules = append(rules, r) }})
 		return a, rules, err
 	}
 	ref, refRules, refErr := run(stages[0])
+	out := CastReference{Answer: ref, Err: refErr}
 	if refErr != nil && !errors.Is(refErr, interderive.ErrOutOfFuel) {
-		return ref, refErr, &Disparity{Stage: stages[0].Name, Variant: sem.Name(), Mode: mode.String(), What: refErr.Error()}
+		return out, &Disparity{Stage: stages[0].Name, Variant: sem.Name(), Mode: mode.String(), What: refErr.Error()}
 	}
 	for _, st := range stages[1:] {
 		a, rules, err := run(st)
 		d := &Disparity{Stage: st.Name, Variant: sem.Name(), Mode: mode.String()}
 		if i := firstDiff(refRules, rules); i >= 0 {
 			d.What = fmt.Sprintf("contraction %d is %s, but the reduction semantics' is %s", i+1, ruleAt(rules, i), ruleAt(refRules, i))
-			return ref, refErr, d
+			return out, d
 		}
 		if (err == nil) != (refErr == nil) || (err != nil && !errors.Is(err, interderive.ErrOutOfFuel)) {
 			d.What = fmt.Sprintf("error %v, but the reduction semantics' %v", err, refErr)
-			return ref, refErr, d
+			return out, d
 		}
 		if err == nil && !sameCastAnswer(a, ref) {
 			d.What = fmt.Sprintf("answer %s, but the reduction semantics' %s", a, ref)
-			return ref, refErr, d
+			return out, d
 		}
 	}
-	return ref, refErr, nil
+	return out, nil
 }
 
 func sameCastAnswer(a, b g.Answer) bool {
@@ -70,7 +84,7 @@ func sameCastAnswer(a, b g.Answer) bool {
 // first stage that parts from the reference: a different contraction, answer (float64
 // bits, or undefined), kind of error, or trace or derivative of some rd (up to
 // α-renaming).
-func DPLLockstep(stages []DPLStage, ad dpl.Differentiator, prog dpl.Term, fuel int) (dpl.Answer, error, *Disparity) {
+func DPLLockstep(stages []DPLStage, ad dpl.Differentiator, prog dpl.Term, fuel int) (DPLReference, *Disparity) {
 	type result struct {
 		a            dpl.Answer
 		err          error
@@ -84,8 +98,9 @@ func DPLLockstep(stages []DPLStage, ad dpl.Differentiator, prog dpl.Term, fuel i
 		return r
 	}
 	ref := run(stages[0])
+	out := DPLReference{Answer: ref.a, Err: ref.err}
 	if ref.err != nil && !errors.Is(ref.err, interderive.ErrOutOfFuel) {
-		return ref.a, ref.err, &Disparity{Stage: stages[0].Name, Variant: ad.Name(), What: ref.err.Error()}
+		return out, &Disparity{Stage: stages[0].Name, Variant: ad.Name(), What: ref.err.Error()}
 	}
 	for _, st := range stages[1:] {
 		r := run(st)
@@ -109,8 +124,8 @@ func DPLLockstep(stages []DPLStage, ad dpl.Differentiator, prog dpl.Term, fuel i
 			}
 		}
 		if d.What != "" {
-			return ref.a, ref.err, d
+			return out, d
 		}
 	}
-	return ref.a, ref.err, nil
+	return out, nil
 }
