@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/closures"
 	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/reduction"
 )
 
@@ -24,6 +26,8 @@ type DPLStage struct {
 func DPLStages() []DPLStage {
 	return []DPLStage{
 		{"reduction", reduction.EvalDiff, reductionTraced},
+		{"closures", closures.EvalDiff, closures.EvalDiffTraced},
+		{"interp", interp.EvalDiff, interp.EvalDiffTraced},
 	}
 }
 

@@ -1,0 +1,775 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
+)
+
+// The big-step interpreter of the differentiable language: Figures 2–5 of Abadi &
+// Plotkin (spec differentiable.md §3) read as a recursive evaluator over the paper's
+// environments φ (function variables to closures clo_φ(f(x:T):U. M)) and ρ (ordinary
+// variables to closed values):
+//
+//   - eval is φ | ρ ⊢ M ⇒ V (Figures 2 and 3): the premises of a rule are recursive
+//     calls, left to right, and the contraction of the rule's redex is counted when its
+//     premises are done (Figure 3's E[R] ⇒ W, R ⇒ V then E[x] ⇒ W, is the order of the
+//     calls). A let body, a branch, a letrec body, a called function's body and the
+//     derivative an rd evaluates to are in tail position: eval goes on with them in a
+//     loop, so tail calls run in constant space.
+//   - trace is φ | ρ ⊢ M ⇝ C (Figure 4), for M in the trivial context: it goes on in
+//     place through let, if, letrec and calls (let and calls add let x:T = V in front of
+//     the trace), and +, op, fst, snd and rd end the trace.
+//   - traceValue is Figure 5: M in a nontrivial context E of a symbolic evaluation. It
+//     returns what M leaves in the hole — a value V (for a value M), or a fresh
+//     variable x after a redex R, the trace growing by let x:T_V = C in, where R ⇝ C
+//     (Figure 4, continued by trace when Figure 4 does not end the trace at once) and
+//     C ⇒ V (eval: literally the premise of Figure 5). A condition pred(V) is decided
+//     with ρ(V), never traced.
+//
+// A value of symbolic evaluation is a diffValue: V as it stands in the trace, and its
+// closed value ρ(V). As in the reference semantics, the variables that stay symbolic in
+// a trace are those bound by symbolic evaluation — the parameter of the rd traced, the
+// variables of its lets and calls, the fresh variables of Figure 5: ρ marks their
+// bindings; the others (bound by the ordinary evaluation around an rd) read as their
+// values, since the reference has substituted them.
+//
+// Contraction events are the reference's: every rule counts one contraction when it
+// fires, named plus, op, let, fst, snd, if, letrec, call, rd, pred under ⇒ and sym/ and
+// the same names under ⇝ (an undefined op or pred is still an event, the last one). The
+// premise rd ⇝ W.R_V(x:T. C) of the ordinary rd rule is part of the one rd event.
+// Values, lookups, differentiation and the bookkeeping of the trace are no contractions.
+//
+// Depth. The interpreter recurses on the structure of the program and through the
+// non-tail calls of the program it runs: every activation of eval, trace and traceValue
+// counts against MaxDepth, and past it the run stops with an *interderive.DepthError
+// (a program that recurses a million times outside tail position stops there; the
+// reduction semantics, whose contexts are data, would answer it). The nesting of
+// layers — symbolic evaluations of rd bodies and of redexes in nontrivial contexts, and
+// the ordinary evaluations of their traces — is bounded by MaxDiffLayers, as in the
+// reference; traces and derivatives deeper than dpl.MaxDepth are refused, as there.
+
+// MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and
+// of redexes in nontrivial contexts of a symbolic evaluation) and the ordinary
+// evaluations of their traces. Past it a run stops with an *interderive.DepthError.
+const MaxDiffLayers = 10_000
+
+// diffEnv is a value environment ρ: a persistent list binding variables to closed
+// values; symbolic marks the bindings made by symbolic evaluation.
+type diffEnv struct {
+	name     string
+	val      dpl.Term
+	symbolic bool
+	next     *diffEnv
+}
+
+func (rho *diffEnv) bind(x string, v dpl.Term, symbolic bool) *diffEnv {
+	return &diffEnv{name: x, val: v, symbolic: symbolic, next: rho}
+}
+
+func (rho *diffEnv) lookup(x string) (*diffEnv, error) {
+	for e := rho; e != nil; e = e.next {
+		if e.name == x {
+			return e, nil
+		}
+	}
+	return nil, fmt.Errorf("unbound variable %s", x)
+}
+
+// bindValue extends ρ with the variables of the value v as it stands in a trace, each
+// bound (symbolic) to the part of ρ(v) it stands for, so that a trace built from v can
+// be evaluated.
+func (rho *diffEnv) bindValue(v diffValue) *diffEnv { return bindMatching(rho, v.term, v.val) }
+
+func bindMatching(rho *diffEnv, t, val dpl.Term) *diffEnv {
+	if t == val {
+		return rho // a closed value
+	}
+	switch t := t.(type) {
+	case *dpl.Var:
+		return rho.bind(t.Name, val, true)
+	case *dpl.Pair:
+		if p, ok := val.(*dpl.Pair); ok {
+			return bindMatching(bindMatching(rho, t.X, p.X), t.Y, p.Y)
+		}
+	}
+	return rho
+}
+
+// diffFun is a function closure clo_φ(f(x:T):U. M).
+type diffFun struct {
+	name, param  string
+	paramT, resT dpl.Type
+	body         dpl.Term
+	phi          *diffFunEnv
+}
+
+// diffFunEnv is a function environment φ.
+type diffFunEnv struct {
+	name string
+	fn   *diffFun
+	next *diffFunEnv
+}
+
+func (phi *diffFunEnv) bind(f string, fn *diffFun) *diffFunEnv {
+	return &diffFunEnv{name: f, fn: fn, next: phi}
+}
+
+// lookup is φ(f) for the call c. A call already resolved to its closure (a program
+// built from the reference's intermediate terms) carries it; its body's other calls are
+// resolved in turn.
+func (phi *diffFunEnv) lookup(c *dpl.Call) (*diffFun, error) {
+	if k := c.Clo; k != nil {
+		return &diffFun{name: k.Name, param: k.Param, paramT: k.ParamT, resT: k.ResT, body: k.Body}, nil
+	}
+	for e := phi; e != nil; e = e.next {
+		if e.name == c.Name {
+			return e.fn, nil
+		}
+	}
+	return nil, fmt.Errorf("call of the unbound function %s", c.Name)
+}
+
+// enter is the call's environments φ'[φ(f)/f] and {x ↦ v}.
+func (fn *diffFun) enter(v dpl.Term, symbolic bool) (*diffFunEnv, *diffEnv) {
+	return fn.phi.bind(fn.name, fn), (*diffEnv)(nil).bind(fn.param, v, symbolic)
+}
+
+// diffValue is a value of symbolic evaluation: V as it stands in the trace, and its
+// closed value ρ(V) (the same closed value when V has no symbolic variable).
+type diffValue struct{ term, val dpl.Term }
+
+func closedValue(v dpl.Term) diffValue { return diffValue{v, v} }
+
+// EvalDiff runs an elaborated, closed, well-typed program (dpl.Check) to its answer
+// under the differentiation strategy ad: a closed value, or undefined with its cause.
+// Running out of fuel is an *interderive.FuelError; recursion beyond MaxDepth, or
+// nesting beyond the other bounds, an *interderive.DepthError; a derivative too large
+// for any fuel a *dpl.BudgetError.
+func EvalDiff(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
+	return EvalDiffTraced(ad, prog, opts, nil)
+}
+
+// EvalDiffTraced is EvalDiff calling onRd, for every rd it evaluates (at any depth),
+// with the trace term of its body and its derivative term, in the reference's order:
+// when the rd's rule has fired (for an rd in a nontrivial context of a symbolic
+// evaluation, once its derivative has been evaluated, as Figure 5 asks).
+func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error) {
+	in, err := newDiffInterp(ad, prog, opts, onRd)
+	if err != nil {
+		return dpl.Answer{}, err
+	}
+	v, err := in.eval(nil, nil, prog)
+	var u *dpl.Undefined
+	if errors.As(err, &u) {
+		return dpl.Answer{Undefined: u}, nil
+	}
+	if err != nil {
+		return dpl.Answer{}, err
+	}
+	return dpl.Answer{Value: v}, nil
+}
+
+// TraceDiff is symbolic evaluation, ρ ⊢ M ⇝ C, of the elaborated, well-typed term m
+// whose free variables rho maps (symbolically) to closed values: it returns the trace
+// term C, or why the symbolic evaluation has no result.
+func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts interderive.Options) (c dpl.Term, undef *dpl.Undefined, err error) {
+	roots := []dpl.Term{m}
+	var env *diffEnv
+	for x, v := range rho {
+		env = env.bind(x, v, true)
+		roots = append(roots, &dpl.Var{Name: x}, v)
+	}
+	in, err := newDiffInterp(ad, m, opts, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	in.names = dpl.NewNames(roots...)
+	c, err = in.trace(nil, env, m, nil)
+	if errors.As(err, &undef) {
+		return nil, undef, nil
+	}
+	return c, nil, err
+}
+
+// diffInterp is the state of one run: the strategy, the fuel, the supply of fresh
+// names, the observer of rd, and the current depths.
+type diffInterp struct {
+	ad     dpl.Differentiator
+	fuel   *interderive.Counter
+	budget int
+	names  *dpl.Names
+	onRd   func(trace, derivative dpl.Term)
+	depth  int // activations of eval, trace and traceValue
+	layers int // nested layers
+}
+
+func newDiffInterp(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (*diffInterp, error) {
+	if ad == nil {
+		return nil, errors.New("no differentiation strategy")
+	}
+	if err := dpl.CheckDepth("term", t); err != nil {
+		return nil, err
+	}
+	return &diffInterp{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(), names: dpl.NewNames(t), onRd: onRd}, nil
+}
+
+// activate counts an activation of eval, trace or traceValue; deactivate ends it.
+func (in *diffInterp) activate() error {
+	if in.depth >= MaxDepth {
+		return &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
+	}
+	in.depth++
+	return nil
+}
+
+func (in *diffInterp) deactivate() { in.depth-- }
+
+// nest starts a nested layer; unnest ends it.
+func (in *diffInterp) nest() error {
+	if in.layers >= MaxDiffLayers {
+		return &interderive.DepthError{What: "rd and symbolic evaluation", Limit: MaxDiffLayers}
+	}
+	in.layers++
+	return nil
+}
+
+func (in *diffInterp) unnest() { in.layers-- }
+
+func (in *diffInterp) contract(rule string) error { return in.fuel.Contract(rule) }
+
+func (in *diffInterp) reportRd(c, der dpl.Term) {
+	if in.onRd != nil {
+		in.onRd(c, der)
+	}
+}
+
+// Ordinary evaluation (Figures 2 and 3).
+
+// eval is φ | ρ ⊢ M ⇒ V.
+func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term, error) {
+	if err := in.activate(); err != nil {
+		return nil, err
+	}
+	defer in.deactivate()
+	for {
+		switch t := m.(type) {
+		case *dpl.Var: // V ⇒ ρ(V)
+			b, err := rho.lookup(t.Name)
+			if err != nil {
+				return nil, err
+			}
+			return b.val, nil
+		case *dpl.RealLit, *dpl.UnitLit:
+			return m, nil
+		case *dpl.Pair:
+			x, err := in.eval(phi, rho, t.X)
+			if err != nil {
+				return nil, err
+			}
+			y, err := in.eval(phi, rho, t.Y)
+			if err != nil {
+				return nil, err
+			}
+			return &dpl.Pair{P: t.P, X: x, Y: y, T: t.T, U: t.U}, nil
+		case *dpl.Plus: // V + W ⇒ r + s
+			x, err := in.eval(phi, rho, t.X)
+			if err != nil {
+				return nil, err
+			}
+			y, err := in.eval(phi, rho, t.Y)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.contract("plus"); err != nil {
+				return nil, err
+			}
+			return dpl.AddReals(x, y)
+		case *dpl.OpApp: // op(V) ⇒ ev(op, V)
+			a, err := in.eval(phi, rho, t.Arg)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.contract("op"); err != nil {
+				return nil, err
+			}
+			return dpl.Ev(t.Op, a)
+		case *dpl.Let: // let x:T = V in N ⇒ W  if N ⇒ W under ρ[V/x]
+			v, err := in.eval(phi, rho, t.Bound)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.contract("let"); err != nil {
+				return nil, err
+			}
+			rho, m = rho.bind(t.Name, v, false), t.Body
+		case *dpl.Fst, *dpl.Snd: // fst(V) ⇒ W1, snd(V) ⇒ W2  if V ⇒ <W1, W2>
+			x, rule := projection(t)
+			v, err := in.eval(phi, rho, x)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.contract(rule); err != nil {
+				return nil, err
+			}
+			p, ok := v.(*dpl.Pair)
+			if !ok {
+				return nil, fmt.Errorf("%s of %s, which is not a pair", rule, dpl.Format(v))
+			}
+			if rule == "fst" {
+				return p.X, nil
+			}
+			return p.Y, nil
+		case *dpl.If: // if true then M else N ⇒ V  if M ⇒ V; if false ... if N ⇒ V
+			b, err := in.cond(phi, rho, t.Cond)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.contract("if"); err != nil {
+				return nil, err
+			}
+			if m = t.Else; b {
+				m = t.Then
+			}
+		case *dpl.Letrec: // letrec f(x:T):U = M in N ⇒ V  if N ⇒ V under φ[clo_φ(f(x:T):U. M)/f]
+			if err := in.contract("letrec"); err != nil {
+				return nil, err
+			}
+			phi, m = letrec(phi, t), t.Body
+		case *dpl.Call: // f(V) ⇒ W  if M ⇒ W under φ'[φ(f)/f] | {x ↦ V}
+			fn, err := phi.lookup(t)
+			if err != nil {
+				return nil, err
+			}
+			v, err := in.eval(phi, rho, t.Arg)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.contract("call"); err != nil {
+				return nil, err
+			}
+			phi, rho = fn.enter(v, false)
+			m = fn.body
+		case *dpl.Rd: // W.rd[V](x:T. N) ⇒ X  if W.rd[V](x:T. N) ⇝ C and C ⇒ X
+			l, err := in.eval(phi, rho, t.Point)
+			if err != nil {
+				return nil, err
+			}
+			w, err := in.eval(phi, rho, t.Cotangent)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.contract("rd"); err != nil {
+				return nil, err
+			}
+			c, der, err := in.rd(phi, rho, t, closedValue(w), closedValue(l))
+			if err != nil {
+				return nil, err
+			}
+			in.reportRd(c, der)
+			phi, rho, m = nil, nil, der
+		case *dpl.Fd:
+			return nil, fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
+		default:
+			return nil, fmt.Errorf("cannot evaluate %s", dpl.Format(m))
+		}
+	}
+}
+
+// cond is φ | ρ ⊢ B ⇒ b: pred(V) ⇒ bev(pred, V), true ⇒ true, false ⇒ false.
+func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, error) {
+	switch t := b.(type) {
+	case *dpl.BoolLit:
+		return t.B, nil
+	case *dpl.PredApp:
+		v, err := in.eval(phi, rho, t.Arg)
+		if err != nil {
+			return false, err
+		}
+		if err := in.contract("pred"); err != nil {
+			return false, err
+		}
+		return dpl.Bev(t.Pred, v)
+	}
+	return false, fmt.Errorf("%s is not a condition", dpl.Format(b))
+}
+
+// evalIn is φ | ρ ⊢ C ⇒ V for a trace term C, in a nested layer.
+func (in *diffInterp) evalIn(rho *diffEnv, c dpl.Term) (dpl.Term, error) {
+	if err := in.nest(); err != nil {
+		return nil, err
+	}
+	defer in.unnest()
+	return in.eval(nil, rho, c)
+}
+
+func projection(t dpl.Term) (dpl.Term, string) {
+	if f, ok := t.(*dpl.Fst); ok {
+		return f.X, "fst"
+	}
+	return t.(*dpl.Snd).X, "snd"
+}
+
+// letrec is φ[clo_φ(f(x:T):U. M)/f].
+func letrec(phi *diffFunEnv, l *dpl.Letrec) *diffFunEnv {
+	return phi.bind(l.Name, &diffFun{name: l.Name, param: l.Param, paramT: l.ParamT, resT: l.ResT, body: l.Fun, phi: phi})
+}
+
+// rd is the premise of both rd rules: N ⇝ C under ρ[ρ(V)/x], in a nested layer, and
+// the derivative term W.R_V(x:T. C), W and V as they stand (closed under ⇒).
+func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValue) (c, der dpl.Term, err error) {
+	c, err = in.nestedTrace(phi, rho.bind(t.Param, v.val, true), t.Body, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	left := in.budget - in.fuel.Steps()
+	env := rho.bindValue(w).bindValue(v)
+	types := func(y string) (dpl.Type, bool) {
+		b, err := env.lookup(y)
+		if err != nil {
+			return nil, false
+		}
+		return dpl.TypeOfValue(b.val)
+	}
+	der, err = in.ad.R(dpl.DiffEnv{Types: types, Names: in.names, Budget: left}, w.term, v.term, t.Param, t.T, c)
+	var be *dpl.BudgetError
+	if errors.As(err, &be) && left <= dpl.MaxRedexes {
+		// The derivative holds more redexes than the fuel left: its evaluation cannot
+		// reach a value.
+		return nil, nil, &interderive.FuelError{Steps: in.fuel.Steps()}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := dpl.CheckDepth("derivative term", der); err != nil {
+		return nil, nil, err
+	}
+	return c, der, nil
+}
+
+// Symbolic evaluation (Figures 4 and 5).
+
+// nestedTrace is trace in a nested layer.
+func (in *diffInterp) nestedTrace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
+	if err := in.nest(); err != nil {
+		return nil, err
+	}
+	defer in.unnest()
+	return in.trace(phi, rho, m, prefix)
+}
+
+// trace is φ | ρ ⊢ M ⇝ C for M in the trivial context, the trace so far being the
+// let-chain prefix.
+func (in *diffInterp) trace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
+	if err := in.activate(); err != nil {
+		return nil, err
+	}
+	defer in.deactivate()
+	for {
+		switch t := m.(type) {
+		case *dpl.Var, *dpl.RealLit, *dpl.UnitLit, *dpl.Pair: // V ⇝ V
+			v, err := in.traceValue(phi, rho, m, &prefix)
+			if err != nil {
+				return nil, err
+			}
+			return finishTrace(prefix, v.term)
+		case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
+			// V + W ⇝ V + W;  op(V) ⇝ op(V);  fst(V) ⇝ fst(V);  snd(V) ⇝ snd(V)
+			c, _, err := in.primitive(phi, rho, m, &prefix)
+			if err != nil {
+				return nil, err
+			}
+			return finishTrace(prefix, c)
+		case *dpl.Let: // let x:T = V in N ⇝ let x:T = V in C  if N ⇝ C under ρ[ρ(V)/x]
+			v, err := in.traceValue(phi, rho, t.Bound, &prefix)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.contract("sym/let"); err != nil {
+				return nil, err
+			}
+			prefix = append(prefix, &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.term})
+			rho, m = rho.bind(t.Name, v.val, true), t.Body
+		case *dpl.If: // if true then M else N ⇝ C  if M ⇝ C;  if false ... if N ⇝ C
+			b, err := in.condSym(phi, rho, t.Cond, &prefix)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.contract("sym/if"); err != nil {
+				return nil, err
+			}
+			if m = t.Else; b {
+				m = t.Then
+			}
+		case *dpl.Letrec: // letrec f(x:T):U = M in N ⇝ C  if N ⇝ C under φ[clo_φ(f(x:T):U. M)/f]
+			if err := in.contract("sym/letrec"); err != nil {
+				return nil, err
+			}
+			phi, m = letrec(phi, t), t.Body
+		case *dpl.Call: // f(V) ⇝ let x:T = V in C  if M ⇝ C under φ'[φ(f)/f] | {x ↦ ρ(V)}
+			fn, err := phi.lookup(t)
+			if err != nil {
+				return nil, err
+			}
+			v, err := in.traceValue(phi, rho, t.Arg, &prefix)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.contract("sym/call"); err != nil {
+				return nil, err
+			}
+			prefix = append(prefix, &dpl.Let{P: t.P, Name: fn.param, T: fn.paramT, Bound: v.term})
+			phi, rho = fn.enter(v.val, true)
+			m = fn.body
+		case *dpl.Rd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
+			c, der, _, err := in.symbolicRd(phi, rho, t, &prefix)
+			if err != nil {
+				return nil, err
+			}
+			whole, err := finishTrace(prefix, der)
+			if err != nil {
+				return nil, err
+			}
+			in.reportRd(c, der)
+			return whole, nil
+		case *dpl.Fd:
+			return nil, fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
+		default:
+			return nil, fmt.Errorf("cannot trace %s", dpl.Format(m))
+		}
+	}
+}
+
+// traceValue is M in a nontrivial context E of a symbolic evaluation (Figure 5): it
+// returns what M leaves in E's hole, the trace prefix growing by let x:T_V = C in for
+// every redex R ⇝ C met (C ⇒ V, x fresh).
+func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (diffValue, error) {
+	if err := in.activate(); err != nil {
+		return diffValue{}, err
+	}
+	defer in.deactivate()
+	switch t := m.(type) {
+	case *dpl.Var:
+		b, err := rho.lookup(t.Name)
+		if err != nil {
+			return diffValue{}, err
+		}
+		if b.symbolic {
+			return diffValue{t, b.val}, nil
+		}
+		return closedValue(b.val), nil
+	case *dpl.RealLit, *dpl.UnitLit:
+		return closedValue(m), nil
+	case *dpl.Pair:
+		x, err := in.traceValue(phi, rho, t.X, prefix)
+		if err != nil {
+			return diffValue{}, err
+		}
+		y, err := in.traceValue(phi, rho, t.Y, prefix)
+		if err != nil {
+			return diffValue{}, err
+		}
+		val := &dpl.Pair{P: t.P, X: x.val, Y: y.val, T: t.T, U: t.U}
+		if x.term == x.val && y.term == y.val {
+			return closedValue(val), nil
+		}
+		return diffValue{&dpl.Pair{P: t.P, X: x.term, Y: y.term, T: t.T, U: t.U}, val}, nil
+	case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
+		c, env, err := in.primitive(phi, rho, m, prefix)
+		if err != nil {
+			return diffValue{}, err
+		}
+		return in.bind(t.Pos(), c, env, prefix)
+	case *dpl.Let:
+		v, err := in.traceValue(phi, rho, t.Bound, prefix)
+		if err != nil {
+			return diffValue{}, err
+		}
+		if err := in.contract("sym/let"); err != nil {
+			return diffValue{}, err
+		}
+		start := &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.term}
+		c, err := in.nestedTrace(phi, rho.bind(t.Name, v.val, true), t.Body, []*dpl.Let{start})
+		if err != nil {
+			return diffValue{}, err
+		}
+		return in.bind(t.P, c, rho.bindValue(v), prefix)
+	case *dpl.If:
+		b, err := in.condSym(phi, rho, t.Cond, prefix)
+		if err != nil {
+			return diffValue{}, err
+		}
+		if err := in.contract("sym/if"); err != nil {
+			return diffValue{}, err
+		}
+		branch := t.Else
+		if b {
+			branch = t.Then
+		}
+		c, err := in.nestedTrace(phi, rho, branch, nil)
+		if err != nil {
+			return diffValue{}, err
+		}
+		return in.bind(t.P, c, rho, prefix)
+	case *dpl.Letrec:
+		if err := in.contract("sym/letrec"); err != nil {
+			return diffValue{}, err
+		}
+		c, err := in.nestedTrace(letrec(phi, t), rho, t.Body, nil)
+		if err != nil {
+			return diffValue{}, err
+		}
+		return in.bind(t.P, c, rho, prefix)
+	case *dpl.Call:
+		fn, err := phi.lookup(t)
+		if err != nil {
+			return diffValue{}, err
+		}
+		v, err := in.traceValue(phi, rho, t.Arg, prefix)
+		if err != nil {
+			return diffValue{}, err
+		}
+		if err := in.contract("sym/call"); err != nil {
+			return diffValue{}, err
+		}
+		start := &dpl.Let{P: t.P, Name: fn.param, T: fn.paramT, Bound: v.term}
+		phi1, rho1 := fn.enter(v.val, true)
+		c, err := in.nestedTrace(phi1, rho1, fn.body, []*dpl.Let{start})
+		if err != nil {
+			return diffValue{}, err
+		}
+		return in.bind(t.P, c, (*diffEnv)(nil).bindValue(v), prefix)
+	case *dpl.Rd:
+		c, der, env, err := in.symbolicRd(phi, rho, t, prefix)
+		if err != nil {
+			return diffValue{}, err
+		}
+		v, err := in.evalIn(env, der)
+		if err != nil {
+			return diffValue{}, err
+		}
+		in.reportRd(c, der)
+		return in.let(t.P, der, v, prefix), nil
+	case *dpl.Fd:
+		return diffValue{}, fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
+	}
+	return diffValue{}, fmt.Errorf("cannot trace %s", dpl.Format(m))
+}
+
+// primitive is Figure 4 on V + W, op(V), fst(V) and snd(V), M's operands first: the
+// trace term it ends with, and the environment that binds that term's variables.
+func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (dpl.Term, *diffEnv, error) {
+	operand := func(x dpl.Term) (diffValue, error) { return in.traceValue(phi, rho, x, prefix) }
+	var c dpl.Term
+	var env *diffEnv
+	var rule string
+	switch t := m.(type) {
+	case *dpl.Plus:
+		x, err := operand(t.X)
+		if err != nil {
+			return nil, nil, err
+		}
+		y, err := operand(t.Y)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, env, rule = &dpl.Plus{P: t.P, X: x.term, Y: y.term}, env.bindValue(x).bindValue(y), "sym/plus"
+	case *dpl.OpApp:
+		a, err := operand(t.Arg)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, env, rule = &dpl.OpApp{P: t.P, Op: t.Op, Arg: a.term}, env.bindValue(a), "sym/op"
+	case *dpl.Fst:
+		a, err := operand(t.X)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, env, rule = &dpl.Fst{P: t.P, X: a.term, T: t.T, U: t.U}, env.bindValue(a), "sym/fst"
+	case *dpl.Snd:
+		a, err := operand(t.X)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, env, rule = &dpl.Snd{P: t.P, X: a.term, T: t.T, U: t.U}, env.bindValue(a), "sym/snd"
+	}
+	if err := in.contract(rule); err != nil {
+		return nil, nil, err
+	}
+	return c, env, nil
+}
+
+// symbolicRd is W.rd[V](x:T. N) ⇝ W.R_V(x:T. C), the point and the cotangent first:
+// the trace of the body, the derivative, and the environment that binds the
+// derivative's variables.
+func (in *diffInterp) symbolicRd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, prefix *[]*dpl.Let) (c, der dpl.Term, env *diffEnv, err error) {
+	v, err := in.traceValue(phi, rho, t.Point, prefix)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	w, err := in.traceValue(phi, rho, t.Cotangent, prefix)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := in.contract("sym/rd"); err != nil {
+		return nil, nil, nil, err
+	}
+	c, der, err = in.rd(phi, rho, t, w, v)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return c, der, rho.bindValue(w).bindValue(v), nil
+}
+
+// condSym decides a condition of a symbolic evaluation: pred(V) with ρ(V) (E[R_bool] ⇝
+// C if R_bool ⇒ b and E[b] ⇝ C), the argument traced in its nontrivial context.
+func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix *[]*dpl.Let) (bool, error) {
+	switch t := b.(type) {
+	case *dpl.BoolLit:
+		return t.B, nil
+	case *dpl.PredApp:
+		v, err := in.traceValue(phi, rho, t.Arg, prefix)
+		if err != nil {
+			return false, err
+		}
+		if err := in.contract("sym/pred"); err != nil {
+			return false, err
+		}
+		return dpl.Bev(t.Pred, v.val)
+	}
+	return false, fmt.Errorf("%s is not a condition", dpl.Format(b))
+}
+
+// bind is the rest of Figure 5 once R ⇝ C: C ⇒ V (under env, which binds C's free
+// variables), and the trace grows by let x:T_V = C in, x fresh, which M leaves in
+// its context.
+func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *diffEnv, prefix *[]*dpl.Let) (diffValue, error) {
+	v, err := in.evalIn(env, c)
+	if err != nil {
+		return diffValue{}, err
+	}
+	return in.let(p, c, v, prefix), nil
+}
+
+// let adds let x:T_V = C in to the trace, x fresh, and returns x ▷ V.
+func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) diffValue {
+	tv, _ := dpl.TypeOfValue(v)
+	x := in.names.Fresh("s")
+	*prefix = append(*prefix, &dpl.Let{P: p, Name: x, T: tv, Bound: c})
+	return diffValue{&dpl.Var{P: p, Name: x}, v}
+}
+
+// finishTrace builds the trace let x1:T1 = C1 in ... let xn:Tn = Cn in tail.
+func finishTrace(prefix []*dpl.Let, tail dpl.Term) (dpl.Term, error) {
+	c := tail
+	for i := len(prefix) - 1; i >= 0; i-- {
+		b := prefix[i]
+		c = &dpl.Let{P: b.P, Name: b.Name, T: b.T, Bound: b.Bound, Body: c}
+	}
+	if err := dpl.CheckDepth("trace term", c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
