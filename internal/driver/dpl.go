@@ -7,15 +7,19 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/cps2"
 	"github.com/interderive/interderive/dpl"
 	"github.com/interderive/interderive/interp"
+	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
 )
 
 // DPLStage is one derivation stage of the differentiable language: it runs an
 // elaborated, well-typed program under a differentiation strategy. Traced runs it
 // reporting, for every rd it evaluates (at any depth), the trace term of the body and
-// the derivative term, as soon as the derivative is computed.
+// the derivative term, when the rd's contraction completes — as the reference
+// semantics does: an rd whose contraction does not complete (its derivative, inside
+// a symbolic context, is undefined or runs out of fuel) is not reported.
 type DPLStage struct {
 	Name   string
 	Eval   func(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error)
@@ -27,6 +31,8 @@ func DPLStages() []DPLStage {
 	return []DPLStage{
 		{"reduction", reduction.EvalDiff, reductionTraced},
 		{"closures", closures.EvalDiff, closures.EvalDiffTraced},
+		{"machine", machine.EvalDiff, machine.EvalDiffTraced},
+		{"cps2", cps2.EvalDiff, cps2.EvalDiffTraced},
 		{"interp", interp.EvalDiff, interp.EvalDiffTraced},
 	}
 }

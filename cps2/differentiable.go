@@ -1,0 +1,597 @@
+package cps2
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
+)
+
+// The two-level CPS evaluator of the differentiable language (spec differentiable.md
+// §3; Abadi & Plotkin §3, Figures 2–5): the machine of machine/differentiable.go with
+// its two stacks refunctionalized.
+//
+//   - The inner continuation k (diffCont) is the rest of the current layer — the
+//     machine's stack K of frames, the evaluation context E or E_bool of the current
+//     evaluation, ordinary or symbolic. Each frame becomes the closure that the
+//     machine's continue transition would run on it. k.initial marks the layer's
+//     initial continuation, the trivial context [] that Figures 4 and 5 tell apart.
+//   - The outer continuation mk (diffMeta), the meta-continuation, is the rest of the
+//     enclosing layers — the machine's stack of layers, each frame of which (the
+//     machine's DiffExit) says what the layer below does with the current layer's
+//     result. It also holds the current layer's state: its mode and, when symbolic,
+//     its tape (the trace so far, let x1:T1 = C1 in ..., with the value of every
+//     binding).
+//
+// eval(M, ρ, φ, k, mk) evaluates M under the value environment ρ and the function
+// environment φ (closures clo_φ(f(x:T):U. M), the recursion tied at call time) in the
+// current layer, and passes its value to k, which receives mk in turn, as in Danvy
+// and Filinski's two-level CPS: k : Value → MetaCont → Answer. A layer's initial
+// continuation hands the layer's result to mk: the value under ordinary evaluation,
+// the finished trace under symbolic evaluation. A nested layer (rd's premise, the
+// symbolic evaluation of its body; Figure 5's premises R ⇝ C and C ⇒ V) is a call of
+// eval with the initial inner continuation and a new meta-continuation that resumes
+// the layer below with k.
+//
+// Values, environments, contraction events, bounds and the moment an rd is reported
+// are the machine's (see its doc comment): one Counter.Contract per redex, named as
+// the reference semantics names it (sym/ in symbolic layers), and no event for
+// lookups, continuation calls and the bookkeeping of tapes.
+//
+// Go stack. Every call of a continuation, and every descent into a subterm, returns a
+// step to the driver loop (a trampoline): the Go stack does not grow with the term,
+// the program's recursion or the nesting of rd, only the continuations on the heap.
+
+// Rule names of the contractions (the reference semantics' names).
+const (
+	diffRulePlus   = "plus"
+	diffRuleOp     = "op"
+	diffRuleLet    = "let"
+	diffRuleFst    = "fst"
+	diffRuleSnd    = "snd"
+	diffRuleIf     = "if"
+	diffRuleLetrec = "letrec"
+	diffRuleCall   = "call"
+	diffRuleRd     = "rd"
+	diffRulePred   = "pred"
+	diffSym        = "sym/"
+)
+
+// DiffMaxLayers bounds the nesting of layers as the reference semantics does, so
+// that every stage ends the same way on every program.
+const DiffMaxLayers = 10_000
+
+// diffValue is a value: Term as the current layer sees it (a symbolic layer keeps its
+// symbolic variables as names), Val its closed value ρ(V). Under ordinary evaluation
+// the two are the same closed value.
+type diffValue struct{ Term, Val dpl.Term }
+
+func closedValue(v dpl.Term) diffValue { return diffValue{Term: v, Val: v} }
+
+// diffEnv is a value environment ρ; sym marks the variables a symbolic layer bound,
+// which its traces keep as names.
+type diffEnv struct {
+	name string
+	val  dpl.Term
+	sym  bool
+	next *diffEnv
+}
+
+func (e *diffEnv) bind(x string, v dpl.Term, sym bool) *diffEnv {
+	return &diffEnv{name: x, val: v, sym: sym, next: e}
+}
+
+func (e *diffEnv) lookup(x string) (*diffEnv, bool) {
+	for ; e != nil; e = e.next {
+		if e.name == x {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+// diffFuns is a function environment φ.
+type diffFuns struct {
+	name string
+	clo  *diffClosure
+	next *diffFuns
+}
+
+func (p *diffFuns) bind(f string, clo *diffClosure) *diffFuns {
+	return &diffFuns{name: f, clo: clo, next: p}
+}
+
+func (p *diffFuns) lookup(f string) (*diffClosure, bool) {
+	for ; p != nil; p = p.next {
+		if p.name == f {
+			return p.clo, true
+		}
+	}
+	return nil, false
+}
+
+// diffClosure is clo_φ(f(x:T):U. M).
+type diffClosure struct {
+	name, param  string
+	paramT, resT dpl.Type
+	body         dpl.Term
+	phi          *diffFuns
+}
+
+// diffCont is the inner continuation: the rest of the current layer.
+type diffCont struct {
+	apply   func(v diffValue, mk *diffMeta) step
+	initial bool // the trivial context []
+}
+
+// diffTapeEntry is one binding on a symbolic layer's tape, let x:T = C, and the value
+// of x.
+type diffTapeEntry struct {
+	binding *dpl.Let
+	value   dpl.Term
+}
+
+// diffMeta is the meta-continuation: the current layer's state, and what the
+// enclosing layers do with its result.
+type diffMeta struct {
+	symbolic bool
+	tape     []diffTapeEntry
+	// fresh holds the values of the fresh variables of Figure 5 on the tape; a layer
+	// evaluating a trace (C ⇒ V) shares the fresh of the layer whose trace it is.
+	fresh map[string]dpl.Term
+	depth int
+	// ret receives the layer's result: a closed value, or a finished trace.
+	ret func(result dpl.Term) step
+}
+
+// diffRdReport is an rd whose contraction is not complete yet: the trace of its body
+// and its derivative.
+type diffRdReport struct{ trace, derivative dpl.Term }
+
+// diffEvaluator holds one run.
+type diffEvaluator struct {
+	ad     dpl.Differentiator
+	fuel   *interderive.Counter
+	budget int
+	names  *dpl.Names
+	onRd   func(trace, derivative dpl.Term)
+	answer dpl.Answer
+	err    error
+}
+
+// EvalDiff runs an elaborated, closed, well-typed program (dpl.Check) under the
+// differentiation strategy ad: a closed value, or undefined with its cause. Running
+// out of fuel is an error (*interderive.FuelError), as are the bounds on nesting
+// (*interderive.DepthError) and on the size of derivatives (*dpl.BudgetError).
+func EvalDiff(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
+	return EvalDiffTraced(ad, prog, opts, nil)
+}
+
+// EvalDiffTraced is EvalDiff calling onRd, if not nil, for every rd the run
+// evaluates, at any depth, with the trace term of its body and its derivative term,
+// when its contraction is complete (the reference semantics' order).
+func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error) {
+	if ad == nil {
+		return dpl.Answer{}, errors.New("no differentiation strategy")
+	}
+	if err := dpl.CheckDepth("term", prog); err != nil {
+		return dpl.Answer{}, err
+	}
+	ev := &diffEvaluator{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(), names: dpl.NewNames(prog), onRd: onRd}
+	mk0 := &diffMeta{ret: func(v dpl.Term) step {
+		ev.answer = dpl.Answer{Value: v}
+		return nil
+	}}
+	for s := ev.eval(prog, nil, nil, ev.initial(), mk0); s != nil; {
+		s = s()
+	}
+	if ev.err != nil {
+		var u *dpl.Undefined
+		if errors.As(ev.err, &u) {
+			return dpl.Answer{Undefined: u}, nil
+		}
+		return dpl.Answer{}, ev.err
+	}
+	return ev.answer, nil
+}
+
+// fail ends the run with an error (a *dpl.Undefined ends it with the answer
+// undefined).
+func (ev *diffEvaluator) fail(err error) step {
+	ev.err = err
+	return nil
+}
+
+// contract records a contraction, named by the layer's mode; false (and the run ends)
+// when the fuel is spent.
+func (ev *diffEvaluator) contract(mk *diffMeta, rule string) bool {
+	if mk.symbolic {
+		rule = diffSym + rule
+	}
+	if err := ev.fuel.Contract(rule); err != nil {
+		ev.err = err
+		return false
+	}
+	return true
+}
+
+// diffK builds a non-initial inner continuation.
+func diffK(apply func(v diffValue, mk *diffMeta) step) diffCont { return diffCont{apply: apply} }
+
+// initial is a layer's initial inner continuation: it hands the layer's result to
+// the meta-continuation — M ⇒ V, or V ⇝ V ending the trace.
+func (ev *diffEvaluator) initial() diffCont {
+	return diffCont{initial: true, apply: func(v diffValue, mk *diffMeta) step {
+		if !mk.symbolic {
+			return mk.ret(v.Val)
+		}
+		return ev.finish(mk, v.Term)
+	}}
+}
+
+// throw passes v to k through the trampoline.
+func throw(k diffCont, v diffValue, mk *diffMeta) step {
+	return func() step { return k.apply(v, mk) }
+}
+
+// finish ends a symbolic layer with its trace, the tape around tail.
+func (ev *diffEvaluator) finish(mk *diffMeta, tail dpl.Term) step {
+	c := tail
+	for i := len(mk.tape) - 1; i >= 0; i-- {
+		b := mk.tape[i].binding
+		c = &dpl.Let{P: b.P, Name: b.Name, T: b.T, Bound: b.Bound, Body: c}
+	}
+	if err := dpl.CheckDepth("trace term", c); err != nil {
+		return ev.fail(err)
+	}
+	return func() step { return mk.ret(c) }
+}
+
+// nested makes the meta-continuation of a nested layer, whose result ret receives.
+func (ev *diffEvaluator) nested(mk *diffMeta, symbolic bool, ret func(dpl.Term) step) (*diffMeta, bool) {
+	if mk.depth >= DiffMaxLayers {
+		ev.err = &interderive.DepthError{What: "rd and symbolic evaluation", Limit: DiffMaxLayers}
+		return nil, false
+	}
+	return &diffMeta{symbolic: symbolic, depth: mk.depth + 1, ret: ret}, true
+}
+
+// eval evaluates t under ρ and φ in the current layer and passes its value to k.
+func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+	// descend evaluates a subterm, through the trampoline.
+	descend := func(t dpl.Term, k diffCont) step {
+		return func() step { return ev.eval(t, rho, phi, k, mk) }
+	}
+	switch t := t.(type) {
+	case *dpl.RealLit, *dpl.UnitLit, *dpl.BoolLit:
+		return throw(k, closedValue(t), mk)
+	case *dpl.Var:
+		v, err := lookup(rho, mk, t)
+		if err != nil {
+			return ev.fail(err)
+		}
+		return throw(k, v, mk)
+	case *dpl.Plus:
+		return descend(t.X, diffK(func(a diffValue, mk *diffMeta) step {
+			return ev.eval(t.Y, rho, phi, diffK(func(b diffValue, mk *diffMeta) step {
+				return ev.plus(t.P, a, b, rho, k, mk)
+			}), mk)
+		}))
+	case *dpl.OpApp:
+		return descend(t.Arg, diffK(func(a diffValue, mk *diffMeta) step {
+			return ev.op(t, a, rho, k, mk)
+		}))
+	case *dpl.Let:
+		return descend(t.Bound, diffK(func(v diffValue, mk *diffMeta) step {
+			return ev.let(t, v, rho, phi, k, mk)
+		}))
+	case *dpl.Pair:
+		return descend(t.X, diffK(func(a diffValue, mk *diffMeta) step {
+			return ev.eval(t.Y, rho, phi, diffK(func(b diffValue, mk *diffMeta) step {
+				return throw(k, pairValue(t, a, b), mk) // <V, W> is a value
+			}), mk)
+		}))
+	case *dpl.Fst:
+		return descend(t.X, diffK(func(v diffValue, mk *diffMeta) step {
+			return ev.proj(diffRuleFst, t.P, t.T, t.U, v, rho, k, mk)
+		}))
+	case *dpl.Snd:
+		return descend(t.X, diffK(func(v diffValue, mk *diffMeta) step {
+			return ev.proj(diffRuleSnd, t.P, t.T, t.U, v, rho, k, mk)
+		}))
+	case *dpl.If:
+		return descend(t.Cond, diffK(func(b diffValue, mk *diffMeta) step {
+			return ev.cond(t, b, rho, phi, k, mk)
+		}))
+	case *dpl.PredApp:
+		// pred(V) ⇒ bev(pred, ρ(V)) in either mode: booleans are never traced.
+		return descend(t.Arg, diffK(func(v diffValue, mk *diffMeta) step {
+			if !ev.contract(mk, diffRulePred) {
+				return nil
+			}
+			b, err := dpl.Bev(t.Pred, v.Val)
+			if err != nil {
+				return ev.fail(err)
+			}
+			return throw(k, closedValue(&dpl.BoolLit{P: t.P, B: b}), mk)
+		}))
+	case *dpl.Call:
+		clo, ok := phi.lookup(t.Name)
+		if c := t.Clo; c != nil { // a call resolved already (dpl.SubstClosure): its closure's φ is resolved in its body
+			clo, ok = &diffClosure{name: c.Name, param: c.Param, paramT: c.ParamT, resT: c.ResT, body: c.Body}, true
+		}
+		if !ok {
+			return ev.fail(fmt.Errorf("call of the unbound function %s", t.Name))
+		}
+		return descend(t.Arg, diffK(func(v diffValue, mk *diffMeta) step {
+			return ev.call(t.P, clo, v, rho, k, mk)
+		}))
+	case *dpl.Rd:
+		// The point first, then the cotangent.
+		return descend(t.Point, diffK(func(p diffValue, mk *diffMeta) step {
+			return ev.eval(t.Cotangent, rho, phi, diffK(func(w diffValue, mk *diffMeta) step {
+				return ev.rd(t, w, p, rho, phi, k, mk)
+			}), mk)
+		}))
+	case *dpl.Letrec:
+		return func() step { return ev.letrec(t, rho, phi, k, mk) }
+	case *dpl.Fd:
+		return ev.fail(fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", t.P))
+	}
+	return ev.fail(fmt.Errorf("cannot evaluate %s", dpl.Format(t)))
+}
+
+// lookup is V ⇒ ρ(V) for a variable, no contraction; a symbolic layer keeps a
+// symbolic variable as itself. The fresh variables of Figure 5 are found on the tape
+// that binds them.
+func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
+	if e, ok := rho.lookup(x.Name); ok {
+		if mk.symbolic && e.sym {
+			return diffValue{Term: x, Val: e.val}, nil
+		}
+		return closedValue(e.val), nil
+	}
+	if v, ok := mk.fresh[x.Name]; ok {
+		if mk.symbolic {
+			return diffValue{Term: x, Val: v}, nil
+		}
+		return closedValue(v), nil
+	}
+	return diffValue{}, fmt.Errorf("unbound variable %s", x.Name)
+}
+
+func pairValue(t *dpl.Pair, a, b diffValue) diffValue {
+	val := &dpl.Pair{P: t.P, X: a.Val, Y: b.Val, T: t.T, U: t.U}
+	if a.Term == a.Val && b.Term == b.Val {
+		return closedValue(val)
+	}
+	return diffValue{Term: &dpl.Pair{P: t.P, X: a.Term, Y: b.Term, T: t.T, U: t.U}, Val: val}
+}
+
+// finished is the symbolic contraction of a redex whose trace is itself (V + W,
+// op(V), fst(V), snd(V)): in the trivial context it ends the layer's trace (Figure
+// 4); otherwise Figure 5 evaluates it (C ⇒ V) in a nested ordinary layer under the
+// redex's environment rho.
+func (ev *diffEvaluator) finished(c dpl.Term, rho *diffEnv, k diffCont, mk *diffMeta) step {
+	if k.initial {
+		return ev.finish(mk, c)
+	}
+	return ev.bind(c.Pos(), c, rho, nil, k, mk)
+}
+
+// plus contracts V + W: r + s, or V + W ⇝ V + W.
+func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
+	if !ev.contract(mk, diffRulePlus) {
+		return nil
+	}
+	if mk.symbolic {
+		return ev.finished(&dpl.Plus{P: p, X: a.Term, Y: b.Term}, rho, k, mk)
+	}
+	r, err := dpl.AddReals(a.Val, b.Val)
+	if err != nil {
+		return ev.fail(err)
+	}
+	return throw(k, closedValue(r), mk)
+}
+
+// op contracts op(V): ev(op, V), or op(V) ⇝ op(V).
+func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
+	if !ev.contract(mk, diffRuleOp) {
+		return nil
+	}
+	if mk.symbolic {
+		return ev.finished(&dpl.OpApp{P: t.P, Op: t.Op, Arg: v.Term}, rho, k, mk)
+	}
+	r, err := dpl.Ev(t.Op, v.Val)
+	if err != nil {
+		return ev.fail(err)
+	}
+	return throw(k, closedValue(r), mk)
+}
+
+// proj contracts fst(V) and snd(V): a component, or fst(V) ⇝ fst(V), snd(V) ⇝ snd(V).
+func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
+	pr, ok := v.Val.(*dpl.Pair)
+	if !ok {
+		return ev.fail(fmt.Errorf("%s of %s", rule, dpl.Format(v.Val)))
+	}
+	if !ev.contract(mk, rule) {
+		return nil
+	}
+	if mk.symbolic {
+		if rule == diffRuleFst {
+			return ev.finished(&dpl.Fst{P: p, X: v.Term, T: t, U: u}, rho, k, mk)
+		}
+		return ev.finished(&dpl.Snd{P: p, X: v.Term, T: t, U: u}, rho, k, mk)
+	}
+	if rule == diffRuleFst {
+		return throw(k, closedValue(pr.X), mk)
+	}
+	return throw(k, closedValue(pr.Y), mk)
+}
+
+// let contracts let x:T = V in N: N under ρ[V/x]; symbolically, the tape grows by
+// let x:T = V and N is traced under ρ[ρ(V)/x].
+func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+	if !ev.contract(mk, diffRuleLet) {
+		return nil
+	}
+	if !mk.symbolic {
+		return ev.eval(t.Body, rho.bind(t.Name, v.Val, false), phi, k, mk)
+	}
+	entry := diffTapeEntry{binding: &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.Term}, value: v.Val}
+	return ev.inPlace(t.P, entry, t.Body, rho.bind(t.Name, v.Val, true), phi, rho, k, mk)
+}
+
+// inPlace goes on symbolically with next under env and phi after a redex (whose
+// environment is rho) that adds entry (if any) to the tape: in place in the trivial
+// context (Figure 4), in a nested layer otherwise (Figure 5: R ⇝ C, then C ⇒ V).
+func (ev *diffEvaluator) inPlace(p dpl.Pos, entry diffTapeEntry, next dpl.Term, env *diffEnv, phi *diffFuns, rho *diffEnv, k diffCont, mk *diffMeta) step {
+	if k.initial {
+		if entry.binding != nil {
+			mk.tape = append(mk.tape, entry)
+		}
+		return ev.eval(next, env, phi, k, mk)
+	}
+	inner, ok := ev.nested(mk, true, func(c dpl.Term) step { return ev.bind(p, c, rho, nil, k, mk) })
+	if !ok {
+		return nil
+	}
+	if entry.binding != nil {
+		inner.tape = []diffTapeEntry{entry}
+	}
+	return ev.eval(next, env, phi, ev.initial(), inner)
+}
+
+// bind is Figure 5's C ⇒ V and E[x] ⇝ D under ρ[V/x]: C is evaluated in a nested
+// ordinary layer under rho and the layer's fresh variables; then the tape grows by
+// let x:T_V = C, x fresh, and the layer goes on with x in its context k. rep, if not
+// nil, is the rd whose derivative C is, reported now that its contraction is complete.
+func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *diffRdReport, k diffCont, mk *diffMeta) step {
+	inner, ok := ev.nested(mk, false, func(v dpl.Term) step {
+		tv, _ := dpl.TypeOfValue(v)
+		x := ev.names.Fresh("s")
+		mk.tape = append(mk.tape, diffTapeEntry{binding: &dpl.Let{P: p, Name: x, T: tv, Bound: c}, value: v})
+		if mk.fresh == nil {
+			mk.fresh = map[string]dpl.Term{}
+		}
+		mk.fresh[x] = v
+		if rep != nil {
+			ev.report(rep.trace, rep.derivative)
+		}
+		return throw(k, diffValue{Term: &dpl.Var{P: p, Name: x}, Val: v}, mk)
+	})
+	if !ok {
+		return nil
+	}
+	inner.fresh = mk.fresh
+	return ev.eval(c, rho, nil, ev.initial(), inner)
+}
+
+// cond contracts if b then M else N: the branch, evaluated (or traced) in place, or,
+// under symbolic evaluation in a nontrivial context, traced in a nested layer.
+func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+	bl, ok := b.Val.(*dpl.BoolLit)
+	if !ok {
+		return ev.fail(fmt.Errorf("if on %s", dpl.Format(b.Val)))
+	}
+	if !ev.contract(mk, diffRuleIf) {
+		return nil
+	}
+	next := t.Else
+	if bl.B {
+		next = t.Then
+	}
+	if !mk.symbolic {
+		return ev.eval(next, rho, phi, k, mk)
+	}
+	return ev.inPlace(t.P, diffTapeEntry{}, next, rho, phi, rho, k, mk)
+}
+
+// letrec contracts letrec f(x:T):U = M in N: N under φ[clo_φ(f(x:T):U. M)/f].
+func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+	if !ev.contract(mk, diffRuleLetrec) {
+		return nil
+	}
+	clo := &diffClosure{name: t.Name, param: t.Param, paramT: t.ParamT, resT: t.ResT, body: t.Fun, phi: phi}
+	phi2 := phi.bind(t.Name, clo)
+	if !mk.symbolic {
+		return ev.eval(t.Body, rho, phi2, k, mk)
+	}
+	return ev.inPlace(t.P, diffTapeEntry{}, t.Body, rho, phi2, rho, k, mk)
+}
+
+// call contracts f(V): the body M under φ'[φ(f)/f] | {x ↦ V}; symbolically, the tape
+// grows by let x:T = V and M is traced under {x ↦ ρ(V)}.
+func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
+	if !ev.contract(mk, diffRuleCall) {
+		return nil
+	}
+	phi := clo.phi.bind(clo.name, clo)
+	if !mk.symbolic {
+		return ev.eval(clo.body, (*diffEnv)(nil).bind(clo.param, v.Val, false), phi, k, mk)
+	}
+	entry := diffTapeEntry{binding: &dpl.Let{P: p, Name: clo.param, T: clo.paramT, Bound: v.Term}, value: v.Val}
+	return ev.inPlace(p, entry, clo.body, (*diffEnv)(nil).bind(clo.param, v.Val, true), phi, rho, k, mk)
+}
+
+// rd contracts W.rd[V](x:T. N), in either mode: the rd event, then N ⇝ C under
+// ρ[ρ(V)/x] in a nested symbolic layer, whose trace derivative differentiates.
+func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+	if !ev.contract(mk, diffRuleRd) {
+		return nil
+	}
+	inner, ok := ev.nested(mk, true, func(c dpl.Term) step { return ev.derivative(t, w, v, rho, c, k, mk) })
+	if !ok {
+		return nil
+	}
+	return ev.eval(t.Body, rho.bind(t.Param, v.Val, true), phi, ev.initial(), inner)
+}
+
+// derivative finishes an rd once the trace C of its body is known: the contractum is
+// W.R_V(x:T. C). Under ordinary evaluation it is evaluated in place; under symbolic
+// evaluation it ends the layer's trace (trivial context) or Figure 5 evaluates it.
+func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c dpl.Term, k diffCont, mk *diffMeta) step {
+	left := ev.budget - ev.fuel.Steps()
+	types := func(y string) (dpl.Type, bool) {
+		if e, ok := rho.lookup(y); ok {
+			return dpl.TypeOfValue(e.val)
+		}
+		if val, ok := mk.fresh[y]; ok {
+			return dpl.TypeOfValue(val)
+		}
+		return nil, false
+	}
+	der, err := ev.ad.R(dpl.DiffEnv{Types: types, Names: ev.names, Budget: left}, w.Term, v.Term, t.Param, t.T, c)
+	var be *dpl.BudgetError
+	if errors.As(err, &be) && left <= dpl.MaxRedexes {
+		// The derivative holds more redexes than the fuel left: its evaluation cannot
+		// reach a value.
+		return ev.fail(&interderive.FuelError{Steps: ev.fuel.Steps()})
+	}
+	if err != nil {
+		return ev.fail(err)
+	}
+	if err := dpl.CheckDepth("derivative term", der); err != nil {
+		return ev.fail(err)
+	}
+	switch {
+	case !mk.symbolic: // rd ⇒ X because rd ⇝ der and der ⇒ X
+		ev.report(c, der)
+		return ev.eval(der, nil, nil, k, mk)
+	case k.initial: // Figure 4: the trace ends with der
+		s := ev.finish(mk, der)
+		if s != nil {
+			ev.report(c, der)
+		}
+		return s
+	}
+	return ev.bind(t.P, der, rho, &diffRdReport{trace: c, derivative: der}, k, mk)
+}
+
+func (ev *diffEvaluator) report(trace, derivative dpl.Term) {
+	if ev.onRd != nil {
+		ev.onRd(trace, derivative)
+	}
+}

@@ -1,0 +1,1018 @@
+package machine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
+)
+
+// The machine for the differentiable language (spec differentiable.md §3; Abadi &
+// Plotkin §3, Figures 2–5), obtained from its reduction semantics
+// (reduction/differentiable.go) by refocusing: instead of plugging a contractum into
+// its context and decomposing the whole term again from the root, the machine goes on
+// decomposing the contractum in place, in the same context. Lightweight fusion and
+// transition compression leave two transition functions, eval (descend into a term,
+// pushing frames) and continue (pop a frame with a value: resume evaluation in the
+// next subterm, or contract the redex the frame and the value form), and the
+// substitutions of the reduction semantics become environments, as in the paper:
+// value environments ρ (DiffEnv) and function environments φ (DiffFuns) holding
+// closures clo_φ(f(x:T):U. M) (DiffClosure). A call runs the body under
+// φ'[clo/f] | {x ↦ V}: the recursion is tied at call time.
+//
+// Two judgements, one machine. Ordinary evaluation φ | ρ ⊢ M ⇒ V and symbolic
+// evaluation φ | ρ ⊢ M ⇝ C are modes of the same transitions: a layer (DiffLayer) is
+// one evaluation, ordinary or symbolic, with its own stack of frames K (the
+// defunctionalized context E or E_bool of that evaluation) and, when symbolic, its
+// tape: the trace built so far, the let-chain let x1:T1 = C1 in ... whose body is
+// still to come, with the value of every binding. The layers form a stack; a layer
+// starts a nested one where the reference semantics recurses:
+//
+//   - rd's premise, the symbolic evaluation of its body N under ρ[ρ(V)/x], at any
+//     depth (an rd inside a symbolic evaluation nests again);
+//   - Figure 5, E[R] ⇝ let x:T_V = C in D with E nontrivial (the layer's K is not
+//     empty): R ⇝ C, when R does not finish its trace at once (let, if, letrec, call,
+//     rd), is a nested symbolic layer, and C ⇒ V a nested ordinary layer, after which
+//     the layer goes on with the fresh variable x in E (DiffExitTrace, DiffExitBind).
+//
+// A layer that ends hands its result (a value, or a finished trace) to the layer
+// below through the transition return (DiffReturn): that stack of layers is the
+// meta-continuation of the two-level CPS evaluator (cps2/differentiable.go), and what
+// each layer does with the result of the one above is its DiffExit. Everything runs
+// in one loop (DiffMachine.Run): neither the program's recursion nor the nesting of rd
+// grows the Go stack, only the machine's stacks.
+//
+// Values. In an ordinary layer a value is closed. In a symbolic layer a value V may
+// mention the variables the layer keeps symbolic (let-bound, parameters, rd binders,
+// the fresh variables of Figure 5), and the conditions need its closed value ρ(V):
+// a DiffValue carries both, as the reference semantics reads ρ(V) off its
+// environment. A variable bound by an ordinary layer is never symbolic: the reference
+// semantics has substituted its value.
+//
+// Contraction events are the reference semantics' (see the doc comment of
+// reduction/differentiable.go), in the same order: one Counter.Contract per redex,
+// named plus, op, let, fst, snd, if, letrec, call, rd, pred, with the prefix sym/ in
+// symbolic layers (sym/pred included); the events of a nested layer come between the
+// event that started it and the next event of the layer below. The rd event covers
+// the symbolic evaluation of its body and the differentiation. Eval and continue
+// transitions, variable lookups, returns of layers and the bookkeeping of tapes are
+// no contractions. An undefined op, pred or + is still an event (the last one).
+//
+// Bounds. The machine's own depth is bounded by memory only, but the meta-level
+// functions it shares with every stage (the Differentiator, substitution, Depth)
+// recurse over traces and derivative terms: as the reference semantics does, the
+// machine refuses a trace or derivative term deeper than dpl.MaxDepth, a derivative
+// larger than the fuel left (out of fuel) or than dpl.MaxRedexes, and a nesting of
+// layers deeper than DiffMaxLayers (a *interderive.DepthError), so that every stage
+// gives the same outcome on every program.
+
+// Rule names of the contractions (the reference semantics' names).
+const (
+	diffRulePlus   = "plus"
+	diffRuleOp     = "op"
+	diffRuleLet    = "let"
+	diffRuleFst    = "fst"
+	diffRuleSnd    = "snd"
+	diffRuleIf     = "if"
+	diffRuleLetrec = "letrec"
+	diffRuleCall   = "call"
+	diffRuleRd     = "rd"
+	diffRulePred   = "pred"
+	diffSym        = "sym/"
+)
+
+// DiffMaxLayers bounds the nesting of layers, as the reference semantics bounds it
+// (its layers are Go recursion; the machine's are data, but a run must end the same
+// way on every stage).
+const DiffMaxLayers = 10_000
+
+// DiffMode tells the two judgements apart: the mode of a layer.
+type DiffMode uint8
+
+const (
+	// DiffOrdinary is ordinary evaluation, ⇒.
+	DiffOrdinary DiffMode = iota
+	// DiffSymbolic is symbolic evaluation, ⇝.
+	DiffSymbolic
+)
+
+func (m DiffMode) String() string {
+	if m == DiffSymbolic {
+		return "symbolic"
+	}
+	return "ordinary"
+}
+
+// DiffControl says which transition function applies to a state.
+type DiffControl uint8
+
+const (
+	// DiffEval descends into Term under Env and Phi.
+	DiffEval DiffControl = iota
+	// DiffContinue returns Value to the top frame of the current layer's stack.
+	DiffContinue
+	// DiffReturn ends the current layer, handing Result to the layer below.
+	DiffReturn
+	// DiffHalt is the final state.
+	DiffHalt
+)
+
+var diffControlNames = [...]string{"eval", "continue", "return", "halt"}
+
+func (c DiffControl) String() string { return diffControlNames[c] }
+
+// DiffValue is a value of the machine. Term is the value V as the current layer sees
+// it: in a symbolic layer its symbolic variables stay names (it is what goes into a
+// trace); Val is ρ(V), closed. In an ordinary layer the two are the same closed value.
+type DiffValue struct {
+	Term dpl.Term
+	Val  dpl.Term
+}
+
+// closed makes the value of a closed term.
+func closed(v dpl.Term) DiffValue { return DiffValue{Term: v, Val: v} }
+
+// DiffEnv is a value environment ρ: a persistent list mapping variables to closed
+// values. Sym marks the variables bound by a symbolic layer, which its traces keep
+// as names; the others are bound by ordinary evaluation, and a trace holds their value.
+type DiffEnv struct {
+	Name string
+	Val  dpl.Term
+	Sym  bool
+	Next *DiffEnv
+}
+
+// Bind is ρ[v/x].
+func (e *DiffEnv) Bind(x string, v dpl.Term, sym bool) *DiffEnv {
+	return &DiffEnv{Name: x, Val: v, Sym: sym, Next: e}
+}
+
+// Lookup finds the innermost binding of x.
+func (e *DiffEnv) Lookup(x string) (*DiffEnv, bool) {
+	for ; e != nil; e = e.Next {
+		if e.Name == x {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+// DiffFuns is a function environment φ: a persistent list mapping function variables
+// to closures.
+type DiffFuns struct {
+	Name string
+	Clo  *DiffClosure
+	Next *DiffFuns
+}
+
+// Bind is φ[clo/f].
+func (p *DiffFuns) Bind(f string, clo *DiffClosure) *DiffFuns {
+	return &DiffFuns{Name: f, Clo: clo, Next: p}
+}
+
+// Lookup finds the closure of f.
+func (p *DiffFuns) Lookup(f string) (*DiffClosure, bool) {
+	for ; p != nil; p = p.Next {
+		if p.Name == f {
+			return p.Clo, true
+		}
+	}
+	return nil, false
+}
+
+// DiffClosure is clo_φ(f(x:T):U. M): the function's body M has no free ordinary
+// variable but x, and its free function variables other than f are resolved in Phi.
+type DiffClosure struct {
+	Name, Param  string
+	ParamT, ResT dpl.Type
+	Body         dpl.Term
+	Phi          *DiffFuns
+}
+
+// DiffFrame is a frame of a layer's stack K: one production of the evaluation
+// contexts E and E_bool, over machine values, with the environments of the subterms
+// still to evaluate. Frames whose redex a symbolic layer may contract in a nontrivial
+// context also keep the environment ρ of the redex, under which Figure 5 evaluates
+// its trace (C ⇒ V).
+type DiffFrame interface{ isDiffFrame() }
+
+// The frames of K, one per production of E and E_bool.
+type (
+	// DiffKPlusLeft is E + N.
+	DiffKPlusLeft struct {
+		P     dpl.Pos
+		Right dpl.Term
+		Env   *DiffEnv
+		Phi   *DiffFuns
+	}
+	// DiffKPlusRight is V + E.
+	DiffKPlusRight struct {
+		P    dpl.Pos
+		Left DiffValue
+		Env  *DiffEnv
+	}
+	// DiffKOp is op(E).
+	DiffKOp struct {
+		P   dpl.Pos
+		Op  *dpl.Operator
+		Env *DiffEnv
+	}
+	// DiffKLet is let x:T = E in N.
+	DiffKLet struct {
+		P    dpl.Pos
+		Name string
+		T    dpl.Type
+		Body dpl.Term
+		Env  *DiffEnv
+		Phi  *DiffFuns
+	}
+	// DiffKPairLeft is <E, N>_{T,U}.
+	DiffKPairLeft struct {
+		P     dpl.Pos
+		Right dpl.Term
+		T, U  dpl.Type
+		Env   *DiffEnv
+		Phi   *DiffFuns
+	}
+	// DiffKPairRight is <V, E>_{T,U}.
+	DiffKPairRight struct {
+		P    dpl.Pos
+		Left DiffValue
+		T, U dpl.Type
+	}
+	// DiffKFst is fst_{T,U}(E).
+	DiffKFst struct {
+		P    dpl.Pos
+		T, U dpl.Type
+		Env  *DiffEnv
+	}
+	// DiffKSnd is snd_{T,U}(E).
+	DiffKSnd struct {
+		P    dpl.Pos
+		T, U dpl.Type
+		Env  *DiffEnv
+	}
+	// DiffKIf is if E_bool then M else N.
+	DiffKIf struct {
+		P          dpl.Pos
+		Then, Else dpl.Term
+		Env        *DiffEnv
+		Phi        *DiffFuns
+	}
+	// DiffKPred is pred(E): E_bool.
+	DiffKPred struct {
+		P    dpl.Pos
+		Pred *dpl.Predicate
+	}
+	// DiffKCall is f(E), f resolved to its closure.
+	DiffKCall struct {
+		P    dpl.Pos
+		Name string
+		Clo  *DiffClosure
+		Env  *DiffEnv
+	}
+	// DiffKRdPoint is M.rd[E](x:T. N): the point first.
+	DiffKRdPoint struct {
+		P         dpl.Pos
+		Cotangent dpl.Term
+		Param     string
+		T         dpl.Type
+		Body      dpl.Term
+		Env       *DiffEnv
+		Phi       *DiffFuns
+	}
+	// DiffKRdCotangent is E.rd[V](x:T. N).
+	DiffKRdCotangent struct {
+		P     dpl.Pos
+		Point DiffValue
+		Param string
+		T     dpl.Type
+		Body  dpl.Term
+		Env   *DiffEnv
+		Phi   *DiffFuns
+	}
+)
+
+func (*DiffKPlusLeft) isDiffFrame()    {}
+func (*DiffKPlusRight) isDiffFrame()   {}
+func (*DiffKOp) isDiffFrame()          {}
+func (*DiffKLet) isDiffFrame()         {}
+func (*DiffKPairLeft) isDiffFrame()    {}
+func (*DiffKPairRight) isDiffFrame()   {}
+func (*DiffKFst) isDiffFrame()         {}
+func (*DiffKSnd) isDiffFrame()         {}
+func (*DiffKIf) isDiffFrame()          {}
+func (*DiffKPred) isDiffFrame()        {}
+func (*DiffKCall) isDiffFrame()        {}
+func (*DiffKRdPoint) isDiffFrame()     {}
+func (*DiffKRdCotangent) isDiffFrame() {}
+
+// DiffTapeEntry is one binding of a symbolic layer's trace, let x:T = C (Body nil),
+// with the value of x.
+type DiffTapeEntry struct {
+	Binding *dpl.Let
+	Value   dpl.Term
+}
+
+// DiffLayer is one evaluation: its mode, its stack of frames K (top last), its tape
+// when symbolic, and what the layer below does with its result.
+type DiffLayer struct {
+	Mode DiffMode
+	K    []DiffFrame
+	Tape []DiffTapeEntry
+	// Fresh holds the values of the fresh variables of Figure 5 bound on a symbolic
+	// layer's tape: they occur in values and traces, never in the program, so no
+	// environment of the program binds them. An ordinary layer evaluating a trace
+	// (C ⇒ V) shares the Fresh of the symbolic layer whose trace it is.
+	Fresh map[string]dpl.Term
+	Exit  DiffExit
+}
+
+// DiffExit is what the layer below does with a layer's result: the frames of the
+// meta-continuation.
+type DiffExit interface{ isDiffExit() }
+
+type (
+	// DiffExitProgram ends the run with the value of the program's layer.
+	DiffExitProgram struct{}
+	// DiffExitRd receives the trace C of an rd's body: the derivative W.R_V(x:T. C)
+	// is what the rd contracts to. Under ordinary evaluation it is evaluated in
+	// place; under symbolic evaluation it ends the trace of the layer below (trivial
+	// context, Figure 4) or is evaluated in a nested ordinary layer (Figure 5). Env
+	// is the rd's environment ρ.
+	DiffExitRd struct {
+		P                dpl.Pos
+		Cotangent, Point DiffValue
+		Param            string
+		T                dpl.Type
+		Env              *DiffEnv
+	}
+	// DiffExitTrace receives the trace C of a redex R in a nontrivial context of a
+	// symbolic layer (Figure 5, R ⇝ C), and evaluates it in a nested ordinary layer
+	// under the redex's environment Env.
+	DiffExitTrace struct {
+		P   dpl.Pos
+		Env *DiffEnv
+	}
+	// DiffExitBind receives the value V of the trace C of a redex in a nontrivial
+	// context (Figure 5, C ⇒ V): the layer below binds let x:T_V = C on its tape, x
+	// fresh, and goes on with x in its context. Rd, if not nil, is the rd whose
+	// derivative C is, which the run reports now that its contraction is complete.
+	DiffExitBind struct {
+		P  dpl.Pos
+		C  dpl.Term
+		Rd *DiffRdReport
+	}
+)
+
+func (*DiffExitProgram) isDiffExit() {}
+func (*DiffExitRd) isDiffExit()      {}
+func (*DiffExitTrace) isDiffExit()   {}
+func (*DiffExitBind) isDiffExit()    {}
+
+// DiffRdReport is an rd as a tracer sees it: the trace C of its body and its
+// derivative term W.R_V(x:T. C).
+type DiffRdReport struct{ Trace, Derivative dpl.Term }
+
+// DiffState is a configuration of the machine.
+type DiffState struct {
+	Control DiffControl
+	Term    dpl.Term  // DiffEval: the term under evaluation
+	Env     *DiffEnv  // DiffEval: its value environment
+	Phi     *DiffFuns // DiffEval: its function environment
+	Value   DiffValue // DiffContinue: the value returned
+	// Result is, for DiffReturn, what the current layer hands over: a closed value
+	// (ordinary layer) or a finished trace (symbolic layer).
+	Result dpl.Term
+	// Layers is the stack of layers, the current one last.
+	Layers []*DiffLayer
+	// Answer is the answer, for DiffHalt.
+	Answer dpl.Answer
+}
+
+// top is the current layer.
+func (s *DiffState) top() *DiffLayer { return s.Layers[len(s.Layers)-1] }
+
+func (s *DiffState) push(f DiffFrame) {
+	l := s.top()
+	l.K = append(l.K, f)
+}
+
+func (s *DiffState) toEval(t dpl.Term, rho *DiffEnv, phi *DiffFuns) {
+	s.Control, s.Term, s.Env, s.Phi = DiffEval, t, rho, phi
+}
+
+func (s *DiffState) toContinue(v DiffValue) {
+	s.Control, s.Value, s.Term, s.Env, s.Phi = DiffContinue, v, nil, nil, nil
+}
+
+func (s *DiffState) toReturn(result dpl.Term) {
+	s.Control, s.Result, s.Term, s.Env, s.Phi = DiffReturn, result, nil, nil, nil
+}
+
+// DiffMachine runs the machine for one program.
+type DiffMachine struct {
+	ad     dpl.Differentiator
+	fuel   *interderive.Counter
+	budget int
+	names  *dpl.Names
+	onRd   func(trace, derivative dpl.Term)
+	// Trace, if not nil, is called with every state before its transition.
+	Trace func(*DiffState)
+}
+
+// NewDiff makes a machine for a differentiation strategy. onRd, if not nil, is called
+// for every rd the run evaluates, at any depth, with the trace term of its body and
+// its derivative term, when its contraction is complete (the reference semantics'
+// order).
+func NewDiff(ad dpl.Differentiator, opts interderive.Options, onRd func(trace, derivative dpl.Term)) *DiffMachine {
+	return &DiffMachine{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(), onRd: onRd}
+}
+
+// EvalDiff runs an elaborated, closed, well-typed program (dpl.Check) on the machine
+// under the differentiation strategy ad: a closed value, or undefined with its cause.
+// Running out of fuel is an error (*interderive.FuelError), as are the bounds on
+// nesting (*interderive.DepthError) and on the size of derivatives (*dpl.BudgetError).
+func EvalDiff(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
+	return EvalDiffTraced(ad, prog, opts, nil)
+}
+
+// EvalDiffTraced is EvalDiff calling onRd for every rd it evaluates (see NewDiff).
+func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error) {
+	return NewDiff(ad, opts, onRd).Run(prog)
+}
+
+// Run iterates the transitions from the initial state, eval(prog, ε, ε) in an
+// ordinary layer with an empty stack, to the final one.
+func (m *DiffMachine) Run(prog dpl.Term) (dpl.Answer, error) {
+	if m.ad == nil {
+		return dpl.Answer{}, errors.New("no differentiation strategy")
+	}
+	if err := dpl.CheckDepth("term", prog); err != nil {
+		return dpl.Answer{}, err
+	}
+	m.names = dpl.NewNames(prog)
+	s := &DiffState{Layers: []*DiffLayer{{Mode: DiffOrdinary, Exit: &DiffExitProgram{}}}}
+	s.toEval(prog, nil, nil)
+	for s.Control != DiffHalt {
+		if m.Trace != nil {
+			m.Trace(s)
+		}
+		var err error
+		switch s.Control {
+		case DiffEval:
+			err = m.eval(s)
+		case DiffContinue:
+			err = m.cont(s)
+		case DiffReturn:
+			err = m.ret(s)
+		}
+		if err != nil {
+			var u *dpl.Undefined
+			if errors.As(err, &u) {
+				return dpl.Answer{Undefined: u}, nil
+			}
+			return dpl.Answer{}, err
+		}
+	}
+	return s.Answer, nil
+}
+
+// contract counts the contraction of a redex, named by the current layer's mode.
+func (m *DiffMachine) contract(s *DiffState, rule string) error {
+	if s.top().Mode == DiffSymbolic {
+		rule = diffSym + rule
+	}
+	return m.fuel.Contract(rule)
+}
+
+// enter starts a nested layer (Figure 5, or rd's premise).
+func (m *DiffMachine) enter(s *DiffState, l *DiffLayer) error {
+	if len(s.Layers) > DiffMaxLayers {
+		return &interderive.DepthError{What: "rd and symbolic evaluation", Limit: DiffMaxLayers}
+	}
+	s.Layers = append(s.Layers, l)
+	return nil
+}
+
+// eval descends into a term, pushing frames, until a value (or a letrec, a redex by
+// itself).
+func (m *DiffMachine) eval(s *DiffState) error {
+	rho, phi := s.Env, s.Phi
+	switch t := s.Term.(type) {
+	case *dpl.RealLit, *dpl.UnitLit, *dpl.BoolLit:
+		s.toContinue(closed(t))
+	case *dpl.Var:
+		v, err := m.lookup(s, t)
+		if err != nil {
+			return err
+		}
+		s.toContinue(v)
+	case *dpl.Plus:
+		s.push(&DiffKPlusLeft{P: t.P, Right: t.Y, Env: rho, Phi: phi})
+		s.toEval(t.X, rho, phi)
+	case *dpl.OpApp:
+		s.push(&DiffKOp{P: t.P, Op: t.Op, Env: rho})
+		s.toEval(t.Arg, rho, phi)
+	case *dpl.Let:
+		s.push(&DiffKLet{P: t.P, Name: t.Name, T: t.T, Body: t.Body, Env: rho, Phi: phi})
+		s.toEval(t.Bound, rho, phi)
+	case *dpl.Pair:
+		s.push(&DiffKPairLeft{P: t.P, Right: t.Y, T: t.T, U: t.U, Env: rho, Phi: phi})
+		s.toEval(t.X, rho, phi)
+	case *dpl.Fst:
+		s.push(&DiffKFst{P: t.P, T: t.T, U: t.U, Env: rho})
+		s.toEval(t.X, rho, phi)
+	case *dpl.Snd:
+		s.push(&DiffKSnd{P: t.P, T: t.T, U: t.U, Env: rho})
+		s.toEval(t.X, rho, phi)
+	case *dpl.If:
+		s.push(&DiffKIf{P: t.P, Then: t.Then, Else: t.Else, Env: rho, Phi: phi})
+		s.toEval(t.Cond, rho, phi)
+	case *dpl.PredApp:
+		s.push(&DiffKPred{P: t.P, Pred: t.Pred})
+		s.toEval(t.Arg, rho, phi)
+	case *dpl.Call:
+		clo, ok := phi.Lookup(t.Name)
+		if c := t.Clo; c != nil { // a call resolved already (dpl.SubstClosure): its closure's φ is resolved in its body
+			clo, ok = &DiffClosure{Name: c.Name, Param: c.Param, ParamT: c.ParamT, ResT: c.ResT, Body: c.Body}, true
+		}
+		if !ok {
+			return fmt.Errorf("call of the unbound function %s", t.Name)
+		}
+		s.push(&DiffKCall{P: t.P, Name: t.Name, Clo: clo, Env: rho})
+		s.toEval(t.Arg, rho, phi)
+	case *dpl.Rd:
+		s.push(&DiffKRdPoint{P: t.P, Cotangent: t.Cotangent, Param: t.Param, T: t.T, Body: t.Body, Env: rho, Phi: phi})
+		s.toEval(t.Point, rho, phi)
+	case *dpl.Letrec:
+		return m.letrec(s, t, rho, phi)
+	case *dpl.Fd:
+		return fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
+	default:
+		return fmt.Errorf("cannot evaluate %s", dpl.Format(s.Term))
+	}
+	return nil
+}
+
+// lookup is V ⇒ ρ(V) for a variable, no contraction: its closed value, which a
+// symbolic layer keeps as the variable itself if the variable is symbolic. The fresh
+// variables of Figure 5 are found on the tape that binds them.
+func (m *DiffMachine) lookup(s *DiffState, x *dpl.Var) (DiffValue, error) {
+	l := s.top()
+	if e, ok := s.Env.Lookup(x.Name); ok {
+		if l.Mode == DiffSymbolic && e.Sym {
+			return DiffValue{Term: x, Val: e.Val}, nil
+		}
+		return closed(e.Val), nil
+	}
+	if v, ok := l.Fresh[x.Name]; ok {
+		if l.Mode == DiffSymbolic {
+			return DiffValue{Term: x, Val: v}, nil
+		}
+		return closed(v), nil
+	}
+	return DiffValue{}, fmt.Errorf("unbound variable %s", x.Name)
+}
+
+// cont applies the current layer's stack to a value: it pops a frame and either
+// resumes evaluation in the next subterm, or contracts the redex the frame and the
+// value form; with the stack empty, the layer ends.
+func (m *DiffMachine) cont(s *DiffState) error {
+	l := s.top()
+	v := s.Value
+	if len(l.K) == 0 {
+		if l.Mode == DiffOrdinary { // M ⇒ V
+			s.toReturn(v.Val)
+			return nil
+		}
+		c, err := m.finish(l, v.Term) // V ⇝ V: the trace ends with the value
+		if err != nil {
+			return err
+		}
+		s.toReturn(c)
+		return nil
+	}
+	top := l.K[len(l.K)-1]
+	l.K = l.K[:len(l.K)-1]
+	switch f := top.(type) {
+	case *DiffKPlusLeft:
+		s.push(&DiffKPlusRight{P: f.P, Left: v, Env: f.Env})
+		s.toEval(f.Right, f.Env, f.Phi)
+	case *DiffKPairLeft:
+		s.push(&DiffKPairRight{P: f.P, Left: v, T: f.T, U: f.U})
+		s.toEval(f.Right, f.Env, f.Phi)
+	case *DiffKPairRight: // <V, W> is a value
+		s.toContinue(pair(f.P, f.Left, v, f.T, f.U))
+	case *DiffKRdPoint:
+		s.push(&DiffKRdCotangent{P: f.P, Point: v, Param: f.Param, T: f.T, Body: f.Body, Env: f.Env, Phi: f.Phi})
+		s.toEval(f.Cotangent, f.Env, f.Phi)
+	case *DiffKPred:
+		return m.pred(s, f, v)
+	default:
+		if l.Mode == DiffOrdinary {
+			return m.ordinary(s, top, v)
+		}
+		return m.symbolic(s, top, v)
+	}
+	return nil
+}
+
+// pair builds the value <V, W>_{T,U}.
+func pair(p dpl.Pos, a, b DiffValue, t, u dpl.Type) DiffValue {
+	val := &dpl.Pair{P: p, X: a.Val, Y: b.Val, T: t, U: u}
+	if a.Term == a.Val && b.Term == b.Val {
+		return closed(val)
+	}
+	return DiffValue{Term: &dpl.Pair{P: p, X: a.Term, Y: b.Term, T: t, U: u}, Val: val}
+}
+
+// pred contracts pred(V) ⇒ bev(pred, ρ(V)), in either mode: booleans are never traced,
+// and E[R_bool] ⇝ C if R_bool ⇒ b and E[b] ⇝ C.
+func (m *DiffMachine) pred(s *DiffState, f *DiffKPred, v DiffValue) error {
+	if err := m.contract(s, diffRulePred); err != nil {
+		return err
+	}
+	b, err := dpl.Bev(f.Pred, v.Val)
+	if err != nil {
+		return err
+	}
+	s.toContinue(closed(&dpl.BoolLit{P: f.P, B: b}))
+	return nil
+}
+
+// letrec contracts letrec f(x:T):U = M in N: N runs under φ[clo_φ(f(x:T):U. M)/f].
+func (m *DiffMachine) letrec(s *DiffState, t *dpl.Letrec, rho *DiffEnv, phi *DiffFuns) error {
+	if err := m.contract(s, diffRuleLetrec); err != nil {
+		return err
+	}
+	clo := &DiffClosure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
+	phi = phi.Bind(t.Name, clo)
+	l := s.top()
+	if l.Mode == DiffSymbolic && len(l.K) > 0 {
+		// Figure 5: letrec ... in N ⇝ C (N ⇝ C), in a nested layer.
+		return m.nestedTrace(s, t.P, rho, nil, t.Body, rho, phi)
+	}
+	s.toEval(t.Body, rho, phi)
+	return nil
+}
+
+// callee is the body of a called closure and its environments: φ'[clo/f] | {x ↦ V}.
+func callee(clo *DiffClosure, v dpl.Term, sym bool) (dpl.Term, *DiffEnv, *DiffFuns) {
+	return clo.Body, (*DiffEnv)(nil).Bind(clo.Param, v, sym), clo.Phi.Bind(clo.Name, clo)
+}
+
+// ordinary contracts a redex of ordinary evaluation (Figure 2), the contractum
+// evaluated in place.
+func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error {
+	switch f := frame.(type) {
+	case *DiffKPlusRight: // V + W ⇒ r + s
+		if err := m.contract(s, diffRulePlus); err != nil {
+			return err
+		}
+		r, err := dpl.AddReals(f.Left.Val, v.Val)
+		if err != nil {
+			return err
+		}
+		s.toContinue(closed(r))
+	case *DiffKOp: // op(V) ⇒ ev(op, V)
+		if err := m.contract(s, diffRuleOp); err != nil {
+			return err
+		}
+		r, err := dpl.Ev(f.Op, v.Val)
+		if err != nil {
+			return err
+		}
+		s.toContinue(closed(r))
+	case *DiffKLet: // let x:T = V in N ⇒ W if N ⇒ W under ρ[V/x]
+		if err := m.contract(s, diffRuleLet); err != nil {
+			return err
+		}
+		s.toEval(f.Body, f.Env.Bind(f.Name, v.Val, false), f.Phi)
+	case *DiffKFst: // fst(<W1, W2>) ⇒ W1
+		p, ok := v.Val.(*dpl.Pair)
+		if !ok {
+			return fmt.Errorf("fst of %s", dpl.Format(v.Val))
+		}
+		if err := m.contract(s, diffRuleFst); err != nil {
+			return err
+		}
+		s.toContinue(closed(p.X))
+	case *DiffKSnd: // snd(<W1, W2>) ⇒ W2
+		p, ok := v.Val.(*dpl.Pair)
+		if !ok {
+			return fmt.Errorf("snd of %s", dpl.Format(v.Val))
+		}
+		if err := m.contract(s, diffRuleSnd); err != nil {
+			return err
+		}
+		s.toContinue(closed(p.Y))
+	case *DiffKIf: // if true then M else N ⇒ M's value; if false ... ⇒ N's
+		b, ok := v.Val.(*dpl.BoolLit)
+		if !ok {
+			return fmt.Errorf("if on %s", dpl.Format(v.Val))
+		}
+		if err := m.contract(s, diffRuleIf); err != nil {
+			return err
+		}
+		if b.B {
+			s.toEval(f.Then, f.Env, f.Phi)
+		} else {
+			s.toEval(f.Else, f.Env, f.Phi)
+		}
+	case *DiffKCall: // f(V) ⇒ W if M ⇒ W under φ'[φ(f)/f] | {x ↦ V}
+		if err := m.contract(s, diffRuleCall); err != nil {
+			return err
+		}
+		s.toEval(callee(f.Clo, v.Val, false))
+	case *DiffKRdCotangent: // W.rd[V](x:T. N) ⇒ X: first N ⇝ C under {x ↦ V}
+		return m.rd(s, f, v)
+	default:
+		return fmt.Errorf("unknown frame %T", frame)
+	}
+	return nil
+}
+
+// rd contracts W.rd[V](x:T. N), in either mode: the rd event, then the symbolic
+// evaluation of N under ρ[ρ(V)/x] in a nested layer, whose trace DiffExitRd
+// differentiates.
+func (m *DiffMachine) rd(s *DiffState, f *DiffKRdCotangent, w DiffValue) error {
+	if err := m.contract(s, diffRuleRd); err != nil {
+		return err
+	}
+	exit := &DiffExitRd{P: f.P, Cotangent: w, Point: f.Point, Param: f.Param, T: f.T, Env: f.Env}
+	if err := m.enter(s, &DiffLayer{Mode: DiffSymbolic, Exit: exit}); err != nil {
+		return err
+	}
+	s.toEval(f.Body, f.Env.Bind(f.Param, f.Point.Val, true), f.Phi)
+	return nil
+}
+
+// symbolic contracts a redex of symbolic evaluation other than pred(V): Figure 4 in
+// the trivial context (the layer's stack is empty), Figure 5 otherwise.
+func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error {
+	l := s.top()
+	trivial := len(l.K) == 0
+	// finished is a redex whose trace is itself: V + W ⇝ V + W, op(V) ⇝ op(V),
+	// fst(V) ⇝ fst(V), snd(V) ⇝ snd(V). In the trivial context it ends the trace;
+	// otherwise Figure 5 evaluates it (C ⇒ V) in a nested ordinary layer under rho.
+	finished := func(rule string, c dpl.Term, rho *DiffEnv) error {
+		if err := m.contract(s, rule); err != nil {
+			return err
+		}
+		if trivial {
+			c, err := m.finish(l, c)
+			if err != nil {
+				return err
+			}
+			s.toReturn(c)
+			return nil
+		}
+		return m.nestedEval(s, &DiffExitBind{P: c.Pos(), C: c}, rho)
+	}
+	switch f := frame.(type) {
+	case *DiffKPlusRight:
+		return finished(diffRulePlus, &dpl.Plus{P: f.P, X: f.Left.Term, Y: v.Term}, f.Env)
+	case *DiffKOp:
+		return finished(diffRuleOp, &dpl.OpApp{P: f.P, Op: f.Op, Arg: v.Term}, f.Env)
+	case *DiffKFst:
+		return finished(diffRuleFst, &dpl.Fst{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env)
+	case *DiffKSnd:
+		return finished(diffRuleSnd, &dpl.Snd{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env)
+	case *DiffKLet: // let x:T = V in N ⇝ let x:T = V in C if N ⇝ C under ρ[ρ(V)/x]
+		if err := m.contract(s, diffRuleLet); err != nil {
+			return err
+		}
+		entry := DiffTapeEntry{Binding: &dpl.Let{P: f.P, Name: f.Name, T: f.T, Bound: v.Term}, Value: v.Val}
+		body, rho := f.Body, f.Env.Bind(f.Name, v.Val, true)
+		if trivial {
+			l.Tape = append(l.Tape, entry)
+			s.toEval(body, rho, f.Phi)
+			return nil
+		}
+		return m.nestedTrace(s, f.P, f.Env, []DiffTapeEntry{entry}, body, rho, f.Phi)
+	case *DiffKIf: // if true then M else N ⇝ C if M ⇝ C; if false ... if N ⇝ C
+		b, ok := v.Val.(*dpl.BoolLit)
+		if !ok {
+			return fmt.Errorf("if on %s", dpl.Format(v.Val))
+		}
+		if err := m.contract(s, diffRuleIf); err != nil {
+			return err
+		}
+		next := f.Else
+		if b.B {
+			next = f.Then
+		}
+		if trivial {
+			s.toEval(next, f.Env, f.Phi)
+			return nil
+		}
+		return m.nestedTrace(s, f.P, f.Env, nil, next, f.Env, f.Phi)
+	case *DiffKCall: // f(V) ⇝ let x:T = V in C if M ⇝ C under φ'[φ(f)/f] | {x ↦ ρ(V)}
+		if err := m.contract(s, diffRuleCall); err != nil {
+			return err
+		}
+		clo := f.Clo
+		entry := DiffTapeEntry{Binding: &dpl.Let{P: f.P, Name: clo.Param, T: clo.ParamT, Bound: v.Term}, Value: v.Val}
+		body, rho, phi := callee(clo, v.Val, true)
+		if trivial {
+			l.Tape = append(l.Tape, entry)
+			s.toEval(body, rho, phi)
+			return nil
+		}
+		return m.nestedTrace(s, f.P, f.Env, []DiffTapeEntry{entry}, body, rho, phi)
+	case *DiffKRdCotangent: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C) if N ⇝ C under ρ[ρ(V)/x]
+		return m.rd(s, f, v)
+	}
+	return fmt.Errorf("unknown frame %T", frame)
+}
+
+// nestedTrace starts Figure 5's premise R ⇝ C for a redex R (whose environment is
+// rho) that does not finish its trace at once: a nested symbolic layer whose tape
+// starts with tape, evaluating next under env and phi.
+func (m *DiffMachine) nestedTrace(s *DiffState, p dpl.Pos, rho *DiffEnv, tape []DiffTapeEntry, next dpl.Term, env *DiffEnv, phi *DiffFuns) error {
+	if err := m.enter(s, &DiffLayer{Mode: DiffSymbolic, Tape: tape, Exit: &DiffExitTrace{P: p, Env: rho}}); err != nil {
+		return err
+	}
+	s.toEval(next, env, phi)
+	return nil
+}
+
+// nestedEval starts Figure 5's premise C ⇒ V: a nested ordinary layer evaluating the
+// trace C under the redex's environment rho and the current layer's fresh variables.
+func (m *DiffMachine) nestedEval(s *DiffState, exit *DiffExitBind, rho *DiffEnv) error {
+	fresh := s.top().Fresh
+	if err := m.enter(s, &DiffLayer{Mode: DiffOrdinary, Fresh: fresh, Exit: exit}); err != nil {
+		return err
+	}
+	s.toEval(exit.C, rho, nil)
+	return nil
+}
+
+// finish builds a symbolic layer's trace: its tape, let x1:T1 = C1 in ... in tail.
+func (m *DiffMachine) finish(l *DiffLayer, tail dpl.Term) (dpl.Term, error) {
+	c := tail
+	for i := len(l.Tape) - 1; i >= 0; i-- {
+		b := l.Tape[i].Binding
+		c = &dpl.Let{P: b.P, Name: b.Name, T: b.T, Bound: b.Bound, Body: c}
+	}
+	if err := dpl.CheckDepth("trace term", c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// ret ends the current layer: it pops it and hands its result to the layer below,
+// as the layer's exit says.
+func (m *DiffMachine) ret(s *DiffState) error {
+	done := s.top()
+	s.Layers = s.Layers[:len(s.Layers)-1]
+	switch x := done.Exit.(type) {
+	case *DiffExitProgram:
+		s.Control, s.Answer = DiffHalt, dpl.Answer{Value: s.Result}
+		return nil
+	case *DiffExitRd:
+		return m.derivative(s, x, s.Result)
+	case *DiffExitTrace: // R ⇝ C; now C ⇒ V
+		return m.nestedEval(s, &DiffExitBind{P: x.P, C: s.Result}, x.Env)
+	case *DiffExitBind: // C ⇒ V; E[x] ⇝ D under ρ[V/x], the tape growing by let x:T_V = C
+		l := s.top()
+		v := s.Result
+		tv, _ := dpl.TypeOfValue(v)
+		name := m.names.Fresh("s")
+		l.Tape = append(l.Tape, DiffTapeEntry{Binding: &dpl.Let{P: x.P, Name: name, T: tv, Bound: x.C}, Value: v})
+		if l.Fresh == nil {
+			l.Fresh = map[string]dpl.Term{}
+		}
+		l.Fresh[name] = v
+		if x.Rd != nil {
+			m.report(x.Rd)
+		}
+		s.toContinue(DiffValue{Term: &dpl.Var{P: x.P, Name: name}, Val: v})
+		return nil
+	}
+	return fmt.Errorf("unknown exit %T", done.Exit)
+}
+
+// derivative finishes an rd once the trace C of its body is known: the contractum is
+// the derivative term W.R_V(x:T. C), computed by the strategy.
+func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error {
+	l := s.top() // the layer of the rd
+	left := m.budget - m.fuel.Steps()
+	types := func(y string) (dpl.Type, bool) {
+		if e, ok := x.Env.Lookup(y); ok {
+			return dpl.TypeOfValue(e.Val)
+		}
+		if v, ok := l.Fresh[y]; ok {
+			return dpl.TypeOfValue(v)
+		}
+		return nil, false
+	}
+	der, err := m.ad.R(dpl.DiffEnv{Types: types, Names: m.names, Budget: left}, x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
+	var be *dpl.BudgetError
+	if errors.As(err, &be) && left <= dpl.MaxRedexes {
+		// The derivative holds more redexes than the fuel left: its evaluation cannot
+		// reach a value.
+		return &interderive.FuelError{Steps: m.fuel.Steps()}
+	}
+	if err != nil {
+		return err
+	}
+	if err := dpl.CheckDepth("derivative term", der); err != nil {
+		return err
+	}
+	rep := &DiffRdReport{Trace: c, Derivative: der}
+	switch {
+	case l.Mode == DiffOrdinary: // rd ⇒ X because rd ⇝ der and der ⇒ X: evaluate der in place
+		m.report(rep)
+		s.toEval(der, nil, nil)
+		return nil
+	case len(l.K) == 0: // Figure 4: the trace of the layer ends with der
+		t, err := m.finish(l, der)
+		if err != nil {
+			return err
+		}
+		m.report(rep)
+		s.toReturn(t)
+		return nil
+	}
+	// Figure 5: der ⇒ V in a nested ordinary layer, under the rd's environment.
+	return m.nestedEval(s, &DiffExitBind{P: x.P, C: der, Rd: rep}, x.Env)
+}
+
+func (m *DiffMachine) report(r *DiffRdReport) {
+	if m.onRd != nil {
+		m.onRd(r.Trace, r.Derivative)
+	}
+}
+
+// String shows a state for a person: the transition, the term or value, and the
+// layers, each with its mode, the size of its tape and its stack (innermost last).
+func (s *DiffState) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-9s ", s.Control)
+	switch s.Control {
+	case DiffEval:
+		b.WriteString(shorten(dpl.Format(s.Term)))
+	case DiffContinue:
+		b.WriteString(shorten(dpl.Format(s.Value.Term)))
+		if s.Value.Term != s.Value.Val {
+			b.WriteString(" = " + shorten(dpl.Format(s.Value.Val)))
+		}
+	case DiffReturn:
+		b.WriteString(shorten(dpl.Format(s.Result)))
+	case DiffHalt:
+		b.WriteString(s.Answer.String())
+	}
+	for i, l := range s.Layers {
+		fmt.Fprintf(&b, "\n  layer %d %s", i, l.Mode)
+		if l.Mode == DiffSymbolic {
+			fmt.Fprintf(&b, ", tape of %d", len(l.Tape))
+		}
+		b.WriteString(": K=[")
+		for j, f := range l.K {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(formatDiffFrame(f))
+		}
+		b.WriteString("]")
+	}
+	return b.String()
+}
+
+func formatDiffFrame(f DiffFrame) string {
+	val := func(v DiffValue) string { return shorten(dpl.Format(v.Term)) }
+	term := func(t dpl.Term) string { return shorten(dpl.Format(t)) }
+	switch f := f.(type) {
+	case *DiffKPlusLeft:
+		return "[] + " + term(f.Right)
+	case *DiffKPlusRight:
+		return val(f.Left) + " + []"
+	case *DiffKOp:
+		return f.Op.Name + "([])"
+	case *DiffKLet:
+		return "let " + f.Name + " = [] in " + term(f.Body)
+	case *DiffKPairLeft:
+		return "<[], " + term(f.Right) + ">"
+	case *DiffKPairRight:
+		return "<" + val(f.Left) + ", []>"
+	case *DiffKFst:
+		return "fst([])"
+	case *DiffKSnd:
+		return "snd([])"
+	case *DiffKIf:
+		return "if [] then " + term(f.Then) + " else " + term(f.Else)
+	case *DiffKPred:
+		return f.Pred.Name + "([])"
+	case *DiffKCall:
+		return f.Name + "([])"
+	case *DiffKRdPoint:
+		return term(f.Cotangent) + ".rd[[]](" + f.Param + ". " + term(f.Body) + ")"
+	case *DiffKRdCotangent:
+		return "[].rd[" + val(f.Point) + "](" + f.Param + ". " + term(f.Body) + ")"
+	}
+	return "?"
+}
