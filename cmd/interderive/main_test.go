@@ -298,3 +298,30 @@ func TestTracePageRendersInChromium(t *testing.T) {
 		t.Fatalf("no screenshot, or an empty one: %v", err)
 	}
 }
+
+// TestDPLEveryStageEndsCleanly: a long loop answers on the environment-based stages
+// and runs out of fuel, cleanly, on the reduction semantics and the calculus of
+// closures (quadratic by design); a deep non-tail recursion answers on the machine and
+// the CPS evaluator and stops at the interpreter's bound. Never a crash.
+func TestDPLEveryStageEndsCleanly(t *testing.T) {
+	loop := write(t, "loop.dpl", "letrec f(n:real):real = if n <. 0.5 then 0 else f(n + -1) in f(100000)")
+	deep := write(t, "deep.dpl", "letrec f(n:real):real = if n <. 0.5 then 0 else 1 + f(n + -1) in f(200000)")
+	for _, stage := range []string{"machine", "cps2", "interp"} {
+		if stdout, stderr, code := runCmd("run", "--stage", stage, loop); code != 0 || stdout != "0\n" {
+			t.Errorf("%s on the loop: exit %d, %q, %q", stage, code, stdout, stderr)
+		}
+	}
+	for _, stage := range []string{"reduction", "closures"} {
+		if stdout, stderr, code := runCmd("run", "--stage", stage, "--fuel", "5000", loop); code != 3 || stdout != "" || !strings.Contains(stderr, "out of fuel after 5000") {
+			t.Errorf("%s on the loop: exit %d, %q, %q", stage, code, stdout, stderr)
+		}
+	}
+	for _, stage := range []string{"machine", "cps2"} {
+		if stdout, stderr, code := runCmd("run", "--stage", stage, deep); code != 0 || stdout != "200000\n" {
+			t.Errorf("%s on the deep recursion: exit %d, %q, %q", stage, code, stdout, stderr)
+		}
+	}
+	if stdout, stderr, code := runCmd("run", "--stage", "interp", deep); code != 3 || stdout != "" || !strings.Contains(stderr, "deeper than the limit") {
+		t.Errorf("interp on the deep recursion: exit %d, %q, %q", code, stdout, stderr)
+	}
+}
