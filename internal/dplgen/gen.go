@@ -269,7 +269,8 @@ func (g *Generator) loop(sc Scope, ty dpl.Type, depth int) dpl.Term {
 	f, p, a := g.name("f"), g.name("p"), g.name("a")
 	st := dpl.Times(s, dpl.Real)
 	// The body sees p (through a = fst(p)) and the functions around, but may call f only
-	// in its recursive call: every call terminates.
+	// in its recursive call (sometimes through its own derivative): every call
+	// terminates.
 	inner := sc.only(p, st).Bind(a, s)
 	pv := &dpl.Var{Name: p}
 	counter := &dpl.Snd{X: pv}
@@ -277,10 +278,20 @@ func (g *Generator) loop(sc Scope, ty dpl.Type, depth int) dpl.Term {
 	bodyDepth := min(depth-1, 2)
 	base := g.Term(inner, u, bodyDepth)
 	step := g.Term(inner, s, bodyDepth)
+	var recur dpl.Term = &dpl.Call{Name: f, Arg: &dpl.Pair{X: step, Y: minus1}}
+	if dpl.Equal(u, dpl.Real) && rapid.IntRange(0, 3).Draw(t, "recur-through-rd") == 3 {
+		// Recursion through the function's own derivative: the recursive call sits in
+		// the body of an rd, 1.rd[L](z:real. mul(<f(...), z>)), so every iteration
+		// nests a symbolic layer.
+		z := g.name("z")
+		mul, _ := dpl.LookupOperator("mul")
+		recur = &dpl.Rd{Cotangent: &dpl.RealLit{R: 1}, Point: g.Term(inner, dpl.Real, 0), Param: z, T: dpl.Real,
+			Body: &dpl.OpApp{Op: mul, Arg: &dpl.Pair{X: recur, Y: &dpl.Var{Name: z}}}}
+	}
 	fun := &dpl.Let{Name: a, T: s, Bound: &dpl.Fst{X: pv}, Body: &dpl.If{
 		Cond: &dpl.PredApp{Pred: dpl.Lt, Arg: &dpl.Pair{X: counter, Y: &dpl.RealLit{R: 0.5}}},
 		Then: base,
-		Else: &dpl.Call{Name: f, Arg: &dpl.Pair{X: step, Y: minus1}},
+		Else: recur,
 	}}
 	outer := sc.withFunc(f, st, u)
 	return &dpl.Letrec{Name: f, Param: p, ParamT: st, ResT: u, Fun: fun,
