@@ -1,0 +1,363 @@
+package dplcases
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
+)
+
+// Package dplcases holds hand-derived cases of the differentiable language — answers,
+// whole contraction sequences, rd traces and derivatives, undefinedness, fuel — that
+// every environment-based stage's tests run (see Suite). The expectations are derived
+// by hand (most of them in the comments), or are the paper's and the spec's
+// (differentiable.md §6).
+
+// Traced is a stage's EvalDiffTraced.
+type Traced func(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error)
+
+// Suite runs the cases on one stage.
+type Suite struct{ Traced Traced }
+
+func dplProgram(t testing.TB, src string) dpl.Term {
+	t.Helper()
+	p, err := dpl.Parse([]byte(src))
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	e, _, err := dpl.Check(p)
+	if err != nil {
+		t.Fatalf("check %q: %v", src, err)
+	}
+	return e
+}
+
+func parseTerm(t testing.TB, src string) dpl.Term {
+	t.Helper()
+	p, err := dpl.ParseGenerated([]byte(src))
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	return p
+}
+
+// diffRun is a run: its answer, its contractions, and every rd's trace and derivative.
+type diffRun struct {
+	answer       dpl.Answer
+	err          error
+	events       []string
+	traces, ders []dpl.Term
+}
+
+func (s Suite) run(ad dpl.Differentiator, prog dpl.Term, fuel int) diffRun {
+	var r diffRun
+	opts := interderive.Options{Fuel: fuel, OnContract: func(rule string) { r.events = append(r.events, rule) }}
+	r.answer, r.err = s.Traced(ad, prog, opts, func(c, d dpl.Term) {
+		r.traces = append(r.traces, c)
+		r.ders = append(r.ders, d)
+	})
+	return r
+}
+
+// diffVectors are the test vectors of the paper and of spec §6.
+var diffVectors = []struct{ name, src, want string }{
+	// Paper §3: no perturbation confusion (a confused implementation gives 2).
+	{"nested-rd", "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))", "1"},
+	{"letrec-rd", "letrec f(x:real):real = 1.rd[1](y:real. x + y) in 1.rd[1](x:real. x + f(x))", "1"},
+	// ReLU, undefined at 0 (lt on the diagonal).
+	{"relu-left", "1.rd[-1](x:real. if x <. 0 then 0 else x)", "0"},
+	{"relu-right", "1.rd[2](x:real. if x <. 0 then 0 else x)", "1"},
+	{"relu-at-zero", "1.rd[0](x:real. if x <. 0 then 0 else x)", "undefined"},
+	// d/dx 3x^2 = 6x = 12 at 2.
+	{"second-derivative", "1.rd[2](x:real. 1.rd[x](y:real. y * y * y))", "12"},
+	{"gradient-pair", "1.rd[<2, 3>](z:real * real. fst(z) * snd(z))", "<3, 2>"},
+	// d/dx x^4 = 4x^3 = 108 at 3.
+	{"let-square", "1.rd[3](x:real. let y:real = x * x in y * y)", "108"},
+	// The cotangent x = 3 is the outer x: 3 * (2 * 2) = 12 (8 if captured).
+	{"capture", "let x:real = 3 in x.rd[2](x:real. x * x)", "12"},
+	{"log", "1.rd[2](x:real. log(x))", "0.5"},
+	{"log-negative", "1.rd[-1](x:real. log(x))", "undefined"},
+	{"fd-square", "1.fd[3](x:real. x * x)", "6"},
+	{"fd-sin", "1.fd[0](x:real. sin(x))", "1"},
+	// Spec §2: aa' + bb' = 3 + 8; <<ca', cb'>, <ca, cb>> at c = 5; mul_rr.
+	{"dprod2", "dprod2(<<1, 2>, <3, 4>>)", "11"},
+	{"dprod2_r", "dprod2_r(<<<1, 2>, <3, 4>>, 5>)", "<<15, 20>, <5, 10>>"},
+	{"mul_rr", "mul_rr(<<<2, 3>, 5>, <7, 11>>)", "<<55, 35>, 43>"},
+	// d/dx (x^2 + 1) = 4 at 2; d/dx (x^2 + x) = 7 at 3; d/dx (x^2 + 1) = 6 at 3.
+	{"let-in-context", "1.rd[2](x:real. (let y:real = x in y * y) + 1)", "4"},
+	{"call-in-context", "letrec sq(a:real):real = a * a in 1.rd[3](x:real. sq(x) + x)", "7"},
+	{"if-in-context", "1.rd[3](x:real. (if x <. 2 then x else x * x) + 1)", "6"},
+	// Three levels: the innermost derivative is 1 whatever x and y are.
+	{"three-levels", "1.rd[1](x:real. x * 1.rd[1](y:real. y * 1.rd[1](z:real. x + y + z)))", "1"},
+	{"fd-inside-rd", "1.rd[1](x:real. x * 1.fd[1](y:real. x + y))", "1"},
+}
+
+// TestDiffSpecVectors runs the vectors under both strategies.
+func (s Suite) testSpecVectors(t *testing.T) {
+	for _, tt := range diffVectors {
+		for _, ad := range dpl.Differentiators() {
+			r := s.run(ad, dplProgram(t, tt.src), 0)
+			if r.err != nil || r.answer.Observe() != tt.want {
+				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.name, ad.Name(), tt.src, r.answer, r.err, tt.want)
+			}
+		}
+	}
+}
+
+// TestDiffOrdinaryEvents: the contractions of ordinary evaluation, in order (Figures
+// 2 and 3), on programs without rd.
+func (s Suite) testOrdinaryEvents(t *testing.T) {
+	tests := []struct {
+		src, want string
+		events    []string
+	}{
+		{"<1, ()>", "<1, ()>", nil}, // values: no contraction
+		// <x, fst(<x, 5>)>[3/x]: plus, then let, then fst.
+		{"let x:real = 1 + 2 in <x, fst(<x, 5>)>", "<3, 3>", []string{"plus", "let", "fst"}},
+		{"snd(<sin(0), exp(0)>)", "1", []string{"op", "op", "snd"}},
+		// f(2), f(1), f(0): each call, its condition and if; x + -1 twice.
+		{"letrec f(x:real):real = if x <. 0.5 then 0 else f(x + -1) in f(2)", "0",
+			[]string{"letrec", "call", "pred", "if", "plus", "call", "pred", "if", "plus", "call", "pred", "if"}},
+		// The inner letrec is contracted when the call's body runs.
+		{"letrec f(x:real):real = letrec g(y:real):real = y + 1 in g(x) in f(1)", "2",
+			[]string{"letrec", "call", "letrec", "call", "plus"}},
+	}
+	for _, tt := range tests {
+		r := s.run(dpl.Pruned, dplProgram(t, tt.src), 0)
+		if r.err != nil || r.answer.Observe() != tt.want || !slices.Equal(r.events, tt.events) {
+			t.Errorf("%s = %v (%v), events %v; want %s with %v", tt.src, r.answer, r.err, r.events, tt.want, tt.events)
+		}
+	}
+}
+
+// TestDiffEvents pins whole event streams with rd, and the traces and derivatives.
+//
+// 1.rd[2](x. x * x): the body traces to mul(<x, x>) (sym/op); its derivative (both
+// strategies: x occurs everywhere) is
+//
+//	let x:real = 2 in let y:real*real = mul_r(<<x, x>, 1>) in
+//	let z:real*real = y in let y1:real = fst(z) in let z1:real = snd(z) in y1 + z1
+//
+// evaluated with let, op, let, let, fst, let, snd, let, plus: 2 + 2 = 4.
+func (s Suite) testEvents(t *testing.T) {
+	want := []string{"rd", "sym/op", "let", "op", "let", "let", "fst", "let", "snd", "let", "plus"}
+	der := parseTerm(t, "let x:real = 2 in let y:real*real = mul_r(<<x, x>, 1>) in let z:real*real = y in let y1:real = fst(z) in let z1:real = snd(z) in y1 + z1")
+	for _, ad := range dpl.Differentiators() {
+		r := s.run(ad, dplProgram(t, "1.rd[2](x:real. x * x)"), 0)
+		if r.err != nil || r.answer.Observe() != "4" || !slices.Equal(r.events, want) {
+			t.Errorf("%s: %v (%v), events %v; want 4 with %v", ad.Name(), r.answer, r.err, r.events, want)
+		}
+		if len(r.traces) != 1 || !dpl.AlphaEqual(r.traces[0], parseTerm(t, "mul(<x, x>)")) || !dpl.AlphaEqual(r.ders[0], der) {
+			t.Errorf("%s: traces %v, derivatives %v", ad.Name(), r.traces, r.ders)
+		}
+	}
+}
+
+// TestDiffNestedEvents: the paper's first example, event by event.
+//
+// The outer rd (rd) traces x * 1.rd[1](y. x + y) = mul(<x, rd>) under {x ↦ 1}: the
+// inner rd is a redex in the nontrivial context mul(<x, []>) (sym/rd). Its body
+// traces to x + y (sym/plus) and its derivative is 1.R_1(y. x + y) = 0 + 1 (x is
+// not y: 0; y: the cotangent 1), which Figure 5 evaluates (plus) and binds to a fresh
+// s; then mul(<x, s>) ends the trace (sym/op):
+//
+//	C = let s:real = 0 + 1 in mul(<x, s>)
+//
+// Its derivative 1.R_1(x. C) is Figure 6's let clause (s renamed, s' below):
+//
+//	let x = 1 in let s' = 0 + 1 in
+//	  (let x = 1 in let y1 = mul_r(<<x, s'>, 1>) in let z3 = y1 in let y2 = fst(z3) in
+//	   let z2 = snd(z3) in y2 + 0)
+//	  + (let ȳ = (let u = s' in let y4 = mul_r(<<x, u>, 1>) in let z5 = y4 in
+//	              let y5 = fst(z5) in let z6 = snd(z5) in 0 + z6)
+//	     in ȳ.R_1(x. 0 + 1))
+//
+// where ȳ.R_1(x. 0 + 1) is let z7 = 0 + 1 in 0 under pruned (x does not occur) and
+// 0 + 0 under Figure 6. Its evaluation: let, plus, let; then the left summand let, op,
+// let, let, fst, let, snd, let, plus; the right one let, op, let, let, fst, let, snd,
+// let, plus, let, and plus, let (pruned) or plus (figure6); and the final plus. The
+// answer is (1 + 0) + 0 = 1.
+func (s Suite) testNestedEvents(t *testing.T) {
+	prefix := []string{"rd", "sym/rd", "sym/plus", "plus", "sym/op", "let", "plus", "let"}
+	left := []string{"let", "op", "let", "let", "fst", "let", "snd", "let", "plus"}
+	right := []string{"let", "op", "let", "let", "fst", "let", "snd", "let", "plus", "let"}
+	body := map[string]string{"pruned": "let z7:real = 0 + 1 in 0", "figure6": "0 + 0"}
+	tail := map[string][]string{"pruned": {"plus", "let", "plus"}, "figure6": {"plus", "plus"}}
+	for _, ad := range dpl.Differentiators() {
+		want := slices.Concat(prefix, left, right, tail[ad.Name()])
+		r := s.run(ad, dplProgram(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
+		if r.err != nil || r.answer.Observe() != "1" || !slices.Equal(r.events, want) {
+			t.Errorf("%s: %v (%v), events %v; want 1 with %v", ad.Name(), r.answer, r.err, r.events, want)
+		}
+		// The inner rd is reported first, its contraction complete before the outer's.
+		der := parseTerm(t, `let x:real = 1 in let s1:real = 0 + 1 in
+			(let x:real = 1 in let y1:real*real = mul_r(<<x, s1>, 1>) in let z3:real*real = y1 in
+			 let y2:real = fst(z3) in let z2:real = snd(z3) in y2 + 0)
+			+ (let yb:real = (let u:real = s1 in let y4:real*real = mul_r(<<x, u>, 1>) in let z5:real*real = y4 in
+			                  let y5:real = fst(z5) in let z6:real = snd(z5) in 0 + z6)
+			   in `+body[ad.Name()]+`)`)
+		wantTraces := []dpl.Term{parseTerm(t, "x + y"), parseTerm(t, "let s:real = 0 + 1 in mul(<x, s>)")}
+		wantDers := []dpl.Term{parseTerm(t, "0 + 1"), der}
+		if len(r.traces) != 2 {
+			t.Fatalf("%s: %d rd reported, want 2", ad.Name(), len(r.traces))
+		}
+		for i := range 2 {
+			if !dpl.AlphaEqual(r.traces[i], wantTraces[i]) || !dpl.AlphaEqual(r.ders[i], wantDers[i]) {
+				t.Errorf("%s: rd %d: trace %s, derivative %s; want %s and %s", ad.Name(), i+1,
+					dpl.Format(r.traces[i]), dpl.Format(r.ders[i]), dpl.Format(wantTraces[i]), dpl.Format(wantDers[i]))
+			}
+		}
+	}
+}
+
+// TestDiffFigure5: symbolic evaluation of redexes in nontrivial contexts. Each redex
+// R is traced (R ⇝ C, in a nested layer when R does not finish its trace at once),
+// its trace evaluated (C ⇒ V, ordinary events), and bound to a fresh s in the trace;
+// a condition is decided with the current value and never traced.
+func (s Suite) testFigure5(t *testing.T) {
+	tests := []struct {
+		name, src string
+		prefix    []string // the events up to the end of the rd's trace
+		trace     string
+	}{
+		// (x + 1) + 2 at 2: x + 1 ⇝ x + 1 ⇒ 3, then s + 2 ends the trace.
+		{"plus", "1.rd[2](x:real. (x + 1) + 2)", []string{"rd", "sym/plus", "plus", "sym/plus"},
+			"let s:real = x + 1 in s + 2"},
+		// let in [] + 1: a nested layer traces let y = x in mul(<y, y>), evaluated by let, op.
+		{"let", "1.rd[2](x:real. (let y:real = x in y * y) + 1)", []string{"rd", "sym/let", "sym/op", "let", "op", "sym/plus"},
+			"let s:real = (let y:real = x in mul(<y, y>)) in s + 1"},
+		// sq(x) in [] + x: the call's trace let a = x in mul(<a, a>).
+		{"call", "letrec sq(a:real):real = a * a in 1.rd[3](x:real. sq(x) + x)",
+			[]string{"letrec", "rd", "sym/call", "sym/op", "let", "op", "sym/plus"},
+			"let s:real = (let a:real = x in mul(<a, a>)) in s + x"},
+		// 3 <. 2 is false (sym/pred); the else branch is traced in a nested layer.
+		{"if", "1.rd[3](x:real. (if x <. 2 then x else x * x) + 1)",
+			[]string{"rd", "sym/pred", "sym/if", "sym/op", "op", "sym/plus"},
+			"let s:real = mul(<x, x>) in s + 1"},
+		// A letrec in [] + 1 is traced in a nested layer too.
+		{"letrec", "1.rd[3](x:real. (letrec f(a:real):real = a in f(x)) + 1)",
+			[]string{"rd", "sym/letrec", "sym/call", "let", "sym/plus"},
+			"let s:real = (let a:real = x in a) in s + 1"},
+		// A condition in the trivial context: no nested layer.
+		{"if-trivial", "1.rd[3](x:real. if x <. 2 then x else x * x)", []string{"rd", "sym/pred", "sym/if", "sym/op"},
+			"mul(<x, x>)"},
+	}
+	for _, tt := range tests {
+		for _, ad := range dpl.Differentiators() {
+			r := s.run(ad, dplProgram(t, tt.src), 0)
+			if r.err != nil || r.answer.Undefined != nil {
+				t.Errorf("%s/%s: %v (%v)", tt.name, ad.Name(), r.answer, r.err)
+				continue
+			}
+			if len(r.events) < len(tt.prefix) || !slices.Equal(r.events[:len(tt.prefix)], tt.prefix) {
+				t.Errorf("%s/%s: events %v, want them to start with %v", tt.name, ad.Name(), r.events, tt.prefix)
+			}
+			if len(r.traces) != 1 || !dpl.AlphaEqual(r.traces[0], parseTerm(t, tt.trace)) {
+				t.Errorf("%s/%s: traces %v, want %s", tt.name, ad.Name(), r.traces, tt.trace)
+			}
+		}
+	}
+}
+
+// TestDiffSpecTrace: spec §6, under {x ↦ 1}, x * 1.rd[1](y. x + y) traces to
+// let s:real = 0 + 1 in mul(<x, s>); and the capture example traces x * x with the
+// point's binder, the cotangent being the outer x's value.
+func (s Suite) testSpecTrace(t *testing.T) {
+	r := s.run(dpl.Pruned, dplProgram(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
+	if len(r.traces) != 2 || !dpl.AlphaEqual(r.traces[1], parseTerm(t, "let s:real = 0 + 1 in mul(<x, s>)")) {
+		t.Errorf("traces %v", r.traces)
+	}
+	// let x = 3 in x.rd[2](x. x * x): 3.R_2(x. mul(<x, x>)) =
+	// let x = 2 in let y = mul_r(<<x, x>, 3>) in let z = y in let y1 = fst(z) in let z1 = snd(z) in y1 + z1.
+	r = s.run(dpl.Pruned, dplProgram(t, "let x:real = 3 in x.rd[2](x:real. x * x)"), 0)
+	der := parseTerm(t, "let x:real = 2 in let y:real*real = mul_r(<<x, x>, 3>) in let z:real*real = y in let y1:real = fst(z) in let z1:real = snd(z) in y1 + z1")
+	if r.answer.Observe() != "12" || len(r.ders) != 1 || !dpl.AlphaEqual(r.ders[0], der) {
+		t.Errorf("%v (%v), derivatives %v", r.answer, r.err, r.ders)
+	}
+}
+
+// TestDiffUndefined: undefined operators and predicates give the answer undefined
+// with its cause, inside and outside rd.
+func (s Suite) testUndefined(t *testing.T) {
+	tests := []struct{ src, cause string }{
+		{"log(0)", "log(0)"},
+		{"1 + log(0)", "log(0)"},
+		{"1 / (2 - 2)", "inv(0)"},
+		{"if 1 <. 1 then 0 else 1", "lt(<1, 1>)"},
+		{"let u:real = inv(0) in 5", "inv(0)"},
+		{"exp(1000)", "exp(1000)"},
+		{"1e308 + 1e308", "1e+308 + 1e+308"},
+		{"1.rd[0](x:real. 1 / x)", "inv(0)"},
+		{"1.rd[0](x:real. if x <. 0 then 0 else x)", "lt(<0, 0>)"},
+		{"1.rd[2](x:real. if x * x <. 4 then x else 3 * x)", "lt(<4, 4>)"},
+		{"1.rd[-1](x:real. log(x))", "log_r(<-1, 1>)"},
+		{"1.rd[0](x:real. inv(x))", "inv_r(<0, 1>)"},
+		{"1 / (1.rd[2](x:real. log(x)) - 0.5)", "inv(0)"},
+		{"1.rd[1](x:real. 1.rd[x - 1](y:real. log(y)))", "log_r(<0, 1>)"},
+	}
+	for _, tt := range tests {
+		for _, ad := range dpl.Differentiators() {
+			r := s.run(ad, dplProgram(t, tt.src), 0)
+			if r.err != nil || r.answer.String() != "undefined: "+tt.cause {
+				t.Errorf("%s: %s = %v (%v), want undefined: %s", ad.Name(), tt.src, r.answer, r.err, tt.cause)
+			}
+		}
+	}
+}
+
+// TestDiffUndefinedDerivative: an rd in a nontrivial context of a symbolic evaluation
+// whose derivative is undefined. The inner body log(y) traces to log(y) (sym/op); its
+// derivative let y = 0 in let y1 = log_r(<y, 1>) in y1 is evaluated by Figure 5 (let,
+// then op, undefined). The inner rd's contraction never completes, so no rd is
+// reported (the reference semantics reports an rd when its contraction is complete).
+func (s Suite) testUndefinedDerivative(t *testing.T) {
+	want := []string{"rd", "sym/rd", "sym/op", "let", "op"}
+	for _, ad := range dpl.Differentiators() {
+		r := s.run(ad, dplProgram(t, "1.rd[1](x:real. x * 1.rd[0](y:real. log(y)))"), 0)
+		if r.err != nil || r.answer.String() != "undefined: log_r(<0, 1>)" || !slices.Equal(r.events, want) || len(r.traces) != 0 {
+			t.Errorf("%s: %v (%v), events %v, %d rd reported; want undefined with %v and none", ad.Name(), r.answer, r.err, r.events, len(r.traces), want)
+		}
+	}
+}
+
+// TestDiffFuel: a divergent program runs out of fuel after exactly its budget of
+// contractions; exactly enough fuel is enough.
+func (s Suite) testFuel(t *testing.T) {
+	for _, src := range []string{
+		"letrec f(x:real):real = f(x + 1) in f(0)",
+		"1.rd[1](x:real. letrec loop(y:real):real = loop(y) in loop(x))",
+	} {
+		r := s.run(dpl.Pruned, dplProgram(t, src), 100)
+		var fe *interderive.FuelError
+		if !errors.As(r.err, &fe) || fe.Steps != 100 || len(r.events) != 100 {
+			t.Errorf("%s: %v after %d events, want out of fuel after 100", src, r.err, len(r.events))
+		}
+	}
+	prog := dplProgram(t, "1.rd[2](x:real. x * x)") // 11 contractions (TestDiffEvents)
+	if r := s.run(dpl.Pruned, prog, 11); r.err != nil || r.answer.Observe() != "4" {
+		t.Errorf("with fuel 11: %v, %v", r.answer, r.err)
+	}
+	if r := s.run(dpl.Pruned, prog, 10); !errors.Is(r.err, interderive.ErrOutOfFuel) {
+		t.Errorf("with fuel 10: %v, want out of fuel", r.err)
+	}
+}
+
+// TestDiffDeep: the program's recursion and the nesting of layers grow the
+// continuations, not the Go stack (the evaluator is trampolined); the nesting of
+// layers is bounded as the reference semantics bounds it, and so are traces deeper
+// than dpl.MaxDepth.
+
+// Run runs every case as a subtest.
+func (s Suite) Run(t *testing.T) {
+	t.Run("SpecVectors", s.testSpecVectors)
+	t.Run("OrdinaryEvents", s.testOrdinaryEvents)
+	t.Run("Events", s.testEvents)
+	t.Run("NestedEvents", s.testNestedEvents)
+	t.Run("Figure5", s.testFigure5)
+	t.Run("SpecTrace", s.testSpecTrace)
+	t.Run("Undefined", s.testUndefined)
+	t.Run("UndefinedDerivative", s.testUndefinedDerivative)
+	t.Run("Fuel", s.testFuel)
+}

@@ -1,0 +1,286 @@
+package dplcases
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
+)
+
+// Every expectation below is derived by hand (in the comments), or taken from the
+// hand-derived tests of the reference semantics (reduction/differentiable_test.go).
+
+// envProgram parses and elaborates a program.
+func envProgram(t testing.TB, src string) dpl.Term {
+	t.Helper()
+	p, err := dpl.Parse([]byte(src))
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	e, _, err := dpl.Check(p)
+	if err != nil {
+		t.Fatalf("check %q: %v", src, err)
+	}
+	return e
+}
+
+// envOpen parses and elaborates an open term whose free variables rho gives values.
+func envOpen(t testing.TB, rho map[string]dpl.Term, src string) dpl.Term {
+	t.Helper()
+	p, err := dpl.ParseGenerated([]byte(src))
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	e, _, err := dpl.CheckIn(func(x string) (dpl.Type, bool) {
+		if v, ok := rho[x]; ok {
+			return dpl.TypeOfValue(v)
+		}
+		return nil, false
+	}, p)
+	if err != nil {
+		t.Fatalf("check %q: %v", src, err)
+	}
+	return e
+}
+
+// envTerm parses an expected term without checking it.
+func envTerm(t testing.TB, src string) dpl.Term {
+	t.Helper()
+	p, err := dpl.ParseGenerated([]byte(src))
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	return p
+}
+
+// EnvSuite runs a second set of hand-derived cases on one stage: the spec's vectors
+// with their derivations, events, traces, and Figures 4 and 5 in environments.
+type EnvSuite struct {
+	Traced Traced
+	// TraceDiff is the stage's symbolic evaluation φ | ρ ⊢ M ⇝ C of an open term.
+	TraceDiff func(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts interderive.Options) (dpl.Term, *dpl.Undefined, error)
+}
+
+// run evaluates a program, recording its contraction events and its rd.
+func (s EnvSuite) run(ad dpl.Differentiator, prog dpl.Term, fuel int) (a dpl.Answer, events []string, rds [][2]dpl.Term, err error) {
+	opts := interderive.Options{Fuel: fuel, OnContract: func(r string) { events = append(events, r) }}
+	a, err = s.Traced(ad, prog, opts, func(c, d dpl.Term) { rds = append(rds, [2]dpl.Term{c, d}) })
+	return a, events, rds, err
+}
+
+// envVectors are spec §6's test vectors and the paper's, with their derivations.
+var envVectors = []struct{ name, src, want string }{
+	// Paper §3: no perturbation confusion. d/dy (x + y) = 1 whatever x, so the body is
+	// x * 1, whose derivative is 1 (a confused implementation gives 2).
+	{"nested-rd", "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))", "1"},
+	// f(x) = 1.rd[1](y. x + y) = 1 is constant: d/dx (x + f(x)) = 1 + 0.
+	{"letrec-rd", "letrec f(x:real):real = 1.rd[1](y:real. x + y) in 1.rd[1](x:real. x + f(x))", "1"},
+	// ReLU: the branch is chosen with the current value; lt is undefined at 0.
+	{"relu-left", "1.rd[-1](x:real. if x <. 0 then 0 else x)", "0"},
+	{"relu-right", "1.rd[2](x:real. if x <. 0 then 0 else x)", "1"},
+	{"relu-at-zero", "1.rd[0](x:real. if x <. 0 then 0 else x)", "undefined"},
+	// d/dx (d/dy y^3 at x) = d/dx 3x^2 = 6x = 12 at 2.
+	{"second-derivative", "1.rd[2](x:real. 1.rd[x](y:real. y * y * y))", "12"},
+	// The gradient of a * b at <2, 3> is <b, a>.
+	{"gradient-pair", "1.rd[<2, 3>](z:real * real. fst(z) * snd(z))", "<3, 2>"},
+	// d/dx x^4 = 4x^3 = 108 at 3.
+	{"let-square", "1.rd[3](x:real. let y:real = x * x in y * y)", "108"},
+	// The cotangent x = 3 is outside the binder's scope: 3 * 2 * 2 = 12 (8 if captured).
+	{"capture", "let x:real = 3 in x.rd[2](x:real. x * x)", "12"},
+	// d/dx log x = 1/x = 0.5 at 2; undefined at -1.
+	{"log", "1.rd[2](x:real. log(x))", "0.5"},
+	{"log-negative", "1.rd[-1](x:real. log(x))", "undefined"},
+	// Forward mode: 1.fd[3](x. x^2) = 2 * 3; 1.fd[0](x. sin x) = cos 0.
+	{"fd-square", "1.fd[3](x:real. x * x)", "6"},
+	{"fd-sin", "1.fd[0](x:real. sin(x))", "1"},
+	// The outer variable a is substituted into the trace: d/dx (a * x) = a = 3.
+	{"outer-variable", "let a:real = 3 in 1.rd[2](x:real. a * x)", "3"},
+	// f(x) = x^2 below 1, f'(x - 1) above: f(1.5) = 2 * 0.5, f(2.5) = 2 (two nested rd,
+	// the inner one met by symbolic evaluation inside a call).
+	{"own-derivative", "letrec f(x:real):real = if x <. 1 then x * x else 1.rd[x - 1](y:real. f(y)) in <f(1.5), f(2.5)>", "<1, 2>"},
+}
+
+func (s EnvSuite) testSpecVectors(t *testing.T) {
+	for _, tt := range envVectors {
+		for _, ad := range dpl.Differentiators() {
+			a, _, _, err := s.run(ad, envProgram(t, tt.src), 0)
+			if err != nil || a.Observe() != tt.want {
+				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.name, ad.Name(), tt.src, a, err, tt.want)
+			}
+		}
+	}
+}
+
+// TestDiffPerturbationConfusion: the paper's two examples, and variants through fd and
+// a third level of nesting, give 1, never 2.
+func (s EnvSuite) testPerturbationConfusion(t *testing.T) {
+	for _, src := range []string{
+		"1.rd[1](x:real. x * 1.rd[1](y:real. x + y))",
+		"letrec f(x:real):real = 1.rd[1](y:real. x + y) in 1.rd[1](x:real. x + f(x))",
+		"1.rd[1](x:real. x * 1.fd[1](y:real. x + y))",
+		"1.rd[1](x:real. x * 1.rd[1](y:real. y * 1.rd[1](z:real. x + y + z)))",
+	} {
+		for _, ad := range dpl.Differentiators() {
+			a, _, _, err := s.run(ad, envProgram(t, src), 0)
+			if err != nil || a.Observe() != "1" {
+				t.Errorf("%s: %s = %v (%v), want 1", ad.Name(), src, a, err)
+			}
+		}
+	}
+}
+
+// TestDiffEvents pins whole contraction sequences, derived by hand.
+func (s EnvSuite) testEvents(t *testing.T) {
+	tests := []struct {
+		src, answer string
+		events      []string
+		prefix      bool // events is how the sequence starts
+	}{
+		// Figure 2 and 3: one event per redex, left to right.
+		{"(1 + 2) + 3", "6", []string{"plus", "plus"}, false},
+		{"let x:real = 1 + 2 in x + x", "6", []string{"plus", "let", "plus"}, false},
+		{"fst(<1 + 2, 3>)", "3", []string{"plus", "fst"}, false},
+		{"<1, ()>", "<1, ()>", nil, false},
+		// f(2): the call, the test 2 <. 0.5 (false), the branch, 2 + -1, and so on down to
+		// the test 0 <. 0.5 (true).
+		{"letrec f(x:real):real = if x <. 0.5 then 0 else f(x + -1) in f(2)", "0",
+			[]string{"letrec", "call", "pred", "if", "plus", "call", "pred", "if", "plus", "call", "pred", "if"}, false},
+		// rd, then the trace mul(<x, x>) (sym/op), then the derivative
+		// let x = 2 in let y = mul_r(<<x, x>, 1>) in let z = y in let y1 = fst(z) in
+		// let z1 = snd(z) in y1 + z1 evaluated: let, op, let, let, fst, let, snd, let, plus.
+		{"1.rd[2](x:real. x * x)", "4", []string{"rd", "sym/op", "let", "op", "let", "let", "fst", "let", "snd", "let", "plus"}, false},
+		// The spec's nested example: the inner rd is a redex in the nontrivial context
+		// mul(<x, []>): sym/rd, its trace x + y (sym/plus), its derivative 0 + 1
+		// evaluated (plus, Figure 5's C ⇒ V), then sym/op ends the trace.
+		{"1.rd[1](x:real. x * 1.rd[1](y:real. x + y))", "1", []string{"rd", "sym/rd", "sym/plus", "plus", "sym/op"}, true},
+		// An undefined op is the last event.
+		{"1 + log(0)", "undefined", []string{"op"}, false},
+		{"1.rd[0](x:real. if x <. 0 then 0 else x)", "undefined", []string{"rd", "sym/pred"}, false},
+	}
+	for _, tt := range tests {
+		for _, ad := range dpl.Differentiators() {
+			a, events, _, err := s.run(ad, envProgram(t, tt.src), 0)
+			if err != nil || a.Observe() != tt.answer {
+				t.Errorf("%s/%s: %v (%v), want %s", tt.src, ad.Name(), a, err, tt.answer)
+			}
+			if tt.prefix && len(events) > len(tt.events) {
+				events = events[:len(tt.events)] // the derivative's events follow
+			}
+			if !slices.Equal(events, tt.events) {
+				t.Errorf("%s/%s: events %v, want %v", tt.src, ad.Name(), events, tt.events)
+			}
+		}
+	}
+}
+
+// TestDiffTraced: the trace and derivative of every rd, in the order the rules fire.
+// Under let a = 3, the body a * x traces to mul(<3, x>): a is the ordinary evaluation's,
+// substituted, and x is the rd's, symbolic. Its derivative (Figure 6 and pruned alike:
+// the op clause, then the pair clause's let-tuple, 1.R(x. 3) = 0 and z1.R(x. x) = z1)
+// evaluates to 0 + 1 * 3.
+func (s EnvSuite) testTraced(t *testing.T) {
+	for _, ad := range dpl.Differentiators() {
+		a, events, rds, err := s.run(ad, envProgram(t, "let a:real = 3 in 1.rd[2](x:real. a * x)"), 0)
+		want := []string{"let", "rd", "sym/op", "let", "op", "let", "let", "fst", "let", "snd", "let", "plus"}
+		if err != nil || a.Observe() != "3" || !slices.Equal(events, want) || len(rds) != 1 {
+			t.Fatalf("%s: %v (%v), events %v, %d rd; want 3, %v, 1 rd", ad.Name(), a, err, events, len(rds), want)
+		}
+		trace := envTerm(t, "mul(<3, x>)")
+		der := envTerm(t, `let x:real = 2 in let y:real * real = mul_r(<<3, x>, 1>) in
+			let z:real * real = y in let y1:real = fst(z) in let z1:real = snd(z) in 0 + z1`)
+		if !dpl.AlphaEqual(rds[0][0], trace) || !dpl.AlphaEqual(rds[0][1], der) {
+			t.Errorf("%s: trace %s, derivative %s", ad.Name(), dpl.Format(rds[0][0]), dpl.Format(rds[0][1]))
+		}
+	}
+	// The nested example reports the inner rd first (trace x + y, derivative
+	// 1.R_1(y. x + y) = 0_real + 1), then the outer one, whose trace is spec §6's.
+	for _, ad := range dpl.Differentiators() {
+		_, _, rds, err := s.run(ad, envProgram(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
+		if err != nil || len(rds) != 2 {
+			t.Fatalf("%s: %d rd (%v), want 2", ad.Name(), len(rds), err)
+		}
+		for i, want := range []string{"x + y", "0 + 1", "let s:real = 0 + 1 in mul(<x, s>)"} {
+			if got := rds[i/2][i%2]; !dpl.AlphaEqual(got, envTerm(t, want)) {
+				t.Errorf("%s: %s, want %s", ad.Name(), dpl.Format(got), want)
+			}
+		}
+	}
+}
+
+// TestDiffFigures4And5 checks symbolic evaluation rule by rule: the reference's
+// hand-derived table.
+func (s EnvSuite) testFigures4And5(t *testing.T) {
+	two := map[string]dpl.Term{"x": &dpl.RealLit{R: 2}}
+	tests := []struct {
+		name   string
+		rho    map[string]dpl.Term
+		term   string
+		trace  string
+		events []string
+	}{
+		{"V", two, "<x, 1>", "<x, 1>", nil},
+		{"plus", two, "x + 1", "x + 1", []string{"sym/plus"}},
+		{"op", two, "sin(x)", "sin(x)", []string{"sym/op"}},
+		{"op/undefined", map[string]dpl.Term{"x": &dpl.RealLit{R: -1}}, "log(x)", "log(x)", []string{"sym/op"}},
+		{"fst", two, "fst(<x, 1>)", "fst(<x, 1>)", []string{"sym/fst"}},
+		{"snd", two, "snd(<x, 1>)", "snd(<x, 1>)", []string{"sym/snd"}},
+		{"let", two, "let y:real = x in y + y", "let y:real = x in y + y", []string{"sym/let", "sym/plus"}},
+		{"if/true", two, "if x <. 3 then x + 1 else x", "x + 1", []string{"sym/pred", "sym/if", "sym/plus"}},
+		{"if/false", two, "if 3 <. x then x + 1 else x", "x", []string{"sym/pred", "sym/if"}},
+		{"letrec", two, "letrec f(a:real):real = a in x", "x", []string{"sym/letrec"}},
+		{"call", two, "letrec f(a:real):real = a + a in f(x)", "let a:real = x in a + a",
+			[]string{"sym/letrec", "sym/call", "sym/plus"}},
+		{"rd", two, "x.rd[1](y:real. y + y)", "x + x", []string{"sym/rd", "sym/plus"}},
+		{"E[R]", two, "(x + 1) + 2", "let s:real = x + 1 in s + 2", []string{"sym/plus", "plus", "sym/plus"}},
+		{"E[let]", two, "(let y:real = x in y) + 1", "let s:real = (let y:real = x in y) in s + 1",
+			[]string{"sym/let", "let", "sym/plus"}},
+		{"E[call]", two, "letrec f(a:real):real = a + a in f(x) + 1", "let s:real = (let a:real = x in a + a) in s + 1",
+			[]string{"sym/letrec", "sym/call", "sym/plus", "let", "plus", "sym/plus"}},
+		{"E[R_bool]", two, "(if x <. 3 then x else 0) + 1", "let s:real = x in s + 1",
+			[]string{"sym/pred", "sym/if", "sym/plus"}},
+		{"E[rd]", two, "x * x.rd[1](y:real. y + y)", "let s:real = x + x in mul(<x, s>)",
+			[]string{"sym/rd", "sym/plus", "plus", "sym/op"}},
+		{"spec", map[string]dpl.Term{"x": &dpl.RealLit{R: 1}}, "x * 1.rd[1](y:real. x + y)", "let s:real = 0 + 1 in mul(<x, s>)",
+			[]string{"sym/rd", "sym/plus", "plus", "sym/op"}},
+		// Figure 5 twice: (x + 1) ⇝ s1, then s1 * s1 is op(<s1, s1>) in the trivial context.
+		{"E[R] twice", two, "let y:real = x + 1 in y * (y + 1)", "let s1:real = x + 1 in let y:real = s1 in let s2:real = y + 1 in mul(<y, s2>)",
+			[]string{"sym/plus", "plus", "sym/let", "sym/plus", "plus", "sym/op"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, ad := range dpl.Differentiators() {
+				var events []string
+				c, undef, err := s.TraceDiff(ad, tt.rho, envOpen(t, tt.rho, tt.term),
+					interderive.Options{OnContract: func(r string) { events = append(events, r) }})
+				if err != nil || undef != nil {
+					t.Fatalf("%s: %s: %v %v", ad.Name(), tt.term, undef, err)
+				}
+				if want := envTerm(t, tt.trace); !dpl.AlphaEqual(c, want) {
+					t.Errorf("%s: %s ⇝ %s, want %s", ad.Name(), tt.term, dpl.Format(c), tt.trace)
+				}
+				if !slices.Equal(events, tt.events) {
+					t.Errorf("%s: %s: events %v, want %v", ad.Name(), tt.term, events, tt.events)
+				}
+			}
+		})
+	}
+	// A condition on the diagonal, and an undefined trace in a nontrivial context (C ⇒ V
+	// fails), leave symbolic evaluation without a result.
+	rho := map[string]dpl.Term{"x": &dpl.RealLit{R: 0}}
+	for _, src := range []string{"if x <. 0 then 0 else x", "log(x) + 1"} {
+		_, undef, err := s.TraceDiff(dpl.Pruned, rho, envOpen(t, rho, src), interderive.Options{})
+		if err != nil || undef == nil {
+			t.Errorf("%s: undefined %v, err %v; want undefined", src, undef, err)
+		}
+	}
+}
+
+// Run runs every case as a subtest.
+func (s EnvSuite) Run(t *testing.T) {
+	t.Run("SpecVectors", s.testSpecVectors)
+	t.Run("PerturbationConfusion", s.testPerturbationConfusion)
+	t.Run("Events", s.testEvents)
+	t.Run("Traced", s.testTraced)
+	t.Run("Figures4And5", s.testFigures4And5)
+}
