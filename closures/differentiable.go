@@ -421,21 +421,6 @@ func (E DiffContext) String() string {
 	return dpl.Format(DiffSigma(DiffSymbolic, E.Plug(&DiffValue{Term: hole, Val: hole})))
 }
 
-// Rule names of the contractions; symbolic evaluation's events are sym/ + the rule.
-const (
-	diffPlus   = "plus"
-	diffOp     = "op"
-	diffLet    = "let"
-	diffFst    = "fst"
-	diffSnd    = "snd"
-	diffIf     = "if"
-	diffLetrec = "letrec"
-	diffCall   = "call"
-	diffRd     = "rd"
-	diffPred   = "pred"
-	diffSym    = "sym/"
-)
-
 // DiffStep is the next step of a closure: an environment step (Env is "expand" or
 // "lookup", Rule is empty: Contractum replaces Redex in Context), or a contraction
 // (Rule names it as ordinary evaluation does; the evaluation contracts Redex), or
@@ -514,7 +499,7 @@ func descendDiff(mode DiffMode, E *DiffContext, cl DiffClosure) (*DiffValue, Dif
 				return env(c, "expand", &DiffRd{P: m.P, Cotangent: clo(m.Cotangent), Point: clo(m.Point),
 					Param: m.Param, T: m.T, Body: m.Body, Fun: phi, Env: rho})
 			case *dpl.Letrec:
-				return nil, DiffStep{Context: *E, Redex: c, Rule: diffLetrec}, nil
+				return nil, DiffStep{Context: *E, Redex: c, Rule: dpl.RuleLetrec}, nil
 			case *dpl.Fd:
 				return nil, DiffStep{}, fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", m.P)
 			default:
@@ -586,31 +571,31 @@ func climbDiff(E *DiffContext, v *DiffValue) (DiffClosure, DiffStep, error) {
 			*E = append(*E, &DiffPlusRight{P: f.P, Left: v})
 			return f.Right, DiffStep{}, nil
 		case *DiffPlusRight:
-			return found(diffPlus)
+			return found(dpl.RulePlus)
 		case *DiffOpArg:
-			return found(diffOp)
+			return found(dpl.RuleOp)
 		case *DiffLetBound:
-			return found(diffLet)
+			return found(dpl.RuleLet)
 		case *DiffPairLeft:
 			*E = append(*E, &DiffPairRight{P: f.P, Left: v, T: f.T, U: f.U})
 			return f.Right, DiffStep{}, nil
 		case *DiffPairRight: // <V̂, Ŵ> is a value: keep climbing
 			v = pairValue(f.P, f.Left, v, f.T, f.U)
 		case *DiffFstArg:
-			return found(diffFst)
+			return found(dpl.RuleFst)
 		case *DiffSndArg:
-			return found(diffSnd)
+			return found(dpl.RuleSnd)
 		case *DiffIfCond:
-			return found(diffIf)
+			return found(dpl.RuleIf)
 		case *DiffPredArg:
-			return found(diffPred)
+			return found(dpl.RulePred)
 		case *DiffCallArg:
-			return found(diffCall)
+			return found(dpl.RuleCall)
 		case *DiffRdPoint:
 			*E = append(*E, &DiffRdCotangent{P: f.P, Point: v, Param: f.Param, T: f.T, Body: f.Body, Fun: f.Fun, Env: f.Env})
 			return f.Cotangent, DiffStep{}, nil
 		case *DiffRdCotangent:
-			return found(diffRd)
+			return found(dpl.RuleRd)
 		default:
 			return nil, DiffStep{}, fmt.Errorf("unknown context frame %T", frame)
 		}
@@ -758,7 +743,7 @@ func (r *diffRun) leave() { r.layer-- }
 func (r *diffRun) contract(mode DiffMode, st DiffStep) (DiffEvent, error) {
 	rule := st.Rule
 	if mode == DiffSymbolic {
-		rule = diffSym + rule
+		rule = dpl.Sym + rule
 	}
 	if err := r.fuel.Contract(rule); err != nil {
 		return DiffEvent{}, err

@@ -43,21 +43,6 @@ import (
 // step to the driver loop (a trampoline): the Go stack does not grow with the term,
 // the program's recursion or the nesting of rd, only the continuations on the heap.
 
-// Rule names of the contractions (the reference semantics' names).
-const (
-	diffRulePlus   = "plus"
-	diffRuleOp     = "op"
-	diffRuleLet    = "let"
-	diffRuleFst    = "fst"
-	diffRuleSnd    = "snd"
-	diffRuleIf     = "if"
-	diffRuleLetrec = "letrec"
-	diffRuleCall   = "call"
-	diffRuleRd     = "rd"
-	diffRulePred   = "pred"
-	diffSym        = "sym/"
-)
-
 // DiffMaxLayers bounds the nesting of layers as the reference semantics does, so
 // that every stage ends the same way on every program.
 const DiffMaxLayers = 10_000
@@ -207,7 +192,7 @@ func (ev *diffEvaluator) fail(err error) step {
 // when the fuel is spent.
 func (ev *diffEvaluator) contract(mk *diffMeta, rule string) bool {
 	if mk.symbolic {
-		rule = diffSym + rule
+		rule = dpl.Sym + rule
 	}
 	if err := ev.fuel.Contract(rule); err != nil {
 		ev.err = err
@@ -294,11 +279,11 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 		}))
 	case *dpl.Fst:
 		return descend(t.X, diffK(func(v diffValue, mk *diffMeta) step {
-			return ev.proj(diffRuleFst, t.P, t.T, t.U, v, rho, k, mk)
+			return ev.proj(dpl.RuleFst, t.P, t.T, t.U, v, rho, k, mk)
 		}))
 	case *dpl.Snd:
 		return descend(t.X, diffK(func(v diffValue, mk *diffMeta) step {
-			return ev.proj(diffRuleSnd, t.P, t.T, t.U, v, rho, k, mk)
+			return ev.proj(dpl.RuleSnd, t.P, t.T, t.U, v, rho, k, mk)
 		}))
 	case *dpl.If:
 		return descend(t.Cond, diffK(func(b diffValue, mk *diffMeta) step {
@@ -307,7 +292,7 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 	case *dpl.PredApp:
 		// pred(V) ⇒ bev(pred, ρ(V)) in either mode: booleans are never traced.
 		return descend(t.Arg, diffK(func(v diffValue, mk *diffMeta) step {
-			if !ev.contract(mk, diffRulePred) {
+			if !ev.contract(mk, dpl.RulePred) {
 				return nil
 			}
 			b, err := dpl.Bev(t.Pred, v.Val)
@@ -382,7 +367,7 @@ func (ev *diffEvaluator) finished(c dpl.Term, rho *diffEnv, k diffCont, mk *diff
 
 // plus contracts V + W: r + s, or V + W ⇝ V + W.
 func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
-	if !ev.contract(mk, diffRulePlus) {
+	if !ev.contract(mk, dpl.RulePlus) {
 		return nil
 	}
 	if mk.symbolic {
@@ -397,7 +382,7 @@ func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, rho *diffEnv, k diffCon
 
 // op contracts op(V): ev(op, V), or op(V) ⇝ op(V).
 func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
-	if !ev.contract(mk, diffRuleOp) {
+	if !ev.contract(mk, dpl.RuleOp) {
 		return nil
 	}
 	if mk.symbolic {
@@ -420,12 +405,12 @@ func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue
 		return nil
 	}
 	if mk.symbolic {
-		if rule == diffRuleFst {
+		if rule == dpl.RuleFst {
 			return ev.finished(&dpl.Fst{P: p, X: v.Term, T: t, U: u}, rho, k, mk)
 		}
 		return ev.finished(&dpl.Snd{P: p, X: v.Term, T: t, U: u}, rho, k, mk)
 	}
-	if rule == diffRuleFst {
+	if rule == dpl.RuleFst {
 		return throw(k, closedValue(pr.X), mk)
 	}
 	return throw(k, closedValue(pr.Y), mk)
@@ -434,7 +419,7 @@ func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue
 // let contracts let x:T = V in N: N under ρ[V/x]; symbolically, the tape grows by
 // let x:T = V and N is traced under ρ[ρ(V)/x].
 func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
-	if !ev.contract(mk, diffRuleLet) {
+	if !ev.contract(mk, dpl.RuleLet) {
 		return nil
 	}
 	if !mk.symbolic {
@@ -496,7 +481,7 @@ func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFun
 	if !ok {
 		return ev.fail(fmt.Errorf("if on %s", dpl.Format(b.Val)))
 	}
-	if !ev.contract(mk, diffRuleIf) {
+	if !ev.contract(mk, dpl.RuleIf) {
 		return nil
 	}
 	next := t.Else
@@ -511,7 +496,7 @@ func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFun
 
 // letrec contracts letrec f(x:T):U = M in N: N under φ[clo_φ(f(x:T):U. M)/f].
 func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
-	if !ev.contract(mk, diffRuleLetrec) {
+	if !ev.contract(mk, dpl.RuleLetrec) {
 		return nil
 	}
 	clo := &diffClosure{name: t.Name, param: t.Param, paramT: t.ParamT, resT: t.ResT, body: t.Fun, phi: phi}
@@ -525,7 +510,7 @@ func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k di
 // call contracts f(V): the body M under φ'[φ(f)/f] | {x ↦ V}; symbolically, the tape
 // grows by let x:T = V and M is traced under {x ↦ ρ(V)}.
 func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
-	if !ev.contract(mk, diffRuleCall) {
+	if !ev.contract(mk, dpl.RuleCall) {
 		return nil
 	}
 	phi := clo.phi.bind(clo.name, clo)
@@ -539,7 +524,7 @@ func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *dif
 // rd contracts W.rd[V](x:T. N), in either mode: the rd event, then N ⇝ C under
 // ρ[ρ(V)/x] in a nested symbolic layer, whose trace derivative differentiates.
 func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
-	if !ev.contract(mk, diffRuleRd) {
+	if !ev.contract(mk, dpl.RuleRd) {
 		return nil
 	}
 	inner, ok := ev.nested(mk, true, func(c dpl.Term) step { return ev.derivative(t, w, v, rho, c, k, mk) })

@@ -68,21 +68,6 @@ import (
 // layers deeper than DiffMaxLayers (a *interderive.DepthError), so that every stage
 // gives the same outcome on every program.
 
-// Rule names of the contractions (the reference semantics' names).
-const (
-	diffRulePlus   = "plus"
-	diffRuleOp     = "op"
-	diffRuleLet    = "let"
-	diffRuleFst    = "fst"
-	diffRuleSnd    = "snd"
-	diffRuleIf     = "if"
-	diffRuleLetrec = "letrec"
-	diffRuleCall   = "call"
-	diffRuleRd     = "rd"
-	diffRulePred   = "pred"
-	diffSym        = "sym/"
-)
-
 // DiffMaxLayers bounds the nesting of layers, as the reference semantics bounds it
 // (its layers are Go recursion; the machine's are data, but a run must end the same
 // way on every stage).
@@ -483,7 +468,7 @@ func (m *DiffMachine) Run(prog dpl.Term) (dpl.Answer, error) {
 // contract counts the contraction of a redex, named by the current layer's mode.
 func (m *DiffMachine) contract(s *DiffState, rule string) error {
 	if s.top().Mode == DiffSymbolic {
-		rule = diffSym + rule
+		rule = dpl.Sym + rule
 	}
 	return m.fuel.Contract(rule)
 }
@@ -632,7 +617,7 @@ func pair(p dpl.Pos, a, b DiffValue, t, u dpl.Type) DiffValue {
 // pred contracts pred(V) ⇒ bev(pred, ρ(V)), in either mode: booleans are never traced,
 // and E[R_bool] ⇝ C if R_bool ⇒ b and E[b] ⇝ C.
 func (m *DiffMachine) pred(s *DiffState, f *DiffKPred, v DiffValue) error {
-	if err := m.contract(s, diffRulePred); err != nil {
+	if err := m.contract(s, dpl.RulePred); err != nil {
 		return err
 	}
 	b, err := dpl.Bev(f.Pred, v.Val)
@@ -645,7 +630,7 @@ func (m *DiffMachine) pred(s *DiffState, f *DiffKPred, v DiffValue) error {
 
 // letrec contracts letrec f(x:T):U = M in N: N runs under φ[clo_φ(f(x:T):U. M)/f].
 func (m *DiffMachine) letrec(s *DiffState, t *dpl.Letrec, rho *DiffEnv, phi *DiffFuns) error {
-	if err := m.contract(s, diffRuleLetrec); err != nil {
+	if err := m.contract(s, dpl.RuleLetrec); err != nil {
 		return err
 	}
 	clo := &DiffClosure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
@@ -669,7 +654,7 @@ func callee(clo *DiffClosure, v dpl.Term, sym bool) (dpl.Term, *DiffEnv, *DiffFu
 func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error {
 	switch f := frame.(type) {
 	case *DiffKPlusRight: // V + W ⇒ r + s
-		if err := m.contract(s, diffRulePlus); err != nil {
+		if err := m.contract(s, dpl.RulePlus); err != nil {
 			return err
 		}
 		r, err := dpl.AddReals(f.Left.Val, v.Val)
@@ -678,7 +663,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 		}
 		s.toContinue(closed(r))
 	case *DiffKOp: // op(V) ⇒ ev(op, V)
-		if err := m.contract(s, diffRuleOp); err != nil {
+		if err := m.contract(s, dpl.RuleOp); err != nil {
 			return err
 		}
 		r, err := dpl.Ev(f.Op, v.Val)
@@ -687,7 +672,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 		}
 		s.toContinue(closed(r))
 	case *DiffKLet: // let x:T = V in N ⇒ W if N ⇒ W under ρ[V/x]
-		if err := m.contract(s, diffRuleLet); err != nil {
+		if err := m.contract(s, dpl.RuleLet); err != nil {
 			return err
 		}
 		s.toEval(f.Body, f.Env.Bind(f.Name, v.Val, false), f.Phi)
@@ -696,7 +681,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 		if !ok {
 			return fmt.Errorf("fst of %s", dpl.Format(v.Val))
 		}
-		if err := m.contract(s, diffRuleFst); err != nil {
+		if err := m.contract(s, dpl.RuleFst); err != nil {
 			return err
 		}
 		s.toContinue(closed(p.X))
@@ -705,7 +690,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 		if !ok {
 			return fmt.Errorf("snd of %s", dpl.Format(v.Val))
 		}
-		if err := m.contract(s, diffRuleSnd); err != nil {
+		if err := m.contract(s, dpl.RuleSnd); err != nil {
 			return err
 		}
 		s.toContinue(closed(p.Y))
@@ -714,7 +699,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 		if !ok {
 			return fmt.Errorf("if on %s", dpl.Format(v.Val))
 		}
-		if err := m.contract(s, diffRuleIf); err != nil {
+		if err := m.contract(s, dpl.RuleIf); err != nil {
 			return err
 		}
 		if b.B {
@@ -723,7 +708,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 			s.toEval(f.Else, f.Env, f.Phi)
 		}
 	case *DiffKCall: // f(V) ⇒ W if M ⇒ W under φ'[φ(f)/f] | {x ↦ V}
-		if err := m.contract(s, diffRuleCall); err != nil {
+		if err := m.contract(s, dpl.RuleCall); err != nil {
 			return err
 		}
 		s.toEval(callee(f.Clo, v.Val, false))
@@ -739,7 +724,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 // evaluation of N under ρ[ρ(V)/x] in a nested layer, whose trace DiffExitRd
 // differentiates.
 func (m *DiffMachine) rd(s *DiffState, f *DiffKRdCotangent, w DiffValue) error {
-	if err := m.contract(s, diffRuleRd); err != nil {
+	if err := m.contract(s, dpl.RuleRd); err != nil {
 		return err
 	}
 	exit := &DiffExitRd{P: f.P, Cotangent: w, Point: f.Point, Param: f.Param, T: f.T, Env: f.Env}
@@ -774,15 +759,15 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 	}
 	switch f := frame.(type) {
 	case *DiffKPlusRight:
-		return finished(diffRulePlus, &dpl.Plus{P: f.P, X: f.Left.Term, Y: v.Term}, f.Env)
+		return finished(dpl.RulePlus, &dpl.Plus{P: f.P, X: f.Left.Term, Y: v.Term}, f.Env)
 	case *DiffKOp:
-		return finished(diffRuleOp, &dpl.OpApp{P: f.P, Op: f.Op, Arg: v.Term}, f.Env)
+		return finished(dpl.RuleOp, &dpl.OpApp{P: f.P, Op: f.Op, Arg: v.Term}, f.Env)
 	case *DiffKFst:
-		return finished(diffRuleFst, &dpl.Fst{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env)
+		return finished(dpl.RuleFst, &dpl.Fst{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env)
 	case *DiffKSnd:
-		return finished(diffRuleSnd, &dpl.Snd{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env)
+		return finished(dpl.RuleSnd, &dpl.Snd{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env)
 	case *DiffKLet: // let x:T = V in N ⇝ let x:T = V in C if N ⇝ C under ρ[ρ(V)/x]
-		if err := m.contract(s, diffRuleLet); err != nil {
+		if err := m.contract(s, dpl.RuleLet); err != nil {
 			return err
 		}
 		entry := DiffTapeEntry{Binding: &dpl.Let{P: f.P, Name: f.Name, T: f.T, Bound: v.Term}, Value: v.Val}
@@ -798,7 +783,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 		if !ok {
 			return fmt.Errorf("if on %s", dpl.Format(v.Val))
 		}
-		if err := m.contract(s, diffRuleIf); err != nil {
+		if err := m.contract(s, dpl.RuleIf); err != nil {
 			return err
 		}
 		next := f.Else
@@ -811,7 +796,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 		}
 		return m.nestedTrace(s, f.P, f.Env, nil, next, f.Env, f.Phi)
 	case *DiffKCall: // f(V) ⇝ let x:T = V in C if M ⇝ C under φ'[φ(f)/f] | {x ↦ ρ(V)}
-		if err := m.contract(s, diffRuleCall); err != nil {
+		if err := m.contract(s, dpl.RuleCall); err != nil {
 			return err
 		}
 		clo := f.Clo

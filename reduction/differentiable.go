@@ -76,17 +76,17 @@ import (
 // Rule names of the differentiable language's contractions; symbolic evaluation's
 // events are DiffSym + the rule.
 const (
-	DiffRulePlus   = "plus"
-	DiffRuleOp     = "op"
-	DiffRuleLet    = "let"
-	DiffRuleFst    = "fst"
-	DiffRuleSnd    = "snd"
-	DiffRuleIf     = "if"
-	DiffRuleLetrec = "letrec"
-	DiffRuleCall   = "call"
-	DiffRuleRd     = "rd"
-	DiffRulePred   = "pred"
-	DiffSym        = "sym/"
+	DiffRulePlus   = dpl.RulePlus
+	DiffRuleOp     = dpl.RuleOp
+	DiffRuleLet    = dpl.RuleLet
+	DiffRuleFst    = dpl.RuleFst
+	DiffRuleSnd    = dpl.RuleSnd
+	DiffRuleIf     = dpl.RuleIf
+	DiffRuleLetrec = dpl.RuleLetrec
+	DiffRuleCall   = dpl.RuleCall
+	DiffRuleRd     = dpl.RuleRd
+	DiffRulePred   = dpl.RulePred
+	DiffSym        = dpl.Sym
 )
 
 // MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and
