@@ -79,7 +79,8 @@ func newFuzzCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Fuzz generates random well-typed programs (the generators of the differential tests)
 and runs each on every stage, under every requested semantics (gradual: both merging
 modes) or differentiation strategy (dpl), checking that every stage gives the reference
-semantics' answer, contraction sequence and (dpl) rd traces. A failure is shrunk to a
+semantics' answer, contraction sequence and (dpl) rd traces, and (gradual) that the
+reference semantics makes progress and preserves the program's type at every step. A failure is shrunk to a
 small program, written to --out as a program file with the reference answer as its
 expectation comment, ready for testdata; the exit status is then 1.`,
 		Args: cobra.NoArgs,
@@ -266,7 +267,15 @@ func fuzzGradual(t *rapid.T, c *counterexample, stages []driver.CastStage, sems 
 		src = gradualgen.Program(t, gradualgen.Config{Cast: true, Inj: gradualgen.For(sem), Depth: size})
 		cast = src
 	}
+	ty, err := g.TypeOf(cast)
+	if err != nil {
+		t.Fatalf("generated program is ill-typed: %v", err)
+	}
 	for _, mode := range []interderive.Merging{interderive.Unmerged, interderive.Merged} {
+		if err := driver.CastPreservation(sem, g.Translate(sem, cast), ty, 300, mode); err != nil {
+			c.record(g.Format(src), ext, err.Error())
+			t.Fatalf("%v", err)
+		}
 		ref, d := driver.CastLockstep(stages, sem, g.Translate(sem, cast), 3000, mode)
 		if d != nil {
 			want := ref.Answer.Observe()

@@ -7,6 +7,7 @@ import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/reduction"
 )
 
 // A Disparity is what a lockstep check found: the stage, the semantics, and how the
@@ -128,4 +129,26 @@ func DPLLockstep(stages []DPLStage, ad dpl.Differentiator, prog dpl.Term, fuel i
 		}
 	}
 	return out, nil
+}
+
+// CastPreservation steps the reduction semantics on a well-typed, translated term of
+// type ty (with at most budget steps): every step must decompose (progress) and give a
+// term of the same type (preservation). It reports the first step that does not.
+func CastPreservation(sem g.Semantics, e g.Expr, ty g.Type, budget int, mode interderive.Merging) error {
+	r := reduction.Cast{Sem: sem, Merge: mode == interderive.Merged}
+	for range budget {
+		step, done, err := r.Reduce(e)
+		if err != nil {
+			return fmt.Errorf("stuck under %s: %v in %s", sem.Name(), err, g.Format(e))
+		}
+		if done {
+			return nil
+		}
+		if got, err := g.TypeOf(step.Next); err != nil || !g.Equal(got, ty) {
+			return fmt.Errorf("%s under %s does not preserve the type %s (%v, %v): %s becomes %s",
+				step.Redex.Rule(), sem.Name(), ty, got, err, g.Format(e), g.Format(step.Next))
+		}
+		e = step.Next
+	}
+	return nil
 }
