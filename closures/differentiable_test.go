@@ -16,30 +16,6 @@ import (
 // Every expectation below is derived by hand (in the comments), or taken from the
 // hand-derived tests of the reference semantics (reduction/differentiable_test.go).
 
-// diffProgram parses and elaborates a program.
-func diffProgram(t testing.TB, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.Parse([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	e, _, err := dpl.Check(p)
-	if err != nil {
-		t.Fatalf("check %q: %v", src, err)
-	}
-	return e
-}
-
-// diffTerm parses an expected term without checking it.
-func diffTerm(t testing.TB, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.ParseGenerated([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	return p
-}
-
 // TestDiffEnvCases runs the hand-derived cases shared by the environment-based stages
 // (internal/dplcases): spec vectors with their derivations, perturbation confusion,
 // events, traces, and Figures 4 and 5.
@@ -82,7 +58,7 @@ func TestDiffSteps(t *testing.T) {
 		got = append(got, step{kind, dpl.Format(closures.DiffSigma(ev.Mode, ev.Next))})
 	}}
 	opts := interderive.Options{OnContract: func(r string) { events = append(events, r) }}
-	a, err := closures.EvalDiffHooks(dpl.Pruned, diffProgram(t, "let x:real = 2 in x + x"), opts, hooks)
+	a, err := closures.EvalDiffHooks(dpl.Pruned, dplcases.Program(t, "let x:real = 2 in x + x"), opts, hooks)
 	if err != nil || a.Observe() != "4" {
 		t.Fatalf("%v (%v)", a, err)
 	}
@@ -96,7 +72,7 @@ func TestDiffSteps(t *testing.T) {
 // bodies keep their own recursive calls unresolved; a symbolic binding stays a
 // variable under symbolic evaluation, an ordinary one is substituted.
 func TestDiffReadBack(t *testing.T) {
-	prog := diffProgram(t, "letrec f(x:real):real = if x <. 0.5 then 0 else f(x + -1) in f(2)")
+	prog := dplcases.Program(t, "letrec f(x:real):real = if x <. 0.5 then 0 else f(x + -1) in f(2)")
 	var afterLetrec closures.DiffClosure
 	hooks := closures.DiffHooks{Step: func(ev closures.DiffEvent) {
 		if ev.Rule == "letrec" {
@@ -115,14 +91,14 @@ func TestDiffReadBack(t *testing.T) {
 		t.Errorf("the closure's body %s: its call of f must stay unresolved", dpl.Format(call.Clo.Body))
 	}
 	env := (*closures.DiffEnv)(nil).Bind("a", &dpl.RealLit{R: 3}, false).Bind("x", &dpl.RealLit{R: 2}, true)
-	cl := &closures.DiffClo{M: diffTerm(t, "a * x"), Env: env}
+	cl := &closures.DiffClo{M: dplcases.Expected(t, "a * x"), Env: env}
 	if got := dpl.Format(closures.DiffSigma(closures.DiffSymbolic, cl)); got != "mul(<3, x>)" {
 		t.Errorf("symbolic read-back %s, want mul(<3, x>)", got)
 	}
 	if got := dpl.Format(closures.DiffSigma(closures.DiffOrdinary, cl)); got != "mul(<3, 2>)" {
 		t.Errorf("ordinary read-back %s, want mul(<3, 2>)", got)
 	}
-	shadow := &closures.DiffClo{M: diffTerm(t, "let a:real = x in a + a"), Env: env}
+	shadow := &closures.DiffClo{M: dplcases.Expected(t, "let a:real = x in a + a"), Env: env}
 	if got := dpl.Format(closures.DiffSigma(closures.DiffOrdinary, shadow)); got != "let a:real = 2 in a + a" {
 		t.Errorf("read-back under a binder %s, want let a:real = 2 in a + a", got)
 	}
@@ -178,7 +154,7 @@ func TestDiffUndefined(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, ad := range dpl.Differentiators() {
-			a, _, _, err := diffRun(ad, diffProgram(t, tt.src), 0)
+			a, _, _, err := diffRun(ad, dplcases.Program(t, tt.src), 0)
 			if err != nil || a.String() != "undefined: "+tt.cause {
 				t.Errorf("%s: %s = %v (%v), want undefined: %s", ad.Name(), tt.src, a, err, tt.cause)
 			}
@@ -193,13 +169,13 @@ func TestDiffFuel(t *testing.T) {
 		"letrec f(x:real):real = f(x + 1) in f(0)",
 		"1.rd[1](x:real. letrec loop(y:real):real = loop(y) in loop(x))",
 	} {
-		_, events, _, err := diffRun(dpl.Pruned, diffProgram(t, src), 100)
+		_, events, _, err := diffRun(dpl.Pruned, dplcases.Program(t, src), 100)
 		var fe *interderive.FuelError
 		if !errors.As(err, &fe) || fe.Steps != 100 || len(events) != 100 {
 			t.Errorf("%s: %v after %d events, want out of fuel after 100", src, err, len(events))
 		}
 	}
-	prog := diffProgram(t, "1.rd[2](x:real. x * x)")
+	prog := dplcases.Program(t, "1.rd[2](x:real. x * x)")
 	if a, _, _, err := diffRun(dpl.Pruned, prog, 11); err != nil || a.Observe() != "4" {
 		t.Errorf("with fuel 11: %v, %v", a, err)
 	}
@@ -212,17 +188,17 @@ func TestDiffFuel(t *testing.T) {
 // bounded with an error, not a crash.
 func TestDiffDeep(t *testing.T) {
 	// Non-tail recursion under ordinary evaluation grows the context: 1000 + ... + 1.
-	sum := diffProgram(t, "letrec sum(n:real):real = if n <. 0.5 then 0 else n + sum(n + -1) in sum(1000)")
+	sum := dplcases.Program(t, "letrec sum(n:real):real = if n <. 0.5 then 0 else n + sum(n + -1) in sum(1000)")
 	if a, _, _, err := diffRun(dpl.Pruned, sum, 0); err != nil || a.Observe() != "500500" {
 		t.Errorf("sum(1000) = %v, %v; want 500500", a, err)
 	}
 	// Under rd, each pending call of a non-tail recursion is a nested layer.
-	deep := diffProgram(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
+	deep := dplcases.Program(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
 	if _, _, _, err := diffRun(dpl.Pruned, deep, 0); !errors.Is(err, interderive.ErrTooDeep) {
 		t.Errorf("20000 nested layers: %v, want too deep", err)
 	}
 	// A loop of 60000 iterations traces to a let-chain deeper than dpl.MaxDepth.
-	long := diffProgram(t, "letrec l(p:real * real):real = if snd(p) <. 0.5 then fst(p) else l(<fst(p) + 1, snd(p) + -1>) in 1.rd[1](x:real. l(<x, 60000>))")
+	long := dplcases.Program(t, "letrec l(p:real * real):real = if snd(p) <. 0.5 then fst(p) else l(<fst(p) + 1, snd(p) + -1>) in 1.rd[1](x:real. l(<x, 60000>))")
 	if _, _, _, err := diffRun(dpl.Pruned, long, 0); !errors.Is(err, interderive.ErrTooDeep) {
 		t.Errorf("a trace of 60000 iterations: %v, want too deep", err)
 	}

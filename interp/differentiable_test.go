@@ -13,20 +13,6 @@ import (
 // Every expectation below is derived by hand (in the comments), or taken from the
 // hand-derived tests of the reference semantics (reduction/differentiable_test.go).
 
-// diffProgram parses and elaborates a program.
-func diffProgram(t testing.TB, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.Parse([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	e, _, err := dpl.Check(p)
-	if err != nil {
-		t.Fatalf("check %q: %v", src, err)
-	}
-	return e
-}
-
 // TestDiffEnvCases runs the hand-derived cases shared by the environment-based stages
 // (internal/dplcases): spec vectors with their derivations, perturbation confusion,
 // events, traces, and Figures 4 and 5.
@@ -62,7 +48,7 @@ func TestDiffUndefined(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, ad := range dpl.Differentiators() {
-			a, _, _, err := diffRun(ad, diffProgram(t, tt.src), 0)
+			a, _, _, err := diffRun(ad, dplcases.Program(t, tt.src), 0)
 			if err != nil || a.String() != "undefined: "+tt.cause {
 				t.Errorf("%s: %s = %v (%v), want undefined: %s", ad.Name(), tt.src, a, err, tt.cause)
 			}
@@ -77,13 +63,13 @@ func TestDiffFuel(t *testing.T) {
 		"letrec f(x:real):real = f(x + 1) in f(0)",
 		"1.rd[1](x:real. letrec loop(y:real):real = loop(y) in loop(x))",
 	} {
-		_, events, _, err := diffRun(dpl.Pruned, diffProgram(t, src), 100)
+		_, events, _, err := diffRun(dpl.Pruned, dplcases.Program(t, src), 100)
 		var fe *interderive.FuelError
 		if !errors.As(err, &fe) || fe.Steps != 100 || len(events) != 100 {
 			t.Errorf("%s: %v after %d events, want out of fuel after 100", src, err, len(events))
 		}
 	}
-	prog := diffProgram(t, "1.rd[2](x:real. x * x)")
+	prog := dplcases.Program(t, "1.rd[2](x:real. x * x)")
 	if a, _, _, err := diffRun(dpl.Pruned, prog, 11); err != nil || a.Observe() != "4" {
 		t.Errorf("with fuel 11: %v, %v", a, err)
 	}
@@ -97,13 +83,13 @@ func TestDiffFuel(t *testing.T) {
 // traces is bounded as in the reference.
 func TestDiffDeep(t *testing.T) {
 	// A million iterations in tail position: a loop, whatever the depth bound.
-	loop := diffProgram(t, "letrec f(n:real):real = if n <. 0.5 then n else f(n + -1) in f(1000000)")
+	loop := dplcases.Program(t, "letrec f(n:real):real = if n <. 0.5 then n else f(n + -1) in f(1000000)")
 	if a, events, _, err := diffRun(dpl.Pruned, loop, 0); err != nil || a.Observe() != "0" || len(events) != 4_000_004 {
 		// letrec; call, pred, if, plus for n = 1000000 down to 1; call, pred, if at 0.
 		t.Errorf("f(1000000) = %v, %v after %d events; want 0 after 1 + 4000000 + 3", a, err, len(events))
 	}
 	// Non-tail recursion 2000 deep: 2000 + ... + 1.
-	sum := diffProgram(t, "letrec sum(n:real):real = if n <. 0.5 then 0 else n + sum(n + -1) in sum(2000)")
+	sum := dplcases.Program(t, "letrec sum(n:real):real = if n <. 0.5 then 0 else n + sum(n + -1) in sum(2000)")
 	if a, _, _, err := diffRun(dpl.Pruned, sum, 0); err != nil || a.Observe() != "2.001e+06" {
 		t.Errorf("sum(2000) = %v, %v; want 2.001e+06", a, err)
 	}
@@ -114,18 +100,18 @@ func TestDiffDeep(t *testing.T) {
 		"letrec d(n:real):real = if n <. 0.5 then 0 else let y:real = d(n + -1) in y + 1 in d(1000000)",
 	} {
 		var de *interderive.DepthError
-		if _, _, _, err := diffRun(dpl.Pruned, diffProgram(t, src), 0); !errors.As(err, &de) || de.Limit != interp.MaxDepth {
+		if _, _, _, err := diffRun(dpl.Pruned, dplcases.Program(t, src), 0); !errors.As(err, &de) || de.Limit != interp.MaxDepth {
 			t.Errorf("%s: %v, want the recursion bound %d", src, err, interp.MaxDepth)
 		}
 	}
 	// Under rd, each pending call of a non-tail recursion is a nested layer.
-	deep := diffProgram(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
+	deep := dplcases.Program(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
 	var de *interderive.DepthError
 	if _, _, _, err := diffRun(dpl.Pruned, deep, 0); !errors.As(err, &de) || de.Limit != interp.MaxDiffLayers {
 		t.Errorf("20000 nested layers: %v, want the layer bound", err)
 	}
 	// A loop of 60000 iterations traces to a let-chain deeper than dpl.MaxDepth.
-	long := diffProgram(t, "letrec l(p:real * real):real = if snd(p) <. 0.5 then fst(p) else l(<fst(p) + 1, snd(p) + -1>) in 1.rd[1](x:real. l(<x, 60000>))")
+	long := dplcases.Program(t, "letrec l(p:real * real):real = if snd(p) <. 0.5 then fst(p) else l(<fst(p) + 1, snd(p) + -1>) in 1.rd[1](x:real. l(<x, 60000>))")
 	if _, _, _, err := diffRun(dpl.Pruned, long, 0); !errors.As(err, &de) || de.Limit != dpl.MaxDepth {
 		t.Errorf("a trace of 60000 iterations: %v, want too deep", err)
 	}

@@ -16,19 +16,6 @@ import (
 // The expectations of this file are derived by hand (most of them in the comments),
 // or are the paper's and the spec's (differentiable.md §6).
 
-func dplProgram(t testing.TB, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.Parse([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	e, _, err := dpl.Check(p)
-	if err != nil {
-		t.Fatalf("check %q: %v", src, err)
-	}
-	return e
-}
-
 // diffRun is a run: its answer, its contractions, and every rd's trace and derivative.
 type diffRun struct {
 	answer       dpl.Answer
@@ -69,13 +56,13 @@ func TestDiffLayers(t *testing.T) {
 		}
 		modes[b.String()] = true
 	}
-	a, err := m.Run(dplProgram(t, "1.rd[1](x:real. 1.rd[1](y:real. 1.rd[1](z:real. x + y + z)))"))
+	a, err := m.Run(dplcases.Program(t, "1.rd[1](x:real. 1.rd[1](y:real. 1.rd[1](z:real. x + y + z)))"))
 	if err != nil || a.Observe() != "0" || most != 5 || !modes["osss"] || !modes["ossso"] {
 		t.Errorf("%v (%v): at most %d layers, %v; want 0 with 5 layers, osss and ossso", a, err, most, modes)
 	}
 	// Figure 5 stacks an ordinary layer on a symbolic one to evaluate a trace.
 	modes = map[string]bool{}
-	if _, err := m.Run(dplProgram(t, "1.rd[2](x:real. (x + 1) + 2)")); err != nil || !modes["oso"] {
+	if _, err := m.Run(dplcases.Program(t, "1.rd[2](x:real. (x + 1) + 2)")); err != nil || !modes["oso"] {
 		t.Errorf("%v: %v, want a state with layers oso", err, modes)
 	}
 }
@@ -90,7 +77,7 @@ func TestDiffDeep(t *testing.T) {
 		var pcs [512]uintptr
 		var r diffRun
 		opts := interderive.Options{OnContract: func(string) { most = max(most, runtime.Callers(0, pcs[:])) }}
-		r.answer, r.err = machine.EvalDiffTraced(dpl.Pruned, dplProgram(t, src), opts, nil)
+		r.answer, r.err = machine.EvalDiffTraced(dpl.Pruned, dplcases.Program(t, src), opts, nil)
 		return most, r
 	}
 	small, _ := depth("letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(2))")
@@ -106,11 +93,11 @@ func TestDiffDeep(t *testing.T) {
 			t.Errorf("%.60s...: %v (%v), Go stack %d deep at most, want %s with at most %d", tt.src, r.answer, r.err, d, tt.want, small)
 		}
 	}
-	deep := dplProgram(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
+	deep := dplcases.Program(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
 	if r := run(dpl.Pruned, deep, 0); !errors.Is(r.err, interderive.ErrTooDeep) {
 		t.Errorf("20000 nested layers: %v, want too deep", r.err)
 	}
-	long := dplProgram(t, "letrec l(p:real * real):real = if snd(p) <. 0.5 then fst(p) else l(<fst(p) + 1, snd(p) + -1>) in 1.rd[1](x:real. l(<x, 60000>))")
+	long := dplcases.Program(t, "letrec l(p:real * real):real = if snd(p) <. 0.5 then fst(p) else l(<fst(p) + 1, snd(p) + -1>) in 1.rd[1](x:real. l(<x, 60000>))")
 	if r := run(dpl.Pruned, long, 0); !errors.Is(r.err, interderive.ErrTooDeep) {
 		t.Errorf("a trace of 60000 iterations: %v, want too deep", r.err)
 	}
@@ -121,7 +108,7 @@ func TestDiffStateString(t *testing.T) {
 	m := machine.NewDiff(dpl.Pruned, interderive.Options{}, nil)
 	var lines []string
 	m.Trace = func(s *machine.DiffState) { lines = append(lines, s.String()) }
-	if _, err := m.Run(dplProgram(t, "1.rd[2](x:real. (x + 1) + 2)")); err != nil {
+	if _, err := m.Run(dplcases.Program(t, "1.rd[2](x:real. (x + 1) + 2)")); err != nil {
 		t.Fatal(err)
 	}
 	all := strings.Join(lines, "\n")
@@ -137,7 +124,7 @@ func TestDiffStateString(t *testing.T) {
 // resolved at call time: f(2) with f(x) = if x <. 0.5 then x else f(x + -1) is
 // call, pred, if, plus, call, pred, if, plus, call, pred, if, and 0.
 func TestDiffResolvedCall(t *testing.T) {
-	l := dplProgram(t, "letrec f(x:real):real = if x <. 0.5 then x else f(x + -1) in f(2)").(*dpl.Letrec)
+	l := dplcases.Program(t, "letrec f(x:real):real = if x <. 0.5 then x else f(x + -1) in f(2)").(*dpl.Letrec)
 	clo := &dpl.Closure{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun}
 	prog := dpl.SubstClosure(l.Body, l.Name, clo)
 	want := []string{"call", "pred", "if", "plus", "call", "pred", "if", "plus", "call", "pred", "if"}

@@ -14,55 +14,13 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/internal/dplcases"
 	"github.com/interderive/interderive/internal/dplgen"
 	"github.com/interderive/interderive/reduction"
 	"pgregory.net/rapid"
 )
 
 // Helpers.
-
-// dplProgram parses and elaborates a program.
-func dplProgram(t testing.TB, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.Parse([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	e, _, err := dpl.Check(p)
-	if err != nil {
-		t.Fatalf("check %q: %v", src, err)
-	}
-	return e
-}
-
-// dplOpen parses and elaborates an open term whose free variables rho gives values.
-func dplOpen(t testing.TB, rho map[string]dpl.Term, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.ParseGenerated([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	e, _, err := dpl.CheckIn(func(x string) (dpl.Type, bool) {
-		if v, ok := rho[x]; ok {
-			return dpl.TypeOfValue(v)
-		}
-		return nil, false
-	}, p)
-	if err != nil {
-		t.Fatalf("check %q: %v", src, err)
-	}
-	return e
-}
-
-// parseTerm parses an expected term (which may hold generated names) without checking.
-func parseTerm(t testing.TB, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.ParseGenerated([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	return p
-}
 
 func real(r float64) dpl.Term { return &dpl.RealLit{R: r} }
 
@@ -118,7 +76,7 @@ func TestDiffFigures2And3(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			step, done, err := reduction.ReduceDiff(dpl.Figure6, dplProgram(t, tt.term), interderive.Options{})
+			step, done, err := reduction.ReduceDiff(dpl.Figure6, dplcases.Program(t, tt.term), interderive.Options{})
 			if err != nil || done {
 				t.Fatalf("%s: done %v, err %v", tt.term, done, err)
 			}
@@ -128,13 +86,13 @@ func TestDiffFigures2And3(t *testing.T) {
 			if got := step.Context.String(); got != tt.context {
 				t.Errorf("%s: context %s, want %s", tt.term, got, tt.context)
 			}
-			if want := parseTerm(t, tt.next); !dpl.AlphaEqual(step.Next, want) {
+			if want := dplcases.Expected(t, tt.next); !dpl.AlphaEqual(step.Next, want) {
 				t.Errorf("%s: next %s, want %s", tt.term, dpl.Format(step.Next), tt.next)
 			}
 		})
 	}
 	t.Run("f(E)", func(t *testing.T) { // the letrec first, then the argument in f([])
-		e := dplProgram(t, "letrec f(x:real):real = x in f(1 + 2)")
+		e := dplcases.Program(t, "letrec f(x:real):real = x in f(1 + 2)")
 		step, _, err := reduction.ReduceDiff(dpl.Figure6, e, interderive.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -145,7 +103,7 @@ func TestDiffFigures2And3(t *testing.T) {
 		}
 	})
 	t.Run("call", func(t *testing.T) { // f(V) ⇒ M[V/x], the calls of f in M resolved again
-		e := dplProgram(t, "letrec f(x:real):real = if x <. 0.5 then 0 else f(x + -1) in f(2)")
+		e := dplcases.Program(t, "letrec f(x:real):real = if x <. 0.5 then 0 else f(x + -1) in f(2)")
 		step, _, err := reduction.ReduceDiff(dpl.Figure6, e, interderive.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -154,7 +112,7 @@ func TestDiffFigures2And3(t *testing.T) {
 		if err != nil || step.Redex.Rule() != "call" {
 			t.Fatalf("rule %v, err %v; want call", step.Redex, err)
 		}
-		want := parseTerm(t, "if 2 <. 0.5 then 0 else f(2 + -1)")
+		want := dplcases.Expected(t, "if 2 <. 0.5 then 0 else f(2 + -1)")
 		if !dpl.AlphaEqual(step.Next, want) {
 			t.Fatalf("next %s, want %s", dpl.Format(step.Next), dpl.Format(want))
 		}
@@ -163,14 +121,14 @@ func TestDiffFigures2And3(t *testing.T) {
 		}
 	})
 	t.Run("value", func(t *testing.T) { // V ⇒ ρ(V) is no step
-		d, err := reduction.DecomposeDiff(dplProgram(t, "<1, <(), 2>>"))
+		d, err := reduction.DecomposeDiff(dplcases.Program(t, "<1, <(), 2>>"))
 		if err != nil || d.Redex != nil || dpl.Format(d.Value) != "<1, <(), 2>>" {
 			t.Fatalf("decomposition %+v, %v", d, err)
 		}
 	})
 	t.Run("undefined", func(t *testing.T) { // op(V) and pred(V) where ev and bev are undefined
 		for _, src := range []string{"log(0)", "inv(0)", "if 1 <. 1 then 1 else 2"} {
-			_, _, err := reduction.ReduceDiff(dpl.Pruned, dplProgram(t, src), interderive.Options{})
+			_, _, err := reduction.ReduceDiff(dpl.Pruned, dplcases.Program(t, src), interderive.Options{})
 			var u *dpl.Undefined
 			if !errors.As(err, &u) {
 				t.Errorf("%s: err %v, want undefined", src, err)
@@ -228,12 +186,12 @@ func TestDiffFigures4And5(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, ad := range dpl.Differentiators() {
 				var events []string
-				c, undef, err := reduction.TraceDiff(ad, tt.rho, dplOpen(t, tt.rho, tt.term),
+				c, undef, err := reduction.TraceDiff(ad, tt.rho, dplcases.Open(t, tt.rho, tt.term),
 					interderive.Options{OnContract: func(r string) { events = append(events, r) }})
 				if err != nil || undef != nil {
 					t.Fatalf("%s: %s: %v %v", ad.Name(), tt.term, undef, err)
 				}
-				if want := parseTerm(t, tt.trace); !dpl.AlphaEqual(c, want) {
+				if want := dplcases.Expected(t, tt.trace); !dpl.AlphaEqual(c, want) {
 					t.Errorf("%s: %s ⇝ %s, want %s", ad.Name(), tt.term, dpl.Format(c), tt.trace)
 				}
 				if !slices.Equal(events, tt.events) {
@@ -247,7 +205,7 @@ func TestDiffFigures4And5(t *testing.T) {
 		// (C ⇒ V fails), leave symbolic evaluation without a result.
 		rho := map[string]dpl.Term{"x": real(0)}
 		for _, src := range []string{"if x <. 0 then 0 else x", "log(x) + 1"} {
-			_, undef, err := reduction.TraceDiff(dpl.Pruned, rho, dplOpen(t, rho, src), interderive.Options{})
+			_, undef, err := reduction.TraceDiff(dpl.Pruned, rho, dplcases.Open(t, rho, src), interderive.Options{})
 			if err != nil || undef == nil {
 				t.Errorf("%s: undefined %v, err %v; want undefined", src, undef, err)
 			}
@@ -267,7 +225,7 @@ func TestDiffFigures4And5(t *testing.T) {
 func TestDiffEvents(t *testing.T) {
 	want := []string{"rd", "sym/op", "let", "op", "let", "let", "fst", "let", "snd", "let", "plus"}
 	for _, ad := range dpl.Differentiators() {
-		a, events, err := run(t, ad, dplProgram(t, "1.rd[2](x:real. x * x)"), 0)
+		a, events, err := run(t, ad, dplcases.Program(t, "1.rd[2](x:real. x * x)"), 0)
 		if err != nil || a.Observe() != "4" || !slices.Equal(events, want) {
 			t.Errorf("%s: %v (%v), events %v; want 4 with %v", ad.Name(), a, err, events, want)
 		}
@@ -314,7 +272,7 @@ var dplVectors = []struct {
 func TestDiffSpecVectors(t *testing.T) {
 	for _, tt := range dplVectors {
 		for _, ad := range dpl.Differentiators() {
-			a, _, err := run(t, ad, dplProgram(t, tt.src), 0)
+			a, _, err := run(t, ad, dplcases.Program(t, tt.src), 0)
 			if err != nil || a.Observe() != tt.want {
 				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.name, ad.Name(), tt.src, a, err, tt.want)
 			}
@@ -334,7 +292,7 @@ func TestDiffPerturbationConfusion(t *testing.T) {
 		"1.rd[1](x:real. x * 1.rd[1](y:real. y * 1.rd[1](z:real. x + y + z)))",
 	} {
 		for _, ad := range dpl.Differentiators() {
-			a, _, err := run(t, ad, dplProgram(t, src), 0)
+			a, _, err := run(t, ad, dplcases.Program(t, src), 0)
 			if err != nil || a.Observe() != "1" {
 				t.Errorf("%s: %s = %v (%v), want 1", ad.Name(), src, a, err)
 			}
@@ -373,7 +331,7 @@ func TestDiffUndefined(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, ad := range dpl.Differentiators() {
-			a, _, err := run(t, ad, dplProgram(t, tt.src), 0)
+			a, _, err := run(t, ad, dplcases.Program(t, tt.src), 0)
 			if err != nil || a.Undefined == nil {
 				t.Errorf("%s: %s = %v (%v), want undefined", ad.Name(), tt.src, a, err)
 				continue
@@ -450,7 +408,7 @@ func TestDiffExamples(t *testing.T) {
 				continue
 			}
 			if exp.approx && a.Value != nil {
-				if !approxEqual(t, a.Value, parseTerm(t, exp.answer), 1e-9) {
+				if !approxEqual(t, a.Value, dplcases.Expected(t, exp.answer), 1e-9) {
 					t.Errorf("%s/%s: %s, want about %s", file, ad.Name(), got, exp.answer)
 				}
 			} else if got != exp.answer {
@@ -508,7 +466,7 @@ func dplExpectations(src []byte) (map[string]expectation, int) {
 // strategies stop, at the latest when the derivative would hold more redexes than the
 // fuel left. (spec §4's linear tape strategy is the remedy.)
 func TestDiffBeyondFigure6(t *testing.T) {
-	prog := dplProgram(t, `letrec pow(p:real * real):real =
+	prog := dplcases.Program(t, `letrec pow(p:real * real):real =
   let <x:real, n:real> = p in
   if n <. 0.5 then 1 else x * pow(<x, n - 1>)
 in 1.rd[3](x:real. pow(<x, 4>))`)
@@ -518,7 +476,7 @@ in 1.rd[3](x:real. pow(<x, 4>))`)
 		}
 	}
 	// Two iterations are still within reach: d/dx x^2 = 6 at 3.
-	prog = dplProgram(t, `letrec pow(p:real * real):real =
+	prog = dplcases.Program(t, `letrec pow(p:real * real):real =
   let <x:real, n:real> = p in
   if n <. 0.5 then 1 else x * pow(<x, n - 1>)
 in 1.rd[3](x:real. pow(<x, 2>))`)
@@ -576,7 +534,7 @@ func TestDiffLoop(t *testing.T) {
 	if len(xs) != 50 {
 		t.Fatalf("the loop squares %d times, want 50", len(xs))
 	}
-	a, events, err := run(t, dpl.Pruned, dplProgram(t, squaringLoop), 0)
+	a, events, err := run(t, dpl.Pruned, dplcases.Program(t, squaringLoop), 0)
 	if err != nil || a.Value == nil {
 		t.Fatalf("%v (%v)", a, err)
 	}
@@ -595,10 +553,10 @@ func TestDiffLoop(t *testing.T) {
 	t.Logf("%d contractions", len(events))
 	// Figure 6 read literally would build a term of about 2^100 nodes: it gives up, as
 	// out of fuel when the fuel is small, and with a budget error otherwise.
-	if _, _, err := run(t, dpl.Figure6, dplProgram(t, squaringLoop), 20_000); !errors.Is(err, interderive.ErrOutOfFuel) {
+	if _, _, err := run(t, dpl.Figure6, dplcases.Program(t, squaringLoop), 20_000); !errors.Is(err, interderive.ErrOutOfFuel) {
 		t.Errorf("figure6 with fuel 20000: %v, want out of fuel", err)
 	}
-	if _, _, err := run(t, dpl.Figure6, dplProgram(t, squaringLoop), 0); !errors.Is(err, dpl.ErrOverBudget) {
+	if _, _, err := run(t, dpl.Figure6, dplcases.Program(t, squaringLoop), 0); !errors.Is(err, dpl.ErrOverBudget) {
 		t.Errorf("figure6: %v, want a budget error", err)
 	}
 }
@@ -611,14 +569,14 @@ func TestDiffFuel(t *testing.T) {
 		"1.rd[1](x:real. letrec loop(y:real):real = loop(y) in loop(x))",
 	} {
 		n := 0
-		_, err := reduction.EvalDiff(dpl.Pruned, dplProgram(t, src), interderive.Options{Fuel: 100, OnContract: func(string) { n++ }})
+		_, err := reduction.EvalDiff(dpl.Pruned, dplcases.Program(t, src), interderive.Options{Fuel: 100, OnContract: func(string) { n++ }})
 		var fe *interderive.FuelError
 		if !errors.As(err, &fe) || fe.Steps != 100 || n != 100 {
 			t.Errorf("%s: %v after %d events, want out of fuel after 100", src, err, n)
 		}
 	}
 	// 1.rd[2](x. x * x) takes 11 contractions (TestDiffEvents).
-	prog := dplProgram(t, "1.rd[2](x:real. x * x)")
+	prog := dplcases.Program(t, "1.rd[2](x:real. x * x)")
 	if a, err := reduction.EvalDiff(dpl.Pruned, prog, interderive.Options{Fuel: 11}); err != nil || a.Observe() != "4" {
 		t.Errorf("with fuel 11: %v, %v", a, err)
 	}
@@ -640,17 +598,17 @@ func TestDiffDeep(t *testing.T) {
 		t.Fatalf("context of %d frames, %v; want %d around plus", len(d.Context), err, depth-1)
 	}
 	// Non-tail recursion under ordinary evaluation grows the context, not the Go stack.
-	sum := dplProgram(t, "letrec sum(n:real):real = if n <. 0.5 then 0 else n + sum(n + -1) in sum(2000)")
+	sum := dplcases.Program(t, "letrec sum(n:real):real = if n <. 0.5 then 0 else n + sum(n + -1) in sum(2000)")
 	if a, err := reduction.EvalDiff(dpl.Pruned, sum, interderive.Options{}); err != nil || a.Observe() != "2.001e+06" {
 		t.Errorf("sum(2000) = %v, %v; want 2.001e+06 (2001000)", a, err)
 	}
 	// Under rd, each pending call of a non-tail recursion is a nested layer.
-	deep := dplProgram(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
+	deep := dplcases.Program(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
 	if _, err := reduction.EvalDiff(dpl.Pruned, deep, interderive.Options{}); !errors.Is(err, interderive.ErrTooDeep) {
 		t.Errorf("20000 nested layers: %v, want too deep", err)
 	}
 	// A loop of 60000 iterations traces to a let-chain deeper than dpl.MaxDepth.
-	long := dplProgram(t, "letrec l(p:real * real):real = if snd(p) <. 0.5 then fst(p) else l(<fst(p) + 1, snd(p) + -1>) in 1.rd[1](x:real. l(<x, 60000>))")
+	long := dplcases.Program(t, "letrec l(p:real * real):real = if snd(p) <. 0.5 then fst(p) else l(<fst(p) + 1, snd(p) + -1>) in 1.rd[1](x:real. l(<x, 60000>))")
 	if _, err := reduction.EvalDiff(dpl.Pruned, long, interderive.Options{}); !errors.Is(err, interderive.ErrTooDeep) {
 		t.Errorf("a trace of 60000 iterations: %v, want too deep", err)
 	}
@@ -963,7 +921,7 @@ func FuzzEvalDPL(f *testing.F) {
 // BenchmarkDiffLoop times the derivative through the 50-iteration squaring loop
 // with pruned (issue: well under a second).
 func BenchmarkDiffLoop(b *testing.B) {
-	prog := dplProgram(b, squaringLoop)
+	prog := dplcases.Program(b, squaringLoop)
 	for b.Loop() {
 		if _, err := reduction.EvalDiff(dpl.Pruned, prog, interderive.Options{}); err != nil {
 			b.Fatal(err)

@@ -21,28 +21,6 @@ type Traced func(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options,
 // Suite runs the cases on one stage.
 type Suite struct{ Traced Traced }
 
-func dplProgram(t testing.TB, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.Parse([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	e, _, err := dpl.Check(p)
-	if err != nil {
-		t.Fatalf("check %q: %v", src, err)
-	}
-	return e
-}
-
-func parseTerm(t testing.TB, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.ParseGenerated([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	return p
-}
-
 // diffRun is a run: its answer, its contractions, and every rd's trace and derivative.
 type diffRun struct {
 	answer       dpl.Answer
@@ -98,7 +76,7 @@ var diffVectors = []struct{ name, src, want string }{
 func (s Suite) testSpecVectors(t *testing.T) {
 	for _, tt := range diffVectors {
 		for _, ad := range dpl.Differentiators() {
-			r := s.run(ad, dplProgram(t, tt.src), 0)
+			r := s.run(ad, Program(t, tt.src), 0)
 			if r.err != nil || r.answer.Observe() != tt.want {
 				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.name, ad.Name(), tt.src, r.answer, r.err, tt.want)
 			}
@@ -125,7 +103,7 @@ func (s Suite) testOrdinaryEvents(t *testing.T) {
 			[]string{"letrec", "call", "letrec", "call", "plus"}},
 	}
 	for _, tt := range tests {
-		r := s.run(dpl.Pruned, dplProgram(t, tt.src), 0)
+		r := s.run(dpl.Pruned, Program(t, tt.src), 0)
 		if r.err != nil || r.answer.Observe() != tt.want || !slices.Equal(r.events, tt.events) {
 			t.Errorf("%s = %v (%v), events %v; want %s with %v", tt.src, r.answer, r.err, r.events, tt.want, tt.events)
 		}
@@ -143,13 +121,13 @@ func (s Suite) testOrdinaryEvents(t *testing.T) {
 // evaluated with let, op, let, let, fst, let, snd, let, plus: 2 + 2 = 4.
 func (s Suite) testEvents(t *testing.T) {
 	want := []string{"rd", "sym/op", "let", "op", "let", "let", "fst", "let", "snd", "let", "plus"}
-	der := parseTerm(t, "let x:real = 2 in let y:real*real = mul_r(<<x, x>, 1>) in let z:real*real = y in let y1:real = fst(z) in let z1:real = snd(z) in y1 + z1")
+	der := Expected(t, "let x:real = 2 in let y:real*real = mul_r(<<x, x>, 1>) in let z:real*real = y in let y1:real = fst(z) in let z1:real = snd(z) in y1 + z1")
 	for _, ad := range dpl.Differentiators() {
-		r := s.run(ad, dplProgram(t, "1.rd[2](x:real. x * x)"), 0)
+		r := s.run(ad, Program(t, "1.rd[2](x:real. x * x)"), 0)
 		if r.err != nil || r.answer.Observe() != "4" || !slices.Equal(r.events, want) {
 			t.Errorf("%s: %v (%v), events %v; want 4 with %v", ad.Name(), r.answer, r.err, r.events, want)
 		}
-		if len(r.traces) != 1 || !dpl.AlphaEqual(r.traces[0], parseTerm(t, "mul(<x, x>)")) || !dpl.AlphaEqual(r.ders[0], der) {
+		if len(r.traces) != 1 || !dpl.AlphaEqual(r.traces[0], Expected(t, "mul(<x, x>)")) || !dpl.AlphaEqual(r.ders[0], der) {
 			t.Errorf("%s: traces %v, derivatives %v", ad.Name(), r.traces, r.ders)
 		}
 	}
@@ -187,19 +165,19 @@ func (s Suite) testNestedEvents(t *testing.T) {
 	tail := map[string][]string{"pruned": {"plus", "let", "plus"}, "figure6": {"plus", "plus"}}
 	for _, ad := range dpl.Differentiators() {
 		want := slices.Concat(prefix, left, right, tail[ad.Name()])
-		r := s.run(ad, dplProgram(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
+		r := s.run(ad, Program(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
 		if r.err != nil || r.answer.Observe() != "1" || !slices.Equal(r.events, want) {
 			t.Errorf("%s: %v (%v), events %v; want 1 with %v", ad.Name(), r.answer, r.err, r.events, want)
 		}
 		// The inner rd is reported first, its contraction complete before the outer's.
-		der := parseTerm(t, `let x:real = 1 in let s1:real = 0 + 1 in
+		der := Expected(t, `let x:real = 1 in let s1:real = 0 + 1 in
 			(let x:real = 1 in let y1:real*real = mul_r(<<x, s1>, 1>) in let z3:real*real = y1 in
 			 let y2:real = fst(z3) in let z2:real = snd(z3) in y2 + 0)
 			+ (let yb:real = (let u:real = s1 in let y4:real*real = mul_r(<<x, u>, 1>) in let z5:real*real = y4 in
 			                  let y5:real = fst(z5) in let z6:real = snd(z5) in 0 + z6)
 			   in `+body[ad.Name()]+`)`)
-		wantTraces := []dpl.Term{parseTerm(t, "x + y"), parseTerm(t, "let s:real = 0 + 1 in mul(<x, s>)")}
-		wantDers := []dpl.Term{parseTerm(t, "0 + 1"), der}
+		wantTraces := []dpl.Term{Expected(t, "x + y"), Expected(t, "let s:real = 0 + 1 in mul(<x, s>)")}
+		wantDers := []dpl.Term{Expected(t, "0 + 1"), der}
 		if len(r.traces) != 2 {
 			t.Fatalf("%s: %d rd reported, want 2", ad.Name(), len(r.traces))
 		}
@@ -246,7 +224,7 @@ func (s Suite) testFigure5(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, ad := range dpl.Differentiators() {
-			r := s.run(ad, dplProgram(t, tt.src), 0)
+			r := s.run(ad, Program(t, tt.src), 0)
 			if r.err != nil || r.answer.Undefined != nil {
 				t.Errorf("%s/%s: %v (%v)", tt.name, ad.Name(), r.answer, r.err)
 				continue
@@ -254,7 +232,7 @@ func (s Suite) testFigure5(t *testing.T) {
 			if len(r.events) < len(tt.prefix) || !slices.Equal(r.events[:len(tt.prefix)], tt.prefix) {
 				t.Errorf("%s/%s: events %v, want them to start with %v", tt.name, ad.Name(), r.events, tt.prefix)
 			}
-			if len(r.traces) != 1 || !dpl.AlphaEqual(r.traces[0], parseTerm(t, tt.trace)) {
+			if len(r.traces) != 1 || !dpl.AlphaEqual(r.traces[0], Expected(t, tt.trace)) {
 				t.Errorf("%s/%s: traces %v, want %s", tt.name, ad.Name(), r.traces, tt.trace)
 			}
 		}
@@ -265,14 +243,14 @@ func (s Suite) testFigure5(t *testing.T) {
 // let s:real = 0 + 1 in mul(<x, s>); and the capture example traces x * x with the
 // point's binder, the cotangent being the outer x's value.
 func (s Suite) testSpecTrace(t *testing.T) {
-	r := s.run(dpl.Pruned, dplProgram(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
-	if len(r.traces) != 2 || !dpl.AlphaEqual(r.traces[1], parseTerm(t, "let s:real = 0 + 1 in mul(<x, s>)")) {
+	r := s.run(dpl.Pruned, Program(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
+	if len(r.traces) != 2 || !dpl.AlphaEqual(r.traces[1], Expected(t, "let s:real = 0 + 1 in mul(<x, s>)")) {
 		t.Errorf("traces %v", r.traces)
 	}
 	// let x = 3 in x.rd[2](x. x * x): 3.R_2(x. mul(<x, x>)) =
 	// let x = 2 in let y = mul_r(<<x, x>, 3>) in let z = y in let y1 = fst(z) in let z1 = snd(z) in y1 + z1.
-	r = s.run(dpl.Pruned, dplProgram(t, "let x:real = 3 in x.rd[2](x:real. x * x)"), 0)
-	der := parseTerm(t, "let x:real = 2 in let y:real*real = mul_r(<<x, x>, 3>) in let z:real*real = y in let y1:real = fst(z) in let z1:real = snd(z) in y1 + z1")
+	r = s.run(dpl.Pruned, Program(t, "let x:real = 3 in x.rd[2](x:real. x * x)"), 0)
+	der := Expected(t, "let x:real = 2 in let y:real*real = mul_r(<<x, x>, 3>) in let z:real*real = y in let y1:real = fst(z) in let z1:real = snd(z) in y1 + z1")
 	if r.answer.Observe() != "12" || len(r.ders) != 1 || !dpl.AlphaEqual(r.ders[0], der) {
 		t.Errorf("%v (%v), derivatives %v", r.answer, r.err, r.ders)
 	}
@@ -299,7 +277,7 @@ func (s Suite) testUndefined(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, ad := range dpl.Differentiators() {
-			r := s.run(ad, dplProgram(t, tt.src), 0)
+			r := s.run(ad, Program(t, tt.src), 0)
 			if r.err != nil || r.answer.String() != "undefined: "+tt.cause {
 				t.Errorf("%s: %s = %v (%v), want undefined: %s", ad.Name(), tt.src, r.answer, r.err, tt.cause)
 			}
@@ -315,7 +293,7 @@ func (s Suite) testUndefined(t *testing.T) {
 func (s Suite) testUndefinedDerivative(t *testing.T) {
 	want := []string{"rd", "sym/rd", "sym/op", "let", "op"}
 	for _, ad := range dpl.Differentiators() {
-		r := s.run(ad, dplProgram(t, "1.rd[1](x:real. x * 1.rd[0](y:real. log(y)))"), 0)
+		r := s.run(ad, Program(t, "1.rd[1](x:real. x * 1.rd[0](y:real. log(y)))"), 0)
 		if r.err != nil || r.answer.String() != "undefined: log_r(<0, 1>)" || !slices.Equal(r.events, want) || len(r.traces) != 0 {
 			t.Errorf("%s: %v (%v), events %v, %d rd reported; want undefined with %v and none", ad.Name(), r.answer, r.err, r.events, len(r.traces), want)
 		}
@@ -329,13 +307,13 @@ func (s Suite) testFuel(t *testing.T) {
 		"letrec f(x:real):real = f(x + 1) in f(0)",
 		"1.rd[1](x:real. letrec loop(y:real):real = loop(y) in loop(x))",
 	} {
-		r := s.run(dpl.Pruned, dplProgram(t, src), 100)
+		r := s.run(dpl.Pruned, Program(t, src), 100)
 		var fe *interderive.FuelError
 		if !errors.As(r.err, &fe) || fe.Steps != 100 || len(r.events) != 100 {
 			t.Errorf("%s: %v after %d events, want out of fuel after 100", src, r.err, len(r.events))
 		}
 	}
-	prog := dplProgram(t, "1.rd[2](x:real. x * x)") // 11 contractions (TestDiffEvents)
+	prog := Program(t, "1.rd[2](x:real. x * x)") // 11 contractions (TestDiffEvents)
 	if r := s.run(dpl.Pruned, prog, 11); r.err != nil || r.answer.Observe() != "4" {
 		t.Errorf("with fuel 11: %v, %v", r.answer, r.err)
 	}

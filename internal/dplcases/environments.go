@@ -11,49 +11,6 @@ import (
 // Every expectation below is derived by hand (in the comments), or taken from the
 // hand-derived tests of the reference semantics (reduction/differentiable_test.go).
 
-// envProgram parses and elaborates a program.
-func envProgram(t testing.TB, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.Parse([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	e, _, err := dpl.Check(p)
-	if err != nil {
-		t.Fatalf("check %q: %v", src, err)
-	}
-	return e
-}
-
-// envOpen parses and elaborates an open term whose free variables rho gives values.
-func envOpen(t testing.TB, rho map[string]dpl.Term, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.ParseGenerated([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	e, _, err := dpl.CheckIn(func(x string) (dpl.Type, bool) {
-		if v, ok := rho[x]; ok {
-			return dpl.TypeOfValue(v)
-		}
-		return nil, false
-	}, p)
-	if err != nil {
-		t.Fatalf("check %q: %v", src, err)
-	}
-	return e
-}
-
-// envTerm parses an expected term without checking it.
-func envTerm(t testing.TB, src string) dpl.Term {
-	t.Helper()
-	p, err := dpl.ParseGenerated([]byte(src))
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
-	return p
-}
-
 // EnvSuite runs a second set of hand-derived cases on one stage: the spec's vectors
 // with their derivations, events, traces, and Figures 4 and 5 in environments.
 type EnvSuite struct {
@@ -104,7 +61,7 @@ var envVectors = []struct{ name, src, want string }{
 func (s EnvSuite) testSpecVectors(t *testing.T) {
 	for _, tt := range envVectors {
 		for _, ad := range dpl.Differentiators() {
-			a, _, _, err := s.run(ad, envProgram(t, tt.src), 0)
+			a, _, _, err := s.run(ad, Program(t, tt.src), 0)
 			if err != nil || a.Observe() != tt.want {
 				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.name, ad.Name(), tt.src, a, err, tt.want)
 			}
@@ -122,7 +79,7 @@ func (s EnvSuite) testPerturbationConfusion(t *testing.T) {
 		"1.rd[1](x:real. x * 1.rd[1](y:real. y * 1.rd[1](z:real. x + y + z)))",
 	} {
 		for _, ad := range dpl.Differentiators() {
-			a, _, _, err := s.run(ad, envProgram(t, src), 0)
+			a, _, _, err := s.run(ad, Program(t, src), 0)
 			if err != nil || a.Observe() != "1" {
 				t.Errorf("%s: %s = %v (%v), want 1", ad.Name(), src, a, err)
 			}
@@ -160,7 +117,7 @@ func (s EnvSuite) testEvents(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, ad := range dpl.Differentiators() {
-			a, events, _, err := s.run(ad, envProgram(t, tt.src), 0)
+			a, events, _, err := s.run(ad, Program(t, tt.src), 0)
 			if err != nil || a.Observe() != tt.answer {
 				t.Errorf("%s/%s: %v (%v), want %s", tt.src, ad.Name(), a, err, tt.answer)
 			}
@@ -181,13 +138,13 @@ func (s EnvSuite) testEvents(t *testing.T) {
 // evaluates to 0 + 1 * 3.
 func (s EnvSuite) testTraced(t *testing.T) {
 	for _, ad := range dpl.Differentiators() {
-		a, events, rds, err := s.run(ad, envProgram(t, "let a:real = 3 in 1.rd[2](x:real. a * x)"), 0)
+		a, events, rds, err := s.run(ad, Program(t, "let a:real = 3 in 1.rd[2](x:real. a * x)"), 0)
 		want := []string{"let", "rd", "sym/op", "let", "op", "let", "let", "fst", "let", "snd", "let", "plus"}
 		if err != nil || a.Observe() != "3" || !slices.Equal(events, want) || len(rds) != 1 {
 			t.Fatalf("%s: %v (%v), events %v, %d rd; want 3, %v, 1 rd", ad.Name(), a, err, events, len(rds), want)
 		}
-		trace := envTerm(t, "mul(<3, x>)")
-		der := envTerm(t, `let x:real = 2 in let y:real * real = mul_r(<<3, x>, 1>) in
+		trace := Expected(t, "mul(<3, x>)")
+		der := Expected(t, `let x:real = 2 in let y:real * real = mul_r(<<3, x>, 1>) in
 			let z:real * real = y in let y1:real = fst(z) in let z1:real = snd(z) in 0 + z1`)
 		if !dpl.AlphaEqual(rds[0][0], trace) || !dpl.AlphaEqual(rds[0][1], der) {
 			t.Errorf("%s: trace %s, derivative %s", ad.Name(), dpl.Format(rds[0][0]), dpl.Format(rds[0][1]))
@@ -196,12 +153,12 @@ func (s EnvSuite) testTraced(t *testing.T) {
 	// The nested example reports the inner rd first (trace x + y, derivative
 	// 1.R_1(y. x + y) = 0_real + 1), then the outer one, whose trace is spec §6's.
 	for _, ad := range dpl.Differentiators() {
-		_, _, rds, err := s.run(ad, envProgram(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
+		_, _, rds, err := s.run(ad, Program(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
 		if err != nil || len(rds) != 2 {
 			t.Fatalf("%s: %d rd (%v), want 2", ad.Name(), len(rds), err)
 		}
 		for i, want := range []string{"x + y", "0 + 1", "let s:real = 0 + 1 in mul(<x, s>)"} {
-			if got := rds[i/2][i%2]; !dpl.AlphaEqual(got, envTerm(t, want)) {
+			if got := rds[i/2][i%2]; !dpl.AlphaEqual(got, Expected(t, want)) {
 				t.Errorf("%s: %s, want %s", ad.Name(), dpl.Format(got), want)
 			}
 		}
@@ -251,12 +208,12 @@ func (s EnvSuite) testFigures4And5(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, ad := range dpl.Differentiators() {
 				var events []string
-				c, undef, err := s.TraceDiff(ad, tt.rho, envOpen(t, tt.rho, tt.term),
+				c, undef, err := s.TraceDiff(ad, tt.rho, Open(t, tt.rho, tt.term),
 					interderive.Options{OnContract: func(r string) { events = append(events, r) }})
 				if err != nil || undef != nil {
 					t.Fatalf("%s: %s: %v %v", ad.Name(), tt.term, undef, err)
 				}
-				if want := envTerm(t, tt.trace); !dpl.AlphaEqual(c, want) {
+				if want := Expected(t, tt.trace); !dpl.AlphaEqual(c, want) {
 					t.Errorf("%s: %s ⇝ %s, want %s", ad.Name(), tt.term, dpl.Format(c), tt.trace)
 				}
 				if !slices.Equal(events, tt.events) {
@@ -269,7 +226,7 @@ func (s EnvSuite) testFigures4And5(t *testing.T) {
 	// fails), leave symbolic evaluation without a result.
 	rho := map[string]dpl.Term{"x": &dpl.RealLit{R: 0}}
 	for _, src := range []string{"if x <. 0 then 0 else x", "log(x) + 1"} {
-		_, undef, err := s.TraceDiff(dpl.Pruned, rho, envOpen(t, rho, src), interderive.Options{})
+		_, undef, err := s.TraceDiff(dpl.Pruned, rho, Open(t, rho, src), interderive.Options{})
 		if err != nil || undef == nil {
 			t.Errorf("%s: undefined %v, err %v; want undefined", src, undef, err)
 		}
