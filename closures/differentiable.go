@@ -670,7 +670,7 @@ func EvalDiffHooks(ad dpl.Differentiator, prog dpl.Term, opts interderive.Option
 		return dpl.Answer{}, err
 	}
 	v, err := r.eval(&DiffClo{M: prog})
-	return diffAnswer(v, err)
+	return dpl.AnswerOf(v, err)
 }
 
 // TraceDiff is symbolic evaluation, ρ ⊢ M ⇝ C, of the elaborated, well-typed term m
@@ -693,17 +693,6 @@ func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts 
 		return nil, undef, nil
 	}
 	return c, nil, err
-}
-
-func diffAnswer(v dpl.Term, err error) (dpl.Answer, error) {
-	var u *dpl.Undefined
-	if errors.As(err, &u) {
-		return dpl.Answer{Undefined: u}, nil
-	}
-	if err != nil {
-		return dpl.Answer{}, err
-	}
-	return dpl.Answer{Value: v}, nil
 }
 
 // diffRun is the state of one run: the strategy, the fuel, the supply of fresh names

@@ -172,11 +172,7 @@ func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Optio
 		s = s()
 	}
 	if ev.err != nil {
-		var u *dpl.Undefined
-		if errors.As(ev.err, &u) {
-			return dpl.Answer{Undefined: u}, nil
-		}
-		return dpl.Answer{}, ev.err
+		return dpl.AnswerOf(nil, ev.err)
 	}
 	return ev.answer, nil
 }

@@ -1,5 +1,7 @@
 package dpl
 
+import "errors"
+
 // IsValue reports whether t is a value V ::= x | r | () | <V, W> (spec §3): values may
 // have free variables, for differentiation.
 func IsValue(t Term) bool {
@@ -154,4 +156,18 @@ func IsTrace(t Term) bool {
 		}
 	}
 	return true
+}
+
+// AnswerOf is the answer of a run that ended with the value v or the error err: an
+// error carrying a *Undefined is the answer undefined (the program's meaning, not a
+// failure); any other error is returned as it is.
+func AnswerOf(v Term, err error) (Answer, error) {
+	var u *Undefined
+	if errors.As(err, &u) {
+		return Answer{Undefined: u}, nil
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	return Answer{Value: v}, nil
 }

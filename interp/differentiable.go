@@ -161,15 +161,7 @@ func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Optio
 	if err != nil {
 		return dpl.Answer{}, err
 	}
-	v, err := in.eval(nil, nil, prog)
-	var u *dpl.Undefined
-	if errors.As(err, &u) {
-		return dpl.Answer{Undefined: u}, nil
-	}
-	if err != nil {
-		return dpl.Answer{}, err
-	}
-	return dpl.Answer{Value: v}, nil
+	return dpl.AnswerOf(in.eval(nil, nil, prog))
 }
 
 // TraceDiff is symbolic evaluation, ρ ⊢ M ⇝ C, of the elaborated, well-typed term m

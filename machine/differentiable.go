@@ -455,11 +455,7 @@ func (m *DiffMachine) Run(prog dpl.Term) (dpl.Answer, error) {
 			err = m.ret(s)
 		}
 		if err != nil {
-			var u *dpl.Undefined
-			if errors.As(err, &u) {
-				return dpl.Answer{Undefined: u}, nil
-			}
-			return dpl.Answer{}, err
+			return dpl.AnswerOf(nil, err)
 		}
 	}
 	return s.Answer, nil

@@ -357,7 +357,7 @@ func EvalDiffHooks(ad dpl.Differentiator, prog dpl.Term, opts interderive.Option
 		return dpl.Answer{}, err
 	}
 	v, err := r.eval(prog)
-	return answer(v, err)
+	return dpl.AnswerOf(v, err)
 }
 
 // ReduceDiff performs one step of ordinary evaluation on t: decompose, contract,
@@ -394,17 +394,6 @@ func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts 
 		return nil, undef, nil
 	}
 	return c, nil, err
-}
-
-func answer(v dpl.Term, err error) (dpl.Answer, error) {
-	var u *dpl.Undefined
-	if errors.As(err, &u) {
-		return dpl.Answer{Undefined: u}, nil
-	}
-	if err != nil {
-		return dpl.Answer{}, err
-	}
-	return dpl.Answer{Value: v}, nil
 }
 
 // diffRun is the state of one run: the strategy, the fuel, the supply of fresh names
