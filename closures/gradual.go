@@ -300,7 +300,7 @@ func (calc Calculus) descend(E *Context, cl Closure) (Closure, Step, error) {
 			case *g.Let:
 				return found(c, "", "expand", &Let{P: e.P, Name: e.Name, T: e.T, Bound: &Clo{e.Bound, rho}, Body: e.Body, Env: rho})
 			case *g.Letrec: // Letrec: b[(f ↦ (\x:S. letrec f = \x:S. e in e)[ρ]) : ρ]
-				return found(c, "Letrec", "", &Clo{e.Body, rho.Bind(e.Name, &Clo{E: unfold(e), Env: rho})})
+				return found(c, "Letrec", "", &Clo{e.Body, rho.Bind(e.Name, &Clo{E: g.Unfold(e), Env: rho})})
 			case *g.Blame:
 				if len(*E) == 0 {
 					return nil, Step{Done: true, Blamed: true, Label: e.L}, nil
@@ -460,12 +460,6 @@ func climb(sem g.Semantics, E *Context, val Closure) (Closure, Step, error) {
 			return nil, Step{}, fmt.Errorf("unknown frame %T", frame)
 		}
 	}
-}
-
-// unfold is the function a letrec binds: \x:S. (letrec f:T = \x:S. e in e).
-func unfold(l *g.Letrec) *g.Lam {
-	return &g.Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
-		Body: &g.Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
 }
 
 // constant is the constant of a value closure k[ρ], or nil.

@@ -147,17 +147,11 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 		if !ev.contract("Letrec") {
 			return nil
 		}
-		return ev.eval(e.Body, rho.Bind(e.Name, &v.Closure{Lam: unfold(e), Env: rho}), mk)
+		return ev.eval(e.Body, rho.Bind(e.Name, &v.Closure{Lam: g.Unfold(e), Env: rho}), mk)
 	case *g.Blame:
 		return ev.blame(e.L, mk)
 	}
 	return ev.fail(fmt.Errorf("cannot evaluate %s (casts must be translated first)", g.Format(e)))
-}
-
-// unfold is the function a letrec binds: \x:S. (letrec f:T = \x:S. e in e).
-func unfold(l *g.Letrec) *g.Lam {
-	return &g.Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
-		Body: &g.Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
 }
 
 func constant(val v.Value) g.Expr {

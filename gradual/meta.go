@@ -159,3 +159,12 @@ func (a Answer) String() string {
 	}
 	return Format(a.Value)
 }
+
+// Unfold is the function a letrec binds, \x:S. (letrec f:T = \x:S. e in e): the
+// right-hand side of the Letrec rule, b[f := Unfold(l)], and what the
+// environment-based stages bind f to, so that every call unfolds the recursion once
+// more and every stage reports a Letrec contraction per unfolding.
+func Unfold(l *Letrec) *Lam {
+	return &Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
+		Body: &Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
+}

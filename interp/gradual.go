@@ -184,7 +184,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			if err := in.fuel.Contract("Letrec"); err != nil {
 				return v.Answer{}, err
 			}
-			e, rho = t.Body, rho.Bind(t.Name, &v.Closure{Lam: unfold(t), Env: rho})
+			e, rho = t.Body, rho.Bind(t.Name, &v.Closure{Lam: g.Unfold(t), Env: rho})
 		case *g.Blame:
 			return in.blame(t.L, k)
 		default:
@@ -215,13 +215,6 @@ func (in *interpreter) pending(d g.Coercion, k ctx, value func(g.Coercion) bool)
 		}
 	}
 	return ctx{tail: k.tail, pending: n}, nil, nil
-}
-
-// unfold is the function a letrec binds: \x:S. (letrec f:T = \x:S. e in e), so that
-// every call unfolds the recursion once more, as the Letrec rule does.
-func unfold(l *g.Letrec) *g.Lam {
-	return &g.Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
-		Body: &g.Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
 }
 
 // blame is the answer blame l; outside the empty context it is a Blame contraction.

@@ -243,19 +243,13 @@ func (m *Machine) eval(s *State) error {
 		if err := m.fuel.Contract("Letrec"); err != nil {
 			return err
 		}
-		s.toEval(e.Body, s.Env.Bind(e.Name, &v.Closure{Lam: unfold(e), Env: s.Env}))
+		s.toEval(e.Body, s.Env.Bind(e.Name, &v.Closure{Lam: g.Unfold(e), Env: s.Env}))
 	case *g.Blame:
 		return m.blame(s, e.L)
 	default:
 		return fmt.Errorf("cannot evaluate %s (casts must be translated first)", g.Format(e))
 	}
 	return nil
-}
-
-// unfold is the function a letrec binds: \x:S. (letrec f:T = \x:S. e in e).
-func unfold(l *g.Letrec) *g.Lam {
-	return &g.Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
-		Body: &g.Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
 }
 
 // cont applies the meta-continuation to a value: it pops a frame and either finds a

@@ -374,9 +374,7 @@ func ContractCast(r CastRedex) (contractum g.Expr, discard bool, err error) {
 		return &g.Coerce{P: r.P, C: g.Then(r.Inner.C, r.C), X: r.Inner.X}, false, nil
 	case *LetrecRedex:
 		l := r.Letrec
-		unfolded := &g.Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
-			Body: &g.Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
-		return g.Subst(l.Body, l.Name, unfolded), false, nil
+		return g.Subst(l.Body, l.Name, g.Unfold(l)), false, nil
 	}
 	return nil, false, fmt.Errorf("unknown redex %T", r)
 }
