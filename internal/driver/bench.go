@@ -7,8 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,13 +20,24 @@ import (
 )
 
 // A BenchProgram is a program of the benchmark suite (testdata/bench/NAME.EXT.in),
-// parameterised by a size n written {n} in its text, with the sizes it runs at
-// (a comment "-- sizes: 10, 20, 40").
+// parameterised by a size n written {n} in its text. Comments carry its settings:
+//
+//	-- sizes: 10, 20, 40          the sizes the suite runs it at
+//	-- answer 10: 55              the answer at a size (checked by every run at that size)
+//	-- answer 10: ~ 1.99989       the same, to a relative 1e-9
+//
+// Besides {n}, the text may write {B^n}: the real number B to the power n (so that a
+// loop bounded by a real runs about n times).
+//
+// A program may also mark optional type annotations {name:T}: each name is one
+// annotation (all its occurrences go together), and Configurations expands the
+// program into one program per subset of the annotations kept, the others Dyn.
 type BenchProgram struct {
-	Name  string
-	Lang  Language
-	Text  string
-	Sizes []string
+	Name    string
+	Lang    Language
+	Text    string
+	Sizes   []string
+	Answers map[string]string // size -> expected observation
 }
 
 // LoadBench reads the suite's programs from a directory.
@@ -40,26 +53,114 @@ func LoadBench(dir string) ([]BenchProgram, error) {
 		if err != nil {
 			return nil, err
 		}
-		name := strings.TrimSuffix(filepath.Base(f), ".in")
-		l, err := LanguageFor(name, "")
+		p, err := ParseBench(strings.TrimSuffix(filepath.Base(f), ".in"), src)
 		if err != nil {
-			return nil, err
-		}
-		p := BenchProgram{Name: name, Lang: l, Text: string(src)}
-		sc := bufio.NewScanner(bytes.NewReader(src))
-		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "-- sizes:"); ok {
-				for _, s := range strings.Split(rest, ",") {
-					p.Sizes = append(p.Sizes, strings.TrimSpace(s))
-				}
-			}
-		}
-		if len(p.Sizes) == 0 {
-			return nil, fmt.Errorf("%s: no -- sizes: comment", f)
+			return nil, fmt.Errorf("%s: %w", f, err)
 		}
 		progs = append(progs, p)
 	}
 	return progs, nil
+}
+
+// ParseBench reads a benchmark program's settings; name is NAME.EXT.
+func ParseBench(name string, src []byte) (BenchProgram, error) {
+	l, err := LanguageFor(name, "")
+	if err != nil {
+		return BenchProgram{}, err
+	}
+	p := BenchProgram{Name: name, Lang: l, Text: string(src), Answers: map[string]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if rest, ok := strings.CutPrefix(line, "-- sizes:"); ok {
+			for _, s := range strings.Split(rest, ",") {
+				p.Sizes = append(p.Sizes, strings.TrimSpace(s))
+			}
+		}
+		if rest, ok := strings.CutPrefix(line, "-- answer "); ok {
+			size, ans, ok := strings.Cut(rest, ":")
+			if !ok {
+				return BenchProgram{}, fmt.Errorf("%q: want -- answer SIZE: ANSWER", line)
+			}
+			ans = strings.TrimSpace(ans)
+			if v, ok := strings.CutPrefix(ans, "~"); ok {
+				ans = approxPrefix + strings.TrimSpace(v)
+			}
+			p.Answers[strings.TrimSpace(size)] = ans
+		}
+	}
+	if len(p.Sizes) == 0 {
+		return BenchProgram{}, fmt.Errorf("no -- sizes: comment")
+	}
+	return p, nil
+}
+
+// power matches a placeholder {B^n}.
+var power = regexp.MustCompile(`\{([0-9.]+)\^n\}`)
+
+// Source is the program's text at a size: {n} is the size, {B^n} is B to its power.
+func (p BenchProgram) Source(size string) string {
+	n, _ := strconv.ParseFloat(size, 64)
+	s := power.ReplaceAllStringFunc(p.Text, func(m string) string {
+		b, _ := strconv.ParseFloat(power.FindStringSubmatch(m)[1], 64)
+		return strconv.FormatFloat(math.Pow(b, n), 'g', -1, 64)
+	})
+	return strings.ReplaceAll(s, "{n}", size)
+}
+
+// annotation matches an optional annotation {name:T}.
+var annotation = regexp.MustCompile(`\{(\w+):([^{}]*)\}`)
+
+// A Configuration is one typing configuration of a program with optional
+// annotations: Typed lists the annotations kept (sorted), the others are Dyn.
+type Configuration struct {
+	Typed   []string
+	Program BenchProgram
+}
+
+// Label names the configuration: the annotations kept, "dynamic" for none.
+func (c Configuration) Label() string {
+	if len(c.Typed) == 0 {
+		return "dynamic"
+	}
+	return strings.Join(c.Typed, ",")
+}
+
+// Configurations expands a program with optional annotations into its 2^k typing
+// configurations, the fully dynamic one first and the fully typed one last; a program
+// without any has one configuration, itself.
+func (p BenchProgram) Configurations() []Configuration {
+	var names []string
+	seen := map[string]bool{}
+	for _, m := range annotation.FindAllStringSubmatch(p.Text, -1) {
+		if !seen[m[1]] {
+			seen[m[1]] = true
+			names = append(names, m[1])
+		}
+	}
+	sort.Strings(names)
+	var out []Configuration
+	for mask := 0; mask < 1<<len(names); mask++ {
+		keep := map[string]bool{}
+		var typed []string
+		for i, n := range names {
+			if mask&(1<<i) != 0 {
+				keep[n] = true
+				typed = append(typed, n)
+			}
+		}
+		q := p
+		q.Text = annotation.ReplaceAllStringFunc(p.Text, func(s string) string {
+			m := annotation.FindStringSubmatch(s)
+			if keep[m[1]] {
+				return m[2]
+			}
+			return "Dyn"
+		})
+		out = append(out, Configuration{Typed: typed, Program: q})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Typed) < len(out[j].Typed) })
+	return out
 }
 
 // A BenchRow is one measured run.
@@ -67,27 +168,87 @@ type BenchRow struct {
 	Program, Size, Stage, Variant string
 	Answer                        string
 	Contractions                  int
-	Time                          time.Duration
-	PeakHeap                      uint64 // bytes in use at the highest sample, above the baseline
+	Time                          time.Duration // the fastest of the repetitions
+	PeakHeap                      uint64        // heap in use at the highest sample, above the heap before the run
+	PeakAbs                       uint64        // heap in use at the highest sample, the process's whole heap
 	Err                           error
+	// Mismatch is set when the program states an answer at this size and the run
+	// gave another.
+	Mismatch string
 }
 
-// RunBench runs a program at one size on one stage under one variant, timing it and
-// sampling the heap while it runs (every millisecond: the peak is approximate).
+// MinBenchTime is how long RunBench repeats a fast run to time it: it reports the
+// fastest repetition, which is the least disturbed by the rest of the machine.
+const MinBenchTime = 50 * time.Millisecond
+
+// RunBench runs a program at one size on one stage under one variant: once while
+// sampling the heap (RunOnce), then again until MinBenchTime has passed, keeping the
+// fastest time.
 func RunBench(p BenchProgram, size, stage, variant string, opts interderive.Options) BenchRow {
-	row := BenchRow{Program: p.Name, Size: size, Stage: stage, Variant: variant}
-	prog, err := p.Lang.Load([]byte(strings.ReplaceAll(p.Text, "{n}", size)))
-	if err != nil {
-		row.Err = err
+	row, prog := runOnce(p, size, stage, variant, opts)
+	if row.Err != nil {
 		return row
 	}
+	opts.OnContract = nil
+	for total := row.Time; total < MinBenchTime; {
+		start := time.Now()
+		if _, err := prog.Run(stage, variant, opts); err != nil {
+			row.Err = err
+			return row
+		}
+		d := time.Since(start)
+		total += d
+		row.Time = min(row.Time, d)
+	}
+	return row
+}
+
+// RunOnce runs a program at one size on one stage under one variant, once, sampling
+// the heap every millisecond (the peak is approximate, and grows with the live data
+// the run holds), and checks the answer the program states at that size.
+// opts.OnContract is not available: the run counts its contractions.
+func RunOnce(p BenchProgram, size, stage, variant string, opts interderive.Options) BenchRow {
+	row, _ := runOnce(p, size, stage, variant, opts)
+	return row
+}
+
+func runOnce(p BenchProgram, size, stage, variant string, opts interderive.Options) (BenchRow, Program) {
+	row := BenchRow{Program: p.Name, Size: size, Stage: stage, Variant: variant}
+	prog, err := p.Lang.Load([]byte(p.Source(size)))
+	if err != nil {
+		row.Err = err
+		return row, nil
+	}
+	opts.OnContract = nil
+	var out Outcome
+	row.PeakHeap, row.PeakAbs, row.Time, out, err = measure(func() (Outcome, error) { return prog.Run(stage, variant, opts) })
+	row.Answer, row.Contractions, row.Err = out.Observation, out.Steps, err
+	if want, ok := p.Answers[size]; ok && err == nil && !Matches(want, row.Answer) {
+		row.Mismatch = want
+	}
+	return row, prog
+}
+
+// measure runs f once, sampling the heap in use every millisecond, and returns the
+// highest sample above the heap in use before the run, the highest sample, and the
+// run's time.
+func measure(f func() (Outcome, error)) (uint64, uint64, time.Duration, Outcome, error) {
 	runtime.GC()
 	var base runtime.MemStats
 	runtime.ReadMemStats(&base)
-	var peak atomic.Uint64
+	var peak, abs atomic.Uint64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
+	sample := func(m *runtime.MemStats) {
+		runtime.ReadMemStats(m)
+		if m.HeapInuse > abs.Load() {
+			abs.Store(m.HeapInuse)
+		}
+		if m.HeapInuse > base.HeapInuse && m.HeapInuse-base.HeapInuse > peak.Load() {
+			peak.Store(m.HeapInuse - base.HeapInuse)
+		}
+	}
 	go func() {
 		defer wg.Done()
 		tick := time.NewTicker(time.Millisecond)
@@ -98,21 +259,18 @@ func RunBench(p BenchProgram, size, stage, variant string, opts interderive.Opti
 			case <-stop:
 				return
 			case <-tick.C:
-				runtime.ReadMemStats(&m)
-				if m.HeapInuse > base.HeapInuse && m.HeapInuse-base.HeapInuse > peak.Load() {
-					peak.Store(m.HeapInuse - base.HeapInuse)
-				}
+				sample(&m)
 			}
 		}
 	}()
-	opts.OnContract = func(string) { row.Contractions++ }
 	start := time.Now()
-	out, err := prog.Run(stage, variant, opts)
-	row.Time = time.Since(start)
+	out, err := f()
+	d := time.Since(start)
 	close(stop)
 	wg.Wait()
-	row.Answer, row.Err, row.PeakHeap = out.Observation, err, peak.Load()
-	return row
+	var m runtime.MemStats
+	sample(&m) // a run shorter than a millisecond has one sample
+	return peak.Load(), abs.Load(), d, out, err
 }
 
 // GrowthExponent fits time = a · contractions^k by least squares on the logarithms and

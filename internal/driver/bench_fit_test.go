@@ -2,6 +2,8 @@ package driver
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,26 +26,63 @@ func TestGrowthExponent(t *testing.T) {
 	}
 }
 
-// TestBenchSuite loads the suite and runs every program at its smallest size on every
-// stage: the benchmarks' answers are those of the stages, and every stage agrees.
+// TestBenchSuite loads the suite and runs every program (every typing configuration)
+// at its smallest size on every stage: every stage agrees, and with the answer the
+// program states at that size, if it states one.
 func TestBenchSuite(t *testing.T) {
 	progs, err := LoadBench("../../testdata/bench")
 	if err != nil || len(progs) == 0 {
 		t.Fatalf("%d programs, %v", len(progs), err)
 	}
 	for _, p := range progs {
-		var answers []string
-		for _, stage := range p.Lang.Stages() {
-			r := RunBench(p, p.Sizes[0], stage, p.Lang.DefaultVariant(), interderive.Options{})
-			if r.Err != nil {
-				t.Errorf("%s at %s on %s: %v", p.Name, p.Sizes[0], stage, r.Err)
+		for _, cf := range p.Configurations() {
+			size := cf.Program.Sizes[0]
+			var answers []string
+			for _, stage := range p.Lang.Stages() {
+				r := RunOnce(cf.Program, size, stage, p.Lang.DefaultVariant(), interderive.Options{})
+				if r.Err != nil || r.Mismatch != "" {
+					t.Errorf("%s [%s] at %s on %s: %q (want %q), %v", p.Name, cf.Label(), size, stage, r.Answer, r.Mismatch, r.Err)
+				}
+				answers = append(answers, r.Answer)
 			}
-			answers = append(answers, r.Answer)
-		}
-		for _, a := range answers[1:] {
-			if a != answers[0] {
-				t.Errorf("%s: the stages answer %v", p.Name, answers)
+			for _, a := range answers[1:] {
+				if a != answers[0] {
+					t.Errorf("%s [%s]: the stages answer %v", p.Name, cf.Label(), answers)
+				}
 			}
 		}
+	}
+}
+
+// TestConfigurations expands two optional annotations, one written twice, into the
+// four configurations, fully dynamic first.
+func TestConfigurations(t *testing.T) {
+	p, err := ParseBench("c.gtlc", []byte("-- sizes: 1\nletrec f: {a:Int} -> Int = \\x:{a:Int}. x in f ({b:Int} 1)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.Configurations() {
+		got = append(got, c.Label()+" | "+c.Program.Source("1")[len("-- sizes: 1\n"):])
+	}
+	want := []string{
+		`dynamic | letrec f: Dyn -> Int = \x:Dyn. x in f (Dyn 1)`,
+		`a | letrec f: Int -> Int = \x:Int. x in f (Dyn 1)`,
+		`b | letrec f: Dyn -> Int = \x:Dyn. x in f (Int 1)`,
+		`a,b | letrec f: Int -> Int = \x:Int. x in f (Int 1)`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestBenchSource fills in {n} and {B^n}: 2^10 = 1024, 1.5^2 = 2.25.
+func TestBenchSource(t *testing.T) {
+	p := BenchProgram{Text: "{n} {2^n} {1.5^n}"}
+	if got := p.Source("10"); got != "10 1024 57.6650390625" {
+		t.Errorf("got %q", got)
+	}
+	if got := p.Source("2"); got != "2 4 2.25" {
+		t.Errorf("got %q", got)
 	}
 }

@@ -1,0 +1,323 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/interderive/interderive"
+	g "github.com/interderive/interderive/gradual"
+)
+
+// A Target is one of the performance targets of the workbench, measured as ratios
+// within one run on one machine (never as absolute times).
+type Target struct {
+	Name     string   // what is claimed
+	Measured string   // the deciding figure(s)
+	Bound    string   // the claim as an inequality
+	Met      bool     // whether the measurement meets it
+	Details  []string // the rows the figures come from
+}
+
+// TargetConfig says where the suite is and how long a run may take.
+type TargetConfig struct {
+	Suite []BenchProgram
+	// Second is the time the reduction semantics should take for the refocusing
+	// comparison (about a second).
+	Second time.Duration
+	// Log, if not nil, receives a line per measured run, as it happens.
+	Log io.Writer
+}
+
+func (c TargetConfig) program(name string) (BenchProgram, error) {
+	for _, p := range c.Suite {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return BenchProgram{}, fmt.Errorf("the suite has no program %s", name)
+}
+
+func (c TargetConfig) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, format+"\n", args...)
+	}
+}
+
+func describeRow(r BenchRow) string {
+	s := fmt.Sprintf("%-9s n=%-8s %12s %10d contractions  peak heap %s", r.Stage, r.Size, r.Time.Round(time.Microsecond), r.Contractions, FormatBytes(r.PeakHeap))
+	if r.Err != nil {
+		s += "  error: " + r.Err.Error()
+	}
+	return s
+}
+
+// FormatBytes writes a byte count in B, KiB or MiB.
+func FormatBytes(n uint64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// Targets measures every target in turn.
+func Targets(c TargetConfig) ([]Target, error) {
+	var out []Target
+	for _, f := range []func(TargetConfig) (Target, error){
+		TargetRefocusing, TargetNativeFib, TargetConfigurations, TargetSpace, TargetTape,
+	} {
+		t, err := f(c)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// TargetRefocusing runs sum.gtlc, a non-tail recursion whose evaluation context grows
+// with n: the reduction semantics' time grows quadratically with its contractions
+// (exponent ≈ 2), the refocused stages' linearly (≤ 1.1), and where reduction takes
+// about a second the machine is at least 100× faster.
+func TargetRefocusing(c TargetConfig) (Target, error) {
+	p, err := c.program("sum.gtlc")
+	if err != nil {
+		return Target{}, err
+	}
+	t := Target{Name: "refocusing pays off (sum.gtlc, ED)", Bound: "reduction exponent in [1.8, 2.2]; machine, cps2, interp ≤ 1.1; machine ≥ 100× faster where reduction takes ~1 s"}
+	rows := map[string][]BenchRow{}
+	exps := map[string]float64{}
+	for _, stage := range []string{"reduction", "machine", "cps2", "interp"} {
+		for _, size := range p.Sizes {
+			r := RunBench(p, size, stage, "ed", interderive.Options{})
+			c.logf("  %s", describeRow(r))
+			t.Details = append(t.Details, describeRow(r))
+			if r.Err != nil {
+				return t, fmt.Errorf("sum.gtlc on %s at %s: %w", stage, size, r.Err)
+			}
+			rows[stage] = append(rows[stage], r)
+			if stage == "reduction" && r.Time > c.Second {
+				break
+			}
+		}
+		exps[stage] = GrowthExponent(rows[stage])
+	}
+	// The reduction run closest to a second, and the machine at the same size.
+	red := rows["reduction"]
+	best := red[0]
+	for _, r := range red {
+		if math.Abs(math.Log(r.Time.Seconds()/c.Second.Seconds())) < math.Abs(math.Log(best.Time.Seconds()/c.Second.Seconds())) {
+			best = r
+		}
+	}
+	var mach BenchRow
+	for _, r := range rows["machine"] {
+		if r.Size == best.Size {
+			mach = r
+		}
+	}
+	speedup := best.Time.Seconds() / mach.Time.Seconds()
+	t.Measured = fmt.Sprintf("exponents: reduction %.2f, machine %.2f, cps2 %.2f, interp %.2f; at n=%s reduction %s, machine %s: %.0f×",
+		exps["reduction"], exps["machine"], exps["cps2"], exps["interp"], best.Size, best.Time.Round(time.Millisecond), mach.Time.Round(time.Microsecond), speedup)
+	t.Met = exps["reduction"] >= 1.8 && exps["reduction"] <= 2.2 && exps["machine"] <= 1.1 && exps["cps2"] <= 1.1 && exps["interp"] <= 1.1 && speedup >= 100
+	return t, nil
+}
+
+// NativeFib is fib written directly in Go: the baseline the interpreters are measured
+// against.
+func NativeFib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return NativeFib(n-1) + NativeFib(n-2)
+}
+
+// timeIt returns the fastest of repeated runs of f over MinBenchTime.
+func timeIt(f func() error) (time.Duration, error) {
+	best := time.Duration(math.MaxInt64)
+	for total := time.Duration(0); total < MinBenchTime; {
+		start := time.Now()
+		if err := f(); err != nil {
+			return 0, err
+		}
+		d := time.Since(start)
+		total += d
+		best = min(best, d)
+	}
+	return best, nil
+}
+
+// TargetNativeFib runs fully typed fib on the refocused stages and in Go: the fastest
+// stage within 30× of Go, and the machine within 3× of the interpreter.
+func TargetNativeFib(c TargetConfig) (Target, error) {
+	const n = 25
+	t := Target{Name: fmt.Sprintf("typed fib %d against Go", n), Bound: "fastest stage ≤ 30× native Go; machine ≤ 3× interp"}
+	p, err := c.program("fib-typed.gtlc")
+	if err != nil {
+		return t, err
+	}
+	prog, err := gradualLang{}.Load([]byte(p.Source(fmt.Sprint(n))))
+	if err != nil {
+		return t, err
+	}
+	e := g.Translate(g.ED, prog.(gradualProgram).term)
+	times := map[string]time.Duration{}
+	native, _ := timeIt(func() error {
+		if NativeFib(n) != 75025 {
+			return fmt.Errorf("native fib")
+		}
+		return nil
+	})
+	t.Details = append(t.Details, fmt.Sprintf("%-9s %12s", "native Go", native))
+	fastest := ""
+	for _, st := range CastStages() {
+		if st.Name == "reduction" || st.Name == "closures" {
+			continue
+		}
+		d, err := timeIt(func() error {
+			a, err := st.Eval(g.ED, e, interderive.Options{})
+			if err == nil && a.Observe() != "75025" {
+				err = fmt.Errorf("fib %d on %s answers %s", n, st.Name, a.Observe())
+			}
+			return err
+		})
+		if err != nil {
+			return t, err
+		}
+		times[st.Name] = d
+		if fastest == "" || d < times[fastest] {
+			fastest = st.Name
+		}
+		line := fmt.Sprintf("%-9s %12s  %.0f× native", st.Name, d.Round(time.Microsecond), d.Seconds()/native.Seconds())
+		c.logf("  %s", line)
+		t.Details = append(t.Details, line)
+	}
+	ratio := times[fastest].Seconds() / native.Seconds()
+	mi := times["machine"].Seconds() / times["interp"].Seconds()
+	t.Measured = fmt.Sprintf("fastest (%s) %.0f× native; machine %.2f× interp", fastest, ratio, mi)
+	t.Met = ratio <= 30 && mi <= 3
+	return t, nil
+}
+
+// TargetConfigurations runs every typing configuration of config.gtlc on the refocused
+// stages under every semantics: the slowest within 3× the fully dynamic one.
+func TargetConfigurations(c TargetConfig) (Target, error) {
+	t := Target{Name: "no catastrophic gradual-typing slowdown (config.gtlc, every configuration)", Bound: "slowest configuration ≤ 3× fully dynamic, every semantics and stage"}
+	p, err := c.program("config.gtlc")
+	if err != nil {
+		return t, err
+	}
+	size := p.Sizes[len(p.Sizes)-1]
+	configs := p.Configurations()
+	worst := 0.0
+	worstAt := ""
+	for _, sem := range CastSemantics() {
+		for _, stage := range []string{"machine", "cps2", "interp"} {
+			var dyn time.Duration
+			slowest, slowestName := 0.0, ""
+			for _, cf := range configs {
+				r := RunBench(cf.Program, size, stage, sem.Name(), interderive.Options{})
+				if r.Err != nil {
+					return t, fmt.Errorf("config.gtlc [%s] on %s under %s: %w", cf.Label(), stage, sem.Name(), r.Err)
+				}
+				if len(cf.Typed) == 0 {
+					dyn = r.Time
+				}
+				if ratio := r.Time.Seconds() / dyn.Seconds(); ratio > slowest {
+					slowest, slowestName = ratio, cf.Label()
+				}
+			}
+			line := fmt.Sprintf("%-4s %-8s dynamic %10s, slowest [%s] %.2f×", sem.Name(), stage, dyn.Round(time.Microsecond), slowestName, slowest)
+			c.logf("  %s", line)
+			t.Details = append(t.Details, line)
+			if slowest > worst {
+				worst, worstAt = slowest, fmt.Sprintf("[%s] on %s under %s", slowestName, stage, sem.Name())
+			}
+		}
+	}
+	t.Measured = fmt.Sprintf("%d configurations at n=%s; worst %.2f× fully dynamic (%s)", len(configs), size, worst, worstAt)
+	t.Met = worst <= 3
+	return t, nil
+}
+
+// TargetSpace runs both even/odd programs at n = 10,000 and 1,000,000 on the
+// refocused stages, merging pending coercions and not: merged, the peak heap at a
+// million is at most 1.2× that at ten thousand; unmerged, it grows.
+func TargetSpace(c TargetConfig) (Target, error) {
+	t := Target{Name: "space efficiency (even/odd, merged coercions)", Bound: "merged: peak heap at n=1e6 ≤ 1.2× at n=1e4 on machine, cps2, interp (unmerged reported)"}
+	worst := 0.0
+	worstAt := ""
+	for _, name := range []string{"even-odd-k.gtlc", "even-odd-dyn.gtlc"} {
+		p, err := c.program(name)
+		if err != nil {
+			return t, err
+		}
+		for _, stage := range []string{"machine", "cps2", "interp"} {
+			for _, mode := range []interderive.Merging{interderive.Merged, interderive.Unmerged} {
+				var peaks []uint64
+				var notes []string
+				for _, size := range []string{"10000", "1000000"} {
+					r := RunBench(p, size, stage, "ed", interderive.Options{Merging: mode})
+					peaks = append(peaks, r.PeakAbs)
+					note := fmt.Sprintf("n=%s %s %s", size, FormatBytes(r.PeakAbs), r.Time.Round(time.Millisecond))
+					if r.Err != nil {
+						note = fmt.Sprintf("n=%s error: %v", size, r.Err)
+						if mode == interderive.Merged {
+							return t, fmt.Errorf("%s on %s merged at %s: %w", name, stage, size, r.Err)
+						}
+					}
+					notes = append(notes, note)
+				}
+				ratio := float64(peaks[1]) / float64(peaks[0])
+				line := fmt.Sprintf("%-17s %-8s %-8s %s; %s: %.2f×", name, stage, mode, notes[0], notes[1], ratio)
+				c.logf("  %s", line)
+				t.Details = append(t.Details, line)
+				if mode == interderive.Merged && ratio > worst {
+					worst, worstAt = ratio, name+" on "+stage
+				}
+			}
+		}
+	}
+	t.Measured = fmt.Sprintf("merged: worst peak-heap ratio 1e6/1e4 %.2f× (%s)", worst, worstAt)
+	t.Met = worst <= 1.2
+	return t, nil
+}
+
+// TargetTape takes the gradient of a 100,000-multiplication chain with --ad tape on
+// the refocused stages: at most 5× the chain's forward evaluation.
+func TargetTape(c TargetConfig) (Target, error) {
+	t := Target{Name: "linear reverse mode (--ad tape), 100,000-multiplication chain", Bound: "gradient ≤ 5× forward evaluation on machine, cps2, interp"}
+	grad, err := c.program("grad-chain.dpl")
+	if err != nil {
+		return t, err
+	}
+	fwd, err := c.program("forward-chain.dpl")
+	if err != nil {
+		return t, err
+	}
+	if !slices.ContainsFunc(DPL().Variants(), func(v string) bool { return v == "tape" }) {
+		return t, fmt.Errorf("no tape strategy")
+	}
+	const size = "100000"
+	worst := 0.0
+	for _, stage := range []string{"machine", "cps2", "interp"} {
+		f := RunBench(fwd, size, stage, "tape", interderive.Options{})
+		r := RunBench(grad, size, stage, "tape", interderive.Options{})
+		if f.Err != nil || r.Err != nil {
+			return t, fmt.Errorf("chain on %s: %v, %v", stage, f.Err, r.Err)
+		}
+		ratio := r.Time.Seconds() / f.Time.Seconds()
+		line := fmt.Sprintf("%-8s forward %s (%d contractions), gradient %s (%d contractions): %.2f×", stage, f.Time.Round(time.Microsecond), f.Contractions, r.Time.Round(time.Microsecond), r.Contractions, ratio)
+		c.logf("  %s", line)
+		t.Details = append(t.Details, line)
+		worst = max(worst, ratio)
+	}
+	t.Measured = fmt.Sprintf("worst gradient/forward %.2f×", worst)
+	t.Met = worst <= 5
+	return t, nil
+}
