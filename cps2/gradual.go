@@ -91,7 +91,7 @@ func (ev *evaluator) blame(l g.Label, mk metaCont) step {
 func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 	switch e := e.(type) {
 	case *g.IntLit, *g.BoolLit:
-		return ret(mk, &v.Const{K: e})
+		return ret(mk, v.Constant(e))
 	case *g.Var:
 		val, ok := rho.Lookup(e.Name)
 		if !ok {
@@ -102,24 +102,24 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 		return ret(mk, &v.Closure{Lam: e, Env: rho})
 	case *g.Unary:
 		return ev.eval(e.X, rho, frame(func(x v.Value) step {
-			return ev.delta(e.P, e.Op, mk, x)
+			return ev.delta(e.Op, mk, x, nil)
 		}))
 	case *g.Binary:
 		return ev.eval(e.X, rho, frame(func(x v.Value) step {
 			return ev.eval(e.Y, rho, frame(func(y v.Value) step {
-				return ev.delta(e.P, e.Op, mk, x, y)
+				return ev.delta(e.Op, mk, x, y)
 			}))
 		}))
 	case *g.If:
 		return ev.eval(e.Cond, rho, frame(func(c v.Value) step {
-			k, ok := constant(c).(*g.BoolLit)
+			k, ok := c.(v.Bool)
 			if !ok {
 				return ev.fail(fmt.Errorf("if on a non-boolean"))
 			}
 			if !ev.contract("If") {
 				return nil
 			}
-			if k.B {
+			if k {
 				return ev.eval(e.Then, rho, mk)
 			}
 			return ev.eval(e.Else, rho, mk)
@@ -147,35 +147,23 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 		if !ev.contract("Letrec") {
 			return nil
 		}
-		return ev.eval(e.Body, rho.Bind(e.Name, &v.Closure{Lam: g.Unfold(e), Env: rho}), mk)
+		return ev.eval(e.Body, rho.Bind(e.Name, v.LetrecClosure(e, rho)), mk)
 	case *g.Blame:
 		return ev.blame(e.L, mk)
 	}
 	return ev.fail(fmt.Errorf("cannot evaluate %s (casts must be translated first)", g.Format(e)))
 }
 
-func constant(val v.Value) g.Expr {
-	if c, ok := val.(*v.Const); ok {
-		return c.K
-	}
-	return nil
-}
-
-func (ev *evaluator) delta(p g.Pos, op g.Op, mk metaCont, args ...v.Value) step {
-	ks := make([]g.Expr, len(args))
-	for i, a := range args {
-		if ks[i] = constant(a); ks[i] == nil {
-			return ev.fail(fmt.Errorf("%s applied to a non-constant", op))
-		}
-	}
-	k, ok := g.Delta(p, op, ks...)
+// delta is δ on values (y is nil for a unary operator).
+func (ev *evaluator) delta(op g.Op, mk metaCont, x, y v.Value) step {
+	r, ok := v.Delta(op, x, y)
 	if !ok {
-		return ev.fail(fmt.Errorf("%s applied to ill-typed constants", op))
+		return ev.fail(fmt.Errorf("%s applied to ill-typed values", op))
 	}
 	if !ev.contract("delta") {
 		return nil
 	}
-	return ret(mk, &v.Const{K: k})
+	return ret(mk, r)
 }
 
 // apply applies a closure (beta) or a function wrapped by c̃ -> d̃ (AppCst).

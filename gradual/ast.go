@@ -1,6 +1,10 @@
 package gradual
 
-import "github.com/interderive/interderive"
+import (
+	"sync/atomic"
+
+	"github.com/interderive/interderive"
+)
 
 // Pos is a source position.
 type Pos = interderive.Pos
@@ -128,6 +132,8 @@ type (
 		T    Type
 		Fun  *Lam
 		Body Expr
+
+		unfolded atomic.Pointer[Lam] // Unfold's result, built once (terms are immutable)
 	}
 	// Cast is the type-based cast <Target <= Source>^L X of the cast calculus.
 	Cast struct {

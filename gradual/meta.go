@@ -18,34 +18,48 @@ func Delta(p Pos, op Op, args ...Expr) (Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	if !op.IsBinary() {
-		switch op {
-		case OpInc:
-			return &IntLit{P: p, N: a.N + 1}, true
-		case OpDec:
-			return &IntLit{P: p, N: a.N - 1}, true
-		case OpZero:
-			return &BoolLit{P: p, B: a.N == 0}, true
+	var b int64
+	if op.IsBinary() {
+		y, ok := args[1].(*IntLit)
+		if !ok {
+			return nil, false
 		}
-		return nil, false
+		b = y.N
 	}
-	b, ok := args[1].(*IntLit)
-	if !ok {
+	n, truth, isBool, ok := Prim(op, a.N, b)
+	switch {
+	case !ok:
 		return nil, false
+	case isBool:
+		return &BoolLit{P: p, B: truth}, true
 	}
+	return &IntLit{P: p, N: n}, true
+}
+
+// Prim is δ on the meanings of the constants: op applied to the integer a (and b, for
+// a binary operator; ignored otherwise). The result is the integer n, or for zero?,
+// = and < the boolean truth (isBool). ok is false for an unknown operator. Delta, and
+// the environment-based stages' δ on run-time values, are Prim.
+func Prim(op Op, a, b int64) (n int64, truth, isBool, ok bool) {
 	switch op {
+	case OpInc:
+		return a + 1, false, false, true
+	case OpDec:
+		return a - 1, false, false, true
+	case OpZero:
+		return 0, a == 0, true, true
 	case OpAdd:
-		return &IntLit{P: p, N: a.N + b.N}, true
+		return a + b, false, false, true
 	case OpSub:
-		return &IntLit{P: p, N: a.N - b.N}, true
+		return a - b, false, false, true
 	case OpMul:
-		return &IntLit{P: p, N: a.N * b.N}, true
+		return a * b, false, false, true
 	case OpEq:
-		return &BoolLit{P: p, B: a.N == b.N}, true
+		return 0, a == b, true, true
 	case OpLt:
-		return &BoolLit{P: p, B: a.N < b.N}, true
+		return 0, a < b, true, true
 	}
-	return nil, false
+	return 0, false, false, false
 }
 
 // Subst is e[x := v], for a closed value v: since v has no free variables, no binder
@@ -164,7 +178,16 @@ func (a Answer) String() string {
 // right-hand side of the Letrec rule, b[f := Unfold(l)], and what the
 // environment-based stages bind f to, so that every call unfolds the recursion once
 // more and every stage reports a Letrec contraction per unfolding.
+//
+// Terms are immutable, so the function is built once per letrec node and shared: the
+// environment-based stages unfold on every recursive call.
 func Unfold(l *Letrec) *Lam {
-	return &Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T,
-		Body: &Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}}
+	if f := l.unfolded.Load(); f != nil {
+		return f
+	}
+	inner := &Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}
+	f := &Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T, Body: inner}
+	inner.unfolded.Store(f) // unfolding the unfolded letrec gives the same function
+	l.unfolded.CompareAndSwap(nil, f)
+	return l.unfolded.Load()
 }

@@ -83,7 +83,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 	for {
 		switch t := e.(type) {
 		case *g.IntLit, *g.BoolLit:
-			return in.ret(&v.Const{K: t}, k)
+			return in.ret(v.Constant(t), k)
 		case *g.Var:
 			val, ok := rho.Lookup(t.Name)
 			if !ok {
@@ -97,7 +97,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			if err != nil || x.Blamed {
 				return x, err
 			}
-			r, err := in.delta(t.P, t.Op, x.V)
+			r, err := in.delta(t.Op, x.V, nil)
 			if err != nil {
 				return v.Answer{}, err
 			}
@@ -111,7 +111,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			if err != nil || y.Blamed {
 				return y, err
 			}
-			r, err := in.delta(t.P, t.Op, x.V, y.V)
+			r, err := in.delta(t.Op, x.V, y.V)
 			if err != nil {
 				return v.Answer{}, err
 			}
@@ -121,14 +121,14 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			if err != nil || c.Blamed {
 				return c, err
 			}
-			b, ok := constant(c.V).(*g.BoolLit)
+			b, ok := c.V.(v.Bool)
 			if !ok {
 				return v.Answer{}, fmt.Errorf("if on a non-boolean")
 			}
 			if err := in.fuel.Contract("If"); err != nil {
 				return v.Answer{}, err
 			}
-			if e = t.Else; b.B {
+			if e = t.Else; b {
 				e = t.Then
 			}
 		case *g.App:
@@ -184,7 +184,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			if err := in.fuel.Contract("Letrec"); err != nil {
 				return v.Answer{}, err
 			}
-			e, rho = t.Body, rho.Bind(t.Name, &v.Closure{Lam: g.Unfold(t), Env: rho})
+			e, rho = t.Body, rho.Bind(t.Name, v.LetrecClosure(t, rho))
 		case *g.Blame:
 			return in.blame(t.L, k)
 		default:
@@ -227,29 +227,16 @@ func (in *interpreter) blame(l g.Label, k ctx) (v.Answer, error) {
 	return v.Answer{Blamed: true, L: l}, nil
 }
 
-func constant(val v.Value) g.Expr {
-	if c, ok := val.(*v.Const); ok {
-		return c.K
-	}
-	return nil
-}
-
-func (in *interpreter) delta(p g.Pos, op g.Op, args ...v.Value) (v.Value, error) {
-	var buf [2]g.Expr
-	ks := buf[:len(args)]
-	for i, a := range args {
-		if ks[i] = constant(a); ks[i] == nil {
-			return nil, fmt.Errorf("%s applied to a non-constant", op)
-		}
-	}
-	k, ok := g.Delta(p, op, ks...)
+// delta is δ on values (y is nil for a unary operator).
+func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
+	r, ok := v.Delta(op, x, y)
 	if !ok {
-		return nil, fmt.Errorf("%s applied to ill-typed constants", op)
+		return nil, fmt.Errorf("%s applied to ill-typed values", op)
 	}
 	if err := in.fuel.Contract("delta"); err != nil {
 		return nil, err
 	}
-	return &v.Const{K: k}, nil
+	return r, nil
 }
 
 // apply applies a function value to an argument in the context k: a closure (beta),

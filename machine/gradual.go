@@ -209,7 +209,7 @@ func (m *Machine) blame(s *State, l g.Label) error {
 func (m *Machine) eval(s *State) error {
 	switch e := s.Term.(type) {
 	case *g.IntLit, *g.BoolLit:
-		s.toContinue(&v.Const{K: e})
+		s.toContinue(v.Constant(e))
 	case *g.Var:
 		val, ok := s.Env.Lookup(e.Name)
 		if !ok {
@@ -243,7 +243,7 @@ func (m *Machine) eval(s *State) error {
 		if err := m.fuel.Contract("Letrec"); err != nil {
 			return err
 		}
-		s.toEval(e.Body, s.Env.Bind(e.Name, &v.Closure{Lam: g.Unfold(e), Env: s.Env}))
+		s.toEval(e.Body, s.Env.Bind(e.Name, v.LetrecClosure(e, s.Env)))
 	case *g.Blame:
 		return m.blame(s, e.L)
 	default:
@@ -265,21 +265,21 @@ func (m *Machine) cont(s *State) error {
 	val := s.Value
 	switch f := top.(type) {
 	case *KUnary:
-		return m.delta(s, f.P, f.Op, val)
+		return m.delta(s, f.Op, val, nil)
 	case *KBinaryLeft:
 		s.push(&KBinaryRight{P: f.P, Op: f.Op, Left: val})
 		s.toEval(f.Right, f.Env)
 	case *KBinaryRight:
-		return m.delta(s, f.P, f.Op, f.Left, val)
+		return m.delta(s, f.Op, f.Left, val)
 	case *KIf:
-		k, ok := constant(val).(*g.BoolLit)
+		k, ok := val.(v.Bool)
 		if !ok {
 			return fmt.Errorf("if on a non-boolean")
 		}
 		if err := m.fuel.Contract("If"); err != nil {
 			return err
 		}
-		if k.B {
+		if k {
 			s.toEval(f.Then, f.Env)
 		} else {
 			s.toEval(f.Else, f.Env)
@@ -327,31 +327,16 @@ func (m *Machine) cont(s *State) error {
 	return nil
 }
 
-// constant is the constant a value holds, or nil.
-func constant(val v.Value) g.Expr {
-	if c, ok := val.(*v.Const); ok {
-		return c.K
-	}
-	return nil
-}
-
-func (m *Machine) delta(s *State, p g.Pos, op g.Op, args ...v.Value) error {
-	ks := make([]g.Expr, len(args))
-	for i, a := range args {
-		c, ok := a.(*v.Const)
-		if !ok {
-			return fmt.Errorf("%s applied to a non-constant", op)
-		}
-		ks[i] = c.K
-	}
-	k, ok := g.Delta(p, op, ks...)
+// delta is δ on values (y is nil for a unary operator).
+func (m *Machine) delta(s *State, op g.Op, x, y v.Value) error {
+	r, ok := v.Delta(op, x, y)
 	if !ok {
-		return fmt.Errorf("%s applied to ill-typed constants", op)
+		return fmt.Errorf("%s applied to ill-typed values", op)
 	}
 	if err := m.fuel.Contract("delta"); err != nil {
 		return err
 	}
-	s.toContinue(&v.Const{K: k})
+	s.toContinue(r)
 	return nil
 }
 

@@ -13,8 +13,11 @@ import (
 type Value interface{ isValue() }
 
 type (
-	// Const is a constant k.
-	Const struct{ K g.Expr } // *g.IntLit or *g.BoolLit
+	// Int is an integer constant n. (Constants are Go values, not pointers: as
+	// interface values, booleans and integers below 256 need no allocation.)
+	Int int64
+	// Bool is a boolean constant.
+	Bool bool
 	// Closure is \x:T. e closed by the environment it was made in.
 	Closure struct {
 		Lam *g.Lam
@@ -27,9 +30,58 @@ type (
 	}
 )
 
-func (*Const) isValue()   {}
+func (Int) isValue()      {}
+func (Bool) isValue()     {}
 func (*Closure) isValue() {}
 func (*Wrapped) isValue() {}
+
+// Constant is the value of a constant k (*g.IntLit or *g.BoolLit), or nil.
+func Constant(k g.Expr) Value {
+	switch k := k.(type) {
+	case *g.IntLit:
+		return Int(k.N)
+	case *g.BoolLit:
+		return Bool(k.B)
+	}
+	return nil
+}
+
+// Delta is δ on run-time values (gradual.Prim): op applied to x, and to y for a
+// binary operator (y is ignored otherwise). ok is false when an argument is not an
+// integer (which the type system rules out).
+func Delta(op g.Op, x, y Value) (Value, bool) {
+	a, ok := x.(Int)
+	if !ok {
+		return nil, false
+	}
+	b, ok := y.(Int)
+	if !ok && op.IsBinary() {
+		return nil, false
+	}
+	n, truth, isBool, ok := g.Prim(op, int64(a), int64(b))
+	switch {
+	case !ok:
+		return nil, false
+	case isBool:
+		return Bool(truth), true
+	}
+	return Int(n), true
+}
+
+// LetrecClosure is the closure letrec f:T = \x:S. e binds f to in ρ: Unfold, closed in
+// ρ. A letrec inside an unfolded function (the body of Unfold: every recursive call
+// evaluates it) is evaluated in that function's environment extended with its
+// parameter x, which the unfolded function does not use (it binds x again): the
+// closure leaves that binding out. Read back, the closure is the same term; but the
+// environment of the n-th call no longer holds the parameters of the n-1 calls before
+// it, so a tail-recursive loop runs in constant space.
+func LetrecClosure(l *g.Letrec, rho *Env) *Closure {
+	f := g.Unfold(l)
+	if f.Body == l && rho != nil && rho.Name == f.Param {
+		rho = rho.Next
+	}
+	return &Closure{Lam: f, Env: rho}
+}
 
 // Env is an environment ρ ::= ε | (x ↦ v) : ρ; nil is ε.
 type Env struct {
@@ -62,8 +114,10 @@ type Answer struct {
 // that every stage's answer can be compared with the substitution-based one.
 func ReadBack(v Value) g.Expr {
 	switch v := v.(type) {
-	case *Const:
-		return v.K
+	case Int:
+		return &g.IntLit{N: int64(v)}
+	case Bool:
+		return &g.BoolLit{B: bool(v)}
 	case *Closure:
 		return SubstEnv(v.Lam, v.Env)
 	case *Wrapped:
