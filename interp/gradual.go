@@ -146,31 +146,11 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			}
 			e, rho, k = clo.Lam.Body, clo.Env.Bind(clo.Lam.Param, arg), kk // the call, in tail position
 		case *g.Coerce:
-			if in.merge && !v.WrapsValue(in.sem, t.C, t.X, rho) {
-				value := func(n g.Coercion) bool { return v.WrapsValue(in.sem, n, t.X, rho) }
-				kk, wrapper, err := in.pending(t.C, k, value)
-				if err != nil {
-					return v.Answer{}, err
-				}
-				if wrapper != nil { // <c̄> s: a value, now that its coercion is normal
-					x, err := in.interp(t.X, rho, inner)
-					if err != nil {
-						return v.Answer{}, err
-					}
-					return in.ret(&v.Wrapped{C: wrapper, S: x.V}, k)
-				}
-				e, k = t.X, kk
-				continue
-			}
-			x, err := in.interp(t.X, rho, inner)
-			if err != nil || x.Blamed {
-				return x, err
-			}
-			a, err := in.cast(t.C, x.V, ctx{tail: k.empty()})
-			if err != nil || a.Blamed || k.pending == nil {
+			next, kk, a, done, err := in.coerce(t, rho, k)
+			if done || err != nil {
 				return a, err
 			}
-			return in.ret(a.V, k)
+			e, k = next, kk
 		case *g.Let:
 			b, err := in.interp(t.Bound, rho, inner)
 			if err != nil || b.Blamed {
@@ -191,6 +171,38 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			return v.Answer{}, fmt.Errorf("cannot interpret %s (casts must be translated first)", g.Format(e))
 		}
 	}
+}
+
+// coerce is interp's case for <c> e (apart, to keep eval's frame small): it answers
+// (done), or, in the merging mode, continues with e in tail position under the merged
+// pending coercion.
+func (in *interpreter) coerce(t *g.Coerce, rho *v.Env, k ctx) (g.Expr, ctx, v.Answer, bool, error) {
+	if in.merge && !v.WrapsValue(in.sem, t.C, t.X, rho) {
+		value := func(n g.Coercion) bool { return v.WrapsValue(in.sem, n, t.X, rho) }
+		kk, wrapper, err := in.pending(t.C, k, value)
+		if err != nil {
+			return nil, k, v.Answer{}, true, err
+		}
+		if wrapper != nil { // <c̄> s: a value, now that its coercion is normal
+			x, err := in.interp(t.X, rho, inner)
+			if err != nil {
+				return nil, k, v.Answer{}, true, err
+			}
+			a, err := in.ret(&v.Wrapped{C: wrapper, S: x.V}, k)
+			return nil, k, a, true, err
+		}
+		return t.X, kk, v.Answer{}, false, nil
+	}
+	x, err := in.interp(t.X, rho, inner)
+	if err != nil || x.Blamed {
+		return nil, k, x, true, err
+	}
+	a, err := in.cast(t.C, x.V, ctx{tail: k.empty()})
+	if err != nil || a.Blamed || k.pending == nil {
+		return nil, k, a, true, err
+	}
+	a, err = in.ret(a.V, k)
+	return nil, k, a, true, err
 }
 
 // pending makes d the pending coercion of the context (merging mode): normalised,
