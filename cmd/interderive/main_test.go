@@ -273,6 +273,39 @@ func TestTraceAll(t *testing.T) {
 	}
 }
 
+// TestTraceAllDPL: trace --stage all for the differentiable language. By hand:
+// d/dx x² at 3 is 2·3 = 6; the rd's body x * x is mul(<x, x>), its own trace (one
+// sym/op); the derivative term then runs on the ordinary layer.
+func TestTraceAllDPL(t *testing.T) {
+	path := write(t, "p.dpl", "1.rd[3](x:real. x * x)")
+	stdout, _, code := runCmd("trace", "--stage", "all", path)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stdout)
+	}
+	for _, want := range []string{"contraction 1: rd", "contraction 2: sym/op", "contraction 1 (rd) completes",
+		"trace:      mul(<x, x>)", "derivative: let x:real = 3 in", "| decompose: []  with redex  mul(<x, x>)   (layer 1, symbolic)",
+		"reduction  6", "closures   6", "machine    6", "cps2       6", "interp     6"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("trace --stage all lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "DISAGREE") {
+		t.Errorf("the stages disagree:\n%s", stdout)
+	}
+	stdout, _, code = runCmd("trace", "--stage", "all", "--json", "--ad", "figure6", path)
+	if code != 0 || !strings.Contains(stdout, `"variant":"figure6"`) || !strings.Contains(stdout, `"rules":["rd","sym/op",`) {
+		t.Errorf("trace --stage all --json: exit %d\n%s", code, stdout)
+	}
+	page := filepath.Join(t.TempDir(), "trace.html")
+	if _, _, code := runCmd("trace", "--stage", "all", "--html", page, path); code != 0 {
+		t.Fatalf("--html: exit %d", code)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(html), "<b>sym/op</b>") || !strings.Contains(string(html), "trace:      mul(&lt;x, x&gt;)") {
+		t.Errorf("the page lacks the rows or the rd: %v", err)
+	}
+}
+
 // TestTracePageRendersInChromium takes a screenshot of the side-by-side page with
 // headless Chromium, where it is installed (apt-get install chromium); elsewhere it
 // is skipped. The README gives the same command.
@@ -281,21 +314,26 @@ func TestTracePageRendersInChromium(t *testing.T) {
 	if err != nil {
 		t.Skip("chromium is not installed")
 	}
-	dir := t.TempDir()
-	path := write(t, "p.cast", "<Int <= Dyn>^l2 <Dyn <= Int>^l1 4")
-	page, shot := filepath.Join(dir, "trace.html"), filepath.Join(dir, "trace.png")
-	if _, _, code := runCmd("trace", "--stage", "all", "--html", page, path); code != 0 {
-		t.Fatalf("--html: exit %d", code)
-	}
-	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1400,900", "--screenshot="+shot, "file://"+page)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	info, err := os.Stat(shot)
-	if err != nil || info.Size() < 10_000 {
-		t.Fatalf("no screenshot, or an empty one: %v", err)
+	for _, prog := range []struct{ name, src string }{
+		{"p.cast", "<Int <= Dyn>^l2 <Dyn <= Int>^l1 4"},
+		{"p.dpl", "1.rd[3](x:real. x * x)"},
+	} {
+		dir := t.TempDir()
+		path := write(t, prog.name, prog.src)
+		page, shot := filepath.Join(dir, "trace.html"), filepath.Join(dir, "trace.png")
+		if _, _, code := runCmd("trace", "--stage", "all", "--html", page, path); code != 0 {
+			t.Fatalf("%s: --html: exit %d", prog.name, code)
+		}
+		cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+			"--disable-background-networking", "--disable-component-update", "--disable-sync",
+			"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1400,900", "--screenshot="+shot, "file://"+page)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: chromium: %v\n%s", prog.name, err, out)
+		}
+		info, err := os.Stat(shot)
+		if err != nil || info.Size() < 10_000 {
+			t.Fatalf("%s: no screenshot, or an empty one: %v", prog.name, err)
+		}
 	}
 }
 

@@ -30,7 +30,9 @@ type Lane struct {
 type SideBySide struct {
 	Program string `json:"program"`
 	Variant string `json:"variant"`
-	Lanes   []Lane `json:"lanes"`
+	// Parameter names what Variant is: "semantics" (gradual) or "ad" (dpl).
+	Parameter string `json:"parameter"`
+	Lanes     []Lane `json:"lanes"`
 }
 
 // SideBySider is a program that can be traced on every stage at once.
@@ -72,7 +74,7 @@ func (p gradualProgram) SideBySide(variant string, opts interderive.Options) (Si
 		opts.Merging = interderive.Unmerged
 	}
 	e := g.Translate(sem, p.term)
-	out := SideBySide{Program: g.Format(e), Variant: variant}
+	out := SideBySide{Program: g.Format(e), Variant: variant, Parameter: "semantics"}
 	merge := opts.Merging == interderive.Merged
 	for _, st := range CastStages() {
 		l := &lane{Lane: Lane{Stage: st.Name}}
@@ -179,7 +181,7 @@ func (s SideBySide) Rule(i int) (string, bool) {
 // WriteText prints the aligned trace for a terminal: each contraction, then what each
 // stage did to reach it.
 func (s SideBySide) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "semantics %s\nprogram   %s\n", s.Variant, s.Program)
+	fmt.Fprintf(w, "%-9s %s\nprogram   %s\n", s.Parameter, s.Variant, s.Program)
 	for i := range s.Rows() {
 		rule, agree := s.Rule(i)
 		switch {

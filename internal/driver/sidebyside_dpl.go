@@ -1,0 +1,233 @@
+package driver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/machine"
+	"github.com/interderive/interderive/reduction"
+)
+
+// The side-by-side trace of the differentiable language. The lanes are cut at the
+// contraction events (opts.OnContract), as for the gradual calculus, but the stages
+// of this language report a contraction after counting it: the reduction semantics'
+// Redex hook right after, the calculus of closures' Step hook once the contraction is
+// complete, which for a contraction that runs nested layers (rd, and the redexes of
+// Figure 5) is after the contractions of those layers. So a line about contraction n
+// goes to n's own row when no other contraction came since (dplLane.attach), and
+// otherwise to the row being built, headed "contraction n (rule) completes".
+//
+// Every stage reports an rd, with the trace term of its body and its derivative term,
+// when its contraction is complete: after the contractions of its nested layer and
+// before the next one. Those two lines always go to the row being built, so that they
+// stand in the same row in every lane.
+
+// dplLane collects a stage's steps between contractions.
+type dplLane struct{ lane }
+
+// attach adds a line about contraction n (1-based) to n's row if n is the last
+// contraction so far, else to the row being built.
+func (l *dplLane) attach(n int, line string) {
+	if n > 0 && n == len(l.Rules) {
+		l.Steps[n-1] = append(l.Steps[n-1], line)
+		return
+	}
+	l.cur = append(l.cur, line)
+}
+
+// completes says, in the row being built, which earlier contraction the lines that
+// follow complete, unless they complete the last one (which has its own row).
+func (l *dplLane) completes(n int, indent, rule string, rd bool) {
+	if rd || n != len(l.Rules) {
+		l.cur = append(l.cur, fmt.Sprintf("%scontraction %d (%s) completes", indent, n, rule))
+	}
+}
+
+// rd shows an rd whose contraction is complete: the trace term of its body and its
+// derivative term.
+func (l *dplLane) rd(indent string, trace, derivative dpl.Term) {
+	l.step("%strace:      %s", indent, dpl.Format(trace))
+	l.step("%sderivative: %s", indent, dpl.Format(derivative))
+}
+
+// end closes the lane with the stage's outcome. A row with no steps is an empty list
+// (in JSON [], not null).
+func (l *dplLane) end(a dpl.Answer, err error) Lane {
+	l.Steps = append(l.Steps, l.cur)
+	for i, steps := range l.Steps {
+		if steps == nil {
+			l.Steps[i] = []string{}
+		}
+	}
+	l.Answer = a.String()
+	if err != nil {
+		l.Error, l.Answer = err.Error(), ""
+	}
+	return l.Lane
+}
+
+// indentLayer marks the lines of a nested layer (symbolic evaluation inside rd, or
+// Figure 5's nested evaluations), as trace does.
+func indentLayer(layer int) string { return strings.Repeat("| ", layer) }
+
+// SideBySide runs the program on every stage under one differentiation strategy and
+// records each stage's own steps: the reduction semantics' decompositions, contractums
+// and symbolic steps (what the trace grows by), the calculus of closures' environment
+// steps too, the machine's states with their layers; and, on every stage, the trace
+// term and the derivative term of every rd.
+func (p dplProgram) SideBySide(variant string, opts interderive.Options) (SideBySide, error) {
+	ad, ok := dpl.LookupDifferentiator(variant)
+	if !ok {
+		return SideBySide{}, fmt.Errorf("unknown differentiation strategy %q", variant)
+	}
+	out := SideBySide{Program: dpl.Format(p.term), Variant: ad.Name(), Parameter: "ad"}
+	for _, st := range DPLStages() {
+		l := &dplLane{lane{Lane: Lane{Stage: st.Name}}}
+		o := opts
+		o.OnContract = l.contract
+		onRd := func(c, d dpl.Term) { l.rd("", c, d) }
+		var a dpl.Answer
+		var err error
+		switch st.Name {
+		case "reduction":
+			a, err = reduction.EvalDiffHooks(ad, p.term, o, sideReductionDPL(l))
+		case "closures":
+			a, err = closures.EvalDiffHooks(ad, p.term, o, sideClosuresDPL(l))
+		case "machine":
+			m := machine.NewDiff(ad, o, onRd)
+			m.Trace = func(s *machine.DiffState) { l.step("%s", s) }
+			a, err = m.Run(p.term)
+		default: // cps2, interp: no intermediate states to show, only the rd
+			a, err = st.Traced(ad, p.term, o, onRd)
+		}
+		out.Lanes = append(out.Lanes, l.end(a, err))
+	}
+	return out, nil
+}
+
+// sideReductionDPL shows the reduction semantics' steps: at each contraction the
+// context and the redex; when it is complete the contractum and the whole term
+// (ordinary evaluation), what the trace grows by (symbolic evaluation), and for rd
+// the trace and the derivative.
+func sideReductionDPL(l *dplLane) reduction.DiffHooks {
+	return reduction.DiffHooks{
+		Redex: func(ev reduction.DiffEvent) {
+			in := indentLayer(ev.Layer)
+			where := ""
+			if ev.Layer > 0 {
+				where = fmt.Sprintf("   (layer %d, %s)", ev.Layer, ev.Mode)
+			}
+			l.attach(ev.Step, fmt.Sprintf("%sdecompose: %s  with redex  %s%s", in, ev.Context, dpl.Format(ev.Redex.Term()), where))
+		},
+		Step: func(ev reduction.DiffEvent) {
+			in := indentLayer(ev.Layer)
+			rd := ev.Trace != nil
+			l.completes(ev.Step, in, ev.Rule, rd)
+			add := func(line string) {
+				if rd {
+					l.cur = append(l.cur, line)
+				} else {
+					l.attach(ev.Step, line)
+				}
+			}
+			if rd {
+				l.rd(in, ev.Trace, ev.Derivative)
+			}
+			switch {
+			case ev.Finished != nil:
+				add(in + "finished:  " + dpl.Format(ev.Finished))
+				return
+			case ev.Mode == reduction.DiffSymbolic:
+				if ev.Binding != nil {
+					add(in + "trace +=   " + formatBinding(ev.Binding))
+				}
+				add(in + "term:      " + dpl.Format(ev.Next))
+			default:
+				add(in + "contract:  " + dpl.Format(ev.Contractum))
+				add(in + "plug:      " + dpl.Format(ev.Next))
+			}
+		},
+	}
+}
+
+// sideClosuresDPL shows the calculus of closures' steps: its environment steps (expand,
+// lookup: no contractions), and each contraction once complete: the context, the
+// redex, the contractum and the closure read back.
+func sideClosuresDPL(l *dplLane) closures.DiffHooks {
+	return closures.DiffHooks{Step: func(ev closures.DiffEvent) {
+		in := indentLayer(ev.Layer)
+		if ev.Rule == "" {
+			l.step("%s%s: %s  ~>  %s", in, ev.Env, formatDiffClosure(ev.Mode, ev.Redex), formatDiffClosure(ev.Mode, ev.Contractum))
+			return
+		}
+		rd := ev.Trace != nil
+		l.completes(ev.Step, in, ev.Rule, rd)
+		add := func(line string) {
+			if rd {
+				l.cur = append(l.cur, line)
+			} else {
+				l.attach(ev.Step, line)
+			}
+		}
+		where := ""
+		if ev.Layer > 0 {
+			where = fmt.Sprintf("   (layer %d, %s)", ev.Layer, ev.Mode)
+		}
+		add(fmt.Sprintf("%sdecompose: %s  with redex  %s%s", in, ev.Context, formatDiffClosure(ev.Mode, ev.Redex), where))
+		if rd {
+			l.rd(in, ev.Trace, ev.Derivative)
+		}
+		if ev.Finished != nil {
+			add(in + "finished:  " + dpl.Format(ev.Finished))
+			return
+		}
+		if ev.Binding != nil {
+			add(in + "trace +=   " + formatBinding(ev.Binding))
+		}
+		add(in + "contract:  " + formatDiffClosure(ev.Mode, ev.Contractum))
+		if ev.Next != nil {
+			add(in + "closure:   " + dpl.Format(closures.DiffSigma(ev.Mode, ev.Next)))
+		}
+	}}
+}
+
+// formatBinding is let x:T = C in, the body to come.
+func formatBinding(b *dpl.Let) string {
+	return "let " + b.Name + ":" + dpl.FormatType(b.T) + " = " + dpl.Format(b.Bound) + " in"
+}
+
+// formatDiffClosure shows a closure: a term with its value environment, M[x ↦ V, ...]
+// ((x ↦ V)_sym for a symbolic binding; innermost first; ε when empty; M in parentheses
+// unless it is atomic or an application), or anything else read back.
+func formatDiffClosure(mode closures.DiffMode, cl closures.DiffClosure) string {
+	c, ok := cl.(*closures.DiffClo)
+	if !ok {
+		return dpl.Format(closures.DiffSigma(mode, cl))
+	}
+	const most = 8
+	var env []string
+	for rho := c.Env; rho != nil; rho = rho.Next {
+		if len(env) == most {
+			env = append(env, "…")
+			break
+		}
+		b := rho.Name + " ↦ " + dpl.Format(rho.Val)
+		if rho.Symbolic {
+			b = "(" + b + ")_sym"
+		}
+		env = append(env, b)
+	}
+	if len(env) == 0 {
+		env = []string{"ε"}
+	}
+	m := dpl.Format(c.M)
+	switch c.M.(type) {
+	case *dpl.Var, *dpl.RealLit, *dpl.UnitLit, *dpl.BoolLit, *dpl.Pair, *dpl.OpApp, *dpl.Fst, *dpl.Snd, *dpl.Call:
+	default:
+		m = "(" + m + ")"
+	}
+	return m + "[" + strings.Join(env, ", ") + "]"
+}
