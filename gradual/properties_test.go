@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/driver"
 	"github.com/interderive/interderive/internal/gradualgen"
 	"pgregory.net/rapid"
 )
@@ -19,36 +20,19 @@ func grammarNormal(sem g.Semantics, c g.Coercion) bool {
 // TestSeqCorrect is the correctness of composition (a conjecture of Siek & Garcia,
 // proved for ED in PEPM 2014): for well-typed normal forms ĉ1 : S => T and
 // ĉ2 : T => U, seq(ĉ1, ĉ2) is the normal form that one-step reduction reaches from
-// ĉ1 ; ĉ2.
+// ĉ1 ; ĉ2 (driver.SeqCorrect, on driver.DrawComposition's pairs).
 func TestSeqCorrect(t *testing.T) {
 	for _, sem := range g.Standard() {
 		t.Run(sem.Name(), func(tt *testing.T) {
 			fired := map[string]int{}
 			rapid.Check(tt, func(t *rapid.T) {
-				m := gradualgen.Type(t, 2, "T")
-				// Half the time the middle type is a function type through Dyn, where
-				// composition meets Arr and, inside it, failures (FailL, FailR, ArrFail).
-				switch rapid.IntRange(0, 3).Draw(t, "through-dyn") {
-				case 0:
-					m = g.Fn(gradualgen.Type(t, 1, "T-dom"), g.Dyn)
-				case 1:
-					m = g.Fn(g.Dyn, gradualgen.Type(t, 1, "T-cod"))
-				}
-				s := gradualgen.Consistent(t, m, 2, "S")
-				u := gradualgen.Consistent(t, m, 2, "U")
-				c1 := gradualgen.Normal(t, sem, s, m, 3)
-				c2 := gradualgen.Normal(t, sem, m, u, 3)
-				want, rules, ok := g.Normalize(sem, g.Then(c1, c2), 10_000)
-				if !ok {
-					t.Fatalf("%s ; %s does not normalise", g.FormatCoercion(c1), g.FormatCoercion(c2))
-				}
+				c := driver.DrawComposition(t, sem)
+				rules, err := driver.SeqCorrect(sem, c.C1, c.C2)
 				for _, r := range rules {
 					fired[r]++
 				}
-				got := sem.Seq(c1, c2)
-				if !g.EqualCoercions(got, want) {
-					t.Fatalf("seq(%s, %s) = %s, but reduction reaches %s by %v",
-						g.FormatCoercion(c1), g.FormatCoercion(c2), g.FormatCoercion(got), g.FormatCoercion(want), rules)
+				if err != nil {
+					t.Fatal(err)
 				}
 			})
 			// The property is only as strong as the compositions it saw: every rule of

@@ -16,6 +16,7 @@ import (
 	"github.com/interderive/interderive/dpl"
 	"github.com/interderive/interderive/internal/dplcases"
 	"github.com/interderive/interderive/internal/dplgen"
+	"github.com/interderive/interderive/internal/driver"
 	"github.com/interderive/interderive/reduction"
 	"pgregory.net/rapid"
 )
@@ -622,12 +623,6 @@ var dplConfig = dplgen.Full(5)
 
 const propertyFuel = 20_000
 
-// skippable reports whether a run ended without an answer for a reason a property
-// does not judge: fuel, or Figure 6's budget.
-func skippable(err error) bool {
-	return errors.Is(err, interderive.ErrOutOfFuel) || errors.Is(err, dpl.ErrOverBudget)
-}
-
 // TestDiffDeterminacy (Proposition 3.4): a program has at most one answer, and the
 // reduction semantics reaches it by the same contractions every time.
 func TestDiffDeterminacy(t *testing.T) {
@@ -636,61 +631,24 @@ func TestDiffDeterminacy(t *testing.T) {
 		ad := rapid.SampledFrom(dpl.Differentiators()).Draw(t, "ad")
 		a1, ev1, err1 := run(t, ad, prog, propertyFuel)
 		a2, ev2, err2 := run(t, ad, prog, propertyFuel)
-		if err1 != nil && !skippable(err1) {
+		if err1 != nil && !driver.Inconclusive(err1) {
 			t.Fatalf("%s: %v\n%s", ad.Name(), err1, dpl.Format(prog))
 		}
-		if (err1 == nil) != (err2 == nil) || !sameAnswer(a1, a2) || !slices.Equal(ev1, ev2) {
+		if (err1 == nil) != (err2 == nil) || !driver.SameDPLAnswer(a1, a2) || !slices.Equal(ev1, ev2) {
 			t.Fatalf("two runs differ: %v (%v) then %v (%v)\n%s", a1, err1, a2, err2, dpl.Format(prog))
 		}
 	})
 }
 
-func sameAnswer(a, b dpl.Answer) bool {
-	if (a.Undefined == nil) != (b.Undefined == nil) {
-		return false
-	}
-	if a.Undefined != nil {
-		return dpl.AlphaEqual(a.Undefined.Redex, b.Undefined.Redex)
-	}
-	return a.Value == nil && b.Value == nil || a.Value != nil && b.Value != nil && dpl.AlphaEqual(a.Value, b.Value)
-}
-
 // TestDiffInterpolation (Proposition 3.5): M ⇒ V iff M ⇝ C and C ⇒ V for some C; and
 // the two computations perform the same floating-point operations, so V is the same to
-// the bit.
+// the bit (driver.Interpolation).
 func TestDiffInterpolation(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		prog := dplgen.Program(t, dplConfig)
 		ad := rapid.SampledFrom(dpl.Differentiators()).Draw(t, "ad")
-		a, _, err := run(t, ad, prog, propertyFuel)
-		if skippable(err) {
-			return
-		}
-		if err != nil {
-			t.Fatalf("M ⇒: %v\n%s", err, dpl.Format(prog))
-		}
-		c, undef, err := reduction.TraceDiff(ad, nil, prog, interderive.Options{Fuel: propertyFuel})
-		if skippable(err) {
-			return
-		}
-		if err != nil {
-			t.Fatalf("M ⇝: %v\n%s", err, dpl.Format(prog))
-		}
-		if undef == nil && !dpl.IsTrace(c) {
-			t.Fatalf("M ⇝ %s, which is not a trace term\n%s", dpl.Format(c), dpl.Format(prog))
-		}
-		if undef != nil {
-			if a.Undefined == nil {
-				t.Fatalf("M ⇒ %s, but M ⇝ is undefined (%v)\n%s", a, undef, dpl.Format(prog))
-			}
-			return
-		}
-		b, _, err := run(t, ad, c, propertyFuel)
-		if skippable(err) {
-			return
-		}
-		if err != nil || !sameAnswer(a, b) || (a.Undefined != nil) != (b.Undefined != nil) {
-			t.Fatalf("M ⇒ %s, but M ⇝ C and C ⇒ %s (%v)\nM = %s\nC = %s", a, b, err, dpl.Format(prog), dpl.Format(c))
+		if err := driver.Interpolation(ad, prog, propertyFuel); err != nil {
+			t.Fatalf("%v\nM = %s", err, dpl.Format(prog))
 		}
 	})
 }
@@ -732,7 +690,7 @@ func TestDiffDerivativesWellTyped(t *testing.T) {
 			}
 		}}
 		_, err := reduction.EvalDiffHooks(ad, prog, interderive.Options{Fuel: propertyFuel}, hooks)
-		if err != nil && !skippable(err) {
+		if err != nil && !driver.Inconclusive(err) {
 			t.Fatalf("%v\n%s", err, dpl.Format(prog))
 		}
 		if failure != "" {
@@ -763,7 +721,7 @@ func TestDiffStrategiesAgree(t *testing.T) {
 		prog := dplgen.Program(t, dplConfig)
 		a, _, err1 := run(t, dpl.Figure6, prog, propertyFuel)
 		b, _, err2 := run(t, dpl.Pruned, prog, propertyFuel)
-		if skippable(err1) || skippable(err2) {
+		if driver.Inconclusive(err1) || driver.Inconclusive(err2) {
 			return
 		}
 		if err1 != nil || err2 != nil {
@@ -779,103 +737,17 @@ func TestDiffStrategiesAgree(t *testing.T) {
 // semantics computes is the true derivative. For a random body N over x:real (or
 // x:real*real, coordinate by coordinate) and a point a, 1.rd[a](x. N) is compared with
 // the central difference (f(a + h) - f(a - h)) / 2h of f = x ↦ N, evaluated as
-// let x = a ± h in N. Points where f is undefined or not smooth nearby (the trace of N,
-// which fixes the branches taken, differs at a ± h) are skipped.
+// let x = a ± h in N (driver.FiniteDifferences, on driver.DrawGradientCase's inputs).
+// Points where f is undefined or not smooth nearby (the trace of N, which fixes the
+// branches taken, differs at a ± h) are skipped.
 func TestDiffFiniteDifferences(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		cfg := dplgen.Full(3)
-		pair := rapid.Bool().Draw(t, "pair-point")
-		ty := dpl.Type(dpl.Real)
-		if pair {
-			ty = dpl.Times(dpl.Real, dpl.Real)
-		}
-		gen := dplgen.New(t, cfg)
-		sc := dplgen.Scope{}.Bind("x", ty)
-		var body dpl.Term
-		for try := 0; try < 10 && (body == nil || !dpl.OccursFree("x", body)); try++ {
-			body = dplgen.Elaborate(t, func(x string) (dpl.Type, bool) {
-				if x == "x" {
-					return ty, true
-				}
-				return nil, false
-			}, gen.Term(sc, dpl.Real, cfg.Depth))
-		}
-		point := dplgen.Value(t, ty, "point")
+		c := driver.DrawGradientCase(t, 3)
 		ad := rapid.SampledFrom(dpl.Differentiators()).Draw(t, "ad")
-		grad := &dpl.Rd{Cotangent: real(1), Point: point, Param: "x", T: ty, Body: body}
-		g, _, err := run(t, ad, grad, propertyFuel)
-		if skippable(err) || err == nil && g.Undefined != nil {
-			return
-		}
-		if err != nil {
-			t.Fatalf("%v\n%s", err, dpl.Format(grad))
-		}
-		coords := coordinates(point)
-		gs := coordinates(g.Value)
-		for i := range coords {
-			if !finiteDifferenceAgrees(t, ad, body, ty, coords, i, gs[i]) {
-				t.Fatalf("%s: coordinate %d of the derivative is %v, but finite differences disagree\n%s",
-					ad.Name(), i, gs[i], dpl.Format(grad))
-			}
+		if err := driver.FiniteDifferences(ad, c.Body, c.T, c.Point, propertyFuel); err != nil {
+			t.Fatalf("%v\n%s", err, dpl.Format(c.Program()))
 		}
 	})
-}
-
-func coordinates(v dpl.Term) []float64 {
-	switch v := v.(type) {
-	case *dpl.RealLit:
-		return []float64{v.R}
-	case *dpl.Pair:
-		return append(coordinates(v.X), coordinates(v.Y)...)
-	}
-	return nil
-}
-
-func pointAt(ty dpl.Type, xs []float64) dpl.Term {
-	if _, ok := ty.(*dpl.Prod); ok {
-		return &dpl.Pair{X: real(xs[0]), Y: real(xs[1]), T: dpl.Real, U: dpl.Real}
-	}
-	return real(xs[0])
-}
-
-// finiteDifferenceAgrees compares g with central differences of x ↦ body along
-// coordinate i, at several step sizes: one of them must agree to a relative 1e-4,
-// where the body is defined and traces the same way on the whole stencil.
-func finiteDifferenceAgrees(t *rapid.T, ad dpl.Differentiator, body dpl.Term, ty dpl.Type, at []float64, i int, g float64) bool {
-	eval := func(xs []float64) (float64, dpl.Term, bool) {
-		p := pointAt(ty, xs)
-		a, _, err := run(t, ad, &dpl.Let{Name: "x", T: ty, Bound: p, Body: body}, propertyFuel)
-		if err != nil || a.Value == nil {
-			return 0, nil, false
-		}
-		c, undef, err := reduction.TraceDiff(ad, map[string]dpl.Term{"x": p}, body, interderive.Options{Fuel: propertyFuel})
-		if err != nil || undef != nil {
-			return 0, nil, false
-		}
-		return a.Value.(*dpl.RealLit).R, c, true
-	}
-	f0, c0, ok := eval(at)
-	if !ok {
-		return true
-	}
-	judged := false
-	for _, h := range []float64{1e-4, 1e-6, 1e-7, 1e-3} {
-		h *= math.Max(1, math.Abs(at[i]))
-		plus, minus := slices.Clone(at), slices.Clone(at)
-		plus[i] += h
-		minus[i] -= h
-		fp, cp, ok1 := eval(plus)
-		fm, cm, ok2 := eval(minus)
-		if !ok1 || !ok2 || !dpl.AlphaEqual(cp, c0) || !dpl.AlphaEqual(cm, c0) {
-			continue // undefined or not the same smooth piece on the stencil
-		}
-		judged = true
-		fd := (fp - fm) / (2 * h)
-		if math.Abs(fd-g) <= 1e-4*math.Max(1, math.Max(math.Abs(g), math.Abs(f0))) {
-			return true
-		}
-	}
-	return !judged
 }
 
 // FuzzEvalDPL runs every well-typed program the fuzzer finds, under both strategies,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,32 +58,106 @@ func (t *fuzzTB) Failed() bool {
 // recorded is the smallest.
 type counterexample struct {
 	mu      sync.Mutex
+	prop    string // the property that failed (one of fuzzProps)
 	program string // in input syntax
 	ext     string
 	comment []string
 }
 
-func (c *counterexample) record(program, ext string, comment ...string) {
+func (c *counterexample) record(prop, program, ext string, comment ...string) {
 	c.mu.Lock()
-	c.program, c.ext, c.comment = program, ext, comment
+	c.prop, c.program, c.ext, c.comment = prop, program, ext, comment
 	c.mu.Unlock()
 }
 
+// fuzzProps are the properties fuzz can check, with their calculus ("" for both) and
+// what a failure is called.
+var fuzzProps = []struct{ name, calculus, failure string }{
+	{"lockstep", "", "disagreement"},
+	{"preservation", "gradual", "progress or preservation fails"},
+	{"blame", "gradual", "the blame theorem fails"},
+	{"seq", "gradual", "seq is not correct"},
+	{"interpolation", "dpl", "Proposition 3.5 fails"},
+	{"finite-differences", "dpl", "finite differences disagree with the derivative"},
+}
+
+// propSet is a selection of fuzzProps, by name.
+type propSet map[string]bool
+
+// parseProps reads --props: all, or a comma-separated list of fuzzProps' names.
+func parseProps(list string) (propSet, error) {
+	props := propSet{}
+	for _, name := range splitList(list) {
+		known := name == "all"
+		for _, p := range fuzzProps {
+			if name == "all" || p.name == name {
+				props[p.name], known = true, true
+			}
+		}
+		if !known {
+			return nil, fmt.Errorf("unknown property %q (--props takes all or a list of lockstep, preservation, blame, seq, interpolation, finite-differences)", name)
+		}
+	}
+	return props, nil
+}
+
+// of lists, in order, the selected properties that apply to a calculus.
+func (props propSet) of(calculus string) []string {
+	var names []string
+	for _, p := range fuzzProps {
+		if props[p.name] && (p.calculus == "" || p.calculus == calculus) {
+			names = append(names, p.name)
+		}
+	}
+	return names
+}
+
+// failure is what a failure of the named property is called.
+func failure(prop string) string {
+	for _, p := range fuzzProps {
+		if p.name == prop {
+			return p.failure
+		}
+	}
+	return "failure"
+}
+
 func newFuzzCmd(stdout, stderr io.Writer) *cobra.Command {
-	var calculus, semantics, ad, out string
+	var calculus, semantics, ad, out, propList string
 	var count, size, jobs int
 	var seed uint64
 	var budget time.Duration
 	cmd := &cobra.Command{
 		Use:   "fuzz [flags]",
-		Short: "Check random well-typed programs on every stage, in lockstep",
-		Long: `Fuzz generates random well-typed programs (the generators of the differential tests)
-and runs each on every stage, under every requested semantics (gradual: both merging
-modes) or differentiation strategy (dpl), checking that every stage gives the reference
-semantics' answer, contraction sequence and (dpl) rd traces, and (gradual) that the
-reference semantics makes progress and preserves the program's type at every step. A failure is shrunk to a
-small program, written to --out as a program file with the reference answer as its
-expectation comment, ready for testdata; the exit status is then 1.`,
+		Short: "Check random well-typed programs: every stage in lockstep, and the metatheory",
+		Long: `Fuzz generates random well-typed programs (the generators of the property tests) and
+checks each under a random requested semantics (gradual, in both merging modes) or under
+every requested differentiation strategy (dpl). --props selects the properties (all, the
+default, or a comma-separated list):
+
+  lockstep            every stage gives the reference semantics' answer and contraction
+                      sequence, and (dpl) every rd's trace and derivative (both calculi)
+  preservation        the reference semantics makes progress and preserves the
+                      program's type at every step (gradual)
+  blame               the blame theorem: blame never falls on a label carried only by
+                      casts that respect the subtyping of the semantics' strategy
+                      (gradual; LD, ED: <:D; LUD, EUD: <:UD; custom semantics: the label
+                      must be the program's)
+  seq                 seq correctness: for a random pair of well-typed normal forms,
+                      seq(c1, c2) is the normal form that reduction reaches from c1 ; c2
+                      (gradual)
+  interpolation       Proposition 3.5: M => V iff M ~> C and C => V, to the bit (dpl)
+  finite-differences  Theorems 6.1 and 6.2: for a random body and point, 1.rd[a](x. N)
+                      agrees with central differences of x -> N (dpl)
+
+A failure is shrunk to a small program and written to --out as a program file; the exit
+status is then 1. For lockstep, the file has the reference answer as its expectation
+comment, ready for testdata. For the other properties, the file states the violation in
+comments and has no expectation (which answer is right is not known), so that it reproduces
+the failure with run or trace rather than check: the cast-calculus form of the program
+for blame (its labels are those of the message), the derivative 1.rd[a](x:T. N) for
+finite-differences, and for seq, which no stage calls, the composition applied to a
+value, <c1 ; c2> v, whose trace shows reduction normalising c1 ; c2.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var sems []g.Semantics
@@ -109,9 +184,13 @@ expectation comment, ready for testdata; the exit status is then 1.`,
 				}
 				ads = append(ads, d)
 			}
-			props := map[string]func(*rapid.T, *counterexample){
-				"gradual": func(t *rapid.T, c *counterexample) { fuzzGradual(t, c, driver.CastStages(), sems, size) },
-				"dpl":     func(t *rapid.T, c *counterexample) { fuzzDPL(t, c, driver.DPLStages(), ads, size) },
+			props, err := parseProps(propList)
+			if err != nil {
+				return err
+			}
+			checks := map[string]func(*rapid.T, *counterexample){
+				"gradual": func(t *rapid.T, c *counterexample) { fuzzGradual(t, c, driver.CastStages(), sems, size, props) },
+				"dpl":     func(t *rapid.T, c *counterexample) { fuzzDPL(t, c, driver.DPLStages(), ads, size, props) },
 			}
 			var names []string
 			switch calculus {
@@ -121,6 +200,10 @@ expectation comment, ready for testdata; the exit status is then 1.`,
 				names = []string{calculus}
 			default:
 				return fmt.Errorf("--calculus must be gradual, dpl or all, not %q", calculus)
+			}
+			names = slices.DeleteFunc(names, func(name string) bool { return len(props.of(name)) == 0 })
+			if len(names) == 0 {
+				return fmt.Errorf("--props %s selects no property of --calculus %s", propList, calculus)
 			}
 			// rapid reads its settings from the standard flag set, as in a test.
 			testing.Init()
@@ -136,13 +219,13 @@ expectation comment, ready for testdata; the exit status is then 1.`,
 			}
 			failed := false
 			for _, name := range names {
-				n, c := fuzz(props[name], count, jobs, budget, progress(stderr, name))
+				n, c := fuzz(checks[name], count, jobs, budget, progress(stderr, name))
 				if c == nil {
-					fmt.Fprintf(stdout, "%s: %d programs, every stage agrees\n", name, n)
+					fmt.Fprintf(stdout, "%s: %d programs, every property holds (%s)\n", name, n, strings.Join(props.of(name), ", "))
 					continue
 				}
 				failed = true
-				path := filepath.Join(out, fmt.Sprintf("fuzz-%s-%d.%s", name, time.Now().Unix(), c.ext))
+				path := filepath.Join(out, fmt.Sprintf("fuzz-%s-%s-%d.%s", name, c.prop, time.Now().Unix(), c.ext))
 				text := "-- found by interderive fuzz\n"
 				for _, line := range c.comment {
 					text += "-- " + line + "\n"
@@ -151,7 +234,7 @@ expectation comment, ready for testdata; the exit status is then 1.`,
 				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 					return err
 				}
-				fmt.Fprintf(stdout, "%s: disagreement (%d runs, shrinking included), shrunk to %s:\n%s", name, n, path, text)
+				fmt.Fprintf(stdout, "%s: %s (%d runs, shrinking included), shrunk to %s:\n%s", name, failure(c.prop), n, path, text)
 			}
 			if failed {
 				return &exitError{code: exitFailed}
@@ -164,6 +247,7 @@ expectation comment, ready for testdata; the exit status is then 1.`,
 	cmd.Flags().DurationVar(&budget, "time", 0, "stop each calculus after this long (0: run --count programs)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "random seed, for a reproducible run on one core (0: random, on all cores)")
 	cmd.Flags().IntVar(&size, "size", 5, "depth of the generated programs")
+	cmd.Flags().StringVar(&propList, "props", "all", "properties to check: all or a comma-separated list of lockstep, preservation, blame, seq, interpolation, finite-differences")
 	cmd.Flags().StringVar(&semantics, "semantics", "all", "gradual: cast semantics to check, all or a comma-separated list")
 	cmd.Flags().StringVar(&ad, "ad", "all", "dpl: differentiation strategies to check, all or a comma-separated list")
 	cmd.Flags().StringVar(&out, "out", ".", "directory for the shrunk counterexample")
@@ -251,10 +335,24 @@ func progress(w io.Writer, name string) func(int64) {
 	}
 }
 
-// fuzzGradual checks one random program, GTLC or cast calculus, on every stage under
-// every semantics, unmerged and merged.
-func fuzzGradual(t *rapid.T, c *counterexample, stages []driver.CastStage, sems []g.Semantics, size int) {
+// fuzzGradual checks the selected gradual properties on one draw: a semantics, a pair
+// of its normal forms (seq), and a random program, GTLC or cast calculus, under that
+// semantics, unmerged and merged (lockstep on every stage, preservation, blame).
+func fuzzGradual(t *rapid.T, c *counterexample, stages []driver.CastStage, sems []g.Semantics, size int, props propSet) {
 	sem := rapid.SampledFrom(sems).Draw(t, "semantics")
+	if props["seq"] {
+		comp := driver.DrawComposition(t, sem)
+		if _, err := driver.SeqCorrect(sem, comp.C1, comp.C2); err != nil {
+			c.record("seq", g.Format(&g.Coerce{C: g.Then(comp.C1, comp.C2), X: valueOf(comp.S)}), "cast", err.Error(),
+				fmt.Sprintf("c1 : %s => %s, c2 : %s => %s. No stage calls seq: the program applies c1 ; c2 to a value,",
+					g.FormatType(comp.S), g.FormatType(comp.T), g.FormatType(comp.T), g.FormatType(comp.U)),
+				fmt.Sprintf("and interderive trace --semantics %s on it shows reduction normalising c1 ; c2.", sem.Name()))
+			t.Fatalf("%v", err)
+		}
+	}
+	if !props["lockstep"] && !props["preservation"] && !props["blame"] {
+		return
+	}
 	var src, cast g.Expr // the program as written, and its cast-calculus form
 	ext := "cast"
 	if rapid.Bool().Draw(t, "gtlc") {
@@ -271,36 +369,91 @@ func fuzzGradual(t *rapid.T, c *counterexample, stages []driver.CastStage, sems 
 	if err != nil {
 		t.Fatalf("generated program is ill-typed: %v", err)
 	}
+	const fuel = 3000
 	for _, mode := range []interderive.Merging{interderive.Unmerged, interderive.Merged} {
-		if err := driver.CastPreservation(sem, g.Translate(sem, cast), ty, 300, mode); err != nil {
-			c.record(g.Format(src), ext, err.Error())
-			t.Fatalf("%v", err)
-		}
-		ref, d := driver.CastLockstep(stages, sem, g.Translate(sem, cast), 3000, mode)
-		if d != nil {
-			want := ref.Answer.Observe()
-			if ref.Err != nil {
-				want = "out of fuel\n-- fuel: 3000"
+		if props["preservation"] {
+			if err := driver.CastPreservation(sem, g.Translate(sem, cast), ty, 300, mode); err != nil {
+				c.record("preservation", g.Format(src), ext, err.Error())
+				t.Fatalf("%v", err)
 			}
-			c.record(g.Format(src), ext, d.Error(), fmt.Sprintf("expect[%s]: %s", sem.Name(), want))
-			t.Fatalf("%v", d)
+		}
+		var ref driver.CastReference
+		if props["lockstep"] {
+			var d *driver.Disparity
+			ref, d = driver.CastLockstep(stages, sem, g.Translate(sem, cast), fuel, mode)
+			if d != nil {
+				want := ref.Answer.Observe()
+				if ref.Err != nil {
+					want = fmt.Sprintf("out of fuel\n-- fuel: %d", fuel)
+				}
+				c.record("lockstep", g.Format(src), ext, d.Error(), fmt.Sprintf("expect[%s]: %s", sem.Name(), want))
+				t.Fatalf("%v", d)
+			}
+		} else if props["blame"] {
+			ref.Answer, ref.Err = stages[0].Eval(sem, g.Translate(sem, cast), interderive.Options{Fuel: fuel, Merging: mode})
+		}
+		// The reference's answer stands for every stage's: lockstep, when selected,
+		// checks that they agree with it.
+		if props["blame"] && ref.Err == nil {
+			if err := driver.BlameSafe(sem, cast, ref.Answer); err != nil {
+				c.record("blame", g.Format(cast), "cast", fmt.Sprintf("%v (%s)", err, mode))
+				t.Fatalf("%v", err)
+			}
 		}
 	}
 }
 
-// fuzzDPL checks one random differentiable program on every stage under every
-// strategy.
-func fuzzDPL(t *rapid.T, c *counterexample, stages []driver.DPLStage, ads []dpl.Differentiator, size int) {
-	prog := dplgen.Program(t, dplgen.Full(size))
+// valueOf is a value of type ty, for the program that shows a composition.
+func valueOf(ty g.Type) g.Expr {
+	switch ty := ty.(type) {
+	case *g.Arrow:
+		return &g.Lam{Param: "x", T: ty.From, Body: valueOf(ty.To)}
+	case g.DynType:
+		return &g.Coerce{C: &g.Inj{T: g.Int}, X: &g.IntLit{N: 1}}
+	}
+	if ty == g.Bool {
+		return &g.BoolLit{B: true}
+	}
+	return &g.IntLit{N: 1}
+}
+
+// fuzzDPL checks the selected dpl properties on one draw, under every strategy: a
+// random program (lockstep on every stage, interpolation) and a random body and point
+// (finite differences, with bodies two levels shallower than the programs, as in the
+// tests).
+func fuzzDPL(t *rapid.T, c *counterexample, stages []driver.DPLStage, ads []dpl.Differentiator, size int, props propSet) {
+	const fuel = 20_000
+	var prog dpl.Term
+	if props["lockstep"] || props["interpolation"] {
+		prog = dplgen.Program(t, dplgen.Full(size))
+	}
+	var grad driver.GradientCase
+	if props["finite-differences"] {
+		grad = driver.DrawGradientCase(t, max(1, size-2))
+	}
 	for _, ad := range ads {
-		ref, d := driver.DPLLockstep(stages, ad, prog, 20_000)
-		if d != nil {
-			want := ref.Answer.Observe()
-			if ref.Err != nil {
-				want = "out of fuel\n-- fuel: 20000"
+		if props["lockstep"] {
+			ref, d := driver.DPLLockstep(stages, ad, prog, fuel)
+			if d != nil {
+				want := ref.Answer.Observe()
+				if ref.Err != nil {
+					want = fmt.Sprintf("out of fuel\n-- fuel: %d", fuel)
+				}
+				c.record("lockstep", dpl.Format(prog), "dpl", d.Error(), fmt.Sprintf("expect[%s]: %s", ad.Name(), want))
+				t.Fatalf("%v", d)
 			}
-			c.record(dpl.Format(prog), "dpl", d.Error(), fmt.Sprintf("expect[%s]: %s", ad.Name(), want))
-			t.Fatalf("%v", d)
+		}
+		if props["interpolation"] {
+			if err := driver.Interpolation(ad, prog, fuel); err != nil {
+				c.record("interpolation", dpl.Format(prog), "dpl", err.Error())
+				t.Fatalf("%v", err)
+			}
+		}
+		if props["finite-differences"] {
+			if err := driver.FiniteDifferences(ad, grad.Body, grad.T, grad.Point, fuel); err != nil {
+				c.record("finite-differences", dpl.Format(grad.Program()), "dpl", err.Error())
+				t.Fatalf("%v", err)
+			}
 		}
 	}
 }
