@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -439,21 +440,36 @@ func fuzzDPL(t *rapid.T, c *counterexample, stages []driver.DPLStage, ads []dpl.
 				if ref.Err != nil {
 					want = fmt.Sprintf("out of fuel\n-- fuel: %d", fuel)
 				}
-				c.record("lockstep", dpl.Format(prog), "dpl", d.Error(), fmt.Sprintf("expect[%s]: %s", ad.Name(), want))
+				c.record("lockstep", dplSource(prog), "dpl", d.Error(), fmt.Sprintf("expect[%s]: %s", ad.Name(), want))
 				t.Fatalf("%v", d)
 			}
 		}
 		if props["interpolation"] {
 			if err := driver.Interpolation(ad, prog, fuel); err != nil {
-				c.record("interpolation", dpl.Format(prog), "dpl", err.Error())
+				c.record("interpolation", dplSource(prog), "dpl", err.Error())
 				t.Fatalf("%v", err)
 			}
 		}
 		if props["finite-differences"] {
 			if err := driver.FiniteDifferences(ad, grad.Body, grad.T, grad.Point, fuel); err != nil {
-				c.record("finite-differences", dpl.Format(grad.Program()), "dpl", err.Error())
+				c.record("finite-differences", dplSource(grad.Program()), "dpl", err.Error())
 				t.Fatalf("%v", err)
 			}
 		}
 	}
+}
+
+// generatedName matches a name made by a dpl.Names supply (x#3), which programs may
+// not write.
+var generatedName = regexp.MustCompile(`([A-Za-z][A-Za-z0-9_]*)#([0-9]+)`)
+
+// dplSource prints a generated program so that the command reads it back: generated
+// names x#3 become x_g3 (a name the generators never use), if the result parses.
+func dplSource(t dpl.Term) string {
+	text := dpl.Format(t)
+	renamed := generatedName.ReplaceAllString(text, "${1}_g$2")
+	if _, err := dpl.Parse([]byte(renamed)); err != nil {
+		return text
+	}
+	return renamed
 }

@@ -174,3 +174,19 @@ func TestFuzzFindsAWrongDerivative(t *testing.T) {
 		t.Errorf("the counterexample %s is ill-typed: %v", c.program, err)
 	}
 }
+
+// TestDPLSource: a counterexample with generated names is written so that the command
+// parses it (let-tuples elaborate to fresh z#n).
+func TestDPLSource(t *testing.T) {
+	prog, err := dpl.Parse([]byte("let <a:real, b:real> = <1, 2> in a + b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := dplSource(prog)
+	if strings.Contains(text, "#") {
+		t.Fatalf("%s still has generated names", text)
+	}
+	if _, err := dpl.Parse([]byte(text)); err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+}
