@@ -13,7 +13,7 @@ import (
 // stage shares, chosen by name like a cast semantics (--ad NAME). Every strategy gives
 // the same values (up to the association of sums) and the same definedness.
 type Differentiator interface {
-	// Name is the strategy's name: "pruned", "figure6".
+	// Name is the strategy's name: "pruned", "figure6", "tape".
 	Name() string
 	// R returns W.R_V(x:T. C) for a trace term C with x:T ⊢ C : U, V : T and W : U
 	// (Proposition 3.3: the result has type T). V, W and C may have free variables
@@ -69,7 +69,13 @@ var (
 )
 
 // Differentiators lists the strategies, the default (pruned) first.
-func Differentiators() []Differentiator { return []Differentiator{Pruned, Figure6} }
+func Differentiators() []Differentiator { return []Differentiator{Pruned, Figure6, Tape} }
+
+// Figure6Strategies are the strategies that build Figure 6's derivative terms (pruned
+// adds one clause): tests that compare derivative terms clause by clause, or the
+// contractions that evaluate them, use these; tape builds other terms with the same
+// values.
+func Figure6Strategies() []Differentiator { return []Differentiator{Pruned, Figure6} }
 
 // LookupDifferentiator finds a strategy by name.
 func LookupDifferentiator(name string) (Differentiator, bool) {

@@ -108,7 +108,7 @@ func TestFigure6(t *testing.T) {
 			types[tt.x] = tt.ty
 			c := trace(t, types, tt.c)
 			w, v := mustParse(t, tt.w), mustParse(t, tt.v)
-			for _, ad := range dpl.Differentiators() {
+			for _, ad := range dpl.Figure6Strategies() {
 				want := tt.want
 				if ad == dpl.Pruned && tt.pruned != "" {
 					want = tt.pruned
@@ -351,11 +351,11 @@ func TestDifferentiatorsByName(t *testing.T) {
 			t.Errorf("LookupDifferentiator(%s) = %v", d.Name(), got)
 		}
 	}
-	if strings.Join(names, " ") != "pruned figure6" {
-		t.Errorf("strategies %v, want pruned (the default) then figure6", names)
+	if strings.Join(names, " ") != "pruned figure6 tape" {
+		t.Errorf("strategies %v, want pruned (the default), figure6, tape", names)
 	}
-	if _, ok := dpl.LookupDifferentiator("tape"); ok {
-		t.Errorf("tape is not implemented yet")
+	if _, ok := dpl.LookupDifferentiator("forward"); ok {
+		t.Errorf("an unknown strategy was found")
 	}
 	// Not a trace term: an error, not a panic.
 	if _, err := dpl.Pruned.R(dpl.DiffEnv{}, lit(1), lit(2), "x", dpl.Real, mustParse(t, "if true then x else x")); err == nil {

@@ -185,7 +185,7 @@ func TestDiffFigures4And5(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, ad := range dpl.Differentiators() {
+			for _, ad := range dpl.Figure6Strategies() {
 				var events []string
 				c, undef, err := reduction.TraceDiff(ad, tt.rho, dplcases.Open(t, tt.rho, tt.term),
 					interderive.Options{OnContract: func(r string) { events = append(events, r) }})
@@ -465,16 +465,20 @@ func dplExpectations(src []byte) (map[string]expectation, int) {
 // used twice) and flows into a nested trace multiplies the work at every level. x^4 by
 // a loop over <x, n> grows the derivative term about 17 times per iteration: both
 // strategies stop, at the latest when the derivative would hold more redexes than the
-// fuel left. (spec §4's linear tape strategy is the remedy.)
+// fuel left. Spec §4's linear tape strategy is the remedy: it answers.
 func TestDiffBeyondFigure6(t *testing.T) {
 	prog := dplcases.Program(t, `letrec pow(p:real * real):real =
   let <x:real, n:real> = p in
   if n <. 0.5 then 1 else x * pow(<x, n - 1>)
 in 1.rd[3](x:real. pow(<x, 4>))`)
-	for _, ad := range dpl.Differentiators() {
+	for _, ad := range dpl.Figure6Strategies() {
 		if _, _, err := run(t, ad, prog, 200_000); !errors.Is(err, interderive.ErrOutOfFuel) {
 			t.Errorf("%s: %v, want out of fuel", ad.Name(), err)
 		}
+	}
+	// The tape's derivative is linear in the trace: d/dx x^4 = 4 · 27 = 108 at 3.
+	if a, _, err := run(t, dpl.Tape, prog, 200_000); err != nil || a.Observe() != "108" {
+		t.Errorf("tape: %v (%v), want 108", a, err)
 	}
 	// Two iterations are still within reach: d/dx x^2 = 6 at 3.
 	prog = dplcases.Program(t, `letrec pow(p:real * real):real =

@@ -71,7 +71,7 @@ const stagesHelp = "derivation stage: reduction, closures, machine, cps2 or inte
 func (f *runFlags) register(cmd *cobra.Command, defaultStage string) {
 	cmd.Flags().StringVar(&f.stage, "stage", defaultStage, stagesHelp)
 	cmd.Flags().StringVar(&f.semantics, "semantics", "ed", "cast semantics: ld, lud, ed, eud, or a custom one (edn, ...)")
-	cmd.Flags().StringVar(&f.ad, "ad", "pruned", "differentiable language: differentiation strategy, pruned or figure6")
+	cmd.Flags().StringVar(&f.ad, "ad", "pruned", "differentiable language: differentiation strategy, pruned, figure6 or tape")
 	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
 	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc, cast or dpl")
 	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "stop a run after this long (e.g. 10s); 0 for no limit")

@@ -240,8 +240,11 @@ func TestDifferentiable(t *testing.T) {
 	if code != 0 || !regexp.MustCompile(`trace +let (s#\d+):real = 0 \+ 1 in mul\(<x, (s#\d+)>\)`).MatchString(stdout) {
 		t.Errorf("trace --symbolic: exit %d\n%s", code, stdout)
 	}
-	if _, _, code := runCmd("run", "--ad", "tape", path); code != 2 {
-		t.Errorf("--ad tape: exit %d, want 2 (not available yet)", code)
+	if stdout, _, code := runCmd("run", "--ad", "tape", path); code != 0 || strings.TrimSpace(stdout) != "1" {
+		t.Errorf("--ad tape: exit %d, %q, want 1", code, stdout)
+	}
+	if _, _, code := runCmd("run", "--ad", "forward", path); code != 2 {
+		t.Errorf("--ad forward: exit %d, want 2 (no such strategy)", code)
 	}
 }
 

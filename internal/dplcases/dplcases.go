@@ -163,7 +163,7 @@ func (s Suite) testNestedEvents(t *testing.T) {
 	right := []string{"let", "op", "let", "let", "fst", "let", "snd", "let", "plus", "let"}
 	body := map[string]string{"pruned": "let z7:real = 0 + 1 in 0", "figure6": "0 + 0"}
 	tail := map[string][]string{"pruned": {"plus", "let", "plus"}, "figure6": {"plus", "plus"}}
-	for _, ad := range dpl.Differentiators() {
+	for _, ad := range dpl.Figure6Strategies() {
 		want := slices.Concat(prefix, left, right, tail[ad.Name()])
 		r := s.run(ad, Program(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
 		if r.err != nil || r.answer.Observe() != "1" || !slices.Equal(r.events, want) {

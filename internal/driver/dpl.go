@@ -47,7 +47,7 @@ func reductionTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Opti
 }
 
 // DPL is the differentiable language of Abadi & Plotkin (files *.dpl). Its variants are
-// the differentiation strategies (pruned, the default, and figure6); an answer is a
+// the differentiation strategies (pruned, the default, figure6 and tape); an answer is a
 // value, printed in input syntax (12, <3, 2>, ()), or undefined.
 func DPL() Language { return dplLang{} }
 

@@ -11,7 +11,7 @@ import (
 
 func TestDPLLanguage(t *testing.T) {
 	l := DPL()
-	if l.Name() != "dpl" || l.DefaultVariant() != "pruned" || !slices.Equal(l.Variants(), []string{"pruned", "figure6"}) ||
+	if l.Name() != "dpl" || l.DefaultVariant() != "pruned" || !slices.Equal(l.Variants(), []string{"pruned", "figure6", "tape"}) ||
 		!slices.Equal(l.Stages(), []string{"reduction", "closures", "machine", "cps2", "interp"}) {
 		t.Fatalf("dpl: %s %v %s %v", l.Name(), l.Variants(), l.DefaultVariant(), l.Stages())
 	}
@@ -51,7 +51,7 @@ func TestDPLRun(t *testing.T) {
 	if _, err := p.Run("reduction", "pruned", interderive.Options{Fuel: 50}); !IsFuel(err) {
 		t.Errorf("a divergent program: %v, want out of fuel", err)
 	}
-	if _, err := p.Run("reduction", "tape", interderive.Options{}); err == nil {
+	if _, err := p.Run("reduction", "forward", interderive.Options{}); err == nil {
 		t.Errorf("an unknown strategy ran")
 	}
 	if _, err := p.Run("machine", "pruned", interderive.Options{}); err == nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/interderive/interderive"
@@ -292,10 +293,12 @@ func TargetSpace(c TargetConfig) (Target, error) {
 	return t, nil
 }
 
-// TargetTape takes the gradient of a 100,000-multiplication chain with --ad tape on
-// the refocused stages: at most 5× the chain's forward evaluation.
+// TargetTape takes the gradient of a multiplication chain with --ad tape on the
+// refocused stages, at 10,000 and 100,000 multiplications: the target is at most 5× the
+// chain's forward evaluation at 100,000. A run that stops (a depth bound) is reported
+// and fails the target.
 func TargetTape(c TargetConfig) (Target, error) {
-	t := Target{Name: "linear reverse mode (--ad tape), 100,000-multiplication chain", Bound: "gradient ≤ 5× forward evaluation on machine, cps2, interp"}
+	t := Target{Name: "linear reverse mode (--ad tape), multiplication chain", Bound: "gradient ≤ 5× forward evaluation at n = 100,000 on machine, cps2, interp"}
 	grad, err := c.program("grad-chain.dpl")
 	if err != nil {
 		return t, err
@@ -304,24 +307,40 @@ func TargetTape(c TargetConfig) (Target, error) {
 	if err != nil {
 		return t, err
 	}
-	if !slices.ContainsFunc(DPL().Variants(), func(v string) bool { return v == "tape" }) {
+	if !slices.Contains(DPL().Variants(), "tape") {
 		return t, fmt.Errorf("no tape strategy")
 	}
-	const size = "100000"
-	worst := 0.0
-	for _, stage := range []string{"machine", "cps2", "interp"} {
-		f := RunBench(fwd, size, stage, "tape", interderive.Options{})
-		r := RunBench(grad, size, stage, "tape", interderive.Options{})
-		if f.Err != nil || r.Err != nil {
-			return t, fmt.Errorf("chain on %s: %v, %v", stage, f.Err, r.Err)
+	var measured []string
+	t.Met = true
+	for _, size := range []string{"10000", "100000"} {
+		worst, failed := 0.0, ""
+		for _, stage := range []string{"machine", "cps2", "interp"} {
+			f := RunBench(fwd, size, stage, "tape", interderive.Options{})
+			r := RunBench(grad, size, stage, "tape", interderive.Options{})
+			if f.Err != nil || r.Err != nil {
+				line := fmt.Sprintf("n=%-6s %-8s forward: %v; gradient: %v", size, stage, f.Err, r.Err)
+				c.logf("  %s", line)
+				t.Details = append(t.Details, line)
+				failed = stage
+				continue
+			}
+			ratio := r.Time.Seconds() / f.Time.Seconds()
+			line := fmt.Sprintf("n=%-6s %-8s forward %s (%d contractions), gradient %s (%d contractions): %.1f×", size, stage, f.Time.Round(time.Microsecond), f.Contractions, r.Time.Round(time.Microsecond), r.Contractions, ratio)
+			c.logf("  %s", line)
+			t.Details = append(t.Details, line)
+			worst = max(worst, ratio)
 		}
-		ratio := r.Time.Seconds() / f.Time.Seconds()
-		line := fmt.Sprintf("%-8s forward %s (%d contractions), gradient %s (%d contractions): %.2f×", stage, f.Time.Round(time.Microsecond), f.Contractions, r.Time.Round(time.Microsecond), r.Contractions, ratio)
-		c.logf("  %s", line)
-		t.Details = append(t.Details, line)
-		worst = max(worst, ratio)
+		switch {
+		case failed != "":
+			measured = append(measured, fmt.Sprintf("n=%s: does not run (see details)", size))
+			t.Met = false
+		default:
+			measured = append(measured, fmt.Sprintf("n=%s: worst gradient/forward %.1f×", size, worst))
+			if size == "100000" && worst > 5 {
+				t.Met = false
+			}
+		}
 	}
-	t.Measured = fmt.Sprintf("worst gradient/forward %.2f×", worst)
-	t.Met = worst <= 5
+	t.Measured = strings.Join(measured, "; ")
 	return t, nil
 }

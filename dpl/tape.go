@@ -1,0 +1,583 @@
+package dpl
+
+import (
+	"fmt"
+
+	"github.com/interderive/interderive"
+)
+
+// Tape is the linear-time strategy of spec §4: a Wengert-list reverse mode. The trace
+// term C is put in A-normal form (a list of bindings, the forward pass), then the
+// adjoints are propagated through the list in reverse (the backward pass), and both
+// are emitted as one let-chain trace term, so that a nested rd can trace and
+// differentiate it again. It uses the same op_r operators as Figure 6 and gives the
+// same values, up to the association of sums.
+//
+// Cost: the derivative term has O(|C|) redexes (a bounded number per binding, times
+// the size of the binding's type), and R builds it in time O(|C|), iterating along let
+// bodies: a let-chain of any length is fine, and only terms nested deeply elsewhere
+// meet the depth limit (2·MaxDepth). For let y1 = x * x in ... let yk = y(k-1) * x in
+// yk it has exactly 11k redexes (Figure 6's grows as 2^k, pruned's polynomially).
+//
+// Definedness. An operator's guards (log needs a > 0, inv needs a ≠ 0, ...) are
+// checked on the argument of every operator occurrence of C, as under Figure 6: where
+// the forward pass keeps the operator, by op itself; where it drops it (below), by
+// op_r, which has the same guards. So the derivative is defined where Figure 6's is,
+// overflow aside (a float64 result that is not finite is undefined: Figure 6 and pruned
+// do not overflow at the same places either, since they evaluate different sums).
+//
+// What the forward pass evaluates, binding by binding:
+//   - a binding that does not depend on the variable of differentiation (inactive)
+//     always, as pruned does (let z:U = C in 0_T evaluates all of C);
+//   - an active binding only when its value is needed: by an evaluated binding, by the
+//     argument of an op_r (which carries the argument of op), as the bound term of a
+//     source let, or as the argument of a projection (Figure 6 evaluates all three).
+//     An active op, sum or projection whose value nothing needs (the result of C, or a
+//     summand of it, ...) is not evaluated forward, as Figure 6 evaluates neither op(D)
+//     (only op_r(<D, W>)) nor the sums in its result. This keeps the causes of
+//     undefinedness Figure 6's where it matters most: 1.rd[-1](x. log(x)) is undefined
+//     at log_r(<-1, 1>), not at log(-1).
+//
+// The backward pass evaluates op_r for every active operator occurrence, with the
+// cotangent 0 when nothing contributed to the operator's adjoint (the operator's value
+// does not reach the result): Figure 6 does the same (it differentiates every subterm,
+// with W = 0 where the value is unused), and op_r(<D, 0>) can be undefined where op(D)
+// is defined, by overflow (inv_r(<1e-200, 0>) = -0 · 1e400 = NaN). Skipping it would
+// give a value where pruned and Figure 6 give undefined.
+var Tape Differentiator = tape{}
+
+type tape struct{}
+
+func (tape) Name() string { return "tape" }
+
+// tvar is a variable the taper made for the forward pass: x' (the variable of
+// differentiation, renamed) or a binding of the tape.
+type tvar struct {
+	name    string
+	t       Type
+	ref     *Var // the variable, as the derivative term writes it
+	active  bool // depends on x (x included)
+	used    bool // the derivative term needs its value
+	adj     Term // its adjoint so far, a value or a sum (pending); nil: zero
+	pending bool // adj is a sum not yet bound to a variable
+}
+
+// tref stands for a tvar inside the atoms of the tape: a variable found without a
+// lookup by name. It never leaves this file: write writes it as the tvar's *Var.
+type tref struct{ v *tvar }
+
+func (*tref) Pos() Pos { return Pos{} }
+func (*tref) isTerm()  {}
+
+// tbinding is one binding of the forward pass, v = prim, where prim is a + b, op(a),
+// fst(a), snd(a) or, for a source let of a pair, a copy of the atom a. Atoms are the
+// values the forward pass builds: trefs, free variables of C other than x (constants),
+// reals, () and pairs of atoms.
+type tbinding struct {
+	v    *tvar
+	prim Term
+	copy bool
+	keep bool // evaluated in the forward pass
+}
+
+// taper builds a tape derivative.
+type taper struct {
+	names *Names
+	outer TypeEnv
+	limit int
+	count int // redexes emitted so far
+	depth int
+
+	x     *tvar
+	scope map[string]Term // source variable -> atom
+	binds []tbinding
+	out   []*Let        // the emitted bindings, in order
+	zeros map[Term]bool // the 0_T the backward pass wrote (see isZero)
+}
+
+func (p *taper) fail(err error) { panic(abort{err}) }
+
+// add counts n more redexes of the derivative term.
+func (p *taper) add(n int) {
+	p.count += n
+	if p.count > p.limit {
+		p.fail(&BudgetError{Limit: p.limit})
+	}
+}
+
+// emit appends let name:t = m in to the derivative term, m holding n redexes.
+func (p *taper) emit(pos Pos, name string, t Type, m Term, n int) {
+	p.add(1 + n)
+	p.out = append(p.out, &Let{P: pos, Name: name, T: t, Bound: m})
+}
+
+func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
+	names := env.Names
+	if names == nil {
+		names = NewNames(w, v, c)
+	}
+	limit := env.Budget
+	if limit <= 0 || limit > MaxRedexes {
+		limit = MaxRedexes
+	}
+	p := &taper{names: names, outer: env.Types, limit: limit, scope: map[string]Term{}, zeros: map[Term]bool{}}
+	defer func() {
+		if r := recover(); r != nil {
+			a, ok := r.(abort)
+			if !ok {
+				panic(r)
+			}
+			res, err = nil, a.err
+		}
+	}()
+	// Renaming: x becomes a fresh x', so that binding x' = V captures nothing of W; the
+	// forward pass binds fresh names only (the scope maps source names to atoms).
+	p.x = p.newVar(Pos{}, x, t)
+	p.x.active = true
+	p.scope[x] = &tref{p.x}
+	result := p.atom(c)
+	p.decide()
+
+	// The prologue: x' = V (when something needs x', or V is not a value), W.
+	if p.x.used || !IsValue(v) {
+		p.emit(v.Pos(), p.x.name, t, v, redexes(v))
+	}
+	active := p.activeAtom(result) && hasReals(p.atomType(result))
+	if active {
+		switch w.(type) {
+		case *Var, *RealLit:
+		default:
+			// W is bound to a variable, so that the derivative term, and the floating-
+			// point operations its evaluation performs, do not depend on how W is
+			// written: a pair <a, b> or a variable holding it, 0 or a variable holding
+			// 0 (Proposition 3.5: tracing an rd and evaluating the trace computes the
+			// same bits as evaluating the rd, where W may be a variable).
+			wv := names.Fresh("w")
+			p.emit(w.Pos(), wv, p.atomType(result), w, redexes(w))
+			w = &Var{Name: wv}
+		}
+	}
+	// The forward pass.
+	for _, b := range p.binds {
+		if b.keep {
+			n := 1
+			if b.copy {
+				n = 0
+			}
+			p.emit(b.prim.Pos(), b.v.name, b.v.t, p.write(b.prim), n)
+		}
+	}
+	// The backward pass: W is the adjoint of the result (a constant result has none:
+	// Figure 6 maps it to 0_T, without its type).
+	if active {
+		p.contribute(w, result)
+	}
+	for i := len(p.binds) - 1; i >= 0; i-- {
+		if p.binds[i].v.active {
+			p.backward(&p.binds[i])
+		}
+	}
+	var body Term = Zero(t)
+	if p.x.adj != nil {
+		body = p.x.adj // a value, or a sum counted when it was made
+	}
+	for i := len(p.out) - 1; i >= 0; i-- {
+		l := p.out[i]
+		body = &Let{P: l.P, Name: l.Name, T: l.T, Bound: l.Bound, Body: body}
+	}
+	return body, nil
+}
+
+// newVar makes a tvar named after base.
+func (p *taper) newVar(pos Pos, base string, t Type) *tvar {
+	name := p.names.Fresh(base)
+	return &tvar{name: name, t: t, ref: &Var{P: pos, Name: name}}
+}
+
+// write is an atom or a prim as the derivative term writes it: trefs become variables.
+func (p *taper) write(t Term) Term {
+	switch t := t.(type) {
+	case *tref:
+		return t.v.ref
+	case *Pair:
+		x, y := p.write(t.X), p.write(t.Y)
+		if x == t.X && y == t.Y {
+			return t
+		}
+		return &Pair{P: t.P, X: x, Y: y, T: t.T, U: t.U}
+	case *Plus:
+		return &Plus{P: t.P, X: p.write(t.X), Y: p.write(t.Y)}
+	case *OpApp:
+		return &OpApp{P: t.P, Op: t.Op, Arg: p.write(t.Arg)}
+	case *Fst:
+		return &Fst{P: t.P, X: p.write(t.X), T: t.T, U: t.U}
+	case *Snd:
+		return &Snd{P: t.P, X: p.write(t.X), T: t.T, U: t.U}
+	}
+	return t
+}
+
+// The forward pass.
+
+// atom puts the trace term c in A-normal form: it appends the bindings that compute
+// c's redexes to the tape and returns the atom that stands for c's value. It loops
+// along let bodies, so that let-chains of any length take no stack; it recurses into
+// the other subterms, at most 2·MaxDepth deep.
+func (p *taper) atom(c Term) Term {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > 2*MaxDepth {
+		p.fail(&interderive.DepthError{What: "symbolic differentiation", Limit: 2 * MaxDepth})
+	}
+	type shadowed struct {
+		name string
+		old  Term
+		had  bool
+	}
+	var undo []shadowed
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			if u := undo[i]; u.had {
+				p.scope[u.name] = u.old
+			} else {
+				delete(p.scope, u.name)
+			}
+		}
+	}()
+	for {
+		switch c0 := c.(type) {
+		case *Let:
+			a := p.atom(c0.Bound)
+			p.pin(a) // Figure 6 evaluates the bound term of every let
+			s := c0.T
+			if s == nil {
+				s = p.atomType(a)
+			}
+			if _, ok := a.(*Pair); ok {
+				// A copy: the pair atom is not duplicated at each use.
+				a = p.bind(c0.P, c0.Name, s, a, true)
+			}
+			old, had := p.scope[c0.Name]
+			undo = append(undo, shadowed{c0.Name, old, had})
+			p.scope[c0.Name] = a
+			c = c0.Body
+			continue
+		case *Var:
+			if a, ok := p.scope[c0.Name]; ok {
+				return a
+			}
+			return c0 // a free variable of C other than x: a constant
+		case *RealLit, *UnitLit:
+			return c0
+		case *Plus:
+			a, b := p.atom(c0.X), p.atom(c0.Y)
+			return p.bind(c0.P, "a", Real, &Plus{P: c0.P, X: a, Y: b}, false)
+		case *OpApp:
+			a := p.atom(c0.Arg)
+			return p.bind(c0.P, "a", c0.Op.Cod, &OpApp{P: c0.P, Op: c0.Op, Arg: a}, false)
+		case *Pair:
+			a, b := p.atom(c0.X), p.atom(c0.Y)
+			u, s := c0.T, c0.U
+			if u == nil || s == nil {
+				u, s = p.atomType(a), p.atomType(b)
+			}
+			return &Pair{P: c0.P, X: a, Y: b, T: u, U: s}
+		case *Fst:
+			a := p.atom(c0.X)
+			u, s := c0.T, c0.U
+			if u == nil || s == nil {
+				u, s = p.prodOf(a)
+			}
+			return p.bind(c0.P, "a", u, &Fst{P: c0.P, X: a, T: u, U: s}, false)
+		case *Snd:
+			a := p.atom(c0.X)
+			u, s := c0.T, c0.U
+			if u == nil || s == nil {
+				u, s = p.prodOf(a)
+			}
+			return p.bind(c0.P, "a", s, &Snd{P: c0.P, X: a, T: u, U: s}, false)
+		}
+		p.fail(fmt.Errorf("%s is not a trace term", describe(c)))
+	}
+}
+
+// bind appends the binding of a fresh variable (built on base) to prim to the tape.
+func (p *taper) bind(pos Pos, base string, t Type, prim Term, copy bool) *tref {
+	v := p.newVar(pos, base, t)
+	v.active = p.activeAtom(prim)
+	p.binds = append(p.binds, tbinding{v: v, prim: prim, copy: copy})
+	return &tref{v}
+}
+
+// activeAtom reports whether an atom or a prim depends on x.
+func (p *taper) activeAtom(t Term) bool {
+	switch t := t.(type) {
+	case *tref:
+		return t.v.active
+	case *Pair:
+		return p.activeAtom(t.X) || p.activeAtom(t.Y)
+	case *Plus:
+		return p.activeAtom(t.X) || p.activeAtom(t.Y)
+	case *OpApp:
+		return p.activeAtom(t.Arg)
+	case *Fst:
+		return p.activeAtom(t.X)
+	case *Snd:
+		return p.activeAtom(t.X)
+	}
+	return false
+}
+
+// need marks the variables of an atom or a prim as needed by the derivative term.
+func (p *taper) need(t Term) { p.mark(t, nil) }
+
+// pin marks the variables of an atom or a prim as needed, for the evaluation of the
+// bindings that compute them; x' is not marked (its value is there already).
+func (p *taper) pin(t Term) { p.mark(t, p.x) }
+
+func (p *taper) mark(t Term, except *tvar) {
+	switch t := t.(type) {
+	case *tref:
+		if t.v != except {
+			t.v.used = true
+		}
+	case *Pair:
+		p.mark(t.X, except)
+		p.mark(t.Y, except)
+	case *Plus:
+		p.mark(t.X, except)
+		p.mark(t.Y, except)
+	case *OpApp:
+		p.mark(t.Arg, except)
+	case *Fst:
+		p.mark(t.X, except)
+	case *Snd:
+		p.mark(t.X, except)
+	}
+}
+
+// decide chooses the bindings the forward pass evaluates (see Tape), from the last to
+// the first: every inactive binding, and every active binding whose value is needed.
+func (p *taper) decide() {
+	for i := len(p.binds) - 1; i >= 0; i-- {
+		b := &p.binds[i]
+		b.keep = !b.v.active || b.v.used
+		switch m := b.prim.(type) {
+		case *OpApp:
+			if b.v.active {
+				p.need(m.Arg) // op_r(<arg, ā>) in the backward pass
+			}
+		case *Fst, *Snd:
+			p.pin(m) // Figure 6 evaluates the argument of a projection
+		}
+		if b.keep {
+			p.need(b.prim)
+		}
+	}
+}
+
+// atomType is the type of an atom.
+func (p *taper) atomType(a Term) Type {
+	switch a := a.(type) {
+	case *tref:
+		return a.v.t
+	case *Var:
+		if p.outer != nil {
+			if t, ok := p.outer(a.Name); ok {
+				return t
+			}
+		}
+		p.fail(fmt.Errorf("the type of %s is unknown", a.Name))
+	case *RealLit:
+		return Real
+	case *UnitLit:
+		return Unit
+	case *Pair:
+		if a.T != nil && a.U != nil {
+			return Times(a.T, a.U)
+		}
+		return Times(p.atomType(a.X), p.atomType(a.Y))
+	}
+	p.fail(fmt.Errorf("%s is not an atom", describe(a)))
+	return nil
+}
+
+// prodOf is the component types of an atom of a product type.
+func (p *taper) prodOf(a Term) (Type, Type) {
+	pr, ok := p.atomType(a).(*Prod)
+	if !ok {
+		p.fail(fmt.Errorf("%s is not a pair", Format(p.write(a))))
+	}
+	return pr.Fst, pr.Snd
+}
+
+// The backward pass.
+
+// backward propagates the adjoint of an active binding to its operands.
+func (p *taper) backward(b *tbinding) {
+	has := b.v.adj != nil
+	switch m := b.prim.(type) {
+	case *Plus:
+		if has {
+			a := p.use(b.v)
+			p.contribute(a, m.X)
+			p.contribute(a, m.Y)
+		}
+	case *OpApp:
+		// let g:S = op_r(<D, ā>) in ...: op_r(<D, W>) is the cotangent of the argument
+		// (Figure 6's op clause). With no adjoint, ā = 0: see Tape for why op_r is
+		// still evaluated; its result, 0, is not propagated.
+		op := m.Op
+		if op.Order() >= MaxOrder {
+			p.fail(fmt.Errorf("rd nests too deeply around %s: operators are differentiated at most %d times", op.Name, MaxOrder))
+		}
+		cot := Zero(op.Cod)
+		if has {
+			cot = p.use(b.v)
+		}
+		g := p.names.Fresh("g")
+		p.emit(m.P, g, op.Dom, &OpApp{P: m.P, Op: op.R(), Arg: &Pair{P: m.P, X: p.write(m.Arg), Y: cot, T: op.Dom, U: op.Cod}}, 1)
+		if has {
+			p.contribute(&Var{P: m.P, Name: g}, m.Arg)
+		}
+	case *Fst:
+		// fst_{U,S}(D): D's adjoint grows by <ā, 0_S>.
+		if has {
+			p.contribute(&Pair{X: p.use(b.v), Y: p.zero(m.U), T: m.T, U: m.U}, m.X)
+		}
+	case *Snd:
+		// snd_{U,S}(D): D's adjoint grows by <0_U, ā>.
+		if has {
+			p.contribute(&Pair{X: p.zero(m.T), Y: p.use(b.v), T: m.T, U: m.U}, m.X)
+		}
+	default: // a copy
+		if has {
+			p.contribute(p.use(b.v), m)
+		}
+	}
+}
+
+// use returns the adjoint of v as a value, binding it to a fresh variable first if it
+// is a sum not yet bound.
+func (p *taper) use(v *tvar) Term {
+	if !v.pending {
+		return v.adj
+	}
+	n := p.names.Fresh(BaseName(v.name) + "bar")
+	p.emit(Pos{}, n, v.t, v.adj, 0) // the sum's redexes were counted when it was made
+	v.adj, v.pending = &Var{Name: n}, false
+	return v.adj
+}
+
+// contribute adds the cotangent cot (a value) to the adjoint of the atom a.
+func (p *taper) contribute(cot Term, a Term) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > 2*MaxDepth {
+		p.fail(&interderive.DepthError{What: "symbolic differentiation", Limit: 2 * MaxDepth})
+	}
+	if p.isZero(cot) || !p.activeAtom(a) {
+		return // adding 0, or to a constant: nothing to do
+	}
+	switch a := a.(type) {
+	case *tref:
+		v := a.v
+		if !hasReals(v.t) {
+			return // its adjoint is 0_T whatever is added
+		}
+		if v.adj == nil {
+			v.adj = cot
+			return
+		}
+		old := p.use(v)
+		if op, ok := old.(*Pair); ok {
+			if cp, ok := cot.(*Pair); ok {
+				v.adj = p.sumPairs(v.t.(*Prod), op, cp)
+				return
+			}
+		}
+		p.add(plusRedexes(v.t))
+		v.adj, v.pending = PlusT(p.names, v.t, old, cot), true
+	case *Pair:
+		u, s := a.T, a.U
+		if cp, ok := cot.(*Pair); ok {
+			p.contribute(cp.X, a.X)
+			p.contribute(cp.Y, a.Y)
+			return
+		}
+		left, right := p.activeAtom(a.X) && hasReals(u), p.activeAtom(a.Y) && hasReals(s)
+		if left && right {
+			// let <y:U, z:S> = cot in ..., as Figure 6's pair clause: let c = cot in
+			// let y = fst(c) in let z = snd(c) in ...
+			c := p.names.Fresh("z")
+			p.emit(Pos{}, c, Times(u, s), cot, 0)
+			cot = &Var{Name: c}
+		}
+		if left {
+			y := p.names.Fresh("y")
+			p.emit(Pos{}, y, u, &Fst{X: cot, T: u, U: s}, 1)
+			p.contribute(&Var{Name: y}, a.X)
+		}
+		if right {
+			z := p.names.Fresh("z")
+			p.emit(Pos{}, z, s, &Snd{X: cot, T: u, U: s}, 1)
+			p.contribute(&Var{Name: z}, a.Y)
+		}
+	}
+}
+
+// sumPairs is a +_T b for two pairs of values, componentwise at the meta level: a 0
+// summand is left out (<ā, 0> +_T <0, b̄> = <ā, b̄>, as fst and snd contribute), and
+// the other sums are bound to fresh variables, so that the result is a value.
+func (p *taper) sumPairs(t *Prod, a, b *Pair) *Pair {
+	sum := func(t Type, x, y Term) Term {
+		switch {
+		case p.isZero(x):
+			return y
+		case p.isZero(y):
+			return x
+		}
+		if xp, ok := x.(*Pair); ok {
+			if yp, ok := y.(*Pair); ok {
+				return p.sumPairs(t.(*Prod), xp, yp)
+			}
+		}
+		n := p.names.Fresh("s")
+		p.emit(Pos{}, n, t, PlusT(p.names, t, x, y), plusRedexes(t))
+		return &Var{Name: n}
+	}
+	return &Pair{X: sum(t.Fst, a.X, b.X), Y: sum(t.Snd, a.Y, b.Y), T: t.Fst, U: t.Snd}
+}
+
+// zero is 0_T, written by the backward pass: a summand it can leave out.
+func (p *taper) zero(t Type) Term {
+	z := Zero(t)
+	p.zeros[z] = true
+	return z
+}
+
+// isZero reports whether a cotangent is a 0_T the backward pass wrote (or a pair of
+// them): adding it changes nothing. A 0 that W holds is added like any other number,
+// so that the floating-point operations do not depend on how W is written (0 + -0 is
+// 0, not -0).
+func (p *taper) isZero(t Term) bool {
+	if p.zeros[t] {
+		return true
+	}
+	if pr, ok := t.(*Pair); ok {
+		return p.isZero(pr.X) && p.isZero(pr.Y)
+	}
+	return false
+}
+
+// hasReals reports whether a type has a real coordinate: the cotangents of the others
+// are () and pairs of them.
+func hasReals(t Type) bool {
+	switch t := t.(type) {
+	case *Prod:
+		return hasReals(t.Fst) || hasReals(t.Snd)
+	case Base:
+		return t == Real
+	}
+	return false
+}
