@@ -83,11 +83,34 @@ func Describe(file string, src []byte, err error) string {
 		}
 		fmt.Fprintf(&b, "%s:%s: %s", file, e.Pos, e.Msg)
 		if e.Pos.Line <= len(lines) {
-			line := strings.TrimRight(lines[e.Pos.Line-1], "\r")
-			b.WriteString("\n\t" + line + "\n\t" + caret(line, e.Pos.Col))
+			line, col := window(strings.TrimRight(lines[e.Pos.Line-1], "\r"), e.Pos.Col)
+			b.WriteString("\n\t" + line + "\n\t" + caret(line, col))
 		}
 	}
 	return b.String()
+}
+
+// maxShown is the longest source line Describe shows whole; a longer one is shown as a
+// window of that many runes around the column, elided with … on either side.
+const maxShown = 160
+
+// window cuts a long line down to maxShown runes around column col, and returns the
+// column in the cut line.
+func window(line string, col int) (string, int) {
+	rs := []rune(line)
+	if len(rs) <= maxShown {
+		return line, col
+	}
+	start := max(0, min(col-1-maxShown/2, len(rs)-maxShown))
+	end := start + maxShown
+	out := string(rs[start:end])
+	if start > 0 {
+		out, col = "…"+out, col-start+1
+	}
+	if end < len(rs) {
+		out += "…"
+	}
+	return out, col
 }
 
 // caret returns spaces (keeping the line's tabs, so the caret lines up) up to column

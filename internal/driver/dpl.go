@@ -75,6 +75,9 @@ func (dplLang) Stages() []string {
 
 // Load parses and type-checks (and elaborates) a program.
 func (dplLang) Load(src []byte) (Program, error) {
+	if err := checkSize(src); err != nil {
+		return nil, err
+	}
 	t, err := dpl.Parse(src)
 	if err != nil {
 		return nil, &LoadError{Phase: "syntax", Err: err}

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"errors"
 	"slices"
 	"strings"
@@ -86,6 +87,25 @@ func TestDPLTrace(t *testing.T) {
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the trace lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestMaxSource: a program past the size limit is refused before parsing, with a
+// positioned message; one at the limit is parsed (here: a comment, then 1).
+func TestMaxSource(t *testing.T) {
+	for _, l := range Languages() {
+		body := []byte("\n1")
+		at := append(bytes.Repeat([]byte("-"), MaxSource-len(body)), body...)
+		if _, err := l.Load(at); err != nil {
+			t.Errorf("%s: a program of exactly MaxSource bytes: %v", l.Name(), err)
+		}
+		over := append(at, '\n')
+		_, err := l.Load(over)
+		var le *LoadError
+		var list interderive.ErrorList
+		if !errors.As(err, &le) || !errors.As(err, &list) || len(list) != 1 || list[0].Pos != (interderive.Pos{Line: 2, Col: 2}) {
+			t.Errorf("%s: %v, want a positioned syntax error at 2:2", l.Name(), err)
 		}
 	}
 }

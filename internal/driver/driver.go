@@ -61,6 +61,30 @@ func (e *LoadError) Error() string { return e.Phase + " error: " + e.Err.Error()
 
 func (e *LoadError) Unwrap() error { return e.Err }
 
+// MaxSource bounds the size of a program file in bytes. The calculi are for small
+// programs that a person reads; the parsers already bound nesting (1,000 levels), and
+// this bounds the rest, so that a stray multi-megabyte input is refused with a message
+// before anything runs.
+const MaxSource = 1 << 20
+
+// checkSize refuses a source longer than MaxSource, positioned at the first byte past
+// the limit.
+func checkSize(src []byte) error {
+	if len(src) <= MaxSource {
+		return nil
+	}
+	pos := interderive.Pos{Line: 1, Col: 1}
+	for _, b := range src[:MaxSource] {
+		if b == '\n' {
+			pos.Line, pos.Col = pos.Line+1, 1
+		} else {
+			pos.Col++
+		}
+	}
+	return &LoadError{Phase: "syntax", Err: interderive.ErrorList{
+		interderive.Errorf(pos, "the program is %d bytes long; the limit is %d (driver.MaxSource)", len(src), MaxSource)}}
+}
+
 // Languages lists the languages the workbench knows.
 func Languages() []Language {
 	return []Language{gradualLang{cast: false}, gradualLang{cast: true}, DPL()}

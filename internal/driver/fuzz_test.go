@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
 	g "github.com/interderive/interderive/gradual"
 )
 
@@ -54,6 +55,36 @@ func FuzzCastStages(f *testing.F) {
 						}
 					}
 				}
+			}
+		}
+	})
+}
+
+// FuzzDPLStages runs every well-typed differentiable program the fuzzer finds on every
+// stage under every differentiation strategy, with a small fuel bound: no stage may
+// panic or part from the reduction semantics (contractions, answer, and every rd's
+// trace and derivative).
+func FuzzDPLStages(f *testing.F) {
+	for _, dir := range []string{"../../testdata/differentiable", "../../testdata/differentiable/examples"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.dpl"))
+		for _, file := range files {
+			if src, err := os.ReadFile(file); err == nil {
+				f.Add(src)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		p, err := dpl.Parse(src)
+		if err != nil {
+			return
+		}
+		prog, _, err := dpl.Check(p)
+		if err != nil {
+			return
+		}
+		for _, ad := range dpl.Differentiators() {
+			if _, d := DPLLockstep(DPLStages(), ad, prog, 500); d != nil {
+				t.Fatalf("%v\n%s", d, dpl.Format(prog))
 			}
 		}
 	})

@@ -48,6 +48,9 @@ func (l gradualLang) Load(src []byte) (Program, error) {
 	if l.cast {
 		lang = g.CastCalculus
 	}
+	if err := checkSize(src); err != nil {
+		return nil, err
+	}
 	e, err := g.Parse(src, lang)
 	if err != nil {
 		return nil, &LoadError{Phase: "syntax", Err: err}
