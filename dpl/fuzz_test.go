@@ -2,13 +2,12 @@ package dpl_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/internal/testenv"
 )
 
 // fuzzSeeds are programs and near-programs, besides the example files.
@@ -41,14 +40,7 @@ func FuzzParseDPL(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	for _, dir := range []string{"../testdata/differentiable", "../testdata/differentiable/examples"} {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.dpl"))
-		for _, file := range files {
-			if src, err := os.ReadFile(file); err == nil {
-				f.Add(src)
-			}
-		}
-	}
+	testenv.AddFiles(f, "../testdata/differentiable/*.dpl", "../testdata/differentiable/examples/*.dpl")
 	f.Fuzz(func(t *testing.T, src []byte) {
 		e, err := dpl.Parse(src)
 		if err != nil {

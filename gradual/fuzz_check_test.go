@@ -1,25 +1,17 @@
 package gradual_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/testenv"
 )
 
 // FuzzCheck feeds arbitrary text to the parser and, when it parses, to the type
 // checkers and the translations: none may panic, and whatever cast insertion accepts
 // must be a well-typed cast-calculus term of the same type.
 func FuzzCheck(f *testing.F) {
-	for _, dir := range []string{"../testdata/gradual", "../../shared/examples/gradual"} {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.*"))
-		for _, file := range files {
-			if src, err := os.ReadFile(file); err == nil {
-				f.Add(src)
-			}
-		}
-	}
+	testenv.AddFiles(f, "../testdata/gradual/*.*", "../../shared/examples/gradual/*.*")
 	f.Add([]byte(`letrec f:Int -> Int = \x:Int. if x < 1 then 0 else f (x - 1) in f 3`))
 	f.Add([]byte(`(<Dyn -> Int <= Dyn>^l2 <Dyn <= Bool -> Bool>^l1 (\x:Bool. x)) (<Dyn <= Int>^l3 1)`))
 	f.Fuzz(func(t *testing.T, src []byte) {

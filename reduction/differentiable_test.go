@@ -17,6 +17,7 @@ import (
 	"github.com/interderive/interderive/internal/dplcases"
 	"github.com/interderive/interderive/internal/dplgen"
 	"github.com/interderive/interderive/internal/driver"
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/reduction"
 	"pgregory.net/rapid"
 )
@@ -762,14 +763,7 @@ func FuzzEvalDPL(f *testing.F) {
 		f.Add([]byte(v.src))
 	}
 	f.Add([]byte(squaringLoop))
-	for _, dir := range []string{"../testdata/differentiable", "../testdata/differentiable/examples"} {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.dpl"))
-		for _, file := range files {
-			if src, err := os.ReadFile(file); err == nil {
-				f.Add(src)
-			}
-		}
-	}
+	testenv.AddFiles(f, "../testdata/differentiable/*.dpl", "../testdata/differentiable/examples/*.dpl")
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p, err := dpl.Parse(src)
 		if err != nil {

@@ -2,12 +2,11 @@ package reduction_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/reduction"
 )
 
@@ -15,14 +14,7 @@ import (
 // under every semantics, with a small fuel bound: a run must end in an answer or out
 // of fuel — never stuck, never a panic.
 func FuzzReduce(f *testing.F) {
-	for _, dir := range []string{"../testdata/gradual", "../testdata/gradual/examples"} {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.*"))
-		for _, file := range files {
-			if src, err := os.ReadFile(file); err == nil {
-				f.Add(src)
-			}
-		}
-	}
+	testenv.AddFiles(f, "../testdata/gradual/*.*", "../testdata/gradual/examples/*.*")
 	f.Fuzz(func(t *testing.T, src []byte) {
 		var programs []g.Expr
 		if e, err := g.Parse(src, g.GTLC); err == nil {

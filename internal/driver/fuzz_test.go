@@ -2,27 +2,19 @@ package driver
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/testenv"
 )
 
 // FuzzCastStages runs every well-typed program the fuzzer finds on every stage, under
 // every semantics, merged and unmerged, with a small fuel bound: no stage may panic,
 // get stuck, or part from the reduction semantics.
 func FuzzCastStages(f *testing.F) {
-	for _, dir := range []string{"../../testdata/gradual", "../../testdata/gradual/examples"} {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.*"))
-		for _, file := range files {
-			if src, err := os.ReadFile(file); err == nil {
-				f.Add(src)
-			}
-		}
-	}
+	testenv.AddFiles(f, "../../testdata/gradual/*.*", "../../testdata/gradual/examples/*.*")
 	f.Fuzz(func(t *testing.T, src []byte) {
 		var programs []g.Expr
 		if e, err := g.Parse(src, g.GTLC); err == nil {
@@ -65,14 +57,7 @@ func FuzzCastStages(f *testing.F) {
 // panic or part from the reduction semantics (contractions, answer, and every rd's
 // trace and derivative).
 func FuzzDPLStages(f *testing.F) {
-	for _, dir := range []string{"../../testdata/differentiable", "../../testdata/differentiable/examples"} {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.dpl"))
-		for _, file := range files {
-			if src, err := os.ReadFile(file); err == nil {
-				f.Add(src)
-			}
-		}
-	}
+	testenv.AddFiles(f, "../../testdata/differentiable/*.dpl", "../../testdata/differentiable/examples/*.dpl")
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p, err := dpl.Parse(src)
 		if err != nil {

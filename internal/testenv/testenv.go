@@ -4,6 +4,7 @@ package testenv
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -21,4 +22,17 @@ func Main(m *testing.M) {
 		_ = flag.Set("rapid.checks", "1000")
 	}
 	os.Exit(m.Run())
+}
+
+// AddFiles adds the contents of the files matching each glob pattern to a fuzz target's
+// seed corpus (the corpus programs, for the fuzz targets of parsers and stages).
+func AddFiles(f *testing.F, patterns ...string) {
+	for _, pattern := range patterns {
+		files, _ := filepath.Glob(pattern)
+		for _, file := range files {
+			if src, err := os.ReadFile(file); err == nil {
+				f.Add(src)
+			}
+		}
+	}
 }
