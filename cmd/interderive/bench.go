@@ -39,7 +39,9 @@ per program (SVG).
 --targets measures the workbench's performance targets instead, each as ratios within
 this run: refocusing (reduction quadratic, the refocused stages linear, the machine
 100× faster where reduction takes a second), typed fib against Go, gradual-typing
-configurations, space efficiency of merged coercions, and the tape reverse mode.`,
+configurations, space efficiency of merged coercions, and the tape reverse mode
+(with --program NAME, only the targets whose name contains it: refocusing, fib,
+configurations, space, tape).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			progs, err := driver.LoadBench(dir)
@@ -47,7 +49,7 @@ configurations, space efficiency of merged coercions, and the tape reverse mode.
 				return err
 			}
 			if targets {
-				return runTargets(stdout, stderr, progs)
+				return runTargets(stdout, stderr, progs, only)
 			}
 			var charts []plot.Chart
 			mismatches := 0
@@ -207,8 +209,12 @@ func writePlot(file string, charts []plot.Chart) error {
 }
 
 // runTargets measures the targets, printing each run as it goes and a summary.
-func runTargets(stdout, stderr io.Writer, progs []driver.BenchProgram) error {
-	ts, err := driver.Targets(driver.TargetConfig{Suite: progs, Second: time.Second, Log: stdout})
+func runTargets(stdout, stderr io.Writer, progs []driver.BenchProgram, only string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	ts, err := driver.Targets(driver.TargetConfig{Suite: progs, Second: time.Second, Log: stdout, Exe: exe}, only)
 	if err != nil {
 		return err
 	}

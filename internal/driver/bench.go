@@ -3,6 +3,7 @@ package driver
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -168,7 +169,7 @@ type BenchRow struct {
 	Program, Size, Stage, Variant string
 	Answer                        string
 	Contractions                  int
-	Time                          time.Duration // the fastest of the repetitions
+	Time                          time.Duration // the mean of the repetitions
 	PeakHeap                      uint64        // heap in use at the highest sample, above the heap before the run
 	PeakAbs                       uint64        // heap in use at the highest sample, the process's whole heap
 	Err                           error
@@ -177,29 +178,31 @@ type BenchRow struct {
 	Mismatch string
 }
 
-// MinBenchTime is how long RunBench repeats a fast run to time it: it reports the
-// fastest repetition, which is the least disturbed by the rest of the machine.
+// MinBenchTime is how long RunBench repeats a fast run to time it. It reports the mean
+// time of the repetitions, so that every run pays its share of collecting the garbage
+// the runs make: the fastest repetition of a small run would be one that no collection
+// interrupted, and a small run would look cheaper per contraction than a large one.
 const MinBenchTime = 50 * time.Millisecond
 
 // RunBench runs a program at one size on one stage under one variant: once while
-// sampling the heap (RunOnce), then again until MinBenchTime has passed, keeping the
-// fastest time.
+// sampling the heap (RunOnce), then again until MinBenchTime has passed; the time is
+// the mean.
 func RunBench(p BenchProgram, size, stage, variant string, opts interderive.Options) BenchRow {
 	row, prog := runOnce(p, size, stage, variant, opts)
 	if row.Err != nil {
 		return row
 	}
 	opts.OnContract = nil
-	for total := row.Time; total < MinBenchTime; {
+	total, reps := row.Time, 1
+	for ; total < MinBenchTime; reps++ {
 		start := time.Now()
 		if _, err := prog.Run(stage, variant, opts); err != nil {
 			row.Err = err
 			return row
 		}
-		d := time.Since(start)
-		total += d
-		row.Time = min(row.Time, d)
+		total += time.Since(start)
 	}
+	row.Time = total / time.Duration(reps)
 	return row
 }
 
@@ -229,24 +232,24 @@ func runOnce(p BenchProgram, size, stage, variant string, opts interderive.Optio
 	return row, prog
 }
 
-// measure runs f once, sampling the heap in use every millisecond, and returns the
-// highest sample above the heap in use before the run, the highest sample, and the
+// measure runs f once, sampling the heap every millisecond, and returns the highest
+// heap in use above the heap in use before the run, the highest heap in use, and the
 // run's time.
-func measure(f func() (Outcome, error)) (uint64, uint64, time.Duration, Outcome, error) {
+func measure(f func() (Outcome, error)) (peak, abs uint64, d time.Duration, out Outcome, err error) {
 	runtime.GC()
 	var base runtime.MemStats
 	runtime.ReadMemStats(&base)
-	var peak, abs atomic.Uint64
+	var peakA, absA atomic.Uint64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	sample := func(m *runtime.MemStats) {
 		runtime.ReadMemStats(m)
-		if m.HeapInuse > abs.Load() {
-			abs.Store(m.HeapInuse)
+		if m.HeapInuse > absA.Load() {
+			absA.Store(m.HeapInuse)
 		}
-		if m.HeapInuse > base.HeapInuse && m.HeapInuse-base.HeapInuse > peak.Load() {
-			peak.Store(m.HeapInuse - base.HeapInuse)
+		if m.HeapInuse > base.HeapInuse && m.HeapInuse-base.HeapInuse > peakA.Load() {
+			peakA.Store(m.HeapInuse - base.HeapInuse)
 		}
 	}
 	go func() {
@@ -264,14 +267,17 @@ func measure(f func() (Outcome, error)) (uint64, uint64, time.Duration, Outcome,
 		}
 	}()
 	start := time.Now()
-	out, err := f()
-	d := time.Since(start)
+	out, err = f()
+	d = time.Since(start)
 	close(stop)
 	wg.Wait()
 	var m runtime.MemStats
 	sample(&m) // a run shorter than a millisecond has one sample
-	return peak.Load(), abs.Load(), d, out, err
+	return peakA.Load(), absA.Load(), d, out, err
 }
+
+// errNoRSS says that the peak memory of a process cannot be measured here.
+var errNoRSS = errors.New("the peak memory of a process is not available on this system")
 
 // GrowthExponent fits time = a · contractions^k by least squares on the logarithms and
 // returns k (NaN with fewer than two usable points).
