@@ -124,7 +124,7 @@ func failure(prop string) string {
 }
 
 func newFuzzCmd(stdout, stderr io.Writer) *cobra.Command {
-	var calculus, semantics, ad, out, propList string
+	var calculus, stageList, semantics, ad, out, propList string
 	var count, size, jobs int
 	var seed uint64
 	var budget time.Duration
@@ -150,6 +150,9 @@ default, or a comma-separated list):
   interpolation       Proposition 3.5: M => V iff M ~> C and C => V, to the bit (dpl)
   finite-differences  Theorems 6.1 and 6.2: for a random body and point, 1.rd[a](x. N)
                       agrees with central differences of x -> N (dpl)
+
+--stage limits lockstep to some stages (the reduction semantics, the reference, always
+runs).
 
 A failure is shrunk to a small program and written to --out as a program file; the exit
 status is then 1. For lockstep, the file has the reference answer as its expectation
@@ -189,9 +192,13 @@ value, <c1 ; c2> v, whose trace shows reduction normalising c1 ; c2.`,
 			if err != nil {
 				return err
 			}
+			castStages, dplStages, err := fuzzStages(stageList)
+			if err != nil {
+				return err
+			}
 			checks := map[string]func(*rapid.T, *counterexample){
-				"gradual": func(t *rapid.T, c *counterexample) { fuzzGradual(t, c, driver.CastStages(), sems, size, props) },
-				"dpl":     func(t *rapid.T, c *counterexample) { fuzzDPL(t, c, driver.DPLStages(), ads, size, props) },
+				"gradual": func(t *rapid.T, c *counterexample) { fuzzGradual(t, c, castStages, sems, size, props) },
+				"dpl":     func(t *rapid.T, c *counterexample) { fuzzDPL(t, c, dplStages, ads, size, props) },
 			}
 			var names []string
 			switch calculus {
@@ -244,6 +251,7 @@ value, <c1 ; c2> v, whose trace shows reduction normalising c1 ; c2.`,
 		},
 	}
 	cmd.Flags().StringVar(&calculus, "calculus", "all", "gradual, dpl or all")
+	cmd.Flags().StringVar(&stageList, "stage", "all", "stages checked against the reduction semantics (the reference, always run): all or a comma-separated list")
 	cmd.Flags().IntVar(&count, "count", 1000, "programs per calculus")
 	cmd.Flags().DurationVar(&budget, "time", 0, "stop each calculus after this long (0: run --count programs)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "random seed, for a reproducible run on one core (0: random, on all cores)")
@@ -472,4 +480,34 @@ func dplSource(t dpl.Term) string {
 		return text
 	}
 	return renamed
+}
+
+// fuzzStages selects the stages lockstep compares with the reduction semantics, which
+// is always the first (the reference).
+func fuzzStages(list string) ([]driver.CastStage, []driver.DPLStage, error) {
+	want := map[string]bool{"reduction": true}
+	all := false
+	for _, name := range splitList(list) {
+		if name == "all" {
+			all = true
+			continue
+		}
+		if !slices.Contains([]string{"reduction", "closures", "machine", "cps2", "interp"}, name) {
+			return nil, nil, fmt.Errorf("unknown stage %q", name)
+		}
+		want[name] = true
+	}
+	var cast []driver.CastStage
+	for _, st := range driver.CastStages() {
+		if all || want[st.Name] {
+			cast = append(cast, st)
+		}
+	}
+	var dstages []driver.DPLStage
+	for _, st := range driver.DPLStages() {
+		if all || want[st.Name] {
+			dstages = append(dstages, st)
+		}
+	}
+	return cast, dstages, nil
 }

@@ -80,6 +80,12 @@ func TestFuzzMetatheory(t *testing.T) {
 	if _, stderr, code := runCmd("fuzz", "--calculus", "dpl", "--props", "blame"); code != 2 || !strings.Contains(stderr, "selects no property") {
 		t.Errorf("--calculus dpl --props blame: status %d, %s", code, stderr)
 	}
+	if stdout, stderr, code := runCmd("fuzz", "--calculus", "gradual", "--count", "100", "--stage", "machine,interp", "--out", t.TempDir()); code != 0 || !strings.Contains(stdout, "every property holds") {
+		t.Errorf("--stage machine,interp: status %d\n%s%s", code, stdout, stderr)
+	}
+	if _, stderr, code := runCmd("fuzz", "--stage", "compiler"); code != 2 || !strings.Contains(stderr, `unknown stage "compiler"`) {
+		t.Errorf("--stage compiler: status %d, %s", code, stderr)
+	}
 }
 
 // wrongSeq is ED with a broken seq: it forgets c2 when c1 is an injection.
