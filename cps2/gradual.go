@@ -36,6 +36,7 @@ type evaluator struct {
 	merge  bool
 	answer v.Answer
 	err    error
+	direct int // returns made as direct calls since the last bounce (see ret)
 }
 
 // EvalCast runs a translated, well-typed term of λ⟨·⟩ and reads the answer back. The
@@ -48,6 +49,7 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 		return nil
 	}}
 	for s := ev.eval(e, nil, mk0); s != nil; {
+		ev.direct = 0
 		s = s()
 	}
 	if ev.err != nil {
@@ -56,8 +58,20 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 	return ev.answer.ToAnswer(), nil
 }
 
-// ret returns val to mk, through the trampoline.
-func ret(mk metaCont, val v.Value) step { return func() step { return mk.apply(val) } }
+// maxDirect bounds the returns ret makes as direct calls between two bounces of the
+// trampoline: the Go stack holds at most that many continuation applications.
+const maxDirect = 64
+
+// ret returns val to mk: as a direct call, or every maxDirect returns through the
+// trampoline, which unwinds the Go stack. (A bounce per return would allocate a
+// closure per return; none at all would let the Go stack grow with the run.)
+func (ev *evaluator) ret(mk metaCont, val v.Value) step {
+	if ev.direct < maxDirect {
+		ev.direct++
+		return mk.apply(val)
+	}
+	return func() step { return mk.apply(val) }
+}
 
 // frame builds a non-initial meta-continuation.
 func frame(apply func(v.Value) step) metaCont { return metaCont{apply: apply} }
@@ -91,15 +105,15 @@ func (ev *evaluator) blame(l g.Label, mk metaCont) step {
 func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 	switch e := e.(type) {
 	case *g.IntLit, *g.BoolLit:
-		return ret(mk, v.Constant(e))
+		return ev.ret(mk, v.Constant(e))
 	case *g.Var:
 		val, ok := rho.Lookup(e.Name)
 		if !ok {
 			return ev.fail(fmt.Errorf("unbound variable %s", e.Name))
 		}
-		return ret(mk, val)
+		return ev.ret(mk, val)
 	case *g.Lam:
-		return ret(mk, &v.Closure{Lam: e, Env: rho})
+		return ev.ret(mk, &v.Closure{Lam: e, Env: rho})
 	case *g.Unary:
 		return ev.eval(e.X, rho, frame(func(x v.Value) step {
 			return ev.delta(e.Op, mk, x, nil)
@@ -163,7 +177,7 @@ func (ev *evaluator) delta(op g.Op, mk metaCont, x, y v.Value) step {
 	if !ev.contract("delta") {
 		return nil
 	}
-	return ret(mk, r)
+	return ev.ret(mk, r)
 }
 
 // apply applies a closure (beta) or a function wrapped by c̃ -> d̃ (AppCst).
@@ -230,7 +244,7 @@ func (ev *evaluator) cast(c g.Coercion, val v.Value, mk metaCont) step {
 			if !ev.contract("IdCst") {
 				return nil
 			}
-			return ret(mk, val)
+			return ev.ret(mk, val)
 		}
 		if !ev.contract("CmpCst") {
 			return nil
@@ -251,7 +265,7 @@ func (ev *evaluator) mkCast(c g.Coercion, s v.Value, mk metaCont) step {
 		if !ev.contract("IdCst") {
 			return nil
 		}
-		return ret(mk, s)
+		return ev.ret(mk, s)
 	case *g.Fail:
 		if !ev.contract("FailCst") {
 			return nil
@@ -267,7 +281,7 @@ func (ev *evaluator) mkCast(c g.Coercion, s v.Value, mk metaCont) step {
 	if !g.IsWrapperShape(c) {
 		return ev.fail(fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(c)))
 	}
-	return ret(mk, &v.Wrapped{C: c, S: s})
+	return ev.ret(mk, &v.Wrapped{C: c, S: s})
 }
 
 // normalize is the inner layer: it normalises c leftmost-innermost, contracting with
