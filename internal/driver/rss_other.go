@@ -1,8 +1,8 @@
-//go:build !unix
+//go:build !linux
 
 package driver
 
 import "os/exec"
 
-// peakRSS is not available here: the space target needs getrusage.
+// peakRSS is not available here: the space target reads /proc (Linux).
 func peakRSS(*exec.Cmd) (uint64, error) { return 0, errNoRSS }
