@@ -1,5 +1,3 @@
-
-
 package driver
 
 import (
