@@ -370,7 +370,7 @@ func TargetTape(c TargetConfig) (Target, error) {
 			f := RunBench(fwd, size, stage, "tape", interderive.Options{})
 			r := RunBench(grad, size, stage, "tape", interderive.Options{})
 			if f.Err != nil || r.Err != nil {
-				line := fmt.Sprintf("n=%-6s %-8s forward: %v; gradient: %v", size, stage, f.Err, r.Err)
+				line := fmt.Sprintf("n=%-6s %-8s forward: %s; gradient: %s", size, stage, errText(f.Err), errText(r.Err))
 				c.logf("  %s", line)
 				t.Details = append(t.Details, line)
 				failed = stage
@@ -395,4 +395,12 @@ func TargetTape(c TargetConfig) (Target, error) {
 	}
 	t.Measured = strings.Join(measured, "; ")
 	return t, nil
+}
+
+// errText is an error's message, or "ok".
+func errText(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	return err.Error()
 }
