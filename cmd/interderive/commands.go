@@ -16,8 +16,9 @@ import (
 )
 
 const exitStatusHelp = `Exit status:
-  0  an answer: a value or blame (check: every file passed)
-  1  check: some file failed its expectations
+  0  an answer: a value, blame or undefined (check: every file passed)
+  1  check: some file failed its expectations; compare: the stages disagree; fuzz: a
+     property failed; bench: an answer differs from the one the program states
   2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret)
   3  the run stopped without an answer: it ran out of fuel or time (--timeout), or
      its recursion went deeper than the stage's bound (interp)`
@@ -26,9 +27,12 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "interderive",
 		Short: "A semantics workbench: interpreters derived by program transformation",
-		Long: `interderive runs programs of the gradually-typed lambda calculus (GTLC, *.gtlc,
-and the cast calculus, *.cast) on semantic artefacts derived from one another by
-program transformation, under the cast semantics LD, LUD, ED and EUD.
+		Long: `interderive runs programs on semantic artefacts derived from one another by program
+transformation (reduction semantics, calculus of closures, abstract machine, two-level
+CPS evaluator, big-step interpreter), for two calculi: the gradually-typed lambda
+calculus (GTLC, *.gtlc, and the cast calculus, *.cast) under the cast semantics LD,
+LUD, ED and EUD (--semantics), and Abadi & Plotkin's differentiable language (*.dpl)
+under the differentiation strategies pruned, figure6 and tape (--ad).
 
 ` + exitStatusHelp,
 		SilenceErrors: true,
