@@ -1,10 +1,10 @@
 // Command interderive runs, traces and checks programs of the workbench's calculi on
-// their derived semantic artefacts.
+// their derived semantic artefacts, fuzzes them, and benchmarks them.
 //
 // Exit status: 0 for an answer (a value, blame, or undefined: the program's meaning);
-// 1 when check or compare finds a failure; 2 for a usage, syntax or type error; 3 when
-// a run stopped without an answer (out of fuel, or recursion deeper than a stage's
-// bound).
+// 1 when check, compare, fuzz or bench finds a failure; 2 for a usage, syntax or type
+// error; 3 when a run stopped without an answer (out of fuel or time, or recursion
+// deeper than a stage's bound).
 package main
 
 import (
