@@ -100,7 +100,20 @@ func (d figure6) Name() string {
 // abort carries an error out of the recursion of R.
 type abort struct{ err error }
 
-func (d figure6) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
+// recoverAbort, deferred by R, turns an abort into R's error (other panics go on).
+func recoverAbort(res *Term, err *error) {
+	if p := recover(); p != nil {
+		a, ok := p.(abort)
+		if !ok {
+			panic(p)
+		}
+		*res, *err = nil, a.err
+	}
+}
+
+// setup returns the fresh-name supply (env.Names, or one fresh for W, V and C) and the
+// redex budget of a derivative term.
+func (env DiffEnv) setup(w, v, c Term) (*Names, int) {
 	names := env.Names
 	if names == nil {
 		names = NewNames(w, v, c)
@@ -109,16 +122,13 @@ func (d figure6) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, 
 	if limit <= 0 || limit > MaxRedexes {
 		limit = MaxRedexes
 	}
+	return names, limit
+}
+
+func (d figure6) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
+	names, limit := env.setup(w, v, c)
 	r := &differ{pruned: d.pruned, names: names, outer: env.Types, limit: limit}
-	defer func() {
-		if p := recover(); p != nil {
-			a, ok := p.(abort)
-			if !ok {
-				panic(p)
-			}
-			res, err = nil, a.err
-		}
-	}()
+	defer recoverAbort(&res, &err)
 	// Figure 6 assumes x ∉ FV(V, W) and all binders different: rename.
 	c = RenameBinders(c, names)
 	if OccursFree(x, w) || OccursFree(x, v) {

@@ -112,24 +112,9 @@ func (p *taper) emit(pos Pos, name string, t Type, m Term, n int) {
 }
 
 func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
-	names := env.Names
-	if names == nil {
-		names = NewNames(w, v, c)
-	}
-	limit := env.Budget
-	if limit <= 0 || limit > MaxRedexes {
-		limit = MaxRedexes
-	}
+	names, limit := env.setup(w, v, c)
 	p := &taper{names: names, outer: env.Types, limit: limit, scope: map[string]Term{}, zeros: map[Term]bool{}}
-	defer func() {
-		if r := recover(); r != nil {
-			a, ok := r.(abort)
-			if !ok {
-				panic(r)
-			}
-			res, err = nil, a.err
-		}
-	}()
+	defer recoverAbort(&res, &err)
 	// Renaming: x becomes a fresh x', so that binding x' = V captures nothing of W; the
 	// forward pass binds fresh names only (the scope maps source names to atoms).
 	p.x = p.newVar(Pos{}, x, t)
