@@ -16,7 +16,7 @@
 //     substitution (Subst), α-equivalence (AlphaEqual) and fresh names (Names) that can
 //     never collide with source names;
 //   - symbolic reverse-mode differentiation W.R_V(x:T. C) of Figure 6 behind the
-//     Differentiator interface, with the strategies figure6 and pruned (spec §4).
+//     Differentiator interface, with the strategies figure6, pruned and tape (spec §4).
 //
 // Names follow the paper: ev, bev, op_r (Operator.R), 0_T, +_T, R.
 package dpl

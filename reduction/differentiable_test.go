@@ -718,22 +718,24 @@ func errString(err error) string {
 	return err.Error()
 }
 
-// TestDiffStrategiesAgree: figure6 and pruned give the same answers (values to a
-// relative 1e-12, since sums associate differently) and the same definedness, on
-// programs small enough for Figure 6.
+// TestDiffStrategiesAgree: pruned and tape give Figure 6's answers (values to a
+// relative 1e-12, since sums associate differently) and its definedness, on programs
+// small enough for Figure 6.
 func TestDiffStrategiesAgree(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		prog := dplgen.Program(t, dplConfig)
 		a, _, err1 := run(t, dpl.Figure6, prog, propertyFuel)
-		b, _, err2 := run(t, dpl.Pruned, prog, propertyFuel)
-		if driver.Inconclusive(err1) || driver.Inconclusive(err2) {
-			return
-		}
-		if err1 != nil || err2 != nil {
-			t.Fatalf("figure6: %v; pruned: %v\n%s", err1, err2, dpl.Format(prog))
-		}
-		if (a.Undefined == nil) != (b.Undefined == nil) || a.Value != nil && !approxEqual(t, a.Value, b.Value, 1e-12) {
-			t.Fatalf("figure6: %s; pruned: %s\n%s", a, b, dpl.Format(prog))
+		for _, other := range []dpl.Differentiator{dpl.Pruned, dpl.Tape} {
+			b, _, err2 := run(t, other, prog, propertyFuel)
+			if driver.Inconclusive(err1) || driver.Inconclusive(err2) {
+				continue
+			}
+			if err1 != nil || err2 != nil {
+				t.Fatalf("figure6: %v; %s: %v\n%s", err1, other.Name(), err2, dpl.Format(prog))
+			}
+			if (a.Undefined == nil) != (b.Undefined == nil) || a.Value != nil && !approxEqual(t, a.Value, b.Value, 1e-12) {
+				t.Fatalf("figure6: %s; %s: %s\n%s", a, other.Name(), b, dpl.Format(prog))
+			}
 		}
 	})
 }
