@@ -6,6 +6,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/internal/dplval"
 )
 
 // The two-level CPS evaluator of the differentiable language (spec differentiable.md
@@ -47,62 +48,16 @@ import (
 // that every stage ends the same way on every program.
 const DiffMaxLayers = 10_000
 
-// diffValue is a value: Term as the current layer sees it (a symbolic layer keeps its
-// symbolic variables as names), Val its closed value ρ(V). Under ordinary evaluation
-// the two are the same closed value.
-type diffValue struct{ Term, Val dpl.Term }
-
-func closedValue(v dpl.Term) diffValue { return diffValue{Term: v, Val: v} }
-
-// diffEnv is a value environment ρ; sym marks the variables a symbolic layer bound,
-// which its traces keep as names.
-type diffEnv struct {
-	name string
-	val  dpl.Term
-	sym  bool
-	next *diffEnv
-}
-
-func (e *diffEnv) bind(x string, v dpl.Term, sym bool) *diffEnv {
-	return &diffEnv{name: x, val: v, sym: sym, next: e}
-}
-
-func (e *diffEnv) lookup(x string) (*diffEnv, bool) {
-	for ; e != nil; e = e.next {
-		if e.name == x {
-			return e, true
-		}
-	}
-	return nil, false
-}
-
-// diffFuns is a function environment φ.
-type diffFuns struct {
-	name string
-	clo  *diffClosure
-	next *diffFuns
-}
-
-func (p *diffFuns) bind(f string, clo *diffClosure) *diffFuns {
-	return &diffFuns{name: f, clo: clo, next: p}
-}
-
-func (p *diffFuns) lookup(f string) (*diffClosure, bool) {
-	for ; p != nil; p = p.next {
-		if p.name == f {
-			return p.clo, true
-		}
-	}
-	return nil, false
-}
-
-// diffClosure is clo_φ(f(x:T):U. M).
-type diffClosure struct {
-	name, param  string
-	paramT, resT dpl.Type
-	body         dpl.Term
-	phi          *diffFuns
-}
+// Values and environments are the environment-based stages' shared ones
+// (internal/dplval): a value V as the current layer sees it with ρ(V), ρ (whose Sym
+// marks the variables a symbolic layer bound, which its traces keep as names), φ, and
+// clo_φ(f(x:T):U. M).
+type (
+	diffValue   = dplval.Value
+	diffEnv     = dplval.Env
+	diffFuns    = dplval.Funs
+	diffClosure = dplval.Closure
+)
 
 // diffCont is the inner continuation: the rest of the current layer.
 type diffCont struct {
@@ -246,7 +201,7 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 	}
 	switch t := t.(type) {
 	case *dpl.RealLit, *dpl.UnitLit, *dpl.BoolLit:
-		return throw(k, closedValue(t), mk)
+		return throw(k, dplval.Closed(t), mk)
 	case *dpl.Var:
 		v, err := lookup(rho, mk, t)
 		if err != nil {
@@ -295,12 +250,12 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 			if err != nil {
 				return ev.fail(err)
 			}
-			return throw(k, closedValue(&dpl.BoolLit{P: t.P, B: b}), mk)
+			return throw(k, dplval.Closed(&dpl.BoolLit{P: t.P, B: b}), mk)
 		}))
 	case *dpl.Call:
-		clo, ok := phi.lookup(t.Name)
+		clo, ok := phi.Lookup(t.Name)
 		if c := t.Clo; c != nil { // a call resolved already (dpl.SubstClosure): its closure's φ is resolved in its body
-			clo, ok = &diffClosure{name: c.Name, param: c.Param, paramT: c.ParamT, resT: c.ResT, body: c.Body}, true
+			clo, ok = &diffClosure{Name: c.Name, Param: c.Param, ParamT: c.ParamT, ResT: c.ResT, Body: c.Body}, true
 		}
 		if !ok {
 			return ev.fail(fmt.Errorf("call of the unbound function %s", t.Name))
@@ -327,17 +282,17 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 // symbolic variable as itself. The fresh variables of Figure 5 are found on the tape
 // that binds them.
 func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
-	if e, ok := rho.lookup(x.Name); ok {
-		if mk.symbolic && e.sym {
-			return diffValue{Term: x, Val: e.val}, nil
+	if e, ok := rho.Lookup(x.Name); ok {
+		if mk.symbolic && e.Sym {
+			return diffValue{Term: x, Val: e.Val}, nil
 		}
-		return closedValue(e.val), nil
+		return dplval.Closed(e.Val), nil
 	}
 	if v, ok := mk.fresh[x.Name]; ok {
 		if mk.symbolic {
 			return diffValue{Term: x, Val: v}, nil
 		}
-		return closedValue(v), nil
+		return dplval.Closed(v), nil
 	}
 	return diffValue{}, fmt.Errorf("unbound variable %s", x.Name)
 }
@@ -345,7 +300,7 @@ func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
 func pairValue(t *dpl.Pair, a, b diffValue) diffValue {
 	val := &dpl.Pair{P: t.P, X: a.Val, Y: b.Val, T: t.T, U: t.U}
 	if a.Term == a.Val && b.Term == b.Val {
-		return closedValue(val)
+		return dplval.Closed(val)
 	}
 	return diffValue{Term: &dpl.Pair{P: t.P, X: a.Term, Y: b.Term, T: t.T, U: t.U}, Val: val}
 }
@@ -373,7 +328,7 @@ func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, rho *diffEnv, k diffCon
 	if err != nil {
 		return ev.fail(err)
 	}
-	return throw(k, closedValue(r), mk)
+	return throw(k, dplval.Closed(r), mk)
 }
 
 // op contracts op(V): ev(op, V), or op(V) ⇝ op(V).
@@ -388,7 +343,7 @@ func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, rho *diffEnv, k diffCont,
 	if err != nil {
 		return ev.fail(err)
 	}
-	return throw(k, closedValue(r), mk)
+	return throw(k, dplval.Closed(r), mk)
 }
 
 // proj contracts fst(V) and snd(V): a component, or fst(V) ⇝ fst(V), snd(V) ⇝ snd(V).
@@ -407,9 +362,9 @@ func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue
 		return ev.finished(&dpl.Snd{P: p, X: v.Term, T: t, U: u}, rho, k, mk)
 	}
 	if rule == dpl.RuleFst {
-		return throw(k, closedValue(pr.X), mk)
+		return throw(k, dplval.Closed(pr.X), mk)
 	}
-	return throw(k, closedValue(pr.Y), mk)
+	return throw(k, dplval.Closed(pr.Y), mk)
 }
 
 // let contracts let x:T = V in N: N under ρ[V/x]; symbolically, the tape grows by
@@ -419,10 +374,10 @@ func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFun
 		return nil
 	}
 	if !mk.symbolic {
-		return ev.eval(t.Body, rho.bind(t.Name, v.Val, false), phi, k, mk)
+		return ev.eval(t.Body, rho.Bind(t.Name, v.Val, false), phi, k, mk)
 	}
 	entry := diffTapeEntry{binding: &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.Term}, value: v.Val}
-	return ev.inPlace(t.P, entry, t.Body, rho.bind(t.Name, v.Val, true), phi, rho, k, mk)
+	return ev.inPlace(t.P, entry, t.Body, rho.Bind(t.Name, v.Val, true), phi, rho, k, mk)
 }
 
 // inPlace goes on symbolically with next under env and phi after a redex (whose
@@ -495,8 +450,8 @@ func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k di
 	if !ev.contract(mk, dpl.RuleLetrec) {
 		return nil
 	}
-	clo := &diffClosure{name: t.Name, param: t.Param, paramT: t.ParamT, resT: t.ResT, body: t.Fun, phi: phi}
-	phi2 := phi.bind(t.Name, clo)
+	clo := &diffClosure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
+	phi2 := phi.Bind(t.Name, clo)
 	if !mk.symbolic {
 		return ev.eval(t.Body, rho, phi2, k, mk)
 	}
@@ -509,12 +464,12 @@ func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *dif
 	if !ev.contract(mk, dpl.RuleCall) {
 		return nil
 	}
-	phi := clo.phi.bind(clo.name, clo)
+	phi := clo.Phi.Bind(clo.Name, clo)
 	if !mk.symbolic {
-		return ev.eval(clo.body, (*diffEnv)(nil).bind(clo.param, v.Val, false), phi, k, mk)
+		return ev.eval(clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, false), phi, k, mk)
 	}
-	entry := diffTapeEntry{binding: &dpl.Let{P: p, Name: clo.param, T: clo.paramT, Bound: v.Term}, value: v.Val}
-	return ev.inPlace(p, entry, clo.body, (*diffEnv)(nil).bind(clo.param, v.Val, true), phi, rho, k, mk)
+	entry := diffTapeEntry{binding: &dpl.Let{P: p, Name: clo.Param, T: clo.ParamT, Bound: v.Term}, value: v.Val}
+	return ev.inPlace(p, entry, clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
 }
 
 // rd contracts W.rd[V](x:T. N), in either mode: the rd event, then N ⇝ C under
@@ -527,7 +482,7 @@ func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFu
 	if !ok {
 		return nil
 	}
-	return ev.eval(t.Body, rho.bind(t.Param, v.Val, true), phi, ev.initial(), inner)
+	return ev.eval(t.Body, rho.Bind(t.Param, v.Val, true), phi, ev.initial(), inner)
 }
 
 // derivative finishes an rd once the trace C of its body is known: the contractum is
@@ -536,8 +491,8 @@ func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFu
 func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c dpl.Term, k diffCont, mk *diffMeta) step {
 	left := ev.budget - ev.fuel.Steps()
 	types := func(y string) (dpl.Type, bool) {
-		if e, ok := rho.lookup(y); ok {
-			return dpl.TypeOfValue(e.val)
+		if e, ok := rho.Lookup(y); ok {
+			return dpl.TypeOfValue(e.Val)
 		}
 		if val, ok := mk.fresh[y]; ok {
 			return dpl.TypeOfValue(val)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/internal/dplval"
 )
 
 // The big-step interpreter of the differentiable language: Figures 2–5 of Abadi &
@@ -56,46 +57,16 @@ import (
 // evaluations of their traces. Past it a run stops with an *interderive.DepthError.
 const MaxDiffLayers = 10_000
 
-// diffEnv is a value environment ρ: a persistent list binding variables to closed
-// values; symbolic marks the bindings made by symbolic evaluation.
-type diffEnv struct {
-	name     string
-	val      dpl.Term
-	symbolic bool
-	next     *diffEnv
-}
+// diffEnv is a value environment ρ (internal/dplval, shared with the machine and the
+// CPS evaluator); Sym marks the bindings made by symbolic evaluation.
+type diffEnv = dplval.Env
 
-func (rho *diffEnv) bind(x string, v dpl.Term, symbolic bool) *diffEnv {
-	return &diffEnv{name: x, val: v, symbolic: symbolic, next: rho}
-}
-
-func (rho *diffEnv) lookup(x string) (*diffEnv, error) {
-	for e := rho; e != nil; e = e.next {
-		if e.name == x {
-			return e, nil
-		}
+// lookup is ρ(x).
+func lookup(rho *diffEnv, x string) (*diffEnv, error) {
+	if e, ok := rho.Lookup(x); ok {
+		return e, nil
 	}
 	return nil, fmt.Errorf("unbound variable %s", x)
-}
-
-// bindValue extends ρ with the variables of the value v as it stands in a trace, each
-// bound (symbolic) to the part of ρ(v) it stands for, so that a trace built from v can
-// be evaluated.
-func (rho *diffEnv) bindValue(v diffValue) *diffEnv { return bindMatching(rho, v.term, v.val) }
-
-func bindMatching(rho *diffEnv, t, val dpl.Term) *diffEnv {
-	if t == val {
-		return rho // a closed value
-	}
-	switch t := t.(type) {
-	case *dpl.Var:
-		return rho.bind(t.Name, val, true)
-	case *dpl.Pair:
-		if p, ok := val.(*dpl.Pair); ok {
-			return bindMatching(bindMatching(rho, t.X, p.X), t.Y, p.Y)
-		}
-	}
-	return rho
 }
 
 // diffFun is a function closure clo_φ(f(x:T):U. M).
@@ -134,14 +105,12 @@ func (phi *diffFunEnv) lookup(c *dpl.Call) (*diffFun, error) {
 
 // enter is the call's environments φ'[φ(f)/f] and {x ↦ v}.
 func (fn *diffFun) enter(v dpl.Term, symbolic bool) (*diffFunEnv, *diffEnv) {
-	return fn.phi.bind(fn.name, fn), (*diffEnv)(nil).bind(fn.param, v, symbolic)
+	return fn.phi.bind(fn.name, fn), (*diffEnv)(nil).Bind(fn.param, v, symbolic)
 }
 
-// diffValue is a value of symbolic evaluation: V as it stands in the trace, and its
-// closed value ρ(V) (the same closed value when V has no symbolic variable).
-type diffValue struct{ term, val dpl.Term }
-
-func closedValue(v dpl.Term) diffValue { return diffValue{v, v} }
+// diffValue is a value of symbolic evaluation: V as it stands in the trace (Term), and
+// its closed value ρ(V) (Val; the same closed value when V has no symbolic variable).
+type diffValue = dplval.Value
 
 // EvalDiff runs an elaborated, closed, well-typed program (dpl.Check) to its answer
 // under the differentiation strategy ad: a closed value, or undefined with its cause.
@@ -171,7 +140,7 @@ func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts 
 	roots := []dpl.Term{m}
 	var env *diffEnv
 	for x, v := range rho {
-		env = env.bind(x, v, true)
+		env = env.Bind(x, v, true)
 		roots = append(roots, &dpl.Var{Name: x}, v)
 	}
 	in, err := newDiffInterp(ad, m, opts, nil)
@@ -249,11 +218,11 @@ func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term,
 	for {
 		switch t := m.(type) {
 		case *dpl.Var: // V ⇒ ρ(V)
-			b, err := rho.lookup(t.Name)
+			b, err := lookup(rho, t.Name)
 			if err != nil {
 				return nil, err
 			}
-			return b.val, nil
+			return b.Val, nil
 		case *dpl.RealLit, *dpl.UnitLit:
 			return m, nil
 		case *dpl.Pair:
@@ -296,7 +265,7 @@ func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term,
 			if err := in.contract("let"); err != nil {
 				return nil, err
 			}
-			rho, m = rho.bind(t.Name, v, false), t.Body
+			rho, m = rho.Bind(t.Name, v, false), t.Body
 		case *dpl.Fst, *dpl.Snd: // fst(V) ⇒ W1, snd(V) ⇒ W2  if V ⇒ <W1, W2>
 			x, rule := projection(t)
 			v, err := in.eval(phi, rho, x)
@@ -356,7 +325,7 @@ func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term,
 			if err := in.contract("rd"); err != nil {
 				return nil, err
 			}
-			c, der, err := in.rd(phi, rho, t, closedValue(w), closedValue(l))
+			c, der, err := in.rd(phi, rho, t, dplval.Closed(w), dplval.Closed(l))
 			if err != nil {
 				return nil, err
 			}
@@ -412,20 +381,20 @@ func letrec(phi *diffFunEnv, l *dpl.Letrec) *diffFunEnv {
 // rd is the premise of both rd rules: N ⇝ C under ρ[ρ(V)/x], in a nested layer, and
 // the derivative term W.R_V(x:T. C), W and V as they stand (closed under ⇒).
 func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValue) (c, der dpl.Term, err error) {
-	c, err = in.nestedTrace(phi, rho.bind(t.Param, v.val, true), t.Body, nil)
+	c, err = in.nestedTrace(phi, rho.Bind(t.Param, v.Val, true), t.Body, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	left := in.budget - in.fuel.Steps()
-	env := rho.bindValue(w).bindValue(v)
+	env := rho.BindValue(w).BindValue(v)
 	types := func(y string) (dpl.Type, bool) {
-		b, err := env.lookup(y)
+		b, err := lookup(env, y)
 		if err != nil {
 			return nil, false
 		}
-		return dpl.TypeOfValue(b.val)
+		return dpl.TypeOfValue(b.Val)
 	}
-	der, err = in.ad.R(dpl.DiffEnv{Types: types, Names: in.names, Budget: left}, w.term, v.term, t.Param, t.T, c)
+	der, err = in.ad.R(dpl.DiffEnv{Types: types, Names: in.names, Budget: left}, w.Term, v.Term, t.Param, t.T, c)
 	var be *dpl.BudgetError
 	if errors.As(err, &be) && left <= dpl.MaxRedexes {
 		// The derivative holds more redexes than the fuel left: its evaluation cannot
@@ -466,7 +435,7 @@ func (in *diffInterp) trace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []
 			if err != nil {
 				return nil, err
 			}
-			return finishTrace(prefix, v.term)
+			return finishTrace(prefix, v.Term)
 		case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
 			// V + W ⇝ V + W;  op(V) ⇝ op(V);  fst(V) ⇝ fst(V);  snd(V) ⇝ snd(V)
 			c, _, err := in.primitive(phi, rho, m, &prefix)
@@ -482,8 +451,8 @@ func (in *diffInterp) trace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []
 			if err := in.contract("sym/let"); err != nil {
 				return nil, err
 			}
-			prefix = append(prefix, &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.term})
-			rho, m = rho.bind(t.Name, v.val, true), t.Body
+			prefix = append(prefix, &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.Term})
+			rho, m = rho.Bind(t.Name, v.Val, true), t.Body
 		case *dpl.If: // if true then M else N ⇝ C  if M ⇝ C;  if false ... if N ⇝ C
 			b, err := in.condSym(phi, rho, t.Cond, &prefix)
 			if err != nil {
@@ -512,8 +481,8 @@ func (in *diffInterp) trace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []
 			if err := in.contract("sym/call"); err != nil {
 				return nil, err
 			}
-			prefix = append(prefix, &dpl.Let{P: t.P, Name: fn.param, T: fn.paramT, Bound: v.term})
-			phi, rho = fn.enter(v.val, true)
+			prefix = append(prefix, &dpl.Let{P: t.P, Name: fn.param, T: fn.paramT, Bound: v.Term})
+			phi, rho = fn.enter(v.Val, true)
 			m = fn.body
 		case *dpl.Rd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
 			c, der, _, err := in.symbolicRd(phi, rho, t, &prefix)
@@ -544,16 +513,16 @@ func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, pref
 	defer in.deactivate()
 	switch t := m.(type) {
 	case *dpl.Var:
-		b, err := rho.lookup(t.Name)
+		b, err := lookup(rho, t.Name)
 		if err != nil {
 			return diffValue{}, err
 		}
-		if b.symbolic {
-			return diffValue{t, b.val}, nil
+		if b.Sym {
+			return diffValue{Term: t, Val: b.Val}, nil
 		}
-		return closedValue(b.val), nil
+		return dplval.Closed(b.Val), nil
 	case *dpl.RealLit, *dpl.UnitLit:
-		return closedValue(m), nil
+		return dplval.Closed(m), nil
 	case *dpl.Pair:
 		x, err := in.traceValue(phi, rho, t.X, prefix)
 		if err != nil {
@@ -563,11 +532,11 @@ func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, pref
 		if err != nil {
 			return diffValue{}, err
 		}
-		val := &dpl.Pair{P: t.P, X: x.val, Y: y.val, T: t.T, U: t.U}
-		if x.term == x.val && y.term == y.val {
-			return closedValue(val), nil
+		val := &dpl.Pair{P: t.P, X: x.Val, Y: y.Val, T: t.T, U: t.U}
+		if x.Term == x.Val && y.Term == y.Val {
+			return dplval.Closed(val), nil
 		}
-		return diffValue{&dpl.Pair{P: t.P, X: x.term, Y: y.term, T: t.T, U: t.U}, val}, nil
+		return diffValue{Term: &dpl.Pair{P: t.P, X: x.Term, Y: y.Term, T: t.T, U: t.U}, Val: val}, nil
 	case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
 		c, env, err := in.primitive(phi, rho, m, prefix)
 		if err != nil {
@@ -582,12 +551,12 @@ func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, pref
 		if err := in.contract("sym/let"); err != nil {
 			return diffValue{}, err
 		}
-		start := &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.term}
-		c, err := in.nestedTrace(phi, rho.bind(t.Name, v.val, true), t.Body, []*dpl.Let{start})
+		start := &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.Term}
+		c, err := in.nestedTrace(phi, rho.Bind(t.Name, v.Val, true), t.Body, []*dpl.Let{start})
 		if err != nil {
 			return diffValue{}, err
 		}
-		return in.bind(t.P, c, rho.bindValue(v), prefix)
+		return in.bind(t.P, c, rho.BindValue(v), prefix)
 	case *dpl.If:
 		b, err := in.condSym(phi, rho, t.Cond, prefix)
 		if err != nil {
@@ -626,13 +595,13 @@ func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, pref
 		if err := in.contract("sym/call"); err != nil {
 			return diffValue{}, err
 		}
-		start := &dpl.Let{P: t.P, Name: fn.param, T: fn.paramT, Bound: v.term}
-		phi1, rho1 := fn.enter(v.val, true)
+		start := &dpl.Let{P: t.P, Name: fn.param, T: fn.paramT, Bound: v.Term}
+		phi1, rho1 := fn.enter(v.Val, true)
 		c, err := in.nestedTrace(phi1, rho1, fn.body, []*dpl.Let{start})
 		if err != nil {
 			return diffValue{}, err
 		}
-		return in.bind(t.P, c, (*diffEnv)(nil).bindValue(v), prefix)
+		return in.bind(t.P, c, (*diffEnv)(nil).BindValue(v), prefix)
 	case *dpl.Rd:
 		c, der, env, err := in.symbolicRd(phi, rho, t, prefix)
 		if err != nil {
@@ -667,25 +636,25 @@ func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 		if err != nil {
 			return nil, nil, err
 		}
-		c, env, rule = &dpl.Plus{P: t.P, X: x.term, Y: y.term}, env.bindValue(x).bindValue(y), "sym/plus"
+		c, env, rule = &dpl.Plus{P: t.P, X: x.Term, Y: y.Term}, env.BindValue(x).BindValue(y), "sym/plus"
 	case *dpl.OpApp:
 		a, err := operand(t.Arg)
 		if err != nil {
 			return nil, nil, err
 		}
-		c, env, rule = &dpl.OpApp{P: t.P, Op: t.Op, Arg: a.term}, env.bindValue(a), "sym/op"
+		c, env, rule = &dpl.OpApp{P: t.P, Op: t.Op, Arg: a.Term}, env.BindValue(a), "sym/op"
 	case *dpl.Fst:
 		a, err := operand(t.X)
 		if err != nil {
 			return nil, nil, err
 		}
-		c, env, rule = &dpl.Fst{P: t.P, X: a.term, T: t.T, U: t.U}, env.bindValue(a), "sym/fst"
+		c, env, rule = &dpl.Fst{P: t.P, X: a.Term, T: t.T, U: t.U}, env.BindValue(a), "sym/fst"
 	case *dpl.Snd:
 		a, err := operand(t.X)
 		if err != nil {
 			return nil, nil, err
 		}
-		c, env, rule = &dpl.Snd{P: t.P, X: a.term, T: t.T, U: t.U}, env.bindValue(a), "sym/snd"
+		c, env, rule = &dpl.Snd{P: t.P, X: a.Term, T: t.T, U: t.U}, env.BindValue(a), "sym/snd"
 	}
 	if err := in.contract(rule); err != nil {
 		return nil, nil, err
@@ -712,7 +681,7 @@ func (in *diffInterp) symbolicRd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, prefi
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return c, der, rho.bindValue(w).bindValue(v), nil
+	return c, der, rho.BindValue(w).BindValue(v), nil
 }
 
 // condSym decides a condition of a symbolic evaluation: pred(V) with ρ(V) (E[R_bool] ⇝
@@ -729,7 +698,7 @@ func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix 
 		if err := in.contract("sym/pred"); err != nil {
 			return false, err
 		}
-		return dpl.Bev(t.Pred, v.val)
+		return dpl.Bev(t.Pred, v.Val)
 	}
 	return false, fmt.Errorf("%s is not a condition", dpl.Format(b))
 }
@@ -750,7 +719,7 @@ func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) diffValu
 	tv, _ := dpl.TypeOfValue(v)
 	x := in.names.Fresh("s")
 	*prefix = append(*prefix, &dpl.Let{P: p, Name: x, T: tv, Bound: c})
-	return diffValue{&dpl.Var{P: p, Name: x}, v}
+	return diffValue{Term: &dpl.Var{P: p, Name: x}, Val: v}
 }
 
 // finishTrace builds the trace let x1:T1 = C1 in ... let xn:Tn = Cn in tail.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/internal/dplval"
 )
 
 // The machine for the differentiable language (spec differentiable.md §3; Abadi &
@@ -108,73 +109,17 @@ var diffControlNames = [...]string{"eval", "continue", "return", "halt"}
 
 func (c DiffControl) String() string { return diffControlNames[c] }
 
-// DiffValue is a value of the machine. Term is the value V as the current layer sees
-// it: in a symbolic layer its symbolic variables stay names (it is what goes into a
-// trace); Val is ρ(V), closed. In an ordinary layer the two are the same closed value.
-type DiffValue struct {
-	Term dpl.Term
-	Val  dpl.Term
-}
-
-// closed makes the value of a closed term.
-func closed(v dpl.Term) DiffValue { return DiffValue{Term: v, Val: v} }
-
-// DiffEnv is a value environment ρ: a persistent list mapping variables to closed
-// values. Sym marks the variables bound by a symbolic layer, which its traces keep
-// as names; the others are bound by ordinary evaluation, and a trace holds their value.
-type DiffEnv struct {
-	Name string
-	Val  dpl.Term
-	Sym  bool
-	Next *DiffEnv
-}
-
-// Bind is ρ[v/x].
-func (e *DiffEnv) Bind(x string, v dpl.Term, sym bool) *DiffEnv {
-	return &DiffEnv{Name: x, Val: v, Sym: sym, Next: e}
-}
-
-// Lookup finds the innermost binding of x.
-func (e *DiffEnv) Lookup(x string) (*DiffEnv, bool) {
-	for ; e != nil; e = e.Next {
-		if e.Name == x {
-			return e, true
-		}
-	}
-	return nil, false
-}
-
-// DiffFuns is a function environment φ: a persistent list mapping function variables
-// to closures.
-type DiffFuns struct {
-	Name string
-	Clo  *DiffClosure
-	Next *DiffFuns
-}
-
-// Bind is φ[clo/f].
-func (p *DiffFuns) Bind(f string, clo *DiffClosure) *DiffFuns {
-	return &DiffFuns{Name: f, Clo: clo, Next: p}
-}
-
-// Lookup finds the closure of f.
-func (p *DiffFuns) Lookup(f string) (*DiffClosure, bool) {
-	for ; p != nil; p = p.Next {
-		if p.Name == f {
-			return p.Clo, true
-		}
-	}
-	return nil, false
-}
-
-// DiffClosure is clo_φ(f(x:T):U. M): the function's body M has no free ordinary
-// variable but x, and its free function variables other than f are resolved in Phi.
-type DiffClosure struct {
-	Name, Param  string
-	ParamT, ResT dpl.Type
-	Body         dpl.Term
-	Phi          *DiffFuns
-}
+// The machine's values and environments are the environment-based stages' shared
+// ones (internal/dplval): DiffValue is a value V as the current layer sees it (Term:
+// symbolic variables stay names) with ρ(V) (Val, closed); DiffEnv is ρ, whose Sym
+// marks the variables a symbolic layer bound; DiffFuns is φ; DiffClosure is
+// clo_φ(f(x:T):U. M).
+type (
+	DiffValue   = dplval.Value
+	DiffEnv     = dplval.Env
+	DiffFuns    = dplval.Funs
+	DiffClosure = dplval.Closure
+)
 
 // DiffFrame is a frame of a layer's stack K: one production of the evaluation
 // contexts E and E_bool, over machine values, with the environments of the subterms
@@ -484,7 +429,7 @@ func (m *DiffMachine) eval(s *DiffState) error {
 	rho, phi := s.Env, s.Phi
 	switch t := s.Term.(type) {
 	case *dpl.RealLit, *dpl.UnitLit, *dpl.BoolLit:
-		s.toContinue(closed(t))
+		s.toContinue(dplval.Closed(t))
 	case *dpl.Var:
 		v, err := m.lookup(s, t)
 		if err != nil {
@@ -547,13 +492,13 @@ func (m *DiffMachine) lookup(s *DiffState, x *dpl.Var) (DiffValue, error) {
 		if l.Mode == DiffSymbolic && e.Sym {
 			return DiffValue{Term: x, Val: e.Val}, nil
 		}
-		return closed(e.Val), nil
+		return dplval.Closed(e.Val), nil
 	}
 	if v, ok := l.Fresh[x.Name]; ok {
 		if l.Mode == DiffSymbolic {
 			return DiffValue{Term: x, Val: v}, nil
 		}
-		return closed(v), nil
+		return dplval.Closed(v), nil
 	}
 	return DiffValue{}, fmt.Errorf("unbound variable %s", x.Name)
 }
@@ -605,7 +550,7 @@ func (m *DiffMachine) cont(s *DiffState) error {
 func pair(p dpl.Pos, a, b DiffValue, t, u dpl.Type) DiffValue {
 	val := &dpl.Pair{P: p, X: a.Val, Y: b.Val, T: t, U: u}
 	if a.Term == a.Val && b.Term == b.Val {
-		return closed(val)
+		return dplval.Closed(val)
 	}
 	return DiffValue{Term: &dpl.Pair{P: p, X: a.Term, Y: b.Term, T: t, U: u}, Val: val}
 }
@@ -620,7 +565,7 @@ func (m *DiffMachine) pred(s *DiffState, f *DiffKPred, v DiffValue) error {
 	if err != nil {
 		return err
 	}
-	s.toContinue(closed(&dpl.BoolLit{P: f.P, B: b}))
+	s.toContinue(dplval.Closed(&dpl.BoolLit{P: f.P, B: b}))
 	return nil
 }
 
@@ -657,7 +602,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 		if err != nil {
 			return err
 		}
-		s.toContinue(closed(r))
+		s.toContinue(dplval.Closed(r))
 	case *DiffKOp: // op(V) ⇒ ev(op, V)
 		if err := m.contract(s, dpl.RuleOp); err != nil {
 			return err
@@ -666,7 +611,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 		if err != nil {
 			return err
 		}
-		s.toContinue(closed(r))
+		s.toContinue(dplval.Closed(r))
 	case *DiffKLet: // let x:T = V in N ⇒ W if N ⇒ W under ρ[V/x]
 		if err := m.contract(s, dpl.RuleLet); err != nil {
 			return err
@@ -680,7 +625,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 		if err := m.contract(s, dpl.RuleFst); err != nil {
 			return err
 		}
-		s.toContinue(closed(p.X))
+		s.toContinue(dplval.Closed(p.X))
 	case *DiffKSnd: // snd(<W1, W2>) ⇒ W2
 		p, ok := v.Val.(*dpl.Pair)
 		if !ok {
@@ -689,7 +634,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 		if err := m.contract(s, dpl.RuleSnd); err != nil {
 			return err
 		}
-		s.toContinue(closed(p.Y))
+		s.toContinue(dplval.Closed(p.Y))
 	case *DiffKIf: // if true then M else N ⇒ M's value; if false ... ⇒ N's
 		b, ok := v.Val.(*dpl.BoolLit)
 		if !ok {
