@@ -69,43 +69,29 @@ func lookup(rho *diffEnv, x string) (*diffEnv, error) {
 	return nil, fmt.Errorf("unbound variable %s", x)
 }
 
-// diffFun is a function closure clo_φ(f(x:T):U. M).
-type diffFun struct {
-	name, param  string
-	paramT, resT dpl.Type
-	body         dpl.Term
-	phi          *diffFunEnv
-}
+// diffFun is a function closure clo_φ(f(x:T):U. M), and diffFunEnv a function
+// environment φ (internal/dplval).
+type (
+	diffFun    = dplval.Closure
+	diffFunEnv = dplval.Funs
+)
 
-// diffFunEnv is a function environment φ.
-type diffFunEnv struct {
-	name string
-	fn   *diffFun
-	next *diffFunEnv
-}
-
-func (phi *diffFunEnv) bind(f string, fn *diffFun) *diffFunEnv {
-	return &diffFunEnv{name: f, fn: fn, next: phi}
-}
-
-// lookup is φ(f) for the call c. A call already resolved to its closure (a program
+// lookupFun is φ(f) for the call c. A call already resolved to its closure (a program
 // built from the reference's intermediate terms) carries it; its body's other calls are
 // resolved in turn.
-func (phi *diffFunEnv) lookup(c *dpl.Call) (*diffFun, error) {
+func lookupFun(phi *diffFunEnv, c *dpl.Call) (*diffFun, error) {
 	if k := c.Clo; k != nil {
-		return &diffFun{name: k.Name, param: k.Param, paramT: k.ParamT, resT: k.ResT, body: k.Body}, nil
+		return &diffFun{Name: k.Name, Param: k.Param, ParamT: k.ParamT, ResT: k.ResT, Body: k.Body}, nil
 	}
-	for e := phi; e != nil; e = e.next {
-		if e.name == c.Name {
-			return e.fn, nil
-		}
+	if fn, ok := phi.Lookup(c.Name); ok {
+		return fn, nil
 	}
 	return nil, fmt.Errorf("call of the unbound function %s", c.Name)
 }
 
-// enter is the call's environments φ'[φ(f)/f] and {x ↦ v}.
-func (fn *diffFun) enter(v dpl.Term, symbolic bool) (*diffFunEnv, *diffEnv) {
-	return fn.phi.bind(fn.name, fn), (*diffEnv)(nil).Bind(fn.param, v, symbolic)
+// enter is the environments of a call of fn: φ'[fn/f] and {x ↦ v}.
+func enter(fn *diffFun, v dpl.Term, symbolic bool) (*diffFunEnv, *diffEnv) {
+	return fn.Phi.Bind(fn.Name, fn), (*diffEnv)(nil).Bind(fn.Param, v, symbolic)
 }
 
 // diffValue is a value of symbolic evaluation: V as it stands in the trace (Term), and
@@ -300,7 +286,7 @@ func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term,
 			}
 			phi, m = letrec(phi, t), t.Body
 		case *dpl.Call: // f(V) ⇒ W  if M ⇒ W under φ'[φ(f)/f] | {x ↦ V}
-			fn, err := phi.lookup(t)
+			fn, err := lookupFun(phi, t)
 			if err != nil {
 				return nil, err
 			}
@@ -311,8 +297,8 @@ func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term,
 			if err := in.contract("call"); err != nil {
 				return nil, err
 			}
-			phi, rho = fn.enter(v, false)
-			m = fn.body
+			phi, rho = enter(fn, v, false)
+			m = fn.Body
 		case *dpl.Rd: // W.rd[V](x:T. N) ⇒ X  if W.rd[V](x:T. N) ⇝ C and C ⇒ X
 			l, err := in.eval(phi, rho, t.Point)
 			if err != nil {
@@ -375,7 +361,7 @@ func projection(t dpl.Term) (dpl.Term, string) {
 
 // letrec is φ[clo_φ(f(x:T):U. M)/f].
 func letrec(phi *diffFunEnv, l *dpl.Letrec) *diffFunEnv {
-	return phi.bind(l.Name, &diffFun{name: l.Name, param: l.Param, paramT: l.ParamT, resT: l.ResT, body: l.Fun, phi: phi})
+	return phi.Bind(l.Name, &diffFun{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Phi: phi})
 }
 
 // rd is the premise of both rd rules: N ⇝ C under ρ[ρ(V)/x], in a nested layer, and
@@ -470,7 +456,7 @@ func (in *diffInterp) trace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []
 			}
 			phi, m = letrec(phi, t), t.Body
 		case *dpl.Call: // f(V) ⇝ let x:T = V in C  if M ⇝ C under φ'[φ(f)/f] | {x ↦ ρ(V)}
-			fn, err := phi.lookup(t)
+			fn, err := lookupFun(phi, t)
 			if err != nil {
 				return nil, err
 			}
@@ -481,9 +467,9 @@ func (in *diffInterp) trace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []
 			if err := in.contract("sym/call"); err != nil {
 				return nil, err
 			}
-			prefix = append(prefix, &dpl.Let{P: t.P, Name: fn.param, T: fn.paramT, Bound: v.Term})
-			phi, rho = fn.enter(v.Val, true)
-			m = fn.body
+			prefix = append(prefix, &dpl.Let{P: t.P, Name: fn.Param, T: fn.ParamT, Bound: v.Term})
+			phi, rho = enter(fn, v.Val, true)
+			m = fn.Body
 		case *dpl.Rd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
 			c, der, _, err := in.symbolicRd(phi, rho, t, &prefix)
 			if err != nil {
@@ -584,7 +570,7 @@ func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, pref
 		}
 		return in.bind(t.P, c, rho, prefix)
 	case *dpl.Call:
-		fn, err := phi.lookup(t)
+		fn, err := lookupFun(phi, t)
 		if err != nil {
 			return diffValue{}, err
 		}
@@ -595,9 +581,9 @@ func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, pref
 		if err := in.contract("sym/call"); err != nil {
 			return diffValue{}, err
 		}
-		start := &dpl.Let{P: t.P, Name: fn.param, T: fn.paramT, Bound: v.Term}
-		phi1, rho1 := fn.enter(v.Val, true)
-		c, err := in.nestedTrace(phi1, rho1, fn.body, []*dpl.Let{start})
+		start := &dpl.Let{P: t.P, Name: fn.Param, T: fn.ParamT, Bound: v.Term}
+		phi1, rho1 := enter(fn, v.Val, true)
+		c, err := in.nestedTrace(phi1, rho1, fn.Body, []*dpl.Let{start})
 		if err != nil {
 			return diffValue{}, err
 		}
