@@ -109,9 +109,13 @@ func (s castSemantics) Translate(t, src Type, l Label) Coercion {
 	return s.translateD(t, src, l)
 }
 
-// translateD is ⟨⟨T ⇐ S⟩⟩ for the downcast strategy: every type but Dyn is
-// injectable.
-func (s castSemantics) translateD(t, src Type, l Label) Coercion {
+// translateD is ⟨⟨T ⇐ S⟩⟩ for the downcast strategy, with the semantics' arr.
+func (s castSemantics) translateD(t, src Type, l Label) Coercion { return TranslateD(t, src, l, s.arr) }
+
+// TranslateD is ⟨⟨T ⇐ S⟩⟩^l of the downcast strategy (every type but Dyn is
+// injectable), building function coercions with arr (c -> d for the lazy semantics,
+// MkArr for the eager ones; a custom semantics may pass its own).
+func TranslateD(t, src Type, l Label, arr func(c, d Coercion) Coercion) Coercion {
 	switch {
 	case t == Dyn && src == Dyn:
 		return Id
@@ -124,7 +128,7 @@ func (s castSemantics) translateD(t, src Type, l Label) Coercion {
 	}
 	if a, ok := t.(*Arrow); ok {
 		if b, ok := src.(*Arrow); ok {
-			return s.arr(s.translateD(b.From, a.From, l), s.translateD(a.To, b.To, l))
+			return arr(TranslateD(b.From, a.From, l, arr), TranslateD(a.To, b.To, l, arr))
 		}
 	}
 	return &Fail{L: l}

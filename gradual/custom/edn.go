@@ -28,23 +28,7 @@ func mkArrN(c, d g.Coercion) g.Coercion {
 }
 
 // Translate is ⟨⟨T ⇐ S⟩⟩^l of the D strategy, with mkArrN.
-func (s EDN) Translate(t, src g.Type, l g.Label) g.Coercion {
-	_, base := t.(g.Base)
-	switch {
-	case t == g.Dyn && src == g.Dyn, base && t == src:
-		return g.Id
-	case src == g.Dyn:
-		return &g.Proj{T: t, L: l}
-	case t == g.Dyn:
-		return &g.Inj{T: src}
-	}
-	if a, ok := t.(*g.Arrow); ok {
-		if b, ok := src.(*g.Arrow); ok {
-			return mkArrN(s.Translate(b.From, a.From, l), s.Translate(a.To, b.To, l))
-		}
-	}
-	return &g.Fail{L: l}
-}
+func (EDN) Translate(t, src g.Type, l g.Label) g.Coercion { return g.TranslateD(t, src, l, mkArrN) }
 
 // Contract is ED's rules but FailR: IdL, IdR, FailCo, InOut, InFail, Arr, FailL.
 func (s EDN) Contract(c g.Coercion) (g.Coercion, string, bool) {

@@ -52,25 +52,7 @@ func mkArrR(c, d g.Coercion) g.Coercion {
 }
 
 // Translate is the D translation (first matching clause wins) with mkArrR.
-func (s edr) Translate(t, src g.Type, l g.Label) g.Coercion {
-	_, tBase := t.(g.Base)
-	switch {
-	case t == g.Dyn && src == g.Dyn:
-		return g.Id
-	case tBase && t == src:
-		return g.Id
-	case src == g.Dyn:
-		return &g.Proj{T: t, L: l}
-	case t == g.Dyn:
-		return &g.Inj{T: src}
-	}
-	if a, ok := t.(*g.Arrow); ok {
-		if b, ok := src.(*g.Arrow); ok {
-			return mkArrR(s.Translate(b.From, a.From, l), s.Translate(a.To, b.To, l))
-		}
-	}
-	return &g.Fail{L: l}
-}
+func (edr) Translate(t, src g.Type, l g.Label) g.Coercion { return g.TranslateD(t, src, l, mkArrR) }
 
 // Contract contracts c at its root (its proper parts are normal).
 func (s edr) Contract(c g.Coercion) (g.Coercion, string, bool) {
