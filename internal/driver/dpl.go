@@ -116,19 +116,12 @@ func (p dplProgram) Run(stage, variant string, opts interderive.Options) (Outcom
 	if err != nil {
 		return Outcome{}, err
 	}
-	steps := 0
-	on := opts.OnContract
-	opts.OnContract = func(r string) {
-		steps++
-		if on != nil {
-			on(r)
-		}
-	}
+	opts, steps := counting(opts)
 	a, err := st.Eval(ad, p.term, opts)
 	if err != nil {
-		return Outcome{Steps: steps}, err
+		return Outcome{Steps: *steps}, err
 	}
-	return dplOutcome(a, steps), nil
+	return dplOutcome(a, *steps), nil
 }
 
 // Trace shows every step of the reduction semantics, nested layers indented under

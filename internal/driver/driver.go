@@ -85,6 +85,20 @@ func checkSize(src []byte) error {
 		interderive.Errorf(pos, "the program is %d bytes long; the limit is %d (driver.MaxSource)", len(src), MaxSource)}}
 }
 
+// counting returns opts with an OnContract that also counts the contractions, and the
+// counter.
+func counting(opts interderive.Options) (interderive.Options, *int) {
+	steps := new(int)
+	on := opts.OnContract
+	opts.OnContract = func(r string) {
+		*steps++
+		if on != nil {
+			on(r)
+		}
+	}
+	return opts, steps
+}
+
 // Languages lists the languages the workbench knows.
 func Languages() []Language {
 	return []Language{gradualLang{cast: false}, gradualLang{cast: true}, DPL()}

@@ -89,17 +89,10 @@ func (p gradualProgram) Run(stage, variant string, opts interderive.Options) (Ou
 	if err != nil {
 		return Outcome{}, err
 	}
-	steps := 0
-	on := opts.OnContract
-	opts.OnContract = func(r string) {
-		steps++
-		if on != nil {
-			on(r)
-		}
-	}
+	opts, steps := counting(opts)
 	a, err := st.Eval(sem, e, opts)
 	if err != nil {
-		return Outcome{Steps: steps}, err
+		return Outcome{Steps: *steps}, err
 	}
-	return outcomeOf(a, steps), nil
+	return outcomeOf(a, *steps), nil
 }
