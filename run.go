@@ -125,8 +125,13 @@ func (e *TimeoutError) Unwrap() error { return ErrTimeout }
 
 // Counter counts contractions against a budget and forwards them to the observer; it
 // is what every stage calls once per contraction.
+//
+// Contract is on every stage's hot path, so it has a fast path the compiler inlines:
+// while no observer is set and the count is below fast — the budget, or the next look
+// at the clock — a contraction is one increment and one comparison.
 type Counter struct {
 	n, budget int
+	fast      int // below it, a contraction needs no check but the count
 	on        func(string)
 	timeout   time.Duration
 	deadline  time.Time
@@ -138,16 +143,40 @@ func NewCounter(o Options) *Counter {
 	if o.Timeout > 0 {
 		c.deadline = time.Now().Add(o.Timeout)
 	}
+	c.setFast()
 	return c
 }
 
 // timeCheckEvery is how many contractions pass between two looks at the clock.
 const timeCheckEvery = 256
 
+// setFast sets the bound of the fast path: none with an observer (every contraction
+// is reported), else the budget or the next multiple of timeCheckEvery, whichever
+// comes first.
+func (c *Counter) setFast() {
+	switch {
+	case c.on != nil:
+		c.fast = 0
+	case c.timeout > 0:
+		c.fast = min(c.budget, (c.n/timeCheckEvery+1)*timeCheckEvery)
+	default:
+		c.fast = c.budget
+	}
+}
+
 // Contract records one contraction of the given rule. It returns a *FuelError if the
 // budget was already spent (or a *TimeoutError past the time limit), in which case the
 // contraction must not happen.
 func (c *Counter) Contract(rule string) error {
+	if c.n < c.fast {
+		c.n++
+		return nil
+	}
+	return c.contractSlow(rule)
+}
+
+// contractSlow is Contract with every check: the budget, the clock, the observer.
+func (c *Counter) contractSlow(rule string) error {
 	if c.n >= c.budget {
 		return &FuelError{Steps: c.n}
 	}
@@ -158,6 +187,7 @@ func (c *Counter) Contract(rule string) error {
 	if c.on != nil {
 		c.on(rule)
 	}
+	c.setFast()
 	return nil
 }
 

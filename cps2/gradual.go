@@ -187,7 +187,7 @@ func (ev *evaluator) apply(f, a v.Value, mk metaCont) step {
 		if !ev.contract("beta") {
 			return nil
 		}
-		return ev.eval(f.Lam.Body, f.Env.Bind(f.Lam.Param, a), mk)
+		return ev.eval(f.Lam.Body, f.Enter(a), mk)
 	case *v.Wrapped:
 		fc, ok := f.C.(*g.Func)
 		if !ok {

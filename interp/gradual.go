@@ -67,6 +67,26 @@ func (in *interpreter) ret(val v.Value, k ctx) (v.Answer, error) {
 	return value(val)
 }
 
+// operand evaluates e in ρ, in a context with no pending coercion, where e is an
+// operand: a function, an argument, an operator's operand, a condition. A variable, a
+// constant or a lambda is a value at once (what interp would return for it, without
+// the call); anything else is interp's.
+func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Answer, error) {
+	switch t := e.(type) {
+	case *g.Var:
+		for r := rho; r != nil; r = r.Next {
+			if r.Name == t.Name {
+				return v.Answer{V: r.V}, nil
+			}
+		}
+	case *g.IntLit:
+		return v.Answer{V: v.Int(t.N)}, nil
+	case *g.BoolLit:
+		return v.Answer{V: v.Bool(t.B)}, nil
+	}
+	return in.interp(e, rho, inner)
+}
+
 // interp evaluates e in ρ, in the context k, within the depth bound.
 func (in *interpreter) interp(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 	if in.depth++; in.depth > MaxDepth {
@@ -93,7 +113,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 		case *g.Lam:
 			return in.ret(&v.Closure{Lam: t, Env: rho}, k)
 		case *g.Unary:
-			x, err := in.interp(t.X, rho, inner)
+			x, err := in.operand(t.X, rho)
 			if err != nil || x.Blamed {
 				return x, err
 			}
@@ -103,11 +123,11 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			}
 			return in.ret(r, k)
 		case *g.Binary:
-			x, err := in.interp(t.X, rho, inner)
+			x, err := in.operand(t.X, rho)
 			if err != nil || x.Blamed {
 				return x, err
 			}
-			y, err := in.interp(t.Y, rho, inner)
+			y, err := in.operand(t.Y, rho)
 			if err != nil || y.Blamed {
 				return y, err
 			}
@@ -117,7 +137,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			}
 			return in.ret(r, k)
 		case *g.If:
-			c, err := in.interp(t.Cond, rho, inner)
+			c, err := in.operand(t.Cond, rho)
 			if err != nil || c.Blamed {
 				return c, err
 			}
@@ -132,11 +152,11 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 				e = t.Then
 			}
 		case *g.App:
-			f, err := in.interp(t.Fun, rho, inner)
+			f, err := in.operand(t.Fun, rho)
 			if err != nil || f.Blamed {
 				return f, err
 			}
-			a, err := in.interp(t.Arg, rho, inner)
+			a, err := in.operand(t.Arg, rho)
 			if err != nil || a.Blamed {
 				return a, err
 			}
@@ -144,7 +164,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			if clo == nil {
 				return ans, err
 			}
-			e, rho, k = clo.Lam.Body, clo.Env.Bind(clo.Lam.Param, arg), kk // the call, in tail position
+			e, rho, k = clo.Lam.Body, clo.Enter(arg), kk // the call, in tail position
 		case *g.Coerce:
 			next, kk, a, done, err := in.coerce(t, rho, k)
 			if done || err != nil {
@@ -152,7 +172,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			}
 			e, k = next, kk
 		case *g.Let:
-			b, err := in.interp(t.Bound, rho, inner)
+			b, err := in.operand(t.Bound, rho)
 			if err != nil || b.Blamed {
 				return b, err
 			}
@@ -184,7 +204,7 @@ func (in *interpreter) coerce(t *g.Coerce, rho *v.Env, k ctx) (g.Expr, ctx, v.An
 			return nil, k, v.Answer{}, true, err
 		}
 		if wrapper != nil { // <c̄> s: a value, now that its coercion is normal
-			x, err := in.interp(t.X, rho, inner)
+			x, err := in.operand(t.X, rho)
 			if err != nil {
 				return nil, k, v.Answer{}, true, err
 			}
@@ -193,7 +213,7 @@ func (in *interpreter) coerce(t *g.Coerce, rho *v.Env, k ctx) (g.Expr, ctx, v.An
 		}
 		return t.X, kk, v.Answer{}, false, nil
 	}
-	x, err := in.interp(t.X, rho, inner)
+	x, err := in.operand(t.X, rho)
 	if err != nil || x.Blamed {
 		return nil, k, x, true, err
 	}
@@ -303,7 +323,7 @@ func (in *interpreter) call(f, a v.Value) (v.Answer, error) {
 	if clo == nil {
 		return ans, err
 	}
-	return in.interp(clo.Lam.Body, clo.Env.Bind(clo.Lam.Param, arg), k)
+	return in.interp(clo.Lam.Body, clo.Enter(arg), k)
 }
 
 // cast applies a coercion to a value (Siek & Garcia's apply_coercion): the identity

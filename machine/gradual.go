@@ -293,7 +293,7 @@ func (m *Machine) cont(s *State) error {
 			if err := m.fuel.Contract("beta"); err != nil {
 				return err
 			}
-			s.toEval(fun.Lam.Body, fun.Env.Bind(fun.Lam.Param, val))
+			s.toEval(fun.Lam.Body, fun.Enter(val))
 		case *v.Wrapped: // AppCst: (<c̃ -> d̃> s) v  ->  <d̃> (s (<c̃> v))
 			fc, ok := fun.C.(*g.Func)
 			if !ok {

@@ -75,9 +75,17 @@ func Delta(op g.Op, x, y Value) (Value, bool) {
 // closure leaves that binding out. Read back, the closure is the same term; but the
 // environment of the n-th call no longer holds the parameters of the n-1 calls before
 // it, so a tail-recursive loop runs in constant space.
+//
+// When ρ is the environment a call of that very closure made (Closure.Enter), the
+// closure it would build — Unfold(l) closed in the caller's environment — is the
+// closure called: LetrecClosure returns it rather than a copy, so a recursive call
+// allocates no closure. Closures are immutable, so sharing one is not observable.
 func LetrecClosure(l *g.Letrec, rho *Env) *Closure {
 	f := g.Unfold(l)
 	if f.Body == l && rho != nil && rho.Name == f.Param {
+		if self := rho.self; self != nil && self.Lam == f && self.Env == rho.Next {
+			return self
+		}
 		rho = rho.Next
 	}
 	return &Closure{Lam: f, Env: rho}
@@ -88,10 +96,18 @@ type Env struct {
 	Name string
 	V    Value
 	Next *Env
+	self *Closure // the closure whose call made this binding (Enter), or nil
 }
 
 // Bind is (x ↦ v) : ρ.
 func (rho *Env) Bind(x string, v Value) *Env { return &Env{Name: x, V: v, Next: rho} }
+
+// Enter is the environment in which a call of the closure evaluates its body: its
+// parameter bound to the argument, in the closure's environment. (The binding
+// remembers the closure, for LetrecClosure.)
+func (clo *Closure) Enter(arg Value) *Env {
+	return &Env{Name: clo.Lam.Param, V: arg, Next: clo.Env, self: clo}
+}
 
 // Lookup finds x in ρ.
 func (rho *Env) Lookup(x string) (Value, bool) {

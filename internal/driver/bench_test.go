@@ -57,4 +57,9 @@ func BenchmarkFib(b *testing.B) {
 			nativeFib(15)
 		}
 	})
+	b.Run("floor/n=15", func(b *testing.B) { // floor.go
+		for b.Loop() {
+			FloorFib(15)
+		}
+	})
 }
