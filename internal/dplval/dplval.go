@@ -21,26 +21,138 @@ func Closed(v dpl.Term) Value { return Value{Term: v, Val: v} }
 // Env is a value environment ρ: a persistent list mapping variables to closed values.
 // Sym marks the variables bound by a symbolic layer, which its traces keep as names;
 // the others are bound by ordinary evaluation, and a trace holds their value.
+//
+// The list alone is ρ: Bind never changes a cell's binding, and Lookup answers what a
+// scan of the list from the cell answers. A scan costs the distance to the binding,
+// and the bindings a tape's backward pass reads lie far back in a long let-chain, so
+// Lookup scans only a few cells (scanBound); past them it consults an index of the
+// chain (envIndex), built at the first long scan and extended lazily, which answers in
+// constant time (amortized) whenever the stages use environments last-in-first-out,
+// as they do: short-lived environments (a call starts from nil.Bind(param)) never
+// build one. The index is a cache: it is kept in unexported fields of the cells and
+// decides nothing the list does not (see envIndex for the invariant). Lookup updates
+// it, so an Env is not safe for concurrent use (a run uses its environments in one
+// goroutine).
 type Env struct {
 	Name string
 	Val  dpl.Term
 	Sym  bool
 	Next *Env
+
+	level int       // the number of cells below this one (Next's level + 1; 0 at the bottom)
+	idx   *envIndex // the index this cell belongs to, or nil (none built yet)
+}
+
+// scanBound is how many cells Lookup scans before it turns to the index.
+const scanBound = 16
+
+// envIndex indexes the cells of one chain of Envs: spine[i] is its cell at level i,
+// and names[x] holds the cells named x that were put on the spine, by strictly
+// increasing level.
+//
+// Invariant: if spine[c.level] == c for a cell c, then spine[0..c.level] are the cells
+// of c's list, bottom to top (spine[i].Next == spine[i-1], since a cell's level is one
+// more than its Next's and cells are compared by identity); such a cell is on the
+// spine. Every cell on the spine is in names[c.Name]. A cell in names that is no longer
+// on the spine (the spine was cut below it and grown again by other cells) is stale:
+// lookups skip it, and pushing a cell at level l first drops the entries of its name
+// at levels ≥ l, all stale (the spine is l long at that moment). So the innermost
+// binding of x in the list of a cell e on the spine is the entry of names[x] of
+// highest level ≤ e.level that is on the spine, if any.
+type envIndex struct {
+	spine []*Env
+	names map[string][]*Env
+	up    []*Env // extend's scratch space
 }
 
 // Bind is ρ[v/x].
 func (e *Env) Bind(x string, v dpl.Term, sym bool) *Env {
-	return &Env{Name: x, Val: v, Sym: sym, Next: e}
+	if e == nil {
+		return &Env{Name: x, Val: v, Sym: sym}
+	}
+	return &Env{Name: x, Val: v, Sym: sym, Next: e, level: e.level + 1, idx: e.idx}
 }
 
 // Lookup finds the innermost binding of x.
 func (e *Env) Lookup(x string) (*Env, bool) {
-	for ; e != nil; e = e.Next {
-		if e.Name == x {
-			return e, true
+	c := e
+	for i := 0; c != nil; c, i = c.Next, i+1 {
+		if i == scanBound {
+			return e.lookupIndexed(x)
+		}
+		if c.Name == x {
+			return c, true
 		}
 	}
 	return nil, false
+}
+
+// lookupIndexed is Lookup through the index of e's chain (built or extended first, so
+// that e is on its spine).
+func (e *Env) lookupIndexed(x string) (*Env, bool) {
+	ix := e.idx
+	if ix == nil {
+		ix = &envIndex{names: map[string][]*Env{}}
+	}
+	ix.extend(e)
+	cells := ix.names[x]
+	i := len(cells) - 1
+	if i >= 0 && cells[i].level > e.level {
+		// Entries above e: the last at or below e's level, by binary search.
+		lo, hi := 0, len(cells)
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if cells[mid].level <= e.level {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		i = lo - 1
+	}
+	for ; i >= 0; i-- {
+		if c := cells[i]; ix.spine[c.level] == c {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// onSpine reports whether c is on the spine.
+func (ix *envIndex) onSpine(c *Env) bool {
+	return c.level < len(ix.spine) && ix.spine[c.level] == c
+}
+
+// extend puts e on the spine: it finds the highest cell of e's list already on the
+// spine (or the bottom), cuts the spine above it, and grows it by the cells from there
+// up to e, which join the index.
+func (ix *envIndex) extend(e *Env) {
+	if ix.onSpine(e) {
+		return
+	}
+	up := ix.up[:0] // the cells to add, top first
+	c := e
+	for ; c != nil && !ix.onSpine(c); c = c.Next {
+		up = append(up, c)
+	}
+	keep := 0
+	if c != nil {
+		keep = c.level + 1
+	}
+	clear(ix.spine[keep:]) // let the cells cut off be collected
+	ix.spine = ix.spine[:keep]
+	for i := len(up) - 1; i >= 0; i-- {
+		c := up[i]
+		cells := ix.names[c.Name]
+		for len(cells) > 0 && cells[len(cells)-1].level >= c.level {
+			cells = cells[:len(cells)-1] // stale: the spine is c.level long
+		}
+		ix.names[c.Name] = append(cells, c)
+		ix.spine = append(ix.spine, c)
+		c.idx = ix
+	}
+	clear(up)
+	ix.up = up[:0]
 }
 
 // BindValue extends ρ with the variables of the value v as it stands in a trace, each
