@@ -206,41 +206,112 @@ func Children(t Term) []Term {
 }
 
 // MaxDepth bounds the nesting depth of the terms the stages build at run time (traces,
-// derivatives): deeper terms are refused with an *interderive.DepthError. Every
-// recursive function of this package over a term recurses at most as deep as the term
-// (plus the depth of the values substituted into it, which their types bound), so the
-// bound keeps Go's stack far from its limit.
+// derivatives): deeper terms are refused with an *interderive.DepthError. The depth is
+// Depth's, in which a let's body does not nest: traces and derivatives of the tape
+// strategy are let-chains as long as the computation, and every function of this
+// package over terms loops along a let's body instead of recursing into it. Every
+// other recursion over a term goes at most as deep as Depth (plus the depth of the
+// values substituted into it, which their types bound), so the bound keeps Go's stack
+// far from its limit.
 const MaxDepth = 100_000
 
-// Depth returns the nesting depth of t (a leaf has depth 1). It uses no recursion, so
-// that it can vet terms of any depth, and visits a subterm shared by several parents
-// (derivative terms share subterms) once.
+// Depth returns the nesting depth of t, where a let's body is at the let's depth: a
+// leaf has depth 1, a let depth max(1 + the depth of its bound term, the depth of its
+// body), any other node 1 + the largest depth of its children. So a let-chain of any
+// length whose bound terms are leaves has depth 2. Depth uses no recursion, so that it
+// can vet terms of any depth.
 func Depth(t Term) int {
-	if t == nil {
+	if isNil(t) {
 		return 0
 	}
+	// A walk of t as a tree: fast, but a term that shares subterms (derivative terms
+	// do) is a tree larger than itself; past treeBudget nodes the walk starts again,
+	// visiting each shared subterm once.
+	if d, ok := treeDepth(t, treeBudget); ok {
+		return d
+	}
+	return dagDepth(t)
+}
+
+// treeBudget is how many nodes Depth visits as a tree before it visits the term as a
+// graph: far more than the nodes of the terms a run builds within MaxRedexes.
+const treeBudget = 1 << 24
+
+// treeDepth is Depth by a walk of t as a tree, or false past budget nodes.
+func treeDepth(t Term, budget int) (int, bool) {
+	type item struct {
+		t Term
+		d int // the depth of t's node
+	}
+	deepest := 0
+	stack := []item{{t, 1}}
+	for n := 0; len(stack) > 0; n++ {
+		if n > budget {
+			return 0, false
+		}
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		t, d := it.t, it.d
+		for {
+			l, ok := t.(*Let)
+			if !ok || l == nil {
+				break
+			}
+			if !isNil(l.Bound) {
+				stack = append(stack, item{l.Bound, d + 1})
+			}
+			t = l.Body // at the let's depth
+			n++
+		}
+		if isNil(t) {
+			continue
+		}
+		deepest = max(deepest, d)
+		for _, c := range Children(t) {
+			if !isNil(c) {
+				stack = append(stack, item{c, d + 1})
+			}
+		}
+	}
+	return deepest, true
+}
+
+// dagDepth is Depth visiting every subterm once (however many parents share it): the
+// depth of each subterm below its own root, memoized.
+func dagDepth(t Term) int {
 	memo := map[Term]int{}
 	type frame struct {
 		t    Term
 		kids []Term
 		i    int
 	}
-	stack := []frame{{t: t, kids: Children(t)}}
+	kids := func(t Term) []Term {
+		if l, ok := t.(*Let); ok {
+			return []Term{l.Bound, l.Body}
+		}
+		return Children(t)
+	}
+	stack := []frame{{t: t, kids: kids(t)}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.i < len(top.kids) {
 			c := top.kids[top.i]
 			top.i++
-			if _, done := memo[c]; !done && c != nil {
-				stack = append(stack, frame{t: c, kids: Children(c)})
+			if _, done := memo[c]; !done && !isNil(c) {
+				stack = append(stack, frame{t: c, kids: kids(c)})
 			}
 			continue
 		}
 		d := 0
-		for _, c := range top.kids {
-			d = max(d, memo[c])
+		if l, ok := top.t.(*Let); ok {
+			d = max(memo[l.Bound]+1, memo[l.Body])
+		} else {
+			for _, c := range top.kids {
+				d = max(d, memo[c]+1)
+			}
+			d = max(d, 1)
 		}
-		memo[top.t] = d + 1
+		memo[top.t] = d
 		stack = stack[:len(stack)-1]
 	}
 	return memo[t]

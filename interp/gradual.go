@@ -50,48 +50,49 @@ var inner = ctx{}
 // (gradual.MergesSafely), unless opts.Merging says otherwise.
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
 	in := &interpreter{sem: sem, fuel: interderive.NewCounter(opts), merge: opts.Merging.Merge(g.MergesSafely(sem))}
-	a, err := in.interp(e, nil, ctx{tail: true})
+	val, err := in.interp(e, nil, ctx{tail: true})
+	if b, ok := err.(*Blamed); ok {
+		return g.Answer{Blamed: true, Blame: b.L}, nil
+	}
 	if err != nil {
 		return g.Answer{}, err
 	}
-	return a.ToAnswer(), nil
+	return g.Answer{Value: v.ReadBack(val)}, nil
 }
 
-func value(val v.Value) (v.Answer, error) { return v.Answer{V: val}, nil }
-
 // ret returns a value to the context: through its pending coercion, if any.
-func (in *interpreter) ret(val v.Value, k ctx) (v.Answer, error) {
+func (in *interpreter) ret(val v.Value, k ctx) (v.Value, error) {
 	if k.pending != nil {
 		return in.cast(k.pending, val, ctx{tail: k.tail})
 	}
-	return value(val)
+	return val, nil
 }
 
 // operand evaluates e in ρ, in a context with no pending coercion, where e is an
 // operand: a function, an argument, an operator's operand, a condition. A variable, a
 // constant or a lambda is a value at once (what interp would return for it, without
 // the call); anything else is interp's.
-func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Answer, error) {
+func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 	switch t := e.(type) {
 	case *g.Var:
 		for r := rho; r != nil; r = r.Next {
 			if r.Name == t.Name {
-				return v.Answer{V: r.V}, nil
+				return r.V, nil
 			}
 		}
 	case *g.IntLit:
-		return v.Answer{V: v.Int(t.N)}, nil
+		return v.Int(t.N), nil
 	case *g.BoolLit:
-		return v.Answer{V: v.Bool(t.B)}, nil
+		return v.Bool(t.B), nil
 	}
 	return in.interp(e, rho, inner)
 }
 
 // interp evaluates e in ρ, in the context k, within the depth bound.
-func (in *interpreter) interp(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
+func (in *interpreter) interp(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 	if in.depth++; in.depth > MaxDepth {
 		in.depth--
-		return v.Answer{}, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
+		return nil, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
 	}
 	a, err := in.eval(e, rho, k)
 	in.depth--
@@ -99,7 +100,7 @@ func (in *interpreter) interp(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 }
 
 // eval is interp's body: one iteration per computation in tail position.
-func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
+func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 	for {
 		switch t := e.(type) {
 		case *g.IntLit, *g.BoolLit:
@@ -107,60 +108,60 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 		case *g.Var:
 			val, ok := rho.Lookup(t.Name)
 			if !ok {
-				return v.Answer{}, fmt.Errorf("unbound variable %s", t.Name)
+				return nil, fmt.Errorf("unbound variable %s", t.Name)
 			}
 			return in.ret(val, k)
 		case *g.Lam:
 			return in.ret(&v.Closure{Lam: t, Env: rho}, k)
 		case *g.Unary:
 			x, err := in.operand(t.X, rho)
-			if err != nil || x.Blamed {
-				return x, err
-			}
-			r, err := in.delta(t.Op, x.V, nil)
 			if err != nil {
-				return v.Answer{}, err
+				return nil, err
+			}
+			r, err := in.delta(t.Op, x, nil)
+			if err != nil {
+				return nil, err
 			}
 			return in.ret(r, k)
 		case *g.Binary:
 			x, err := in.operand(t.X, rho)
-			if err != nil || x.Blamed {
-				return x, err
+			if err != nil {
+				return nil, err
 			}
 			y, err := in.operand(t.Y, rho)
-			if err != nil || y.Blamed {
-				return y, err
-			}
-			r, err := in.delta(t.Op, x.V, y.V)
 			if err != nil {
-				return v.Answer{}, err
+				return nil, err
+			}
+			r, err := in.delta(t.Op, x, y)
+			if err != nil {
+				return nil, err
 			}
 			return in.ret(r, k)
 		case *g.If:
 			c, err := in.operand(t.Cond, rho)
-			if err != nil || c.Blamed {
-				return c, err
+			if err != nil {
+				return nil, err
 			}
-			b, ok := c.V.(v.Bool)
+			b, ok := c.(v.Bool)
 			if !ok {
-				return v.Answer{}, fmt.Errorf("if on a non-boolean")
+				return nil, fmt.Errorf("if on a non-boolean")
 			}
 			if err := in.fuel.Contract("If"); err != nil {
-				return v.Answer{}, err
+				return nil, err
 			}
 			if e = t.Else; b {
 				e = t.Then
 			}
 		case *g.App:
 			f, err := in.operand(t.Fun, rho)
-			if err != nil || f.Blamed {
-				return f, err
+			if err != nil {
+				return nil, err
 			}
 			a, err := in.operand(t.Arg, rho)
-			if err != nil || a.Blamed {
-				return a, err
+			if err != nil {
+				return nil, err
 			}
-			clo, arg, kk, ans, err := in.apply(f.V, a.V, k)
+			clo, arg, kk, ans, err := in.apply(f, a, k)
 			if clo == nil {
 				return ans, err
 			}
@@ -173,22 +174,22 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 			e, k = next, kk
 		case *g.Let:
 			b, err := in.operand(t.Bound, rho)
-			if err != nil || b.Blamed {
-				return b, err
+			if err != nil {
+				return nil, err
 			}
 			if err := in.fuel.Contract("Let"); err != nil {
-				return v.Answer{}, err
+				return nil, err
 			}
-			e, rho = t.Body, rho.Bind(t.Name, b.V)
+			e, rho = t.Body, rho.Bind(t.Name, b)
 		case *g.Letrec:
 			if err := in.fuel.Contract("Letrec"); err != nil {
-				return v.Answer{}, err
+				return nil, err
 			}
 			e, rho = t.Body, rho.Bind(t.Name, v.LetrecClosure(t, rho))
 		case *g.Blame:
 			return in.blame(t.L, k)
 		default:
-			return v.Answer{}, fmt.Errorf("cannot interpret %s (casts must be translated first)", g.Format(e))
+			return nil, fmt.Errorf("cannot interpret %s (casts must be translated first)", g.Format(e))
 		}
 	}
 }
@@ -196,32 +197,32 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Answer, error) {
 // coerce is interp's case for <c> e (apart, to keep eval's frame small): it answers
 // (done), or, in the merging mode, continues with e in tail position under the merged
 // pending coercion.
-func (in *interpreter) coerce(t *g.Coerce, rho *v.Env, k ctx) (g.Expr, ctx, v.Answer, bool, error) {
+func (in *interpreter) coerce(t *g.Coerce, rho *v.Env, k ctx) (g.Expr, ctx, v.Value, bool, error) {
 	if in.merge && !v.WrapsValue(in.sem, t.C, t.X, rho) {
 		value := func(n g.Coercion) bool { return v.WrapsValue(in.sem, n, t.X, rho) }
 		kk, wrapper, err := in.pending(t.C, k, value)
 		if err != nil {
-			return nil, k, v.Answer{}, true, err
+			return nil, k, nil, true, err
 		}
 		if wrapper != nil { // <c̄> s: a value, now that its coercion is normal
 			x, err := in.operand(t.X, rho)
 			if err != nil {
-				return nil, k, v.Answer{}, true, err
+				return nil, k, nil, true, err
 			}
-			a, err := in.ret(&v.Wrapped{C: wrapper, S: x.V}, k)
+			a, err := in.ret(&v.Wrapped{C: wrapper, S: x}, k)
 			return nil, k, a, true, err
 		}
-		return t.X, kk, v.Answer{}, false, nil
+		return t.X, kk, nil, false, nil
 	}
 	x, err := in.operand(t.X, rho)
-	if err != nil || x.Blamed {
-		return nil, k, x, true, err
+	if err != nil {
+		return nil, k, nil, true, err
 	}
-	a, err := in.cast(t.C, x.V, ctx{tail: k.empty()})
-	if err != nil || a.Blamed || k.pending == nil {
+	a, err := in.cast(t.C, x, ctx{tail: k.empty()})
+	if err != nil || k.pending == nil {
 		return nil, k, a, true, err
 	}
-	a, err = in.ret(a.V, k)
+	a, err = in.ret(a, k)
 	return nil, k, a, true, err
 }
 
@@ -249,14 +250,24 @@ func (in *interpreter) pending(d g.Coercion, k ctx, value func(g.Coercion) bool)
 	return ctx{tail: k.tail, pending: n}, nil, nil
 }
 
+// Blamed is the answer blame l as interp returns it: in the place of an error, so that
+// every computation waiting for a value passes it on unchanged, as E[blame l] -> blame
+// l does, and a value returns as a value alone. (Returning a value-or-blame record
+// instead costs about a third of interp's time on fib: the record is returned
+// through every call.) EvalCast turns it back into an answer.
+type Blamed struct{ L g.Label }
+
+// Error makes blame travel as an error; it is never shown as one.
+func (b *Blamed) Error() string { return "blame " + string(b.L) }
+
 // blame is the answer blame l; outside the empty context it is a Blame contraction.
-func (in *interpreter) blame(l g.Label, k ctx) (v.Answer, error) {
+func (in *interpreter) blame(l g.Label, k ctx) (v.Value, error) {
 	if !k.empty() {
 		if err := in.fuel.Contract("Blame"); err != nil {
-			return v.Answer{}, err
+			return nil, err
 		}
 	}
-	return v.Answer{Blamed: true, L: l}, nil
+	return nil, &Blamed{L: l}
 }
 
 // delta is δ on values (y is nil for a unary operator).
@@ -275,50 +286,50 @@ func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
 // or a function wrapped by c̃ -> d̃ (AppCst: cast the argument by c̃, apply, cast the
 // result by d̃). The closure call it comes to is returned (clo, arg, in context kk)
 // for interp to make in tail position; otherwise it returns the answer.
-func (in *interpreter) apply(f, a v.Value, k ctx) (clo *v.Closure, arg v.Value, kk ctx, ans v.Answer, err error) {
+func (in *interpreter) apply(f, a v.Value, k ctx) (clo *v.Closure, arg v.Value, kk ctx, ans v.Value, err error) {
 	switch f := f.(type) {
 	case *v.Closure:
 		if err := in.fuel.Contract("beta"); err != nil {
-			return nil, nil, k, v.Answer{}, err
+			return nil, nil, k, nil, err
 		}
-		return f, a, k, v.Answer{}, nil
+		return f, a, k, nil, nil
 	case *v.Wrapped:
 		fc, ok := f.C.(*g.Func)
 		if !ok {
 			break
 		}
 		if err := in.fuel.Contract("AppCst"); err != nil {
-			return nil, nil, k, v.Answer{}, err
+			return nil, nil, k, nil, err
 		}
 		if in.merge { // <d̃> becomes the pending coercion, then s (<c̃> v) in tail position
 			if k, _, err = in.pending(fc.Cod, k, func(g.Coercion) bool { return false }); err != nil {
-				return nil, nil, k, v.Answer{}, err
+				return nil, nil, k, nil, err
 			}
 			x, err := in.cast(fc.Dom, a, inner)
-			if err != nil || x.Blamed {
-				return nil, nil, k, x, err
+			if err != nil {
+				return nil, nil, k, nil, err
 			}
-			return in.apply(f.S, x.V, k)
+			return in.apply(f.S, x, k)
 		}
 		x, err := in.cast(fc.Dom, a, inner)
-		if err != nil || x.Blamed {
-			return nil, nil, k, x, err
+		if err != nil {
+			return nil, nil, k, nil, err
 		}
-		r, err := in.call(f.S, x.V)
-		if err != nil || r.Blamed {
-			return nil, nil, k, r, err
+		r, err := in.call(f.S, x)
+		if err != nil {
+			return nil, nil, k, nil, err
 		}
-		ans, err := in.cast(fc.Cod, r.V, ctx{tail: k.empty()})
-		if err == nil && !ans.Blamed && k.pending != nil {
-			ans, err = in.ret(ans.V, k)
+		ans, err := in.cast(fc.Cod, r, ctx{tail: k.empty()})
+		if err == nil && k.pending != nil {
+			ans, err = in.ret(ans, k)
 		}
 		return nil, nil, k, ans, err
 	}
-	return nil, nil, k, v.Answer{}, fmt.Errorf("application of a non-function")
+	return nil, nil, k, nil, fmt.Errorf("application of a non-function")
 }
 
 // call applies a function value to an argument in a non-empty context.
-func (in *interpreter) call(f, a v.Value) (v.Answer, error) {
+func (in *interpreter) call(f, a v.Value) (v.Value, error) {
 	clo, arg, k, ans, err := in.apply(f, a, inner)
 	if clo == nil {
 		return ans, err
@@ -329,54 +340,54 @@ func (in *interpreter) call(f, a v.Value) (v.Answer, error) {
 // cast applies a coercion to a value (Siek & Garcia's apply_coercion): the identity
 // (IdCst), composition with the value's wrapper (CmpCst, then seq), or normalisation of
 // the coercion on a simple value; mkCast then finishes.
-func (in *interpreter) cast(c g.Coercion, val v.Value, k ctx) (v.Answer, error) {
+func (in *interpreter) cast(c g.Coercion, val v.Value, k ctx) (v.Value, error) {
 	var err error
 	if w, ok := val.(*v.Wrapped); ok {
 		if _, id := c.(g.IdC); id {
 			if err := in.fuel.Contract("IdCst"); err != nil {
-				return v.Answer{}, err
+				return nil, err
 			}
-			return value(val)
+			return val, nil
 		}
 		if err := in.fuel.Contract("CmpCst"); err != nil {
-			return v.Answer{}, err
+			return nil, err
 		}
 		if c, err = in.seq(w.C, c); err != nil {
-			return v.Answer{}, err
+			return nil, err
 		}
 		return in.mkCast(c, w.S, k)
 	}
 	if c, err = in.normalize(c); err != nil {
-		return v.Answer{}, err
+		return nil, err
 	}
 	return in.mkCast(c, val, k)
 }
 
 // mkCast puts a normal coercion on a simple value: IdCst, FailCst, FailFC, or a
 // wrapped value.
-func (in *interpreter) mkCast(c g.Coercion, s v.Value, k ctx) (v.Answer, error) {
+func (in *interpreter) mkCast(c g.Coercion, s v.Value, k ctx) (v.Value, error) {
 	switch c := c.(type) {
 	case g.IdC:
 		if err := in.fuel.Contract("IdCst"); err != nil {
-			return v.Answer{}, err
+			return nil, err
 		}
-		return value(s)
+		return s, nil
 	case *g.Fail:
 		if err := in.fuel.Contract("FailCst"); err != nil {
-			return v.Answer{}, err
+			return nil, err
 		}
 		return in.blame(c.L, k)
 	}
 	if l, ok := g.IsFailingWrapper(c); ok {
 		if err := in.fuel.Contract("FailFC"); err != nil {
-			return v.Answer{}, err
+			return nil, err
 		}
 		return in.blame(l, k)
 	}
 	if !g.IsWrapperShape(c) {
-		return v.Answer{}, fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(c))
+		return nil, fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(c))
 	}
-	return value(&v.Wrapped{C: c, S: s})
+	return &v.Wrapped{C: c, S: s}, nil
 }
 
 // seq composes two normal forms: the normal form of c1 ; c2.
