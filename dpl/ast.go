@@ -227,18 +227,32 @@ func Depth(t Term) int {
 	// A walk of t as a tree: fast, but a term that shares subterms (derivative terms
 	// do) is a tree larger than itself; past treeBudget nodes the walk starts again,
 	// visiting each shared subterm once.
-	if d, ok := treeDepth(t, treeBudget); ok {
+	if d, ok := treeDepth(t, treeBudget, false); ok {
 		return d
 	}
-	return dagDepth(t)
+	return dagDepth(t, false)
+}
+
+// NestingDepth is Depth except that a let's body nests too (a let has depth 1 + the
+// larger depth of its bound term and body): a let-chain of length k has depth k + 1
+// at least.
+func NestingDepth(t Term) int {
+	if isNil(t) {
+		return 0
+	}
+	if d, ok := treeDepth(t, treeBudget, true); ok {
+		return d
+	}
+	return dagDepth(t, true)
 }
 
 // treeBudget is how many nodes Depth visits as a tree before it visits the term as a
 // graph: far more than the nodes of the terms a run builds within MaxRedexes.
 const treeBudget = 1 << 24
 
-// treeDepth is Depth by a walk of t as a tree, or false past budget nodes.
-func treeDepth(t Term, budget int) (int, bool) {
+// treeDepth is Depth (NestingDepth if letsNest) by a walk of t as a tree, or false
+// past budget nodes.
+func treeDepth(t Term, budget int, letsNest bool) (int, bool) {
 	type item struct {
 		t Term
 		d int // the depth of t's node
@@ -261,6 +275,9 @@ func treeDepth(t Term, budget int) (int, bool) {
 				stack = append(stack, item{l.Bound, d + 1})
 			}
 			t = l.Body // at the let's depth
+			if letsNest {
+				d++
+			}
 			n++
 		}
 		if isNil(t) {
@@ -276,9 +293,9 @@ func treeDepth(t Term, budget int) (int, bool) {
 	return deepest, true
 }
 
-// dagDepth is Depth visiting every subterm once (however many parents share it): the
-// depth of each subterm below its own root, memoized.
-func dagDepth(t Term) int {
+// dagDepth is Depth (NestingDepth if letsNest) visiting every subterm once (however
+// many parents share it): the depth of each subterm below its own root, memoized.
+func dagDepth(t Term, letsNest bool) int {
 	memo := map[Term]int{}
 	type frame struct {
 		t    Term
@@ -303,7 +320,7 @@ func dagDepth(t Term) int {
 			continue
 		}
 		d := 0
-		if l, ok := top.t.(*Let); ok {
+		if l, ok := top.t.(*Let); ok && !letsNest {
 			d = max(memo[l.Bound]+1, memo[l.Body])
 		} else {
 			for _, c := range top.kids {

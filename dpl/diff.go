@@ -125,7 +125,15 @@ func (env DiffEnv) setup(w, v, c Term) (*Names, int) {
 	return names, limit
 }
 
+// R refuses (an *interderive.DepthError) a trace term that nests deeper than MaxDepth
+// counting a let's body as nested (NestingDepth): Figure 6's let clause recurses into
+// the body, and renames and substitutes into it at every let, so a long let-chain
+// would cost time quadratic in its length and Go stack linear in it. Tape takes
+// let-chains of any length.
 func (d figure6) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
+	if NestingDepth(c) > MaxDepth {
+		return nil, &interderive.DepthError{What: "trace term", Limit: MaxDepth}
+	}
 	names, limit := env.setup(w, v, c)
 	r := &differ{pruned: d.pruned, names: names, outer: env.Types, limit: limit}
 	defer recoverAbort(&res, &err)

@@ -3,15 +3,27 @@ package dpl
 import "math"
 
 // The functions of this file recurse over the syntax of their argument, at most as deep
-// as it nests (see MaxDepth); AlphaEqual uses no recursion.
+// as it nests (Depth: they loop along let bodies, so that let-chains of any length take
+// no stack; see MaxDepth); AlphaEqual uses no recursion.
 
 // OccursFree reports whether the ordinary variable x occurs free in t.
 func OccursFree(x string, t Term) bool {
+	for {
+		l, ok := t.(*Let)
+		if !ok {
+			break
+		}
+		if OccursFree(x, l.Bound) {
+			return true
+		}
+		if l.Name == x {
+			return false
+		}
+		t = l.Body
+	}
 	switch t := t.(type) {
 	case *Var:
 		return t.Name == x
-	case *Let:
-		return OccursFree(x, t.Bound) || t.Name != x && OccursFree(x, t.Body)
 	case *Letrec:
 		return t.Param != x && OccursFree(x, t.Fun) || OccursFree(x, t.Body)
 	case *Rd:
@@ -44,8 +56,23 @@ func FreeVars(t Term) map[string]bool {
 				fv[t.Name] = true
 			}
 		case *Let:
-			walk(t.Bound)
-			under(t.Name, t.Body)
+			// Along the chain, then out of the binders' scopes.
+			var names []string
+			var body Term = t
+			for {
+				l, ok := body.(*Let)
+				if !ok {
+					break
+				}
+				walk(l.Bound)
+				bound[l.Name]++
+				names = append(names, l.Name)
+				body = l.Body
+			}
+			walk(body)
+			for _, x := range names {
+				bound[x]--
+			}
 		case *Letrec:
 			under(t.Param, t.Fun)
 			walk(t.Body)
@@ -98,15 +125,23 @@ func substClosed(t Term, x string, v Term) Term {
 	case *RealLit, *UnitLit, *BoolLit, nil:
 		return t
 	case *Let:
-		bound := substClosed(n.Bound, x, v)
-		body := n.Body
-		if n.Name != x {
-			body = substClosed(body, x, v)
+		// Along the chain, up to a let that rebinds x, then rebuilt from the tail.
+		var lets []*Let
+		var bounds []Term
+		var tail Term = n
+		for {
+			l, ok := tail.(*Let)
+			if !ok {
+				tail = substClosed(tail, x, v)
+				break
+			}
+			lets, bounds = append(lets, l), append(bounds, substClosed(l.Bound, x, v))
+			tail = l.Body
+			if l.Name == x {
+				break
+			}
 		}
-		if bound == n.Bound && body == n.Body {
-			return t
-		}
-		return &Let{P: n.P, Name: n.Name, T: n.T, Bound: bound, Body: body}
+		return rebuildLets(lets, bounds, nil, tail)
 	case *Letrec:
 		fun := n.Fun
 		if n.Param != x {
@@ -286,14 +321,28 @@ func (s *substitution) apply(t Term) Term {
 		}
 		return &If{P: t.P, Cond: c, Then: th, Else: el}
 	case *Let:
-		bound := s.apply(t.Bound)
-		name, leave := s.bind(t.Name)
-		body := s.apply(t.Body)
-		leave()
-		if bound == t.Bound && name == t.Name && body == t.Body {
-			return t
+		// Along the chain (bound term, then binder, as the scopes nest), then out of the
+		// binders' scopes, innermost first, and rebuilt from the tail.
+		var lets []*Let
+		var bounds []Term
+		var names []string
+		var leaves []func()
+		var body Term = t
+		for {
+			l, ok := body.(*Let)
+			if !ok {
+				break
+			}
+			lets, bounds = append(lets, l), append(bounds, s.apply(l.Bound))
+			name, leave := s.bind(l.Name)
+			names, leaves = append(names, name), append(leaves, leave)
+			body = l.Body
 		}
-		return &Let{P: t.P, Name: name, T: t.T, Bound: bound, Body: body}
+		body = s.apply(body)
+		for i := len(leaves) - 1; i >= 0; i-- {
+			leaves[i]()
+		}
+		return rebuildLets(lets, bounds, names, body)
 	case *Letrec:
 		param, leave := s.bind(t.Param)
 		fun := s.apply(t.Fun)
@@ -348,6 +397,19 @@ func SubstClosure(t Term, f string, clo *Closure) Term {
 			return t
 		}
 		return &Letrec{P: t.P, Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Fun: fun, Body: body}
+	case *Let:
+		var lets []*Let
+		var bounds []Term
+		var body Term = t
+		for {
+			l, ok := body.(*Let)
+			if !ok {
+				break
+			}
+			lets, bounds = append(lets, l), append(bounds, SubstClosure(l.Bound, f, clo))
+			body = l.Body
+		}
+		return rebuildLets(lets, bounds, nil, SubstClosure(body, f, clo))
 	case *Var, *RealLit, *UnitLit, *BoolLit, nil:
 		return t
 	}
@@ -362,6 +424,25 @@ func SubstClosure(t Term, f string, clo *Closure) Term {
 		return t
 	}
 	return withChildren(t, next)
+}
+
+// rebuildLets rebuilds the let-chain lets[0] ... lets[k-1] (each the body of the one
+// before) with new bound terms, new binder names (names nil: unchanged) and the new
+// body of the last, body; a let whose parts are unchanged is kept as it is.
+func rebuildLets(lets []*Let, bounds []Term, names []string, body Term) Term {
+	for i := len(lets) - 1; i >= 0; i-- {
+		l := lets[i]
+		name := l.Name
+		if names != nil {
+			name = names[i]
+		}
+		if bounds[i] == l.Bound && name == l.Name && body == l.Body {
+			body = l
+			continue
+		}
+		body = &Let{P: l.P, Name: name, T: l.T, Bound: bounds[i], Body: body}
+	}
+	return body
 }
 
 // withChildren rebuilds the node t with new children (in the order of Children).

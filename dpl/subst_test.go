@@ -121,8 +121,65 @@ func TestAlphaEqual(t *testing.T) {
 	if !dpl.AlphaEqual(deep(1), deep(1)) || dpl.AlphaEqual(deep(1), deep(2)) {
 		t.Errorf("deep terms compare wrongly")
 	}
-	if dpl.Depth(deep(1)) != 1_000_001 {
-		t.Errorf("Depth of a deep term: %d", dpl.Depth(deep(1)))
+	// A let's body does not nest: a let-chain with leaves as bound terms has depth 2.
+	if dpl.Depth(deep(1)) != 2 {
+		t.Errorf("Depth of a long let-chain: %d, want 2", dpl.Depth(deep(1)))
+	}
+}
+
+func TestDepth(t *testing.T) {
+	neg, _ := dpl.LookupOperator("neg")
+	negs := func(n int, e dpl.Term) dpl.Term {
+		for range n {
+			e = &dpl.OpApp{Op: neg, Arg: e}
+		}
+		return e
+	}
+	// let x = neg(neg(1)) in let y = 1 in neg(y): the first let is 1 + 3 deep, its body
+	// (a let) max(1 + 1, 2) = 2 deep.
+	tm := &dpl.Let{Name: "x", Bound: negs(2, lit(1)), Body: &dpl.Let{Name: "y", Bound: lit(1), Body: negs(1, &dpl.Var{Name: "y"})}}
+	if d := dpl.Depth(tm); d != 4 {
+		t.Errorf("Depth(%s) = %d, want 4", dpl.Format(tm), d)
+	}
+	// The bound terms nest: neg applied a million times is 1,000,001 deep, and as the
+	// bound term of a let, 1,000,002.
+	if d := dpl.Depth(negs(1_000_000, lit(1))); d != 1_000_001 {
+		t.Errorf("Depth of a million negs: %d", d)
+	}
+	if d := dpl.Depth(&dpl.Let{Name: "x", Bound: negs(1_000_000, lit(1)), Body: lit(1)}); d != 1_000_002 {
+		t.Errorf("Depth of a let of a million negs: %d", d)
+	}
+	// The body of a let-chain at its end nests from the chain's depth: 1 + 3.
+	chain := negs(3, lit(1))
+	for range 1000 {
+		chain = &dpl.Let{Name: "x", Bound: lit(1), Body: chain}
+	}
+	if d := dpl.Depth(chain); d != 4 {
+		t.Errorf("Depth of a chain ending in neg(neg(neg(1))): %d, want 4", d)
+	}
+	// Shared subterms: p(k+1) = <p(k), p(k)> is a tree of 2^k leaves but k + 1 deep.
+	var p dpl.Term = lit(1)
+	for range 100 {
+		p = &dpl.Pair{X: p, Y: p}
+	}
+	if d := dpl.Depth(p); d != 101 {
+		t.Errorf("Depth of 100 levels of shared pairs: %d, want 101", d)
+	}
+	shared := &dpl.Let{Name: "x", Bound: p, Body: &dpl.Let{Name: "y", Bound: lit(1), Body: p}}
+	if d := dpl.Depth(shared); d != 102 {
+		t.Errorf("Depth of a let-chain of shared pairs: %d, want 102", d)
+	}
+	// NestingDepth counts a let's body as nested: 1 + max(101, 1 + max(1, 101)).
+	if d := dpl.NestingDepth(shared); d != 103 {
+		t.Errorf("NestingDepth of a let-chain of shared pairs: %d, want 103", d)
+	}
+	// let x = 1 in 1 is 2 deep, and each let around it adds 1; the chain ending in
+	// neg(neg(neg(1))) (4 deep) is 1000 + 4 deep.
+	if d := dpl.NestingDepth(chain); d != 1004 {
+		t.Errorf("NestingDepth of a chain of 1000 lets: %d, want 1004", d)
+	}
+	if d := dpl.NestingDepth(tm); d != 4 {
+		t.Errorf("NestingDepth(%s) = %d, want 4", dpl.Format(tm), d)
 	}
 }
 
@@ -192,5 +249,60 @@ func TestIsTrace(t *testing.T) {
 		if got := dpl.IsTrace(mustParse(t, tt.src)); got != tt.want {
 			t.Errorf("IsTrace(%s) = %v", tt.src, got)
 		}
+	}
+}
+
+// TestLetChains runs the functions of subst.go on let-chains a million lets long,
+// which they walk in a loop: let a = y in ... (a million times) ... let y = 1 in
+// (the same again) y + z.
+func TestLetChains(t *testing.T) {
+	const n = 1_000_000
+	y, z := &dpl.Var{Name: "y"}, &dpl.Var{Name: "z"}
+	var tail dpl.Term = &dpl.Plus{X: y, Y: z}
+	for range n {
+		tail = &dpl.Let{Name: "a", T: dpl.Real, Bound: y, Body: tail}
+	}
+	tail = &dpl.Let{Name: "y", T: dpl.Real, Bound: lit(1), Body: tail}
+	chain := tail
+	for range n {
+		chain = &dpl.Let{Name: "a", T: dpl.Real, Bound: y, Body: chain}
+	}
+	if !dpl.OccursFree("y", chain) || !dpl.OccursFree("z", chain) || dpl.OccursFree("a", chain) {
+		t.Errorf("OccursFree on a long chain")
+	}
+	if fv := dpl.FreeVars(chain); len(fv) != 2 || !fv["y"] || !fv["z"] {
+		t.Errorf("FreeVars of a long chain: %v", fv)
+	}
+	// [2/y] replaces the first million bound terms, not those under let y = 1.
+	check := func(what string, got dpl.Term) {
+		t.Helper()
+		for i := range 2*n + 1 {
+			l := got.(*dpl.Let)
+			want := dpl.Term(y)
+			switch {
+			case i < n:
+				want = lit(2)
+			case i == n:
+				want = lit(1)
+			}
+			if !dpl.AlphaEqual(l.Bound, want) {
+				t.Fatalf("%s: let %d binds %s", what, i, dpl.Format(l.Bound))
+			}
+			got = l.Body
+		}
+		if !dpl.AlphaEqual(got, &dpl.Plus{X: y, Y: z}) {
+			t.Errorf("%s: the chain ends with %s", what, dpl.Format(got))
+		}
+	}
+	check("Subst", dpl.Subst(chain, "y", lit(2)))
+	check("SubstValues", dpl.SubstValues(chain, func(x string) (dpl.Term, bool) {
+		if x == "y" {
+			return lit(2), true
+		}
+		return nil, false
+	}))
+	// [w/z]: no binder of the chain is w, so nothing is renamed.
+	if got := dpl.Subst(chain, "z", &dpl.Var{Name: "w"}); dpl.OccursFree("z", got) || !dpl.OccursFree("w", got) {
+		t.Errorf("Subst of a variable on a long chain")
 	}
 }
