@@ -161,7 +161,7 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 		if !ev.contract("Letrec") {
 			return nil
 		}
-		return ev.eval(e.Body, rho.Bind(e.Name, v.LetrecClosure(e, rho)), mk)
+		return ev.eval(e.Body, v.BindLetrec(e, rho), mk)
 	case *g.Blame:
 		return ev.blame(e.L, mk)
 	}

@@ -185,7 +185,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			if err := in.fuel.Contract("Letrec"); err != nil {
 				return nil, err
 			}
-			e, rho = t.Body, rho.Bind(t.Name, v.LetrecClosure(t, rho))
+			e, rho = t.Body, v.BindLetrec(t, rho)
 		case *g.Blame:
 			return in.blame(t.L, k)
 		default:

@@ -81,14 +81,36 @@ func Delta(op g.Op, x, y Value) (Value, bool) {
 // closure called: LetrecClosure returns it rather than a copy, so a recursive call
 // allocates no closure. Closures are immutable, so sharing one is not observable.
 func LetrecClosure(l *g.Letrec, rho *Env) *Closure {
+	if rec := rho.recursive(l); rec != nil {
+		return rec.V.(*Closure)
+	}
 	f := g.Unfold(l)
 	if f.Body == l && rho != nil && rho.Name == f.Param {
-		if self := rho.self; self != nil && self.Lam == f && self.Env == rho.Next {
-			return self
-		}
 		rho = rho.Next
 	}
 	return &Closure{Lam: f, Env: rho}
+}
+
+// BindLetrec is the environment in which letrec f:T = \x:S. e in M evaluates M:
+// (f ↦ LetrecClosure(l, ρ)) : ρ. In the environment of a call of the unfolded
+// function it is the binding Enter made ahead.
+func BindLetrec(l *g.Letrec, rho *Env) *Env {
+	if rec := rho.recursive(l); rec != nil {
+		return rec
+	}
+	return rho.Bind(l.Name, LetrecClosure(l, rho))
+}
+
+// recursive is the binding (f ↦ clo) : ρ that Enter made ahead for the letrec l, if ρ
+// is the environment of a call of clo = Unfold(l), closed in the caller's environment.
+func (rho *Env) recursive(l *g.Letrec) *Env {
+	if rho == nil || rho.rec == nil {
+		return nil
+	}
+	if clo := rho.rec.V.(*Closure); clo.Lam.Body == l && clo.Lam == g.Unfold(l) {
+		return rho.rec
+	}
+	return nil
 }
 
 // Env is an environment ρ ::= ε | (x ↦ v) : ρ; nil is ε.
@@ -96,17 +118,26 @@ type Env struct {
 	Name string
 	V    Value
 	Next *Env
-	self *Closure // the closure whose call made this binding (Enter), or nil
+	rec  *Env // (f ↦ clo) : this, when Enter made this binding for a call of clo = Unfold(l)
 }
 
 // Bind is (x ↦ v) : ρ.
 func (rho *Env) Bind(x string, v Value) *Env { return &Env{Name: x, V: v, Next: rho} }
 
 // Enter is the environment in which a call of the closure evaluates its body: its
-// parameter bound to the argument, in the closure's environment. (The binding
-// remembers the closure, for LetrecClosure.)
+// parameter bound to the argument, in the closure's environment. When the closure is
+// an unfolded letrec function — its body is the letrec l it came from, which the call
+// evaluates first, binding f to the closure itself (LetrecClosure) — Enter makes that
+// binding too, in the same allocation, for BindLetrec to find: a recursive call then
+// costs one allocation.
 func (clo *Closure) Enter(arg Value) *Env {
-	return &Env{Name: clo.Lam.Param, V: arg, Next: clo.Env, self: clo}
+	if l, ok := clo.Lam.Body.(*g.Letrec); ok && g.Unfold(l) == clo.Lam {
+		cells := new([2]Env)
+		cells[0] = Env{Name: l.Name, V: clo, Next: &cells[1]}
+		cells[1] = Env{Name: clo.Lam.Param, V: arg, Next: clo.Env, rec: &cells[0]}
+		return &cells[1]
+	}
+	return &Env{Name: clo.Lam.Param, V: arg, Next: clo.Env}
 }
 
 // Lookup finds x in ρ.

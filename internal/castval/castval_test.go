@@ -69,3 +69,28 @@ func TestReadBackReused(t *testing.T) {
 		t.Errorf("read back %s, want %s", got, want)
 	}
 }
+
+// TestBindLetrec checks that the call's environment (k ↦ 5) : ε, made by Enter, binds
+// the inner letrec to (fib ↦ clo) : (k ↦ 5) : ε — the called closure, in front of the
+// parameter — and that a Bind-made environment gets the same bindings, freshly made.
+func TestBindLetrec(t *testing.T) {
+	l := letrecFib(t)
+	clo := LetrecClosure(l, nil)
+	inner := clo.Lam.Body.(*g.Letrec)
+	rho := clo.Enter(Int(5))
+	got := BindLetrec(inner, rho)
+	if got.Name != "fib" || got.V != Value(clo) || got.Next != rho {
+		t.Errorf("BindLetrec in the call's environment = (%s ↦ %v) : %p, want (fib ↦ clo) : %p", got.Name, got.V, got.Next, rho)
+	}
+	if again := BindLetrec(inner, rho); again != got {
+		t.Errorf("a second BindLetrec in the same environment made a new binding")
+	}
+	other := (*Env)(nil).Bind("k", Int(5))
+	fresh := BindLetrec(inner, other)
+	if fresh.Name != "fib" || fresh.Next != other || fresh.V == Value(clo) || fresh.V.(*Closure).Lam != clo.Lam || fresh.V.(*Closure).Env != nil {
+		t.Errorf("BindLetrec in a Bind-made environment = (%s ↦ %v) : %p, want fib bound to a fresh Unfold(l) in ε", fresh.Name, fresh.V, fresh.Next)
+	}
+	if outer := BindLetrec(l, nil); outer.Name != "fib" || outer.Next != nil || outer.V.(*Closure).Lam != g.Unfold(l) {
+		t.Errorf("the program's letrec binds %s ↦ %v, want fib ↦ Unfold(l) in ε", outer.Name, outer.V)
+	}
+}
