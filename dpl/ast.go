@@ -266,27 +266,44 @@ func treeDepth(t Term, budget int, letsNest bool) (int, bool) {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		t, d := it.t, it.d
-		for {
-			l, ok := t.(*Let)
-			if !ok || l == nil {
-				break
-			}
-			if !isNil(l.Bound) {
-				stack = append(stack, item{l.Bound, d + 1})
-			}
-			t = l.Body // at the let's depth
-			if letsNest {
-				d++
-			}
-			n++
-		}
 		if isNil(t) {
 			continue
 		}
+		if l, ok := t.(*Let); ok {
+			// The body (at the let's depth) waits under the bound term, so that the
+			// stack holds no more than one let of a chain at a time.
+			deepest = max(deepest, d)
+			if letsNest {
+				stack = append(stack, item{l.Body, d + 1})
+			} else {
+				stack = append(stack, item{l.Body, d})
+			}
+			stack = append(stack, item{l.Bound, d + 1})
+			continue
+		}
 		deepest = max(deepest, d)
-		for _, c := range Children(t) {
+		push := func(c Term) {
 			if !isNil(c) {
 				stack = append(stack, item{c, d + 1})
+			}
+		}
+		switch t := t.(type) { // Children, without a slice per node
+		case *Plus:
+			push(t.X)
+			push(t.Y)
+		case *OpApp:
+			push(t.Arg)
+		case *Pair:
+			push(t.X)
+			push(t.Y)
+		case *Fst:
+			push(t.X)
+		case *Snd:
+			push(t.X)
+		case *Var, *RealLit, *UnitLit, *BoolLit:
+		default:
+			for _, c := range Children(t) {
+				push(c)
 			}
 		}
 	}

@@ -71,7 +71,15 @@ func (n *Names) Reserve(name string) {
 // Fresh returns a new name built on base (without any # suffix base has): x#7.
 func (n *Names) Fresh(base string) string {
 	n.last++
-	return BaseName(base) + "#" + strconv.Itoa(n.last)
+	var num [20]byte
+	digits := strconv.AppendInt(num[:0], int64(n.last), 10)
+	b := BaseName(base)
+	var sb strings.Builder
+	sb.Grow(len(b) + 1 + len(digits))
+	sb.WriteString(b)
+	sb.WriteByte('#')
+	sb.Write(digits)
+	return sb.String()
 }
 
 // BaseName strips the # suffix of a generated name: BaseName("x#7") = "x".

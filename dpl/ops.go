@@ -86,7 +86,11 @@ func (op *Operator) compiled() *program {
 // run computes every instruction on the input coordinates xs. ok is false where a log
 // or an inv is applied outside its domain (which the guards rule out).
 func (p *program) run(xs []float64) ([]float64, bool) {
-	v := make([]float64, len(p.code))
+	return p.runInto(make([]float64, len(p.code)), xs)
+}
+
+// runInto is run computing into v, of length len(p.code).
+func (p *program) runInto(v, xs []float64) ([]float64, bool) {
 	ok := true
 	for k, in := range p.code {
 		a, b := v[in.a], v[in.b]
@@ -401,26 +405,36 @@ const overflow = "the result overflows float64"
 // or where a coordinate of the result is not a finite float64, the result is undefined:
 // the error is then an *Undefined. Ev never returns NaN or ±Inf.
 func Ev(op *Operator, v Term) (Term, error) {
-	xs, ok := flatten(v, op.Dom, nil)
+	// Small operators compute in buffers on the stack.
+	var xbuf, vbuf, ybuf [16]float64
+	xs, ok := flatten(v, op.Dom, xbuf[:0])
 	if !ok {
 		return nil, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", op.Name, Format(v), FormatType(op.Dom))
 	}
-	redex := &OpApp{P: v.Pos(), Op: op, Arg: v}
 	p := op.compiled()
-	vals, _ := p.run(xs)
+	var vals []float64
+	if len(p.code) <= len(vbuf) {
+		vals = vbuf[:len(p.code)]
+	} else {
+		vals = make([]float64, len(p.code))
+	}
+	vals, _ = p.runInto(vals, xs)
 	for k, g := range op.guards {
 		a := vals[p.guards[k]]
 		if g.positive && !(a > 0) || !g.positive && a == 0 {
-			return nil, &Undefined{Redex: redex, Reason: g.reason}
+			return nil, &Undefined{Redex: &OpApp{P: v.Pos(), Op: op, Arg: v}, Reason: g.reason}
 		}
 	}
-	ys := make([]float64, len(op.out))
-	for j, k := range p.out {
+	ys := ybuf[:0]
+	if len(op.out) > len(ybuf) {
+		ys = make([]float64, 0, len(op.out))
+	}
+	for _, k := range p.out {
 		y := vals[k]
 		if math.IsInf(y, 0) || math.IsNaN(y) {
-			return nil, &Undefined{Redex: redex, Reason: overflow}
+			return nil, &Undefined{Redex: &OpApp{P: v.Pos(), Op: op, Arg: v}, Reason: overflow}
 		}
-		ys[j] = y
+		ys = append(ys, y)
 	}
 	r, _ := build(op.Cod, ys, v.Pos())
 	return r, nil

@@ -90,6 +90,7 @@ type taper struct {
 
 	x     *tvar
 	scope map[string]Term // source variable -> atom
+	undo  []shadowed      // the bindings of scope the lets being tapered hide
 	binds []tbinding
 	out   []*Let        // the emitted bindings, in order
 	zeros map[Term]bool // the 0_T the backward pass wrote (see isZero)
@@ -210,25 +211,36 @@ func (p *taper) write(t Term) Term {
 // the other subterms, at most 2·MaxDepth deep.
 func (p *taper) atom(c Term) Term {
 	p.depth++
-	defer func() { p.depth-- }()
 	if p.depth > 2*MaxDepth {
 		p.fail(&interderive.DepthError{What: "symbolic differentiation", Limit: 2 * MaxDepth})
 	}
-	type shadowed struct {
-		name string
-		old  Term
-		had  bool
-	}
-	var undo []shadowed
-	defer func() {
-		for i := len(undo) - 1; i >= 0; i-- {
-			if u := undo[i]; u.had {
-				p.scope[u.name] = u.old
-			} else {
-				delete(p.scope, u.name)
-			}
+	// The scope of the lets along c's chain ends with c (a failure abandons the taper,
+	// scope and all).
+	mark := len(p.undo)
+	a := p.chain(c)
+	for i := len(p.undo) - 1; i >= mark; i-- {
+		if u := p.undo[i]; u.had {
+			p.scope[u.name] = u.old
+		} else {
+			delete(p.scope, u.name)
 		}
-	}()
+	}
+	clear(p.undo[mark:])
+	p.undo = p.undo[:mark]
+	p.depth--
+	return a
+}
+
+// shadowed is a binding of the scope that a let of C hides: put back when the let's
+// scope ends.
+type shadowed struct {
+	name string
+	old  Term
+	had  bool
+}
+
+// chain is atom's work: along c's let-chain, then its last body.
+func (p *taper) chain(c Term) Term {
 	for {
 		switch c0 := c.(type) {
 		case *Let:
@@ -243,7 +255,7 @@ func (p *taper) atom(c Term) Term {
 				a = p.bind(c0.P, c0.Name, s, a, true)
 			}
 			old, had := p.scope[c0.Name]
-			undo = append(undo, shadowed{c0.Name, old, had})
+			p.undo = append(p.undo, shadowed{c0.Name, old, had})
 			p.scope[c0.Name] = a
 			c = c0.Body
 			continue
@@ -457,10 +469,14 @@ func (p *taper) use(v *tvar) Term {
 // contribute adds the cotangent cot (a value) to the adjoint of the atom a.
 func (p *taper) contribute(cot Term, a Term) {
 	p.depth++
-	defer func() { p.depth-- }()
 	if p.depth > 2*MaxDepth {
 		p.fail(&interderive.DepthError{What: "symbolic differentiation", Limit: 2 * MaxDepth})
 	}
+	p.contribute1(cot, a)
+	p.depth--
+}
+
+func (p *taper) contribute1(cot Term, a Term) {
 	if p.isZero(cot) || !p.activeAtom(a) {
 		return // adding 0, or to a constant: nothing to do
 	}

@@ -41,27 +41,31 @@ type Env struct {
 
 	level int       // the number of cells below this one (Next's level + 1; 0 at the bottom)
 	idx   *envIndex // the index this cell belongs to, or nil (none built yet)
+	same  *Env      // in idx's stack of the cells named Name, the cell below this one
 }
 
 // scanBound is how many cells Lookup scans before it turns to the index.
 const scanBound = 16
 
-// envIndex indexes the cells of one chain of Envs: spine[i] is its cell at level i,
-// and names[x] holds the cells named x that were put on the spine, by strictly
-// increasing level.
+// envIndex indexes the cells of one tree of Envs (the lists that share a bottom cell;
+// the first cell of a tree to need an index makes it, and the others adopt it):
+// spine[i] is the cell at level i of the list last looked up, and names[x] is the top
+// of the stack of the cells named x that were put on the spine, linked through their
+// same fields by strictly decreasing level.
 //
 // Invariant: if spine[c.level] == c for a cell c, then spine[0..c.level] are the cells
 // of c's list, bottom to top (spine[i].Next == spine[i-1], since a cell's level is one
 // more than its Next's and cells are compared by identity); such a cell is on the
-// spine. Every cell on the spine is in names[c.Name]. A cell in names that is no longer
-// on the spine (the spine was cut below it and grown again by other cells) is stale:
-// lookups skip it, and pushing a cell at level l first drops the entries of its name
-// at levels ≥ l, all stale (the spine is l long at that moment). So the innermost
-// binding of x in the list of a cell e on the spine is the entry of names[x] of
-// highest level ≤ e.level that is on the spine, if any.
+// spine. Every cell on the spine is in the stack of its name. A cell in a stack that
+// is no longer on the spine (the spine was cut below it and grown again by other
+// cells) is stale: lookups skip it, and pushing a cell at level l first pops the
+// entries of its name at levels ≥ l, all stale (the spine is l long at that moment),
+// so a cell that comes back on the spine is never in a stack when its same field is
+// set. So the innermost binding of x in the list of a cell e on the spine is the entry
+// of x's stack of highest level ≤ e.level that is on the spine, if any.
 type envIndex struct {
 	spine []*Env
-	names map[string][]*Env
+	names map[string]*Env
 	up    []*Env // extend's scratch space
 }
 
@@ -87,31 +91,22 @@ func (e *Env) Lookup(x string) (*Env, bool) {
 	return nil, false
 }
 
-// lookupIndexed is Lookup through the index of e's chain (built or extended first, so
-// that e is on its spine).
+// lookupIndexed is Lookup through the index of e's tree (made, adopted or extended
+// first, so that e is on its spine).
 func (e *Env) lookupIndexed(x string) (*Env, bool) {
 	ix := e.idx
 	if ix == nil {
-		ix = &envIndex{names: map[string][]*Env{}}
+		// The index of the tree, if a cell below has one.
+		for c := e.Next; c != nil && ix == nil; c = c.Next {
+			ix = c.idx
+		}
+		if ix == nil {
+			ix = &envIndex{names: map[string]*Env{}}
+		}
 	}
 	ix.extend(e)
-	cells := ix.names[x]
-	i := len(cells) - 1
-	if i >= 0 && cells[i].level > e.level {
-		// Entries above e: the last at or below e's level, by binary search.
-		lo, hi := 0, len(cells)
-		for lo < hi {
-			mid := int(uint(lo+hi) >> 1)
-			if cells[mid].level <= e.level {
-				lo = mid + 1
-			} else {
-				hi = mid
-			}
-		}
-		i = lo - 1
-	}
-	for ; i >= 0; i-- {
-		if c := cells[i]; ix.spine[c.level] == c {
+	for c := ix.names[x]; c != nil; c = c.same {
+		if c.level <= e.level && ix.spine[c.level] == c {
 			return c, true
 		}
 	}
@@ -143,13 +138,13 @@ func (ix *envIndex) extend(e *Env) {
 	ix.spine = ix.spine[:keep]
 	for i := len(up) - 1; i >= 0; i-- {
 		c := up[i]
-		cells := ix.names[c.Name]
-		for len(cells) > 0 && cells[len(cells)-1].level >= c.level {
-			cells = cells[:len(cells)-1] // stale: the spine is c.level long
+		top := ix.names[c.Name]
+		for top != nil && top.level >= c.level {
+			top = top.same // stale: the spine is c.level long
 		}
-		ix.names[c.Name] = append(cells, c)
+		c.same, c.idx = top, ix
+		ix.names[c.Name] = c
 		ix.spine = append(ix.spine, c)
-		c.idx = ix
 	}
 	clear(up)
 	ix.up = up[:0]
