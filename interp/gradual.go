@@ -62,10 +62,10 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 
 // ret returns a value to the context: through its pending coercion, if any.
 func (in *interpreter) ret(val v.Value, k ctx) (v.Value, error) {
-	if k.pending != nil {
-		return in.cast(k.pending, val, ctx{tail: k.tail})
+	if k.pending == nil {
+		return val, nil
 	}
-	return val, nil
+	return in.cast(k.pending, val, ctx{tail: k.tail})
 }
 
 // operand evaluates e in ρ, in a context with no pending coercion, where e is an
@@ -85,19 +85,27 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 	case *g.BoolLit:
 		return v.Bool(t.B), nil
 	}
-	return in.interp(e, rho, inner)
+	if in.depth >= MaxDepth { // interp(e, ρ, inner), by hand: the compiler does not inline it
+		return nil, tooDeep()
+	}
+	in.depth++
+	val, err := in.eval(e, rho, inner)
+	in.depth--
+	return val, err
 }
 
 // interp evaluates e in ρ, in the context k, within the depth bound.
 func (in *interpreter) interp(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
-	if in.depth++; in.depth > MaxDepth {
-		in.depth--
-		return nil, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
+	if in.depth >= MaxDepth {
+		return nil, tooDeep()
 	}
+	in.depth++
 	a, err := in.eval(e, rho, k)
 	in.depth--
 	return a, err
 }
+
+func tooDeep() error { return &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth} }
 
 // eval is interp's body: one iteration per computation in tail position.
 func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
@@ -274,13 +282,15 @@ func (in *interpreter) blame(l g.Label, k ctx) (v.Value, error) {
 func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
 	r, ok := v.Delta(op, x, y)
 	if !ok {
-		return nil, fmt.Errorf("%s applied to ill-typed values", op)
+		return nil, illTyped(op)
 	}
 	if err := in.fuel.Contract("delta"); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
+
+func illTyped(op g.Op) error { return fmt.Errorf("%s applied to ill-typed values", op) }
 
 // apply applies a function value to an argument in the context k: a closure (beta),
 // or a function wrapped by c̃ -> d̃ (AppCst: cast the argument by c̃, apply, cast the

@@ -132,13 +132,16 @@ func (rho *Env) Bind(x string, v Value) *Env { return &Env{Name: x, V: v, Next: 
 // costs one allocation.
 func (clo *Closure) Enter(arg Value) *Env {
 	if l, ok := clo.Lam.Body.(*g.Letrec); ok && g.Unfold(l) == clo.Lam {
-		cells := new([2]Env)
-		cells[0] = Env{Name: l.Name, V: clo, Next: &cells[1]}
-		cells[1] = Env{Name: clo.Lam.Param, V: arg, Next: clo.Env, rec: &cells[0]}
-		return &cells[1]
+		c := &callCells{rec: Env{Name: l.Name, V: clo}, param: Env{Name: clo.Lam.Param, V: arg, Next: clo.Env}}
+		c.rec.Next, c.param.rec = &c.param, &c.rec
+		return &c.param
 	}
 	return &Env{Name: clo.Lam.Param, V: arg, Next: clo.Env}
 }
+
+// callCells are the two bindings Enter makes for a call of an unfolded letrec
+// function, allocated together.
+type callCells struct{ rec, param Env }
 
 // Lookup finds x in ρ.
 func (rho *Env) Lookup(x string) (Value, bool) {
