@@ -83,13 +83,9 @@ func (op *Operator) compiled() *program {
 	return &op.prog
 }
 
-// run computes every instruction on the input coordinates xs. ok is false where a log
-// or an inv is applied outside its domain (which the guards rule out).
-func (p *program) run(xs []float64) ([]float64, bool) {
-	return p.runInto(make([]float64, len(p.code)), xs)
-}
-
-// runInto is run computing into v, of length len(p.code).
+// runInto computes every instruction on the input coordinates xs into v (of length
+// len(p.code)). ok is false where a log or an inv is applied outside its domain (which
+// the guards rule out).
 func (p *program) runInto(v, xs []float64) ([]float64, bool) {
 	ok := true
 	for k, in := range p.code {

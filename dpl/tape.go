@@ -106,7 +106,8 @@ func (p *taper) add(n int) {
 	}
 }
 
-// emit appends let name:t = m in to the derivative term, m holding n redexes.
+// emit appends let name:t = m in to the derivative term, m holding n redexes; R sets
+// the let's body at the end.
 func (p *taper) emit(pos Pos, name string, t Type, m Term, n int) {
 	p.add(1 + n)
 	p.out = append(p.out, &Let{P: pos, Name: name, T: t, Bound: m})
@@ -168,8 +169,9 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 		body = p.x.adj // a value, or a sum counted when it was made
 	}
 	for i := len(p.out) - 1; i >= 0; i-- {
-		l := p.out[i]
-		body = &Let{P: l.P, Name: l.Name, T: l.T, Bound: l.Bound, Body: body}
+		l := p.out[i] // made by emit, for this term only
+		l.Body = body
+		body = l
 	}
 	return body, nil
 }
