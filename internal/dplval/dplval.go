@@ -49,24 +49,80 @@ const scanBound = 16
 
 // envIndex indexes the cells of one tree of Envs (the lists that share a bottom cell;
 // the first cell of a tree to need an index makes it, and the others adopt it):
-// spine[i] is the cell at level i of the list last looked up, and names[x] is the top
-// of the stack of the cells named x that were put on the spine, linked through their
-// same fields by strictly decreasing level.
+// spine[i] is the cell at level i of the list last looked up, and top(x) is the top of
+// the stack of the cells put on the spine whose names have x's key (the name itself,
+// or for a fresh name its number: see freshKey), linked through their same fields by
+// strictly decreasing level.
 //
 // Invariant: if spine[c.level] == c for a cell c, then spine[0..c.level] are the cells
 // of c's list, bottom to top (spine[i].Next == spine[i-1], since a cell's level is one
 // more than its Next's and cells are compared by identity); such a cell is on the
-// spine. Every cell on the spine is in the stack of its name. A cell in a stack that
-// is no longer on the spine (the spine was cut below it and grown again by other
+// spine. Every cell on the spine is in the stack of its name's key. A cell in a stack
+// that is no longer on the spine (the spine was cut below it and grown again by other
 // cells) is stale: lookups skip it, and pushing a cell at level l first pops the
-// entries of its name at levels ≥ l, all stale (the spine is l long at that moment),
-// so a cell that comes back on the spine is never in a stack when its same field is
-// set. So the innermost binding of x in the list of a cell e on the spine is the entry
-// of x's stack of highest level ≤ e.level that is on the spine, if any.
+// entries of its key at levels ≥ l, all stale (the spine is l long at that moment), so
+// a cell that comes back on the spine is never in a stack when its same field is set.
+// So the innermost binding of x in the list of a cell e on the spine is the entry
+// named x of highest level ≤ e.level on the spine in the stack of x's key, if any.
 type envIndex struct {
 	spine []*Env
-	names map[string]*Env
-	up    []*Env // extend's scratch space
+	names map[string]*Env // the stacks of source names
+	fresh []*Env          // the stacks of fresh names base#k (dpl.Names), by k
+	up    []*Env          // extend's scratch space
+}
+
+// The stacks of fresh names — every binding of a derivative term or a trace, and so
+// every binding a long chain holds — are kept in a slice by the names' numbers rather
+// than in the map: no hashing on the tape's hot path. Two supplies may number two
+// names alike (a#5 and s#5): a stack holds the cells of every name with its key, and
+// lookups skip the cells of other names.
+
+// maxFreshKey bounds the keys kept in the slice; larger ones go to the map.
+const maxFreshKey = 1 << 24
+
+// freshKey is k for a fresh name base#k, or -1 for any other name.
+func freshKey(name string) int {
+	k, unit := 0, 1
+	for i := len(name) - 1; i >= 0; i-- {
+		switch c := name[i]; {
+		case '0' <= c && c <= '9':
+			k += int(c-'0') * unit
+			if unit *= 10; k >= maxFreshKey {
+				return -1
+			}
+		case c == '#' && unit > 1:
+			return k
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// top is the top of the stack of x's key.
+func (ix *envIndex) top(x string) *Env {
+	if k := freshKey(x); k >= 0 {
+		if k < len(ix.fresh) {
+			return ix.fresh[k]
+		}
+		return nil
+	}
+	return ix.names[x]
+}
+
+// setTop makes c the top of the stack of its name's key.
+func (ix *envIndex) setTop(c *Env) {
+	if k := freshKey(c.Name); k >= 0 {
+		if k >= len(ix.fresh) {
+			ix.fresh = append(ix.fresh, make([]*Env, k+1-len(ix.fresh))...)
+		}
+		ix.fresh[k] = c
+		return
+	}
+	if ix.names == nil {
+		ix.names = map[string]*Env{}
+	}
+	ix.names[c.Name] = c
 }
 
 // Bind is ρ[v/x].
@@ -101,12 +157,12 @@ func (e *Env) lookupIndexed(x string) (*Env, bool) {
 			ix = c.idx
 		}
 		if ix == nil {
-			ix = &envIndex{names: map[string]*Env{}}
+			ix = &envIndex{}
 		}
 	}
 	ix.extend(e)
-	for c := ix.names[x]; c != nil; c = c.same {
-		if c.level <= e.level && ix.spine[c.level] == c {
+	for c := ix.top(x); c != nil; c = c.same {
+		if c.level <= e.level && ix.spine[c.level] == c && c.Name == x {
 			return c, true
 		}
 	}
@@ -138,12 +194,12 @@ func (ix *envIndex) extend(e *Env) {
 	ix.spine = ix.spine[:keep]
 	for i := len(up) - 1; i >= 0; i-- {
 		c := up[i]
-		top := ix.names[c.Name]
+		top := ix.top(c.Name)
 		for top != nil && top.level >= c.level {
 			top = top.same // stale: the spine is c.level long
 		}
 		c.same, c.idx = top, ix
-		ix.names[c.Name] = c
+		ix.setTop(c)
 		ix.spine = append(ix.spine, c)
 	}
 	clear(up)
