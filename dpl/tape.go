@@ -89,7 +89,7 @@ type taper struct {
 	depth int
 
 	x     *tvar
-	scope map[string]Term // source variable -> atom
+	scope nameMap[Term] // source variable -> atom
 	undo  []shadowed      // the bindings of scope the lets being tapered hide
 	binds []tbinding
 	out   []*Let        // the emitted bindings, in order
@@ -115,14 +115,14 @@ func (p *taper) emit(pos Pos, name string, t Type, m Term, n int) {
 
 func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
 	names, limit := env.setup(w, v, c)
-	p := &taper{names: names, outer: env.Types, limit: limit, scope: map[string]Term{}, zeros: map[Term]bool{}}
+	p := &taper{names: names, outer: env.Types, limit: limit, zeros: map[Term]bool{}}
 	defer recoverAbort(&res, &err)
 	// Renaming: x becomes a fresh x', so that binding x' = V captures nothing of W; the
 	// forward pass binds fresh names only (the scope maps source names to atoms).
 	p.x = p.newVar(Pos{}, x, t)
 	p.x.active = true
-	p.scope[x] = &tref{p.x}
-	result := p.atom(c)
+	p.scope.set(x, &tref{p.x})
+	result := p.chain(c, false)
 	p.decide()
 
 	// The prologue: x' = V (when something needs x', or V is not a value), W.
@@ -219,12 +219,12 @@ func (p *taper) atom(c Term) Term {
 	// The scope of the lets along c's chain ends with c (a failure abandons the taper,
 	// scope and all).
 	mark := len(p.undo)
-	a := p.chain(c)
+	a := p.chain(c, true)
 	for i := len(p.undo) - 1; i >= mark; i-- {
 		if u := p.undo[i]; u.had {
-			p.scope[u.name] = u.old
+			p.scope.set(u.name, u.old)
 		} else {
-			delete(p.scope, u.name)
+			p.scope.remove(u.name)
 		}
 	}
 	clear(p.undo[mark:])
@@ -241,8 +241,10 @@ type shadowed struct {
 	had  bool
 }
 
-// chain is atom's work: along c's let-chain, then its last body.
-func (p *taper) chain(c Term) Term {
+// chain is atom's work: along c's let-chain, then its last body. With restore, it
+// records the bindings of the scope the chain's lets hide, for atom to put back; the
+// chain of the whole trace term (R's) needs none, as nothing follows it.
+func (p *taper) chain(c Term, restore bool) Term {
 	for {
 		switch c0 := c.(type) {
 		case *Let:
@@ -256,13 +258,15 @@ func (p *taper) chain(c Term) Term {
 				// A copy: the pair atom is not duplicated at each use.
 				a = p.bind(c0.P, c0.Name, s, a, true)
 			}
-			old, had := p.scope[c0.Name]
-			p.undo = append(p.undo, shadowed{c0.Name, old, had})
-			p.scope[c0.Name] = a
+			if restore {
+				old, had := p.scope.get(c0.Name)
+				p.undo = append(p.undo, shadowed{c0.Name, old, had})
+			}
+			p.scope.set(c0.Name, a)
 			c = c0.Body
 			continue
 		case *Var:
-			if a, ok := p.scope[c0.Name]; ok {
+			if a, ok := p.scope.get(c0.Name); ok {
 				return a
 			}
 			return c0 // a free variable of C other than x: a constant
