@@ -90,7 +90,7 @@ type taper struct {
 
 	x     *tvar
 	scope nameMap[Term] // source variable -> atom
-	undo  []shadowed      // the bindings of scope the lets being tapered hide
+	undo  []shadowed    // the bindings of scope the lets being tapered hide
 	binds []tbinding
 	out   []*Let        // the emitted bindings, in order
 	zeros map[Term]bool // the 0_T the backward pass wrote (see isZero)

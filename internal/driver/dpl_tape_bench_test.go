@@ -2,9 +2,12 @@ package driver
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/interp"
 )
 
 // BenchmarkTapeChain runs the programs of the tape target (TargetTape) on the
@@ -40,4 +43,55 @@ func BenchmarkTapeChain(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkTapePhases times the phases of the tape target's gradient on its own: the
+// symbolic evaluation of the chain (interp's trace), R on the trace, and nothing else
+// (DPL_BENCH_N sets the length, default 10000).
+func BenchmarkTapePhases(b *testing.B) {
+	n := os.Getenv("DPL_BENCH_N")
+	if n == "" {
+		n = "10000"
+	}
+	var src string
+	suite, err := LoadBench("../../testdata/bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range suite {
+		if q.Name == "grad-chain.dpl" {
+			src = q.Source(n)
+		}
+	}
+	// The body of rd, traced at x = 1: the same chain as the program's.
+	i := strings.Index(src, "1.rd[1](x:real. p(x))")
+	body := src[:i] + "p(x)"
+	parsed, err := dpl.Parse([]byte(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, _, err := dpl.CheckIn(func(x string) (dpl.Type, bool) { return dpl.Real, x == "x" }, parsed)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rho := map[string]dpl.Term{"x": &dpl.RealLit{R: 1}}
+	b.Run("trace", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := interp.TraceDiff(dpl.Tape, rho, m, interderive.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	c, _, err := interp.TraceDiff(dpl.Tape, rho, m, interderive.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("R", func(b *testing.B) {
+		for b.Loop() {
+			env := dpl.DiffEnv{Names: dpl.NewNames(c)}
+			if _, err := dpl.Tape.R(env, &dpl.RealLit{R: 1}, &dpl.RealLit{R: 1}, "x", dpl.Real, c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
