@@ -1,11 +1,14 @@
 package dpl
 
 // nameMap maps names to values like a Go map, but keeps fresh names (base#k, see
-// Names) in a slice by their number k: the names of traces and derivatives are nearly
-// all fresh, and R looks one up at every binding. Two names with the same number
-// (a#5 and s#5, from two supplies) share a slot: the first to arrive holds it, the
-// other goes to the map. A name is in one place at a time: the slot or the map.
+// Names) in a slice by their number k, counted from the first fresh number it was
+// given (numbers grow through a run, and a trace's names are recent ones): the names
+// of traces and derivatives are nearly all fresh, and R looks one up at every binding.
+// Two names with the same number (a#5 and s#5, from two supplies) share a slot: the
+// first to arrive holds it, the other goes to the map, as do numbers below the first
+// or maxSlot past it. A name is in one place at a time: its slot or the map.
 type nameMap[V any] struct {
+	base  int // the number of fresh[0]
 	fresh []nameSlot[V]
 	other map[string]V
 }
@@ -15,17 +18,18 @@ type nameSlot[V any] struct {
 	v    V
 }
 
-// maxSlot bounds the numbers kept in the slice; larger ones go to the map.
+// maxSlot bounds the slice.
 const maxSlot = 1 << 22
 
-// freshNumber is k for a fresh name base#k, or -1 for any other name.
+// freshNumber is k for a fresh name base#k, or -1 for any other name (or a number too
+// large to be a run's).
 func freshNumber(name string) int {
 	k, unit := 0, 1
 	for i := len(name) - 1; i >= 0; i-- {
 		switch c := name[i]; {
 		case '0' <= c && c <= '9':
 			k += int(c-'0') * unit
-			if unit *= 10; k >= maxSlot {
+			if unit *= 10; unit > 1e15 {
 				return -1
 			}
 		case c == '#' && unit > 1:
@@ -37,10 +41,25 @@ func freshNumber(name string) int {
 	return -1
 }
 
+// slot is the index of name's slot, or -1 if it has none.
+func (m *nameMap[V]) slot(name string) int {
+	k := freshNumber(name)
+	if k < 0 {
+		return -1
+	}
+	if m.fresh == nil && m.base == 0 {
+		m.base = k // the first fresh number
+	}
+	if i := k - m.base; 0 <= i && i < maxSlot {
+		return i
+	}
+	return -1
+}
+
 // get is m[name].
 func (m *nameMap[V]) get(name string) (V, bool) {
-	if k := freshNumber(name); k >= 0 && k < len(m.fresh) && m.fresh[k].name == name {
-		return m.fresh[k].v, true
+	if i := m.slot(name); i >= 0 && i < len(m.fresh) && m.fresh[i].name == name {
+		return m.fresh[i].v, true
 	}
 	v, ok := m.other[name]
 	return v, ok
@@ -48,11 +67,11 @@ func (m *nameMap[V]) get(name string) (V, bool) {
 
 // set is m[name] = v.
 func (m *nameMap[V]) set(name string, v V) {
-	if k := freshNumber(name); k >= 0 {
-		if k >= len(m.fresh) {
-			m.fresh = append(m.fresh, make([]nameSlot[V], k+1-len(m.fresh))...)
+	if i := m.slot(name); i >= 0 {
+		if i >= len(m.fresh) {
+			m.grow(i + 1)
 		}
-		s := &m.fresh[k]
+		s := &m.fresh[i]
 		if s.name == name {
 			s.v = v
 			return
@@ -68,10 +87,22 @@ func (m *nameMap[V]) set(name string, v V) {
 	m.other[name] = v
 }
 
+// grow makes the slice n long, at least doubling its capacity when it must move (the
+// numbers of a long trace arrive in increasing order: append's growth by a quarter
+// would copy the slice over and over).
+func (m *nameMap[V]) grow(n int) {
+	if n > cap(m.fresh) {
+		bigger := make([]nameSlot[V], len(m.fresh), max(n, 2*cap(m.fresh), 16))
+		copy(bigger, m.fresh)
+		m.fresh = bigger
+	}
+	m.fresh = m.fresh[:n]
+}
+
 // remove is delete(m, name).
 func (m *nameMap[V]) remove(name string) {
-	if k := freshNumber(name); k >= 0 && k < len(m.fresh) && m.fresh[k].name == name {
-		m.fresh[k] = nameSlot[V]{}
+	if i := m.slot(name); i >= 0 && i < len(m.fresh) && m.fresh[i].name == name {
+		m.fresh[i] = nameSlot[V]{}
 		return
 	}
 	delete(m.other, name)

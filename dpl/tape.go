@@ -55,7 +55,8 @@ func (tape) Name() string { return "tape" }
 type tvar struct {
 	name    string
 	t       Type
-	ref     *Var // the variable, as the derivative term writes it
+	ref     Var  // the variable, as the derivative term writes it
+	self    tref // the tvar as an atom
 	active  bool // depends on x (x included)
 	used    bool // the derivative term needs its value
 	adj     Term // its adjoint so far, a value or a sum (pending); nil: zero
@@ -94,6 +95,40 @@ type taper struct {
 	binds []tbinding
 	out   []*Let        // the emitted bindings, in order
 	zeros map[Term]bool // the 0_T the backward pass wrote (see isZero)
+
+	// The nodes R makes, from slabs.
+	lets  slab[Let]
+	pairs slab[Pair]
+	ops   slab[OpApp]
+	vars  slab[Var]
+	fsts  slab[Fst]
+	tvars slab[tvar]
+}
+
+// The constructors of the nodes R makes most.
+
+func (p *taper) newLet(pos Pos, name string, t Type, m Term) *Let {
+	l := p.lets.new()
+	l.P, l.Name, l.T, l.Bound = pos, name, t, m
+	return l
+}
+
+func (p *taper) newPair(pos Pos, x, y Term, t, u Type) *Pair {
+	q := p.pairs.new()
+	q.P, q.X, q.Y, q.T, q.U = pos, x, y, t, u
+	return q
+}
+
+func (p *taper) newOpApp(pos Pos, op *Operator, arg Term) *OpApp {
+	o := p.ops.new()
+	o.P, o.Op, o.Arg = pos, op, arg
+	return o
+}
+
+func (p *taper) newVarRef(pos Pos, name string) *Var {
+	v := p.vars.new()
+	v.P, v.Name = pos, name
+	return v
 }
 
 func (p *taper) fail(err error) { panic(abort{err}) }
@@ -110,18 +145,23 @@ func (p *taper) add(n int) {
 // the let's body at the end.
 func (p *taper) emit(pos Pos, name string, t Type, m Term, n int) {
 	p.add(1 + n)
-	p.out = append(p.out, &Let{P: pos, Name: name, T: t, Bound: m})
+	p.out = append(p.out, p.newLet(pos, name, t, m))
 }
 
 func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
 	names, limit := env.setup(w, v, c)
 	p := &taper{names: names, outer: env.Types, limit: limit, zeros: map[Term]bool{}}
+	// Room for the tape of c's let-chain: a binding per let at most, and a few lets of
+	// the derivative term per binding (see TestTapeLinear).
+	lets := chainLength(c)
+	p.binds = make([]tbinding, 0, lets+8)
+	p.out = make([]*Let, 0, 4*lets+8)
 	defer recoverAbort(&res, &err)
 	// Renaming: x becomes a fresh x', so that binding x' = V captures nothing of W; the
 	// forward pass binds fresh names only (the scope maps source names to atoms).
 	p.x = p.newVar(Pos{}, x, t)
 	p.x.active = true
-	p.scope.set(x, &tref{p.x})
+	p.scope.set(x, &p.x.self)
 	result := p.chain(c, false)
 	p.decide()
 
@@ -176,27 +216,38 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 	return body, nil
 }
 
+// chainLength is the number of lets along c's let-chain.
+func chainLength(c Term) int {
+	n := 0
+	for l, ok := c.(*Let); ok; l, ok = l.Body.(*Let) {
+		n++
+	}
+	return n
+}
+
 // newVar makes a tvar named after base.
 func (p *taper) newVar(pos Pos, base string, t Type) *tvar {
 	name := p.names.Fresh(base)
-	return &tvar{name: name, t: t, ref: &Var{P: pos, Name: name}}
+	v := p.tvars.new()
+	v.name, v.t, v.ref, v.self = name, t, Var{P: pos, Name: name}, tref{v}
+	return v
 }
 
 // write is an atom or a prim as the derivative term writes it: trefs become variables.
 func (p *taper) write(t Term) Term {
 	switch t := t.(type) {
 	case *tref:
-		return t.v.ref
+		return &t.v.ref
 	case *Pair:
 		x, y := p.write(t.X), p.write(t.Y)
 		if x == t.X && y == t.Y {
 			return t
 		}
-		return &Pair{P: t.P, X: x, Y: y, T: t.T, U: t.U}
+		return p.newPair(t.P, x, y, t.T, t.U)
 	case *Plus:
 		return &Plus{P: t.P, X: p.write(t.X), Y: p.write(t.Y)}
 	case *OpApp:
-		return &OpApp{P: t.P, Op: t.Op, Arg: p.write(t.Arg)}
+		return p.newOpApp(t.P, t.Op, p.write(t.Arg))
 	case *Fst:
 		return &Fst{P: t.P, X: p.write(t.X), T: t.T, U: t.U}
 	case *Snd:
@@ -277,14 +328,14 @@ func (p *taper) chain(c Term, restore bool) Term {
 			return p.bind(c0.P, "a", Real, &Plus{P: c0.P, X: a, Y: b}, false)
 		case *OpApp:
 			a := p.atom(c0.Arg)
-			return p.bind(c0.P, "a", c0.Op.Cod, &OpApp{P: c0.P, Op: c0.Op, Arg: a}, false)
+			return p.bind(c0.P, "a", c0.Op.Cod, p.newOpApp(c0.P, c0.Op, a), false)
 		case *Pair:
 			a, b := p.atom(c0.X), p.atom(c0.Y)
 			u, s := c0.T, c0.U
 			if u == nil || s == nil {
 				u, s = p.atomType(a), p.atomType(b)
 			}
-			return &Pair{P: c0.P, X: a, Y: b, T: u, U: s}
+			return p.newPair(c0.P, a, b, u, s)
 		case *Fst:
 			a := p.atom(c0.X)
 			u, s := c0.T, c0.U
@@ -309,7 +360,7 @@ func (p *taper) bind(pos Pos, base string, t Type, prim Term, copy bool) *tref {
 	v := p.newVar(pos, base, t)
 	v.active = p.activeAtom(prim)
 	p.binds = append(p.binds, tbinding{v: v, prim: prim, copy: copy})
-	return &tref{v}
+	return &v.self
 }
 
 // activeAtom reports whether an atom or a prim depends on x.
@@ -439,9 +490,9 @@ func (p *taper) backward(b *tbinding) {
 			cot = p.use(b.v)
 		}
 		g := p.names.Fresh("g")
-		p.emit(m.P, g, op.Dom, &OpApp{P: m.P, Op: op.R(), Arg: &Pair{P: m.P, X: p.write(m.Arg), Y: cot, T: op.Dom, U: op.Cod}}, 1)
+		p.emit(m.P, g, op.Dom, p.newOpApp(m.P, op.R(), p.newPair(m.P, p.write(m.Arg), cot, op.Dom, op.Cod)), 1)
 		if has {
-			p.contribute(&Var{P: m.P, Name: g}, m.Arg)
+			p.contribute(p.newVarRef(m.P, g), m.Arg)
 		}
 	case *Fst:
 		// fst_{U,S}(D): D's adjoint grows by <ā, 0_S>.
@@ -522,8 +573,10 @@ func (p *taper) contribute1(cot Term, a Term) {
 		}
 		if left {
 			y := p.names.Fresh("y")
-			p.emit(Pos{}, y, u, &Fst{X: cot, T: u, U: s}, 1)
-			p.contribute(&Var{Name: y}, a.X)
+			f := p.fsts.new()
+			f.X, f.T, f.U = cot, u, s
+			p.emit(Pos{}, y, u, f, 1)
+			p.contribute(p.newVarRef(Pos{}, y), a.X)
 		}
 		if right {
 			z := p.names.Fresh("z")

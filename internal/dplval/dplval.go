@@ -66,28 +66,32 @@ const scanBound = 16
 // named x of highest level ≤ e.level on the spine in the stack of x's key, if any.
 type envIndex struct {
 	spine []*Env
-	names map[string]*Env // the stacks of source names
-	fresh []*Env          // the stacks of fresh names base#k (dpl.Names), by k
+	names map[string]*Env // the stacks of the other names
+	base  int             // the number of fresh[0]
+	fresh []*Env          // the stacks of fresh names base#k (dpl.Names), by k - base
 	up    []*Env          // extend's scratch space
 }
 
 // The stacks of fresh names — every binding of a derivative term or a trace, and so
-// every binding a long chain holds — are kept in a slice by the names' numbers rather
+// every binding a long chain holds — are kept in a slice by the names' numbers,
+// counted from the first number the index met (numbers grow through a run), rather
 // than in the map: no hashing on the tape's hot path. Two supplies may number two
 // names alike (a#5 and s#5): a stack holds the cells of every name with its key, and
-// lookups skip the cells of other names.
+// lookups skip the cells of other names. Numbers below the first, or maxFreshKeys past
+// it, go to the map.
 
-// maxFreshKey bounds the keys kept in the slice; larger ones go to the map.
-const maxFreshKey = 1 << 24
+// maxFreshKeys bounds the slice.
+const maxFreshKeys = 1 << 24
 
-// freshKey is k for a fresh name base#k, or -1 for any other name.
+// freshKey is k for a fresh name base#k, or -1 for any other name (or a number too
+// large to be a run's).
 func freshKey(name string) int {
 	k, unit := 0, 1
 	for i := len(name) - 1; i >= 0; i-- {
 		switch c := name[i]; {
 		case '0' <= c && c <= '9':
 			k += int(c-'0') * unit
-			if unit *= 10; k >= maxFreshKey {
+			if unit *= 10; unit > 1e15 {
 				return -1
 			}
 		case c == '#' && unit > 1:
@@ -99,11 +103,26 @@ func freshKey(name string) int {
 	return -1
 }
 
+// slot is the index in fresh of x's stack, or -1 if x's stack is in the map.
+func (ix *envIndex) slot(x string) int {
+	k := freshKey(x)
+	if k < 0 {
+		return -1
+	}
+	if ix.fresh == nil && ix.base == 0 {
+		ix.base = k // the first fresh number
+	}
+	if i := k - ix.base; 0 <= i && i < maxFreshKeys {
+		return i
+	}
+	return -1
+}
+
 // top is the top of the stack of x's key.
 func (ix *envIndex) top(x string) *Env {
-	if k := freshKey(x); k >= 0 {
-		if k < len(ix.fresh) {
-			return ix.fresh[k]
+	if i := ix.slot(x); i >= 0 {
+		if i < len(ix.fresh) {
+			return ix.fresh[i]
 		}
 		return nil
 	}
@@ -112,11 +131,19 @@ func (ix *envIndex) top(x string) *Env {
 
 // setTop makes c the top of the stack of its name's key.
 func (ix *envIndex) setTop(c *Env) {
-	if k := freshKey(c.Name); k >= 0 {
-		if k >= len(ix.fresh) {
-			ix.fresh = append(ix.fresh, make([]*Env, k+1-len(ix.fresh))...)
+	if i := ix.slot(c.Name); i >= 0 {
+		if i >= len(ix.fresh) {
+			// At least double when moving: the numbers of a long chain arrive in
+			// increasing order, and append's growth by a quarter would copy over and
+			// over.
+			if i >= cap(ix.fresh) {
+				bigger := make([]*Env, len(ix.fresh), max(i+1, 2*cap(ix.fresh), 16))
+				copy(bigger, ix.fresh)
+				ix.fresh = bigger
+			}
+			ix.fresh = ix.fresh[:i+1]
 		}
-		ix.fresh[k] = c
+		ix.fresh[i] = c
 		return
 	}
 	if ix.names == nil {
