@@ -8,7 +8,7 @@ package dpl
 // first to arrive holds it, the other goes to the map, as do numbers below the first
 // or maxSlot past it. A name is in one place at a time: its slot or the map.
 type nameMap[V any] struct {
-	base  int // the number of fresh[0]
+	slots FreshSlots
 	fresh []nameSlot[V]
 	other map[string]V
 }
@@ -21,40 +21,8 @@ type nameSlot[V any] struct {
 // maxSlot bounds the slice.
 const maxSlot = 1 << 22
 
-// freshNumber is k for a fresh name base#k, or -1 for any other name (or a number too
-// large to be a run's).
-func freshNumber(name string) int {
-	k, unit := 0, 1
-	for i := len(name) - 1; i >= 0; i-- {
-		switch c := name[i]; {
-		case '0' <= c && c <= '9':
-			k += int(c-'0') * unit
-			if unit *= 10; unit > 1e15 {
-				return -1
-			}
-		case c == '#' && unit > 1:
-			return k
-		default:
-			return -1
-		}
-	}
-	return -1
-}
-
 // slot is the index of name's slot, or -1 if it has none.
-func (m *nameMap[V]) slot(name string) int {
-	k := freshNumber(name)
-	if k < 0 {
-		return -1
-	}
-	if m.fresh == nil && m.base == 0 {
-		m.base = k // the first fresh number
-	}
-	if i := k - m.base; 0 <= i && i < maxSlot {
-		return i
-	}
-	return -1
-}
+func (m *nameMap[V]) slot(name string) int { return m.slots.Slot(name, maxSlot) }
 
 // get is m[name].
 func (m *nameMap[V]) get(name string) (V, bool) {

@@ -62,3 +62,20 @@ func TestNameMapAgreesWithMap(t *testing.T) {
 		}
 	})
 }
+
+// TestFreshNumber checks the numbers of fresh names: base#k has k, any other name
+// none (-1), nor a number too large to be a run's.
+func TestFreshNumber(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want int
+	}{
+		{"x#7", 7}, {"abar#120", 120}, {"s#1", 1}, {"#3", 3},
+		{"x", -1}, {"x#", -1}, {"x7", -1}, {"x#7a", -1}, {"", -1},
+		{"x#99999999999999999999", -1},
+	} {
+		if got := FreshNumber(tc.name); got != tc.want {
+			t.Errorf("FreshNumber(%q) = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

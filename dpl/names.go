@@ -59,6 +59,52 @@ func boundOrUsedNames(t Term) []string {
 	return nil
 }
 
+// FreshNumber is k for a fresh name base#k (one a Names made), or -1 for any other
+// name, or a number too large to be a run's. Tables keyed by names use it to keep
+// fresh names in slices (the tape's scope, the environment index of internal/dplval).
+func FreshNumber(name string) int {
+	k, unit := 0, 1
+	for i := len(name) - 1; i >= 0; i-- {
+		switch c := name[i]; {
+		case '0' <= c && c <= '9':
+			k += int(c-'0') * unit
+			if unit *= 10; unit > 1e15 {
+				return -1
+			}
+		case c == '#' && unit > 1:
+			return k
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// FreshSlots numbers the slots of a table that keeps fresh names in a slice: the slot
+// of base#k is k less the first number it was asked about (numbers grow through a run,
+// and a table holds recent ones), so that the slice stays as small as the range of
+// numbers it holds. The zero FreshSlots is ready to use.
+type FreshSlots struct {
+	first   int
+	started bool
+}
+
+// Slot is the slot of name, below limit, or -1: name is not fresh, or its number is
+// below the first or limit past it.
+func (s *FreshSlots) Slot(name string, limit int) int {
+	k := FreshNumber(name)
+	if k < 0 {
+		return -1
+	}
+	if !s.started {
+		s.first, s.started = k, true
+	}
+	if i := k - s.first; 0 <= i && i < limit {
+		return i
+	}
+	return -1
+}
+
 // Reserve makes sure that the supply never produces name.
 func (n *Names) Reserve(name string) {
 	if i := strings.LastIndexByte(name, '#'); i >= 0 {

@@ -51,7 +51,7 @@ const scanBound = 16
 // the first cell of a tree to need an index makes it, and the others adopt it):
 // spine[i] is the cell at level i of the list last looked up, and top(x) is the top of
 // the stack of the cells put on the spine whose names have x's key (the name itself,
-// or for a fresh name its number: see freshKey), linked through their same fields by
+// or for a fresh name its number: see dpl.FreshNumber), linked through their same fields by
 // strictly decreasing level.
 //
 // Invariant: if spine[c.level] == c for a cell c, then spine[0..c.level] are the cells
@@ -67,8 +67,8 @@ const scanBound = 16
 type envIndex struct {
 	spine []*Env
 	names map[string]*Env // the stacks of the other names
-	base  int             // the number of fresh[0]
-	fresh []*Env          // the stacks of fresh names base#k (dpl.Names), by k - base
+	slots dpl.FreshSlots  // the slots of fresh names in fresh
+	fresh []*Env          // the stacks of fresh names base#k (dpl.Names), by slot
 	up    []*Env          // extend's scratch space
 }
 
@@ -83,40 +83,8 @@ type envIndex struct {
 // maxFreshKeys bounds the slice.
 const maxFreshKeys = 1 << 24
 
-// freshKey is k for a fresh name base#k, or -1 for any other name (or a number too
-// large to be a run's).
-func freshKey(name string) int {
-	k, unit := 0, 1
-	for i := len(name) - 1; i >= 0; i-- {
-		switch c := name[i]; {
-		case '0' <= c && c <= '9':
-			k += int(c-'0') * unit
-			if unit *= 10; unit > 1e15 {
-				return -1
-			}
-		case c == '#' && unit > 1:
-			return k
-		default:
-			return -1
-		}
-	}
-	return -1
-}
-
 // slot is the index in fresh of x's stack, or -1 if x's stack is in the map.
-func (ix *envIndex) slot(x string) int {
-	k := freshKey(x)
-	if k < 0 {
-		return -1
-	}
-	if ix.fresh == nil && ix.base == 0 {
-		ix.base = k // the first fresh number
-	}
-	if i := k - ix.base; 0 <= i && i < maxFreshKeys {
-		return i
-	}
-	return -1
-}
+func (ix *envIndex) slot(x string) int { return ix.slots.Slot(x, maxFreshKeys) }
 
 // top is the top of the stack of x's key.
 func (ix *envIndex) top(x string) *Env {

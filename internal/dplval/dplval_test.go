@@ -111,23 +111,6 @@ func scan(e *Env, x string) (*Env, bool) {
 	return nil, false
 }
 
-// TestFreshKey checks the keys of the index's stacks: a fresh name base#k has key k,
-// any other name none (-1).
-func TestFreshKey(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		want int
-	}{
-		{"x#7", 7}, {"abar#120", 120}, {"s#1", 1}, {"#3", 3},
-		{"x", -1}, {"x#", -1}, {"x7", -1}, {"x#7a", -1}, {"", -1},
-		{"x#99999999999999999999", -1}, // past maxFreshKey: kept in the map
-	} {
-		if got := freshKey(tc.name); got != tc.want {
-			t.Errorf("freshKey(%q) = %d, want %d", tc.name, got, tc.want)
-		}
-	}
-}
-
 // TestEnvLookupAgreesWithScan binds and looks up at random cells of a random tree of
 // environments (a few names, so that shadowing is common; long chains, so that the
 // index is used): Lookup always finds the cell the scan finds.
