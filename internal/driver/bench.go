@@ -282,6 +282,25 @@ var errNoRSS = errors.New("the peak memory of a process is not available on this
 // GrowthExponent fits time = a · contractions^k by least squares on the logarithms and
 // returns k (NaN with fewer than two usable points).
 func GrowthExponent(rows []BenchRow) float64 {
+	return growthExponent(rows)
+}
+
+// NextTime extrapolates the time of a run at size next from two runs at smaller
+// sizes: t_last · (next/last)^k, where k is the exponent of the two runs' times
+// against their sizes, at least 1 (a time that grew less than linearly is taken as
+// linear). ok is false when a size is not a number or a run failed.
+func NextTime(prev, last BenchRow, next string) (time.Duration, bool) {
+	s0, err0 := strconv.ParseFloat(prev.Size, 64)
+	s1, err1 := strconv.ParseFloat(last.Size, 64)
+	s2, err2 := strconv.ParseFloat(next, 64)
+	if err0 != nil || err1 != nil || err2 != nil || prev.Err != nil || last.Err != nil || s0 <= 0 || s1 <= s0 || s2 <= s1 || prev.Time <= 0 || last.Time <= 0 {
+		return 0, false
+	}
+	k := max(1, math.Log(last.Time.Seconds()/prev.Time.Seconds())/math.Log(s1/s0))
+	return time.Duration(float64(last.Time) * math.Pow(s2/s1, k)), true
+}
+
+func growthExponent(rows []BenchRow) float64 {
 	var xs, ys []float64
 	for _, r := range rows {
 		if r.Err == nil && r.Contractions > 0 && r.Time > 0 {

@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
@@ -62,4 +63,25 @@ func BenchmarkFib(b *testing.B) {
 			FloorFib(15)
 		}
 	})
+}
+
+// TestNextTime checks the extrapolation by hand: 1 s at 1000 and 4 s at 2000 grow as
+// n², so 4000 takes 16 s; a time that grew less than linearly (1 s, then 1.5 s at
+// twice the size) is taken as linear (3 s at 4000).
+func TestNextTime(t *testing.T) {
+	for _, tc := range []struct {
+		t0, t1 time.Duration
+		want   time.Duration
+	}{
+		{time.Second, 4 * time.Second, 16 * time.Second},
+		{time.Second, 1500 * time.Millisecond, 3 * time.Second},
+	} {
+		got, ok := NextTime(BenchRow{Size: "1000", Time: tc.t0}, BenchRow{Size: "2000", Time: tc.t1}, "4000")
+		if !ok || (got-tc.want).Abs() > time.Millisecond {
+			t.Errorf("NextTime(%s, %s) = %s, %v; want %s", tc.t0, tc.t1, got, ok, tc.want)
+		}
+	}
+	if _, ok := NextTime(BenchRow{Size: "a", Time: time.Second}, BenchRow{Size: "2000", Time: time.Second}, "4000"); ok {
+		t.Errorf("NextTime extrapolated from a size that is not a number")
+	}
 }
