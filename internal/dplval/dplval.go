@@ -41,7 +41,7 @@ type Env struct {
 
 	level int       // the number of cells below this one (Next's level + 1; 0 at the bottom)
 	idx   *envIndex // the index this cell belongs to, or nil (none built yet)
-	same  *Env      // in idx's stack of the cells named Name, the cell below this one
+	same  *Env      // in idx's stack of Name's key, the cell below this one
 }
 
 // scanBound is how many cells Lookup scans before it turns to the index.
@@ -51,8 +51,8 @@ const scanBound = 16
 // the first cell of a tree to need an index makes it, and the others adopt it):
 // spine[i] is the cell at level i of the list last looked up, and top(x) is the top of
 // the stack of the cells put on the spine whose names have x's key (the name itself,
-// or for a fresh name its number: see dpl.FreshNumber), linked through their same fields by
-// strictly decreasing level.
+// or for a fresh name its number: see dpl.FreshNumber), linked through their same
+// fields by strictly decreasing level.
 //
 // Invariant: if spine[c.level] == c for a cell c, then spine[0..c.level] are the cells
 // of c's list, bottom to top (spine[i].Next == spine[i-1], since a cell's level is one
