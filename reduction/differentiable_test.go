@@ -234,69 +234,15 @@ func TestDiffEvents(t *testing.T) {
 	}
 }
 
-// dplVectors are the test vectors of spec §6 and the paper's, with hand derivations.
-var dplVectors = []struct {
-	name, src, want string
-}{
-	// Paper §3: no perturbation confusion. Inner: d/dy (x + y) = 1 whatever x; the body
-	// is x * 1, whose derivative is 1. A confused implementation gives 2.
-	{"nested-rd", "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))", "1"},
-	// Paper §3: f(x) = 1.rd[1](y. x + y) = 1 is constant; d/dx (x + f(x)) = 1 + 0.
-	{"letrec-rd", "letrec f(x:real):real = 1.rd[1](y:real. x + y) in 1.rd[1](x:real. x + f(x))", "1"},
-	// ReLU: the branch is chosen with the current value; at -1 the trace is 0, at 2 it is
-	// x; at 0, lt is undefined on the diagonal.
-	{"relu-left", "1.rd[-1](x:real. if x <. 0 then 0 else x)", "0"},
-	{"relu-right", "1.rd[2](x:real. if x <. 0 then 0 else x)", "1"},
-	{"relu-at-zero", "1.rd[0](x:real. if x <. 0 then 0 else x)", "undefined"},
-	// d/dx (d/dy y^3 at x) = d/dx 3x^2 = 6x = 12 at 2.
-	{"second-derivative", "1.rd[2](x:real. 1.rd[x](y:real. y * y * y))", "12"},
-	// grad of a * b at <2, 3> is <b, a>.
-	{"gradient-pair", "1.rd[<2, 3>](z:real * real. fst(z) * snd(z))", "<3, 2>"},
-	// d/dx x^4 = 4x^3 = 108 at 3.
-	{"let-square", "1.rd[3](x:real. let y:real = x * x in y * y)", "108"},
-	// The cotangent x = 3 is outside the binder's scope: 3 * (2 * 2) = 12 (8 if captured).
-	{"capture", "let x:real = 3 in x.rd[2](x:real. x * x)", "12"},
-	// d/dx log x = 1/x = 0.5 at 2; undefined at -1 (log_r is undefined where log is).
-	{"log", "1.rd[2](x:real. log(x))", "0.5"},
-	{"log-negative", "1.rd[-1](x:real. log(x))", "undefined"},
-	// Forward mode: 1.fd[3](x. x^2) = 2 * 3 = 6; 1.fd[0](x. sin x) = cos 0 = 1.
-	{"fd-square", "1.fd[3](x:real. x * x)", "6"},
-	{"fd-sin", "1.fd[0](x:real. sin(x))", "1"},
-	// Spec §2: ev(dprod2, <<a,b>,<a',b'>>) = aa' + bb' = 1*3 + 2*4 = 11;
-	// ev(dprod2_r, <<<a,b>,<a',b'>>, c>) = <<ca', cb'>, <ca, cb>> = <<15, 20>, <5, 10>> at c = 5;
-	// mul_rr(<<<2,3>,5>, <7,11>>) = <<55,35>,43>.
-	{"dprod2", "dprod2(<<1, 2>, <3, 4>>)", "11"},
-	{"dprod2_r", "dprod2_r(<<<1, 2>, <3, 4>>, 5>)", "<<15, 20>, <5, 10>>"},
-	{"mul_rr", "mul_rr(<<<2, 3>, 5>, <7, 11>>)", "<<55, 35>, 43>"},
-}
-
-// TestDiffSpecVectors runs the test vectors of spec §6 under both strategies.
+// TestDiffSpecVectors runs the test vectors of spec §6 and the paper's (among them
+// the perturbation-confusion tests: nested-rd, letrec-rd, fd-inside-rd, three-levels)
+// under every strategy.
 func TestDiffSpecVectors(t *testing.T) {
-	for _, tt := range dplVectors {
+	for _, tt := range dplcases.Vectors {
 		for _, ad := range dpl.Differentiators() {
-			a, _, err := run(t, ad, dplcases.Program(t, tt.src), 0)
-			if err != nil || a.Observe() != tt.want {
-				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.name, ad.Name(), tt.src, a, err, tt.want)
-			}
-		}
-	}
-}
-
-// TestDiffPerturbationConfusion: the two examples of the paper give 1, never 2, and
-// so do their variants through forward mode and an extra level of nesting.
-func TestDiffPerturbationConfusion(t *testing.T) {
-	for _, src := range []string{
-		"1.rd[1](x:real. x * 1.rd[1](y:real. x + y))",
-		"letrec f(x:real):real = 1.rd[1](y:real. x + y) in 1.rd[1](x:real. x + f(x))",
-		// d/dx (x * d/dy (x + y)) with forward mode inside: still x * 1.
-		"1.rd[1](x:real. x * 1.fd[1](y:real. x + y))",
-		// Three levels: the innermost derivative is 1 whatever x and y are.
-		"1.rd[1](x:real. x * 1.rd[1](y:real. y * 1.rd[1](z:real. x + y + z)))",
-	} {
-		for _, ad := range dpl.Differentiators() {
-			a, _, err := run(t, ad, dplcases.Program(t, src), 0)
-			if err != nil || a.Observe() != "1" {
-				t.Errorf("%s: %s = %v (%v), want 1", ad.Name(), src, a, err)
+			a, _, err := run(t, ad, dplcases.Program(t, tt.Src), 0)
+			if err != nil || a.Observe() != tt.Want {
+				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.Name, ad.Name(), tt.Src, a, err, tt.Want)
 			}
 		}
 	}
@@ -761,8 +707,8 @@ func TestDiffFiniteDifferences(t *testing.T) {
 // with a small fuel bound: a run must end in a value, undefined, or out of fuel; never
 // another error, never a panic.
 func FuzzEvalDPL(f *testing.F) {
-	for _, v := range dplVectors {
-		f.Add([]byte(v.src))
+	for _, v := range dplcases.Vectors {
+		f.Add([]byte(v.Src))
 	}
 	f.Add([]byte(squaringLoop))
 	testenv.AddFiles(f, "../testdata/differentiable/*.dpl", "../testdata/differentiable/examples/*.dpl")

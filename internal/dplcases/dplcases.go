@@ -39,46 +39,13 @@ func (s Suite) run(ad dpl.Differentiator, prog dpl.Term, fuel int) diffRun {
 	return r
 }
 
-// diffVectors are the test vectors of the paper and of spec §6.
-var diffVectors = []struct{ name, src, want string }{
-	// Paper §3: no perturbation confusion (a confused implementation gives 2).
-	{"nested-rd", "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))", "1"},
-	{"letrec-rd", "letrec f(x:real):real = 1.rd[1](y:real. x + y) in 1.rd[1](x:real. x + f(x))", "1"},
-	// ReLU, undefined at 0 (lt on the diagonal).
-	{"relu-left", "1.rd[-1](x:real. if x <. 0 then 0 else x)", "0"},
-	{"relu-right", "1.rd[2](x:real. if x <. 0 then 0 else x)", "1"},
-	{"relu-at-zero", "1.rd[0](x:real. if x <. 0 then 0 else x)", "undefined"},
-	// d/dx 3x^2 = 6x = 12 at 2.
-	{"second-derivative", "1.rd[2](x:real. 1.rd[x](y:real. y * y * y))", "12"},
-	{"gradient-pair", "1.rd[<2, 3>](z:real * real. fst(z) * snd(z))", "<3, 2>"},
-	// d/dx x^4 = 4x^3 = 108 at 3.
-	{"let-square", "1.rd[3](x:real. let y:real = x * x in y * y)", "108"},
-	// The cotangent x = 3 is the outer x: 3 * (2 * 2) = 12 (8 if captured).
-	{"capture", "let x:real = 3 in x.rd[2](x:real. x * x)", "12"},
-	{"log", "1.rd[2](x:real. log(x))", "0.5"},
-	{"log-negative", "1.rd[-1](x:real. log(x))", "undefined"},
-	{"fd-square", "1.fd[3](x:real. x * x)", "6"},
-	{"fd-sin", "1.fd[0](x:real. sin(x))", "1"},
-	// Spec §2: aa' + bb' = 3 + 8; <<ca', cb'>, <ca, cb>> at c = 5; mul_rr.
-	{"dprod2", "dprod2(<<1, 2>, <3, 4>>)", "11"},
-	{"dprod2_r", "dprod2_r(<<<1, 2>, <3, 4>>, 5>)", "<<15, 20>, <5, 10>>"},
-	{"mul_rr", "mul_rr(<<<2, 3>, 5>, <7, 11>>)", "<<55, 35>, 43>"},
-	// d/dx (x^2 + 1) = 4 at 2; d/dx (x^2 + x) = 7 at 3; d/dx (x^2 + 1) = 6 at 3.
-	{"let-in-context", "1.rd[2](x:real. (let y:real = x in y * y) + 1)", "4"},
-	{"call-in-context", "letrec sq(a:real):real = a * a in 1.rd[3](x:real. sq(x) + x)", "7"},
-	{"if-in-context", "1.rd[3](x:real. (if x <. 2 then x else x * x) + 1)", "6"},
-	// Three levels: the innermost derivative is 1 whatever x and y are.
-	{"three-levels", "1.rd[1](x:real. x * 1.rd[1](y:real. y * 1.rd[1](z:real. x + y + z)))", "1"},
-	{"fd-inside-rd", "1.rd[1](x:real. x * 1.fd[1](y:real. x + y))", "1"},
-}
-
 // TestDiffSpecVectors runs the vectors under both strategies.
 func (s Suite) testSpecVectors(t *testing.T) {
-	for _, tt := range diffVectors {
+	for _, tt := range Vectors {
 		for _, ad := range dpl.Differentiators() {
-			r := s.run(ad, Program(t, tt.src), 0)
-			if r.err != nil || r.answer.Observe() != tt.want {
-				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.name, ad.Name(), tt.src, r.answer, r.err, tt.want)
+			r := s.run(ad, Program(t, tt.Src), 0)
+			if r.err != nil || r.answer.Observe() != tt.Want {
+				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.Name, ad.Name(), tt.Src, r.answer, r.err, tt.Want)
 			}
 		}
 	}
