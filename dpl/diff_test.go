@@ -3,6 +3,7 @@ package dpl_test
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -34,6 +35,15 @@ func trace(t tb, types map[string]dpl.Type, src string) dpl.Term {
 		t.Fatalf("check %q: %v", src, err)
 	}
 	return c
+}
+
+// rInputs are the arguments of R for a clause test: W and V parsed, and C traced over
+// the variables vars and x:ty.
+func rInputs(t tb, vars map[string]dpl.Type, x string, ty dpl.Type, w, v, c string) (dpl.Term, dpl.Term, dpl.Term) {
+	t.Helper()
+	types := maps.Clone(vars)
+	types[x] = ty
+	return mustParse(t, w), mustParse(t, v), trace(t, types, c)
 }
 
 // evaluate runs a closed term (a derivative) on the reduction semantics.
@@ -101,13 +111,7 @@ func TestFigure6(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.clause, func(t *testing.T) {
-			types := map[string]dpl.Type{}
-			for k, v := range vars {
-				types[k] = v
-			}
-			types[tt.x] = tt.ty
-			c := trace(t, types, tt.c)
-			w, v := mustParse(t, tt.w), mustParse(t, tt.v)
+			w, v, c := rInputs(t, vars, tt.x, tt.ty, tt.w, tt.v, tt.c)
 			for _, ad := range dpl.Figure6Strategies() {
 				want := tt.want
 				if ad == dpl.Pruned && tt.pruned != "" {

@@ -113,13 +113,7 @@ func TestTapeTerms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			types := map[string]dpl.Type{}
-			for k, v := range vars {
-				types[k] = v
-			}
-			types[tt.x] = tt.ty
-			c := trace(t, types, tt.c)
-			w, v := mustParse(t, tt.w), mustParse(t, tt.v)
+			w, v, c := rInputs(t, vars, tt.x, tt.ty, tt.w, tt.v, tt.c)
 			got, err := dpl.Tape.R(dpl.DiffEnv{Types: gammaOf(vars)}, w, v, tt.x, tt.ty, c)
 			if err != nil {
 				t.Fatal(err)
