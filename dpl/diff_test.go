@@ -39,7 +39,7 @@ func trace(t tb, types map[string]dpl.Type, src string) dpl.Term {
 
 // rInputs are the arguments of R for a clause test: W and V parsed, and C traced over
 // the variables vars and x:ty.
-func rInputs(t tb, vars map[string]dpl.Type, x string, ty dpl.Type, w, v, c string) (dpl.Term, dpl.Term, dpl.Term) {
+func rInputs(t testing.TB, vars map[string]dpl.Type, x string, ty dpl.Type, w, v, c string) (dpl.Term, dpl.Term, dpl.Term) {
 	t.Helper()
 	types := maps.Clone(vars)
 	types[x] = ty
