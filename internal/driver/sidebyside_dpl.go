@@ -46,6 +46,16 @@ func (l *dplLane) completes(n int, indent, rule string, rd bool) {
 	}
 }
 
+// completion adds a line about completed contraction n: to the row being built when
+// the contraction is an rd (its trace and derivative precede it there), else as attach.
+func (l *dplLane) completion(n int, rd bool, line string) {
+	if rd {
+		l.cur = append(l.cur, line)
+		return
+	}
+	l.attach(n, line)
+}
+
 // rd shows an rd whose contraction is complete: the trace term of its body and its
 // derivative term.
 func (l *dplLane) rd(indent string, trace, derivative dpl.Term) {
@@ -126,13 +136,7 @@ func sideReductionDPL(l *dplLane) reduction.DiffHooks {
 			in := indentLayer(ev.Layer)
 			rd := ev.Trace != nil
 			l.completes(ev.Step, in, ev.Rule, rd)
-			add := func(line string) {
-				if rd {
-					l.cur = append(l.cur, line)
-				} else {
-					l.attach(ev.Step, line)
-				}
-			}
+			add := func(line string) { l.completion(ev.Step, rd, line) }
 			if rd {
 				l.rd(in, ev.Trace, ev.Derivative)
 			}
@@ -165,13 +169,7 @@ func sideClosuresDPL(l *dplLane) closures.DiffHooks {
 		}
 		rd := ev.Trace != nil
 		l.completes(ev.Step, in, ev.Rule, rd)
-		add := func(line string) {
-			if rd {
-				l.cur = append(l.cur, line)
-			} else {
-				l.attach(ev.Step, line)
-			}
-		}
+		add := func(line string) { l.completion(ev.Step, rd, line) }
 		where := ""
 		if ev.Layer > 0 {
 			where = fmt.Sprintf("   (layer %d, %s)", ev.Layer, ev.Mode)
