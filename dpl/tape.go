@@ -337,22 +337,24 @@ func (p *taper) chain(c Term, restore bool) Term {
 			}
 			return p.newPair(c0.P, a, b, u, s)
 		case *Fst:
-			a := p.atom(c0.X)
-			u, s := c0.T, c0.U
-			if u == nil || s == nil {
-				u, s = p.prodOf(a)
-			}
+			a, u, s := p.projected(c0.X, c0.T, c0.U)
 			return p.bind(c0.P, "a", u, &Fst{P: c0.P, X: a, T: u, U: s}, false)
 		case *Snd:
-			a := p.atom(c0.X)
-			u, s := c0.T, c0.U
-			if u == nil || s == nil {
-				u, s = p.prodOf(a)
-			}
+			a, u, s := p.projected(c0.X, c0.T, c0.U)
 			return p.bind(c0.P, "a", s, &Snd{P: c0.P, X: a, T: u, U: s}, false)
 		}
 		p.fail(fmt.Errorf("%s is not a trace term", describe(c)))
 	}
+}
+
+// projected is the atom of a projection's argument d, and the component types U, S
+// of its type (the projection's subscripts u, s if the checker filled them in).
+func (p *taper) projected(d Term, u, s Type) (Term, Type, Type) {
+	a := p.atom(d)
+	if u == nil || s == nil {
+		u, s = p.prodOf(a)
+	}
+	return a, u, s
 }
 
 // bind appends the binding of a fresh variable (built on base) to prim to the tape.
