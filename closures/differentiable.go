@@ -7,6 +7,7 @@ import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/internal/dplval"
 )
 
 // The calculus of closures of the differentiable language (spec differentiable.md §3;
@@ -88,33 +89,19 @@ func (m DiffMode) String() string {
 }
 
 // DiffEnv is a value environment ρ; nil is ε. It binds ordinary variables to closed
-// values; Symbolic marks the bindings made by symbolic evaluation, whose variables
-// stay symbolic in traces.
-type DiffEnv struct {
-	Name     string
-	Val      dpl.Term // a closed value
-	Symbolic bool
-	Next     *DiffEnv
-}
+// values; Sym marks the bindings made by symbolic evaluation, whose variables stay
+// symbolic in traces. DiffFun is a function closure clo_φ(f(x:T):U. M), and
+// DiffFunEnv a function environment φ. All three are internal/dplval's, shared with
+// the machine, the CPS evaluator and the interpreter.
+type (
+	DiffEnv    = dplval.Env
+	DiffFun    = dplval.Closure
+	DiffFunEnv = dplval.Funs
+)
 
-// Bind is (x ↦ v) : ρ, or (x ↦ v)_sym : ρ.
-func (rho *DiffEnv) Bind(x string, v dpl.Term, symbolic bool) *DiffEnv {
-	return &DiffEnv{Name: x, Val: v, Symbolic: symbolic, Next: rho}
-}
-
-// Lookup finds the innermost binding of x in ρ.
-func (rho *DiffEnv) Lookup(x string) (*DiffEnv, bool) {
-	for ; rho != nil; rho = rho.Next {
-		if rho.Name == x {
-			return rho, true
-		}
-	}
-	return nil, false
-}
-
-// value is the value closure of the variable bound by the binding rho, under mode.
-func (rho *DiffEnv) value(p dpl.Pos, mode DiffMode) *DiffValue {
-	if mode == DiffSymbolic && rho.Symbolic {
+// envValue is the value closure of the variable bound by the binding rho, under mode.
+func envValue(rho *DiffEnv, p dpl.Pos, mode DiffMode) *DiffValue {
+	if mode == DiffSymbolic && rho.Sym {
 		return &DiffValue{Term: &dpl.Var{P: p, Name: rho.Name}, Val: rho.Val}
 	}
 	return &DiffValue{Term: rho.Val, Val: rho.Val}
@@ -123,55 +110,8 @@ func (rho *DiffEnv) value(p dpl.Pos, mode DiffMode) *DiffValue {
 // bindValue extends ρ with the variables of the value v as it stands in a term, each
 // bound (symbolic) to the part of v's value it stands for: the free variables of a
 // trace built from v are then bound to their values.
-func (rho *DiffEnv) bindValue(v *DiffValue) *DiffEnv {
-	return bindMatching(rho, v.Term, v.Val)
-}
-
-func bindMatching(rho *DiffEnv, t, val dpl.Term) *DiffEnv {
-	if t == val {
-		return rho // a closed value
-	}
-	switch t := t.(type) {
-	case *dpl.Var:
-		return rho.Bind(t.Name, val, true)
-	case *dpl.Pair:
-		if p, ok := val.(*dpl.Pair); ok {
-			return bindMatching(bindMatching(rho, t.X, p.X), t.Y, p.Y)
-		}
-	}
-	return rho
-}
-
-// DiffFun is a function closure clo_φ(f(x:T):U. M).
-type DiffFun struct {
-	Name   string   // f
-	Param  string   // x
-	ParamT dpl.Type // T
-	ResT   dpl.Type // U
-	Body   dpl.Term // M
-	Fun    *DiffFunEnv
-}
-
-// DiffFunEnv is a function environment φ; nil is ε.
-type DiffFunEnv struct {
-	Name string
-	Fn   *DiffFun
-	Next *DiffFunEnv
-}
-
-// Bind is (f ↦ clo) : φ.
-func (phi *DiffFunEnv) Bind(f string, clo *DiffFun) *DiffFunEnv {
-	return &DiffFunEnv{Name: f, Fn: clo, Next: phi}
-}
-
-// Lookup finds f in φ.
-func (phi *DiffFunEnv) Lookup(f string) (*DiffFun, bool) {
-	for ; phi != nil; phi = phi.Next {
-		if phi.Name == f {
-			return phi.Fn, true
-		}
-	}
-	return nil, false
+func bindValue(rho *DiffEnv, v *DiffValue) *DiffEnv {
+	return rho.BindValue(dplval.Value{Term: v.Term, Val: v.Val})
 }
 
 // DiffClosure is a closure cl of the differentiable language.
@@ -472,7 +412,7 @@ func descendDiff(mode DiffMode, E *DiffContext, cl DiffClosure) (*DiffValue, Dif
 				if !ok {
 					return nil, DiffStep{}, fmt.Errorf("unbound variable %s", m.Name)
 				}
-				return env(c, "lookup", b.value(m.P, mode))
+				return env(c, "lookup", envValue(b, m.P, mode))
 			case *dpl.Plus:
 				return env(c, "expand", &DiffPlus{P: m.P, X: clo(m.X), Y: clo(m.Y)})
 			case *dpl.OpApp:
@@ -829,7 +769,7 @@ func (r *diffRun) contractOrdinary(redex DiffClosure, ev *DiffEvent) (DiffClosur
 		return letrecDiff(red), nil
 	case *DiffCall: // clo_φ'(f(x:T):U. M)(V) ⇒ M[φ'[clo/f]|{x ↦ V}]
 		fn := red.Fn
-		return &DiffClo{M: fn.Body, Fun: fn.Fun.Bind(fn.Name, fn), Env: (*DiffEnv)(nil).Bind(fn.Param, red.Arg.(*DiffValue).Val, false)}, nil
+		return &DiffClo{M: fn.Body, Fun: fn.Phi.Bind(fn.Name, fn), Env: (*DiffEnv)(nil).Bind(fn.Param, red.Arg.(*DiffValue).Val, false)}, nil
 	case *DiffRd: // W.rd[V](x:T. N) ⇒ W.R_V(x:T. C)[ε|ε], where N ⇝ C
 		der, err := r.rd(red, ev)
 		if err != nil {
@@ -849,7 +789,7 @@ func (r *diffRun) contractOrdinary(redex DiffClosure, ev *DiffEvent) (DiffClosur
 // letrecDiff contracts (letrec f(x:T):U = M in N)[φ|ρ] to N[φ[clo_φ(f(x:T):U. M)/f]|ρ].
 func letrecDiff(c *DiffClo) DiffClosure {
 	l := c.M.(*dpl.Letrec)
-	fn := &DiffFun{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Fun: c.Fun}
+	fn := &DiffFun{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Phi: c.Fun}
 	return &DiffClo{M: l.Body, Fun: c.Fun.Bind(l.Name, fn), Env: c.Env}
 }
 
@@ -864,7 +804,7 @@ func (r *diffRun) rd(red *DiffRd, ev *DiffEvent) (dpl.Term, error) {
 		return nil, err
 	}
 	left := r.budget - r.fuel.Steps()
-	env := red.Env.bindValue(w).bindValue(v)
+	env := bindValue(bindValue(red.Env, w), v)
 	types := func(y string) (dpl.Type, bool) {
 		b, ok := env.Lookup(y)
 		if !ok {
@@ -999,21 +939,21 @@ func (r *diffRun) contractSymbolic(redex DiffClosure, ev *DiffEvent) (symContrac
 	case *DiffPlus: // V + W ⇝ V + W
 		x, y := red.X.(*DiffValue), red.Y.(*DiffValue)
 		return symContraction{finished: &dpl.Plus{P: red.P, X: x.Term, Y: y.Term},
-			env: (*DiffEnv)(nil).bindValue(x).bindValue(y)}, nil
+			env: bindValue(bindValue((*DiffEnv)(nil), x), y)}, nil
 	case *DiffOp: // op(V) ⇝ op(V)
 		a := red.Arg.(*DiffValue)
-		return symContraction{finished: &dpl.OpApp{P: red.P, Op: red.Op, Arg: a.Term}, env: (*DiffEnv)(nil).bindValue(a)}, nil
+		return symContraction{finished: &dpl.OpApp{P: red.P, Op: red.Op, Arg: a.Term}, env: bindValue((*DiffEnv)(nil), a)}, nil
 	case *DiffFst: // fst(V) ⇝ fst(V)
 		a := red.X.(*DiffValue)
-		return symContraction{finished: &dpl.Fst{P: red.P, X: a.Term, T: red.T, U: red.U}, env: (*DiffEnv)(nil).bindValue(a)}, nil
+		return symContraction{finished: &dpl.Fst{P: red.P, X: a.Term, T: red.T, U: red.U}, env: bindValue((*DiffEnv)(nil), a)}, nil
 	case *DiffSnd: // snd(V) ⇝ snd(V)
 		a := red.X.(*DiffValue)
-		return symContraction{finished: &dpl.Snd{P: red.P, X: a.Term, T: red.T, U: red.U}, env: (*DiffEnv)(nil).bindValue(a)}, nil
+		return symContraction{finished: &dpl.Snd{P: red.P, X: a.Term, T: red.T, U: red.U}, env: bindValue((*DiffEnv)(nil), a)}, nil
 	case *DiffLet: // let x:T = V in N ⇝ let x:T = V in C  if N ⇝ C under ρ[ρ(V)/x]
 		v := red.Bound.(*DiffValue)
 		return symContraction{binding: &dpl.Let{P: red.P, Name: red.Name, T: red.T, Bound: v.Term},
 			next: &DiffClo{M: red.Body, Fun: red.Fun, Env: red.Env.Bind(red.Name, v.Val, true)},
-			env:  red.Env.bindValue(v)}, nil
+			env:  bindValue(red.Env, v)}, nil
 	case *DiffIf: // if true then M else N ⇝ C if M ⇝ C;  if false then M else N ⇝ C if N ⇝ C
 		next := red.Else
 		if red.Cond.(*DiffValue).Val.(*dpl.BoolLit).B {
@@ -1025,15 +965,15 @@ func (r *diffRun) contractSymbolic(redex DiffClosure, ev *DiffEvent) (symContrac
 	case *DiffCall: // f(V) ⇝ let x:T = V in C  if M ⇝ C under φ'[φ(f)/f] | {x ↦ ρ(V)}
 		fn, v := red.Fn, red.Arg.(*DiffValue)
 		return symContraction{binding: &dpl.Let{P: red.P, Name: fn.Param, T: fn.ParamT, Bound: v.Term},
-			next: &DiffClo{M: fn.Body, Fun: fn.Fun.Bind(fn.Name, fn), Env: (*DiffEnv)(nil).Bind(fn.Param, v.Val, true)},
-			env:  (*DiffEnv)(nil).bindValue(v)}, nil
+			next: &DiffClo{M: fn.Body, Fun: fn.Phi.Bind(fn.Name, fn), Env: (*DiffEnv)(nil).Bind(fn.Param, v.Val, true)},
+			env:  bindValue((*DiffEnv)(nil), v)}, nil
 	case *DiffRd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
 		der, err := r.rd(red, ev)
 		if err != nil {
 			return symContraction{}, err
 		}
 		return symContraction{finished: der,
-			env: red.Env.bindValue(red.Cotangent.(*DiffValue)).bindValue(red.Point.(*DiffValue))}, nil
+			env: bindValue(bindValue(red.Env, red.Cotangent.(*DiffValue)), red.Point.(*DiffValue))}, nil
 	}
 	return symContraction{}, fmt.Errorf("no symbolic contraction for %s", dpl.Format(DiffSigma(DiffSymbolic, redex)))
 }
@@ -1137,7 +1077,7 @@ func (s *diffSigma) closure(cl DiffClosure) dpl.Term {
 func (s *diffSigma) term(m dpl.Term, phi *DiffFunEnv, rho *DiffEnv) dpl.Term {
 	m = dpl.SubstValues(m, func(x string) (dpl.Term, bool) {
 		b, ok := rho.Lookup(x)
-		if !ok || b.Val == nil || s.mode == DiffSymbolic && b.Symbolic {
+		if !ok || b.Val == nil || s.mode == DiffSymbolic && b.Sym {
 			return nil, false
 		}
 		return b.Val, true
@@ -1152,7 +1092,7 @@ func (s *diffSigma) resolve(m dpl.Term, phi *DiffFunEnv, self string) dpl.Term {
 	for ; phi != nil; phi = phi.Next {
 		if !seen[phi.Name] {
 			seen[phi.Name] = true
-			m = dpl.SubstClosure(m, phi.Name, s.fun(phi.Fn))
+			m = dpl.SubstClosure(m, phi.Name, s.fun(phi.Clo))
 		}
 	}
 	return m
@@ -1166,6 +1106,6 @@ func (s *diffSigma) fun(fn *DiffFun) *dpl.Closure {
 	}
 	k := &dpl.Closure{Name: fn.Name, Param: fn.Param, ParamT: fn.ParamT, ResT: fn.ResT}
 	s.funs[fn] = k
-	k.Body = s.resolve(fn.Body, fn.Fun, fn.Name)
+	k.Body = s.resolve(fn.Body, fn.Phi, fn.Name)
 	return k
 }

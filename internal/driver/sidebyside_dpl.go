@@ -213,7 +213,7 @@ func formatDiffClosure(mode closures.DiffMode, cl closures.DiffClosure) string {
 			break
 		}
 		b := rho.Name + " ↦ " + dpl.Format(rho.Val)
-		if rho.Symbolic {
+		if rho.Sym {
 			b = "(" + b + ")_sym"
 		}
 		env = append(env, b)
