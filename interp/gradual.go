@@ -75,10 +75,8 @@ func (in *interpreter) ret(val v.Value, k ctx) (v.Value, error) {
 func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 	switch t := e.(type) {
 	case *g.Var:
-		for r := rho; r != nil; r = r.Next {
-			if r.Name == t.Name {
-				return r.V, nil
-			}
+		if val, ok := rho.Lookup(t.Name); ok {
+			return val, nil
 		}
 	case *g.IntLit:
 		return v.Int(t.N), nil

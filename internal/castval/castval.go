@@ -84,6 +84,12 @@ func LetrecClosure(l *g.Letrec, rho *Env) *Closure {
 	if rec := rho.recursive(l); rec != nil {
 		return rec.V.(*Closure)
 	}
+	return unfolded(l, rho)
+}
+
+// unfolded is LetrecClosure's closure made afresh: Unfold(l) closed in ρ, less the
+// unfolded function's own parameter.
+func unfolded(l *g.Letrec, rho *Env) *Closure {
 	f := g.Unfold(l)
 	if f.Body == l && rho != nil && rho.Name == f.Param {
 		rho = rho.Next
@@ -98,7 +104,7 @@ func BindLetrec(l *g.Letrec, rho *Env) *Env {
 	if rec := rho.recursive(l); rec != nil {
 		return rec
 	}
-	return rho.Bind(l.Name, LetrecClosure(l, rho))
+	return rho.Bind(l.Name, unfolded(l, rho))
 }
 
 // recursive is the binding (f ↦ clo) : ρ that Enter made ahead for the letrec l, if ρ
