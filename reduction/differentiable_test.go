@@ -139,81 +139,9 @@ func TestDiffFigures2And3(t *testing.T) {
 	})
 }
 
-// TestDiffFigures4And5 checks symbolic evaluation, ρ ⊢ M ⇝ C, rule by rule (Figure 4:
-// the redexes in the trivial context; Figure 5: in a nontrivial context), against
-// traces derived by hand (compared up to α-renaming).
-func TestDiffFigures4And5(t *testing.T) {
-	two := map[string]dpl.Term{"x": real(2)}
-	tests := []struct {
-		name   string
-		rho    map[string]dpl.Term
-		term   string
-		trace  string
-		events []string
-	}{
-		// Figure 4.
-		{"V", two, "<x, 1>", "<x, 1>", nil},
-		{"plus", two, "x + 1", "x + 1", []string{"sym/plus"}},
-		{"op", two, "sin(x)", "sin(x)", []string{"sym/op"}},
-		// No definedness check: log(x) ⇝ log(x) at x = -1.
-		{"op/undefined", map[string]dpl.Term{"x": real(-1)}, "log(x)", "log(x)", []string{"sym/op"}},
-		{"fst", two, "fst(<x, 1>)", "fst(<x, 1>)", []string{"sym/fst"}},
-		{"snd", two, "snd(<x, 1>)", "snd(<x, 1>)", []string{"sym/snd"}},
-		{"let", two, "let y:real = x in y + y", "let y:real = x in y + y", []string{"sym/let", "sym/plus"}},
-		// if true: the condition is decided with ρ(x) = 2 (sym/pred), the branch traced.
-		{"if/true", two, "if x <. 3 then x + 1 else x", "x + 1", []string{"sym/pred", "sym/if", "sym/plus"}},
-		{"if/false", two, "if 3 <. x then x + 1 else x", "x", []string{"sym/pred", "sym/if"}},
-		{"letrec", two, "letrec f(a:real):real = a in x", "x", []string{"sym/letrec"}},
-		// f(V) ⇝ let a:real = V in C, C the trace of the body under {a ↦ 2}.
-		{"call", two, "letrec f(a:real):real = a + a in f(x)", "let a:real = x in a + a",
-			[]string{"sym/letrec", "sym/call", "sym/plus"}},
-		// x.rd[1](y. y + y) ⇝ x.R_1(y. y + y) = x + x (Figure 6).
-		{"rd", two, "x.rd[1](y:real. y + y)", "x + x", []string{"sym/rd", "sym/plus"}},
-		// Figure 5: E[R] ⇝ let s:T_V = C in D, with C ⇒ V evaluated (the plus event).
-		{"E[R]", two, "(x + 1) + 2", "let s:real = x + 1 in s + 2", []string{"sym/plus", "plus", "sym/plus"}},
-		{"E[let]", two, "(let y:real = x in y) + 1", "let s:real = (let y:real = x in y) in s + 1",
-			[]string{"sym/let", "let", "sym/plus"}},
-		{"E[call]", two, "letrec f(a:real):real = a + a in f(x) + 1", "let s:real = (let a:real = x in a + a) in s + 1",
-			[]string{"sym/letrec", "sym/call", "sym/plus", "let", "plus", "sym/plus"}},
-		// E[R_bool] ⇝ C if R_bool ⇒ b and E[b] ⇝ C; then E[if true ...] by Figure 5.
-		{"E[R_bool]", two, "(if x <. 3 then x else 0) + 1", "let s:real = x in s + 1",
-			[]string{"sym/pred", "sym/if", "sym/plus"}},
-		{"E[rd]", two, "x * x.rd[1](y:real. y + y)", "let s:real = x + x in mul(<x, s>)",
-			[]string{"sym/rd", "sym/plus", "plus", "sym/op"}},
-		// Spec §6: under {x ↦ 1}, x * 1.rd[1](y. x + y) ⇝ let s:real = 0 + 1 in mul(<x, s>).
-		{"spec", map[string]dpl.Term{"x": real(1)}, "x * 1.rd[1](y:real. x + y)", "let s:real = 0 + 1 in mul(<x, s>)",
-			[]string{"sym/rd", "sym/plus", "plus", "sym/op"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for _, ad := range dpl.Figure6Strategies() {
-				var events []string
-				c, undef, err := reduction.TraceDiff(ad, tt.rho, dplcases.Open(t, tt.rho, tt.term),
-					interderive.Options{OnContract: func(r string) { events = append(events, r) }})
-				if err != nil || undef != nil {
-					t.Fatalf("%s: %s: %v %v", ad.Name(), tt.term, undef, err)
-				}
-				if want := dplcases.Expected(t, tt.trace); !dpl.AlphaEqual(c, want) {
-					t.Errorf("%s: %s ⇝ %s, want %s", ad.Name(), tt.term, dpl.Format(c), tt.trace)
-				}
-				if !slices.Equal(events, tt.events) {
-					t.Errorf("%s: %s: events %v, want %v", ad.Name(), tt.term, events, tt.events)
-				}
-			}
-		})
-	}
-	t.Run("undefined", func(t *testing.T) {
-		// A condition on the diagonal, and an undefined trace in a nontrivial context
-		// (C ⇒ V fails), leave symbolic evaluation without a result.
-		rho := map[string]dpl.Term{"x": real(0)}
-		for _, src := range []string{"if x <. 0 then 0 else x", "log(x) + 1"} {
-			_, undef, err := reduction.TraceDiff(dpl.Pruned, rho, dplcases.Open(t, rho, src), interderive.Options{})
-			if err != nil || undef == nil {
-				t.Errorf("%s: undefined %v, err %v; want undefined", src, undef, err)
-			}
-		}
-	})
-}
+// TestDiffFigures4And5 checks symbolic evaluation rule by rule against the
+// hand-derived table every environment stage runs too (dplcases.Figures4And5).
+func TestDiffFigures4And5(t *testing.T) { dplcases.Figures4And5(t, reduction.TraceDiff) }
 
 // TestDiffEvents pins the whole event stream of a program (the reference for the
 // lockstep comparison of stages), derived by hand. The trace of x * x at 2 is
