@@ -257,16 +257,19 @@ func TargetConfigurations(c TargetConfig) (Target, error) {
 	for _, sem := range CastSemantics() {
 		for _, stage := range []string{"machine", "cps2", "interp"} {
 			var dyn time.Duration
-			slowest, slowestName := 0.0, ""
-			for _, cf := range configs {
+			times := make([]time.Duration, len(configs))
+			for i, cf := range configs {
 				r := RunBench(cf.Program, size, stage, sem.Name(), interderive.Options{})
 				if r.Err != nil {
 					return t, fmt.Errorf("config.gtlc [%s] on %s under %s: %w", cf.Label(), stage, sem.Name(), r.Err)
 				}
-				if len(cf.Typed) == 0 {
+				if times[i] = r.Time; len(cf.Typed) == 0 {
 					dyn = r.Time
 				}
-				if ratio := r.Time.Seconds() / dyn.Seconds(); ratio > slowest {
+			}
+			slowest, slowestName := 0.0, ""
+			for i, cf := range configs { // against the fully dynamic one, wherever it comes
+				if ratio := times[i].Seconds() / dyn.Seconds(); ratio > slowest {
 					slowest, slowestName = ratio, cf.Label()
 				}
 			}
