@@ -9,7 +9,7 @@ import (
 // Pos is a position in a source file: 1-based line and column (columns count runes).
 // The zero Pos means "no position".
 type Pos struct {
-	Line, Col int
+	Line, Col int32
 }
 
 // IsValid reports whether p names a real position.
@@ -82,8 +82,8 @@ func Describe(file string, src []byte, err error) string {
 			continue
 		}
 		fmt.Fprintf(&b, "%s:%s: %s", file, e.Pos, e.Msg)
-		if e.Pos.Line <= len(lines) {
-			line, col := window(strings.TrimRight(lines[e.Pos.Line-1], "\r"), e.Pos.Col)
+		if int(e.Pos.Line) <= len(lines) {
+			line, col := window(strings.TrimRight(lines[e.Pos.Line-1], "\r"), int(e.Pos.Col))
 			b.WriteString("\n\t" + line + "\n\t" + caret(line, col))
 		}
 	}

@@ -175,34 +175,38 @@ func (*BoolLit) isTerm() {}
 // Children returns the immediate subterms of t, left to right (a resolved call's
 // closure body is not a subterm). It is the one place that knows the shape of every
 // node, for the iterative traversals (Depth, NewNames, ...).
-func Children(t Term) []Term {
+func Children(t Term) []Term { return AppendChildren(nil, t) }
+
+// AppendChildren appends t's immediate subterms, in Children's order, to dst: the
+// walks over large terms use it to keep their stack in one slice.
+func AppendChildren(dst []Term, t Term) []Term {
 	switch t := t.(type) {
 	case *Plus:
-		return []Term{t.X, t.Y}
+		return append(dst, t.X, t.Y)
 	case *OpApp:
-		return []Term{t.Arg}
+		return append(dst, t.Arg)
 	case *Let:
-		return []Term{t.Bound, t.Body}
+		return append(dst, t.Bound, t.Body)
 	case *Pair:
-		return []Term{t.X, t.Y}
+		return append(dst, t.X, t.Y)
 	case *Fst:
-		return []Term{t.X}
+		return append(dst, t.X)
 	case *Snd:
-		return []Term{t.X}
+		return append(dst, t.X)
 	case *If:
-		return []Term{t.Cond, t.Then, t.Else}
+		return append(dst, t.Cond, t.Then, t.Else)
 	case *Letrec:
-		return []Term{t.Fun, t.Body}
+		return append(dst, t.Fun, t.Body)
 	case *Call:
-		return []Term{t.Arg}
+		return append(dst, t.Arg)
 	case *Rd:
-		return []Term{t.Cotangent, t.Point, t.Body}
+		return append(dst, t.Cotangent, t.Point, t.Body)
 	case *Fd:
-		return []Term{t.Cotangent, t.Point, t.Body}
+		return append(dst, t.Cotangent, t.Point, t.Body)
 	case *PredApp:
-		return []Term{t.Arg}
+		return append(dst, t.Arg)
 	}
-	return nil
+	return dst
 }
 
 // MaxDepth bounds the nesting depth of the terms the stages build at run time (traces,

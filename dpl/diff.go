@@ -193,7 +193,7 @@ func redexes(t Term) int {
 		case *Plus, *OpApp, *Let, *Fst, *Snd:
 			n++
 		}
-		stack = append(stack, Children(t)...)
+		stack = AppendChildren(stack, t)
 	}
 	return n
 }

@@ -102,8 +102,8 @@ func (t token) quoted() string {
 type lexer struct {
 	src       []byte
 	off       int
-	line, col int
-	generated bool // accept generated names x#3 (ParseGenerated)
+	line, col int32 // a source is at most driver.MaxSource bytes: no overflow
+	generated bool  // accept generated names x#3 (ParseGenerated)
 	errs      *interderive.ErrorList
 }
 
@@ -163,7 +163,7 @@ func (lx *lexer) advance(r rune, w int) {
 // skipBytes consumes n ASCII bytes (no newlines).
 func (lx *lexer) skipBytes(n int) {
 	lx.off += n
-	lx.col += n
+	lx.col += int32(n)
 }
 
 // checkRune reports NUL bytes and invalid UTF-8 (anywhere, comments included).

@@ -26,37 +26,30 @@ func NewNames(ts ...Term) *Names {
 		if isNil(t) {
 			continue
 		}
-		for _, name := range boundOrUsedNames(t) {
-			n.Reserve(name)
+		switch t := t.(type) { // the names t binds or mentions
+		case *Var:
+			n.Reserve(t.Name)
+		case *Let:
+			n.Reserve(t.Name)
+		case *Letrec:
+			n.Reserve(t.Name)
+			n.Reserve(t.Param)
+		case *Call:
+			n.Reserve(t.Name)
+			if c := t.Clo; c != nil && !seen[c] {
+				seen[c] = true
+				n.Reserve(c.Name)
+				n.Reserve(c.Param)
+				stack = append(stack, c.Body)
+			}
+		case *Rd:
+			n.Reserve(t.Param)
+		case *Fd:
+			n.Reserve(t.Param)
 		}
-		if c, ok := t.(*Call); ok && c.Clo != nil && !seen[c.Clo] {
-			seen[c.Clo] = true
-			n.Reserve(c.Clo.Name)
-			n.Reserve(c.Clo.Param)
-			stack = append(stack, c.Clo.Body)
-		}
-		stack = append(stack, Children(t)...)
+		stack = AppendChildren(stack, t)
 	}
 	return n
-}
-
-// boundOrUsedNames returns the names a node binds or mentions.
-func boundOrUsedNames(t Term) []string {
-	switch t := t.(type) {
-	case *Var:
-		return []string{t.Name}
-	case *Let:
-		return []string{t.Name}
-	case *Letrec:
-		return []string{t.Name, t.Param}
-	case *Call:
-		return []string{t.Name}
-	case *Rd:
-		return []string{t.Param}
-	case *Fd:
-		return []string{t.Param}
-	}
-	return nil
 }
 
 // FreshNumber is k for a fresh name base#k (one a Names made), or -1 for any other

@@ -605,7 +605,7 @@ func freeCall(t Term, f string) (Pos, bool) {
 				continue
 			}
 		}
-		stack = append(stack, Children(t)...)
+		stack = AppendChildren(stack, t)
 	}
 	return Pos{}, false
 }

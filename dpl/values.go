@@ -150,7 +150,7 @@ func IsTrace(t Term) bool {
 		stack = stack[:len(stack)-1]
 		switch t.(type) {
 		case *Var, *RealLit, *UnitLit, *Plus, *OpApp, *Let, *Pair, *Fst, *Snd:
-			stack = append(stack, Children(t)...)
+			stack = AppendChildren(stack, t)
 		default:
 			return false
 		}

@@ -193,7 +193,7 @@ func TestParseStructure(t *testing.T) {
 }
 
 func TestParsePositions(t *testing.T) {
-	p := func(line, col int) Pos { return Pos{Line: line, Col: col} }
+	p := func(line, col int32) Pos { return Pos{Line: line, Col: col} }
 	// f x y
 	e := mustParse(t, "f x y", GTLC)
 	outer := e.(*App)
