@@ -53,9 +53,8 @@ func (tape) Name() string { return "tape" }
 // tvar is a variable the taper made for the forward pass: x' (the variable of
 // differentiation, renamed) or a binding of the tape.
 type tvar struct {
-	name    string
 	t       Type
-	ref     Var  // the variable, as the derivative term writes it
+	ref     Var  // the variable, as the derivative term writes it: ref.Name is its name
 	self    tref // the tvar as an atom
 	active  bool // depends on x (x included)
 	used    bool // the derivative term needs its value
@@ -77,6 +76,7 @@ func (*tref) isTerm()  {}
 type tbinding struct {
 	v    *tvar
 	prim Term
+	arg  Term // for op(a) evaluated forward: a as the forward pass wrote it
 	copy bool
 	keep bool // evaluated in the forward pass
 }
@@ -167,7 +167,7 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 
 	// The prologue: x' = V (when something needs x', or V is not a value), W.
 	if p.x.used || !IsValue(v) {
-		p.emit(v.Pos(), p.x.name, t, v, redexes(v))
+		p.emit(v.Pos(), p.x.ref.Name, t, v, redexes(v))
 	}
 	active := p.activeAtom(result) && hasReals(p.atomType(result))
 	if active {
@@ -185,13 +185,21 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 		}
 	}
 	// The forward pass.
-	for _, b := range p.binds {
-		if b.keep {
+	for i := range p.binds {
+		if b := &p.binds[i]; b.keep {
 			n := 1
 			if b.copy {
 				n = 0
 			}
-			p.emit(b.prim.Pos(), b.v.name, b.v.t, p.write(b.prim), n)
+			prim := b.prim
+			if m, ok := prim.(*OpApp); ok {
+				// The backward pass writes op_r(<a, ā>) with the same a (shared).
+				b.arg = p.write(m.Arg)
+				prim = p.newOpApp(m.P, m.Op, b.arg)
+			} else {
+				prim = p.write(prim)
+			}
+			p.emit(prim.Pos(), b.v.ref.Name, b.v.t, prim, n)
 		}
 	}
 	// The backward pass: W is the adjoint of the result (a constant result has none:
@@ -229,7 +237,7 @@ func chainLength(c Term) int {
 func (p *taper) newVar(pos Pos, base string, t Type) *tvar {
 	name := p.names.Fresh(base)
 	v := p.tvars.new()
-	v.name, v.t, v.ref, v.self = name, t, Var{P: pos, Name: name}, tref{v}
+	v.t, v.ref, v.self = t, Var{P: pos, Name: name}, tref{v}
 	return v
 }
 
@@ -491,8 +499,12 @@ func (p *taper) backward(b *tbinding) {
 		if has {
 			cot = p.use(b.v)
 		}
+		arg := b.arg
+		if arg == nil {
+			arg = p.write(m.Arg)
+		}
 		g := p.names.Fresh("g")
-		p.emit(m.P, g, op.Dom, p.newOpApp(m.P, op.R(), p.newPair(m.P, p.write(m.Arg), cot, op.Dom, op.Cod)), 1)
+		p.emit(m.P, g, op.Dom, p.newOpApp(m.P, op.R(), p.newPair(m.P, arg, cot, op.Dom, op.Cod)), 1)
 		if has {
 			p.contribute(p.newVarRef(m.P, g), m.Arg)
 		}
@@ -519,7 +531,7 @@ func (p *taper) use(v *tvar) Term {
 	if !v.pending {
 		return v.adj
 	}
-	n := p.names.Fresh(BaseName(v.name) + "bar")
+	n := p.names.Fresh(BaseName(v.ref.Name) + "bar")
 	p.emit(Pos{}, n, v.t, v.adj, 0) // the sum's redexes were counted when it was made
 	v.adj, v.pending = &Var{Name: n}, false
 	return v.adj
