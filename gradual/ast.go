@@ -84,6 +84,8 @@ type (
 		Param string
 		T     Type
 		Body  Expr
+
+		noClosure atomic.Uint32 // MakesNoClosure's answer, once known: 0 unknown, 1 yes, 2 no
 	}
 	// App is the application Fun Arg. Its position (and so its positional blame label)
 	// is that of the argument: the point of the call, distinct for each application in

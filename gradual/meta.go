@@ -191,3 +191,35 @@ func Unfold(l *Letrec) *Lam {
 	l.unfolded.CompareAndSwap(nil, f)
 	return l.unfolded.Load()
 }
+
+// MakesNoClosure reports whether no closure made while a call of f runs can hold the
+// call's environment: f's body holds no lambda and no letrec — past, when f is
+// Unfold(l), the letrec it starts with, whose binding is the function called
+// (castval.BindLetrec finds it in the call's environment). An environment-based
+// evaluator may then reuse the storage of the call's bindings once the call has
+// returned, or made its own call in tail position: nothing else can reach them. The
+// answer is computed once per lambda (terms are immutable).
+func MakesNoClosure(f *Lam) bool {
+	switch f.noClosure.Load() {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	body := f.Body
+	if l, ok := body.(*Letrec); ok && l.unfolded.Load() == f {
+		body = l.Body
+	}
+	answer := uint32(1)
+	for stack := []Expr{body}; len(stack) > 0 && answer == 1; {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch e.(type) {
+		case *Lam, *Letrec:
+			answer = 2
+		}
+		stack = append(stack, syntaxChildren(e)...)
+	}
+	f.noClosure.Store(answer)
+	return answer == 1
+}

@@ -27,10 +27,11 @@ const MaxDepth = 100_000
 // loop rather than Go calls, so tail calls — also through casts, when they merge —
 // run in constant space.
 type interpreter struct {
-	sem   g.Semantics
-	fuel  *interderive.Counter
-	merge bool
-	depth int
+	sem    g.Semantics
+	fuel   *interderive.Counter
+	merge  bool
+	depth  int
+	frames v.Frames // the frames of the calls whose environments die with them
 }
 
 // ctx is what the interpreter knows of the evaluation context of a computation.
@@ -69,9 +70,10 @@ func (in *interpreter) ret(val v.Value, k ctx) (v.Value, error) {
 }
 
 // operand evaluates e in ρ, in a context with no pending coercion, where e is an
-// operand: a function, an argument, an operator's operand, a condition. A variable, a
-// constant or a lambda is a value at once (what interp would return for it, without
-// the call); anything else is interp's.
+// operand: a function, an argument, an operator's operand, a condition. A variable or
+// a constant is a value at once, and an operator applied to such atoms one delta
+// contraction (what interp would return for them, without the call); anything else is
+// interp's.
 func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 	switch t := e.(type) {
 	case *g.Var:
@@ -82,14 +84,39 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 		return v.Int(t.N), nil
 	case *g.BoolLit:
 		return v.Bool(t.B), nil
+	case *g.Unary:
+		if x, ok := atom(t.X, rho); ok {
+			return in.delta(t.Op, x, nil)
+		}
+	case *g.Binary:
+		if x, ok := atom(t.X, rho); ok {
+			if y, ok := atom(t.Y, rho); ok {
+				return in.delta(t.Op, x, y)
+			}
+		}
 	}
 	if in.depth >= MaxDepth { // interp(e, ρ, inner), by hand: the compiler does not inline it
 		return nil, tooDeep()
 	}
 	in.depth++
+	top := in.frames.Top()
 	val, err := in.eval(e, rho, inner)
+	in.frames.Release(top) // the frames of eval's calls are dead: val cannot hold them
 	in.depth--
 	return val, err
+}
+
+// atom is the value of a bound variable or a constant in ρ.
+func atom(e g.Expr, rho *v.Env) (v.Value, bool) {
+	switch t := e.(type) {
+	case *g.Var:
+		return rho.Lookup(t.Name)
+	case *g.IntLit:
+		return v.Int(t.N), true
+	case *g.BoolLit:
+		return v.Bool(t.B), true
+	}
+	return nil, false
 }
 
 // interp evaluates e in ρ, in the context k, within the depth bound.
@@ -98,7 +125,9 @@ func (in *interpreter) interp(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 		return nil, tooDeep()
 	}
 	in.depth++
+	top := in.frames.Top()
 	a, err := in.eval(e, rho, k)
+	in.frames.Release(top) // the frames of eval's calls are dead: a cannot hold them
 	in.depth--
 	return a, err
 }
@@ -107,6 +136,7 @@ func tooDeep() error { return &interderive.DepthError{What: "interpreter recursi
 
 // eval is interp's body: one iteration per computation in tail position.
 func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
+	base := in.frames.Top() // the frames above are this activation's calls'
 	for {
 		switch t := e.(type) {
 		case *g.IntLit, *g.BoolLit:
@@ -171,7 +201,9 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			if clo == nil {
 				return ans, err
 			}
-			e, rho, k = clo.Lam.Body, clo.Enter(arg), kk // the call, in tail position
+			// The call, in tail position: the frame of the call before, if any, is dead.
+			in.frames.Release(base)
+			e, rho, k = clo.Lam.Body, clo.EnterWith(&in.frames, arg), kk
 		case *g.Coerce:
 			next, kk, a, done, err := in.coerce(t, rho, k)
 			if done || err != nil {
@@ -342,7 +374,10 @@ func (in *interpreter) call(f, a v.Value) (v.Value, error) {
 	if clo == nil {
 		return ans, err
 	}
-	return in.interp(clo.Lam.Body, clo.Enter(arg), k)
+	top := in.frames.Top()
+	r, err := in.interp(clo.Lam.Body, clo.EnterWith(&in.frames, arg), k)
+	in.frames.Release(top)
+	return r, err
 }
 
 // cast applies a coercion to a value (Siek & Garcia's apply_coercion): the identity

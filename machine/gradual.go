@@ -25,6 +25,7 @@ import (
 type Frame struct {
 	Kind FrameKind
 	Op   g.Op       // KUnary, KBinaryLeft, KBinaryRight: the operator
+	Mark int32      // the environment frames in use when the frame was pushed (State.Frames)
 	E    g.Expr     // KBinaryLeft: the right operand; KIf: then; KAppFun: the argument; KLet: the body
 	Else g.Expr     // KIf: else
 	Env  *v.Env     // KBinaryLeft, KIf, KAppFun, KLet: the environment of E (and Else)
@@ -93,6 +94,13 @@ type State struct {
 	Ans   v.Answer   // Halt: the answer
 	// Exit says what the inner machine does with the normal form it reaches.
 	Exit Exit
+	// Frames holds the bindings of the calls whose environments die with them
+	// (v.Frames). In Continue mode only K's frames and the values hold environments, and
+	// a frame of K reaches only the environment frames in use when it was pushed (its
+	// Mark): popping a frame gives back the frames above its Mark, and a beta
+	// contraction those above the Mark of the frame of K below it — all of the caller's
+	// when the call is in tail position.
+	Frames v.Frames
 }
 
 // Exit is where the inner machine returns: by default it puts the normal coercion on
@@ -162,7 +170,10 @@ func (m *Machine) Run(e g.Expr) (v.Answer, error) {
 	return s.Ans, nil
 }
 
-func (s *State) push(f Frame) { s.K = append(s.K, f) }
+func (s *State) push(f Frame) {
+	f.Mark = int32(s.Frames.Top())
+	s.K = append(s.K, f)
+}
 
 func (s *State) toEval(e g.Expr, rho *v.Env) { s.Mode, s.Term, s.Env = Eval, e, rho }
 
@@ -238,6 +249,7 @@ func (m *Machine) cont(s *State) error {
 	}
 	f := s.K[len(s.K)-1]
 	s.K = s.K[:len(s.K)-1]
+	s.Frames.Release(int(f.Mark)) // what f reaches was there when it was pushed
 	val := s.Value
 	switch f.Kind {
 	case KUnary:
@@ -269,7 +281,12 @@ func (m *Machine) cont(s *State) error {
 			if err := m.fuel.Contract("beta"); err != nil {
 				return err
 			}
-			s.toEval(fun.Lam.Body, fun.Enter(val))
+			mark := 0
+			if len(s.K) > 0 {
+				mark = int(s.K[len(s.K)-1].Mark)
+			}
+			s.Frames.Release(mark)
+			s.toEval(fun.Lam.Body, fun.EnterWith(&s.Frames, val))
 		case *v.Wrapped: // AppCst: (<c̃ -> d̃> s) v  ->  <d̃> (s (<c̃> v))
 			fc, ok := fun.C.(*g.Func)
 			if !ok {

@@ -138,16 +138,74 @@ func (rho *Env) Bind(x string, v Value) *Env { return &Env{Name: x, V: v, Next: 
 // costs one allocation.
 func (clo *Closure) Enter(arg Value) *Env {
 	if l, ok := clo.Lam.Body.(*g.Letrec); ok && g.Unfold(l) == clo.Lam {
-		c := &callCells{rec: Env{Name: l.Name, V: clo}, param: Env{Name: clo.Lam.Param, V: arg, Next: clo.Env}}
-		c.rec.Next, c.param.rec = &c.param, &c.rec
-		return &c.param
+		return clo.EnterIn(arg, new(Frame))
 	}
 	return &Env{Name: clo.Lam.Param, V: arg, Next: clo.Env}
 }
 
-// callCells are the two bindings Enter makes for a call of an unfolded letrec
-// function, allocated together.
-type callCells struct{ rec, param Env }
+// EnterIn is Enter with the call's bindings made in the storage f, which the caller
+// provides: an evaluator that knows the call's environment dead once the call returns
+// (gradual.MakesNoClosure) reuses it. f's previous bindings are overwritten.
+func (clo *Closure) EnterIn(arg Value, f *Frame) *Env {
+	// Field by field: a composite literal is built on the stack and copied in wide
+	// moves, which stall on the stores that just built it (a quarter of fib's time).
+	p, r := &f.param, &f.rec
+	p.Name, p.V, p.Next, p.rec = clo.Lam.Param, arg, clo.Env, nil
+	if l, ok := clo.Lam.Body.(*g.Letrec); ok && g.Unfold(l) == clo.Lam {
+		r.Name, r.V, r.Next, r.rec = l.Name, clo, p, nil
+		p.rec = r
+	} else {
+		r.Name, r.V, r.Next = "", nil, nil
+	}
+	return p
+}
+
+// Frame is the storage of the bindings Enter makes for a call: the parameter's, and
+// for an unfolded letrec function the recursive one, allocated together.
+type Frame struct{ rec, param Env }
+
+// Frames is a stack of Frames for the calls whose environments die with them
+// (gradual.MakesNoClosure: no closure made during such a call can hold its
+// bindings), used last in first out: such a call takes the next frame (Push), and the
+// evaluator gives the frames back (Release) once nothing can reach them any more — the
+// call has returned, or made its own call in tail position. A recursive call then
+// allocates nothing. Frames come in blocks, so that their addresses stay put as the
+// stack grows. The environment is the same list of bindings wherever its cells live:
+// this is representation only.
+type Frames struct {
+	blocks [][]Frame
+	top    int // the frames in use
+}
+
+// frameBlock is how many frames a block holds.
+const frameBlock = 256
+
+// Push returns the next frame.
+func (fs *Frames) Push() *Frame {
+	b, i := fs.top/frameBlock, fs.top%frameBlock
+	if b == len(fs.blocks) {
+		fs.blocks = append(fs.blocks, make([]Frame, frameBlock))
+	}
+	fs.top++
+	return &fs.blocks[b][i]
+}
+
+// Top is the number of frames in use: a mark for Release.
+func (fs *Frames) Top() int { return fs.top }
+
+// Release gives back the frames above the mark top: the caller knows that nothing
+// reaches them any more.
+func (fs *Frames) Release(top int) { fs.top = top }
+
+// EnterWith is the environment in which a call of clo with argument arg evaluates
+// its body (Enter), in a frame of fs when the call's environment dies with it
+// (gradual.MakesNoClosure), else on the heap.
+func (clo *Closure) EnterWith(fs *Frames, arg Value) *Env {
+	if g.MakesNoClosure(clo.Lam) {
+		return clo.EnterIn(arg, fs.Push())
+	}
+	return clo.Enter(arg)
+}
 
 // Lookup finds x in ρ.
 func (rho *Env) Lookup(x string) (Value, bool) {

@@ -94,3 +94,57 @@ func TestBindLetrec(t *testing.T) {
 		t.Errorf("the program's letrec binds %s ↦ %v, want fib ↦ Unfold(l) in ε", outer.Name, outer.V)
 	}
 }
+
+// TestFrames follows the stack by hand: frames are handed out in order, given back by
+// Release, and handed out again at the same addresses; a frame keeps its address when
+// the stack grows past a block.
+func TestFrames(t *testing.T) {
+	var fs Frames
+	a, b := fs.Push(), fs.Push()
+	if a == b || fs.Top() != 2 {
+		t.Fatalf("two pushes: %p, %p, top %d; want two frames, top 2", a, b, fs.Top())
+	}
+	fs.Release(1)
+	if c := fs.Push(); c != b {
+		t.Errorf("push after Release(1): %p, want the second frame again (%p)", c, b)
+	}
+	for fs.Top() < 3*frameBlock {
+		fs.Push()
+	}
+	fs.Release(0)
+	if c := fs.Push(); c != a {
+		t.Errorf("push after growing three blocks and Release(0): %p, want the first frame (%p)", c, a)
+	}
+}
+
+// TestEnterWith checks where a call's bindings live, and that they are Enter's: for
+// fib's unfolding (whose calls make no closure) in a frame of the stack, the
+// parameter k ↦ 5 in front of the closure's environment and the recursive binding
+// fib ↦ clo behind it, which BindLetrec finds; for a function that makes a closure,
+// on the heap.
+func TestEnterWith(t *testing.T) {
+	l := letrecFib(t)
+	clo := LetrecClosure(l, nil)
+	var fs Frames
+	rho := clo.EnterWith(&fs, Int(5))
+	if fs.Top() != 1 || rho != &fs.blocks[0][0].param {
+		t.Fatalf("fib's call: environment at %p, top %d; want the first frame's parameter", rho, fs.Top())
+	}
+	want := clo.Enter(Int(5))
+	if rho.Name != want.Name || rho.V != want.V || rho.Next != want.Next {
+		t.Errorf("EnterWith(5) = (%s ↦ %v) : %p, want Enter's (%s ↦ %v) : %p", rho.Name, rho.V, rho.Next, want.Name, want.V, want.Next)
+	}
+	inner := clo.Lam.Body.(*g.Letrec)
+	if rec := BindLetrec(inner, rho); rec.Name != "fib" || rec.V != clo || rec.Next != rho {
+		t.Errorf("BindLetrec in the frame: (%s ↦ %v) : %p, want (fib ↦ clo) : the frame's parameter", rec.Name, rec.V, rec.Next)
+	}
+
+	e, err := g.Parse([]byte(`\x:Int. \y:Int. x`), g.CastCalculus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maker := &Closure{Lam: e.(*g.Lam)}
+	if rho := maker.EnterWith(&fs, Int(1)); fs.Top() != 1 || rho.Name != "x" || rho.V != Int(1) {
+		t.Errorf("a call that makes a closure: (%s ↦ %v), top %d; want (x ↦ 1) on the heap, top 1", rho.Name, rho.V, fs.Top())
+	}
+}
