@@ -113,7 +113,7 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 		}
 		return ev.ret(mk, val)
 	case *g.Lam:
-		return ev.ret(mk, &v.Closure{Lam: e, Env: rho})
+		return ev.ret(mk, v.NewClosure(e, rho))
 	case *g.Unary:
 		return ev.eval(e.X, rho, frame(func(x v.Value) step {
 			return ev.delta(e.Op, mk, x, nil)

@@ -148,7 +148,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			}
 			return in.ret(val, k)
 		case *g.Lam:
-			return in.ret(&v.Closure{Lam: t, Env: rho}, k)
+			return in.ret(v.NewClosure(t, rho), k)
 		case *g.Unary:
 			x, err := in.operand(t.X, rho)
 			if err != nil {
@@ -197,9 +197,17 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			clo, arg, kk, ans, err := in.apply(f, a, k)
-			if clo == nil {
-				return ans, err
+			clo, arg, kk := (*v.Closure)(nil), a, k
+			if c, ok := f.(*v.Closure); ok { // beta: apply's first case, without the call
+				if err := in.fuel.Contract("beta"); err != nil {
+					return nil, err
+				}
+				clo = c
+			} else {
+				var ans v.Value
+				if clo, arg, kk, ans, err = in.apply(f, a, k); clo == nil {
+					return ans, err
+				}
 			}
 			// The call, in tail position: the frame of the call before, if any, is dead.
 			in.frames.Release(base)
@@ -310,6 +318,19 @@ func (in *interpreter) blame(l g.Label, k ctx) (v.Value, error) {
 
 // delta is δ on values (y is nil for a unary operator).
 func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
+	if a, ok := x.(v.Int); ok && op.IsBinary() { // v.Delta's common case, without the call
+		if b, ok := y.(v.Int); ok {
+			if n, truth, isBool, ok := g.Prim(op, int64(a), int64(b)); ok {
+				if err := in.fuel.Contract("delta"); err != nil {
+					return nil, err
+				}
+				if isBool {
+					return v.Bool(truth), nil
+				}
+				return v.Int(n), nil
+			}
+		}
+	}
 	r, ok := v.Delta(op, x, y)
 	if !ok {
 		return nil, illTyped(op)

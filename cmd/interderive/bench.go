@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -17,7 +18,7 @@ import (
 )
 
 func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
-	var dir, only, stages, semantics, ad, plotFile, sizes string
+	var dir, only, stages, semantics, ad, plotFile, sizes, cpuProfile string
 	var limit time.Duration
 	var targets bool
 	cmd := &cobra.Command{
@@ -42,9 +43,24 @@ this run: refocusing (reduction quadratic, the refocused stages linear, the mach
 100× faster where reduction takes a second), typed fib against Go, gradual-typing
 configurations, space efficiency of merged coercions, and the tape reverse mode
 (with --program NAME, only the targets whose name contains it: refocusing, fib,
-configurations, space, tape).`,
+configurations, space, tape).
+
+--cpuprofile FILE writes a CPU profile of the run (pprof format): the profile the
+interderive command is built with (cmd/interderive/default.pgo, profile-guided
+optimisation) comes from bench --targets --cpuprofile.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if cpuProfile != "" {
+				stop, err := startCPUProfile(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer func() {
+					if serr := stop(); err == nil {
+						err = serr
+					}
+				}()
+			}
 			progs, err := driver.LoadBench(dir)
 			if err != nil {
 				return err
@@ -112,6 +128,7 @@ configurations, space, tape).`,
 	cmd.Flags().DurationVar(&limit, "limit", 2*time.Second, "stop growing a stage's sizes after a run this long")
 	cmd.Flags().StringVar(&plotFile, "plot", "", "write a log-log chart of time against size to this SVG file")
 	cmd.Flags().BoolVar(&targets, "targets", false, "measure the performance targets instead of running the suite")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	return cmd
 }
 
@@ -241,4 +258,21 @@ func runTargets(stdout, stderr io.Writer, progs []driver.BenchProgram, only stri
 		fmt.Fprintf(stderr, "%d of %d targets not met\n", unmet, len(ts))
 	}
 	return nil
+}
+
+// startCPUProfile starts writing a CPU profile to file; stop ends it and closes the
+// file.
+func startCPUProfile(file string) (stop func() error, err error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }

@@ -18,10 +18,14 @@ type (
 	Int int64
 	// Bool is a boolean constant.
 	Bool bool
-	// Closure is \x:T. e closed by the environment it was made in.
+	// Closure is \x:T. e closed by the environment it was made in. Make it with
+	// NewClosure, which works out once how its calls bind (Enter).
 	Closure struct {
 		Lam *g.Lam
 		Env *Env
+
+		unfolds   *g.Letrec // l, when Lam is Unfold(l): its calls bind f too
+		noClosure bool      // gradual.MakesNoClosure(Lam)
 	}
 	// Wrapped is <c̄> s: a simple value (Const or Closure) under a wrapper.
 	Wrapped struct {
@@ -33,6 +37,15 @@ type (
 func (Int) isValue()      {}
 func (Bool) isValue()     {}
 func (*Closure) isValue() {}
+
+// NewClosure is the closure of f in ρ.
+func NewClosure(f *g.Lam, rho *Env) *Closure {
+	c := &Closure{Lam: f, Env: rho, noClosure: g.MakesNoClosure(f)}
+	if l, ok := f.Body.(*g.Letrec); ok && g.Unfold(l) == f {
+		c.unfolds = l
+	}
+	return c
+}
 func (*Wrapped) isValue() {}
 
 // Constant is the value of a constant k (*g.IntLit or *g.BoolLit), or nil.
@@ -94,7 +107,7 @@ func unfolded(l *g.Letrec, rho *Env) *Closure {
 	if f.Body == l && rho != nil && rho.Name == f.Param {
 		rho = rho.Next
 	}
-	return &Closure{Lam: f, Env: rho}
+	return NewClosure(f, rho)
 }
 
 // BindLetrec is the environment in which letrec f:T = \x:S. e in M evaluates M:
@@ -113,7 +126,7 @@ func (rho *Env) recursive(l *g.Letrec) *Env {
 	if rho == nil || rho.rec == nil {
 		return nil
 	}
-	if clo := rho.rec.V.(*Closure); clo.Lam.Body == l && clo.Lam == g.Unfold(l) {
+	if clo := rho.rec.V.(*Closure); clo.unfolds == l { // clo.Lam = Unfold(l), l its body
 		return rho.rec
 	}
 	return nil
@@ -137,7 +150,7 @@ func (rho *Env) Bind(x string, v Value) *Env { return &Env{Name: x, V: v, Next: 
 // binding too, in the same allocation, for BindLetrec to find: a recursive call then
 // costs one allocation.
 func (clo *Closure) Enter(arg Value) *Env {
-	if l, ok := clo.Lam.Body.(*g.Letrec); ok && g.Unfold(l) == clo.Lam {
+	if clo.unfolds != nil {
 		return clo.EnterIn(arg, new(Frame))
 	}
 	return &Env{Name: clo.Lam.Param, V: arg, Next: clo.Env}
@@ -151,7 +164,7 @@ func (clo *Closure) EnterIn(arg Value, f *Frame) *Env {
 	// moves, which stall on the stores that just built it (a quarter of fib's time).
 	p, r := &f.param, &f.rec
 	p.Name, p.V, p.Next, p.rec = clo.Lam.Param, arg, clo.Env, nil
-	if l, ok := clo.Lam.Body.(*g.Letrec); ok && g.Unfold(l) == clo.Lam {
+	if l := clo.unfolds; l != nil {
 		r.Name, r.V, r.Next, r.rec = l.Name, clo, p, nil
 		p.rec = r
 	} else {
@@ -169,25 +182,22 @@ type Frame struct{ rec, param Env }
 // bindings), used last in first out: such a call takes the next frame (Push), and the
 // evaluator gives the frames back (Release) once nothing can reach them any more — the
 // call has returned, or made its own call in tail position. A recursive call then
-// allocates nothing. Frames come in blocks, so that their addresses stay put as the
-// stack grows. The environment is the same list of bindings wherever its cells live:
-// this is representation only.
+// allocates nothing. Each frame is allocated once, the first time the stack is that
+// deep, so that its address stays put. The environment is the same list of bindings
+// wherever its cells live: this is representation only.
 type Frames struct {
-	blocks [][]Frame
-	top    int // the frames in use
+	all []*Frame
+	top int // the frames in use: all[:top]
 }
-
-// frameBlock is how many frames a block holds.
-const frameBlock = 256
 
 // Push returns the next frame.
 func (fs *Frames) Push() *Frame {
-	b, i := fs.top/frameBlock, fs.top%frameBlock
-	if b == len(fs.blocks) {
-		fs.blocks = append(fs.blocks, make([]Frame, frameBlock))
+	if fs.top == len(fs.all) {
+		fs.all = append(fs.all, new(Frame))
 	}
+	f := fs.all[fs.top]
 	fs.top++
-	return &fs.blocks[b][i]
+	return f
 }
 
 // Top is the number of frames in use: a mark for Release.
@@ -201,7 +211,7 @@ func (fs *Frames) Release(top int) { fs.top = top }
 // its body (Enter), in a frame of fs when the call's environment dies with it
 // (gradual.MakesNoClosure), else on the heap.
 func (clo *Closure) EnterWith(fs *Frames, arg Value) *Env {
-	if g.MakesNoClosure(clo.Lam) {
+	if clo.noClosure {
 		return clo.EnterIn(arg, fs.Push())
 	}
 	return clo.Enter(arg)

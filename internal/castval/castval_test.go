@@ -97,7 +97,7 @@ func TestBindLetrec(t *testing.T) {
 
 // TestFrames follows the stack by hand: frames are handed out in order, given back by
 // Release, and handed out again at the same addresses; a frame keeps its address when
-// the stack grows past a block.
+// the stack grows.
 func TestFrames(t *testing.T) {
 	var fs Frames
 	a, b := fs.Push(), fs.Push()
@@ -108,12 +108,12 @@ func TestFrames(t *testing.T) {
 	if c := fs.Push(); c != b {
 		t.Errorf("push after Release(1): %p, want the second frame again (%p)", c, b)
 	}
-	for fs.Top() < 3*frameBlock {
+	for fs.Top() < 1000 {
 		fs.Push()
 	}
 	fs.Release(0)
 	if c := fs.Push(); c != a {
-		t.Errorf("push after growing three blocks and Release(0): %p, want the first frame (%p)", c, a)
+		t.Errorf("push after growing to 1000 frames and Release(0): %p, want the first frame (%p)", c, a)
 	}
 }
 
@@ -127,7 +127,7 @@ func TestEnterWith(t *testing.T) {
 	clo := LetrecClosure(l, nil)
 	var fs Frames
 	rho := clo.EnterWith(&fs, Int(5))
-	if fs.Top() != 1 || rho != &fs.blocks[0][0].param {
+	if fs.Top() != 1 || rho != &fs.all[0].param {
 		t.Fatalf("fib's call: environment at %p, top %d; want the first frame's parameter", rho, fs.Top())
 	}
 	want := clo.Enter(Int(5))
