@@ -25,7 +25,7 @@ import (
 type Frame struct {
 	Kind FrameKind
 	Op   g.Op       // KUnary, KBinaryLeft, KBinaryRight: the operator
-	Mark int32      // the environment frames in use when the frame was pushed (State.Frames)
+	Mark int32      // the environment frames the frames of K up to this one reach (State.Frames)
 	E    g.Expr     // KBinaryLeft: the right operand; KIf: then; KAppFun: the argument; KLet: the body
 	Else g.Expr     // KIf: else
 	Env  *v.Env     // KBinaryLeft, KIf, KAppFun, KLet: the environment of E (and Else)
@@ -95,11 +95,13 @@ type State struct {
 	// Exit says what the inner machine does with the normal form it reaches.
 	Exit Exit
 	// Frames holds the bindings of the calls whose environments die with them
-	// (v.Frames). In Continue mode only K's frames and the values hold environments, and
-	// a frame of K reaches only the environment frames in use when it was pushed (its
-	// Mark): popping a frame gives back the frames above its Mark, and a beta
-	// contraction those above the Mark of the frame of K below it — all of the caller's
-	// when the call is in tail position.
+	// (v.Frames). In Continue mode only K's frames and the values hold environments
+	// (values never hold these frames), and the frames of K up to f reach none above
+	// f's Mark: the environment frames in use when f was pushed, if f holds an
+	// environment, else the Mark of the frame below it. Popping f gives back the frames
+	// above its Mark, and a beta contraction those above the Mark of the frame of K below
+	// it — all of the caller's when the call is in tail position, also under a pending
+	// coercion (a coercion frame holds no environment).
 	Frames v.Frames
 }
 
@@ -182,7 +184,15 @@ func (s *State) push(kind FrameKind) *Frame {
 	}
 	f := &s.K[len(s.K)-1]
 	*f = Frame{}
-	f.Kind, f.Mark = kind, int32(s.Frames.Top())
+	f.Kind = kind
+	switch kind {
+	case KBinaryLeft, KIf, KAppFun, KLet: // the frames that hold an environment
+		f.Mark = int32(s.Frames.Top())
+	default:
+		if len(s.K) > 1 {
+			f.Mark = s.K[len(s.K)-2].Mark
+		}
+	}
 	return f
 }
 

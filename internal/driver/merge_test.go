@@ -101,13 +101,19 @@ func tailCasts(n int) g.Expr {
 
 // TestMergingRunsInConstantSpace measures the machine's meta-continuation and the
 // interpreter's recursion on the loop at two sizes: merged, they do not grow with n;
-// unmerged, the machine's stack grows linearly.
+// unmerged, the machine's stack grows linearly. The machine's environment frames
+// (machine.State.Frames: f's calls make no closure) stay as few in both modes: each
+// call is in tail position, under coercion frames only.
 func TestMergingRunsInConstantSpace(t *testing.T) {
 	for _, sem := range g.Standard() {
+		frames := map[interderive.Merging]map[int]int{interderive.Merged: {}, interderive.Unmerged: {}}
 		stack := func(n int, mode interderive.Merging) int {
 			m := machine.New(sem, interderive.Options{Merging: mode})
 			deepest := 0
-			m.Trace = func(s *machine.State) { deepest = max(deepest, len(s.K)) }
+			m.Trace = func(s *machine.State) {
+				deepest = max(deepest, len(s.K))
+				frames[mode][n] = max(frames[mode][n], s.Frames.Top())
+			}
 			a, err := m.Run(g.Translate(sem, tailCasts(n)))
 			if err != nil || a.ToAnswer().Observe() != "dynamic" {
 				t.Fatalf("%s, n = %d: %v, %v", sem.Name(), n, a, err)
@@ -120,6 +126,12 @@ func TestMergingRunsInConstantSpace(t *testing.T) {
 		if small, large := stack(100, interderive.Unmerged), stack(1000, interderive.Unmerged); large < 5*small {
 			t.Errorf("%s unmerged: the stack should grow with n (%d at 100, %d at 1000)", sem.Name(), small, large)
 		}
+		for mode, top := range frames {
+			if top[1000] > 2 {
+				t.Errorf("%s, merging %v: %d environment frames in use at n = 1000 (%d at n = 100), want at most 2", sem.Name(), mode, top[1000], top[100])
+			}
+		}
+
 		// The interpreter makes tail calls through merged casts in its loop: far more
 		// iterations than its recursion bound allow if they nested.
 		a, err := interp.EvalCast(sem, g.Translate(sem, tailCasts(3*interp.MaxDepth)), interderive.Options{Merging: interderive.Merged})
