@@ -200,7 +200,15 @@ func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term,
 	if err := in.activate(); err != nil {
 		return nil, err
 	}
-	defer in.deactivate()
+	v, err := in.evalBody(phi, rho, m)
+	in.deactivate()
+	return v, err
+}
+
+// evalBody is eval's work. (The depth accounting is eval's, not deferred here: a
+// deferred call in a function with this many returns is not open-coded, and the
+// runtime's deferred calls were an eighth of a long trace's time.)
+func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term, error) {
 	for {
 		switch t := m.(type) {
 		case *dpl.Var: // V ⇒ ρ(V)
@@ -413,7 +421,13 @@ func (in *diffInterp) trace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []
 	if err := in.activate(); err != nil {
 		return nil, err
 	}
-	defer in.deactivate()
+	c, err := in.traceBody(phi, rho, m, prefix)
+	in.deactivate()
+	return c, err
+}
+
+// traceBody is trace's work (the depth accounting is trace's: see evalBody).
+func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
 	for {
 		switch t := m.(type) {
 		case *dpl.Var, *dpl.RealLit, *dpl.UnitLit, *dpl.Pair: // V ⇝ V
@@ -496,7 +510,14 @@ func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, pref
 	if err := in.activate(); err != nil {
 		return diffValue{}, err
 	}
-	defer in.deactivate()
+	v, err := in.traceValueBody(phi, rho, m, prefix)
+	in.deactivate()
+	return v, err
+}
+
+// traceValueBody is traceValue's work (the depth accounting is traceValue's: see
+// evalBody).
+func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (diffValue, error) {
 	switch t := m.(type) {
 	case *dpl.Var:
 		b, err := lookup(rho, t.Name)
