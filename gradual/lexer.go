@@ -124,6 +124,7 @@ type lexer struct {
 	off       int
 	line, col int32 // a source is at most driver.MaxSource bytes: no overflow
 	errs      *interderive.ErrorList
+	names     map[string]string // identifiers met so far: every occurrence of a name shares one string
 }
 
 // lex returns the tokens of src, ending with a tEOF token. Errors are appended to errs.
@@ -192,6 +193,20 @@ func (lx *lexer) checkRune(pos Pos, r rune, w int) bool {
 	return true
 }
 
+// intern returns the string the lexer made for the first occurrence of name: all the
+// occurrences of a variable share their bytes, so that environments find a binding by
+// comparing pointers first (castval.Env.Lookup).
+func (lx *lexer) intern(name string) string {
+	if s, ok := lx.names[name]; ok {
+		return s
+	}
+	if lx.names == nil {
+		lx.names = map[string]string{}
+	}
+	lx.names[name] = name
+	return name
+}
+
 func lexDigit(c byte) bool  { return '0' <= c && c <= '9' }
 func lexLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' }
 func lexIdentByte(c byte) bool {
@@ -236,7 +251,7 @@ func (lx *lexer) next() token {
 			if k, ok := lexKeywords[text]; ok {
 				return token{kind: k, pos: pos, text: text}
 			}
-			return token{kind: tIdent, pos: pos, text: text}
+			return token{kind: tIdent, pos: pos, text: lx.intern(text)}
 		case lexDigit(c):
 			for lx.off < len(lx.src) && lexDigit(lx.src[lx.off]) {
 				lx.advance(rune(lx.src[lx.off]), 1)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -549,5 +550,19 @@ func TestParseExampleTrees(t *testing.T) {
 func TestLangString(t *testing.T) {
 	if GTLC.String() != "gtlc" || CastCalculus.String() != "cast" {
 		t.Errorf("Lang strings: %q %q", GTLC, CastCalculus)
+	}
+}
+
+// TestParseInternsNames checks that the occurrences of a name share one string (the
+// lexer interns identifiers), which castval.Env.Lookup relies on to compare them
+// without a call.
+func TestParseInternsNames(t *testing.T) {
+	e := mustParse(t, `\k:Int. k + k`, GTLC)
+	lam := e.(*Lam)
+	sum := lam.Body.(*Binary)
+	for _, x := range []*Var{sum.X.(*Var), sum.Y.(*Var)} {
+		if unsafe.StringData(x.Name) != unsafe.StringData(lam.Param) {
+			t.Errorf("occurrence of %s at %v does not share the parameter's string", x.Name, x.P)
+		}
 	}
 }

@@ -5,6 +5,8 @@
 package castval
 
 import (
+	"unsafe"
+
 	g "github.com/interderive/interderive/gradual"
 )
 
@@ -220,11 +222,19 @@ func (clo *Closure) EnterWith(fs *Frames, arg Value) *Env {
 // Lookup finds x in ρ.
 func (rho *Env) Lookup(x string) (Value, bool) {
 	for ; rho != nil; rho = rho.Next {
-		if rho.Name == x {
+		if sameName(rho.Name, x) {
 			return rho.V, true
 		}
 	}
 	return nil, false
+}
+
+// sameName is a == b, deciding without a call to the runtime when a and b share
+// their bytes, as the occurrences of a name do (the parsers intern names): == calls
+// the runtime to compare bytes as soon as the lengths agree, a sixth of interp's time
+// on fib.
+func sameName(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // Answer is a value or blame, as the environment-based stages compute it.
