@@ -214,54 +214,60 @@ func (m *Machine) blame(s *State, l g.Label) error {
 }
 
 // eval decomposes the term in place: it descends, pushing frames, until a value.
+// Without an observer it descends in one call; with one (Trace), it takes a step per
+// call, so that the observer sees every state.
 func (m *Machine) eval(s *State) error {
-	switch e := s.Term.(type) {
-	case *g.IntLit, *g.BoolLit:
-		s.toContinue(v.Constant(e))
-	case *g.Var:
-		val, ok := s.Env.Lookup(e.Name)
-		if !ok {
-			return fmt.Errorf("unbound variable %s", e.Name)
+	for {
+		switch e := s.Term.(type) {
+		case *g.IntLit, *g.BoolLit:
+			s.toContinue(v.Constant(e))
+		case *g.Var:
+			val, ok := s.Env.Lookup(e.Name)
+			if !ok {
+				return fmt.Errorf("unbound variable %s", e.Name)
+			}
+			s.toContinue(val)
+		case *g.Lam:
+			s.toContinue(v.NewClosure(e, s.Env))
+		case *g.Unary:
+			s.push(KUnary).Op = e.Op
+			s.toEval(e.X, s.Env)
+		case *g.Binary:
+			f := s.push(KBinaryLeft)
+			f.Op, f.E, f.Env = e.Op, e.Y, s.Env
+			s.toEval(e.X, s.Env)
+		case *g.If:
+			f := s.push(KIf)
+			f.E, f.Else, f.Env = e.Then, e.Else, s.Env
+			s.toEval(e.Cond, s.Env)
+		case *g.App:
+			f := s.push(KAppFun)
+			f.E, f.Env = e.Arg, s.Env
+			s.toEval(e.Fun, s.Env)
+		case *g.Coerce:
+			if m.merge {
+				return m.pending(s, e)
+			}
+			s.push(KCoerce).C = e.C
+			s.toEval(e.X, s.Env)
+		case *g.Let:
+			f := s.push(KLet)
+			f.Name, f.E, f.Env = e.Name, e.Body, s.Env
+			s.toEval(e.Bound, s.Env)
+		case *g.Letrec: // Letrec: f is bound to \x:S. (letrec f = \x:S. e in e), closed by ρ
+			if err := m.fuel.Contract("Letrec"); err != nil {
+				return err
+			}
+			s.toEval(e.Body, v.BindLetrec(e, s.Env))
+		case *g.Blame:
+			return m.blame(s, e.L)
+		default:
+			return fmt.Errorf("cannot evaluate %s (casts must be translated first)", g.Format(e))
 		}
-		s.toContinue(val)
-	case *g.Lam:
-		s.toContinue(v.NewClosure(e, s.Env))
-	case *g.Unary:
-		s.push(KUnary).Op = e.Op
-		s.toEval(e.X, s.Env)
-	case *g.Binary:
-		f := s.push(KBinaryLeft)
-		f.Op, f.E, f.Env = e.Op, e.Y, s.Env
-		s.toEval(e.X, s.Env)
-	case *g.If:
-		f := s.push(KIf)
-		f.E, f.Else, f.Env = e.Then, e.Else, s.Env
-		s.toEval(e.Cond, s.Env)
-	case *g.App:
-		f := s.push(KAppFun)
-		f.E, f.Env = e.Arg, s.Env
-		s.toEval(e.Fun, s.Env)
-	case *g.Coerce:
-		if m.merge {
-			return m.pending(s, e)
+		if s.Mode != Eval || m.Trace != nil {
+			return nil
 		}
-		s.push(KCoerce).C = e.C
-		s.toEval(e.X, s.Env)
-	case *g.Let:
-		f := s.push(KLet)
-		f.Name, f.E, f.Env = e.Name, e.Body, s.Env
-		s.toEval(e.Bound, s.Env)
-	case *g.Letrec: // Letrec: f is bound to \x:S. (letrec f = \x:S. e in e), closed by ρ
-		if err := m.fuel.Contract("Letrec"); err != nil {
-			return err
-		}
-		s.toEval(e.Body, v.BindLetrec(e, s.Env))
-	case *g.Blame:
-		return m.blame(s, e.L)
-	default:
-		return fmt.Errorf("cannot evaluate %s (casts must be translated first)", g.Format(e))
 	}
-	return nil
 }
 
 // cont applies the meta-continuation to a value: it pops a frame and either finds a
