@@ -106,6 +106,34 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 	return val, err
 }
 
+// condition is the boolean an if's condition evaluates to (operand's), without boxing
+// it when the condition compares integer atoms: one delta contraction.
+func (in *interpreter) condition(e g.Expr, rho *v.Env) (bool, error) {
+	if t, ok := e.(*g.Binary); ok {
+		x, okx := atom(t.X, rho)
+		y, oky := atom(t.Y, rho)
+		a, oka := x.(v.Int)
+		b, okb := y.(v.Int)
+		if okx && oky && oka && okb {
+			if _, truth, isBool, ok := g.Prim(t.Op, int64(a), int64(b)); ok && isBool {
+				if err := in.fuel.Contract("delta"); err != nil {
+					return false, err
+				}
+				return truth, nil
+			}
+		}
+	}
+	c, err := in.operand(e, rho)
+	if err != nil {
+		return false, err
+	}
+	b, ok := c.(v.Bool)
+	if !ok {
+		return false, fmt.Errorf("if on a non-boolean")
+	}
+	return bool(b), nil
+}
+
 // atom is the value of a bound variable or a constant in ρ.
 func atom(e g.Expr, rho *v.Env) (v.Value, bool) {
 	switch t := e.(type) {
@@ -174,13 +202,9 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			}
 			return in.ret(r, k)
 		case *g.If:
-			c, err := in.operand(t.Cond, rho)
+			b, err := in.condition(t.Cond, rho)
 			if err != nil {
 				return nil, err
-			}
-			b, ok := c.(v.Bool)
-			if !ok {
-				return nil, fmt.Errorf("if on a non-boolean")
 			}
 			if err := in.fuel.Contract("If"); err != nil {
 				return nil, err
