@@ -236,6 +236,15 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			// The call, in tail position: the frame of the call before, if any, is dead.
 			in.frames.Release(base)
 			e, rho, k = clo.Lam.Body, clo.EnterWith(&in.frames, arg), kk
+			if l := clo.Unfolds(); l != nil {
+				// A corridor: the body of an unfolded letrec function is its letrec, whose
+				// contraction comes next, so it is made at once (the Letrec case below)
+				// rather than after a dispatch on the body.
+				if err := in.fuel.Contract("Letrec"); err != nil {
+					return nil, err
+				}
+				e, rho = l.Body, v.BindLetrec(l, rho)
+			}
 		case *g.Coerce:
 			next, kk, a, done, err := in.coerce(t, rho, k)
 			if done || err != nil {

@@ -40,6 +40,9 @@ func (Int) isValue()      {}
 func (Bool) isValue()     {}
 func (*Closure) isValue() {}
 
+// Unfolds is the letrec l whose Unfold the closure's function is, or nil.
+func (clo *Closure) Unfolds() *g.Letrec { return clo.unfolds }
+
 // NewClosure is the closure of f in ρ.
 func NewClosure(f *g.Lam, rho *Env) *Closure {
 	c := &Closure{Lam: f, Env: rho, noClosure: g.MakesNoClosure(f)}
