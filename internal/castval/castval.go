@@ -168,13 +168,18 @@ func (clo *Closure) EnterIn(arg Value, f *Frame) *Env {
 	// Field by field: a composite literal is built on the stack and copied in wide
 	// moves, which stall on the stores that just built it (a quarter of fib's time).
 	p, r := &f.param, &f.rec
-	p.Name, p.V, p.Next, p.rec = clo.Lam.Param, arg, clo.Env, nil
 	if l := clo.unfolds; l != nil {
-		r.Name, r.V, r.Next, r.rec = l.Name, clo, p, nil
-		p.rec = r
-	} else {
-		r.Name, r.V, r.Next = "", nil, nil
+		if r.V != Value(clo) {
+			// The frame's last call was not of clo (a recursive call reuses its
+			// caller's frame slot... or the one its sibling used: all hold the same).
+			r.Name, r.V, r.Next, r.rec = l.Name, clo, p, nil
+			p.Name, p.Next, p.rec = clo.Lam.Param, clo.Env, r
+		}
+		p.V = arg
+		return p
 	}
+	p.Name, p.V, p.Next, p.rec = clo.Lam.Param, arg, clo.Env, nil
+	r.Name, r.V, r.Next = "", nil, nil
 	return p
 }
 
