@@ -11,8 +11,10 @@ package driver
 // environment cell per call, slower, about 35×.) It is not a stage: nothing but the
 // benchmarks runs it.
 type (
-	floorNode interface{ eval(m *floorMachine) floorVal }
-	floorVal  interface{}
+	floorNode interface {
+		eval(m *floorMachine) floorVal
+	}
+	floorVal interface{}
 	// floorMachine is the value stack: a call's argument is at fp.
 	floorMachine struct {
 		stack []floorVal
