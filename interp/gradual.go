@@ -85,12 +85,12 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 	case *g.BoolLit:
 		return v.Bool(t.B), nil
 	case *g.Unary:
-		if x, ok := atom(t.X, rho); ok {
+		if x, ok := v.Atom(t.X, rho); ok {
 			return in.delta(t.Op, x, nil)
 		}
 	case *g.Binary:
-		if x, ok := atom(t.X, rho); ok {
-			if y, ok := atom(t.Y, rho); ok {
+		if x, ok := v.Atom(t.X, rho); ok {
+			if y, ok := v.Atom(t.Y, rho); ok {
 				return in.delta(t.Op, x, y)
 			}
 		}
@@ -110,8 +110,8 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 // it when the condition compares integer atoms: one delta contraction.
 func (in *interpreter) condition(e g.Expr, rho *v.Env) (bool, error) {
 	if t, ok := e.(*g.Binary); ok {
-		x, okx := atom(t.X, rho)
-		y, oky := atom(t.Y, rho)
+		x, okx := v.Atom(t.X, rho)
+		y, oky := v.Atom(t.Y, rho)
 		a, oka := x.(v.Int)
 		b, okb := y.(v.Int)
 		if okx && oky && oka && okb {
@@ -132,19 +132,6 @@ func (in *interpreter) condition(e g.Expr, rho *v.Env) (bool, error) {
 		return false, fmt.Errorf("if on a non-boolean")
 	}
 	return bool(b), nil
-}
-
-// atom is the value of a bound variable or a constant in ρ.
-func atom(e g.Expr, rho *v.Env) (v.Value, bool) {
-	switch t := e.(type) {
-	case *g.Var:
-		return rho.Lookup(t.Name)
-	case *g.IntLit:
-		return v.Int(t.N), true
-	case *g.BoolLit:
-		return v.Bool(t.B), true
-	}
-	return nil, false
 }
 
 // interp evaluates e in ρ, in the context k, within the depth bound.

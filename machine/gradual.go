@@ -233,8 +233,8 @@ func (m *Machine) eval(s *State) error {
 			s.push(KUnary).Op = e.Op
 			s.toEval(e.X, s.Env)
 		case *g.Binary:
-			if x, ok := atom(e.X, s.Env); ok {
-				if y, ok := atom(e.Y, s.Env); ok {
+			if x, ok := v.Atom(e.X, s.Env); ok {
+				if y, ok := v.Atom(e.Y, s.Env); ok {
 					// Corridor transitions, compressed: both operands are values at once,
 					// so the frames [] op e and v op [] would be pushed and popped
 					// without a contraction in between.
@@ -249,7 +249,7 @@ func (m *Machine) eval(s *State) error {
 			f.E, f.Env = e, s.Env
 			s.toEval(e.Cond, s.Env)
 		case *g.App:
-			if fun, ok := atom(e.Fun, s.Env); ok {
+			if fun, ok := v.Atom(e.Fun, s.Env); ok {
 				// A corridor, compressed: the function is a value at once, so [] e would
 				// be pushed and popped without a contraction in between.
 				s.push(KAppArg).V = fun
@@ -380,20 +380,6 @@ func (m *Machine) cont(s *State) error {
 		return fmt.Errorf("unknown frame %d", f.Kind)
 	}
 	return nil
-}
-
-// atom is the value of a bound variable or a constant in ρ: what eval continues
-// with at once.
-func atom(e g.Expr, rho *v.Env) (v.Value, bool) {
-	switch t := e.(type) {
-	case *g.Var:
-		return rho.Lookup(t.Name)
-	case *g.IntLit:
-		return v.Int(t.N), true
-	case *g.BoolLit:
-		return v.Bool(t.B), true
-	}
-	return nil, false
 }
 
 // delta is δ on values (y is nil for a unary operator).

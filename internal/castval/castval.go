@@ -64,6 +64,20 @@ func Constant(k g.Expr) Value {
 	return nil
 }
 
+// Atom is the value in ρ of an atom: a bound variable or a constant (ok is false for
+// any other term). The refocused stages take it without a step of their own.
+func Atom(e g.Expr, rho *Env) (Value, bool) {
+	switch t := e.(type) {
+	case *g.Var:
+		return rho.Lookup(t.Name)
+	case *g.IntLit:
+		return Int(t.N), true
+	case *g.BoolLit:
+		return Bool(t.B), true
+	}
+	return nil, false
+}
+
 // Delta is δ on run-time values (gradual.Prim): op applied to x, and to y for a
 // binary operator (y is ignored otherwise). ok is false when an argument is not an
 // integer (which the type system rules out).
