@@ -94,6 +94,12 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 				return in.delta(t.Op, x, y)
 			}
 		}
+	case *g.App:
+		if f, ok := v.Atom(t.Fun, rho); ok {
+			if clo, ok := f.(*v.Closure); ok {
+				return in.callClosure(clo, t.Arg, rho)
+			}
+		}
 	}
 	if in.depth >= MaxDepth { // interp(e, ρ, inner), by hand: the compiler does not inline it
 		return nil, tooDeep()
@@ -104,6 +110,46 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 	in.frames.Release(top) // the frames of eval's calls are dead: val cannot hold them
 	in.depth--
 	return val, err
+}
+
+// callClosure is operand on an application of a closure: the argument, the beta
+// contraction, and the body, as interp's case for an application does them, without
+// the call to interp that would dispatch on the application first.
+func (in *interpreter) callClosure(clo *v.Closure, arg g.Expr, rho *v.Env) (v.Value, error) {
+	a, err := in.operand(arg, rho)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.fuel.Contract("beta"); err != nil {
+		return nil, err
+	}
+	if in.depth >= MaxDepth {
+		return nil, tooDeep()
+	}
+	in.depth++
+	top := in.frames.Top()
+	body, env, err := in.enter(clo, a)
+	if err == nil {
+		a, err = in.eval(body, env, inner)
+	}
+	in.frames.Release(top) // the frames of the call are dead: a cannot hold them
+	in.depth--
+	return a, err
+}
+
+// enter is where a call of clo with argument a goes on: its body, in its
+// environment. A corridor is compressed: the body of an unfolded letrec function is
+// its letrec, whose contraction comes next, so it is made at once (interp's Letrec
+// case) rather than after a dispatch on the body.
+func (in *interpreter) enter(clo *v.Closure, a v.Value) (g.Expr, *v.Env, error) {
+	rho := clo.EnterWith(&in.frames, a)
+	if l := clo.Unfolds(); l != nil {
+		if err := in.fuel.Contract("Letrec"); err != nil {
+			return nil, nil, err
+		}
+		return l.Body, v.BindLetrec(l, rho), nil
+	}
+	return clo.Lam.Body, rho, nil
 }
 
 // condition is the boolean an if's condition evaluates to (operand's), without boxing
@@ -222,16 +268,10 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			}
 			// The call, in tail position: the frame of the call before, if any, is dead.
 			in.frames.Release(base)
-			e, rho, k = clo.Lam.Body, clo.EnterWith(&in.frames, arg), kk
-			if l := clo.Unfolds(); l != nil {
-				// A corridor: the body of an unfolded letrec function is its letrec, whose
-				// contraction comes next, so it is made at once (the Letrec case below)
-				// rather than after a dispatch on the body.
-				if err := in.fuel.Contract("Letrec"); err != nil {
-					return nil, err
-				}
-				e, rho = l.Body, v.BindLetrec(l, rho)
+			if e, rho, err = in.enter(clo, arg); err != nil {
+				return nil, err
 			}
+			k = kk
 		case *g.Coerce:
 			next, kk, a, done, err := in.coerce(t, rho, k)
 			if done || err != nil {
