@@ -95,6 +95,7 @@ type diffEvaluator struct {
 	fuel   *interderive.Counter
 	budget int
 	names  *dpl.Names
+	nodes  dplval.Nodes // the nodes of the traces
 	onRd   func(trace, derivative dpl.Term)
 	answer dpl.Answer
 	err    error
@@ -225,7 +226,7 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 	case *dpl.Pair:
 		return descend(t.X, diffK(func(a diffValue, mk *diffMeta) step {
 			return ev.eval(t.Y, rho, phi, diffK(func(b diffValue, mk *diffMeta) step {
-				return throw(k, pairValue(t, a, b), mk) // <V, W> is a value
+				return throw(k, ev.pairValue(t, a, b), mk) // <V, W> is a value
 			}), mk)
 		}))
 	case *dpl.Fst:
@@ -297,12 +298,12 @@ func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
 	return diffValue{}, fmt.Errorf("unbound variable %s", x.Name)
 }
 
-func pairValue(t *dpl.Pair, a, b diffValue) diffValue {
+func (ev *diffEvaluator) pairValue(t *dpl.Pair, a, b diffValue) diffValue {
 	val := &dpl.Pair{P: t.P, X: a.Val, Y: b.Val, T: t.T, U: t.U}
 	if a.Term == a.Val && b.Term == b.Val {
 		return dplval.Closed(val)
 	}
-	return diffValue{Term: &dpl.Pair{P: t.P, X: a.Term, Y: b.Term, T: t.T, U: t.U}, Val: val}
+	return diffValue{Term: ev.nodes.Pair(t.P, a.Term, b.Term, t.T, t.U), Val: val}
 }
 
 // finished is the symbolic contraction of a redex whose trace is itself (V + W,
@@ -322,7 +323,7 @@ func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, rho *diffEnv, k diffCon
 		return nil
 	}
 	if mk.symbolic {
-		return ev.finished(&dpl.Plus{P: p, X: a.Term, Y: b.Term}, rho, k, mk)
+		return ev.finished(ev.nodes.Plus(p, a.Term, b.Term), rho, k, mk)
 	}
 	r, err := dpl.AddReals(a.Val, b.Val)
 	if err != nil {
@@ -337,7 +338,7 @@ func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, rho *diffEnv, k diffCont,
 		return nil
 	}
 	if mk.symbolic {
-		return ev.finished(&dpl.OpApp{P: t.P, Op: t.Op, Arg: v.Term}, rho, k, mk)
+		return ev.finished(ev.nodes.OpApp(t.P, t.Op, v.Term), rho, k, mk)
 	}
 	r, err := dpl.Ev(t.Op, v.Val)
 	if err != nil {
@@ -376,7 +377,7 @@ func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFun
 	if !mk.symbolic {
 		return ev.eval(t.Body, rho.Bind(t.Name, v.Val, false), phi, k, mk)
 	}
-	entry := diffTapeEntry{binding: &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.Term}, value: v.Val}
+	entry := diffTapeEntry{binding: ev.nodes.Let(t.P, t.Name, t.T, v.Term), value: v.Val}
 	return ev.inPlace(t.P, entry, t.Body, rho.Bind(t.Name, v.Val, true), phi, rho, k, mk)
 }
 
@@ -408,7 +409,7 @@ func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *diffRdRe
 	inner, ok := ev.nested(mk, false, func(v dpl.Term) step {
 		tv, _ := dpl.TypeOfValue(v)
 		x := ev.names.Fresh("s")
-		mk.tape = append(mk.tape, diffTapeEntry{binding: &dpl.Let{P: p, Name: x, T: tv, Bound: c}, value: v})
+		mk.tape = append(mk.tape, diffTapeEntry{binding: ev.nodes.Let(p, x, tv, c), value: v})
 		if mk.fresh == nil {
 			mk.fresh = map[string]dpl.Term{}
 		}
@@ -416,7 +417,7 @@ func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *diffRdRe
 		if rep != nil {
 			ev.report(rep.trace, rep.derivative)
 		}
-		return throw(k, diffValue{Term: &dpl.Var{P: p, Name: x}, Val: v}, mk)
+		return throw(k, diffValue{Term: ev.nodes.Var(p, x), Val: v}, mk)
 	})
 	if !ok {
 		return nil
@@ -468,7 +469,7 @@ func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *dif
 	if !mk.symbolic {
 		return ev.eval(clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, false), phi, k, mk)
 	}
-	entry := diffTapeEntry{binding: &dpl.Let{P: p, Name: clo.Param, T: clo.ParamT, Bound: v.Term}, value: v.Val}
+	entry := diffTapeEntry{binding: ev.nodes.Let(p, clo.Param, clo.ParamT, v.Term), value: v.Val}
 	return ev.inPlace(p, entry, clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
 }
 

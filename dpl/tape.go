@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/slab"
 )
 
 // Tape is the linear-time strategy of spec §4: a Wengert-list reverse mode. The trace
@@ -97,36 +98,36 @@ type taper struct {
 	zeros map[Term]bool // the 0_T the backward pass wrote (see isZero)
 
 	// The nodes R makes, from slabs.
-	lets  slab[Let]
-	pairs slab[Pair]
-	ops   slab[OpApp]
-	vars  slab[Var]
-	fsts  slab[Fst]
-	tvars slab[tvar]
+	lets  slab.Slab[Let]
+	pairs slab.Slab[Pair]
+	ops   slab.Slab[OpApp]
+	vars  slab.Slab[Var]
+	fsts  slab.Slab[Fst]
+	tvars slab.Slab[tvar]
 }
 
 // The constructors of the nodes R makes most.
 
 func (p *taper) newLet(pos Pos, name string, t Type, m Term) *Let {
-	l := p.lets.new()
+	l := p.lets.New()
 	l.P, l.Name, l.T, l.Bound = pos, name, t, m
 	return l
 }
 
 func (p *taper) newPair(pos Pos, x, y Term, t, u Type) *Pair {
-	q := p.pairs.new()
+	q := p.pairs.New()
 	q.P, q.X, q.Y, q.T, q.U = pos, x, y, t, u
 	return q
 }
 
 func (p *taper) newOpApp(pos Pos, op *Operator, arg Term) *OpApp {
-	o := p.ops.new()
+	o := p.ops.New()
 	o.P, o.Op, o.Arg = pos, op, arg
 	return o
 }
 
 func (p *taper) newVarRef(pos Pos, name string) *Var {
-	v := p.vars.new()
+	v := p.vars.New()
 	v.P, v.Name = pos, name
 	return v
 }
@@ -236,7 +237,7 @@ func chainLength(c Term) int {
 // newVar makes a tvar named after base.
 func (p *taper) newVar(pos Pos, base string, t Type) *tvar {
 	name := p.names.Fresh(base)
-	v := p.tvars.new()
+	v := p.tvars.New()
 	v.t, v.ref, v.self = t, Var{P: pos, Name: name}, tref{v}
 	return v
 }
@@ -587,7 +588,7 @@ func (p *taper) contribute1(cot Term, a Term) {
 		}
 		if left {
 			y := p.names.Fresh("y")
-			f := p.fsts.new()
+			f := p.fsts.New()
 			f.X, f.T, f.U = cot, u, s
 			p.emit(Pos{}, y, u, f, 1)
 			p.contribute(p.newVarRef(Pos{}, y), a.X)

@@ -149,8 +149,9 @@ type diffInterp struct {
 	budget int
 	names  *dpl.Names
 	onRd   func(trace, derivative dpl.Term)
-	depth  int // activations of eval, trace and traceValue
-	layers int // nested layers
+	depth  int          // activations of eval, trace and traceValue
+	nodes  dplval.Nodes // the nodes of the traces
+	layers int          // nested layers
 }
 
 func newDiffInterp(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (*diffInterp, error) {
@@ -451,7 +452,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err := in.contract("sym/let"); err != nil {
 				return nil, err
 			}
-			prefix = append(prefix, &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.Term})
+			prefix = append(prefix, in.nodes.Let(t.P, t.Name, t.T, v.Term))
 			rho, m = rho.Bind(t.Name, v.Val, true), t.Body
 		case *dpl.If: // if true then M else N ⇝ C  if M ⇝ C;  if false ... if N ⇝ C
 			b, err := in.condSym(phi, rho, t.Cond, &prefix)
@@ -481,7 +482,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err := in.contract("sym/call"); err != nil {
 				return nil, err
 			}
-			prefix = append(prefix, &dpl.Let{P: t.P, Name: fn.Param, T: fn.ParamT, Bound: v.Term})
+			prefix = append(prefix, in.nodes.Let(t.P, fn.Param, fn.ParamT, v.Term))
 			phi, rho = enter(fn, v.Val, true)
 			m = fn.Body
 		case *dpl.Rd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
@@ -543,7 +544,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if x.Term == x.Val && y.Term == y.Val {
 			return dplval.Closed(val), nil
 		}
-		return diffValue{Term: &dpl.Pair{P: t.P, X: x.Term, Y: y.Term, T: t.T, U: t.U}, Val: val}, nil
+		return diffValue{Term: in.nodes.Pair(t.P, x.Term, y.Term, t.T, t.U), Val: val}, nil
 	case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
 		c, env, err := in.primitive(phi, rho, m, prefix)
 		if err != nil {
@@ -558,7 +559,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if err := in.contract("sym/let"); err != nil {
 			return diffValue{}, err
 		}
-		start := &dpl.Let{P: t.P, Name: t.Name, T: t.T, Bound: v.Term}
+		start := in.nodes.Let(t.P, t.Name, t.T, v.Term)
 		c, err := in.nestedTrace(phi, rho.Bind(t.Name, v.Val, true), t.Body, []*dpl.Let{start})
 		if err != nil {
 			return diffValue{}, err
@@ -602,7 +603,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if err := in.contract("sym/call"); err != nil {
 			return diffValue{}, err
 		}
-		start := &dpl.Let{P: t.P, Name: fn.Param, T: fn.ParamT, Bound: v.Term}
+		start := in.nodes.Let(t.P, fn.Param, fn.ParamT, v.Term)
 		phi1, rho1 := enter(fn, v.Val, true)
 		c, err := in.nestedTrace(phi1, rho1, fn.Body, []*dpl.Let{start})
 		if err != nil {
@@ -643,13 +644,13 @@ func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 		if err != nil {
 			return nil, nil, err
 		}
-		c, env, rule = &dpl.Plus{P: t.P, X: x.Term, Y: y.Term}, env.BindValue(x).BindValue(y), "sym/plus"
+		c, env, rule = in.nodes.Plus(t.P, x.Term, y.Term), env.BindValue(x).BindValue(y), "sym/plus"
 	case *dpl.OpApp:
 		a, err := operand(t.Arg)
 		if err != nil {
 			return nil, nil, err
 		}
-		c, env, rule = &dpl.OpApp{P: t.P, Op: t.Op, Arg: a.Term}, env.BindValue(a), "sym/op"
+		c, env, rule = in.nodes.OpApp(t.P, t.Op, a.Term), env.BindValue(a), "sym/op"
 	case *dpl.Fst:
 		a, err := operand(t.X)
 		if err != nil {
@@ -725,8 +726,8 @@ func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *diffEnv, prefix *[]*dpl.L
 func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) diffValue {
 	tv, _ := dpl.TypeOfValue(v)
 	x := in.names.Fresh("s")
-	*prefix = append(*prefix, &dpl.Let{P: p, Name: x, T: tv, Bound: c})
-	return diffValue{Term: &dpl.Var{P: p, Name: x}, Val: v}
+	*prefix = append(*prefix, in.nodes.Let(p, x, tv, c))
+	return diffValue{Term: in.nodes.Var(p, x), Val: v}
 }
 
 // finishTrace builds the trace let x1:T1 = C1 in ... let xn:Tn = Cn in tail.

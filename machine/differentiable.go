@@ -348,6 +348,7 @@ type DiffMachine struct {
 	fuel   *interderive.Counter
 	budget int
 	names  *dpl.Names
+	nodes  dplval.Nodes // the nodes of the traces
 	onRd   func(trace, derivative dpl.Term)
 	// Trace, if not nil, is called with every state before its transition.
 	Trace func(*DiffState)
@@ -531,7 +532,7 @@ func (m *DiffMachine) cont(s *DiffState) error {
 		s.push(&DiffKPairRight{P: f.P, Left: v, T: f.T, U: f.U})
 		s.toEval(f.Right, f.Env, f.Phi)
 	case *DiffKPairRight: // <V, W> is a value
-		s.toContinue(pair(f.P, f.Left, v, f.T, f.U))
+		s.toContinue(m.pair(f.P, f.Left, v, f.T, f.U))
 	case *DiffKRdPoint:
 		s.push(&DiffKRdCotangent{P: f.P, Point: v, Param: f.Param, T: f.T, Body: f.Body, Env: f.Env, Phi: f.Phi})
 		s.toEval(f.Cotangent, f.Env, f.Phi)
@@ -547,12 +548,12 @@ func (m *DiffMachine) cont(s *DiffState) error {
 }
 
 // pair builds the value <V, W>_{T,U}.
-func pair(p dpl.Pos, a, b DiffValue, t, u dpl.Type) DiffValue {
+func (m *DiffMachine) pair(p dpl.Pos, a, b DiffValue, t, u dpl.Type) DiffValue {
 	val := &dpl.Pair{P: p, X: a.Val, Y: b.Val, T: t, U: u}
 	if a.Term == a.Val && b.Term == b.Val {
 		return dplval.Closed(val)
 	}
-	return DiffValue{Term: &dpl.Pair{P: p, X: a.Term, Y: b.Term, T: t, U: u}, Val: val}
+	return DiffValue{Term: m.nodes.Pair(p, a.Term, b.Term, t, u), Val: val}
 }
 
 // pred contracts pred(V) ⇒ bev(pred, ρ(V)), in either mode: booleans are never traced,
@@ -700,9 +701,9 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 	}
 	switch f := frame.(type) {
 	case *DiffKPlusRight:
-		return finished(dpl.RulePlus, &dpl.Plus{P: f.P, X: f.Left.Term, Y: v.Term}, f.Env)
+		return finished(dpl.RulePlus, m.nodes.Plus(f.P, f.Left.Term, v.Term), f.Env)
 	case *DiffKOp:
-		return finished(dpl.RuleOp, &dpl.OpApp{P: f.P, Op: f.Op, Arg: v.Term}, f.Env)
+		return finished(dpl.RuleOp, m.nodes.OpApp(f.P, f.Op, v.Term), f.Env)
 	case *DiffKFst:
 		return finished(dpl.RuleFst, &dpl.Fst{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env)
 	case *DiffKSnd:
@@ -711,7 +712,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 		if err := m.contract(s, dpl.RuleLet); err != nil {
 			return err
 		}
-		entry := DiffTapeEntry{Binding: &dpl.Let{P: f.P, Name: f.Name, T: f.T, Bound: v.Term}, Value: v.Val}
+		entry := DiffTapeEntry{Binding: m.nodes.Let(f.P, f.Name, f.T, v.Term), Value: v.Val}
 		body, rho := f.Body, f.Env.Bind(f.Name, v.Val, true)
 		if trivial {
 			l.Tape = append(l.Tape, entry)
@@ -741,7 +742,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 			return err
 		}
 		clo := f.Clo
-		entry := DiffTapeEntry{Binding: &dpl.Let{P: f.P, Name: clo.Param, T: clo.ParamT, Bound: v.Term}, Value: v.Val}
+		entry := DiffTapeEntry{Binding: m.nodes.Let(f.P, clo.Param, clo.ParamT, v.Term), Value: v.Val}
 		body, rho, phi := callee(clo, v.Val, true)
 		if trivial {
 			l.Tape = append(l.Tape, entry)
@@ -808,7 +809,7 @@ func (m *DiffMachine) ret(s *DiffState) error {
 		v := s.Result
 		tv, _ := dpl.TypeOfValue(v)
 		name := m.names.Fresh("s")
-		l.Tape = append(l.Tape, DiffTapeEntry{Binding: &dpl.Let{P: x.P, Name: name, T: tv, Bound: x.C}, Value: v})
+		l.Tape = append(l.Tape, DiffTapeEntry{Binding: m.nodes.Let(x.P, name, tv, x.C), Value: v})
 		if l.Fresh == nil {
 			l.Fresh = map[string]dpl.Term{}
 		}
@@ -816,7 +817,7 @@ func (m *DiffMachine) ret(s *DiffState) error {
 		if x.Rd != nil {
 			m.report(x.Rd)
 		}
-		s.toContinue(DiffValue{Term: &dpl.Var{P: x.P, Name: name}, Val: v})
+		s.toContinue(DiffValue{Term: m.nodes.Var(x.P, name), Val: v})
 		return nil
 	}
 	return fmt.Errorf("unknown exit %T", done.Exit)
