@@ -822,9 +822,6 @@ func (r *diffRun) rd(red *DiffRd, ev *DiffEvent) (dpl.Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := dpl.CheckDepth("derivative term", der); err != nil {
-		return nil, err
-	}
 	ev.Trace, ev.Derivative = c, der
 	return der, nil
 }

@@ -510,9 +510,6 @@ func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c d
 	if err != nil {
 		return ev.fail(err)
 	}
-	if err := dpl.CheckDepth("derivative term", der); err != nil {
-		return ev.fail(err)
-	}
 	switch {
 	case !mk.symbolic: // rd ⇒ X because rd ⇝ der and der ⇒ X
 		ev.report(c, der)

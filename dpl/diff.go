@@ -19,6 +19,8 @@ type Differentiator interface {
 	// (Proposition 3.3: the result has type T). V, W and C may have free variables
 	// besides x; env.Types types them. R renames as Figure 6 assumes: the binder x away
 	// from FV(V, W), and every let binder of C to a fresh name, so the caller need not.
+	// It refuses (an *interderive.DepthError) a result that nests deeper than MaxDepth
+	// (Depth), so the caller need not walk it to check.
 	R(env DiffEnv, w, v Term, x string, t Type, c Term) (Term, error)
 }
 
@@ -144,7 +146,11 @@ func (d figure6) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, 
 		c = Subst(c, x, &Var{Name: x1})
 		x = x1
 	}
-	return r.r(w, v, x, t, c, &tyEnv{name: x, t: t}).t, nil
+	res = r.r(w, v, x, t, c, &tyEnv{name: x, t: t}).t
+	if err := CheckDepth("derivative term", res); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // tyEnv types the variables bound around the trace term being differentiated (the

@@ -366,3 +366,34 @@ func TestTapeLongTraces(t *testing.T) {
 		t.Errorf("LookupDifferentiator(tape) = %v, %v", got, ok)
 	}
 }
+
+// TestDeepDerivative checks that every strategy refuses a derivative term that nests
+// deeper than MaxDepth, which the stages no longer walk to check: differentiating
+// x:T. x at V with the cotangent W binds W (a pair, not a variable or a number) by a
+// let of the derivative, whose depth is then 1 + W's. With T a product nested
+// MaxDepth deep (<<...<r, ()>...>, ()>), W's depth is MaxDepth + 1: too deep; one level
+// less, the derivative is as deep as the bound allows.
+func TestDeepDerivative(t *testing.T) {
+	deepValue := func(levels int) (dpl.Type, dpl.Term) {
+		var ty dpl.Type = dpl.Real
+		var w dpl.Term = lit(2)
+		for range levels {
+			w = &dpl.Pair{X: w, Y: &dpl.UnitLit{}, T: ty, U: dpl.Unit}
+			ty = dpl.Times(ty, dpl.Unit)
+		}
+		return ty, w
+	}
+	for _, ad := range []dpl.Differentiator{dpl.Tape, dpl.Pruned} {
+		ty, w := deepValue(dpl.MaxDepth)
+		if _, err := ad.R(dpl.DiffEnv{}, w, vr("v"), "x", ty, vr("x")); !errors.Is(err, interderive.ErrTooDeep) {
+			t.Errorf("%s, W %d deep: %v, want too deep", ad.Name(), dpl.MaxDepth+1, err)
+		}
+		ty, w = deepValue(dpl.MaxDepth - 2)
+		d, err := ad.R(dpl.DiffEnv{Types: func(y string) (dpl.Type, bool) { return ty, y == "v" }}, w, vr("v"), "x", ty, vr("x"))
+		if err != nil {
+			t.Errorf("%s, W %d deep: %v", ad.Name(), dpl.MaxDepth-1, err)
+		} else if got := dpl.Depth(d); got > dpl.MaxDepth {
+			t.Errorf("%s, W %d deep: the derivative is %d deep", ad.Name(), dpl.MaxDepth-1, got)
+		}
+	}
+}

@@ -399,9 +399,6 @@ func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValu
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := dpl.CheckDepth("derivative term", der); err != nil {
-		return nil, nil, err
-	}
 	return c, der, nil
 }
 

@@ -847,9 +847,6 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 	if err != nil {
 		return err
 	}
-	if err := dpl.CheckDepth("derivative term", der); err != nil {
-		return err
-	}
 	rep := &DiffRdReport{Trace: c, Derivative: der}
 	switch {
 	case l.Mode == DiffOrdinary: // rd ⇒ X because rd ⇝ der and der ⇒ X: evaluate der in place

@@ -577,9 +577,6 @@ func (r *diffRun) rd(rho *diffEnv, rd *dpl.Rd, ev *DiffEvent) (dpl.Term, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := dpl.CheckDepth("derivative term", der); err != nil {
-		return nil, err
-	}
 	ev.Trace, ev.Derivative = c, der
 	if r.hooks.Step != nil {
 		// The derivative's free variables are all outer ones (the binder x is bound
