@@ -26,7 +26,8 @@ func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run the benchmark suite on every stage, or measure the performance targets",
 		Long: `Bench runs every program of the suite (testdata/bench/*.in, each parameterised by a
 size n) at each of its sizes on every stage and semantics, and prints, per program, a
-table of time (the mean of runs repeated for at least 50 ms), contractions, contractions per second and
+table of time (the mean of runs repeated for at least 50 ms after a first run that samples
+the heap), contractions, contractions per second and
 peak heap, then the growth exponent of each stage: k in time ≈ a · contractions^k,
 fitted by least squares on the logarithms. A stage stops growing a program once one of
 its runs takes longer than --limit, or when its last two runs predict more than 15

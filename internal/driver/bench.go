@@ -185,16 +185,19 @@ type BenchRow struct {
 const MinBenchTime = 50 * time.Millisecond
 
 // RunBench runs a program at one size on one stage under one variant: once while
-// sampling the heap (RunOnce), then again until MinBenchTime has passed; the time is
-// the mean.
+// sampling the heap (RunOnce), for its answer, contractions and peak heap, then again,
+// at least once, until MinBenchTime has passed; the time is the mean of the runs
+// after the first. (The sampling stops the world every millisecond to read the heap,
+// which slows a long run with a large heap by a third or more: timing that run would
+// weigh on long runs only, as the gradient against its forward run.)
 func RunBench(p BenchProgram, size, stage, variant string, opts interderive.Options) BenchRow {
 	row, prog := runOnce(p, size, stage, variant, opts)
 	if row.Err != nil {
 		return row
 	}
 	opts.OnContract = nil
-	total, reps := row.Time, 1
-	for ; total < MinBenchTime; reps++ {
+	total, reps := time.Duration(0), 0
+	for ; reps == 0 || total < MinBenchTime; reps++ {
 		start := time.Now()
 		if _, err := prog.Run(stage, variant, opts); err != nil {
 			row.Err = err
