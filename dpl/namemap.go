@@ -1,13 +1,14 @@
 package dpl
 
-// nameMap maps names to values like a Go map, but keeps fresh names (base#k, see
+// NameMap maps names to values like a Go map, but keeps fresh names (base#k, see
 // Names) in a slice by their number k, counted from the first fresh number it was
 // given (numbers grow through a run, and a trace's names are recent ones): the names
 // of traces and derivatives are nearly all fresh, and R looks one up at every binding.
 // Two names with the same number (a#5 and s#5, from two supplies) share a slot: the
 // first to arrive holds it, the other goes to the map, as do numbers below the first
-// or maxSlot past it. A name is in one place at a time: its slot or the map.
-type nameMap[V any] struct {
+// or maxSlot past it. A name is in one place at a time: its slot or the map. The zero
+// NameMap is empty and ready to use; it is not safe for concurrent use.
+type NameMap[V any] struct {
 	slots FreshSlots
 	fresh []nameSlot[V]
 	other map[string]V
@@ -22,10 +23,14 @@ type nameSlot[V any] struct {
 const maxSlot = 1 << 22
 
 // slot is the index of name's slot, or -1 if it has none.
-func (m *nameMap[V]) slot(name string) int { return m.slots.Slot(name, maxSlot) }
+func (m *NameMap[V]) slot(name string) int { return m.slots.Slot(name, maxSlot) }
 
-// get is m[name].
-func (m *nameMap[V]) get(name string) (V, bool) {
+// Get is m[name]; a nil *NameMap is empty.
+func (m *NameMap[V]) Get(name string) (V, bool) {
+	if m == nil { // as a nil Go map
+		var zero V
+		return zero, false
+	}
 	if i := m.slot(name); i >= 0 && i < len(m.fresh) && m.fresh[i].name == name {
 		return m.fresh[i].v, true
 	}
@@ -33,8 +38,8 @@ func (m *nameMap[V]) get(name string) (V, bool) {
 	return v, ok
 }
 
-// set is m[name] = v.
-func (m *nameMap[V]) set(name string, v V) {
+// Set is m[name] = v.
+func (m *NameMap[V]) Set(name string, v V) {
 	if i := m.slot(name); i >= 0 {
 		if i >= len(m.fresh) {
 			m.grow(i + 1)
@@ -58,7 +63,7 @@ func (m *nameMap[V]) set(name string, v V) {
 // grow makes the slice n long, at least doubling its capacity when it must move (the
 // numbers of a long trace arrive in increasing order: append's growth by a quarter
 // would copy the slice over and over).
-func (m *nameMap[V]) grow(n int) {
+func (m *NameMap[V]) grow(n int) {
 	if n > cap(m.fresh) {
 		bigger := make([]nameSlot[V], len(m.fresh), max(n, 2*cap(m.fresh), 16))
 		copy(bigger, m.fresh)
@@ -67,8 +72,8 @@ func (m *nameMap[V]) grow(n int) {
 	m.fresh = m.fresh[:n]
 }
 
-// remove is delete(m, name).
-func (m *nameMap[V]) remove(name string) {
+// Remove is delete(m, name).
+func (m *NameMap[V]) Remove(name string) {
 	if i := m.slot(name); i >= 0 && i < len(m.fresh) && m.fresh[i].name == name {
 		m.fresh[i] = nameSlot[V]{}
 		return

@@ -9,51 +9,51 @@ import (
 // TestNameMapCollisions follows two fresh names with one number (a#5, s#5), a source
 // name and a number past the slice's bound through set, get and remove.
 func TestNameMapCollisions(t *testing.T) {
-	var m nameMap[int]
-	m.set("a#5", 1)
-	m.set("s#5", 2) // same number: to the map
-	m.set("x", 3)
-	m.set("y#99999999", 4) // past maxSlot: to the map
+	var m NameMap[int]
+	m.Set("a#5", 1)
+	m.Set("s#5", 2) // same number: to the map
+	m.Set("x", 3)
+	m.Set("y#99999999", 4) // past maxSlot: to the map
 	for name, want := range map[string]int{"a#5": 1, "s#5": 2, "x": 3, "y#99999999": 4} {
-		if got, ok := m.get(name); !ok || got != want {
+		if got, ok := m.Get(name); !ok || got != want {
 			t.Errorf("get(%s) = %d, %v; want %d", name, got, ok, want)
 		}
 	}
-	if _, ok := m.get("b#5"); ok {
+	if _, ok := m.Get("b#5"); ok {
 		t.Errorf("get(b#5) found a value: b#5 was never set")
 	}
-	m.remove("a#5")
-	if _, ok := m.get("a#5"); ok {
+	m.Remove("a#5")
+	if _, ok := m.Get("a#5"); ok {
 		t.Errorf("a#5 still there after remove")
 	}
-	if got, ok := m.get("s#5"); !ok || got != 2 {
+	if got, ok := m.Get("s#5"); !ok || got != 2 {
 		t.Errorf("removing a#5 lost s#5: %d, %v", got, ok)
 	}
-	m.set("a#5", 6) // the slot is free again
-	if got, _ := m.get("a#5"); got != 6 {
+	m.Set("a#5", 6) // the slot is free again
+	if got, _ := m.Get("a#5"); got != 6 {
 		t.Errorf("get(a#5) = %d after setting it again, want 6", got)
 	}
 }
 
-// TestNameMapAgreesWithMap runs random operations on a nameMap and a Go map side by
+// TestNameMapAgreesWithMap runs random operations on a NameMap and a Go map side by
 // side (names that collide on purpose).
 func TestNameMapAgreesWithMap(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		names := []string{"x", "y", "a#1", "s#1", "a#2", "x#", "#3", "b#30"}
-		var m nameMap[int]
+		var m NameMap[int]
 		ref := map[string]int{}
 		for i := range rapid.IntRange(1, 200).Draw(t, "ops") {
 			name := rapid.SampledFrom(names).Draw(t, "name")
 			switch rapid.IntRange(0, 2).Draw(t, "op") {
 			case 0:
-				m.set(name, i)
+				m.Set(name, i)
 				ref[name] = i
 			case 1:
-				m.remove(name)
+				m.Remove(name)
 				delete(ref, name)
 			}
 			for _, n := range names {
-				got, ok := m.get(n)
+				got, ok := m.Get(n)
 				want, wok := ref[n]
 				if ok != wok || got != want {
 					t.Fatalf("get(%s) = %d, %v; the map has %d, %v", n, got, ok, want, wok)

@@ -91,7 +91,7 @@ type taper struct {
 	depth int
 
 	x     *tvar
-	scope nameMap[Term] // source variable -> atom
+	scope NameMap[Term] // source variable -> atom
 	undo  []shadowed    // the bindings of scope the lets being tapered hide
 	binds []tbinding
 	out   []*Let        // the emitted bindings, in order
@@ -212,7 +212,7 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 	// forward pass binds fresh names only (the scope maps source names to atoms).
 	p.x = p.newVar(Pos{}, x, t)
 	p.x.active = true
-	p.scope.set(x, &p.x.self)
+	p.scope.Set(x, &p.x.self)
 	result := p.chain(c, false)
 	p.decide()
 
@@ -335,9 +335,9 @@ func (p *taper) atom(c Term) Term {
 	a := p.chain(c, true)
 	for i := len(p.undo) - 1; i >= mark; i-- {
 		if u := p.undo[i]; u.had {
-			p.scope.set(u.name, u.old)
+			p.scope.Set(u.name, u.old)
 		} else {
-			p.scope.remove(u.name)
+			p.scope.Remove(u.name)
 		}
 	}
 	clear(p.undo[mark:])
@@ -372,14 +372,14 @@ func (p *taper) chain(c Term, restore bool) Term {
 				a = p.bind(c0.P, c0.Name, s, a, true)
 			}
 			if restore {
-				old, had := p.scope.get(c0.Name)
+				old, had := p.scope.Get(c0.Name)
 				p.undo = append(p.undo, shadowed{c0.Name, old, had})
 			}
-			p.scope.set(c0.Name, a)
+			p.scope.Set(c0.Name, a)
 			c = c0.Body
 			continue
 		case *Var:
-			if a, ok := p.scope.get(c0.Name); ok {
+			if a, ok := p.scope.Get(c0.Name); ok {
 				return a
 			}
 			return c0 // a free variable of C other than x: a constant

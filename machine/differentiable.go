@@ -255,8 +255,9 @@ type DiffLayer struct {
 	// Fresh holds the values of the fresh variables of Figure 5 bound on a symbolic
 	// layer's tape: they occur in values and traces, never in the program, so no
 	// environment of the program binds them. An ordinary layer evaluating a trace
-	// (C ⇒ V) shares the Fresh of the symbolic layer whose trace it is.
-	Fresh map[string]dpl.Term
+	// (C ⇒ V) shares the Fresh of the symbolic layer whose trace it is. (A NameMap
+	// rather than a Go map: a long trace binds hundreds of thousands, by number.)
+	Fresh *dpl.NameMap[dpl.Term]
 	Exit  DiffExit
 }
 
@@ -495,7 +496,7 @@ func (m *DiffMachine) lookup(s *DiffState, x *dpl.Var) (DiffValue, error) {
 		}
 		return dplval.Closed(e.Val), nil
 	}
-	if v, ok := l.Fresh[x.Name]; ok {
+	if v, ok := l.Fresh.Get(x.Name); ok {
 		if l.Mode == DiffSymbolic {
 			return DiffValue{Term: x, Val: v}, nil
 		}
@@ -811,9 +812,9 @@ func (m *DiffMachine) ret(s *DiffState) error {
 		name := m.names.Fresh("s")
 		l.Tape = append(l.Tape, DiffTapeEntry{Binding: m.nodes.Let(x.P, name, tv, x.C), Value: v})
 		if l.Fresh == nil {
-			l.Fresh = map[string]dpl.Term{}
+			l.Fresh = &dpl.NameMap[dpl.Term]{}
 		}
-		l.Fresh[name] = v
+		l.Fresh.Set(name, v)
 		if x.Rd != nil {
 			m.report(x.Rd)
 		}
@@ -832,7 +833,7 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 		if e, ok := x.Env.Lookup(y); ok {
 			return dpl.TypeOfValue(e.Val)
 		}
-		if v, ok := l.Fresh[y]; ok {
+		if v, ok := l.Fresh.Get(y); ok {
 			return dpl.TypeOfValue(v)
 		}
 		return nil, false
