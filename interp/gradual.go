@@ -75,6 +75,7 @@ func (in *interpreter) ret(val v.Value, k ctx) (v.Value, error) {
 // contraction (what interp would return for them, without the call); anything else is
 // interp's.
 func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
+	top := in.frames.Top()
 	switch t := e.(type) {
 	case *g.Var:
 		if val, ok := rho.Lookup(t.Name); ok {
@@ -97,44 +98,34 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 	case *g.App:
 		if f, ok := v.Atom(t.Fun, rho); ok {
 			if clo, ok := f.(*v.Closure); ok {
-				return in.callClosure(clo, t.Arg, rho)
+				// An application of a closure: the argument and the beta contraction
+				// here, as interp's case for an application makes them, then the body
+				// below, without a call to interp that would dispatch on the
+				// application first.
+				a, err := in.operand(t.Arg, rho)
+				if err != nil {
+					return nil, err
+				}
+				if err := in.fuel.Contract("beta"); err != nil {
+					return nil, err
+				}
+				if e, rho, err = in.enter(clo, a); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
-	if in.depth >= MaxDepth { // interp(e, ρ, inner), by hand: the compiler does not inline it
+	// interp(e, ρ, inner) by hand (within, which the compiler does not inline): a
+	// subcomputation, whose frames are given back when it returns.
+	if in.depth >= MaxDepth {
+		in.frames.Release(top)
 		return nil, tooDeep()
 	}
 	in.depth++
-	top := in.frames.Top()
 	val, err := in.eval(e, rho, inner)
-	in.frames.Release(top) // the frames of eval's calls are dead: val cannot hold them
+	in.frames.Release(top)
 	in.depth--
 	return val, err
-}
-
-// callClosure is operand on an application of a closure: the argument, the beta
-// contraction, and the body, as interp's case for an application does them, without
-// the call to interp that would dispatch on the application first.
-func (in *interpreter) callClosure(clo *v.Closure, arg g.Expr, rho *v.Env) (v.Value, error) {
-	a, err := in.operand(arg, rho)
-	if err != nil {
-		return nil, err
-	}
-	if err := in.fuel.Contract("beta"); err != nil {
-		return nil, err
-	}
-	if in.depth >= MaxDepth {
-		return nil, tooDeep()
-	}
-	in.depth++
-	top := in.frames.Top()
-	body, env, err := in.enter(clo, a)
-	if err == nil {
-		a, err = in.eval(body, env, inner)
-	}
-	in.frames.Release(top) // the frames of the call are dead: a cannot hold them
-	in.depth--
-	return a, err
 }
 
 // enter is where a call of clo with argument a goes on: its body, in its
@@ -182,13 +173,19 @@ func (in *interpreter) condition(e g.Expr, rho *v.Env) (bool, error) {
 
 // interp evaluates e in ρ, in the context k, within the depth bound.
 func (in *interpreter) interp(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
+	return in.within(in.frames.Top(), e, rho, k)
+}
+
+// within is interp for a computation whose calls' frames are those above top: within
+// the depth bound, and giving them back when it returns (its value cannot hold them).
+func (in *interpreter) within(top int, e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 	if in.depth >= MaxDepth {
+		in.frames.Release(top)
 		return nil, tooDeep()
 	}
 	in.depth++
-	top := in.frames.Top()
 	a, err := in.eval(e, rho, k)
-	in.frames.Release(top) // the frames of eval's calls are dead: a cannot hold them
+	in.frames.Release(top)
 	in.depth--
 	return a, err
 }
@@ -456,9 +453,11 @@ func (in *interpreter) call(f, a v.Value) (v.Value, error) {
 		return ans, err
 	}
 	top := in.frames.Top()
-	r, err := in.interp(clo.Lam.Body, clo.EnterWith(&in.frames, arg), k)
-	in.frames.Release(top)
-	return r, err
+	body, env, err := in.enter(clo, arg)
+	if err != nil {
+		return nil, err
+	}
+	return in.within(top, body, env, k)
 }
 
 // cast applies a coercion to a value (Siek & Garcia's apply_coercion): the identity
