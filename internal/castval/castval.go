@@ -39,9 +39,7 @@ type (
 func (Int) isValue()      {}
 func (Bool) isValue()     {}
 func (*Closure) isValue() {}
-
-// Unfolds is the letrec l whose Unfold the closure's function is, or nil.
-func (clo *Closure) Unfolds() *g.Letrec { return clo.unfolds }
+func (*Wrapped) isValue() {}
 
 // NewClosure is the closure of f in ρ.
 func NewClosure(f *g.Lam, rho *Env) *Closure {
@@ -51,7 +49,9 @@ func NewClosure(f *g.Lam, rho *Env) *Closure {
 	}
 	return c
 }
-func (*Wrapped) isValue() {}
+
+// Unfolds is the letrec l whose Unfold the closure's function is, or nil.
+func (clo *Closure) Unfolds() *g.Letrec { return clo.unfolds }
 
 // Constant is the value of a constant k (*g.IntLit or *g.BoolLit), or nil.
 func Constant(k g.Expr) Value {
@@ -184,8 +184,8 @@ func (clo *Closure) EnterIn(arg Value, f *Frame) *Env {
 	p, r := &f.param, &f.rec
 	if l := clo.unfolds; l != nil {
 		if r.V != Value(clo) {
-			// The frame's last call was not of clo (a recursive call reuses its
-			// caller's frame slot... or the one its sibling used: all hold the same).
+			// Unless the frame's last call was of clo too (a recursive call takes the
+			// frame its previous sibling had), which left these bindings as they are.
 			r.Name, r.V, r.Next, r.rec = l.Name, clo, p, nil
 			p.Name, p.Next, p.rec = clo.Lam.Param, clo.Env, r
 		}
@@ -252,7 +252,7 @@ func (rho *Env) Lookup(x string) (Value, bool) {
 }
 
 // sameName is a == b, deciding without a call to the runtime when a and b share
-// their bytes, as the occurrences of a name do (the parsers intern names): == calls
+// their bytes, as the occurrences of a name do (the gradual lexer interns them): == calls
 // the runtime to compare bytes as soon as the lengths agree, a sixth of interp's time
 // on fib.
 func sameName(a, b string) bool {

@@ -143,7 +143,7 @@ func TestEnterWith(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	maker := &Closure{Lam: e.(*g.Lam)}
+	maker := NewClosure(e.(*g.Lam), nil)
 	if rho := maker.EnterWith(&fs, Int(1)); fs.Top() != 1 || rho.Name != "x" || rho.V != Int(1) {
 		t.Errorf("a call that makes a closure: (%s ↦ %v), top %d; want (x ↦ 1) on the heap, top 1", rho.Name, rho.V, fs.Top())
 	}
