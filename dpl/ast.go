@@ -262,7 +262,8 @@ func treeDepth(t Term, budget int, letsNest bool) (int, bool) {
 		d int // the depth of t's node
 	}
 	deepest := 0
-	stack := []item{{t, 1}}
+	var buf [32]item // small terms take no allocation
+	stack := append(buf[:0], item{t, 1})
 	for n := 0; len(stack) > 0; n++ {
 		if n > budget {
 			return 0, false

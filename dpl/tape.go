@@ -147,56 +147,8 @@ func (p *taper) add(n int) {
 // the let's body at the end.
 func (p *taper) emit(pos Pos, name string, t Type, m Term, n int) {
 	p.add(1 + n)
-	p.deep = max(p.deep, 1+shallowDepth(m))
+	p.deep = max(p.deep, 1+Depth(m)) // a small term: no allocation
 	p.out = append(p.out, p.newLet(pos, name, t, m))
-}
-
-// shallowDepth is Depth(m) for a term R binds or returns: worked out on the spot for
-// the shapes R writes (atoms, and primitives, pairs and sums of them), a few levels
-// deep, and by Depth past them. R knows its result's depth this way as it builds it,
-// rather than by a walk of the whole result afterwards.
-func shallowDepth(m Term) int {
-	if d, ok := depthWithin(m, 16); ok {
-		return d
-	}
-	return Depth(m)
-}
-
-// depthWithin is Depth(m), if m is made of atoms, pairs, sums and primitives no more
-// than budget levels deep.
-func depthWithin(m Term, budget int) (int, bool) {
-	if budget == 0 {
-		return 0, false
-	}
-	var kids [2]Term
-	switch m := m.(type) {
-	case *Var, *RealLit, *UnitLit:
-		return 1, true
-	case *Pair:
-		kids = [2]Term{m.X, m.Y}
-	case *Plus:
-		kids = [2]Term{m.X, m.Y}
-	case *OpApp:
-		kids[0] = m.Arg
-	case *Fst:
-		kids[0] = m.X
-	case *Snd:
-		kids[0] = m.X
-	default:
-		return 0, false
-	}
-	deepest := 0
-	for _, k := range kids {
-		if k == nil {
-			continue
-		}
-		d, ok := depthWithin(k, budget-1)
-		if !ok {
-			return 0, false
-		}
-		deepest = max(deepest, d)
-	}
-	return 1 + deepest, true
 }
 
 func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
@@ -267,7 +219,7 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 	if p.x.adj != nil {
 		body = p.x.adj // a value, or a sum counted when it was made
 	}
-	if max(p.deep, shallowDepth(body)) > MaxDepth {
+	if max(p.deep, Depth(body)) > MaxDepth {
 		return nil, &interderive.DepthError{What: "derivative term", Limit: MaxDepth}
 	}
 	for i := len(p.out) - 1; i >= 0; i-- {
