@@ -95,7 +95,7 @@ type diffEvaluator struct {
 	fuel   *interderive.Counter
 	budget int
 	names  *dpl.Names
-	nodes  dplval.Nodes // the nodes of the traces
+	nodes  dpl.Nodes // the nodes of the traces
 	onRd   func(trace, derivative dpl.Term)
 	answer dpl.Answer
 	err    error

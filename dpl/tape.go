@@ -99,38 +99,9 @@ type taper struct {
 	zeros map[Term]bool // the 0_T the backward pass wrote (see isZero)
 
 	// The nodes R makes, from slabs.
-	lets  slab.Slab[Let]
-	pairs slab.Slab[Pair]
-	ops   slab.Slab[OpApp]
-	vars  slab.Slab[Var]
+	nodes Nodes
 	fsts  slab.Slab[Fst]
 	tvars slab.Slab[tvar]
-}
-
-// The constructors of the nodes R makes most.
-
-func (p *taper) newLet(pos Pos, name string, t Type, m Term) *Let {
-	l := p.lets.New()
-	l.P, l.Name, l.T, l.Bound = pos, name, t, m
-	return l
-}
-
-func (p *taper) newPair(pos Pos, x, y Term, t, u Type) *Pair {
-	q := p.pairs.New()
-	q.P, q.X, q.Y, q.T, q.U = pos, x, y, t, u
-	return q
-}
-
-func (p *taper) newOpApp(pos Pos, op *Operator, arg Term) *OpApp {
-	o := p.ops.New()
-	o.P, o.Op, o.Arg = pos, op, arg
-	return o
-}
-
-func (p *taper) newVarRef(pos Pos, name string) *Var {
-	v := p.vars.New()
-	v.P, v.Name = pos, name
-	return v
 }
 
 func (p *taper) fail(err error) { panic(abort{err}) }
@@ -148,7 +119,7 @@ func (p *taper) add(n int) {
 func (p *taper) emit(pos Pos, name string, t Type, m Term, n int) {
 	p.add(1 + n)
 	p.deep = max(p.deep, 1+Depth(m)) // a small term: no allocation
-	p.out = append(p.out, p.newLet(pos, name, t, m))
+	p.out = append(p.out, p.nodes.Let(pos, name, t, m))
 }
 
 func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
@@ -198,7 +169,7 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 			if m, ok := prim.(*OpApp); ok {
 				// The backward pass writes op_r(<a, ā>) with the same a (shared).
 				b.arg = p.write(m.Arg)
-				prim = p.newOpApp(m.P, m.Op, b.arg)
+				prim = p.nodes.OpApp(m.P, m.Op, b.arg)
 			} else {
 				prim = p.write(prim)
 			}
@@ -257,11 +228,11 @@ func (p *taper) write(t Term) Term {
 		if x == t.X && y == t.Y {
 			return t
 		}
-		return p.newPair(t.P, x, y, t.T, t.U)
+		return p.nodes.Pair(t.P, x, y, t.T, t.U)
 	case *Plus:
 		return &Plus{P: t.P, X: p.write(t.X), Y: p.write(t.Y)}
 	case *OpApp:
-		return p.newOpApp(t.P, t.Op, p.write(t.Arg))
+		return p.nodes.OpApp(t.P, t.Op, p.write(t.Arg))
 	case *Fst:
 		return &Fst{P: t.P, X: p.write(t.X), T: t.T, U: t.U}
 	case *Snd:
@@ -342,14 +313,14 @@ func (p *taper) chain(c Term, restore bool) Term {
 			return p.bind(c0.P, "a", Real, &Plus{P: c0.P, X: a, Y: b}, false)
 		case *OpApp:
 			a := p.atom(c0.Arg)
-			return p.bind(c0.P, "a", c0.Op.Cod, p.newOpApp(c0.P, c0.Op, a), false)
+			return p.bind(c0.P, "a", c0.Op.Cod, p.nodes.OpApp(c0.P, c0.Op, a), false)
 		case *Pair:
 			a, b := p.atom(c0.X), p.atom(c0.Y)
 			u, s := c0.T, c0.U
 			if u == nil || s == nil {
 				u, s = p.atomType(a), p.atomType(b)
 			}
-			return p.newPair(c0.P, a, b, u, s)
+			return p.nodes.Pair(c0.P, a, b, u, s)
 		case *Fst:
 			a, u, s := p.projected(c0.X, c0.T, c0.U)
 			return p.bind(c0.P, "a", u, &Fst{P: c0.P, X: a, T: u, U: s}, false)
@@ -510,9 +481,9 @@ func (p *taper) backward(b *tbinding) {
 			arg = p.write(m.Arg)
 		}
 		g := p.names.Fresh("g")
-		p.emit(m.P, g, op.Dom, p.newOpApp(m.P, op.R(), p.newPair(m.P, arg, cot, op.Dom, op.Cod)), 1)
+		p.emit(m.P, g, op.Dom, p.nodes.OpApp(m.P, op.R(), p.nodes.Pair(m.P, arg, cot, op.Dom, op.Cod)), 1)
 		if has {
-			p.contribute(p.newVarRef(m.P, g), m.Arg)
+			p.contribute(p.nodes.Var(m.P, g), m.Arg)
 		}
 	case *Fst:
 		// fst_{U,S}(D): D's adjoint grows by <ā, 0_S>.
@@ -596,7 +567,7 @@ func (p *taper) contribute1(cot Term, a Term) {
 			f := p.fsts.New()
 			f.X, f.T, f.U = cot, u, s
 			p.emit(Pos{}, y, u, f, 1)
-			p.contribute(p.newVarRef(Pos{}, y), a.X)
+			p.contribute(p.nodes.Var(Pos{}, y), a.X)
 		}
 		if right {
 			z := p.names.Fresh("z")

@@ -149,9 +149,9 @@ type diffInterp struct {
 	budget int
 	names  *dpl.Names
 	onRd   func(trace, derivative dpl.Term)
-	depth  int          // activations of eval, trace and traceValue
-	nodes  dplval.Nodes // the nodes of the traces
-	layers int          // nested layers
+	depth  int       // activations of eval, trace and traceValue
+	nodes  dpl.Nodes // the nodes of the traces
+	layers int       // nested layers
 }
 
 func newDiffInterp(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (*diffInterp, error) {

@@ -349,7 +349,7 @@ type DiffMachine struct {
 	fuel   *interderive.Counter
 	budget int
 	names  *dpl.Names
-	nodes  dplval.Nodes // the nodes of the traces
+	nodes  dpl.Nodes // the nodes of the traces
 	onRd   func(trace, derivative dpl.Term)
 	// Trace, if not nil, is called with every state before its transition.
 	Trace func(*DiffState)
