@@ -230,7 +230,7 @@ func (p *taper) write(t Term) Term {
 		}
 		return p.nodes.Pair(t.P, x, y, t.T, t.U)
 	case *Plus:
-		return &Plus{P: t.P, X: p.write(t.X), Y: p.write(t.Y)}
+		return p.nodes.Plus(t.P, p.write(t.X), p.write(t.Y))
 	case *OpApp:
 		return p.nodes.OpApp(t.P, t.Op, p.write(t.Arg))
 	case *Fst:
@@ -310,7 +310,7 @@ func (p *taper) chain(c Term, restore bool) Term {
 			return c0
 		case *Plus:
 			a, b := p.atom(c0.X), p.atom(c0.Y)
-			return p.bind(c0.P, "a", Real, &Plus{P: c0.P, X: a, Y: b}, false)
+			return p.bind(c0.P, "a", Real, p.nodes.Plus(c0.P, a, b), false)
 		case *OpApp:
 			a := p.atom(c0.Arg)
 			return p.bind(c0.P, "a", c0.Op.Cod, p.nodes.OpApp(c0.P, c0.Op, a), false)
