@@ -192,6 +192,16 @@ func Unfold(l *Letrec) *Lam {
 	return l.unfolded.Load()
 }
 
+// Unfolding is the letrec an unfolded letrec function starts with: l, when f's body
+// is l and f is Unfold(l) (so that a call of f binds l's name to f itself); nil for
+// any other function. It builds nothing.
+func Unfolding(f *Lam) *Letrec {
+	if l, ok := f.Body.(*Letrec); ok && l.unfolded.Load() == f {
+		return l
+	}
+	return nil
+}
+
 // MakesNoClosure reports whether no closure made while a call of f runs can hold the
 // call's environment: f's body holds no lambda and no letrec — past, when f is
 // Unfold(l), the letrec it starts with, whose binding is the function called
@@ -207,7 +217,7 @@ func MakesNoClosure(f *Lam) bool {
 		return false
 	}
 	body := f.Body
-	if l, ok := body.(*Letrec); ok && l.unfolded.Load() == f {
+	if l := Unfolding(f); l != nil {
 		body = l.Body
 	}
 	answer := uint32(1)

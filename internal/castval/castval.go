@@ -43,11 +43,7 @@ func (*Wrapped) isValue() {}
 
 // NewClosure is the closure of f in ρ.
 func NewClosure(f *g.Lam, rho *Env) *Closure {
-	c := &Closure{Lam: f, Env: rho, noClosure: g.MakesNoClosure(f)}
-	if l, ok := f.Body.(*g.Letrec); ok && g.Unfold(l) == f {
-		c.unfolds = l
-	}
-	return c
+	return &Closure{Lam: f, Env: rho, unfolds: g.Unfolding(f), noClosure: g.MakesNoClosure(f)}
 }
 
 // Unfolds is the letrec l whose Unfold the closure's function is, or nil.
