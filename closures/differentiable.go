@@ -471,15 +471,9 @@ func descendDiff(mode DiffMode, E *DiffContext, cl DiffClosure) (*DiffValue, Dif
 	}
 }
 
-// lookupFun is φ(f) for the call c. A call the reference semantics already resolved
-// (c.Clo set: a program built from its intermediate terms) carries its closure, whose
-// body's other calls are resolved in turn: its function environment is ε.
+// lookupFun is φ(f) for the call c (dplval.Funs.Called).
 func lookupFun(phi *DiffFunEnv, c *dpl.Call) (*DiffFun, error) {
-	if c.Clo != nil {
-		k := c.Clo
-		return &DiffFun{Name: k.Name, Param: k.Param, ParamT: k.ParamT, ResT: k.ResT, Body: k.Body}, nil
-	}
-	fn, ok := phi.Lookup(c.Name)
+	fn, ok := phi.Called(c)
 	if !ok {
 		return nil, fmt.Errorf("call of the unbound function %s", c.Name)
 	}

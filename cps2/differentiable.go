@@ -254,10 +254,7 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 			return throw(k, dplval.Closed(&dpl.BoolLit{P: t.P, B: b}), mk)
 		}))
 	case *dpl.Call:
-		clo, ok := phi.Lookup(t.Name)
-		if c := t.Clo; c != nil { // a call resolved already (dpl.SubstClosure): its closure's φ is resolved in its body
-			clo, ok = &diffClosure{Name: c.Name, Param: c.Param, ParamT: c.ParamT, ResT: c.ResT, Body: c.Body}, true
-		}
+		clo, ok := phi.Called(t)
 		if !ok {
 			return ev.fail(fmt.Errorf("call of the unbound function %s", t.Name))
 		}

@@ -76,14 +76,9 @@ type (
 	diffFunEnv = dplval.Funs
 )
 
-// lookupFun is φ(f) for the call c. A call already resolved to its closure (a program
-// built from the reference's intermediate terms) carries it; its body's other calls are
-// resolved in turn.
+// lookupFun is φ(f) for the call c (dplval.Funs.Called).
 func lookupFun(phi *diffFunEnv, c *dpl.Call) (*diffFun, error) {
-	if k := c.Clo; k != nil {
-		return &diffFun{Name: k.Name, Param: k.Param, ParamT: k.ParamT, ResT: k.ResT, Body: k.Body}, nil
-	}
-	if fn, ok := phi.Lookup(c.Name); ok {
+	if fn, ok := phi.Called(c); ok {
 		return fn, nil
 	}
 	return nil, fmt.Errorf("call of the unbound function %s", c.Name)

@@ -463,10 +463,7 @@ func (m *DiffMachine) eval(s *DiffState) error {
 		s.push(&DiffKPred{P: t.P, Pred: t.Pred})
 		s.toEval(t.Arg, rho, phi)
 	case *dpl.Call:
-		clo, ok := phi.Lookup(t.Name)
-		if c := t.Clo; c != nil { // a call resolved already (dpl.SubstClosure): its closure's φ is resolved in its body
-			clo, ok = &DiffClosure{Name: c.Name, Param: c.Param, ParamT: c.ParamT, ResT: c.ResT, Body: c.Body}, true
-		}
+		clo, ok := phi.Called(t)
 		if !ok {
 			return fmt.Errorf("call of the unbound function %s", t.Name)
 		}

@@ -244,6 +244,16 @@ func (p *Funs) Lookup(f string) (*Closure, bool) {
 	return nil, false
 }
 
+// Called is φ(f) for the call c of f. A call already resolved (c.Clo, set by
+// dpl.SubstClosure: a program built from the reference semantics' intermediate terms)
+// carries its closure, whose body's other calls are resolved in turn: its φ is ε.
+func (p *Funs) Called(c *dpl.Call) (*Closure, bool) {
+	if k := c.Clo; k != nil {
+		return &Closure{Name: k.Name, Param: k.Param, ParamT: k.ParamT, ResT: k.ResT, Body: k.Body}, true
+	}
+	return p.Lookup(c.Name)
+}
+
 // Closure is clo_φ(f(x:T):U. M): the function's body M has no free ordinary variable
 // but x, and its free function variables other than f are resolved in Phi.
 type Closure struct {

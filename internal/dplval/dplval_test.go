@@ -140,3 +140,21 @@ func TestEnvLookupAgreesWithScan(t *testing.T) {
 		}
 	})
 }
+
+// TestFunsCalled checks φ(f) for a call by hand: an unresolved call finds f's closure
+// in φ, a resolved one carries its own (with φ = ε), and an unbound f is not found.
+func TestFunsCalled(t *testing.T) {
+	g := &Closure{Name: "g", Param: "y", ParamT: dpl.Real, ResT: dpl.Real, Body: real(1)}
+	phi := (*Funs)(nil).Bind("g", g)
+	if got, ok := phi.Called(&dpl.Call{Name: "g", Arg: real(0)}); !ok || got != g {
+		t.Errorf("g(0) in φ = {g}: %v, %v; want g's closure", got, ok)
+	}
+	k := &dpl.Closure{Name: "f", Param: "x", ParamT: dpl.Real, ResT: dpl.Real, Body: real(2)}
+	got, ok := phi.Called(&dpl.Call{Name: "f", Arg: real(0), Clo: k})
+	if !ok || got.Name != "f" || got.Param != "x" || got.Body != k.Body || got.Phi != nil {
+		t.Errorf("a resolved call of f: %+v, %v; want f's closure from the call, with φ = ε", got, ok)
+	}
+	if _, ok := phi.Called(&dpl.Call{Name: "h", Arg: real(0)}); ok {
+		t.Errorf("h(0) in φ = {g} was found")
+	}
+}
