@@ -226,7 +226,7 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 	case *dpl.Pair:
 		return descend(t.X, diffK(func(a diffValue, mk *diffMeta) step {
 			return ev.eval(t.Y, rho, phi, diffK(func(b diffValue, mk *diffMeta) step {
-				return throw(k, ev.pairValue(t, a, b), mk) // <V, W> is a value
+				return throw(k, dplval.Pair(&ev.nodes, t.P, a, b, t.T, t.U), mk) // <V, W> is a value
 			}), mk)
 		}))
 	case *dpl.Fst:
@@ -293,14 +293,6 @@ func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
 		return dplval.Closed(v), nil
 	}
 	return diffValue{}, fmt.Errorf("unbound variable %s", x.Name)
-}
-
-func (ev *diffEvaluator) pairValue(t *dpl.Pair, a, b diffValue) diffValue {
-	val := &dpl.Pair{P: t.P, X: a.Val, Y: b.Val, T: t.T, U: t.U}
-	if a.Term == a.Val && b.Term == b.Val {
-		return dplval.Closed(val)
-	}
-	return diffValue{Term: ev.nodes.Pair(t.P, a.Term, b.Term, t.T, t.U), Val: val}
 }
 
 // finished is the symbolic contraction of a redex whose trace is itself (V + W,

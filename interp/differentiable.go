@@ -532,11 +532,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if err != nil {
 			return diffValue{}, err
 		}
-		val := &dpl.Pair{P: t.P, X: x.Val, Y: y.Val, T: t.T, U: t.U}
-		if x.Term == x.Val && y.Term == y.Val {
-			return dplval.Closed(val), nil
-		}
-		return diffValue{Term: in.nodes.Pair(t.P, x.Term, y.Term, t.T, t.U), Val: val}, nil
+		return dplval.Pair(&in.nodes, t.P, x, y, t.T, t.U), nil
 	case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
 		c, env, err := in.primitive(phi, rho, m, prefix)
 		if err != nil {

@@ -530,7 +530,7 @@ func (m *DiffMachine) cont(s *DiffState) error {
 		s.push(&DiffKPairRight{P: f.P, Left: v, T: f.T, U: f.U})
 		s.toEval(f.Right, f.Env, f.Phi)
 	case *DiffKPairRight: // <V, W> is a value
-		s.toContinue(m.pair(f.P, f.Left, v, f.T, f.U))
+		s.toContinue(dplval.Pair(&m.nodes, f.P, f.Left, v, f.T, f.U))
 	case *DiffKRdPoint:
 		s.push(&DiffKRdCotangent{P: f.P, Point: v, Param: f.Param, T: f.T, Body: f.Body, Env: f.Env, Phi: f.Phi})
 		s.toEval(f.Cotangent, f.Env, f.Phi)
@@ -543,15 +543,6 @@ func (m *DiffMachine) cont(s *DiffState) error {
 		return m.symbolic(s, top, v)
 	}
 	return nil
-}
-
-// pair builds the value <V, W>_{T,U}.
-func (m *DiffMachine) pair(p dpl.Pos, a, b DiffValue, t, u dpl.Type) DiffValue {
-	val := &dpl.Pair{P: p, X: a.Val, Y: b.Val, T: t, U: u}
-	if a.Term == a.Val && b.Term == b.Val {
-		return dplval.Closed(val)
-	}
-	return DiffValue{Term: m.nodes.Pair(p, a.Term, b.Term, t, u), Val: val}
 }
 
 // pred contracts pred(V) ⇒ bev(pred, ρ(V)), in either mode: booleans are never traced,

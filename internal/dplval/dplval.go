@@ -18,6 +18,16 @@ type Value struct {
 // Closed makes the value of a closed term.
 func Closed(v dpl.Term) Value { return Value{Term: v, Val: v} }
 
+// Pair is the value <a, b> of type t * u: closed if a and b are, else the pair of
+// their terms (made by nodes: it goes into a trace) with the pair of their values.
+func Pair(nodes *dpl.Nodes, p dpl.Pos, a, b Value, t, u dpl.Type) Value {
+	val := &dpl.Pair{P: p, X: a.Val, Y: b.Val, T: t, U: u}
+	if a.Term == a.Val && b.Term == b.Val {
+		return Closed(val)
+	}
+	return Value{Term: nodes.Pair(p, a.Term, b.Term, t, u), Val: val}
+}
+
 // Env is a value environment ρ: a persistent list mapping variables to closed values.
 // Sym marks the variables bound by a symbolic layer, which its traces keep as names;
 // the others are bound by ordinary evaluation, and a trace holds their value.
