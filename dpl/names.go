@@ -3,6 +3,8 @@ package dpl
 import (
 	"strconv"
 	"strings"
+
+	"github.com/interderive/interderive/internal/slab"
 )
 
 // Names is a supply of fresh names: base#k, for a counter k. The lexer never accepts
@@ -11,8 +13,14 @@ import (
 // the terms it is given, so it cannot collide with those either. Generated names read
 // well in printed traces (s#1, x#2) and ParseGenerated reads them back.
 //
-// A Names is not safe for concurrent use: each run of a stage has its own.
-type Names struct{ last int }
+// A Names is not safe for concurrent use: each run of a stage has its own. The bytes
+// of the names it makes lie in shared chunks (slab.Text), so that a name costs no
+// allocation of its own; a copy of a Names shares them, and goes on from the same
+// counter.
+type Names struct {
+	last int
+	text *slab.Text
+}
 
 // NewNames returns a supply whose names are fresh for the given terms (including the
 // bodies of their resolved calls' closures).
@@ -110,15 +118,14 @@ func (n *Names) Reserve(name string) {
 // Fresh returns a new name built on base (without any # suffix base has): x#7.
 func (n *Names) Fresh(base string) string {
 	n.last++
-	var num [20]byte
-	digits := strconv.AppendInt(num[:0], int64(n.last), 10)
-	b := BaseName(base)
-	var sb strings.Builder
-	sb.Grow(len(b) + 1 + len(digits))
-	sb.WriteString(b)
-	sb.WriteByte('#')
-	sb.Write(digits)
-	return sb.String()
+	var buf [48]byte
+	name := append(buf[:0], BaseName(base)...)
+	name = append(name, '#')
+	name = strconv.AppendInt(name, int64(n.last), 10)
+	if n.text == nil {
+		n.text = &slab.Text{}
+	}
+	return n.text.String(name)
 }
 
 // BaseName strips the # suffix of a generated name: BaseName("x#7") = "x".

@@ -234,19 +234,13 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("plus"); err != nil {
-				return nil, err
-			}
-			return dpl.AddReals(x, y)
+			return in.plus(x, y)
 		case *dpl.OpApp: // op(V) ⇒ ev(op, V)
 			a, err := in.eval(phi, rho, t.Arg)
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("op"); err != nil {
-				return nil, err
-			}
-			return dpl.Ev(t.Op, a)
+			return in.op(t.Op, a)
 		case *dpl.Let: // let x:T = V in N ⇒ W  if N ⇒ W under ρ[V/x]
 			v, err := in.eval(phi, rho, t.Bound)
 			if err != nil {
@@ -262,17 +256,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract(rule); err != nil {
-				return nil, err
-			}
-			p, ok := v.(*dpl.Pair)
-			if !ok {
-				return nil, fmt.Errorf("%s of %s, which is not a pair", rule, dpl.Format(v))
-			}
-			if rule == "fst" {
-				return p.X, nil
-			}
-			return p.Y, nil
+			return in.project(rule, v)
 		case *dpl.If: // if true then M else N ⇒ V  if M ⇒ V; if false ... if N ⇒ V
 			b, err := in.cond(phi, rho, t.Cond)
 			if err != nil {
@@ -327,6 +311,37 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			return nil, fmt.Errorf("cannot evaluate %s", dpl.Format(m))
 		}
 	}
+}
+
+// plus contracts V + W once its operands are the closed values x and y: r + s.
+func (in *diffInterp) plus(x, y dpl.Term) (dpl.Term, error) {
+	if err := in.contract("plus"); err != nil {
+		return nil, err
+	}
+	return dpl.AddReals(x, y)
+}
+
+// op contracts op(V) once V is the closed value v: ev(op, v).
+func (in *diffInterp) op(op *dpl.Operator, v dpl.Term) (dpl.Term, error) {
+	if err := in.contract("op"); err != nil {
+		return nil, err
+	}
+	return dpl.Ev(op, v)
+}
+
+// project contracts fst(V) or snd(V) (rule) once V is the closed value v, a pair.
+func (in *diffInterp) project(rule string, v dpl.Term) (dpl.Term, error) {
+	if err := in.contract(rule); err != nil {
+		return nil, err
+	}
+	p, ok := v.(*dpl.Pair)
+	if !ok {
+		return nil, fmt.Errorf("%s of %s, which is not a pair", rule, dpl.Format(v))
+	}
+	if rule == "fst" {
+		return p.X, nil
+	}
+	return p.Y, nil
 }
 
 // cond is φ | ρ ⊢ B ⇒ b: pred(V) ⇒ bev(pred, V), true ⇒ true, false ⇒ false.
@@ -431,7 +446,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			return finishTrace(prefix, v.Term)
 		case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
 			// V + W ⇝ V + W;  op(V) ⇝ op(V);  fst(V) ⇝ fst(V);  snd(V) ⇝ snd(V)
-			c, _, err := in.primitive(phi, rho, m, &prefix)
+			c, _, _, err := in.primitive(phi, rho, m, &prefix)
 			if err != nil {
 				return nil, err
 			}
@@ -534,11 +549,15 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		}
 		return dplval.Pair(&in.nodes, t.P, x, y, t.T, t.U), nil
 	case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
-		c, env, err := in.primitive(phi, rho, m, prefix)
+		c, x, y, err := in.primitive(phi, rho, m, prefix)
 		if err != nil {
 			return diffValue{}, err
 		}
-		return in.bind(t.Pos(), c, env, prefix)
+		v, err := in.evalPrimitive(c, x, y)
+		if err != nil {
+			return diffValue{}, err
+		}
+		return in.let(t.Pos(), c, v, prefix), nil
 	case *dpl.Let:
 		v, err := in.traceValue(phi, rho, t.Bound, prefix)
 		if err != nil {
@@ -616,46 +635,79 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 }
 
 // primitive is Figure 4 on V + W, op(V), fst(V) and snd(V), M's operands first: the
-// trace term it ends with, and the environment that binds that term's variables.
-func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (dpl.Term, *diffEnv, error) {
+// trace term it ends with, and the closed values of that term's operands (x and y
+// for V + W, x alone for the others).
+func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (c, x, y dpl.Term, err error) {
 	operand := func(x dpl.Term) (diffValue, error) { return in.traceValue(phi, rho, x, prefix) }
-	var c dpl.Term
-	var env *diffEnv
 	var rule string
 	switch t := m.(type) {
 	case *dpl.Plus:
-		x, err := operand(t.X)
+		a, err := operand(t.X)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		y, err := operand(t.Y)
+		b, err := operand(t.Y)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		c, env, rule = in.nodes.Plus(t.P, x.Term, y.Term), env.BindValue(x).BindValue(y), "sym/plus"
+		c, x, y, rule = in.nodes.Plus(t.P, a.Term, b.Term), a.Val, b.Val, "sym/plus"
 	case *dpl.OpApp:
 		a, err := operand(t.Arg)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		c, env, rule = in.nodes.OpApp(t.P, t.Op, a.Term), env.BindValue(a), "sym/op"
+		c, x, rule = in.nodes.OpApp(t.P, t.Op, a.Term), a.Val, "sym/op"
 	case *dpl.Fst:
 		a, err := operand(t.X)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		c, env, rule = &dpl.Fst{P: t.P, X: a.Term, T: t.T, U: t.U}, env.BindValue(a), "sym/fst"
+		c, x, rule = &dpl.Fst{P: t.P, X: a.Term, T: t.T, U: t.U}, a.Val, "sym/fst"
 	case *dpl.Snd:
 		a, err := operand(t.X)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		c, env, rule = &dpl.Snd{P: t.P, X: a.Term, T: t.T, U: t.U}, env.BindValue(a), "sym/snd"
+		c, x, rule = &dpl.Snd{P: t.P, X: a.Term, T: t.T, U: t.U}, a.Val, "sym/snd"
 	}
 	if err := in.contract(rule); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return c, env, nil
+	return c, x, y, nil
+}
+
+// evalPrimitive is Figure 5's premise C ⇒ V for the trace term C of a primitive
+// redex (primitive's), in a nested layer. C's operands are values, which evaluate
+// without a contraction to their closed values x and y, at hand already: what is left
+// is C's own contraction (the events are eval's on C, and the layer and activation
+// are counted as eval's).
+func (in *diffInterp) evalPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
+	if err := in.nest(); err != nil {
+		return nil, err
+	}
+	if err := in.activate(); err != nil {
+		in.unnest()
+		return nil, err
+	}
+	v, err := in.contractPrimitive(c, x, y)
+	in.deactivate()
+	in.unnest()
+	return v, err
+}
+
+// contractPrimitive is evalPrimitive's work.
+func (in *diffInterp) contractPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
+	switch c := c.(type) {
+	case *dpl.Plus:
+		return in.plus(x, y)
+	case *dpl.OpApp:
+		return in.op(c.Op, x)
+	case *dpl.Fst:
+		return in.project("fst", x)
+	case *dpl.Snd:
+		return in.project("snd", x)
+	}
+	return nil, fmt.Errorf("%s is not a primitive", dpl.Format(c))
 }
 
 // symbolicRd is W.rd[V](x:T. N) ⇝ W.R_V(x:T. C), the point and the cotangent first:
@@ -687,16 +739,40 @@ func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix 
 	case *dpl.BoolLit:
 		return t.B, nil
 	case *dpl.PredApp:
-		v, err := in.traceValue(phi, rho, t.Arg, prefix)
+		v, err := in.closedValue(phi, rho, t.Arg, prefix)
 		if err != nil {
 			return false, err
 		}
 		if err := in.contract("sym/pred"); err != nil {
 			return false, err
 		}
-		return dpl.Bev(t.Pred, v.Val)
+		return dpl.Bev(t.Pred, v)
 	}
 	return false, fmt.Errorf("%s is not a condition", dpl.Format(b))
+}
+
+// closedValue is traceValue for a term whose value only matters closed (a
+// condition's argument, decided with ρ(V)): a pair's components are traced, but no
+// pair is built for the trace.
+func (in *diffInterp) closedValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (dpl.Term, error) {
+	p, ok := m.(*dpl.Pair)
+	if !ok {
+		v, err := in.traceValue(phi, rho, m, prefix)
+		return v.Val, err
+	}
+	if err := in.activate(); err != nil { // as traceValue on the pair
+		return nil, err
+	}
+	defer in.deactivate()
+	x, err := in.traceValue(phi, rho, p.X, prefix)
+	if err != nil {
+		return nil, err
+	}
+	y, err := in.traceValue(phi, rho, p.Y, prefix)
+	if err != nil {
+		return nil, err
+	}
+	return &dpl.Pair{P: p.P, X: x.Val, Y: y.Val, T: p.T, U: p.U}, nil
 }
 
 // bind is the rest of Figure 5 once R ⇝ C: C ⇒ V (under env, which binds C's free

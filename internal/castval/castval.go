@@ -5,9 +5,8 @@
 package castval
 
 import (
-	"unsafe"
-
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/names"
 )
 
 // Value is a run-time value: a simple value (a constant or a closure), or a simple
@@ -240,19 +239,11 @@ func (clo *Closure) EnterWith(fs *Frames, arg Value) *Env {
 // Lookup finds x in ρ.
 func (rho *Env) Lookup(x string) (Value, bool) {
 	for ; rho != nil; rho = rho.Next {
-		if sameName(rho.Name, x) {
+		if names.Same(rho.Name, x) {
 			return rho.V, true
 		}
 	}
 	return nil, false
-}
-
-// sameName is a == b, deciding without a call to the runtime when a and b share
-// their bytes, as the occurrences of a name do (the gradual lexer interns them): == calls
-// the runtime to compare bytes as soon as the lengths agree, a sixth of interp's time
-// on fib.
-func sameName(a, b string) bool {
-	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // Answer is a value or blame, as the environment-based stages compute it.

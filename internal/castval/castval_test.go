@@ -148,25 +148,3 @@ func TestEnterWith(t *testing.T) {
 		t.Errorf("a call that makes a closure: (%s ↦ %v), top %d; want (x ↦ 1) on the heap, top 1", rho.Name, rho.V, fs.Top())
 	}
 }
-
-// TestSameName checks sameName against ==, on names that share their bytes and on
-// equal names that do not (built apart).
-func TestSameName(t *testing.T) {
-	apart := func(s string) string { return string([]byte(s)) }
-	k := "k"
-	for _, tc := range []struct {
-		a, b string
-		want bool
-	}{
-		{k, k, true},
-		{"fib", apart("fib"), true},
-		{"fib", "fob", false},
-		{"fib", "fi", false},
-		{"", apart(""), true},
-		{"x", "", false},
-	} {
-		if got := sameName(tc.a, tc.b); got != tc.want || got != (tc.a == tc.b) {
-			t.Errorf("sameName(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
-		}
-	}
-}

@@ -5,7 +5,10 @@
 // the cast calculus).
 package dplval
 
-import "github.com/interderive/interderive/dpl"
+import (
+	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/internal/names"
+)
 
 // Value is a value of the stages. Term is the value V as the current layer sees it: in
 // a symbolic layer its symbolic variables stay names (it is what goes into a trace);
@@ -145,7 +148,7 @@ func (e *Env) Lookup(x string) (*Env, bool) {
 		if i == scanBound {
 			return e.lookupIndexed(x)
 		}
-		if c.Name == x {
+		if names.Same(c.Name, x) {
 			return c, true
 		}
 	}
@@ -167,7 +170,7 @@ func (e *Env) lookupIndexed(x string) (*Env, bool) {
 	}
 	ix.extend(e)
 	for c := ix.top(x); c != nil; c = c.same {
-		if c.level <= e.level && ix.spine[c.level] == c && c.Name == x {
+		if c.level <= e.level && ix.spine[c.level] == c && names.Same(c.Name, x) {
 			return c, true
 		}
 	}

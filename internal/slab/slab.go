@@ -10,6 +10,8 @@
 // all anyway.
 package slab
 
+import "unsafe"
+
 // Size is how many values a chunk holds.
 const Size = 256
 
@@ -25,4 +27,31 @@ func (s *Slab[T]) New() *T {
 	n := &s.free[0]
 	s.free = s.free[1:]
 	return n
+}
+
+// TextSize is how many bytes a chunk of Text holds.
+const TextSize = 4096
+
+// Text hands out strings whose bytes lie in shared chunks: a run's fresh names, made
+// by the hundred thousand, take no allocation each. A chunk's bytes are written once,
+// before the string over them is handed out, and never again. The zero Text is ready
+// to use; it is not safe for concurrent use, and a copy must not be used alongside the
+// original (the two would write over each other's bytes): share it by pointer.
+type Text struct{ free []byte }
+
+// String returns a string with the bytes of b.
+func (t *Text) String(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > TextSize/8 {
+		return string(b)
+	}
+	if len(b) > len(t.free) {
+		t.free = make([]byte, TextSize)
+	}
+	n := copy(t.free, b)
+	s := unsafe.String(&t.free[0], n)
+	t.free = t.free[n:]
+	return s
 }

@@ -1,6 +1,8 @@
 package slab
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -30,5 +32,34 @@ func TestNew(t *testing.T) {
 	}
 	if first[0] != 7 {
 		t.Errorf("the first value changed: %v", *first)
+	}
+}
+
+// TestText checks by hand that Text hands out the bytes it was given, that later
+// strings do not write over earlier ones (within a chunk and across chunks), and that
+// a long string and an empty one are made as Go makes them.
+func TestText(t *testing.T) {
+	var tx Text
+	var made []string
+	var want []string
+	buf := []byte("x#0000")
+	for i := range 2 * TextSize / len(buf) {
+		copy(buf[2:], fmt.Sprintf("%04d", i%10000))
+		made = append(made, tx.String(buf))
+		want = append(want, string(buf))
+		buf[0]++ // the caller's buffer changes; the strings must not
+		buf[0] = 'x'
+	}
+	for i := range made {
+		if made[i] != want[i] {
+			t.Fatalf("string %d = %q, want %q", i, made[i], want[i])
+		}
+	}
+	long := strings.Repeat("a", TextSize)
+	if got := tx.String([]byte(long)); got != long {
+		t.Errorf("a string of %d bytes came back as %d bytes", len(long), len(got))
+	}
+	if got := tx.String(nil); got != "" {
+		t.Errorf("String(nil) = %q, want \"\"", got)
 	}
 }
