@@ -401,39 +401,79 @@ const overflow = "the result overflows float64"
 // or where a coordinate of the result is not a finite float64, the result is undefined:
 // the error is then an *Undefined. Ev never returns NaN or ±Inf.
 func Ev(op *Operator, v Term) (Term, error) {
-	// Small operators compute in buffers on the stack.
-	var xbuf, vbuf, ybuf [16]float64
+	var xbuf [16]float64 // small operators compute in buffers on the stack
 	xs, ok := flatten(v, op.Dom, xbuf[:0])
 	if !ok {
 		return nil, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", op.Name, Format(v), FormatType(op.Dom))
 	}
-	p := op.compiled()
-	var vals []float64
-	if len(p.code) <= len(vbuf) {
-		vals = vbuf[:len(p.code)]
-	} else {
-		vals = make([]float64, len(p.code))
+	r, why := evFlat(op, xs, v.Pos())
+	if r == nil {
+		return nil, &Undefined{Redex: &OpApp{P: v.Pos(), Op: op, Arg: v}, Reason: why}
 	}
-	vals, _ = p.runInto(vals, xs)
+	return r, nil
+}
+
+// EvPair is Ev on the pair <a, b> at position p, for an operator whose domain is a
+// product, without building the pair: what an evaluator calls on op(<M, N>) once M and
+// N are the closed values a and b.
+func EvPair(op *Operator, a, b Term, p Pos) (Term, error) {
+	d, ok := op.Dom.(*Prod)
+	pair := func() Term { // for the messages
+		v := &Pair{P: p, X: a, Y: b}
+		if d != nil {
+			v.T, v.U = d.Fst, d.Snd
+		}
+		return v
+	}
+	var xbuf [16]float64
+	xs := xbuf[:0]
+	if ok {
+		xs, ok = flatten(a, d.Fst, xs)
+	}
+	if ok {
+		xs, ok = flatten(b, d.Snd, xs)
+	}
+	if !ok {
+		return nil, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", op.Name, Format(pair()), FormatType(op.Dom))
+	}
+	r, why := evFlat(op, xs, p)
+	if r == nil {
+		return nil, &Undefined{Redex: &OpApp{P: p, Op: op, Arg: pair()}, Reason: why}
+	}
+	return r, nil
+}
+
+// evFlat is ev(op, V) on the coordinates xs of V: the result, built at position p, or
+// nil and why it is undefined.
+func evFlat(op *Operator, xs []float64, p Pos) (Term, string) {
+	var vbuf, ybuf [16]float64
+	prog := op.compiled()
+	var vals []float64
+	if len(prog.code) <= len(vbuf) {
+		vals = vbuf[:len(prog.code)]
+	} else {
+		vals = make([]float64, len(prog.code))
+	}
+	vals, _ = prog.runInto(vals, xs)
 	for k, g := range op.guards {
-		a := vals[p.guards[k]]
+		a := vals[prog.guards[k]]
 		if g.positive && !(a > 0) || !g.positive && a == 0 {
-			return nil, &Undefined{Redex: &OpApp{P: v.Pos(), Op: op, Arg: v}, Reason: g.reason}
+			return nil, g.reason
 		}
 	}
 	ys := ybuf[:0]
 	if len(op.out) > len(ybuf) {
 		ys = make([]float64, 0, len(op.out))
 	}
-	for _, k := range p.out {
+	for _, k := range prog.out {
 		y := vals[k]
 		if math.IsInf(y, 0) || math.IsNaN(y) {
-			return nil, &Undefined{Redex: &OpApp{P: v.Pos(), Op: op, Arg: v}, Reason: overflow}
+			return nil, overflow
 		}
 		ys = append(ys, y)
 	}
-	r, _ := build(op.Cod, ys, v.Pos())
-	return r, nil
+	r, _ := build(op.Cod, ys, p)
+	return r, ""
 }
 
 // Bev is bev(pred, V), for a closed value v of type pred.Dom; where it is undefined,

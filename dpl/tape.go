@@ -472,9 +472,11 @@ func (p *taper) backward(b *tbinding) {
 		if op.Order() >= MaxOrder {
 			p.fail(fmt.Errorf("rd nests too deeply around %s: operators are differentiated at most %d times", op.Name, MaxOrder))
 		}
-		cot := Zero(op.Cod)
+		var cot Term
 		if has {
 			cot = p.use(b.v)
+		} else {
+			cot = Zero(op.Cod)
 		}
 		arg := b.arg
 		if arg == nil {

@@ -236,6 +236,9 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			}
 			return in.plus(x, y)
 		case *dpl.OpApp: // op(V) ⇒ ev(op, V)
+			if p, ok := t.Arg.(*dpl.Pair); ok {
+				return in.opPair(phi, rho, t.Op, p)
+			}
 			a, err := in.eval(phi, rho, t.Arg)
 			if err != nil {
 				return nil, err
@@ -327,6 +330,28 @@ func (in *diffInterp) op(op *dpl.Operator, v dpl.Term) (dpl.Term, error) {
 		return nil, err
 	}
 	return dpl.Ev(op, v)
+}
+
+// opPair is op(<M, N>) ⇒ ev(op, <V, W>): the pair is evaluated as eval evaluates it,
+// M then N, but not built, as op reads its coordinates off V and W (dpl.EvPair).
+func (in *diffInterp) opPair(phi *diffFunEnv, rho *diffEnv, op *dpl.Operator, p *dpl.Pair) (dpl.Term, error) {
+	if err := in.activate(); err != nil { // as eval on the pair
+		return nil, err
+	}
+	x, err := in.eval(phi, rho, p.X)
+	if err != nil {
+		in.deactivate()
+		return nil, err
+	}
+	y, err := in.eval(phi, rho, p.Y)
+	in.deactivate()
+	if err != nil {
+		return nil, err
+	}
+	if err := in.contract("op"); err != nil {
+		return nil, err
+	}
+	return dpl.EvPair(op, x, y, p.P)
 }
 
 // project contracts fst(V) or snd(V) (rule) once V is the closed value v, a pair.
@@ -652,6 +677,16 @@ func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 		}
 		c, x, y, rule = in.nodes.Plus(t.P, a.Term, b.Term), a.Val, b.Val, "sym/plus"
 	case *dpl.OpApp:
+		if p, ok := t.Arg.(*dpl.Pair); ok {
+			// The trace needs the pair as it stands, the contraction only its
+			// components' closed values (dpl.EvPair): no closed pair is built.
+			a, b, err := in.tracePair(phi, rho, p, prefix)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			c, x, y, rule = in.nodes.OpApp(t.P, t.Op, in.nodes.Pair(p.P, a.Term, b.Term, p.T, p.U)), a.Val, b.Val, "sym/op"
+			break
+		}
 		a, err := operand(t.Arg)
 		if err != nil {
 			return nil, nil, nil, err
@@ -701,6 +736,12 @@ func (in *diffInterp) contractPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
 	case *dpl.Plus:
 		return in.plus(x, y)
 	case *dpl.OpApp:
+		if p, ok := c.Arg.(*dpl.Pair); ok && y != nil { // primitive's op on a pair
+			if err := in.contract("op"); err != nil {
+				return nil, err
+			}
+			return dpl.EvPair(c.Op, x, y, p.P)
+		}
 		return in.op(c.Op, x)
 	case *dpl.Fst:
 		return in.project("fst", x)
@@ -760,19 +801,25 @@ func (in *diffInterp) closedValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, pre
 		v, err := in.traceValue(phi, rho, m, prefix)
 		return v.Val, err
 	}
-	if err := in.activate(); err != nil { // as traceValue on the pair
-		return nil, err
-	}
-	defer in.deactivate()
-	x, err := in.traceValue(phi, rho, p.X, prefix)
-	if err != nil {
-		return nil, err
-	}
-	y, err := in.traceValue(phi, rho, p.Y, prefix)
+	x, y, err := in.tracePair(phi, rho, p, prefix)
 	if err != nil {
 		return nil, err
 	}
 	return &dpl.Pair{P: p.P, X: x.Val, Y: y.Val, T: p.T, U: p.U}, nil
+}
+
+// tracePair is traceValue on the pair p, for a caller that builds what it needs of
+// the pair itself: the values of its components.
+func (in *diffInterp) tracePair(phi *diffFunEnv, rho *diffEnv, p *dpl.Pair, prefix *[]*dpl.Let) (x, y diffValue, err error) {
+	if err := in.activate(); err != nil { // as traceValue on the pair
+		return x, y, err
+	}
+	defer in.deactivate()
+	if x, err = in.traceValue(phi, rho, p.X, prefix); err != nil {
+		return x, y, err
+	}
+	y, err = in.traceValue(phi, rho, p.Y, prefix)
+	return x, y, err
 }
 
 // bind is the rest of Figure 5 once R ⇝ C: C ⇒ V (under env, which binds C's free

@@ -674,7 +674,8 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 	// finished is a redex whose trace is itself: V + W ⇝ V + W, op(V) ⇝ op(V),
 	// fst(V) ⇝ fst(V), snd(V) ⇝ snd(V). In the trivial context it ends the trace;
 	// otherwise Figure 5 evaluates it (C ⇒ V) in a nested ordinary layer under rho.
-	finished := func(rule string, c dpl.Term, rho *DiffEnv) error {
+	// x and y are the closed values of C's operands (see bindPrimitive).
+	finished := func(rule string, c dpl.Term, rho *DiffEnv, x, y dpl.Term) error {
 		if err := m.contract(s, rule); err != nil {
 			return err
 		}
@@ -686,17 +687,20 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 			s.toReturn(c)
 			return nil
 		}
+		if m.Trace == nil {
+			return m.bindPrimitive(s, rule, c, x, y)
+		}
 		return m.nestedEval(s, &DiffExitBind{P: c.Pos(), C: c}, rho)
 	}
 	switch f := frame.(type) {
 	case *DiffKPlusRight:
-		return finished(dpl.RulePlus, m.nodes.Plus(f.P, f.Left.Term, v.Term), f.Env)
+		return finished(dpl.RulePlus, m.nodes.Plus(f.P, f.Left.Term, v.Term), f.Env, f.Left.Val, v.Val)
 	case *DiffKOp:
-		return finished(dpl.RuleOp, m.nodes.OpApp(f.P, f.Op, v.Term), f.Env)
+		return finished(dpl.RuleOp, m.nodes.OpApp(f.P, f.Op, v.Term), f.Env, v.Val, nil)
 	case *DiffKFst:
-		return finished(dpl.RuleFst, &dpl.Fst{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env)
+		return finished(dpl.RuleFst, &dpl.Fst{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env, v.Val, nil)
 	case *DiffKSnd:
-		return finished(dpl.RuleSnd, &dpl.Snd{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env)
+		return finished(dpl.RuleSnd, &dpl.Snd{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env, v.Val, nil)
 	case *DiffKLet: // let x:T = V in N ⇝ let x:T = V in C if N ⇝ C under ρ[ρ(V)/x]
 		if err := m.contract(s, dpl.RuleLet); err != nil {
 			return err
@@ -767,6 +771,64 @@ func (m *DiffMachine) nestedEval(s *DiffState, exit *DiffExitBind, rho *DiffEnv)
 	return nil
 }
 
+// bindPrimitive is Figure 5 on a primitive redex R (+, op, fst, snd) in a nontrivial
+// context, once R ⇝ C (C is R with its operands' values): C ⇒ V and the binding of a
+// fresh variable to V, in one transition. This is a corridor, the last step of the
+// derivation: the nested ordinary layer that evaluates C (nestedEval) would evaluate
+// C's operands, values, to their closed values x and y without a contraction, make
+// C's one contraction, and return V to DiffExitBind; the events are the same (rule,
+// unprefixed: the layer is ordinary), and the bound on layers is checked as enter
+// checks it. Runs with an observer (Trace) take every transition instead.
+func (m *DiffMachine) bindPrimitive(s *DiffState, rule string, c, x, y dpl.Term) error {
+	if len(s.Layers) > DiffMaxLayers {
+		return &interderive.DepthError{What: "rd and symbolic evaluation", Limit: DiffMaxLayers}
+	}
+	if err := m.fuel.Contract(rule); err != nil {
+		return err
+	}
+	var v dpl.Term
+	var err error
+	switch c := c.(type) {
+	case *dpl.Plus:
+		v, err = dpl.AddReals(x, y)
+	case *dpl.OpApp:
+		v, err = dpl.Ev(c.Op, x)
+	case *dpl.Fst, *dpl.Snd:
+		p, ok := x.(*dpl.Pair)
+		switch {
+		case !ok:
+			err = fmt.Errorf("%s of %s", rule, dpl.Format(x))
+		case rule == dpl.RuleFst:
+			v = p.X
+		default:
+			v = p.Y
+		}
+	}
+	if err != nil {
+		return err
+	}
+	m.bind(s, c.Pos(), c, v, nil)
+	return nil
+}
+
+// bind is DiffExitBind's work on the current layer, once C ⇒ V: let x:T_V = C goes on
+// the tape, x fresh, and the layer goes on with x in its context (rd, if not nil, is
+// the rd whose derivative C is, reported now).
+func (m *DiffMachine) bind(s *DiffState, p dpl.Pos, c, v dpl.Term, rd *DiffRdReport) {
+	l := s.top()
+	tv, _ := dpl.TypeOfValue(v)
+	name := m.names.Fresh("s")
+	l.Tape = append(l.Tape, DiffTapeEntry{Binding: m.nodes.Let(p, name, tv, c), Value: v})
+	if l.Fresh == nil {
+		l.Fresh = &dpl.NameMap[dpl.Term]{}
+	}
+	l.Fresh.Set(name, v)
+	if rd != nil {
+		m.report(rd)
+	}
+	s.toContinue(DiffValue{Term: m.nodes.Var(p, name), Val: v})
+}
+
 // finish builds a symbolic layer's trace: its tape, let x1:T1 = C1 in ... in tail.
 func (m *DiffMachine) finish(l *DiffLayer, tail dpl.Term) (dpl.Term, error) {
 	c := tail
@@ -794,19 +856,7 @@ func (m *DiffMachine) ret(s *DiffState) error {
 	case *DiffExitTrace: // R ⇝ C; now C ⇒ V
 		return m.nestedEval(s, &DiffExitBind{P: x.P, C: s.Result}, x.Env)
 	case *DiffExitBind: // C ⇒ V; E[x] ⇝ D under ρ[V/x], the tape growing by let x:T_V = C
-		l := s.top()
-		v := s.Result
-		tv, _ := dpl.TypeOfValue(v)
-		name := m.names.Fresh("s")
-		l.Tape = append(l.Tape, DiffTapeEntry{Binding: m.nodes.Let(x.P, name, tv, x.C), Value: v})
-		if l.Fresh == nil {
-			l.Fresh = &dpl.NameMap[dpl.Term]{}
-		}
-		l.Fresh.Set(name, v)
-		if x.Rd != nil {
-			m.report(x.Rd)
-		}
-		s.toContinue(DiffValue{Term: m.nodes.Var(x.P, name), Val: v})
+		m.bind(s, x.P, x.C, s.Result, x.Rd)
 		return nil
 	}
 	return fmt.Errorf("unknown exit %T", done.Exit)

@@ -82,7 +82,6 @@ type envIndex struct {
 	names map[string]*Env // the stacks of the other names
 	slots dpl.FreshSlots  // the slots of fresh names in fresh
 	fresh []*Env          // the stacks of fresh names base#k (dpl.Names), by slot
-	up    []*Env          // extend's scratch space
 }
 
 // The stacks of fresh names — every binding of a derivative term or a trace, and so
@@ -184,34 +183,40 @@ func (ix *envIndex) onSpine(c *Env) bool {
 
 // extend puts e on the spine: it finds the highest cell of e's list already on the
 // spine (or the bottom), cuts the spine above it, and grows it by the cells from there
-// up to e, which join the index.
+// up to e, which join the index, bottom first.
 func (ix *envIndex) extend(e *Env) {
 	if ix.onSpine(e) {
 		return
 	}
-	up := ix.up[:0] // the cells to add, top first
 	c := e
-	for ; c != nil && !ix.onSpine(c); c = c.Next {
-		up = append(up, c)
+	for c != nil && !ix.onSpine(c) {
+		c = c.Next
 	}
 	keep := 0
 	if c != nil {
 		keep = int(c.level) + 1
 	}
 	clear(ix.spine[keep:]) // let the cells cut off be collected
-	ix.spine = ix.spine[:keep]
-	for i := len(up) - 1; i >= 0; i-- {
-		c := up[i]
-		top := ix.top(c.Name)
-		for top != nil && top.level >= c.level {
-			top = top.same // stale: the spine is c.level long
-		}
-		c.same, c.idx = top, ix
-		ix.setTop(c)
-		ix.spine = append(ix.spine, c)
+	need := int(e.level) + 1
+	if need > cap(ix.spine) {
+		// At least double: a long chain's spine grows by a few cells at a time, and
+		// append's growth by a quarter would copy it over and over.
+		bigger := make([]*Env, keep, max(need, 2*cap(ix.spine)))
+		copy(bigger, ix.spine)
+		ix.spine = bigger
 	}
-	clear(up)
-	ix.up = up[:0]
+	ix.spine = ix.spine[:need]
+	for d := e; d != c; d = d.Next {
+		ix.spine[d.level] = d
+	}
+	for _, d := range ix.spine[keep:] {
+		top := ix.top(d.Name)
+		for top != nil && top.level >= d.level {
+			top = top.same // stale: the spine was d.level long when d joined
+		}
+		d.same, d.idx = top, ix
+		ix.setTop(d)
+	}
 }
 
 // BindValue extends ρ with the variables of the value v as it stands in a trace, each
