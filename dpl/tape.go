@@ -52,10 +52,12 @@ type tape struct{}
 func (tape) Name() string { return "tape" }
 
 // tvar is a variable the taper made for the forward pass: x' (the variable of
-// differentiation, renamed) or a binding of the tape.
+// differentiation, renamed) or a binding of the tape. Its ref is made apart from it,
+// so that the derivative term, which holds the refs, does not keep the taper's state
+// alive.
 type tvar struct {
 	t       Type
-	ref     Var  // the variable, as the derivative term writes it: ref.Name is its name
+	ref     *Var // the variable, as the derivative term writes it
 	self    tref // the tvar as an atom
 	active  bool // depends on x (x included)
 	used    bool // the derivative term needs its value
@@ -214,7 +216,7 @@ func chainLength(c Term) int {
 func (p *taper) newVar(pos Pos, base string, t Type) *tvar {
 	name := p.names.Fresh(base)
 	v := p.tvars.New()
-	v.t, v.ref, v.self = t, Var{P: pos, Name: name}, tref{v}
+	v.t, v.ref, v.self = t, p.nodes.Var(pos, name), tref{v}
 	return v
 }
 
@@ -222,7 +224,7 @@ func (p *taper) newVar(pos Pos, base string, t Type) *tvar {
 func (p *taper) write(t Term) Term {
 	switch t := t.(type) {
 	case *tref:
-		return &t.v.ref
+		return t.v.ref
 	case *Pair:
 		x, y := p.write(t.X), p.write(t.Y)
 		if x == t.X && y == t.Y {

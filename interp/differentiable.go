@@ -409,12 +409,24 @@ func letrec(phi *diffFunEnv, l *dpl.Letrec) *diffFunEnv {
 }
 
 // rd is the premise of both rd rules: N ⇝ C under ρ[ρ(V)/x], in a nested layer, and
-// the derivative term W.R_V(x:T. C), W and V as they stand (closed under ⇒).
-func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValue) (c, der dpl.Term, err error) {
-	c, err = in.nestedTrace(phi, rho.Bind(t.Param, v.Val, true), t.Body, nil)
+// the derivative term W.R_V(x:T. C), W and V as they stand (closed under ⇒). The
+// trace C is returned only to be reported (onRd): otherwise R is its last user, and a
+// long trace, as large as its derivative, can go as R walks it.
+func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValue) (dpl.Term, dpl.Term, error) {
+	c, err := in.nestedTrace(phi, rho.Bind(t.Param, v.Val, true), t.Body, nil)
 	if err != nil {
 		return nil, nil, err
 	}
+	if in.onRd == nil {
+		der, err := in.derivative(rho, t, w, v, c)
+		return nil, der, err
+	}
+	der, err := in.derivative(rho, t, w, v, c)
+	return c, der, err
+}
+
+// derivative is W.R_V(x:T. C), for the rd t whose body traces to c.
+func (in *diffInterp) derivative(rho *diffEnv, t *dpl.Rd, w, v diffValue, c dpl.Term) (dpl.Term, error) {
 	left := in.budget - in.fuel.Steps()
 	env := rho.BindValue(w).BindValue(v)
 	types := func(y string) (dpl.Type, bool) {
@@ -424,17 +436,17 @@ func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValu
 		}
 		return dpl.TypeOfValue(b.Val)
 	}
-	der, err = in.ad.R(dpl.DiffEnv{Types: types, Names: in.names, Budget: left}, w.Term, v.Term, t.Param, t.T, c)
+	der, err := in.ad.R(dpl.DiffEnv{Types: types, Names: in.names, Budget: left}, w.Term, v.Term, t.Param, t.T, c)
 	var be *dpl.BudgetError
 	if errors.As(err, &be) && left <= dpl.MaxRedexes {
 		// The derivative holds more redexes than the fuel left: its evaluation cannot
 		// reach a value.
-		return nil, nil, &interderive.FuelError{Steps: in.fuel.Steps()}
+		return nil, &interderive.FuelError{Steps: in.fuel.Steps()}
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return c, der, nil
+	return der, nil
 }
 
 // Symbolic evaluation (Figures 4 and 5).
