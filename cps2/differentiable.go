@@ -78,8 +78,10 @@ type diffMeta struct {
 	symbolic bool
 	tape     []diffTapeEntry
 	// fresh holds the values of the fresh variables of Figure 5 on the tape; a layer
-	// evaluating a trace (C ⇒ V) shares the fresh of the layer whose trace it is.
-	fresh map[string]dpl.Term
+	// evaluating a trace (C ⇒ V) shares the fresh of the layer whose trace it is. (A
+	// NameMap rather than a Go map: a long trace binds hundreds of thousands, by
+	// number.)
+	fresh *dpl.NameMap[dpl.Term]
 	depth int
 	// ret receives the layer's result: a closed value, or a finished trace.
 	ret func(result dpl.Term) step
@@ -212,12 +214,12 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 	case *dpl.Plus:
 		return descend(t.X, diffK(func(a diffValue, mk *diffMeta) step {
 			return ev.eval(t.Y, rho, phi, diffK(func(b diffValue, mk *diffMeta) step {
-				return ev.plus(t.P, a, b, rho, k, mk)
+				return ev.plus(t.P, a, b, k, mk)
 			}), mk)
 		}))
 	case *dpl.OpApp:
 		return descend(t.Arg, diffK(func(a diffValue, mk *diffMeta) step {
-			return ev.op(t, a, rho, k, mk)
+			return ev.op(t, a, k, mk)
 		}))
 	case *dpl.Let:
 		return descend(t.Bound, diffK(func(v diffValue, mk *diffMeta) step {
@@ -231,11 +233,11 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 		}))
 	case *dpl.Fst:
 		return descend(t.X, diffK(func(v diffValue, mk *diffMeta) step {
-			return ev.proj(dpl.RuleFst, t.P, t.T, t.U, v, rho, k, mk)
+			return ev.proj(dpl.RuleFst, t.P, t.T, t.U, v, k, mk)
 		}))
 	case *dpl.Snd:
 		return descend(t.X, diffK(func(v diffValue, mk *diffMeta) step {
-			return ev.proj(dpl.RuleSnd, t.P, t.T, t.U, v, rho, k, mk)
+			return ev.proj(dpl.RuleSnd, t.P, t.T, t.U, v, k, mk)
 		}))
 	case *dpl.If:
 		return descend(t.Cond, diffK(func(b diffValue, mk *diffMeta) step {
@@ -286,7 +288,7 @@ func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
 		}
 		return dplval.Closed(e.Val), nil
 	}
-	if v, ok := mk.fresh[x.Name]; ok {
+	if v, ok := mk.fresh.Get(x.Name); ok {
 		if mk.symbolic {
 			return diffValue{Term: x, Val: v}, nil
 		}
@@ -297,22 +299,34 @@ func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
 
 // finished is the symbolic contraction of a redex whose trace is itself (V + W,
 // op(V), fst(V), snd(V)): in the trivial context it ends the layer's trace (Figure
-// 4); otherwise Figure 5 evaluates it (C ⇒ V) in a nested ordinary layer under the
-// redex's environment rho.
-func (ev *diffEvaluator) finished(c dpl.Term, rho *diffEnv, k diffCont, mk *diffMeta) step {
+// 4); otherwise Figure 5 evaluates it (C ⇒ V) and binds a fresh variable to its value
+// — as the machine does, in one step (a corridor: see machine.bindPrimitive): C's
+// operands are values, whose closed values x and y are at hand, and the nested
+// ordinary layer would make C's one contraction and nothing else.
+func (ev *diffEvaluator) finished(c, x, y dpl.Term, k diffCont, mk *diffMeta) step {
 	if k.initial {
 		return ev.finish(mk, c)
 	}
-	return ev.bind(c.Pos(), c, rho, nil, k, mk)
+	if mk.depth >= DiffMaxLayers { // as nested checks it
+		return ev.fail(&interderive.DepthError{What: "rd and symbolic evaluation", Limit: DiffMaxLayers})
+	}
+	if err := ev.fuel.Contract(dpl.RuleOf(c)); err != nil { // unprefixed: the layer is ordinary
+		return ev.fail(err)
+	}
+	v, err := dpl.Delta(c, x, y)
+	if err != nil {
+		return ev.fail(err)
+	}
+	return ev.bound(c.Pos(), c, v, nil, k, mk)
 }
 
 // plus contracts V + W: r + s, or V + W ⇝ V + W.
-func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RulePlus) {
 		return nil
 	}
 	if mk.symbolic {
-		return ev.finished(ev.nodes.Plus(p, a.Term, b.Term), rho, k, mk)
+		return ev.finished(ev.nodes.Plus(p, a.Term, b.Term), a.Val, b.Val, k, mk)
 	}
 	r, err := dpl.AddReals(a.Val, b.Val)
 	if err != nil {
@@ -322,12 +336,12 @@ func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, rho *diffEnv, k diffCon
 }
 
 // op contracts op(V): ev(op, V), or op(V) ⇝ op(V).
-func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleOp) {
 		return nil
 	}
 	if mk.symbolic {
-		return ev.finished(ev.nodes.OpApp(t.P, t.Op, v.Term), rho, k, mk)
+		return ev.finished(ev.nodes.OpApp(t.P, t.Op, v.Term), v.Val, nil, k, mk)
 	}
 	r, err := dpl.Ev(t.Op, v.Val)
 	if err != nil {
@@ -337,7 +351,7 @@ func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, rho *diffEnv, k diffCont,
 }
 
 // proj contracts fst(V) and snd(V): a component, or fst(V) ⇝ fst(V), snd(V) ⇝ snd(V).
-func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue, k diffCont, mk *diffMeta) step {
 	pr, ok := v.Val.(*dpl.Pair)
 	if !ok {
 		return ev.fail(fmt.Errorf("%s of %s", rule, dpl.Format(v.Val)))
@@ -347,9 +361,9 @@ func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue
 	}
 	if mk.symbolic {
 		if rule == dpl.RuleFst {
-			return ev.finished(&dpl.Fst{P: p, X: v.Term, T: t, U: u}, rho, k, mk)
+			return ev.finished(&dpl.Fst{P: p, X: v.Term, T: t, U: u}, v.Val, nil, k, mk)
 		}
-		return ev.finished(&dpl.Snd{P: p, X: v.Term, T: t, U: u}, rho, k, mk)
+		return ev.finished(&dpl.Snd{P: p, X: v.Term, T: t, U: u}, v.Val, nil, k, mk)
 	}
 	if rule == dpl.RuleFst {
 		return throw(k, dplval.Closed(pr.X), mk)
@@ -395,24 +409,28 @@ func (ev *diffEvaluator) inPlace(p dpl.Pos, entry diffTapeEntry, next dpl.Term, 
 // let x:T_V = C, x fresh, and the layer goes on with x in its context k. rep, if not
 // nil, is the rd whose derivative C is, reported now that its contraction is complete.
 func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *diffRdReport, k diffCont, mk *diffMeta) step {
-	inner, ok := ev.nested(mk, false, func(v dpl.Term) step {
-		tv, _ := dpl.TypeOfValue(v)
-		x := ev.names.Fresh("s")
-		mk.tape = append(mk.tape, diffTapeEntry{binding: ev.nodes.Let(p, x, tv, c), value: v})
-		if mk.fresh == nil {
-			mk.fresh = map[string]dpl.Term{}
-		}
-		mk.fresh[x] = v
-		if rep != nil {
-			ev.report(rep.trace, rep.derivative)
-		}
-		return throw(k, diffValue{Term: ev.nodes.Var(p, x), Val: v}, mk)
-	})
+	inner, ok := ev.nested(mk, false, func(v dpl.Term) step { return ev.bound(p, c, v, rep, k, mk) })
 	if !ok {
 		return nil
 	}
 	inner.fresh = mk.fresh
 	return ev.eval(c, rho, nil, ev.initial(), inner)
+}
+
+// bound is the rest of bind once C ⇒ V: the tape grows by let x:T_V = C, x fresh,
+// and the layer goes on with x in its context k.
+func (ev *diffEvaluator) bound(p dpl.Pos, c, v dpl.Term, rep *diffRdReport, k diffCont, mk *diffMeta) step {
+	tv, _ := dpl.TypeOfValue(v)
+	x := ev.names.Fresh("s")
+	mk.tape = append(mk.tape, diffTapeEntry{binding: ev.nodes.Let(p, x, tv, c), value: v})
+	if mk.fresh == nil {
+		mk.fresh = &dpl.NameMap[dpl.Term]{}
+	}
+	mk.fresh.Set(x, v)
+	if rep != nil {
+		ev.report(rep.trace, rep.derivative)
+	}
+	return throw(k, diffValue{Term: ev.nodes.Var(p, x), Val: v}, mk)
 }
 
 // cond contracts if b then M else N: the branch, evaluated (or traced) in place, or,
@@ -484,7 +502,7 @@ func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c d
 		if e, ok := rho.Lookup(y); ok {
 			return dpl.TypeOfValue(e.Val)
 		}
-		if val, ok := mk.fresh[y]; ok {
+		if val, ok := mk.fresh.Get(y); ok {
 			return dpl.TypeOfValue(val)
 		}
 		return nil, false

@@ -505,6 +505,49 @@ func AddReals(v, w Term) (Term, error) {
 	return &RealLit{P: r.P, R: t}, nil
 }
 
+// Delta is the contractum of a primitive redex c whose operands are values — V + W,
+// op(V), fst(V), snd(V), as a trace holds them — given their closed values: x for V,
+// y for W (and, for op(<V, W>), x and y for V and W, the pair left unbuilt: EvPair).
+// Figure 5 contracts the trace term of a primitive redex so (C ⇒ V), once its
+// evaluator has the values of C's operands at hand.
+func Delta(c, x, y Term) (Term, error) {
+	switch c := c.(type) {
+	case *Plus:
+		return AddReals(x, y)
+	case *OpApp:
+		if p, ok := c.Arg.(*Pair); ok && y != nil {
+			return EvPair(c.Op, x, y, p.P)
+		}
+		return Ev(c.Op, x)
+	case *Fst, *Snd:
+		p, ok := x.(*Pair)
+		if !ok {
+			return nil, fmt.Errorf("%s of %s", RuleOf(c), Format(x))
+		}
+		if _, fst := c.(*Fst); fst {
+			return p.X, nil
+		}
+		return p.Y, nil
+	}
+	return nil, fmt.Errorf("%s is not a primitive redex", describe(c))
+}
+
+// RuleOf names the rule of a primitive redex: plus, op, fst or snd ("" for any other
+// term).
+func RuleOf(c Term) string {
+	switch c.(type) {
+	case *Plus:
+		return RulePlus
+	case *OpApp:
+		return RuleOp
+	case *Fst:
+		return RuleFst
+	case *Snd:
+		return RuleSnd
+	}
+	return ""
+}
+
 // flatten appends the real coordinates of the closed value v of type t to xs.
 func flatten(v Term, t Type, xs []float64) ([]float64, bool) {
 	switch t := t.(type) {

@@ -742,25 +742,12 @@ func (in *diffInterp) evalPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
 	return v, err
 }
 
-// contractPrimitive is evalPrimitive's work.
+// contractPrimitive is evalPrimitive's work: C's contraction.
 func (in *diffInterp) contractPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
-	switch c := c.(type) {
-	case *dpl.Plus:
-		return in.plus(x, y)
-	case *dpl.OpApp:
-		if p, ok := c.Arg.(*dpl.Pair); ok && y != nil { // primitive's op on a pair
-			if err := in.contract("op"); err != nil {
-				return nil, err
-			}
-			return dpl.EvPair(c.Op, x, y, p.P)
-		}
-		return in.op(c.Op, x)
-	case *dpl.Fst:
-		return in.project("fst", x)
-	case *dpl.Snd:
-		return in.project("snd", x)
+	if err := in.contract(dpl.RuleOf(c)); err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%s is not a primitive", dpl.Format(c))
+	return dpl.Delta(c, x, y)
 }
 
 // symbolicRd is W.rd[V](x:T. N) ⇝ W.R_V(x:T. C), the point and the cotangent first:

@@ -786,24 +786,7 @@ func (m *DiffMachine) bindPrimitive(s *DiffState, rule string, c, x, y dpl.Term)
 	if err := m.fuel.Contract(rule); err != nil {
 		return err
 	}
-	var v dpl.Term
-	var err error
-	switch c := c.(type) {
-	case *dpl.Plus:
-		v, err = dpl.AddReals(x, y)
-	case *dpl.OpApp:
-		v, err = dpl.Ev(c.Op, x)
-	case *dpl.Fst, *dpl.Snd:
-		p, ok := x.(*dpl.Pair)
-		switch {
-		case !ok:
-			err = fmt.Errorf("%s of %s", rule, dpl.Format(x))
-		case rule == dpl.RuleFst:
-			v = p.X
-		default:
-			v = p.Y
-		}
-	}
+	v, err := dpl.Delta(c, x, y)
 	if err != nil {
 		return err
 	}
