@@ -666,7 +666,7 @@ func (r *diffRun) leave() { r.layer-- }
 func (r *diffRun) contract(mode DiffMode, st DiffStep) (DiffEvent, error) {
 	rule := st.Rule
 	if mode == DiffSymbolic {
-		rule = dpl.Sym + rule
+		rule = dpl.Symbolic(rule)
 	}
 	if err := r.fuel.Contract(rule); err != nil {
 		return DiffEvent{}, err

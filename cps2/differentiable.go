@@ -146,7 +146,7 @@ func (ev *diffEvaluator) fail(err error) step {
 // when the fuel is spent.
 func (ev *diffEvaluator) contract(mk *diffMeta, rule string) bool {
 	if mk.symbolic {
-		rule = dpl.Sym + rule
+		rule = dpl.Symbolic(rule)
 	}
 	if err := ev.fuel.Contract(rule); err != nil {
 		ev.err = err

@@ -411,7 +411,7 @@ func (m *DiffMachine) Run(prog dpl.Term) (dpl.Answer, error) {
 // contract counts the contraction of a redex, named by the current layer's mode.
 func (m *DiffMachine) contract(s *DiffState, rule string) error {
 	if s.top().Mode == DiffSymbolic {
-		rule = dpl.Sym + rule
+		rule = dpl.Symbolic(rule)
 	}
 	return m.fuel.Contract(rule)
 }
