@@ -1,17 +1,21 @@
 package dpl
 
+import "github.com/interderive/interderive/internal/names"
+
 // NameMap maps names to values like a Go map, but keeps fresh names (base#k, see
 // Names) in a slice by their number k, counted from the first fresh number it was
 // given (numbers grow through a run, and a trace's names are recent ones): the names
 // of traces and derivatives are nearly all fresh, and R looks one up at every binding.
 // Two names with the same number (a#5 and s#5, from two supplies) share a slot: the
 // first to arrive holds it, the other goes to the map, as do numbers below the first
-// or maxSlot past it. A name is in one place at a time: its slot or the map. The zero
-// NameMap is empty and ready to use; it is not safe for concurrent use.
+// or maxSlot past it. A name is in one place at a time: its slot or the map. The map
+// starts as a short list, searched without hashing (a trace mentions few names of the
+// program, x and y, again and again). The zero NameMap is empty and ready to use; it
+// is not safe for concurrent use.
 type NameMap[V any] struct {
 	slots FreshSlots
 	fresh []nameSlot[V]
-	other map[string]V
+	other smallMap[V]
 }
 
 type nameSlot[V any] struct {
@@ -34,8 +38,7 @@ func (m *NameMap[V]) Get(name string) (V, bool) {
 	if i := m.slot(name); i >= 0 && i < len(m.fresh) && m.fresh[i].name == name {
 		return m.fresh[i].v, true
 	}
-	v, ok := m.other[name]
-	return v, ok
+	return m.other.get(name)
 }
 
 // Set is m[name] = v.
@@ -49,15 +52,12 @@ func (m *NameMap[V]) Set(name string, v V) {
 			s.v = v
 			return
 		}
-		if _, inMap := m.other[name]; s.name == "" && !inMap {
+		if _, inMap := m.other.get(name); s.name == "" && !inMap {
 			s.name, s.v = name, v
 			return
 		}
 	}
-	if m.other == nil {
-		m.other = map[string]V{}
-	}
-	m.other[name] = v
+	m.other.set(name, v)
 }
 
 // grow makes the slice n long, at least doubling its capacity when it must move (the
@@ -78,5 +78,66 @@ func (m *NameMap[V]) Remove(name string) {
 		m.fresh[i] = nameSlot[V]{}
 		return
 	}
-	delete(m.other, name)
+	m.other.remove(name)
+}
+
+// smallMap is a map from names, kept as a list while it holds at most maxFew names.
+type smallMap[V any] struct {
+	few  []nameSlot[V]
+	many map[string]V // once past maxFew (few is then unused)
+}
+
+const maxFew = 8
+
+func (m *smallMap[V]) get(name string) (V, bool) {
+	if m.many != nil {
+		v, ok := m.many[name]
+		return v, ok
+	}
+	for i := range m.few {
+		if names.Same(m.few[i].name, name) {
+			return m.few[i].v, true
+		}
+	}
+	var zero V
+	return zero, false
+}
+
+func (m *smallMap[V]) set(name string, v V) {
+	if m.many != nil {
+		m.many[name] = v
+		return
+	}
+	for i := range m.few {
+		if names.Same(m.few[i].name, name) {
+			m.few[i].v = v
+			return
+		}
+	}
+	if len(m.few) < maxFew {
+		m.few = append(m.few, nameSlot[V]{name, v})
+		return
+	}
+	m.many = make(map[string]V, 2*maxFew)
+	for _, e := range m.few {
+		m.many[e.name] = e.v
+	}
+	m.few = nil
+	m.many[name] = v
+}
+
+func (m *smallMap[V]) remove(name string) {
+	if m.many != nil {
+		delete(m.many, name)
+		return
+	}
+	for i := range m.few {
+		if names.Same(m.few[i].name, name) {
+			last := len(m.few) - 1
+			m.few[i] = m.few[last]
+			m.few[last] = nameSlot[V]{}
+			m.few = m.few[:last]
+			return
+		}
+	}
 }

@@ -39,10 +39,11 @@ func TestNameMapCollisions(t *testing.T) {
 // side (names that collide on purpose).
 func TestNameMapAgreesWithMap(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		names := []string{"x", "y", "a#1", "s#1", "a#2", "x#", "#3", "b#30"}
+		// Enough names that are not fresh for the short list to turn into a map.
+		names := []string{"x", "y", "a#1", "s#1", "a#2", "x#", "#3", "b#30", "p", "q", "r", "u", "v", "w", "z", "f"}
 		var m NameMap[int]
 		ref := map[string]int{}
-		for i := range rapid.IntRange(1, 200).Draw(t, "ops") {
+		for i := range rapid.IntRange(1, 400).Draw(t, "ops") {
 			name := rapid.SampledFrom(names).Draw(t, "name")
 			switch rapid.IntRange(0, 2).Draw(t, "op") {
 			case 0:

@@ -127,11 +127,11 @@ func (p *taper) emit(pos Pos, name string, t Type, m Term, n int) {
 func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
 	names, limit := env.setup(w, v, c)
 	p := &taper{names: names, outer: env.Types, limit: limit, zeros: map[Term]bool{}}
-	// Room for the tape of c's let-chain: a binding per let at most, and a few lets of
-	// the derivative term per binding (see TestTapeLinear).
-	lets := chainLength(c)
-	p.binds = make([]tbinding, 0, lets+8)
-	p.out = make([]*Let, 0, 4*lets+8)
+	// Room for the tape of c's let-chain: a binding per let that binds a redex, and a
+	// few lets of the derivative term per binding (see TestTapeLinear).
+	redexLets := chainRedexes(c)
+	p.binds = make([]tbinding, 0, redexLets+8)
+	p.out = make([]*Let, 0, 4*redexLets+8)
 	defer recoverAbort(&res, &err)
 	// Renaming: x becomes a fresh x', so that binding x' = V captures nothing of W; the
 	// forward pass binds fresh names only (the scope maps source names to atoms).
@@ -203,11 +203,15 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 	return body, nil
 }
 
-// chainLength is the number of lets along c's let-chain.
-func chainLength(c Term) int {
+// chainRedexes is the number of lets along c's let-chain that bind a redex.
+func chainRedexes(c Term) int {
 	n := 0
 	for l, ok := c.(*Let); ok; l, ok = l.Body.(*Let) {
-		n++
+		switch l.Bound.(type) {
+		case *Var, *RealLit, *UnitLit:
+		default:
+			n++
+		}
 	}
 	return n
 }
@@ -250,6 +254,15 @@ func (p *taper) write(t Term) Term {
 // along let bodies, so that let-chains of any length take no stack; it recurses into
 // the other subterms, at most 2·MaxDepth deep.
 func (p *taper) atom(c Term) Term {
+	switch c := c.(type) { // a leaf: no scope of its own, no depth
+	case *Var:
+		if a, ok := p.scope.Get(c.Name); ok {
+			return a
+		}
+		return c
+	case *RealLit, *UnitLit:
+		return c
+	}
 	p.depth++
 	if p.depth > 2*MaxDepth {
 		p.fail(&interderive.DepthError{What: "symbolic differentiation", Limit: 2 * MaxDepth})
@@ -616,7 +629,7 @@ func (p *taper) zero(t Type) Term {
 // so that the floating-point operations do not depend on how W is written (0 + -0 is
 // 0, not -0).
 func (p *taper) isZero(t Term) bool {
-	if p.zeros[t] {
+	if len(p.zeros) > 0 && p.zeros[t] {
 		return true
 	}
 	if pr, ok := t.(*Pair); ok {
