@@ -81,3 +81,22 @@ func TestSymbolic(t *testing.T) {
 		}
 	}
 }
+
+// TestBevPair checks BevPair(lt, a, b) against Bev(lt, <a, b>) at random points, the
+// diagonal (undefined) among them, and both against a < b.
+func TestBevPair(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := dplgen.Real(t, "a"), dplgen.Real(t, "b")
+		want, werr := dpl.Bev(dpl.Lt, pair(lit(a), lit(b)))
+		got, gerr := dpl.BevPair(dpl.Lt, lit(a), lit(b), dpl.Pos{})
+		if (werr == nil) != (a != b) || (gerr == nil) != (a != b) {
+			t.Fatalf("lt(<%v, %v>): Bev error %v, BevPair error %v", a, b, werr, gerr)
+		}
+		if werr == nil && (got != want || got != (a < b)) {
+			t.Fatalf("lt(<%v, %v>) = %v by BevPair, %v by Bev", a, b, got, want)
+		}
+	})
+	if _, err := dpl.BevPair(dpl.Lt, pair(lit(1), lit(2)), lit(3), dpl.Pos{}); err == nil {
+		t.Errorf("lt on <<1, 2>, 3> has a value")
+	}
+}

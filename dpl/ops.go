@@ -358,9 +358,14 @@ func LookupOperator(name string) (*Operator, bool) {
 type Predicate struct {
 	Name string
 	Dom  Type
-	test func(xs []float64) (b, defined bool)
+	// test is bev on the coordinates of the argument (at most predCoords of them),
+	// passed by value so that they stay on the caller's stack.
+	test func(xs [predCoords]float64) (b, defined bool)
 	why  string // why bev is undefined where it is
 }
+
+// predCoords bounds the number of real coordinates of a predicate's domain.
+const predCoords = 2
 
 // String returns the predicate's name.
 func (p *Predicate) String() string { return p.Name }
@@ -368,7 +373,7 @@ func (p *Predicate) String() string { return p.Name }
 // Lt is the predicate lt : real * real, written a <. b: true if a < b, false if a > b,
 // and undefined if a = b (spec §2: < would not be continuous).
 var Lt = &Predicate{Name: "lt", Dom: Times(Real, Real),
-	test: func(xs []float64) (bool, bool) { return xs[0] < xs[1], xs[0] != xs[1] },
+	test: func(xs [predCoords]float64) (bool, bool) { return xs[0] < xs[1], xs[0] != xs[1] },
 	why:  "lt is undefined on the diagonal"}
 
 // LookupPredicate finds a predicate by name: lt.
@@ -479,8 +484,9 @@ func evFlat(op *Operator, xs []float64, p Pos) (Term, string) {
 // Bev is bev(pred, V), for a closed value v of type pred.Dom; where it is undefined,
 // the error is an *Undefined.
 func Bev(p *Predicate, v Term) (bool, error) {
-	xs, ok := flatten(v, p.Dom, nil)
-	if !ok {
+	var xs [predCoords]float64
+	n, ok := flattenInto(xs[:], v, p.Dom)
+	if !ok || n != len(xs) {
 		return false, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", p.Name, Format(v), FormatType(p.Dom))
 	}
 	b, defined := p.test(xs)
@@ -488,6 +494,45 @@ func Bev(p *Predicate, v Term) (bool, error) {
 		return false, &Undefined{Redex: &PredApp{P: v.Pos(), Pred: p, Arg: v}, Reason: p.why}
 	}
 	return b, nil
+}
+
+// BevPair is Bev on the pair <a, b> at position pos, without building the pair (as
+// EvPair is Ev).
+func BevPair(p *Predicate, a, b Term, pos Pos) (bool, error) {
+	pair := func() Term { // for the messages
+		v := &Pair{P: pos, X: a, Y: b}
+		if d, ok := p.Dom.(*Prod); ok {
+			v.T, v.U = d.Fst, d.Snd
+		}
+		return v
+	}
+	var xs [predCoords]float64
+	d, ok := p.Dom.(*Prod)
+	n, m := 0, 0
+	if ok {
+		n, ok = flattenInto(xs[:], a, d.Fst)
+	}
+	if ok {
+		m, ok = flattenInto(xs[n:], b, d.Snd)
+	}
+	if !ok || n+m != len(xs) {
+		return false, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", p.Name, Format(pair()), FormatType(p.Dom))
+	}
+	r, defined := p.test(xs)
+	if !defined {
+		return false, &Undefined{Redex: &PredApp{P: pos, Pred: p, Arg: pair()}, Reason: p.why}
+	}
+	return r, nil
+}
+
+// flattenInto is flatten into the fixed buffer xs: the number of coordinates written,
+// and false if v is not a closed value of type t or has more coordinates than xs.
+func flattenInto(xs []float64, v Term, t Type) (int, bool) {
+	ys, ok := flatten(v, t, xs[:0:len(xs)])
+	if !ok || len(ys) > len(xs) || len(ys) > 0 && &ys[0] != &xs[0] {
+		return 0, false
+	}
+	return len(ys), true
 }
 
 // AddReals is the contraction of V + W on reals r and s: r + s, undefined if it

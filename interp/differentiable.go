@@ -335,16 +335,7 @@ func (in *diffInterp) op(op *dpl.Operator, v dpl.Term) (dpl.Term, error) {
 // opPair is op(<M, N>) ⇒ ev(op, <V, W>): the pair is evaluated as eval evaluates it,
 // M then N, but not built, as op reads its coordinates off V and W (dpl.EvPair).
 func (in *diffInterp) opPair(phi *diffFunEnv, rho *diffEnv, op *dpl.Operator, p *dpl.Pair) (dpl.Term, error) {
-	if err := in.activate(); err != nil { // as eval on the pair
-		return nil, err
-	}
-	x, err := in.eval(phi, rho, p.X)
-	if err != nil {
-		in.deactivate()
-		return nil, err
-	}
-	y, err := in.eval(phi, rho, p.Y)
-	in.deactivate()
+	x, y, err := in.evalPair(phi, rho, p)
 	if err != nil {
 		return nil, err
 	}
@@ -352,6 +343,20 @@ func (in *diffInterp) opPair(phi *diffFunEnv, rho *diffEnv, op *dpl.Operator, p 
 		return nil, err
 	}
 	return dpl.EvPair(op, x, y, p.P)
+}
+
+// evalPair is eval on the pair p, for a caller that needs its components' values
+// only: <M, N> ⇒ <V, W>, the pair not built.
+func (in *diffInterp) evalPair(phi *diffFunEnv, rho *diffEnv, p *dpl.Pair) (x, y dpl.Term, err error) {
+	if err := in.activate(); err != nil { // as eval on the pair
+		return nil, nil, err
+	}
+	defer in.deactivate()
+	if x, err = in.eval(phi, rho, p.X); err != nil {
+		return nil, nil, err
+	}
+	y, err = in.eval(phi, rho, p.Y)
+	return x, y, err
 }
 
 // project contracts fst(V) or snd(V) (rule) once V is the closed value v, a pair.
@@ -375,6 +380,17 @@ func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, err
 	case *dpl.BoolLit:
 		return t.B, nil
 	case *dpl.PredApp:
+		if p, ok := t.Arg.(*dpl.Pair); ok {
+			// As opPair: the pair is evaluated but not built (dpl.BevPair).
+			x, y, err := in.evalPair(phi, rho, p)
+			if err != nil {
+				return false, err
+			}
+			if err := in.contract("pred"); err != nil {
+				return false, err
+			}
+			return dpl.BevPair(t.Pred, x, y, p.P)
+		}
 		v, err := in.eval(phi, rho, t.Arg)
 		if err != nil {
 			return false, err
@@ -779,32 +795,28 @@ func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix 
 	case *dpl.BoolLit:
 		return t.B, nil
 	case *dpl.PredApp:
-		v, err := in.closedValue(phi, rho, t.Arg, prefix)
+		if p, ok := t.Arg.(*dpl.Pair); ok {
+			// Decided with ρ(V) alone: the pair is traced but built neither for the
+			// trace nor closed (dpl.BevPair).
+			x, y, err := in.tracePair(phi, rho, p, prefix)
+			if err != nil {
+				return false, err
+			}
+			if err := in.contract("sym/pred"); err != nil {
+				return false, err
+			}
+			return dpl.BevPair(t.Pred, x.Val, y.Val, p.P)
+		}
+		v, err := in.traceValue(phi, rho, t.Arg, prefix)
 		if err != nil {
 			return false, err
 		}
 		if err := in.contract("sym/pred"); err != nil {
 			return false, err
 		}
-		return dpl.Bev(t.Pred, v)
+		return dpl.Bev(t.Pred, v.Val)
 	}
 	return false, fmt.Errorf("%s is not a condition", dpl.Format(b))
-}
-
-// closedValue is traceValue for a term whose value only matters closed (a
-// condition's argument, decided with ρ(V)): a pair's components are traced, but no
-// pair is built for the trace.
-func (in *diffInterp) closedValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (dpl.Term, error) {
-	p, ok := m.(*dpl.Pair)
-	if !ok {
-		v, err := in.traceValue(phi, rho, m, prefix)
-		return v.Val, err
-	}
-	x, y, err := in.tracePair(phi, rho, p, prefix)
-	if err != nil {
-		return nil, err
-	}
-	return &dpl.Pair{P: p.P, X: x.Val, Y: y.Val, T: p.T, U: p.U}, nil
 }
 
 // tracePair is traceValue on the pair p, for a caller that builds what it needs of
