@@ -20,6 +20,11 @@ import (
 type Names struct {
 	last int
 	text *slab.Text
+	// num[len(num)-numLen:] are the decimal digits of numOf, kept by Fresh so that
+	// the next number's digits take an increment, not a conversion (an array, so that
+	// a copy of the supply has digits of its own).
+	num           [20]byte
+	numLen, numOf int
 }
 
 // NewNames returns a supply whose names are fresh for the given terms (including the
@@ -121,11 +126,36 @@ func (n *Names) Fresh(base string) string {
 	var buf [48]byte
 	name := append(buf[:0], BaseName(base)...)
 	name = append(name, '#')
-	name = strconv.AppendInt(name, int64(n.last), 10)
+	name = append(name, n.digits()...)
 	if n.text == nil {
 		n.text = &slab.Text{}
 	}
 	return n.text.String(name)
+}
+
+// digits returns the decimal digits of n.last: the previous number's plus one, in
+// place, when num holds the previous number (as it does but after a Reserve, or at
+// the first call).
+func (n *Names) digits() []byte {
+	if n.numLen == 0 || n.numOf != n.last-1 || n.last <= 0 {
+		var tmp [20]byte
+		d := strconv.AppendInt(tmp[:0], int64(n.last), 10)
+		n.numLen = copy(n.num[len(n.num)-len(d):], d)
+		n.numOf = n.last
+		return n.num[len(n.num)-n.numLen:]
+	}
+	i := len(n.num) - 1
+	for ; n.num[i] == '9' && i >= len(n.num)-n.numLen; i-- {
+		n.num[i] = '0'
+	}
+	if i < len(n.num)-n.numLen { // 99 + 1: one digit more
+		n.num[i] = '1'
+		n.numLen++
+	} else {
+		n.num[i]++
+	}
+	n.numOf = n.last
+	return n.num[len(n.num)-n.numLen:]
 }
 
 // BaseName strips the # suffix of a generated name: BaseName("x#7") = "x".

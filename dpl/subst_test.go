@@ -2,6 +2,7 @@ package dpl_test
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -334,4 +335,28 @@ func TestDepthShortcut(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestFreshCounts checks Fresh's digits, which count up in place, against strconv at
+// every carry up to 100,000 and after a Reserve; and that a copy of a supply goes on
+// on its own (its digits are not the original's).
+func TestFreshCounts(t *testing.T) {
+	var n dpl.Names
+	for k := 1; k <= 100_000; k++ {
+		if got, want := n.Fresh("a"), "a#"+strconv.Itoa(k); got != want {
+			t.Fatalf("name %d: %s, want %s", k, got, want)
+		}
+	}
+	n.Reserve("b#999999")
+	if got := n.Fresh("c"); got != "c#1000000" {
+		t.Errorf("after Reserve(b#999999): %s, want c#1000000", got)
+	}
+	copied := n
+	a, b := n.Fresh("x"), copied.Fresh("y")
+	if a != "x#1000001" || b != "y#1000001" {
+		t.Errorf("a supply and its copy: %s and %s, want x#1000001 and y#1000001", a, b)
+	}
+	if got := n.Fresh("x"); got != "x#1000002" {
+		t.Errorf("the supply after its copy went on: %s, want x#1000002", got)
+	}
 }

@@ -80,6 +80,7 @@ type tbinding struct {
 	v    *tvar
 	prim Term
 	arg  Term // for op(a) evaluated forward: a as the forward pass wrote it
+	argD int  // and its Depth
 	copy bool
 	keep bool // evaluated in the forward pass
 }
@@ -119,8 +120,13 @@ func (p *taper) add(n int) {
 // emit appends let name:t = m in to the derivative term, m holding n redexes; R sets
 // the let's body at the end.
 func (p *taper) emit(pos Pos, name string, t Type, m Term, n int) {
+	p.emitDepth(pos, name, t, m, n, Depth(m)) // a small term: no allocation
+}
+
+// emitDepth is emit for a term m whose Depth the caller knows: d.
+func (p *taper) emitDepth(pos Pos, name string, t Type, m Term, n, d int) {
 	p.add(1 + n)
-	p.deep = max(p.deep, 1+Depth(m)) // a small term: no allocation
+	p.deep = max(p.deep, 1+d)
 	p.out = append(p.out, p.nodes.Let(pos, name, t, m))
 }
 
@@ -171,10 +177,11 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 			if m, ok := prim.(*OpApp); ok {
 				// The backward pass writes op_r(<a, ā>) with the same a (shared).
 				b.arg = p.write(m.Arg)
-				prim = p.nodes.OpApp(m.P, m.Op, b.arg)
-			} else {
-				prim = p.write(prim)
+				b.argD = Depth(b.arg)
+				p.emitDepth(m.P, b.v.ref.Name, b.v.t, p.nodes.OpApp(m.P, m.Op, b.arg), n, 1+b.argD)
+				continue
 			}
+			prim = p.write(prim)
 			p.emit(prim.Pos(), b.v.ref.Name, b.v.t, prim, n)
 		}
 	}
@@ -493,12 +500,14 @@ func (p *taper) backward(b *tbinding) {
 		} else {
 			cot = Zero(op.Cod)
 		}
-		arg := b.arg
+		arg, argD := b.arg, b.argD
 		if arg == nil {
 			arg = p.write(m.Arg)
+			argD = Depth(arg)
 		}
 		g := p.names.Fresh("g")
-		p.emit(m.P, g, op.Dom, p.nodes.OpApp(m.P, op.R(), p.nodes.Pair(m.P, arg, cot, op.Dom, op.Cod)), 1)
+		d := 2 + max(argD, Depth(cot)) // op_r(<arg, cot>)
+		p.emitDepth(m.P, g, op.Dom, p.nodes.OpApp(m.P, op.R(), p.nodes.Pair(m.P, arg, cot, op.Dom, op.Cod)), 1, d)
 		if has {
 			p.contribute(p.nodes.Var(m.P, g), m.Arg)
 		}
@@ -583,7 +592,7 @@ func (p *taper) contribute1(cot Term, a Term) {
 			y := p.names.Fresh("y")
 			f := p.fsts.New()
 			f.X, f.T, f.U = cot, u, s
-			p.emit(Pos{}, y, u, f, 1)
+			p.emitDepth(Pos{}, y, u, f, 1, 1+Depth(cot))
 			p.contribute(p.nodes.Var(Pos{}, y), a.X)
 		}
 		if right {
