@@ -829,13 +829,16 @@ func (m *DiffMachine) finish(l *DiffLayer, tail dpl.Term) (dpl.Term, error) {
 // as the layer's exit says.
 func (m *DiffMachine) ret(s *DiffState) error {
 	done := s.top()
+	s.Layers[len(s.Layers)-1] = nil // let the layer, its tape among the rest, go
 	s.Layers = s.Layers[:len(s.Layers)-1]
 	switch x := done.Exit.(type) {
 	case *DiffExitProgram:
 		s.Control, s.Answer = DiffHalt, dpl.Answer{Value: s.Result}
 		return nil
 	case *DiffExitRd:
-		return m.derivative(s, x, s.Result)
+		c := s.Result
+		s.Result = nil // R is the trace's last user, unless it is reported (derivative)
+		return m.derivative(s, x, c)
 	case *DiffExitTrace: // R ⇝ C; now C ⇒ V
 		return m.nestedEval(s, &DiffExitBind{P: x.P, C: s.Result}, x.Env)
 	case *DiffExitBind: // C ⇒ V; E[x] ⇝ D under ρ[V/x], the tape growing by let x:T_V = C
@@ -859,7 +862,17 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 		}
 		return nil, false
 	}
-	der, err := m.ad.R(dpl.DiffEnv{Types: types, Names: m.names, Budget: left}, x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
+	env := dpl.DiffEnv{Types: types, Names: m.names, Budget: left}
+	var der dpl.Term
+	var err error
+	if m.onRd == nil {
+		// Nothing reports the trace: R is its last user, and a long trace, as large
+		// as its derivative, can go as R walks it.
+		der, err = m.ad.R(env, x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
+		c = nil
+	} else {
+		der, err = m.ad.R(env, x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
+	}
 	var be *dpl.BudgetError
 	if errors.As(err, &be) && left <= dpl.MaxRedexes {
 		// The derivative holds more redexes than the fuel left: its evaluation cannot
