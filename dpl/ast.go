@@ -228,11 +228,6 @@ func Depth(t Term) int {
 	if isNil(t) {
 		return 0
 	}
-	// Most terms the stages vet are let-chains of small bound terms (traces and tape
-	// derivatives): shallowDepth answers those without a stack of its own.
-	if d, ok := shallowDepth(t, shallowRoom); ok {
-		return d
-	}
 	// A walk of t as a tree: fast, but a term that shares subterms (derivative terms
 	// do) is a tree larger than itself; past treeBudget nodes the walk starts again,
 	// visiting each shared subterm once.
@@ -240,78 +235,6 @@ func Depth(t Term) int {
 		return d
 	}
 	return dagDepth(t, false)
-}
-
-// shallowRoom is how deep shallowDepth recurses.
-const shallowRoom = 8
-
-// shallowDepth is Depth for a let-chain (of any length) whose bound terms and last
-// body are at most room deep and built of values, +, op, fst, snd and lets, by a loop
-// along the chain and plain recursion elsewhere; false for any other term. Its work is
-// bounded by the chain's length times 2^room.
-func shallowDepth(t Term, room int) (int, bool) {
-	if room == 0 {
-		return 0, false
-	}
-	deepest := 0
-	for {
-		l, ok := t.(*Let)
-		if !ok {
-			break
-		}
-		if l == nil {
-			return deepest, true
-		}
-		b, ok := shallowDepth(l.Bound, room-1)
-		if !ok {
-			return 0, false
-		}
-		deepest, t = max(deepest, 1, 1+b), l.Body
-	}
-	d, ok := 0, true
-	switch t := t.(type) {
-	case nil:
-	case *Var, *RealLit, *UnitLit, *BoolLit:
-		if !isNil(t) {
-			d = 1
-		}
-	case *OpApp:
-		if t != nil {
-			d, ok = shallowDepth(t.Arg, room-1)
-			d++
-		}
-	case *Fst:
-		if t != nil {
-			d, ok = shallowDepth(t.X, room-1)
-			d++
-		}
-	case *Snd:
-		if t != nil {
-			d, ok = shallowDepth(t.X, room-1)
-			d++
-		}
-	case *Pair:
-		if t != nil {
-			d, ok = shallowPair(t.X, t.Y, room-1)
-		}
-	case *Plus:
-		if t != nil {
-			d, ok = shallowPair(t.X, t.Y, room-1)
-		}
-	default:
-		return 0, false
-	}
-	return max(deepest, d), ok
-}
-
-// shallowPair is 1 + the larger shallowDepth of x and y.
-func shallowPair(x, y Term, room int) (int, bool) {
-	a, ok := shallowDepth(x, room)
-	if !ok {
-		return 0, false
-	}
-	b, ok := shallowDepth(y, room)
-	return 1 + max(a, b), ok
 }
 
 // NestingDepth is Depth except that a let's body nests too (a let has depth 1 + the

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplgen"
-	"pgregory.net/rapid"
 )
 
 // TestSubst: t[s/x] stops where x is rebound, and renames the binders that would
@@ -308,33 +306,6 @@ func TestLetChains(t *testing.T) {
 	if got := dpl.Subst(chain, "z", &dpl.Var{Name: "w"}); dpl.OccursFree("z", got) || !dpl.OccursFree("w", got) {
 		t.Errorf("Subst of a variable on a long chain")
 	}
-}
-
-// TestDepthShortcut checks Depth, which answers shallow let-chains by a shortcut,
-// against the plain walk of the term as a tree (an independent computation), on
-// random terms and traces of depth up to 6 (past the shortcut's room of 8, with the
-// nodes that count) and on the derivatives the strategies make of the traces.
-func TestDepthShortcut(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		ty, u := dplgen.Type(t, "T"), dplgen.Type(t, "U")
-		trace := rapid.Bool().Draw(t, "trace")
-		g := dplgen.New(t, dplgen.Config{Depth: 6, Trace: trace, Rd: !trace, Letrec: !trace})
-		m := g.Term(dplgen.Scope{}.Bind("x", ty), u, 6)
-		terms := []dpl.Term{m}
-		if trace {
-			c := dplgen.Elaborate(t, gammaOf(map[string]dpl.Type{"x": ty}), m)
-			for _, ad := range dpl.Differentiators() {
-				if d, err := ad.R(dpl.DiffEnv{}, dplgen.Value(t, u, "W"), dplgen.Value(t, ty, "V"), "x", ty, c); err == nil {
-					terms = append(terms, d)
-				}
-			}
-		}
-		for _, tm := range terms {
-			if got, want := dpl.Depth(tm), dpl.TreeDepth(tm); got != want {
-				t.Fatalf("Depth(%s) = %d, the walk as a tree gives %d", dpl.Format(tm), got, want)
-			}
-		}
-	})
 }
 
 // TestFreshCounts checks Fresh's digits, which count up in place, against strconv at
