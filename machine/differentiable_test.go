@@ -41,6 +41,18 @@ func TestDiffCases(t *testing.T) {
 	dplcases.Suite{Traced: machine.EvalDiffTraced}.Run(t)
 }
 
+// TestDiffCasesObserved runs the same cases with an observer, under which the machine
+// takes every transition: Figure 5's C ⇒ V of a primitive redex in a nested ordinary
+// layer rather than in the corridor bindPrimitive. The contractions must be the same.
+func TestDiffCasesObserved(t *testing.T) {
+	observed := func(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(c, d dpl.Term)) (dpl.Answer, error) {
+		m := machine.NewDiff(ad, opts, onRd)
+		m.Trace = func(*machine.DiffState) {}
+		return m.Run(prog)
+	}
+	dplcases.Suite{Traced: observed}.Run(t)
+}
+
 // TestDiffLayers: the machine's layers, seen through its states. Three nested rd, each
 // in the trivial context of the layer below, stack four layers: the program's and
 // three symbolic ones (osss); in the innermost, x + y is a redex in the context [] + z,
