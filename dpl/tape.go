@@ -130,7 +130,14 @@ func (p *taper) emitDepth(pos Pos, name string, t Type, m Term, n, d int) {
 	p.out = append(p.out, p.nodes.Let(pos, name, t, m))
 }
 
-func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
+func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (Term, error) {
+	der, _, err := tapeR(env, w, v, x, t, c)
+	return der, err
+}
+
+// tapeR is Tape's R, with the Depth of the derivative term, which it works out as it
+// emits the term's lets rather than by walking the term.
+func tapeR(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, depth int, err error) {
 	names, limit := env.setup(w, v, c)
 	p := &taper{names: names, outer: env.Types, limit: limit, zeros: map[Term]bool{}}
 	// Room for the tape of c's let-chain: a binding per let that binds a redex, and a
@@ -138,7 +145,7 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 	redexLets := chainRedexes(c)
 	p.binds = make([]tbinding, 0, redexLets+8)
 	p.out = make([]*Let, 0, 4*redexLets+8)
-	defer recoverAbort(&res, &err)
+	defer recoverAbort(&res, &err) // depth is set last: 0 on a failure
 	// Renaming: x becomes a fresh x', so that binding x' = V captures nothing of W; the
 	// forward pass binds fresh names only (the scope maps source names to atoms).
 	p.x = p.newVar(Pos{}, x, t)
@@ -199,15 +206,16 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err e
 	if p.x.adj != nil {
 		body = p.x.adj // a value, or a sum counted when it was made
 	}
-	if max(p.deep, Depth(body)) > MaxDepth {
-		return nil, &interderive.DepthError{What: "derivative term", Limit: MaxDepth}
+	depth = max(p.deep, Depth(body))
+	if depth > MaxDepth {
+		return nil, 0, &interderive.DepthError{What: "derivative term", Limit: MaxDepth}
 	}
 	for i := len(p.out) - 1; i >= 0; i-- {
 		l := p.out[i] // made by emit, for this term only
 		l.Body = body
 		body = l
 	}
-	return body, nil
+	return body, depth, nil
 }
 
 // chainRedexes is the number of lets along c's let-chain that bind a redex.

@@ -397,3 +397,21 @@ func TestDeepDerivative(t *testing.T) {
 		}
 	}
 }
+
+// TestTapeDepth checks the depth Tape's R works out for its derivative as it emits it
+// (one Depth per binding's argument, and the rest from the parts) against Depth on the
+// whole derivative term, on random traces.
+func TestTapeDepth(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ty, u := dplgen.Type(t, "T"), dplgen.Type(t, "U")
+		g := dplgen.New(t, dplgen.Config{Depth: 4, Trace: true})
+		c := dplgen.Elaborate(t, gammaOf(map[string]dpl.Type{"x": ty}), g.Term(dplgen.Scope{}.Bind("x", ty), u, 4))
+		d, depth, err := dpl.TapeR(dpl.DiffEnv{}, dplgen.Value(t, u, "W"), dplgen.Value(t, ty, "V"), "x", ty, c)
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		if want := dpl.Depth(d); depth != want {
+			t.Fatalf("R worked out depth %d for %s; Depth gives %d", depth, dpl.Format(d), want)
+		}
+	})
+}
