@@ -140,8 +140,9 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (Term, error) {
 func tapeR(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, depth int, err error) {
 	names, limit := env.setup(w, v, c)
 	p := &taper{names: names, outer: env.Types, limit: limit, zeros: map[Term]bool{}}
-	// Room for the tape of c's let-chain: a binding per let that binds a redex, and a
-	// few lets of the derivative term per binding (see TestTapeLinear).
+	// Room for the tape of c's let-chain (append grows it if need be): a binding per
+	// let whose bound term is not a variable or a constant, and a few lets of the
+	// derivative term per binding (see TestTapeLinear).
 	redexLets := chainRedexes(c)
 	p.binds = make([]tbinding, 0, redexLets+8)
 	p.out = make([]*Let, 0, 4*redexLets+8)
@@ -218,7 +219,8 @@ func tapeR(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, depth in
 	return body, depth, nil
 }
 
-// chainRedexes is the number of lets along c's let-chain that bind a redex.
+// chainRedexes is the number of lets along c's let-chain whose bound term is not a
+// variable or a constant.
 func chainRedexes(c Term) int {
 	n := 0
 	for l, ok := c.(*Let); ok; l, ok = l.Body.(*Let) {
