@@ -46,9 +46,8 @@ configurations, space efficiency of merged coercions, and the tape reverse mode
 (with --program NAME, only the targets whose name contains it: refocusing, fib,
 configurations, space, tape).
 
---cpuprofile FILE writes a CPU profile of the run (pprof format): the profile the
-interderive command is built with (cmd/interderive/default.pgo, profile-guided
-optimisation) comes from bench --targets --cpuprofile.`,
+--cpuprofile FILE writes a CPU profile of the run (pprof format), for
+go tool pprof.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if cpuProfile != "" {

@@ -282,12 +282,6 @@ func measure(f func() (Outcome, error)) (peak, abs uint64, d time.Duration, out 
 // errNoRSS says that the peak memory of a process cannot be measured here.
 var errNoRSS = errors.New("the peak memory of a process is not available on this system")
 
-// GrowthExponent fits time = a · contractions^k by least squares on the logarithms and
-// returns k (NaN with fewer than two usable points).
-func GrowthExponent(rows []BenchRow) float64 {
-	return growthExponent(rows)
-}
-
 // NextTime extrapolates the time of a run at size next from two runs at smaller
 // sizes: t_last · (next/last)^k, where k is the exponent of the two runs' times
 // against their sizes, at least 1 (a time that grew less than linearly is taken as
@@ -303,7 +297,9 @@ func NextTime(prev, last BenchRow, next string) (time.Duration, bool) {
 	return time.Duration(float64(last.Time) * math.Pow(s2/s1, k)), true
 }
 
-func growthExponent(rows []BenchRow) float64 {
+// GrowthExponent fits time = a · contractions^k by least squares on the logarithms and
+// returns k (NaN with fewer than two usable points).
+func GrowthExponent(rows []BenchRow) float64 {
 	var xs, ys []float64
 	for _, r := range rows {
 		if r.Err == nil && r.Contractions > 0 && r.Time > 0 {
