@@ -129,18 +129,16 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 }
 
 // enter is where a call of clo with argument a goes on: its body, in its
-// environment. A corridor is compressed: the body of an unfolded letrec function is
-// its letrec, whose contraction comes next, so it is made at once (interp's Letrec
-// case) rather than after a dispatch on the body.
+// environment, past the letrec an unfolded letrec function starts with, whose Letrec
+// contraction is made with the call (castval.Closure.Call).
 func (in *interpreter) enter(clo *v.Closure, a v.Value) (g.Expr, *v.Env, error) {
-	rho := clo.EnterWith(&in.frames, a)
-	if l := clo.Unfolds(); l != nil {
+	body, rho, letrec := clo.Call(&in.frames, a)
+	if letrec {
 		if err := in.fuel.Contract("Letrec"); err != nil {
 			return nil, nil, err
 		}
-		return l.Body, v.BindLetrec(l, rho), nil
 	}
-	return clo.Lam.Body, rho, nil
+	return body, rho, nil
 }
 
 // condition is the boolean an if's condition evaluates to (operand's), without boxing

@@ -337,17 +337,16 @@ func (m *Machine) cont(s *State) error {
 				mark = int(s.K[len(s.K)-1].Mark)
 			}
 			s.Frames.Release(mark)
-			s.toEval(fun.Lam.Body, fun.EnterWith(&s.Frames, val))
-			if l := fun.Unfolds(); l != nil {
-				// A corridor transition, compressed: the body of an unfolded letrec
-				// function is its letrec, whose contraction the next transition makes
-				// (eval's Letrec case); it is made here, so the state evaluating the
-				// letrec is not visited.
+			// A corridor, compressed: the Letrec contraction that the body of an
+			// unfolded letrec function makes next (eval's Letrec case) is made here,
+			// so the state evaluating the letrec is not visited (castval.Closure.Call).
+			body, rho, letrec := fun.Call(&s.Frames, val)
+			if letrec {
 				if err := m.fuel.Contract("Letrec"); err != nil {
 					return err
 				}
-				s.toEval(l.Body, v.BindLetrec(l, s.Env))
 			}
+			s.toEval(body, rho)
 		case *v.Wrapped: // AppCst: (<c̃ -> d̃> s) v  ->  <d̃> (s (<c̃> v))
 			fc, ok := fun.C.(*g.Func)
 			if !ok {

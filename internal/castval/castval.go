@@ -45,9 +45,6 @@ func NewClosure(f *g.Lam, rho *Env) *Closure {
 	return &Closure{Lam: f, Env: rho, unfolds: g.Unfolding(f), noClosure: g.MakesNoClosure(f)}
 }
 
-// Unfolds is the letrec l whose Unfold the closure's function is, or nil.
-func (clo *Closure) Unfolds() *g.Letrec { return clo.unfolds }
-
 // Constant is the value of a constant k (*g.IntLit or *g.BoolLit), or nil.
 func Constant(k g.Expr) Value {
 	switch k := k.(type) {
@@ -234,6 +231,19 @@ func (clo *Closure) EnterWith(fs *Frames, arg Value) *Env {
 		return clo.EnterIn(arg, fs.Push())
 	}
 	return clo.Enter(arg)
+}
+
+// Call is where a call of clo with argument arg goes on: the body in the call's
+// environment (EnterWith, in a frame of fs when the environment dies with the call).
+// The body of an unfolded letrec function is its letrec, whose contraction comes next
+// without a choice: Call goes past it to the letrec's body (a corridor, compressed) and
+// reports it in letrec, for the stage to count that Letrec contraction.
+func (clo *Closure) Call(fs *Frames, arg Value) (body g.Expr, rho *Env, letrec bool) {
+	rho = clo.EnterWith(fs, arg)
+	if l := clo.unfolds; l != nil {
+		return l.Body, BindLetrec(l, rho), true
+	}
+	return clo.Lam.Body, rho, false
 }
 
 // Lookup finds x in ρ.

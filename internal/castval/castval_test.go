@@ -148,3 +148,26 @@ func TestEnterWith(t *testing.T) {
 		t.Errorf("a call that makes a closure: (%s ↦ %v), top %d; want (x ↦ 1) on the heap, top 1", rho.Name, rho.V, fs.Top())
 	}
 }
+
+// TestCall checks where a call goes on: for fib's unfolding, past the letrec its body
+// is (letrec reported), to that letrec's body, under fib ↦ clo in front of k ↦ 5; for
+// \x:Int. \y:Int. x, its own body \y:Int. x under x ↦ 1, no letrec.
+func TestCall(t *testing.T) {
+	l := letrecFib(t)
+	clo := LetrecClosure(l, nil)
+	var fs Frames
+	body, rho, letrec := clo.Call(&fs, Int(5))
+	inner := clo.Lam.Body.(*g.Letrec)
+	if !letrec || body != inner.Body || rho.Name != "fib" || rho.V != clo || rho.Next.Name != "k" || rho.Next.V != Int(5) {
+		t.Errorf("fib's call: %s under %s ↦ %v, letrec %v; want the letrec's body under fib ↦ clo, k ↦ 5, letrec true", g.Format(body), rho.Name, rho.V, letrec)
+	}
+	e, err := g.Parse([]byte(`\x:Int. \y:Int. x`), g.CastCalculus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := e.(*g.Lam)
+	body, rho, letrec = NewClosure(f, nil).Call(&fs, Int(1))
+	if letrec || body != f.Body || rho.Name != "x" || rho.V != Int(1) {
+		t.Errorf("a plain call: %s under %s ↦ %v, letrec %v; want \\y:Int. x under x ↦ 1, no letrec", g.Format(body), rho.Name, rho.V, letrec)
+	}
+}
