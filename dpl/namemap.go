@@ -35,7 +35,7 @@ func (m *NameMap[V]) Get(name string) (V, bool) {
 		var zero V
 		return zero, false
 	}
-	if i := m.slot(name); i >= 0 && i < len(m.fresh) && m.fresh[i].name == name {
+	if i := m.slot(name); i >= 0 && i < len(m.fresh) && names.Same(m.fresh[i].name, name) {
 		return m.fresh[i].v, true
 	}
 	return m.other.get(name)
@@ -48,11 +48,11 @@ func (m *NameMap[V]) Set(name string, v V) {
 			m.grow(i + 1)
 		}
 		s := &m.fresh[i]
-		if s.name == name {
+		if names.Same(s.name, name) {
 			s.v = v
 			return
 		}
-		if _, inMap := m.other.get(name); s.name == "" && !inMap {
+		if s.name == "" && !m.other.has(name) {
 			s.name, s.v = name, v
 			return
 		}
@@ -101,6 +101,16 @@ func (m *smallMap[V]) get(name string) (V, bool) {
 	}
 	var zero V
 	return zero, false
+}
+
+// has reports whether name is in m (at once when m is empty, as it is for the names
+// of a derivative's evaluation: all fresh).
+func (m *smallMap[V]) has(name string) bool {
+	if m.many == nil && len(m.few) == 0 {
+		return false
+	}
+	_, ok := m.get(name)
+	return ok
 }
 
 func (m *smallMap[V]) set(name string, v V) {
