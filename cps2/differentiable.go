@@ -65,23 +65,14 @@ type diffCont struct {
 	initial bool // the trivial context []
 }
 
-// diffTapeEntry is one binding on a symbolic layer's tape, let x:T = C, and the value
-// of x.
-type diffTapeEntry struct {
-	binding *dpl.Let
-	value   dpl.Term
-}
-
 // diffMeta is the meta-continuation: the current layer's state, and what the
 // enclosing layers do with its result.
 type diffMeta struct {
 	symbolic bool
-	tape     []diffTapeEntry
-	// fresh holds the values of the fresh variables of Figure 5 on the tape; a layer
-	// evaluating a trace (C ⇒ V) shares the fresh of the layer whose trace it is. (A
-	// NameMap rather than a Go map: a long trace binds hundreds of thousands, by
-	// number.)
-	fresh *dpl.NameMap[dpl.Term]
+	// tape is the trace so far, when symbolic, and the values of the fresh variables
+	// of Figure 5, which a layer evaluating a trace (C ⇒ V) shares with the layer
+	// whose trace it is (internal/dplval).
+	tape  dplval.Tape
 	depth int
 	// ret receives the layer's result: a closed value, or a finished trace.
 	ret func(result dpl.Term) step
@@ -176,12 +167,8 @@ func throw(k diffCont, v diffValue, mk *diffMeta) step {
 
 // finish ends a symbolic layer with its trace, the tape around tail.
 func (ev *diffEvaluator) finish(mk *diffMeta, tail dpl.Term) step {
-	c := tail
-	for i := len(mk.tape) - 1; i >= 0; i-- {
-		b := mk.tape[i].binding // made for this tape alone: linked, not copied
-		b.Body, c = c, b
-	}
-	if err := dpl.CheckDepth("trace term", c); err != nil {
+	c, err := mk.tape.Finish(tail)
+	if err != nil {
 		return ev.fail(err)
 	}
 	return func() step { return mk.ret(c) }
@@ -288,7 +275,7 @@ func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
 		}
 		return dplval.Closed(e.Val), nil
 	}
-	if v, ok := mk.fresh.Get(x.Name); ok {
+	if v, ok := mk.tape.Fresh.Get(x.Name); ok {
 		if mk.symbolic {
 			return diffValue{Term: x, Val: v}, nil
 		}
@@ -380,17 +367,17 @@ func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFun
 	if !mk.symbolic {
 		return ev.eval(t.Body, rho.Bind(t.Name, v.Val, false), phi, k, mk)
 	}
-	entry := diffTapeEntry{binding: ev.nodes.Let(t.P, t.Name, t.T, v.Term), value: v.Val}
+	entry := dplval.TapeEntry{Binding: ev.nodes.Let(t.P, t.Name, t.T, v.Term), Value: v.Val}
 	return ev.inPlace(t.P, entry, t.Body, rho.Bind(t.Name, v.Val, true), phi, rho, k, mk)
 }
 
 // inPlace goes on symbolically with next under env and phi after a redex (whose
 // environment is rho) that adds entry (if any) to the tape: in place in the trivial
 // context (Figure 4), in a nested layer otherwise (Figure 5: R ⇝ C, then C ⇒ V).
-func (ev *diffEvaluator) inPlace(p dpl.Pos, entry diffTapeEntry, next dpl.Term, env *diffEnv, phi *diffFuns, rho *diffEnv, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) inPlace(p dpl.Pos, entry dplval.TapeEntry, next dpl.Term, env *diffEnv, phi *diffFuns, rho *diffEnv, k diffCont, mk *diffMeta) step {
 	if k.initial {
-		if entry.binding != nil {
-			mk.tape = append(mk.tape, entry)
+		if entry.Binding != nil {
+			mk.tape.Entries = append(mk.tape.Entries, entry)
 		}
 		return ev.eval(next, env, phi, k, mk)
 	}
@@ -398,8 +385,8 @@ func (ev *diffEvaluator) inPlace(p dpl.Pos, entry diffTapeEntry, next dpl.Term, 
 	if !ok {
 		return nil
 	}
-	if entry.binding != nil {
-		inner.tape = []diffTapeEntry{entry}
+	if entry.Binding != nil {
+		inner.tape.Entries = []dplval.TapeEntry{entry}
 	}
 	return ev.eval(next, env, phi, ev.initial(), inner)
 }
@@ -413,24 +400,18 @@ func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *diffRdRe
 	if !ok {
 		return nil
 	}
-	inner.fresh = mk.fresh
+	inner.tape.Fresh = mk.tape.Fresh
 	return ev.eval(c, rho, nil, ev.initial(), inner)
 }
 
 // bound is the rest of bind once C ⇒ V: the tape grows by let x:T_V = C, x fresh,
 // and the layer goes on with x in its context k.
 func (ev *diffEvaluator) bound(p dpl.Pos, c, v dpl.Term, rep *diffRdReport, k diffCont, mk *diffMeta) step {
-	tv, _ := dpl.TypeOfValue(v)
-	x := ev.names.Fresh("s")
-	mk.tape = append(mk.tape, diffTapeEntry{binding: ev.nodes.Let(p, x, tv, c), value: v})
-	if mk.fresh == nil {
-		mk.fresh = &dpl.NameMap[dpl.Term]{}
-	}
-	mk.fresh.Set(x, v)
+	x := mk.tape.BindFresh(ev.names, &ev.nodes, p, c, v)
 	if rep != nil {
 		ev.report(rep.trace, rep.derivative)
 	}
-	return throw(k, diffValue{Term: ev.nodes.Var(p, x), Val: v}, mk)
+	return throw(k, x, mk)
 }
 
 // cond contracts if b then M else N: the branch, evaluated (or traced) in place, or,
@@ -450,7 +431,7 @@ func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFun
 	if !mk.symbolic {
 		return ev.eval(next, rho, phi, k, mk)
 	}
-	return ev.inPlace(t.P, diffTapeEntry{}, next, rho, phi, rho, k, mk)
+	return ev.inPlace(t.P, dplval.TapeEntry{}, next, rho, phi, rho, k, mk)
 }
 
 // letrec contracts letrec f(x:T):U = M in N: N under φ[clo_φ(f(x:T):U. M)/f].
@@ -463,7 +444,7 @@ func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k di
 	if !mk.symbolic {
 		return ev.eval(t.Body, rho, phi2, k, mk)
 	}
-	return ev.inPlace(t.P, diffTapeEntry{}, t.Body, rho, phi2, rho, k, mk)
+	return ev.inPlace(t.P, dplval.TapeEntry{}, t.Body, rho, phi2, rho, k, mk)
 }
 
 // call contracts f(V): the body M under φ'[φ(f)/f] | {x ↦ V}; symbolically, the tape
@@ -476,7 +457,7 @@ func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *dif
 	if !mk.symbolic {
 		return ev.eval(clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, false), phi, k, mk)
 	}
-	entry := diffTapeEntry{binding: ev.nodes.Let(p, clo.Param, clo.ParamT, v.Term), value: v.Val}
+	entry := dplval.TapeEntry{Binding: ev.nodes.Let(p, clo.Param, clo.ParamT, v.Term), Value: v.Val}
 	return ev.inPlace(p, entry, clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
 }
 
@@ -502,7 +483,7 @@ func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c d
 		if e, ok := rho.Lookup(y); ok {
 			return dpl.TypeOfValue(e.Val)
 		}
-		if val, ok := mk.fresh.Get(y); ok {
+		if val, ok := mk.tape.Fresh.Get(y); ok {
 			return dpl.TypeOfValue(val)
 		}
 		return nil, false

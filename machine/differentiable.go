@@ -241,24 +241,17 @@ func (*DiffKRdCotangent) isDiffFrame() {}
 
 // DiffTapeEntry is one binding of a symbolic layer's trace, let x:T = C (Body nil),
 // with the value of x.
-type DiffTapeEntry struct {
-	Binding *dpl.Let
-	Value   dpl.Term
-}
+type DiffTapeEntry = dplval.TapeEntry
 
 // DiffLayer is one evaluation: its mode, its stack of frames K (top last), its tape
-// when symbolic, and what the layer below does with its result.
+// (internal/dplval: the trace so far when symbolic, and the values of the fresh
+// variables of Figure 5, which an ordinary layer evaluating a trace shares with the
+// symbolic layer whose trace it is), and what the layer below does with its result.
 type DiffLayer struct {
 	Mode DiffMode
 	K    []DiffFrame
-	Tape []DiffTapeEntry
-	// Fresh holds the values of the fresh variables of Figure 5 bound on a symbolic
-	// layer's tape: they occur in values and traces, never in the program, so no
-	// environment of the program binds them. An ordinary layer evaluating a trace
-	// (C ⇒ V) shares the Fresh of the symbolic layer whose trace it is. (A NameMap
-	// rather than a Go map: a long trace binds hundreds of thousands, by number.)
-	Fresh *dpl.NameMap[dpl.Term]
-	Exit  DiffExit
+	Tape dplval.Tape
+	Exit DiffExit
 }
 
 // DiffExit is what the layer below does with a layer's result: the frames of the
@@ -493,7 +486,7 @@ func (m *DiffMachine) lookup(s *DiffState, x *dpl.Var) (DiffValue, error) {
 		}
 		return dplval.Closed(e.Val), nil
 	}
-	if v, ok := l.Fresh.Get(x.Name); ok {
+	if v, ok := l.Tape.Fresh.Get(x.Name); ok {
 		if l.Mode == DiffSymbolic {
 			return DiffValue{Term: x, Val: v}, nil
 		}
@@ -513,7 +506,7 @@ func (m *DiffMachine) cont(s *DiffState) error {
 			s.toReturn(v.Val)
 			return nil
 		}
-		c, err := m.finish(l, v.Term) // V ⇝ V: the trace ends with the value
+		c, err := l.Tape.Finish(v.Term) // V ⇝ V: the trace ends with the value
 		if err != nil {
 			return err
 		}
@@ -680,7 +673,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 			return err
 		}
 		if trivial {
-			c, err := m.finish(l, c)
+			c, err := l.Tape.Finish(c)
 			if err != nil {
 				return err
 			}
@@ -708,7 +701,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 		entry := DiffTapeEntry{Binding: m.nodes.Let(f.P, f.Name, f.T, v.Term), Value: v.Val}
 		body, rho := f.Body, f.Env.Bind(f.Name, v.Val, true)
 		if trivial {
-			l.Tape = append(l.Tape, entry)
+			l.Tape.Entries = append(l.Tape.Entries, entry)
 			s.toEval(body, rho, f.Phi)
 			return nil
 		}
@@ -738,7 +731,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 		entry := DiffTapeEntry{Binding: m.nodes.Let(f.P, clo.Param, clo.ParamT, v.Term), Value: v.Val}
 		body, rho, phi := callee(clo, v.Val, true)
 		if trivial {
-			l.Tape = append(l.Tape, entry)
+			l.Tape.Entries = append(l.Tape.Entries, entry)
 			s.toEval(body, rho, phi)
 			return nil
 		}
@@ -753,7 +746,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 // rho) that does not finish its trace at once: a nested symbolic layer whose tape
 // starts with tape, evaluating next under env and phi.
 func (m *DiffMachine) nestedTrace(s *DiffState, p dpl.Pos, rho *DiffEnv, tape []DiffTapeEntry, next dpl.Term, env *DiffEnv, phi *DiffFuns) error {
-	if err := m.enter(s, &DiffLayer{Mode: DiffSymbolic, Tape: tape, Exit: &DiffExitTrace{P: p, Env: rho}}); err != nil {
+	if err := m.enter(s, &DiffLayer{Mode: DiffSymbolic, Tape: dplval.Tape{Entries: tape}, Exit: &DiffExitTrace{P: p, Env: rho}}); err != nil {
 		return err
 	}
 	s.toEval(next, env, phi)
@@ -763,8 +756,8 @@ func (m *DiffMachine) nestedTrace(s *DiffState, p dpl.Pos, rho *DiffEnv, tape []
 // nestedEval starts Figure 5's premise C ⇒ V: a nested ordinary layer evaluating the
 // trace C under the redex's environment rho and the current layer's fresh variables.
 func (m *DiffMachine) nestedEval(s *DiffState, exit *DiffExitBind, rho *DiffEnv) error {
-	fresh := s.top().Fresh
-	if err := m.enter(s, &DiffLayer{Mode: DiffOrdinary, Fresh: fresh, Exit: exit}); err != nil {
+	fresh := s.top().Tape.Fresh
+	if err := m.enter(s, &DiffLayer{Mode: DiffOrdinary, Tape: dplval.Tape{Fresh: fresh}, Exit: exit}); err != nil {
 		return err
 	}
 	s.toEval(exit.C, rho, nil)
@@ -798,31 +791,11 @@ func (m *DiffMachine) bindPrimitive(s *DiffState, rule string, c, x, y dpl.Term)
 // the tape, x fresh, and the layer goes on with x in its context (rd, if not nil, is
 // the rd whose derivative C is, reported now).
 func (m *DiffMachine) bind(s *DiffState, p dpl.Pos, c, v dpl.Term, rd *DiffRdReport) {
-	l := s.top()
-	tv, _ := dpl.TypeOfValue(v)
-	name := m.names.Fresh("s")
-	l.Tape = append(l.Tape, DiffTapeEntry{Binding: m.nodes.Let(p, name, tv, c), Value: v})
-	if l.Fresh == nil {
-		l.Fresh = &dpl.NameMap[dpl.Term]{}
-	}
-	l.Fresh.Set(name, v)
+	x := s.top().Tape.BindFresh(m.names, &m.nodes, p, c, v)
 	if rd != nil {
 		m.report(rd)
 	}
-	s.toContinue(DiffValue{Term: m.nodes.Var(p, name), Val: v})
-}
-
-// finish builds a symbolic layer's trace: its tape, let x1:T1 = C1 in ... in tail.
-func (m *DiffMachine) finish(l *DiffLayer, tail dpl.Term) (dpl.Term, error) {
-	c := tail
-	for i := len(l.Tape) - 1; i >= 0; i-- {
-		b := l.Tape[i].Binding // made for this tape alone: linked, not copied
-		b.Body, c = c, b
-	}
-	if err := dpl.CheckDepth("trace term", c); err != nil {
-		return nil, err
-	}
-	return c, nil
+	s.toContinue(x)
 }
 
 // ret ends the current layer: it pops it and hands its result to the layer below,
@@ -857,7 +830,7 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 		if e, ok := x.Env.Lookup(y); ok {
 			return dpl.TypeOfValue(e.Val)
 		}
-		if v, ok := l.Fresh.Get(y); ok {
+		if v, ok := l.Tape.Fresh.Get(y); ok {
 			return dpl.TypeOfValue(v)
 		}
 		return nil, false
@@ -889,7 +862,7 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 		s.toEval(der, nil, nil)
 		return nil
 	case len(l.K) == 0: // Figure 4: the trace of the layer ends with der
-		t, err := m.finish(l, der)
+		t, err := l.Tape.Finish(der)
 		if err != nil {
 			return err
 		}
@@ -928,7 +901,7 @@ func (s *DiffState) String() string {
 	for i, l := range s.Layers {
 		fmt.Fprintf(&b, "\n  layer %d %s", i, l.Mode)
 		if l.Mode == DiffSymbolic {
-			fmt.Fprintf(&b, ", tape of %d", len(l.Tape))
+			fmt.Fprintf(&b, ", tape of %d", len(l.Tape.Entries))
 		}
 		b.WriteString(": K=[")
 		for j, f := range l.K {
