@@ -234,7 +234,10 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			return in.plus(x, y)
+			if err := in.contract("plus"); err != nil {
+				return nil, err
+			}
+			return dpl.AddReals(x, y)
 		case *dpl.OpApp: // op(V) ⇒ ev(op, V)
 			if p, ok := t.Arg.(*dpl.Pair); ok {
 				return in.opPair(phi, rho, t.Op, p)
@@ -243,7 +246,10 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			return in.op(t.Op, a)
+			if err := in.contract("op"); err != nil {
+				return nil, err
+			}
+			return dpl.Ev(t.Op, a)
 		case *dpl.Let: // let x:T = V in N ⇒ W  if N ⇒ W under ρ[V/x]
 			v, err := in.eval(phi, rho, t.Bound)
 			if err != nil {
@@ -259,7 +265,17 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			return in.project(rule, v)
+			if err := in.contract(rule); err != nil {
+				return nil, err
+			}
+			p, ok := v.(*dpl.Pair)
+			if !ok {
+				return nil, fmt.Errorf("%s of %s, which is not a pair", rule, dpl.Format(v))
+			}
+			if rule == "fst" {
+				return p.X, nil
+			}
+			return p.Y, nil
 		case *dpl.If: // if true then M else N ⇒ V  if M ⇒ V; if false ... if N ⇒ V
 			b, err := in.cond(phi, rho, t.Cond)
 			if err != nil {
@@ -316,22 +332,6 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 	}
 }
 
-// plus contracts V + W once its operands are the closed values x and y: r + s.
-func (in *diffInterp) plus(x, y dpl.Term) (dpl.Term, error) {
-	if err := in.contract("plus"); err != nil {
-		return nil, err
-	}
-	return dpl.AddReals(x, y)
-}
-
-// op contracts op(V) once V is the closed value v: ev(op, v).
-func (in *diffInterp) op(op *dpl.Operator, v dpl.Term) (dpl.Term, error) {
-	if err := in.contract("op"); err != nil {
-		return nil, err
-	}
-	return dpl.Ev(op, v)
-}
-
 // opPair is op(<M, N>) ⇒ ev(op, <V, W>): the pair is evaluated as eval evaluates it,
 // M then N, but not built, as op reads its coordinates off V and W (dpl.EvPair).
 func (in *diffInterp) opPair(phi *diffFunEnv, rho *diffEnv, op *dpl.Operator, p *dpl.Pair) (dpl.Term, error) {
@@ -357,21 +357,6 @@ func (in *diffInterp) evalPair(phi *diffFunEnv, rho *diffEnv, p *dpl.Pair) (x, y
 	}
 	y, err = in.eval(phi, rho, p.Y)
 	return x, y, err
-}
-
-// project contracts fst(V) or snd(V) (rule) once V is the closed value v, a pair.
-func (in *diffInterp) project(rule string, v dpl.Term) (dpl.Term, error) {
-	if err := in.contract(rule); err != nil {
-		return nil, err
-	}
-	p, ok := v.(*dpl.Pair)
-	if !ok {
-		return nil, fmt.Errorf("%s of %s, which is not a pair", rule, dpl.Format(v))
-	}
-	if rule == "fst" {
-		return p.X, nil
-	}
-	return p.Y, nil
 }
 
 // cond is φ | ρ ⊢ B ⇒ b: pred(V) ⇒ bev(pred, V), true ⇒ true, false ⇒ false.
@@ -752,18 +737,14 @@ func (in *diffInterp) evalPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
 		in.unnest()
 		return nil, err
 	}
-	v, err := in.contractPrimitive(c, x, y)
+	var v dpl.Term
+	err := in.contract(dpl.RuleOf(c))
+	if err == nil {
+		v, err = dpl.Delta(c, x, y)
+	}
 	in.deactivate()
 	in.unnest()
 	return v, err
-}
-
-// contractPrimitive is evalPrimitive's work: C's contraction.
-func (in *diffInterp) contractPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
-	if err := in.contract(dpl.RuleOf(c)); err != nil {
-		return nil, err
-	}
-	return dpl.Delta(c, x, y)
 }
 
 // symbolicRd is W.rd[V](x:T. N) ⇝ W.R_V(x:T. C), the point and the cotangent first:
