@@ -806,13 +806,7 @@ func (r *diffRun) rd(red *DiffRd, ev *DiffEvent) (dpl.Term, error) {
 		}
 		return dpl.TypeOfValue(b.Val)
 	}
-	der, err := r.ad.R(dpl.DiffEnv{Types: types, Names: r.names, Budget: left}, w.Term, v.Term, red.Param, red.T, c)
-	var be *dpl.BudgetError
-	if errors.As(err, &be) && left <= dpl.MaxRedexes {
-		// The derivative holds more redexes than the fuel left: its evaluation cannot
-		// reach a value.
-		return nil, &interderive.FuelError{Steps: r.fuel.Steps()}
-	}
+	der, err := dpl.Derive(r.ad, dpl.DiffEnv{Types: types, Names: r.names, Budget: left}, r.fuel.Steps(), w.Term, v.Term, red.Param, red.T, c)
 	if err != nil {
 		return nil, err
 	}

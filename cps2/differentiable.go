@@ -488,13 +488,7 @@ func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c d
 		}
 		return nil, false
 	}
-	der, err := ev.ad.R(dpl.DiffEnv{Types: types, Names: ev.names, Budget: left}, w.Term, v.Term, t.Param, t.T, c)
-	var be *dpl.BudgetError
-	if errors.As(err, &be) && left <= dpl.MaxRedexes {
-		// The derivative holds more redexes than the fuel left: its evaluation cannot
-		// reach a value.
-		return ev.fail(&interderive.FuelError{Steps: ev.fuel.Steps()})
-	}
+	der, err := dpl.Derive(ev.ad, dpl.DiffEnv{Types: types, Names: ev.names, Budget: left}, ev.fuel.Steps(), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return ev.fail(err)
 	}

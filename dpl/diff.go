@@ -56,6 +56,20 @@ func (e *BudgetError) Error() string {
 // Unwrap makes errors.Is(err, ErrOverBudget) hold.
 func (e *BudgetError) Unwrap() error { return ErrOverBudget }
 
+// Derive is W.R_V(x:T. C) by d for a run that has made steps contractions and has
+// env.Budget of fuel left. Evaluating a trace term contracts each of its redexes once,
+// so a derivative with more redexes than the fuel left cannot reach a value: the run
+// is out of fuel (an *interderive.FuelError), on every stage alike, as soon as R
+// knows it.
+func Derive(d Differentiator, env DiffEnv, steps int, w, v Term, x string, t Type, c Term) (Term, error) {
+	der, err := d.R(env, w, v, x, t, c)
+	var be *BudgetError
+	if errors.As(err, &be) && env.Budget <= MaxRedexes {
+		return nil, &interderive.FuelError{Steps: steps}
+	}
+	return der, err
+}
+
 // The two strategies of spec §4.
 var (
 	// Figure6 is Figure 6 read literally, clause by clause: the reference. Its

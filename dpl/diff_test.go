@@ -243,6 +243,15 @@ func TestDiffBudget(t *testing.T) {
 			if _, err := ad.R(dpl.DiffEnv{Budget: n - 1}, w, v, "x", ty, c); !errors.Is(err, dpl.ErrOverBudget) {
 				t.Fatalf("budget %d for %d redexes: %v", n-1, n, err)
 			}
+			// Derive: with the fuel a run has left one short of the redexes, the run
+			// is out of fuel, after the contractions it has made (7, say).
+			var fe *interderive.FuelError
+			if _, err := dpl.Derive(ad, dpl.DiffEnv{Budget: n - 1}, 7, w, v, "x", ty, c); !errors.As(err, &fe) || fe.Steps != 7 {
+				t.Fatalf("Derive with %d fuel for %d redexes: %v", n-1, n, err)
+			}
+		}
+		if der, err := dpl.Derive(ad, dpl.DiffEnv{Budget: n}, 7, w, v, "x", ty, c); err != nil || dpl.Format(der) != dpl.Format(d) {
+			t.Fatalf("Derive with %d fuel for %d redexes: %v, %v", n, n, der, err)
 		}
 		steps := 0
 		a, err := reduction.EvalDiff(dpl.Pruned, d, interderive.Options{OnContract: func(string) { steps++ }})

@@ -437,13 +437,7 @@ func (in *diffInterp) derivative(rho *diffEnv, t *dpl.Rd, w, v diffValue, c dpl.
 		}
 		return dpl.TypeOfValue(b.Val)
 	}
-	der, err := in.ad.R(dpl.DiffEnv{Types: types, Names: in.names, Budget: left}, w.Term, v.Term, t.Param, t.T, c)
-	var be *dpl.BudgetError
-	if errors.As(err, &be) && left <= dpl.MaxRedexes {
-		// The derivative holds more redexes than the fuel left: its evaluation cannot
-		// reach a value.
-		return nil, &interderive.FuelError{Steps: in.fuel.Steps()}
-	}
+	der, err := dpl.Derive(in.ad, dpl.DiffEnv{Types: types, Names: in.names, Budget: left}, in.fuel.Steps(), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return nil, err
 	}

@@ -841,16 +841,10 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 	if m.onRd == nil {
 		// Nothing reports the trace: R is its last user, and a long trace, as large
 		// as its derivative, can go as R walks it.
-		der, err = m.ad.R(env, x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
+		der, err = dpl.Derive(m.ad, env, m.fuel.Steps(), x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
 		c = nil
 	} else {
-		der, err = m.ad.R(env, x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
-	}
-	var be *dpl.BudgetError
-	if errors.As(err, &be) && left <= dpl.MaxRedexes {
-		// The derivative holds more redexes than the fuel left: its evaluation cannot
-		// reach a value.
-		return &interderive.FuelError{Steps: m.fuel.Steps()}
+		der, err = dpl.Derive(m.ad, env, m.fuel.Steps(), x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
 	}
 	if err != nil {
 		return err

@@ -567,13 +567,7 @@ func (r *diffRun) rd(rho *diffEnv, rd *dpl.Rd, ev *DiffEvent) (dpl.Term, error) 
 		}
 		return dpl.TypeOfValue(v)
 	}
-	der, err := r.ad.R(dpl.DiffEnv{Types: types, Names: r.names, Budget: left}, rd.Cotangent, rd.Point, rd.Param, rd.T, c)
-	var be *dpl.BudgetError
-	if errors.As(err, &be) && left <= dpl.MaxRedexes {
-		// The derivative holds more redexes than the fuel left: its evaluation cannot
-		// reach a value.
-		return nil, &interderive.FuelError{Steps: r.fuel.Steps()}
-	}
+	der, err := dpl.Derive(r.ad, dpl.DiffEnv{Types: types, Names: r.names, Budget: left}, r.fuel.Steps(), rd.Cotangent, rd.Point, rd.Param, rd.T, c)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
 )
 
 // TestGrowthExponent fits rows made to grow exactly as contractions^k.
@@ -84,5 +85,43 @@ func TestBenchSource(t *testing.T) {
 	}
 	if got := p.Source("2"); got != "2 4 2.25" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestRShare: the tape target times R through a Differentiator that delegates to tape
+// (timedR), so the gradient it times is the program's: the same answer as the run
+// under tape itself, and R has taken some time in it.
+func TestRShare(t *testing.T) {
+	progs, err := LoadBench("../../testdata/bench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(progs, func(p BenchProgram) bool { return p.Name == "grad-chain.dpl" })
+	if i < 0 {
+		t.Fatal("no grad-chain.dpl")
+	}
+	p := progs[i]
+	const size = "1000"
+	prog, err := p.Lang.Load([]byte(p.Source(size)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stage := range []string{"machine", "cps2", "interp"} {
+		st, _, err := prog.(dplProgram).prepare(stage, "tape")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := prog.Run(stage, "tape", interderive.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var spent time.Duration
+		a, err := st.Eval(timedR{dpl.Tape, &spent}, prog.(dplProgram).term, interderive.Options{})
+		if err != nil || a.Observe() != want.Observation || spent <= 0 {
+			t.Errorf("%s: %s (want %s), %v, R took %v", stage, a, want.Observation, err, spent)
+		}
+		if r, err := rShare(p, size, stage); err != nil || r <= 0 {
+			t.Errorf("%s: R's share %v, %v", stage, r, err)
+		}
 	}
 }
