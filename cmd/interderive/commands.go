@@ -229,9 +229,12 @@ the machine every state and its two stacks; for cps2 and interp their contractio
 With --stage all, every stage runs and the traces are aligned on the contractions
 they share: for each contraction, what each stage did to reach it (decompositions,
 environment steps, machine states); --html FILE writes a page to step through, --json
-the same data for tools. For the differentiable language, nested layers (symbolic evaluation inside rd) are
-indented under the step that starts them; --symbolic shows only, for every rd, the
-trace term of its body and the derivative term W.R_V(x:T. C).`,
+the same data for tools. For the differentiable language, nested layers (symbolic
+evaluation inside rd) are indented under the step that starts them, every rd shows
+the trace term of its body and its derivative term W.R_V(x:T. C) once its contraction
+is complete, and a derived stage shows its lane of the aligned trace: for each
+contraction, what the stage did to reach it; --symbolic shows only, for every rd, the
+trace term and the derivative term.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all := f.stage == "all"

@@ -124,21 +124,22 @@ func (p dplProgram) Run(stage, variant string, opts interderive.Options) (Outcom
 	return dplOutcome(a, *steps), nil
 }
 
-// Trace shows every step of the reduction semantics, nested layers indented under
-// the step that started them: for each contraction the rule, the context and the redex;
-// for ordinary steps the contractum and the whole term after the step; for symbolic
-// steps what the trace grows by; and for every rd, at any depth, the trace term of its
-// body and the derivative term.
+// Trace shows the steps of a run as the stage takes them. For the reduction semantics,
+// every step, nested layers indented under the step that started them: for each
+// contraction the rule, the context and the redex; for ordinary steps the contractum
+// and the whole term after the step; for symbolic steps what the trace grows by; and
+// for every rd, at any depth, the trace term of its body and the derivative term. For
+// the derived stages, their lane of the side-by-side trace (traceLane).
 func (p dplProgram) Trace(w io.Writer, stage, variant string, opts interderive.Options) (Outcome, error) {
-	_, ad, err := p.prepare(stage, variant)
+	st, ad, err := p.prepare(stage, variant)
 	if err != nil {
 		return Outcome{}, err
 	}
-	if stage != "reduction" {
-		return Outcome{}, fmt.Errorf("trace shows the reduction stage only, for now")
-	}
 	fmt.Fprintf(w, "differentiation %s, stage %s\n", ad.Name(), stage)
 	fmt.Fprintf(w, "term       %s\n", dpl.Format(p.term))
+	if stage != "reduction" {
+		return p.traceLane(w, st, ad, opts)
+	}
 	steps := 0
 	line := func(layer int, label, text string) {
 		fmt.Fprintf(w, "%s  %-10s %s\n", strings.Repeat("  | ", layer), label, strings.ReplaceAll(text, "\n", " "))
@@ -180,4 +181,48 @@ func (p dplProgram) Trace(w io.Writer, stage, variant string, opts interderive.O
 	}
 	fmt.Fprintf(w, "\nanswer     %s\n", a)
 	return dplOutcome(a, steps), nil
+}
+
+// traceLane shows a derived stage's run as its lane of the side-by-side trace: for each
+// contraction, what the stage did to reach it (the calculus of closures'
+// decompositions and environment steps, the machine's states; cps2 and interp have
+// only their contractions to show), and, where an rd's contraction completes, the
+// trace term of its body and its derivative. A row is printed once the contraction
+// after it has happened, when nothing can be added to it any more (dplLane.attach), so
+// that a long run streams.
+func (p dplProgram) traceLane(w io.Writer, st DPLStage, ad dpl.Differentiator, opts interderive.Options) (Outcome, error) {
+	l := &dplLane{lane{Lane: Lane{Stage: st.Name}}}
+	printed, spaced := 0, true // spaced: a blank line before the next header
+	flush := func(rows int) {
+		for ; printed < rows; printed++ {
+			lines := l.Steps[printed]
+			if len(lines) > 0 || !spaced {
+				fmt.Fprintln(w) // a row of contractions only (cps2, interp) stays compact
+			}
+			spaced = len(lines) == 0
+			if printed < len(l.Rules) {
+				fmt.Fprintf(w, "contraction %d: %s\n", printed+1, l.Rules[printed])
+			} else if len(lines) > 0 {
+				fmt.Fprintf(w, "after the last contraction\n")
+			}
+			for _, line := range lines {
+				fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(line, "\n", "\n  "))
+			}
+			l.Steps[printed] = nil
+		}
+	}
+	opts, steps := counting(opts)
+	on := opts.OnContract
+	opts.OnContract = func(rule string) {
+		flush(len(l.Rules) - 1) // every row but the last contraction's is final
+		on(rule)
+	}
+	a, err := p.runLane(l, st, ad, opts)
+	l.Steps = append(l.Steps, l.cur) // what came after the last contraction
+	flush(len(l.Steps))
+	if err != nil {
+		return Outcome{Steps: *steps}, err
+	}
+	fmt.Fprintf(w, "\nanswer     %s\n", a)
+	return dplOutcome(a, *steps), nil
 }

@@ -16,18 +16,32 @@ type SymbolicTracer interface {
 	TraceSymbolic(w io.Writer, stage, variant string, opts interderive.Options) (Outcome, error)
 }
 
-// TraceSymbolic shows, for every rd at any depth, the redex, the trace term C of its
-// body and the derivative term W.R_V(x:T. C), indented by layer.
+// TraceSymbolic shows, for every rd at any depth, the trace term C of its body and the
+// derivative term W.R_V(x:T. C): on the reduction semantics with the rd's redex,
+// indented by layer; on the derived stages in the order their rd's complete.
 func (p dplProgram) TraceSymbolic(w io.Writer, stage, variant string, opts interderive.Options) (Outcome, error) {
-	_, ad, err := p.prepare(stage, variant)
+	st, ad, err := p.prepare(stage, variant)
 	if err != nil {
 		return Outcome{}, err
 	}
-	if stage != "reduction" {
-		return Outcome{}, fmt.Errorf("trace --symbolic shows the reduction stage only, for now")
-	}
 	fmt.Fprintf(w, "differentiation %s, stage %s\n", ad.Name(), stage)
 	fmt.Fprintf(w, "term       %s\n", dpl.Format(p.term))
+	if stage != "reduction" {
+		// The derived stages report an rd when its contraction is complete, with
+		// neither its redex nor its layer: how many contractions the run has made
+		// then places it.
+		opts, steps := counting(opts)
+		a, err := st.Traced(ad, p.term, opts, func(c, d dpl.Term) {
+			fmt.Fprintf(w, "\nrd (complete after contraction %d)\n", *steps)
+			fmt.Fprintf(w, "  trace      %s\n", dpl.Format(c))
+			fmt.Fprintf(w, "  derivative %s\n", dpl.Format(d))
+		})
+		if err != nil {
+			return Outcome{Steps: *steps}, err
+		}
+		fmt.Fprintf(w, "\nanswer     %s\n", a)
+		return dplOutcome(a, *steps), nil
+	}
 	steps := 0
 	hooks := reduction.DiffHooks{
 		Step: func(ev reduction.DiffEvent) {

@@ -91,6 +91,60 @@ func TestDPLTrace(t *testing.T) {
 	}
 }
 
+// TestDPLTraceDerived: every derived stage traces the program of TestDPLTrace as its
+// lane of the side-by-side trace, and --symbolic lists its rd's as they complete. The
+// contractions are the reference semantics' (TestDPLTrace): rd, then in the rd's
+// symbolic layer sym/rd, whose own layer traces x + y (sym/plus); the inner rd sits in
+// the nontrivial context mul(<x, []>), so Figure 5 evaluates its derivative 0 + 1
+// (plus, contraction 4) before the inner rd is complete; then mul(<x, s#1>) ends the
+// outer trace (sym/op, 5), and the outer rd is complete.
+func TestDPLTraceDerived(t *testing.T) {
+	p, err := DPL().Load([]byte("1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _ := p.Run("reduction", "pruned", interderive.Options{})
+	for _, stage := range []string{"closures", "machine", "cps2", "interp"} {
+		var b strings.Builder
+		out, err := p.Trace(&b, stage, "pruned", interderive.Options{})
+		if err != nil || out != run {
+			t.Fatalf("%s: trace outcome %+v (%v), run outcome %+v", stage, out, err, run)
+		}
+		for _, want := range []string{
+			"differentiation pruned, stage " + stage + "\n",
+			"contraction 1: rd\n", "contraction 2: sym/rd\n", "contraction 3: sym/plus\n",
+			"contraction 4: plus\n", "contraction 5: sym/op\n",
+			"trace:      x + y\n", "derivative: 0 + 1\n",
+			"trace:      let s#1:real = 0 + 1 in mul(<x, s#1>)\n",
+			"\nanswer     1\n",
+		} {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("%s: the trace lacks %q:\n%s", stage, want, b.String())
+			}
+		}
+		// Out of fuel after 3 contractions: the rows so far, and the fuel error.
+		b.Reset()
+		var fe *interderive.FuelError
+		out, err = p.Trace(&b, stage, "pruned", interderive.Options{Fuel: 3})
+		if !errors.As(err, &fe) || out.Steps != 3 || !strings.Contains(b.String(), "contraction 3: sym/plus\n") || strings.Contains(b.String(), "contraction 4") {
+			t.Errorf("%s with fuel 3: %+v, %v\n%s", stage, out, err, b.String())
+		}
+		b.Reset()
+		out, err = p.(SymbolicTracer).TraceSymbolic(&b, stage, "pruned", interderive.Options{})
+		if err != nil || out != run {
+			t.Fatalf("%s: symbolic trace outcome %+v (%v), run outcome %+v", stage, out, err, run)
+		}
+		for _, want := range []string{
+			"\nrd (complete after contraction 4)\n  trace      x + y\n  derivative 0 + 1\n",
+			"\nrd (complete after contraction 5)\n  trace      let s#1:real = 0 + 1 in mul(<x, s#1>)\n",
+		} {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("%s: the symbolic trace lacks %q:\n%s", stage, want, b.String())
+			}
+		}
+	}
+}
+
 // TestMaxSource: a program past the size limit is refused before parsing, with a
 // positioned message; one at the limit is parsed (here: a comment, then 1).
 func TestMaxSource(t *testing.T) {

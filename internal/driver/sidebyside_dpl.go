@@ -96,26 +96,39 @@ func (p dplProgram) SideBySide(variant string, opts interderive.Options) (SideBy
 	out := SideBySide{Program: dpl.Format(p.term), Variant: ad.Name(), Parameter: "ad"}
 	for _, st := range DPLStages() {
 		l := &dplLane{lane{Lane: Lane{Stage: st.Name}}}
-		o := opts
-		o.OnContract = l.contract
-		onRd := func(c, d dpl.Term) { l.rd("", c, d) }
-		var a dpl.Answer
-		var err error
-		switch st.Name {
-		case "reduction":
-			a, err = reduction.EvalDiffHooks(ad, p.term, o, sideReductionDPL(l))
-		case "closures":
-			a, err = closures.EvalDiffHooks(ad, p.term, o, sideClosuresDPL(l))
-		case "machine":
-			m := machine.NewDiff(ad, o, onRd)
-			m.Trace = func(s *machine.DiffState) { l.step("%s", s) }
-			a, err = m.Run(p.term)
-		default: // cps2, interp: no intermediate states to show, only the rd
-			a, err = st.Traced(ad, p.term, o, onRd)
-		}
+		a, err := p.runLane(l, st, ad, opts)
 		out.Lanes = append(out.Lanes, l.end(a, err))
 	}
 	return out, nil
+}
+
+// runLane runs the program on one stage and records the stage's own steps in l, cut at
+// its contractions (see SideBySide); opts.OnContract, if set, is called after l has
+// recorded the contraction.
+func (p dplProgram) runLane(l *dplLane, st DPLStage, ad dpl.Differentiator, opts interderive.Options) (dpl.Answer, error) {
+	on := opts.OnContract
+	opts.OnContract = func(rule string) {
+		l.contract(rule)
+		if on != nil {
+			on(rule)
+		}
+	}
+	onRd := func(c, d dpl.Term) { l.rd("", c, d) }
+	var a dpl.Answer
+	var err error
+	switch st.Name {
+	case "reduction":
+		a, err = reduction.EvalDiffHooks(ad, p.term, opts, sideReductionDPL(l))
+	case "closures":
+		a, err = closures.EvalDiffHooks(ad, p.term, opts, sideClosuresDPL(l))
+	case "machine":
+		m := machine.NewDiff(ad, opts, onRd)
+		m.Trace = func(s *machine.DiffState) { l.step("%s", s) }
+		a, err = m.Run(p.term)
+	default: // cps2, interp: no intermediate states to show, only the rd
+		a, err = st.Traced(ad, p.term, opts, onRd)
+	}
+	return a, err
 }
 
 // sideReductionDPL shows the reduction semantics' steps: at each contraction the
