@@ -88,10 +88,10 @@ func TestBenchSource(t *testing.T) {
 	}
 }
 
-// TestRShare: the tape target times R through a Differentiator that delegates to tape
-// (timedR), so the gradient it times is the program's: the same answer as the run
-// under tape itself, and R has taken some time in it.
-func TestRShare(t *testing.T) {
+// TestPhases: the tape target times R through a Differentiator that delegates to tape
+// (timedR), so the gradient it cuts into phases is the program's: the same answer as
+// the run under tape itself, with one R (the program has one rd) that took some time.
+func TestPhases(t *testing.T) {
 	progs, err := LoadBench("../../testdata/bench")
 	if err != nil {
 		t.Fatal(err)
@@ -115,13 +115,17 @@ func TestRShare(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var first, last time.Time
 		var spent time.Duration
-		a, err := st.Eval(timedR{dpl.Tape, &spent}, prog.(dplProgram).term, interderive.Options{})
-		if err != nil || a.Observe() != want.Observation || spent <= 0 {
-			t.Errorf("%s: %s (want %s), %v, R took %v", stage, a, want.Observation, err, spent)
+		a, err := st.Eval(timedR{dpl.Tape, &first, &last, &spent}, prog.(dplProgram).term, interderive.Options{})
+		if err != nil || a.Observe() != want.Observation || spent <= 0 || last.Sub(first) != spent {
+			t.Errorf("%s: %s (want %s), %v; R from %v to %v, %v in all", stage, a, want.Observation, err, first, last, spent)
 		}
-		if r, err := rShare(p, size, stage); err != nil || r <= 0 {
-			t.Errorf("%s: R's share %v, %v", stage, r, err)
+		if ph, err := phases(p, size, stage); err != nil || ph.Before <= 0 || ph.R <= 0 || ph.After <= 0 {
+			t.Errorf("%s: phases %+v, %v", stage, ph, err)
 		}
+	}
+	if _, err := phases(progs[slices.IndexFunc(progs, func(p BenchProgram) bool { return p.Name == "forward-chain.dpl" })], size, "interp"); err == nil {
+		t.Error("phases of a program without rd: no error")
 	}
 }

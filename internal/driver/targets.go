@@ -403,15 +403,18 @@ func TargetTape(c TargetConfig) (Target, error) {
 			ratio := r.Time.Seconds() / f.Time.Seconds()
 			line := fmt.Sprintf("n=%-6s %-8s forward %s (%d contractions), gradient %s (%d contractions): %.1f×", size, stage, f.Time.Round(time.Microsecond), f.Contractions, r.Time.Round(time.Microsecond), r.Contractions, ratio)
 			if size == "100000" {
-				// R is shared by every stage: its share bounds from below what a
-				// faster stage can reach (a stage k× faster keeps R and divides the
-				// forward run by k).
-				inR, err := rShare(grad, size, stage)
+				// Where the gradient's time goes, in runs of their own: the trace, R,
+				// the derivative's evaluation. R is the same on every stage, so a stage
+				// k× faster keeps R's time and divides its forward run's by k.
+				ph, err := phases(grad, size, stage)
 				if err != nil {
-					line += fmt.Sprintf("; R: %v", err)
+					line += fmt.Sprintf("; phases: %v", err)
 				} else {
-					line += fmt.Sprintf("; of which R %s (%.1f× forward), the rest %.1f×", inR.Round(time.Microsecond), inR.Seconds()/f.Time.Seconds(), (r.Time-inR).Seconds()/f.Time.Seconds())
-					shareR = max(shareR, inR.Seconds()/f.Time.Seconds())
+					x := func(d time.Duration) string {
+						return fmt.Sprintf("%s (%.1f×)", d.Round(time.Millisecond), d.Seconds()/f.Time.Seconds())
+					}
+					line += fmt.Sprintf("; trace %s, R %s, derivative %s", x(ph.Before), x(ph.R), x(ph.After))
+					shareR = max(shareR, ph.R.Seconds()/f.Time.Seconds())
 				}
 			}
 			steps = max(steps, float64(r.Contractions)/float64(f.Contractions))
@@ -438,45 +441,67 @@ func TargetTape(c TargetConfig) (Target, error) {
 	return t, nil
 }
 
-// timedR is a Differentiator that adds the time its R takes to *spent.
+// timedR is a Differentiator that delegates to another and records when its R runs:
+// the start of the first call, the end of the last, and the time spent in R.
 type timedR struct {
 	dpl.Differentiator
-	spent *time.Duration
+	first, last *time.Time
+	spent       *time.Duration
 }
 
 func (d timedR) R(env dpl.DiffEnv, w, v dpl.Term, x string, t dpl.Type, c dpl.Term) (dpl.Term, error) {
 	start := time.Now()
-	defer func() { *d.spent += time.Since(start) }()
+	if d.first.IsZero() {
+		*d.first = start
+	}
+	defer func() {
+		*d.last = time.Now()
+		*d.spent += d.last.Sub(start)
+	}()
 	return d.Differentiator.R(env, w, v, x, t, c)
 }
 
-// rShare runs a differentiable program on a stage under tape, as RunBench does, and
-// returns the mean time per run its rd's spend in R.
-func rShare(p BenchProgram, size, stage string) (time.Duration, error) {
+// gradientPhases cuts a run where R runs: Before the first R (for a gradient, the
+// symbolic run that traces the rd's body), in R, and After the last R (the evaluation
+// of the derivative term). Mean times of runs repeated over MinBenchTime.
+type gradientPhases struct{ Before, R, After time.Duration }
+
+// phases runs a differentiable program on a stage under tape, as RunBench does, and
+// returns its gradientPhases.
+func phases(p BenchProgram, size, stage string) (gradientPhases, error) {
+	var ph gradientPhases
 	prog, err := p.Lang.Load([]byte(p.Source(size)))
 	if err != nil {
-		return 0, err
+		return ph, err
 	}
 	dp, ok := prog.(dplProgram)
 	if !ok {
-		return 0, fmt.Errorf("%s is not a differentiable program", p.Name)
+		return ph, fmt.Errorf("%s is not a differentiable program", p.Name)
 	}
 	st, _, err := dp.prepare(stage, dpl.Tape.Name())
 	if err != nil {
-		return 0, err
+		return ph, err
 	}
-	var spent time.Duration
-	ad := timedR{dpl.Tape, &spent}
 	total, reps := time.Duration(0), 0
 	for ; reps == 0 || total < MinBenchTime; reps++ {
+		var first, last time.Time
+		var spent time.Duration
 		opts, _ := counting(interderive.Options{})
 		start := time.Now()
-		if _, err := st.Eval(ad, dp.term, opts); err != nil {
-			return 0, err
+		if _, err := st.Eval(timedR{dpl.Tape, &first, &last, &spent}, dp.term, opts); err != nil {
+			return ph, err
 		}
-		total += time.Since(start)
+		end := time.Now()
+		if first.IsZero() {
+			return ph, fmt.Errorf("%s evaluates no rd", p.Name)
+		}
+		total += end.Sub(start)
+		ph.Before += first.Sub(start)
+		ph.R += spent
+		ph.After += end.Sub(last)
 	}
-	return spent / time.Duration(reps), nil
+	n := time.Duration(reps)
+	return gradientPhases{ph.Before / n, ph.R / n, ph.After / n}, nil
 }
 
 // bestOfThree is the fastest of three RunBench rows (each a mean over MinBenchTime),
