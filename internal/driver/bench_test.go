@@ -85,3 +85,34 @@ func TestNextTime(t *testing.T) {
 		t.Errorf("NextTime extrapolated from a size that is not a number")
 	}
 }
+
+// BenchmarkSum runs the refocusing target's non-tail recursion (testdata/bench
+// sum.gtlc) on the refocused stages at a shallow and a deep size: the time per
+// contraction should not grow with the depth.
+func BenchmarkSum(b *testing.B) {
+	suite, err := LoadBench("../../testdata/bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var p BenchProgram
+	for _, q := range suite {
+		if q.Name == "sum.gtlc" {
+			p = q
+		}
+	}
+	for _, n := range []string{"125", "2000"} {
+		prog, err := p.Lang.Load([]byte(p.Source(n)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, stage := range []string{"machine", "cps2", "interp"} {
+			b.Run("n="+n+"/"+stage, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := prog.Run(stage, "ed", interderive.Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
