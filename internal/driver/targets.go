@@ -374,7 +374,8 @@ func TargetSpace(c TargetConfig) (Target, error) {
 // TargetTape takes the gradient of a multiplication chain with --ad tape on the
 // refocused stages, at 10,000 and 100,000 multiplications: the target is at most 5× the
 // chain's forward evaluation at 100,000. A run that stops (a depth bound) is reported
-// and fails the target.
+// and fails the target. It also reports the ratio in contractions, and at 100,000
+// where each gradient's time goes (gradientPhases): the trace, R, the derivative.
 func TargetTape(c TargetConfig) (Target, error) {
 	t := Target{Name: "linear reverse mode (--ad tape), multiplication chain", Bound: "gradient ≤ 5× forward evaluation at n = 100,000 on machine, cps2, interp"}
 	grad, err := c.program("grad-chain.dpl")
