@@ -22,8 +22,8 @@ import (
 //     enclosing layers — the machine's stack of layers, each frame of which (the
 //     machine's DiffExit) says what the layer below does with the current layer's
 //     result. It also holds the current layer's state: its mode and, when symbolic,
-//     its tape (the trace so far, let x1:T1 = C1 in ..., with the value of every
-//     binding).
+//     its tape (the trace so far, let x1:T1 = C1 in ..., and the values of Figure 5's
+//     fresh variables; those of the other bindings are in ρ).
 //
 // eval(M, ρ, φ, k, mk) evaluates M under the value environment ρ and the function
 // environment φ (closures clo_φ(f(x:T):U. M), the recursion tied at call time) in the
@@ -367,17 +367,17 @@ func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFun
 	if !mk.symbolic {
 		return ev.eval(t.Body, rho.Bind(t.Name, v.Val, false), phi, k, mk)
 	}
-	entry := dplval.TapeEntry{Binding: ev.nodes.Let(t.P, t.Name, t.T, v.Term), Value: v.Val}
-	return ev.inPlace(t.P, entry, t.Body, rho.Bind(t.Name, v.Val, true), phi, rho, k, mk)
+	return ev.inPlace(t.P, ev.nodes.Let(t.P, t.Name, t.T, v.Term), t.Body, rho.Bind(t.Name, v.Val, true), phi, rho, k, mk)
 }
 
 // inPlace goes on symbolically with next under env and phi after a redex (whose
-// environment is rho) that adds entry (if any) to the tape: in place in the trivial
-// context (Figure 4), in a nested layer otherwise (Figure 5: R ⇝ C, then C ⇒ V).
-func (ev *diffEvaluator) inPlace(p dpl.Pos, entry dplval.TapeEntry, next dpl.Term, env *diffEnv, phi *diffFuns, rho *diffEnv, k diffCont, mk *diffMeta) step {
+// environment is rho) that adds binding (if not nil) to the tape: in place in the
+// trivial context (Figure 4), in a nested layer otherwise (Figure 5: R ⇝ C, then
+// C ⇒ V).
+func (ev *diffEvaluator) inPlace(p dpl.Pos, binding *dpl.Let, next dpl.Term, env *diffEnv, phi *diffFuns, rho *diffEnv, k diffCont, mk *diffMeta) step {
 	if k.initial {
-		if entry.Binding != nil {
-			mk.tape.Entries = append(mk.tape.Entries, entry)
+		if binding != nil {
+			mk.tape.Lets = append(mk.tape.Lets, binding)
 		}
 		return ev.eval(next, env, phi, k, mk)
 	}
@@ -385,8 +385,8 @@ func (ev *diffEvaluator) inPlace(p dpl.Pos, entry dplval.TapeEntry, next dpl.Ter
 	if !ok {
 		return nil
 	}
-	if entry.Binding != nil {
-		inner.tape.Entries = []dplval.TapeEntry{entry}
+	if binding != nil {
+		inner.tape.Lets = []*dpl.Let{binding}
 	}
 	return ev.eval(next, env, phi, ev.initial(), inner)
 }
@@ -431,7 +431,7 @@ func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFun
 	if !mk.symbolic {
 		return ev.eval(next, rho, phi, k, mk)
 	}
-	return ev.inPlace(t.P, dplval.TapeEntry{}, next, rho, phi, rho, k, mk)
+	return ev.inPlace(t.P, nil, next, rho, phi, rho, k, mk)
 }
 
 // letrec contracts letrec f(x:T):U = M in N: N under φ[clo_φ(f(x:T):U. M)/f].
@@ -444,7 +444,7 @@ func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k di
 	if !mk.symbolic {
 		return ev.eval(t.Body, rho, phi2, k, mk)
 	}
-	return ev.inPlace(t.P, dplval.TapeEntry{}, t.Body, rho, phi2, rho, k, mk)
+	return ev.inPlace(t.P, nil, t.Body, rho, phi2, rho, k, mk)
 }
 
 // call contracts f(V): the body M under φ'[φ(f)/f] | {x ↦ V}; symbolically, the tape
@@ -457,8 +457,7 @@ func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *dif
 	if !mk.symbolic {
 		return ev.eval(clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, false), phi, k, mk)
 	}
-	entry := dplval.TapeEntry{Binding: ev.nodes.Let(p, clo.Param, clo.ParamT, v.Term), Value: v.Val}
-	return ev.inPlace(p, entry, clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
+	return ev.inPlace(p, ev.nodes.Let(p, clo.Param, clo.ParamT, v.Term), clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
 }
 
 // rd contracts W.rd[V](x:T. N), in either mode: the rd event, then N ⇝ C under

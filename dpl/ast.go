@@ -209,6 +209,21 @@ func AppendChildren(dst []Term, t Term) []Term {
 	return dst
 }
 
+// LetChain is let x1:T1 = C1 in ... let xn:Tn = Cn in tail for the lets of lets, made
+// for this chain alone (their bodies are set, not copied): the trace term a symbolic
+// evaluation has built once its last body is known. A chain deeper than MaxDepth is
+// refused.
+func LetChain(lets []*Let, tail Term) (Term, error) {
+	c := tail
+	for i := len(lets) - 1; i >= 0; i-- {
+		lets[i].Body, c = c, lets[i]
+	}
+	if err := CheckDepth("trace term", c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // MaxDepth bounds the nesting depth of the terms the stages build at run time (traces,
 // derivatives): deeper terms are refused with an *interderive.DepthError. The depth is
 // Depth's, in which a let's body does not nest: traces and derivatives of the tape

@@ -475,14 +475,14 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err != nil {
 				return nil, err
 			}
-			return finishTrace(prefix, v.Term)
+			return dpl.LetChain(prefix, v.Term)
 		case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
 			// V + W ⇝ V + W;  op(V) ⇝ op(V);  fst(V) ⇝ fst(V);  snd(V) ⇝ snd(V)
 			c, _, _, err := in.primitive(phi, rho, m, &prefix)
 			if err != nil {
 				return nil, err
 			}
-			return finishTrace(prefix, c)
+			return dpl.LetChain(prefix, c)
 		case *dpl.Let: // let x:T = V in N ⇝ let x:T = V in C  if N ⇝ C under ρ[ρ(V)/x]
 			v, err := in.traceValue(phi, rho, t.Bound, &prefix)
 			if err != nil {
@@ -529,7 +529,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err != nil {
 				return nil, err
 			}
-			whole, err := finishTrace(prefix, der)
+			whole, err := dpl.LetChain(prefix, der)
 			if err != nil {
 				return nil, err
 			}
@@ -825,17 +825,4 @@ func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) diffValu
 	x := in.names.Fresh("s")
 	*prefix = append(*prefix, in.nodes.Let(p, x, tv, c))
 	return diffValue{Term: in.nodes.Var(p, x), Val: v}
-}
-
-// finishTrace builds the trace let x1:T1 = C1 in ... let xn:Tn = Cn in tail.
-func finishTrace(prefix []*dpl.Let, tail dpl.Term) (dpl.Term, error) {
-	c := tail
-	for i := len(prefix) - 1; i >= 0; i-- {
-		b := prefix[i] // made for this prefix alone: linked, not copied
-		b.Body, c = c, b
-	}
-	if err := dpl.CheckDepth("trace term", c); err != nil {
-		return nil, err
-	}
-	return c, nil
 }

@@ -28,7 +28,8 @@ import (
 // one evaluation, ordinary or symbolic, with its own stack of frames K (the
 // defunctionalized context E or E_bool of that evaluation) and, when symbolic, its
 // tape: the trace built so far, the let-chain let x1:T1 = C1 in ... whose body is
-// still to come, with the value of every binding. The layers form a stack; a layer
+// still to come (the values of its bindings are in ρ, and those of Figure 5's fresh
+// variables on the tape). The layers form a stack; a layer
 // starts a nested one where the reference semantics recurses:
 //
 //   - rd's premise, the symbolic evaluation of its body N under ρ[ρ(V)/x], at any
@@ -238,10 +239,6 @@ func (*DiffKPred) isDiffFrame()        {}
 func (*DiffKCall) isDiffFrame()        {}
 func (*DiffKRdPoint) isDiffFrame()     {}
 func (*DiffKRdCotangent) isDiffFrame() {}
-
-// DiffTapeEntry is one binding of a symbolic layer's trace, let x:T = C (Body nil),
-// with the value of x.
-type DiffTapeEntry = dplval.TapeEntry
 
 // DiffLayer is one evaluation: its mode, its stack of frames K (top last), its tape
 // (internal/dplval: the trace so far when symbolic, and the values of the fresh
@@ -698,14 +695,14 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 		if err := m.contract(s, dpl.RuleLet); err != nil {
 			return err
 		}
-		entry := DiffTapeEntry{Binding: m.nodes.Let(f.P, f.Name, f.T, v.Term), Value: v.Val}
+		binding := m.nodes.Let(f.P, f.Name, f.T, v.Term)
 		body, rho := f.Body, f.Env.Bind(f.Name, v.Val, true)
 		if trivial {
-			l.Tape.Entries = append(l.Tape.Entries, entry)
+			l.Tape.Lets = append(l.Tape.Lets, binding)
 			s.toEval(body, rho, f.Phi)
 			return nil
 		}
-		return m.nestedTrace(s, f.P, f.Env, []DiffTapeEntry{entry}, body, rho, f.Phi)
+		return m.nestedTrace(s, f.P, f.Env, []*dpl.Let{binding}, body, rho, f.Phi)
 	case *DiffKIf: // if true then M else N ⇝ C if M ⇝ C; if false ... if N ⇝ C
 		b, ok := v.Val.(*dpl.BoolLit)
 		if !ok {
@@ -728,14 +725,14 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 			return err
 		}
 		clo := f.Clo
-		entry := DiffTapeEntry{Binding: m.nodes.Let(f.P, clo.Param, clo.ParamT, v.Term), Value: v.Val}
+		binding := m.nodes.Let(f.P, clo.Param, clo.ParamT, v.Term)
 		body, rho, phi := callee(clo, v.Val, true)
 		if trivial {
-			l.Tape.Entries = append(l.Tape.Entries, entry)
+			l.Tape.Lets = append(l.Tape.Lets, binding)
 			s.toEval(body, rho, phi)
 			return nil
 		}
-		return m.nestedTrace(s, f.P, f.Env, []DiffTapeEntry{entry}, body, rho, phi)
+		return m.nestedTrace(s, f.P, f.Env, []*dpl.Let{binding}, body, rho, phi)
 	case *DiffKRdCotangent: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C) if N ⇝ C under ρ[ρ(V)/x]
 		return m.rd(s, f, v)
 	}
@@ -745,8 +742,8 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 // nestedTrace starts Figure 5's premise R ⇝ C for a redex R (whose environment is
 // rho) that does not finish its trace at once: a nested symbolic layer whose tape
 // starts with tape, evaluating next under env and phi.
-func (m *DiffMachine) nestedTrace(s *DiffState, p dpl.Pos, rho *DiffEnv, tape []DiffTapeEntry, next dpl.Term, env *DiffEnv, phi *DiffFuns) error {
-	if err := m.enter(s, &DiffLayer{Mode: DiffSymbolic, Tape: dplval.Tape{Entries: tape}, Exit: &DiffExitTrace{P: p, Env: rho}}); err != nil {
+func (m *DiffMachine) nestedTrace(s *DiffState, p dpl.Pos, rho *DiffEnv, tape []*dpl.Let, next dpl.Term, env *DiffEnv, phi *DiffFuns) error {
+	if err := m.enter(s, &DiffLayer{Mode: DiffSymbolic, Tape: dplval.Tape{Lets: tape}, Exit: &DiffExitTrace{P: p, Env: rho}}); err != nil {
 		return err
 	}
 	s.toEval(next, env, phi)
@@ -895,7 +892,7 @@ func (s *DiffState) String() string {
 	for i, l := range s.Layers {
 		fmt.Fprintf(&b, "\n  layer %d %s", i, l.Mode)
 		if l.Mode == DiffSymbolic {
-			fmt.Fprintf(&b, ", tape of %d", len(l.Tape.Entries))
+			fmt.Fprintf(&b, ", tape of %d", len(l.Tape.Lets))
 		}
 		b.WriteString(": K=[")
 		for j, f := range l.K {

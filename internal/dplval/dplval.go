@@ -282,23 +282,17 @@ type Closure struct {
 }
 
 // Tape is the trace a symbolic layer has built so far (the machine's layers and the
-// CPS evaluator's meta-continuations keep one): the let-chain let x1:T1 = C1 in ...
-// whose body is still to come, with the value of every binding; and Fresh, the values
-// of the fresh variables of Figure 5 it binds, which occur in values and traces,
-// never in the program, so that no environment of the program binds them. A layer
-// that evaluates a trace (C ⇒ V) has no entries and shares the Fresh of the layer
-// whose trace it is. (A NameMap rather than a Go map: a long trace binds hundreds of
-// thousands, by number.)
+// CPS evaluator's meta-continuations keep one): Lets, the let-chain let x1:T1 = C1 in
+// ... whose body is still to come (each let's body nil until Finish); and Fresh, the
+// values of the fresh variables of Figure 5 it binds, which occur in values and
+// traces, never in the program, so that no environment of the program binds them. The
+// values of the other bindings (a let's variable, a call's parameter) are in the
+// environment ρ the layer goes on under, marked symbolic. A layer that evaluates a
+// trace (C ⇒ V) has no lets and shares the Fresh of the layer whose trace it is. (A
+// NameMap rather than a Go map: a long trace binds hundreds of thousands, by number.)
 type Tape struct {
-	Entries []TapeEntry
-	Fresh   *dpl.NameMap[dpl.Term]
-}
-
-// TapeEntry is one binding of a tape, let x:T = C (its body nil until Finish), with
-// the value of x.
-type TapeEntry struct {
-	Binding *dpl.Let
-	Value   dpl.Term
+	Lets  []*dpl.Let
+	Fresh *dpl.NameMap[dpl.Term]
 }
 
 // BindFresh is the end of Figure 5 once C ⇒ V: the tape grows by let x:T_V = C, x
@@ -307,7 +301,7 @@ type TapeEntry struct {
 func (t *Tape) BindFresh(names *dpl.Names, nodes *dpl.Nodes, p dpl.Pos, c, v dpl.Term) Value {
 	tv, _ := dpl.TypeOfValue(v)
 	x := names.Fresh("s")
-	t.Entries = append(t.Entries, TapeEntry{Binding: nodes.Let(p, x, tv, c), Value: v})
+	t.Lets = append(t.Lets, nodes.Let(p, x, tv, c))
 	if t.Fresh == nil {
 		t.Fresh = &dpl.NameMap[dpl.Term]{}
 	}
@@ -316,16 +310,5 @@ func (t *Tape) BindFresh(names *dpl.Names, nodes *dpl.Nodes, p dpl.Pos, c, v dpl
 }
 
 // Finish is the trace of a layer whose tape this is and whose last body is tail: let
-// x1:T1 = C1 in ... in tail. The entries' lets, made for this tape alone, are linked,
-// not copied. A trace deeper than dpl.MaxDepth is refused.
-func (t *Tape) Finish(tail dpl.Term) (dpl.Term, error) {
-	c := tail
-	for i := len(t.Entries) - 1; i >= 0; i-- {
-		b := t.Entries[i].Binding
-		b.Body, c = c, b
-	}
-	if err := dpl.CheckDepth("trace term", c); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
+// x1:T1 = C1 in ... in tail (dpl.LetChain).
+func (t *Tape) Finish(tail dpl.Term) (dpl.Term, error) { return dpl.LetChain(t.Lets, tail) }
