@@ -74,7 +74,7 @@ func (m *NameMap[V]) grow(n int) {
 
 // Remove is delete(m, name).
 func (m *NameMap[V]) Remove(name string) {
-	if i := m.slot(name); i >= 0 && i < len(m.fresh) && m.fresh[i].name == name {
+	if i := m.slot(name); i >= 0 && i < len(m.fresh) && names.Same(m.fresh[i].name, name) {
 		m.fresh[i] = nameSlot[V]{}
 		return
 	}

@@ -409,7 +409,7 @@ func Ev(op *Operator, v Term) (Term, error) {
 	var xbuf [16]float64 // small operators compute in buffers on the stack
 	xs, ok := flatten(v, op.Dom, xbuf[:0])
 	if !ok {
-		return nil, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", op.Name, Format(v), FormatType(op.Dom))
+		return nil, notClosed(op.Name, v, op.Dom)
 	}
 	r, why := evFlat(op, xs, v.Pos())
 	if r == nil {
@@ -423,13 +423,6 @@ func Ev(op *Operator, v Term) (Term, error) {
 // N are the closed values a and b.
 func EvPair(op *Operator, a, b Term, p Pos) (Term, error) {
 	d, ok := op.Dom.(*Prod)
-	pair := func() Term { // for the messages
-		v := &Pair{P: p, X: a, Y: b}
-		if d != nil {
-			v.T, v.U = d.Fst, d.Snd
-		}
-		return v
-	}
 	var xbuf [16]float64
 	xs := xbuf[:0]
 	if ok {
@@ -439,11 +432,11 @@ func EvPair(op *Operator, a, b Term, p Pos) (Term, error) {
 		xs, ok = flatten(b, d.Snd, xs)
 	}
 	if !ok {
-		return nil, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", op.Name, Format(pair()), FormatType(op.Dom))
+		return nil, notClosed(op.Name, pairOf(p, a, b, op.Dom), op.Dom)
 	}
 	r, why := evFlat(op, xs, p)
 	if r == nil {
-		return nil, &Undefined{Redex: &OpApp{P: p, Op: op, Arg: pair()}, Reason: why}
+		return nil, &Undefined{Redex: &OpApp{P: p, Op: op, Arg: pairOf(p, a, b, op.Dom)}, Reason: why}
 	}
 	return r, nil
 }
@@ -487,7 +480,7 @@ func Bev(p *Predicate, v Term) (bool, error) {
 	var xs [predCoords]float64
 	n, ok := flattenInto(xs[:], v, p.Dom)
 	if !ok || n != len(xs) {
-		return false, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", p.Name, Format(v), FormatType(p.Dom))
+		return false, notClosed(p.Name, v, p.Dom)
 	}
 	b, defined := p.test(xs)
 	if !defined {
@@ -499,13 +492,6 @@ func Bev(p *Predicate, v Term) (bool, error) {
 // BevPair is Bev on the pair <a, b> at position pos, without building the pair (as
 // EvPair is Ev).
 func BevPair(p *Predicate, a, b Term, pos Pos) (bool, error) {
-	pair := func() Term { // for the messages
-		v := &Pair{P: pos, X: a, Y: b}
-		if d, ok := p.Dom.(*Prod); ok {
-			v.T, v.U = d.Fst, d.Snd
-		}
-		return v
-	}
 	var xs [predCoords]float64
 	d, ok := p.Dom.(*Prod)
 	n, m := 0, 0
@@ -516,13 +502,29 @@ func BevPair(p *Predicate, a, b Term, pos Pos) (bool, error) {
 		m, ok = flattenInto(xs[n:], b, d.Snd)
 	}
 	if !ok || n+m != len(xs) {
-		return false, fmt.Errorf("%s applied to %s, which is not a closed value of type %s", p.Name, Format(pair()), FormatType(p.Dom))
+		return false, notClosed(p.Name, pairOf(pos, a, b, p.Dom), p.Dom)
 	}
 	r, defined := p.test(xs)
 	if !defined {
-		return false, &Undefined{Redex: &PredApp{P: pos, Pred: p, Arg: pair()}, Reason: p.why}
+		return false, &Undefined{Redex: &PredApp{P: pos, Pred: p, Arg: pairOf(pos, a, b, p.Dom)}, Reason: p.why}
 	}
 	return r, nil
+}
+
+// pairOf is the pair <a, b> at p, typed by dom if dom is a product: what EvPair and
+// BevPair did not build, for their messages.
+func pairOf(p Pos, a, b Term, dom Type) *Pair {
+	v := &Pair{P: p, X: a, Y: b}
+	if d, ok := dom.(*Prod); ok {
+		v.T, v.U = d.Fst, d.Snd
+	}
+	return v
+}
+
+// notClosed is the error of an operator or a predicate, named name, applied to v,
+// which is not a closed value of its domain dom.
+func notClosed(name string, v Term, dom Type) error {
+	return fmt.Errorf("%s applied to %s, which is not a closed value of type %s", name, Format(v), FormatType(dom))
 }
 
 // flattenInto is flatten into the fixed buffer xs: the number of coordinates written,

@@ -433,7 +433,7 @@ func (r *diffRun) leave() { r.layer-- }
 func (r *diffRun) contract(mode DiffMode, d DiffDecomposition) (DiffEvent, error) {
 	rule := d.Redex.Rule()
 	if mode == DiffSymbolic {
-		rule = DiffSym + rule
+		rule = dpl.Symbolic(rule) // DiffSym + rule
 	}
 	if err := r.fuel.Contract(rule); err != nil {
 		return DiffEvent{}, err
