@@ -821,8 +821,5 @@ func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *diffEnv, prefix *[]*dpl.L
 
 // let adds let x:T_V = C in to the trace, x fresh, and returns x ▷ V.
 func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) diffValue {
-	tv, _ := dpl.TypeOfValue(v)
-	x := in.names.Fresh("s")
-	*prefix = append(*prefix, in.nodes.Let(p, x, tv, c))
-	return diffValue{Term: in.nodes.Var(p, x), Val: v}
+	return dplval.LetFresh(prefix, in.names, &in.nodes, p, c, v)
 }
