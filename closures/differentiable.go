@@ -69,7 +69,7 @@ import (
 // MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and of
 // redexes in nontrivial contexts of a symbolic evaluation) and the ordinary evaluations
 // of their traces. Past it a run stops with an *interderive.DepthError.
-const MaxDiffLayers = 10_000
+const MaxDiffLayers = dpl.MaxLayers
 
 // DiffMode tells the two judgements apart.
 type DiffMode uint8
@@ -654,7 +654,7 @@ func newDiffRun(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, hoo
 // enter starts a nested layer; leave ends it.
 func (r *diffRun) enter() error {
 	if r.layer >= MaxDiffLayers {
-		return &interderive.DepthError{What: "rd and symbolic evaluation", Limit: MaxDiffLayers}
+		return dpl.LayerError()
 	}
 	r.layer++
 	return nil

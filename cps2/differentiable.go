@@ -46,7 +46,7 @@ import (
 
 // DiffMaxLayers bounds the nesting of layers as the reference semantics does, so
 // that every stage ends the same way on every program.
-const DiffMaxLayers = 10_000
+const DiffMaxLayers = dpl.MaxLayers
 
 // Values and environments are the environment-based stages' shared ones
 // (internal/dplval): a value V as the current layer sees it with ρ(V), ρ (whose Sym
@@ -177,7 +177,7 @@ func (ev *diffEvaluator) finish(mk *diffMeta, tail dpl.Term) step {
 // nested makes the meta-continuation of a nested layer, whose result ret receives.
 func (ev *diffEvaluator) nested(mk *diffMeta, symbolic bool, ret func(dpl.Term) step) (*diffMeta, bool) {
 	if mk.depth >= DiffMaxLayers {
-		ev.err = &interderive.DepthError{What: "rd and symbolic evaluation", Limit: DiffMaxLayers}
+		ev.err = dpl.LayerError()
 		return nil, false
 	}
 	return &diffMeta{symbolic: symbolic, depth: mk.depth + 1, ret: ret}, true
@@ -295,7 +295,7 @@ func (ev *diffEvaluator) finished(c, x, y dpl.Term, k diffCont, mk *diffMeta) st
 		return ev.finish(mk, c)
 	}
 	if mk.depth >= DiffMaxLayers { // as nested checks it
-		return ev.fail(&interderive.DepthError{What: "rd and symbolic evaluation", Limit: DiffMaxLayers})
+		return ev.fail(dpl.LayerError())
 	}
 	if err := ev.fuel.Contract(dpl.RuleOf(c)); err != nil { // unprefixed: the layer is ordinary
 		return ev.fail(err)

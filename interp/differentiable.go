@@ -55,7 +55,7 @@ import (
 // MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and
 // of redexes in nontrivial contexts of a symbolic evaluation) and the ordinary
 // evaluations of their traces. Past it a run stops with an *interderive.DepthError.
-const MaxDiffLayers = 10_000
+const MaxDiffLayers = dpl.MaxLayers
 
 // diffEnv is a value environment ρ (internal/dplval, shared with the machine and the
 // CPS evaluator); Sym marks the bindings made by symbolic evaluation.
@@ -173,7 +173,7 @@ func (in *diffInterp) deactivate() { in.depth-- }
 // nest starts a nested layer; unnest ends it.
 func (in *diffInterp) nest() error {
 	if in.layers >= MaxDiffLayers {
-		return &interderive.DepthError{What: "rd and symbolic evaluation", Limit: MaxDiffLayers}
+		return dpl.LayerError()
 	}
 	in.layers++
 	return nil

@@ -73,7 +73,7 @@ import (
 // DiffMaxLayers bounds the nesting of layers, as the reference semantics bounds it
 // (its layers are Go recursion; the machine's are data, but a run must end the same
 // way on every stage).
-const DiffMaxLayers = 10_000
+const DiffMaxLayers = dpl.MaxLayers
 
 // DiffMode tells the two judgements apart: the mode of a layer.
 type DiffMode uint8
@@ -409,7 +409,7 @@ func (m *DiffMachine) contract(s *DiffState, rule string) error {
 // enter starts a nested layer (Figure 5, or rd's premise).
 func (m *DiffMachine) enter(s *DiffState, l *DiffLayer) error {
 	if len(s.Layers) > DiffMaxLayers {
-		return &interderive.DepthError{What: "rd and symbolic evaluation", Limit: DiffMaxLayers}
+		return dpl.LayerError()
 	}
 	s.Layers = append(s.Layers, l)
 	return nil
@@ -771,7 +771,7 @@ func (m *DiffMachine) nestedEval(s *DiffState, exit *DiffExitBind, rho *DiffEnv)
 // checks it. Runs with an observer (Trace) take every transition instead.
 func (m *DiffMachine) bindPrimitive(s *DiffState, rule string, c, x, y dpl.Term) error {
 	if len(s.Layers) > DiffMaxLayers {
-		return &interderive.DepthError{What: "rd and symbolic evaluation", Limit: DiffMaxLayers}
+		return dpl.LayerError()
 	}
 	if err := m.fuel.Contract(rule); err != nil {
 		return err

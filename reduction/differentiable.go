@@ -92,7 +92,7 @@ const (
 // MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and
 // of redexes in nontrivial contexts of a symbolic evaluation) and the ordinary
 // evaluations of their traces.
-const MaxDiffLayers = 10_000
+const MaxDiffLayers = dpl.MaxLayers
 
 // DiffRedex is a redex R or boolean redex R_bool of the differentiable language. Rule
 // is the name of its contraction by ordinary evaluation; symbolic evaluation reports
@@ -421,7 +421,7 @@ func newDiffRun(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, hoo
 // enter starts a nested layer; leave ends it.
 func (r *diffRun) enter() error {
 	if r.layer >= MaxDiffLayers {
-		return &interderive.DepthError{What: "rd and symbolic evaluation", Limit: MaxDiffLayers}
+		return dpl.LayerError()
 	}
 	r.layer++
 	return nil
