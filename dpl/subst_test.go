@@ -1,11 +1,13 @@
 package dpl_test
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
 )
 
@@ -329,5 +331,30 @@ func TestFreshCounts(t *testing.T) {
 	}
 	if got := n.Fresh("x"); got != "x#1000002" {
 		t.Errorf("the supply after its copy went on: %s, want x#1000002", got)
+	}
+}
+
+// TestLetChain links lets by hand: let x:real = 1, let y:real = 2 and the tail x + y
+// make let x:real = 1 in let y:real = 2 in x + y, the lets themselves (not copies);
+// no lets give the tail; and a chain is refused when it nests deeper than MaxDepth
+// (Depth: a let's body is at the let's depth, so the chain is as deep as its tail, here
+// MaxDepth sums of 1s, MaxDepth + 1 deep).
+func TestLetChain(t *testing.T) {
+	x := &dpl.Let{Name: "x", T: dpl.Real, Bound: lit(1)}
+	y := &dpl.Let{Name: "y", T: dpl.Real, Bound: lit(2)}
+	c, err := dpl.LetChain([]*dpl.Let{x, y}, &dpl.Plus{X: vr("x"), Y: vr("y")})
+	if want := "let x:real = 1 in let y:real = 2 in x + y"; err != nil || c != x || dpl.Format(c) != want {
+		t.Errorf("LetChain = %s, %v; want %s, made of the lets given", dpl.Format(c), err, want)
+	}
+	if c, err := dpl.LetChain(nil, lit(3)); err != nil || dpl.Format(c) != "3" {
+		t.Errorf("LetChain of no lets = %v, %v; want 3", c, err)
+	}
+	var deep dpl.Term = lit(1)
+	for range dpl.MaxDepth {
+		deep = &dpl.Plus{X: deep, Y: lit(1)}
+	}
+	z := &dpl.Let{Name: "z", T: dpl.Real, Bound: lit(0)}
+	if _, err := dpl.LetChain([]*dpl.Let{z}, deep); !errors.Is(err, interderive.ErrTooDeep) {
+		t.Errorf("a chain whose tail is %d deep: %v, want too deep", dpl.MaxDepth+1, err)
 	}
 }
