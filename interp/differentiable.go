@@ -418,7 +418,7 @@ func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValu
 	if err != nil {
 		return nil, nil, err
 	}
-	if in.onRd == nil {
+	if in.onRd == nil { // two calls, so that c is dead during this one (see the machine's derivative)
 		der, err := in.derivative(rho, t, w, v, c)
 		return nil, der, err
 	}

@@ -837,7 +837,10 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 	var err error
 	if m.onRd == nil {
 		// Nothing reports the trace: R is its last user, and a long trace, as large
-		// as its derivative, can go as R walks it.
+		// as its derivative, can go as R walks it. (Two calls, so that c is dead
+		// during this one: with one call and the trace to report chosen apart,
+		// before it or after, the compiler keeps c alive through R, and the peak
+		// live heap of a long gradient grows by a third; GOGC=5 GODEBUG=gctrace=1.)
 		der, err = dpl.Derive(m.ad, env, m.fuel.Steps(), x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
 		c = nil
 	} else {
