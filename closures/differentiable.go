@@ -799,14 +799,7 @@ func (r *diffRun) rd(red *DiffRd, ev *DiffEvent) (dpl.Term, error) {
 	}
 	left := r.budget - r.fuel.Steps()
 	env := bindValue(bindValue(red.Env, w), v)
-	types := func(y string) (dpl.Type, bool) {
-		b, ok := env.Lookup(y)
-		if !ok {
-			return nil, false
-		}
-		return dpl.TypeOfValue(b.Val)
-	}
-	der, err := dpl.Derive(r.ad, dpl.DiffEnv{Types: types, Names: r.names, Budget: left}, r.fuel.Steps(), w.Term, v.Term, red.Param, red.T, c)
+	der, err := dpl.Derive(r.ad, dpl.DiffEnv{Types: dplval.Types(env, nil), Names: r.names, Budget: left}, r.fuel.Steps(), w.Term, v.Term, red.Param, red.T, c)
 	if err != nil {
 		return nil, err
 	}

@@ -478,16 +478,7 @@ func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFu
 // evaluation it ends the layer's trace (trivial context) or Figure 5 evaluates it.
 func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c dpl.Term, k diffCont, mk *diffMeta) step {
 	left := ev.budget - ev.fuel.Steps()
-	types := func(y string) (dpl.Type, bool) {
-		if e, ok := rho.Lookup(y); ok {
-			return dpl.TypeOfValue(e.Val)
-		}
-		if val, ok := mk.tape.Fresh.Get(y); ok {
-			return dpl.TypeOfValue(val)
-		}
-		return nil, false
-	}
-	der, err := dpl.Derive(ev.ad, dpl.DiffEnv{Types: types, Names: ev.names, Budget: left}, ev.fuel.Steps(), w.Term, v.Term, t.Param, t.T, c)
+	der, err := dpl.Derive(ev.ad, dpl.DiffEnv{Types: dplval.Types(rho, mk.tape.Fresh), Names: ev.names, Budget: left}, ev.fuel.Steps(), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return ev.fail(err)
 	}

@@ -430,14 +430,7 @@ func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValu
 func (in *diffInterp) derivative(rho *diffEnv, t *dpl.Rd, w, v diffValue, c dpl.Term) (dpl.Term, error) {
 	left := in.budget - in.fuel.Steps()
 	env := rho.BindValue(w).BindValue(v)
-	types := func(y string) (dpl.Type, bool) {
-		b, err := lookup(env, y)
-		if err != nil {
-			return nil, false
-		}
-		return dpl.TypeOfValue(b.Val)
-	}
-	der, err := dpl.Derive(in.ad, dpl.DiffEnv{Types: types, Names: in.names, Budget: left}, in.fuel.Steps(), w.Term, v.Term, t.Param, t.T, c)
+	der, err := dpl.Derive(in.ad, dpl.DiffEnv{Types: dplval.Types(env, nil), Names: in.names, Budget: left}, in.fuel.Steps(), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return nil, err
 	}

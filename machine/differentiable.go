@@ -823,16 +823,7 @@ func (m *DiffMachine) ret(s *DiffState) error {
 func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error {
 	l := s.top() // the layer of the rd
 	left := m.budget - m.fuel.Steps()
-	types := func(y string) (dpl.Type, bool) {
-		if e, ok := x.Env.Lookup(y); ok {
-			return dpl.TypeOfValue(e.Val)
-		}
-		if v, ok := l.Tape.Fresh.Get(y); ok {
-			return dpl.TypeOfValue(v)
-		}
-		return nil, false
-	}
-	env := dpl.DiffEnv{Types: types, Names: m.names, Budget: left}
+	env := dpl.DiffEnv{Types: dplval.Types(x.Env, l.Tape.Fresh), Names: m.names, Budget: left}
 	var der dpl.Term
 	var err error
 	if m.onRd == nil {

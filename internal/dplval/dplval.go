@@ -262,6 +262,21 @@ func (p *Funs) Lookup(f string) (*Closure, bool) {
 	return nil, false
 }
 
+// Types types the free variables of the terms an rd hands to R (dpl.DiffEnv.Types):
+// by their values in ρ, else by those of the fresh variables of Figure 5 in fresh
+// (nil: none).
+func Types(rho *Env, fresh *dpl.NameMap[dpl.Term]) dpl.TypeEnv {
+	return func(y string) (dpl.Type, bool) {
+		if e, ok := rho.Lookup(y); ok {
+			return dpl.TypeOfValue(e.Val)
+		}
+		if v, ok := fresh.Get(y); ok {
+			return dpl.TypeOfValue(v)
+		}
+		return nil, false
+	}
+}
+
 // Called is φ(f) for the call c of f. A call already resolved (c.Clo, set by
 // dpl.SubstClosure: a program built from the reference semantics' intermediate terms)
 // carries its closure, whose body's other calls are resolved in turn: its φ is ε.

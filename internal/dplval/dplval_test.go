@@ -158,3 +158,26 @@ func TestFunsCalled(t *testing.T) {
 		t.Errorf("h(0) in φ = {g} was found")
 	}
 }
+
+// TestTypes types by hand: x bound in ρ to 1 is real, the fresh s#1 ↦ <1, 2> is
+// real * real, x shadows a fresh x, and an unbound name, or any name with neither ρ nor
+// fresh, has no type.
+func TestTypes(t *testing.T) {
+	rho := (*Env)(nil).Bind("x", real(1), true)
+	fresh := &dpl.NameMap[dpl.Term]{}
+	fresh.Set("s#1", &dpl.Pair{X: real(1), Y: real(2), T: dpl.Real, U: dpl.Real})
+	fresh.Set("x", &dpl.UnitLit{})
+	types := Types(rho, fresh)
+	for _, c := range []struct {
+		name string
+		want dpl.Type
+	}{{"x", dpl.Real}, {"s#1", dpl.Times(dpl.Real, dpl.Real)}, {"y", nil}} {
+		got, ok := types(c.name)
+		if ok != (c.want != nil) || ok && dpl.FormatType(got) != dpl.FormatType(c.want) {
+			t.Errorf("%s: %v, %v; want %v", c.name, got, ok, c.want)
+		}
+	}
+	if _, ok := Types(nil, nil)("x"); ok {
+		t.Errorf("x typed with neither ρ nor fresh variables")
+	}
+}
