@@ -488,26 +488,28 @@ func phases(p BenchProgram, size, stage string) (gradientPhases, error) {
 	if err != nil {
 		return ph, err
 	}
-	total, reps := time.Duration(0), 0
-	for ; reps == 0 || total < MinBenchTime; reps++ {
+	reps := time.Duration(0)
+	if _, err := timeIt(func() error {
 		var first, last time.Time
 		var spent time.Duration
 		opts, _ := counting(interderive.Options{})
 		start := time.Now()
 		if _, err := st.Eval(timedR{dpl.Tape, &first, &last, &spent}, dp.term, opts); err != nil {
-			return ph, err
+			return err
 		}
 		end := time.Now()
 		if first.IsZero() {
-			return ph, fmt.Errorf("%s evaluates no rd", p.Name)
+			return fmt.Errorf("%s evaluates no rd", p.Name)
 		}
-		total += end.Sub(start)
+		reps++
 		ph.Before += first.Sub(start)
 		ph.R += spent
 		ph.After += end.Sub(last)
+		return nil
+	}); err != nil {
+		return gradientPhases{}, err
 	}
-	n := time.Duration(reps)
-	return gradientPhases{ph.Before / n, ph.R / n, ph.After / n}, nil
+	return gradientPhases{ph.Before / reps, ph.R / reps, ph.After / reps}, nil
 }
 
 // bestOfThree is the fastest of three RunBench rows (each a mean over MinBenchTime),
