@@ -196,17 +196,30 @@ func RunBench(p BenchProgram, size, stage, variant string, opts interderive.Opti
 		return row
 	}
 	opts.OnContract = nil
+	t, err := timeIt(func() error {
+		_, err := prog.Run(stage, variant, opts)
+		return err
+	})
+	if err != nil {
+		row.Err = err
+		return row
+	}
+	row.Time = t
+	return row
+}
+
+// timeIt returns the mean time of runs of f repeated, at least once, until
+// MinBenchTime has passed.
+func timeIt(f func() error) (time.Duration, error) {
 	total, reps := time.Duration(0), 0
 	for ; reps == 0 || total < MinBenchTime; reps++ {
 		start := time.Now()
-		if _, err := prog.Run(stage, variant, opts); err != nil {
-			row.Err = err
-			return row
+		if err := f(); err != nil {
+			return 0, err
 		}
 		total += time.Since(start)
 	}
-	row.Time = total / time.Duration(reps)
-	return row
+	return total / time.Duration(reps), nil
 }
 
 // RunOnce runs a program at one size on one stage under one variant, once, sampling

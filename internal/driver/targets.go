@@ -167,19 +167,6 @@ func NativeFib(n int) int {
 	return NativeFib(n-1) + NativeFib(n-2)
 }
 
-// timeIt returns the mean time of repeated runs of f over MinBenchTime.
-func timeIt(f func() error) (time.Duration, error) {
-	total, reps := time.Duration(0), 0
-	for ; total < MinBenchTime; reps++ {
-		start := time.Now()
-		if err := f(); err != nil {
-			return 0, err
-		}
-		total += time.Since(start)
-	}
-	return total / time.Duration(reps), nil
-}
-
 // TargetNativeFib runs fully typed fib on the refocused stages and in Go: the fastest
 // stage within 30× of Go, and the machine within 3× of the interpreter.
 func TargetNativeFib(c TargetConfig) (Target, error) {
