@@ -74,6 +74,13 @@ func (o Options) Budget() int {
 	return o.Fuel
 }
 
+// ErrResourceLimit matches, with errors.Is, every error that ends a run at a resource
+// limit without an answer: fuel, time, nesting depth, and the size bounds of meta-level
+// functions (a differentiation strategy that gives up for size). Such a run says
+// nothing about the program's meaning: the command exits with status 3, and a
+// comparison of stages does not count it as agreement.
+var ErrResourceLimit = errors.New("resource limit")
+
 // ErrOutOfFuel is returned (wrapped in a *FuelError) by a run whose fuel ran out
 // before it reached an answer. Running out of fuel is not an answer.
 var ErrOutOfFuel = errors.New("out of fuel")
@@ -87,6 +94,9 @@ func (e *FuelError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrOutOfFuel) hold.
 func (e *FuelError) Unwrap() error { return ErrOutOfFuel }
+
+// Is makes errors.Is(err, ErrResourceLimit) hold.
+func (e *FuelError) Is(target error) bool { return target == ErrResourceLimit }
 
 // ErrTooDeep is returned (wrapped in a *DepthError) when a run's terms or its
 // recursion nest deeper than a stage's bound: the alternative, in Go, is a crash of
@@ -106,6 +116,9 @@ func (e *DepthError) Error() string {
 // Unwrap makes errors.Is(err, ErrTooDeep) hold.
 func (e *DepthError) Unwrap() error { return ErrTooDeep }
 
+// Is makes errors.Is(err, ErrResourceLimit) hold.
+func (e *DepthError) Is(target error) bool { return target == ErrResourceLimit }
+
 // ErrTimeout is returned (wrapped in a *TimeoutError) by a run that exceeded
 // Options.Timeout.
 var ErrTimeout = errors.New("timed out")
@@ -122,6 +135,9 @@ func (e *TimeoutError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrTimeout) hold.
 func (e *TimeoutError) Unwrap() error { return ErrTimeout }
+
+// Is makes errors.Is(err, ErrResourceLimit) hold.
+func (e *TimeoutError) Is(target error) bool { return target == ErrResourceLimit }
 
 // Counter counts contractions against a budget and forwards them to the observer; it
 // is what every stage calls once per contraction.

@@ -2,7 +2,6 @@ package closures
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
@@ -410,7 +409,7 @@ func descendDiff(mode DiffMode, E *DiffContext, cl DiffClosure) (*DiffValue, Dif
 			case *dpl.Var:
 				b, ok := rho.Lookup(m.Name)
 				if !ok {
-					return nil, DiffStep{}, fmt.Errorf("unbound variable %s", m.Name)
+					return nil, DiffStep{}, interderive.Stuck("", "unbound variable %s", m.Name)
 				}
 				return env(c, "lookup", envValue(b, m.P, mode))
 			case *dpl.Plus:
@@ -441,9 +440,9 @@ func descendDiff(mode DiffMode, E *DiffContext, cl DiffClosure) (*DiffValue, Dif
 			case *dpl.Letrec:
 				return nil, DiffStep{Context: *E, Redex: c, Rule: dpl.RuleLetrec}, nil
 			case *dpl.Fd:
-				return nil, DiffStep{}, fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", m.P)
+				return nil, DiffStep{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", m.P)
 			default:
-				return nil, DiffStep{}, fmt.Errorf("cannot decompose %s", dpl.Format(m))
+				return nil, DiffStep{}, interderive.Stuck("", "cannot decompose %s", dpl.Format(m))
 			}
 		case *DiffPlus:
 			*E, cl = append(*E, &DiffPlusLeft{P: c.P, Right: c.Y}), c.X
@@ -466,7 +465,7 @@ func descendDiff(mode DiffMode, E *DiffContext, cl DiffClosure) (*DiffValue, Dif
 		case *DiffRd:
 			*E, cl = append(*E, &DiffRdPoint{P: c.P, Cotangent: c.Cotangent, Param: c.Param, T: c.T, Body: c.Body, Fun: c.Fun, Env: c.Env}), c.Point
 		default:
-			return nil, DiffStep{}, fmt.Errorf("unknown closure %T", cl)
+			return nil, DiffStep{}, interderive.Stuck("", "unknown closure %T", cl)
 		}
 	}
 }
@@ -475,7 +474,7 @@ func descendDiff(mode DiffMode, E *DiffContext, cl DiffClosure) (*DiffValue, Dif
 func lookupFun(phi *DiffFunEnv, c *dpl.Call) (*DiffFun, error) {
 	fn, ok := phi.Called(c)
 	if !ok {
-		return nil, fmt.Errorf("call of the unbound function %s", c.Name)
+		return nil, interderive.Stuck("", "call of the unbound function %s", c.Name)
 	}
 	return fn, nil
 }
@@ -488,14 +487,14 @@ func climbDiff(E *DiffContext, v *DiffValue) (DiffClosure, DiffStep, error) {
 		_, isBool := v.Val.(*dpl.BoolLit)
 		if len(*E) == 0 {
 			if isBool {
-				return nil, DiffStep{}, fmt.Errorf("a boolean %s where a value is expected", dpl.Format(v.Val))
+				return nil, DiffStep{}, interderive.Stuck("", "a boolean %s where a value is expected", dpl.Format(v.Val))
 			}
 			return nil, DiffStep{Done: true, Value: v}, nil
 		}
 		frame := (*E)[len(*E)-1]
 		*E = (*E)[:len(*E)-1]
 		if _, cond := frame.(*DiffIfCond); isBool != cond {
-			return nil, DiffStep{}, fmt.Errorf("ill-typed closure: %s", dpl.Format(DiffSigma(DiffSymbolic, frame.Plug(v))))
+			return nil, DiffStep{}, interderive.Stuck("", "ill-typed closure: %s", dpl.Format(DiffSigma(DiffSymbolic, frame.Plug(v))))
 		}
 		found := func(rule string) (DiffClosure, DiffStep, error) {
 			return nil, DiffStep{Context: *E, Redex: frame.Plug(v), Rule: rule}, nil
@@ -531,7 +530,7 @@ func climbDiff(E *DiffContext, v *DiffValue) (DiffClosure, DiffStep, error) {
 		case *DiffRdCotangent:
 			return found(dpl.RuleRd)
 		default:
-			return nil, DiffStep{}, fmt.Errorf("unknown context frame %T", frame)
+			return nil, DiffStep{}, interderive.Stuck("", "unknown context frame %T", frame)
 		}
 	}
 }
@@ -642,7 +641,7 @@ type diffRun struct {
 
 func newDiffRun(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, hooks DiffHooks) (*diffRun, error) {
 	if ad == nil {
-		return nil, errors.New("no differentiation strategy")
+		return nil, interderive.Stuck("", "no differentiation strategy")
 	}
 	if err := dpl.CheckDepth("term", t); err != nil {
 		return nil, err
@@ -777,7 +776,7 @@ func (r *diffRun) contractOrdinary(redex DiffClosure, ev *DiffEvent) (DiffClosur
 		}
 		return closed(&dpl.BoolLit{P: red.P, B: b}), nil
 	}
-	return nil, fmt.Errorf("no contraction for %s", dpl.Format(DiffSigma(DiffOrdinary, redex)))
+	return nil, interderive.Stuck("", "no contraction for %s", dpl.Format(DiffSigma(DiffOrdinary, redex)))
 }
 
 // letrecDiff contracts (letrec f(x:T):U = M in N)[φ|ρ] to N[φ[clo_φ(f(x:T):U. M)/f]|ρ].
@@ -953,7 +952,7 @@ func (r *diffRun) contractSymbolic(redex DiffClosure, ev *DiffEvent) (symContrac
 		return symContraction{finished: der,
 			env: bindValue(bindValue(red.Env, red.Cotangent.(*DiffValue)), red.Point.(*DiffValue))}, nil
 	}
-	return symContraction{}, fmt.Errorf("no symbolic contraction for %s", dpl.Format(DiffSigma(DiffSymbolic, redex)))
+	return symContraction{}, interderive.Stuck("", "no symbolic contraction for %s", dpl.Format(DiffSigma(DiffSymbolic, redex)))
 }
 
 // redexPos is the source position of a redex.

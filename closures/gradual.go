@@ -1,7 +1,6 @@
 package closures
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/interderive/interderive"
@@ -284,7 +283,7 @@ func (calc Calculus) descend(E *Context, cl Closure) (Closure, Step, error) {
 			case *g.Var:
 				v, ok := rho.Lookup(e.Name)
 				if !ok {
-					return nil, Step{}, fmt.Errorf("unbound variable %s", e.Name)
+					return nil, Step{}, interderive.Stuck("", "unbound variable %s", e.Name)
 				}
 				return found(c, "", "lookup", v)
 			case *g.Unary:
@@ -308,7 +307,7 @@ func (calc Calculus) descend(E *Context, cl Closure) (Closure, Step, error) {
 				st := Step{Context: *E, Redex: c, Rule: "Blame", Contractum: &Clo{E: &g.Blame{L: e.L}}, Discard: true}
 				return nil, st, nil
 			default:
-				return nil, Step{}, fmt.Errorf("cannot decompose %s (casts must be translated first)", g.Format(e))
+				return nil, Step{}, interderive.Stuck("", "cannot decompose %s (casts must be translated first)", g.Format(e))
 			}
 		case *Prim:
 			*E = append(*E, &PrimArg{P: c.P, Op: c.Op, Rest: c.Args[1:]})
@@ -331,7 +330,7 @@ func (calc Calculus) descend(E *Context, cl Closure) (Closure, Step, error) {
 			*E = append(*E, &LetBound{P: c.P, Name: c.Name, T: c.T, Body: c.Body, Env: c.Env})
 			cl = c.Bound
 		default:
-			return nil, Step{}, fmt.Errorf("unknown closure %T", cl)
+			return nil, Step{}, interderive.Stuck("", "unknown closure %T", cl)
 		}
 	}
 }
@@ -404,13 +403,13 @@ func climb(sem g.Semantics, E *Context, val Closure) (Closure, Step, error) {
 			args := append(append([]g.Expr(nil), constants(f.Done)...), constant(val))
 			k, ok := g.Delta(f.P, f.Op, args...)
 			if !ok {
-				return nil, Step{}, fmt.Errorf("%s applied to a non-constant", f.Op)
+				return nil, Step{}, interderive.Stuck("", "%s applied to a non-constant", f.Op)
 			}
 			return found("delta", &Clo{E: k}) // δ(op, k)[ε]
 		case *IfCond:
 			k, ok := constant(val).(*g.BoolLit)
 			if !ok {
-				return nil, Step{}, fmt.Errorf("if on a non-boolean")
+				return nil, Step{}, interderive.Stuck("", "if on a non-boolean")
 			}
 			if k.B {
 				return found("If", f.Then)
@@ -430,7 +429,7 @@ func climb(sem g.Semantics, E *Context, val Closure) (Closure, Step, error) {
 					return found("AppCst", &Coerce{P: f.P, C: fc.Cod, X: &App{P: f.P, Fun: w.X, Arg: &Coerce{P: f.P, C: fc.Dom, X: val}}})
 				}
 			}
-			return nil, Step{}, fmt.Errorf("application of a non-function")
+			return nil, Step{}, interderive.Stuck("", "application of a non-function")
 		case *CoerceArg:
 			if w, ok := val.(*Coerce); ok { // val = <c̄> s
 				if _, id := f.C.(g.IdC); id {
@@ -451,13 +450,13 @@ func climb(sem g.Semantics, E *Context, val Closure) (Closure, Step, error) {
 				return found("FailFC", &Clo{E: &g.Blame{L: l}})
 			}
 			if !g.IsWrapperShape(f.C) {
-				return nil, Step{}, fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(f.C))
+				return nil, Step{}, interderive.Stuck("", "coercion %s cannot apply to a simple value", g.FormatCoercion(f.C))
 			}
 			val = redex // <c̄> s is a value: keep climbing
 		case *LetBound:
 			return found("Let", &Clo{E: f.Body, Env: f.Env.Bind(f.Name, val)})
 		default:
-			return nil, Step{}, fmt.Errorf("unknown frame %T", frame)
+			return nil, Step{}, interderive.Stuck("", "unknown frame %T", frame)
 		}
 	}
 }

@@ -1,9 +1,6 @@
 package cps2
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
 	"github.com/interderive/interderive/internal/dplval"
@@ -107,7 +104,7 @@ func EvalDiff(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (d
 // when its contraction is complete (the reference semantics' order).
 func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error) {
 	if ad == nil {
-		return dpl.Answer{}, errors.New("no differentiation strategy")
+		return dpl.Answer{}, interderive.Stuck("", "no differentiation strategy")
 	}
 	if err := dpl.CheckDepth("term", prog); err != nil {
 		return dpl.Answer{}, err
@@ -245,7 +242,7 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 	case *dpl.Call:
 		clo, ok := phi.Called(t)
 		if !ok {
-			return ev.fail(fmt.Errorf("call of the unbound function %s", t.Name))
+			return ev.fail(interderive.Stuck("", "call of the unbound function %s", t.Name))
 		}
 		return descend(t.Arg, diffK(func(v diffValue, mk *diffMeta) step {
 			return ev.call(t.P, clo, v, rho, k, mk)
@@ -260,9 +257,9 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 	case *dpl.Letrec:
 		return func() step { return ev.letrec(t, rho, phi, k, mk) }
 	case *dpl.Fd:
-		return ev.fail(fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", t.P))
+		return ev.fail(interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P))
 	}
-	return ev.fail(fmt.Errorf("cannot evaluate %s", dpl.Format(t)))
+	return ev.fail(interderive.Stuck("", "cannot evaluate %s", dpl.Format(t)))
 }
 
 // lookup is V ⇒ ρ(V) for a variable, no contraction; a symbolic layer keeps a
@@ -281,7 +278,7 @@ func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
 		}
 		return dplval.Closed(v), nil
 	}
-	return diffValue{}, fmt.Errorf("unbound variable %s", x.Name)
+	return diffValue{}, interderive.Stuck("", "unbound variable %s", x.Name)
 }
 
 // finished is the symbolic contraction of a redex whose trace is itself (V + W,
@@ -341,7 +338,7 @@ func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, k diffCont, mk *diffMeta)
 func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue, k diffCont, mk *diffMeta) step {
 	pr, ok := v.Val.(*dpl.Pair)
 	if !ok {
-		return ev.fail(fmt.Errorf("%s of %s", rule, dpl.Format(v.Val)))
+		return ev.fail(interderive.Stuck("", "%s of %s", rule, dpl.Format(v.Val)))
 	}
 	if !ev.contract(mk, rule) {
 		return nil
@@ -419,7 +416,7 @@ func (ev *diffEvaluator) bound(p dpl.Pos, c, v dpl.Term, rep *diffRdReport, k di
 func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
 	bl, ok := b.Val.(*dpl.BoolLit)
 	if !ok {
-		return ev.fail(fmt.Errorf("if on %s", dpl.Format(b.Val)))
+		return ev.fail(interderive.Stuck("", "if on %s", dpl.Format(b.Val)))
 	}
 	if !ev.contract(mk, dpl.RuleIf) {
 		return nil

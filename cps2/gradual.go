@@ -1,8 +1,6 @@
 package cps2
 
 import (
-	"fmt"
-
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
 	v "github.com/interderive/interderive/internal/castval"
@@ -109,7 +107,7 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 	case *g.Var:
 		val, ok := rho.Lookup(e.Name)
 		if !ok {
-			return ev.fail(fmt.Errorf("unbound variable %s", e.Name))
+			return ev.fail(interderive.Stuck("", "unbound variable %s", e.Name))
 		}
 		return ev.ret(mk, val)
 	case *g.Lam:
@@ -128,7 +126,7 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 		return ev.eval(e.Cond, rho, frame(func(c v.Value) step {
 			k, ok := c.(v.Bool)
 			if !ok {
-				return ev.fail(fmt.Errorf("if on a non-boolean"))
+				return ev.fail(interderive.Stuck(v.Show(c), "if on a non-boolean"))
 			}
 			if !ev.contract("If") {
 				return nil
@@ -165,14 +163,14 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 	case *g.Blame:
 		return ev.blame(e.L, mk)
 	}
-	return ev.fail(fmt.Errorf("cannot evaluate %s (casts must be translated first)", g.Format(e)))
+	return ev.fail(interderive.Stuck("", "cannot evaluate %s (casts must be translated first)", g.Format(e)))
 }
 
 // delta is δ on values (y is nil for a unary operator).
 func (ev *evaluator) delta(op g.Op, mk metaCont, x, y v.Value) step {
 	r, ok := v.Delta(op, x, y)
 	if !ok {
-		return ev.fail(fmt.Errorf("%s applied to ill-typed values", op))
+		return ev.fail(interderive.Stuck(v.Show(x, y), "%s applied to ill-typed values", op))
 	}
 	if !ev.contract("delta") {
 		return nil
@@ -207,7 +205,7 @@ func (ev *evaluator) apply(f, a v.Value, mk metaCont) step {
 		}
 		return call(ev.castCont(fc.Cod, mk))
 	}
-	return ev.fail(fmt.Errorf("application of a non-function"))
+	return ev.fail(interderive.Stuck(v.Show(f, a), "application of a non-function"))
 }
 
 // castCont is the continuation <c> [] followed by mk.
@@ -279,7 +277,7 @@ func (ev *evaluator) mkCast(c g.Coercion, s v.Value, mk metaCont) step {
 		return ev.blame(l, mk)
 	}
 	if !g.IsWrapperShape(c) {
-		return ev.fail(fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(c)))
+		return ev.fail(interderive.Stuck(v.Show(s), "coercion %s cannot apply to a simple value", g.FormatCoercion(c)))
 	}
 	return ev.ret(mk, &v.Wrapped{C: c, S: s})
 }

@@ -33,28 +33,50 @@ type DiffEnv struct {
 	// Budget bounds the number of redexes (+, op, let, fst, snd) of the derivative
 	// term: evaluating a trace term contracts each of its redexes once, so a derivative
 	// with more redexes than the fuel left cannot be evaluated to a value. R stops with a
-	// *BudgetError as soon as the term it builds holds more. Budget ≤ 0, or above
-	// MaxRedexes, means MaxRedexes.
+	// *BudgetError as soon as the term it builds holds more. Budget ≤ 0 means no
+	// fuel bound; Figure 6's strategies also stop at MaxRedexes, tape at none.
 	Budget int
 }
 
-// MaxRedexes bounds the size of a derivative term whatever the fuel: Figure 6 read
-// literally is exponential in the length of the trace.
+// MaxRedexes bounds the size of a derivative term of Figure 6's strategies (figure6,
+// pruned) whatever the fuel: Figure 6 read literally is exponential in the length of
+// the trace, so that the term could exhaust memory long before its evaluation would
+// exhaust the fuel. Tape's terms are linear in the trace, and the fuel bounds them.
 const MaxRedexes = 1 << 20
 
 // ErrOverBudget is returned (wrapped in a *BudgetError) by a Differentiator whose
 // derivative term would hold more redexes than its budget.
 var ErrOverBudget = errors.New("derivative term over budget")
 
-// BudgetError reports that a derivative term would hold more than Limit redexes.
-type BudgetError struct{ Limit int }
+// BudgetError reports that a strategy gave up for size: its derivative term would hold
+// more than Limit redexes (or, for Figure 6's strategies, its trace nests more lets
+// than they take). It is a resource limit (errors.Is(err,
+// interderive.ErrResourceLimit)), not a meaning: the message names the strategy that
+// would run the program.
+type BudgetError struct {
+	Strategy string // the strategy that gave up
+	Limit    int
+	// What is what passed Limit: "redexes in the derivative term" when empty.
+	What string
+}
 
 func (e *BudgetError) Error() string {
-	return fmt.Sprintf("the derivative term would hold more than %d redexes", e.Limit)
+	what := e.What
+	if what == "" {
+		what = "redexes in the derivative term"
+	}
+	msg := fmt.Sprintf("differentiation gave up for size: more than %d %s", e.Limit, what)
+	if e.Strategy != "" && e.Strategy != Tape.Name() {
+		msg = fmt.Sprintf("%s under --ad %s; --ad %s differentiates in time linear in the trace", msg, e.Strategy, Tape.Name())
+	}
+	return msg
 }
 
 // Unwrap makes errors.Is(err, ErrOverBudget) hold.
 func (e *BudgetError) Unwrap() error { return ErrOverBudget }
+
+// Is makes errors.Is(err, interderive.ErrResourceLimit) hold.
+func (e *BudgetError) Is(target error) bool { return target == interderive.ErrResourceLimit }
 
 // Derive is W.R_V(x:T. C) by d for a run that has made steps contractions and has
 // env.Budget of fuel left. Evaluating a trace term contracts each of its redexes once,
@@ -64,7 +86,7 @@ func (e *BudgetError) Unwrap() error { return ErrOverBudget }
 func Derive(d Differentiator, env DiffEnv, steps int, w, v Term, x string, t Type, c Term) (Term, error) {
 	der, err := d.R(env, w, v, x, t, c)
 	var be *BudgetError
-	if errors.As(err, &be) && env.Budget <= MaxRedexes {
+	if errors.As(err, &be) && be.Limit == env.Budget {
 		return nil, &interderive.FuelError{Steps: steps}
 	}
 	return der, err
@@ -84,8 +106,8 @@ var (
 	Pruned Differentiator = figure6{pruned: true}
 )
 
-// Differentiators lists the strategies, the default (pruned) first.
-func Differentiators() []Differentiator { return []Differentiator{Pruned, Figure6, Tape} }
+// Differentiators lists the strategies, the default (tape, spec §4) first.
+func Differentiators() []Differentiator { return []Differentiator{Tape, Pruned, Figure6} }
 
 // Figure6Strategies are the strategies that build Figure 6's derivative terms (pruned
 // adds one clause): tests that compare derivative terms clause by clause, or the
@@ -128,15 +150,16 @@ func recoverAbort(res *Term, err *error) {
 }
 
 // setup returns the fresh-name supply (env.Names, or one fresh for W, V and C) and the
-// redex budget of a derivative term.
-func (env DiffEnv) setup(w, v, c Term) (*Names, int) {
+// redex budget of a derivative term: the fuel left (env.Budget), or the strategy's own
+// bound most if that is smaller.
+func (env DiffEnv) setup(w, v, c Term, most int) (*Names, int) {
 	names := env.Names
 	if names == nil {
 		names = NewNames(w, v, c)
 	}
 	limit := env.Budget
-	if limit <= 0 || limit > MaxRedexes {
-		limit = MaxRedexes
+	if limit <= 0 || limit > most {
+		limit = most
 	}
 	return names, limit
 }
@@ -148,10 +171,10 @@ func (env DiffEnv) setup(w, v, c Term) (*Names, int) {
 // let-chains of any length.
 func (d figure6) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
 	if NestingDepth(c) > MaxDepth {
-		return nil, &interderive.DepthError{What: "trace term", Limit: MaxDepth}
+		return nil, &BudgetError{Strategy: d.Name(), Limit: MaxDepth, What: "nested lets in the trace term"}
 	}
-	names, limit := env.setup(w, v, c)
-	r := &differ{pruned: d.pruned, names: names, outer: env.Types, limit: limit}
+	names, limit := env.setup(w, v, c, MaxRedexes)
+	r := &differ{strategy: d.Name(), pruned: d.pruned, names: names, outer: env.Types, limit: limit}
 	defer recoverAbort(&res, &err)
 	// Figure 6 assumes x ∉ FV(V, W) and all binders different: rename.
 	c = RenameBinders(c, names)
@@ -178,11 +201,12 @@ type tyEnv struct {
 func (g *tyEnv) bind(x string, t Type) *tyEnv { return &tyEnv{name: x, t: t, next: g} }
 
 type differ struct {
-	pruned bool
-	names  *Names
-	outer  TypeEnv
-	limit  int
-	depth  int
+	strategy string
+	pruned   bool
+	names    *Names
+	outer    TypeEnv
+	limit    int
+	depth    int
 }
 
 func (d *differ) fail(err error) { panic(abort{err}) }
@@ -198,7 +222,7 @@ type built struct {
 // number n; it stops R when the budget is exceeded.
 func (d *differ) counted(t Term, n int) built {
 	if n > d.limit {
-		d.fail(&BudgetError{Limit: d.limit})
+		d.fail(&BudgetError{Strategy: d.strategy, Limit: d.limit})
 	}
 	return built{t, n}
 }

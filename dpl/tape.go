@@ -2,6 +2,7 @@ package dpl
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/slab"
@@ -113,7 +114,7 @@ func (p *taper) fail(err error) { panic(abort{err}) }
 func (p *taper) add(n int) {
 	p.count += n
 	if p.count > p.limit {
-		p.fail(&BudgetError{Limit: p.limit})
+		p.fail(&BudgetError{Strategy: Tape.Name(), Limit: p.limit})
 	}
 }
 
@@ -138,7 +139,7 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (Term, error) {
 // tapeR is Tape's R, with the Depth of the derivative term, which it works out as it
 // emits the term's lets rather than by walking the term.
 func tapeR(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, depth int, err error) {
-	names, limit := env.setup(w, v, c)
+	names, limit := env.setup(w, v, c, math.MaxInt) // linear: fuel is its only bound
 	p := &taper{names: names, outer: env.Types, limit: limit, zeros: map[Term]bool{}}
 	// Room for the tape of c's let-chain (append grows it if need be): a binding per
 	// let whose bound term is not a variable or a constant, and a few lets of the

@@ -2,7 +2,6 @@ package interp
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
@@ -66,7 +65,7 @@ func lookup(rho *diffEnv, x string) (*diffEnv, error) {
 	if e, ok := rho.Lookup(x); ok {
 		return e, nil
 	}
-	return nil, fmt.Errorf("unbound variable %s", x)
+	return nil, interderive.Stuck("", "unbound variable %s", x)
 }
 
 // diffFun is a function closure clo_φ(f(x:T):U. M), and diffFunEnv a function
@@ -81,7 +80,7 @@ func lookupFun(phi *diffFunEnv, c *dpl.Call) (*diffFun, error) {
 	if fn, ok := phi.Called(c); ok {
 		return fn, nil
 	}
-	return nil, fmt.Errorf("call of the unbound function %s", c.Name)
+	return nil, interderive.Stuck("", "call of the unbound function %s", c.Name)
 }
 
 // enter is the environments of a call of fn: φ'[fn/f] and {x ↦ v}.
@@ -151,7 +150,7 @@ type diffInterp struct {
 
 func newDiffInterp(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (*diffInterp, error) {
 	if ad == nil {
-		return nil, errors.New("no differentiation strategy")
+		return nil, interderive.Stuck("", "no differentiation strategy")
 	}
 	if err := dpl.CheckDepth("term", t); err != nil {
 		return nil, err
@@ -270,7 +269,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			}
 			p, ok := v.(*dpl.Pair)
 			if !ok {
-				return nil, fmt.Errorf("%s of %s, which is not a pair", rule, dpl.Format(v))
+				return nil, interderive.Stuck("", "%s of %s, which is not a pair", rule, dpl.Format(v))
 			}
 			if rule == "fst" {
 				return p.X, nil
@@ -325,9 +324,9 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			in.reportRd(c, der)
 			phi, rho, m = nil, nil, der
 		case *dpl.Fd:
-			return nil, fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
+			return nil, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
 		default:
-			return nil, fmt.Errorf("cannot evaluate %s", dpl.Format(m))
+			return nil, interderive.Stuck("", "cannot evaluate %s", dpl.Format(m))
 		}
 	}
 }
@@ -385,7 +384,7 @@ func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, err
 		}
 		return dpl.Bev(t.Pred, v)
 	}
-	return false, fmt.Errorf("%s is not a condition", dpl.Format(b))
+	return false, interderive.Stuck("", "%s is not a condition", dpl.Format(b))
 }
 
 // evalIn is φ | ρ ⊢ C ⇒ V for a trace term C, in a nested layer.
@@ -529,9 +528,9 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			in.reportRd(c, der)
 			return whole, nil
 		case *dpl.Fd:
-			return nil, fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
+			return nil, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
 		default:
-			return nil, fmt.Errorf("cannot trace %s", dpl.Format(m))
+			return nil, interderive.Stuck("", "cannot trace %s", dpl.Format(m))
 		}
 	}
 }
@@ -654,9 +653,9 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		in.reportRd(c, der)
 		return in.let(t.P, der, v, prefix), nil
 	case *dpl.Fd:
-		return diffValue{}, fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
+		return diffValue{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
 	}
-	return diffValue{}, fmt.Errorf("cannot trace %s", dpl.Format(m))
+	return diffValue{}, interderive.Stuck("", "cannot trace %s", dpl.Format(m))
 }
 
 // primitive is Figure 4 on V + W, op(V), fst(V) and snd(V), M's operands first: the
@@ -784,7 +783,7 @@ func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix 
 		}
 		return dpl.Bev(t.Pred, v.Val)
 	}
-	return false, fmt.Errorf("%s is not a condition", dpl.Format(b))
+	return false, interderive.Stuck("", "%s is not a condition", dpl.Format(b))
 }
 
 // tracePair is traceValue on the pair p, for a caller that builds what it needs of

@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"fmt"
-
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
 	v "github.com/interderive/interderive/internal/castval"
@@ -164,7 +162,7 @@ func (in *interpreter) condition(e g.Expr, rho *v.Env) (bool, error) {
 	}
 	b, ok := c.(v.Bool)
 	if !ok {
-		return false, fmt.Errorf("if on a non-boolean")
+		return false, interderive.Stuck(v.Show(c), "if on a non-boolean")
 	}
 	return bool(b), nil
 }
@@ -200,7 +198,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 		case *g.Var:
 			val, ok := rho.Lookup(t.Name)
 			if !ok {
-				return nil, fmt.Errorf("unbound variable %s", t.Name)
+				return nil, interderive.Stuck("", "unbound variable %s", t.Name)
 			}
 			return in.ret(val, k)
 		case *g.Lam:
@@ -290,7 +288,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 		case *g.Blame:
 			return in.blame(t.L, k)
 		default:
-			return nil, fmt.Errorf("cannot interpret %s (casts must be translated first)", g.Format(e))
+			return nil, interderive.Stuck("", "cannot interpret %s (casts must be translated first)", g.Format(e))
 		}
 	}
 }
@@ -396,7 +394,7 @@ func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
 	return r, nil
 }
 
-func illTyped(op g.Op) error { return fmt.Errorf("%s applied to ill-typed values", op) }
+func illTyped(op g.Op) error { return interderive.Stuck("", "%s applied to ill-typed values", op) }
 
 // apply applies a function value to an argument in the context k: a closure (beta),
 // or a function wrapped by c̃ -> d̃ (AppCst: cast the argument by c̃, apply, cast the
@@ -441,7 +439,7 @@ func (in *interpreter) apply(f, a v.Value, k ctx) (clo *v.Closure, arg v.Value, 
 		}
 		return nil, nil, k, ans, err
 	}
-	return nil, nil, k, nil, fmt.Errorf("application of a non-function")
+	return nil, nil, k, nil, interderive.Stuck(v.Show(f, a), "application of a non-function")
 }
 
 // call applies a function value to an argument in a non-empty context.
@@ -506,7 +504,7 @@ func (in *interpreter) mkCast(c g.Coercion, s v.Value, k ctx) (v.Value, error) {
 		return in.blame(l, k)
 	}
 	if !g.IsWrapperShape(c) {
-		return nil, fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(c))
+		return nil, interderive.Stuck("", "coercion %s cannot apply to a simple value", g.FormatCoercion(c))
 	}
 	return &v.Wrapped{C: c, S: s}, nil
 }

@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -66,7 +65,7 @@ import (
 // functions it shares with every stage (the Differentiator, substitution, Depth)
 // recurse over traces and derivative terms: as the reference semantics does, the
 // machine refuses a trace or derivative term deeper than dpl.MaxDepth, a derivative
-// larger than the fuel left (out of fuel) or than dpl.MaxRedexes, and a nesting of
+// larger than the fuel left (out of fuel) or (figure6, pruned) than dpl.MaxRedexes, and a nesting of
 // layers deeper than DiffMaxLayers (a *interderive.DepthError), so that every stage
 // gives the same outcome on every program.
 
@@ -370,7 +369,7 @@ func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Optio
 // ordinary layer with an empty stack, to the final one.
 func (m *DiffMachine) Run(prog dpl.Term) (dpl.Answer, error) {
 	if m.ad == nil {
-		return dpl.Answer{}, errors.New("no differentiation strategy")
+		return dpl.Answer{}, interderive.Stuck("", "no differentiation strategy")
 	}
 	if err := dpl.CheckDepth("term", prog); err != nil {
 		return dpl.Answer{}, err
@@ -455,7 +454,7 @@ func (m *DiffMachine) eval(s *DiffState) error {
 	case *dpl.Call:
 		clo, ok := phi.Called(t)
 		if !ok {
-			return fmt.Errorf("call of the unbound function %s", t.Name)
+			return interderive.Stuck("", "call of the unbound function %s", t.Name)
 		}
 		s.push(&DiffKCall{P: t.P, Name: t.Name, Clo: clo, Env: rho})
 		s.toEval(t.Arg, rho, phi)
@@ -465,9 +464,9 @@ func (m *DiffMachine) eval(s *DiffState) error {
 	case *dpl.Letrec:
 		return m.letrec(s, t, rho, phi)
 	case *dpl.Fd:
-		return fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
+		return interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
 	default:
-		return fmt.Errorf("cannot evaluate %s", dpl.Format(s.Term))
+		return interderive.Stuck("", "cannot evaluate %s", dpl.Format(s.Term))
 	}
 	return nil
 }
@@ -489,7 +488,7 @@ func (m *DiffMachine) lookup(s *DiffState, x *dpl.Var) (DiffValue, error) {
 		}
 		return dplval.Closed(v), nil
 	}
-	return DiffValue{}, fmt.Errorf("unbound variable %s", x.Name)
+	return DiffValue{}, interderive.Stuck("", "unbound variable %s", x.Name)
 }
 
 // cont applies the current layer's stack to a value: it pops a frame and either
@@ -600,7 +599,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 	case *DiffKFst: // fst(<W1, W2>) ⇒ W1
 		p, ok := v.Val.(*dpl.Pair)
 		if !ok {
-			return fmt.Errorf("fst of %s", dpl.Format(v.Val))
+			return interderive.Stuck("", "fst of %s", dpl.Format(v.Val))
 		}
 		if err := m.contract(s, dpl.RuleFst); err != nil {
 			return err
@@ -609,7 +608,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 	case *DiffKSnd: // snd(<W1, W2>) ⇒ W2
 		p, ok := v.Val.(*dpl.Pair)
 		if !ok {
-			return fmt.Errorf("snd of %s", dpl.Format(v.Val))
+			return interderive.Stuck("", "snd of %s", dpl.Format(v.Val))
 		}
 		if err := m.contract(s, dpl.RuleSnd); err != nil {
 			return err
@@ -618,7 +617,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 	case *DiffKIf: // if true then M else N ⇒ M's value; if false ... ⇒ N's
 		b, ok := v.Val.(*dpl.BoolLit)
 		if !ok {
-			return fmt.Errorf("if on %s", dpl.Format(v.Val))
+			return interderive.Stuck("", "if on %s", dpl.Format(v.Val))
 		}
 		if err := m.contract(s, dpl.RuleIf); err != nil {
 			return err
@@ -636,7 +635,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 	case *DiffKRdCotangent: // W.rd[V](x:T. N) ⇒ X: first N ⇝ C under {x ↦ V}
 		return m.rd(s, f, v)
 	default:
-		return fmt.Errorf("unknown frame %T", frame)
+		return interderive.Stuck("", "unknown frame %T", frame)
 	}
 	return nil
 }
@@ -706,7 +705,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 	case *DiffKIf: // if true then M else N ⇝ C if M ⇝ C; if false ... if N ⇝ C
 		b, ok := v.Val.(*dpl.BoolLit)
 		if !ok {
-			return fmt.Errorf("if on %s", dpl.Format(v.Val))
+			return interderive.Stuck("", "if on %s", dpl.Format(v.Val))
 		}
 		if err := m.contract(s, dpl.RuleIf); err != nil {
 			return err
@@ -736,7 +735,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 	case *DiffKRdCotangent: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C) if N ⇝ C under ρ[ρ(V)/x]
 		return m.rd(s, f, v)
 	}
-	return fmt.Errorf("unknown frame %T", frame)
+	return interderive.Stuck("", "unknown frame %T", frame)
 }
 
 // nestedTrace starts Figure 5's premise R ⇝ C for a redex R (whose environment is
@@ -815,7 +814,7 @@ func (m *DiffMachine) ret(s *DiffState) error {
 		m.bind(s, x.P, x.C, s.Result, x.Rd)
 		return nil
 	}
-	return fmt.Errorf("unknown exit %T", done.Exit)
+	return interderive.Stuck("", "unknown exit %T", done.Exit)
 }
 
 // derivative finishes an rd once the trace C of its body is known: the contractum is

@@ -224,7 +224,7 @@ func (m *Machine) eval(s *State) error {
 		case *g.Var:
 			val, ok := s.Env.Lookup(e.Name)
 			if !ok {
-				return fmt.Errorf("unbound variable %s", e.Name)
+				return interderive.Stuck("", "unbound variable %s", e.Name)
 			}
 			s.toContinue(val)
 		case *g.Lam:
@@ -277,7 +277,7 @@ func (m *Machine) eval(s *State) error {
 		case *g.Blame:
 			return m.blame(s, e.L)
 		default:
-			return fmt.Errorf("cannot evaluate %s (casts must be translated first)", g.Format(e))
+			return interderive.Stuck("", "cannot evaluate %s (casts must be translated first)", g.Format(e))
 		}
 		if s.Mode != Eval || m.Trace != nil {
 			return nil
@@ -312,7 +312,7 @@ func (m *Machine) cont(s *State) error {
 	case KIf:
 		k, ok := val.(v.Bool)
 		if !ok {
-			return fmt.Errorf("if on a non-boolean")
+			return interderive.Stuck(v.Show(val), "if on a non-boolean")
 		}
 		if err := m.fuel.Contract("If"); err != nil {
 			return err
@@ -350,7 +350,7 @@ func (m *Machine) cont(s *State) error {
 		case *v.Wrapped: // AppCst: (<c̃ -> d̃> s) v  ->  <d̃> (s (<c̃> v))
 			fc, ok := fun.C.(*g.Func)
 			if !ok {
-				return fmt.Errorf("application of a non-function")
+				return interderive.Stuck(v.Show(fun, val), "application of a non-function")
 			}
 			if err := m.fuel.Contract("AppCst"); err != nil {
 				return err
@@ -365,7 +365,7 @@ func (m *Machine) cont(s *State) error {
 			s.push(KCoerce).C = fc.Dom
 			s.toContinue(val)
 		default:
-			return fmt.Errorf("application of a constant")
+			return interderive.Stuck(v.Show(f.V, val), "application of a constant")
 		}
 	case KCoerce:
 		return m.coerce(s, f.C, val)
@@ -376,7 +376,7 @@ func (m *Machine) cont(s *State) error {
 		l := f.E.(*g.Let)
 		s.toEval(l.Body, f.Env.Bind(l.Name, val))
 	default:
-		return fmt.Errorf("unknown frame %d", f.Kind)
+		return interderive.Stuck("", "unknown frame %d", f.Kind)
 	}
 	return nil
 }
@@ -385,7 +385,7 @@ func (m *Machine) cont(s *State) error {
 func (m *Machine) delta(s *State, op g.Op, x, y v.Value) error {
 	r, ok := v.Delta(op, x, y)
 	if !ok {
-		return fmt.Errorf("%s applied to ill-typed values", op)
+		return interderive.Stuck(v.Show(x, y), "%s applied to ill-typed values", op)
 	}
 	if err := m.fuel.Contract("delta"); err != nil {
 		return err
@@ -530,7 +530,7 @@ func (m *Machine) casted(s *State, c g.Coercion, val v.Value) error {
 		return m.blame(s, l)
 	}
 	if !g.IsWrapperShape(c) {
-		return fmt.Errorf("coercion %s cannot apply to a simple value", g.FormatCoercion(c))
+		return interderive.Stuck("", "coercion %s cannot apply to a simple value", g.FormatCoercion(c))
 	}
 	s.toContinue(&v.Wrapped{C: c, S: val})
 	return nil

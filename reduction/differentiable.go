@@ -2,7 +2,6 @@ package reduction
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
@@ -63,7 +62,7 @@ import (
 // (dpl.DiffEnv.Budget), and the run ends out of fuel (*interderive.FuelError) at once.
 // It is the one place where a run stops before spending its fuel: a derivative that
 // would have become undefined within the fuel is reported out of fuel too. Whatever the
-// fuel, a derivative of more than dpl.MaxRedexes redexes ends the run with a
+// fuel, a derivative of more than dpl.MaxRedexes redexes (figure6, pruned) ends the run with a
 // *dpl.BudgetError: Figure 6 (and pruned) can grow exponentially with the trace.
 //
 // Go stack. Decompose and plug are loops; contexts of any depth are data. The only
@@ -201,7 +200,7 @@ func decomposeDiffTerm(E *contexts.Diff, t dpl.Term) (dpl.Term, DiffDecompositio
 			*E, t = append(*E, &contexts.DiffPredArg{P: n.P, Pred: n.Pred}), n.Arg
 		case *dpl.Call:
 			if n.Clo == nil {
-				return nil, DiffDecomposition{}, &StuckError{Term: "call of the unbound function " + n.Name}
+				return nil, DiffDecomposition{}, interderive.Stuck(dpl.Format(n), "call of the unbound function %s", n.Name)
 			}
 			*E, t = append(*E, &contexts.DiffCallArg{P: n.P, Name: n.Name, Clo: n.Clo}), n.Arg
 		case *dpl.Rd:
@@ -209,9 +208,9 @@ func decomposeDiffTerm(E *contexts.Diff, t dpl.Term) (dpl.Term, DiffDecompositio
 		case *dpl.Letrec:
 			return nil, DiffDecomposition{Context: *E, Redex: &DiffLetrec{Letrec: n}}, nil
 		case *dpl.Fd:
-			return nil, DiffDecomposition{}, fmt.Errorf("unexpanded fd at %s: elaborate with dpl.Check before running", n.P)
+			return nil, DiffDecomposition{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", n.P)
 		default:
-			return nil, DiffDecomposition{}, &StuckError{Term: dpl.Format(t)}
+			return nil, DiffDecomposition{}, interderive.Stuck(dpl.Format(t), "no rule applies")
 		}
 	}
 }
@@ -223,7 +222,7 @@ func decomposeDiffContext(E *contexts.Diff, v dpl.Term) (dpl.Term, DiffDecomposi
 	for {
 		if len(*E) == 0 {
 			if _, isBool := v.(*dpl.BoolLit); isBool {
-				return nil, DiffDecomposition{}, &StuckError{Term: dpl.Format(v)}
+				return nil, DiffDecomposition{}, interderive.Stuck(dpl.Format(v), "no rule applies")
 			}
 			return nil, DiffDecomposition{Value: v}, nil
 		}
@@ -234,7 +233,7 @@ func decomposeDiffContext(E *contexts.Diff, v dpl.Term) (dpl.Term, DiffDecomposi
 		}
 		_, isBool := v.(*dpl.BoolLit)
 		if _, cond := frame.(*contexts.DiffIfCond); isBool != cond {
-			return nil, DiffDecomposition{}, &StuckError{Term: dpl.Format(frame.Plug(v))}
+			return nil, DiffDecomposition{}, interderive.Stuck(dpl.Format(frame.Plug(v)), "no rule applies")
 		}
 		switch f := frame.(type) {
 		case *contexts.DiffPlusLeft:
@@ -267,7 +266,7 @@ func decomposeDiffContext(E *contexts.Diff, v dpl.Term) (dpl.Term, DiffDecomposi
 		case *contexts.DiffRdCotangent:
 			return found(&DiffRd{Rd: &dpl.Rd{P: f.P, Cotangent: v, Point: f.Point, Param: f.Param, T: f.T, Body: f.Body}})
 		default:
-			return nil, DiffDecomposition{}, fmt.Errorf("unknown context frame %T", frame)
+			return nil, DiffDecomposition{}, interderive.Stuck("", "unknown context frame %T", frame)
 		}
 	}
 }
@@ -409,7 +408,7 @@ type diffRun struct {
 
 func newDiffRun(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, hooks DiffHooks) (*diffRun, error) {
 	if ad == nil {
-		return nil, errors.New("no differentiation strategy")
+		return nil, interderive.Stuck("", "no differentiation strategy")
 	}
 	if err := dpl.CheckDepth("term", t); err != nil {
 		return nil, err
@@ -534,7 +533,7 @@ func (r *diffRun) contractOrdinary(red DiffRedex, ev *DiffEvent) (dpl.Term, erro
 		}
 		return &dpl.BoolLit{P: red.Pred.P, B: b}, nil
 	}
-	return nil, &StuckError{Term: dpl.Format(red.Term())}
+	return nil, interderive.Stuck(dpl.Format(red.Term()), "no rule applies")
 }
 
 // letrec makes the closure clo_φ(f(x:T):U. M) and resolves the calls of f in N to it.
@@ -746,7 +745,7 @@ func (r *diffRun) contractSymbolic(rho *diffEnv, red DiffRedex, ev *DiffEvent) (
 		}
 		return symContraction{finished: der}, nil
 	}
-	return symContraction{}, &StuckError{Term: dpl.Format(red.Term())}
+	return symContraction{}, interderive.Stuck(dpl.Format(red.Term()), "no rule applies")
 }
 
 // finishTrace builds the trace let x1:T1 = C1 in ... let xn:Tn = Cn in tail.

@@ -1,8 +1,6 @@
 package reduction
 
 import (
-	"fmt"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
 	g "github.com/interderive/interderive/gradual"
@@ -149,12 +147,6 @@ type CastDecomposition struct {
 	Answer  g.Answer // when Redex is nil
 }
 
-// StuckError reports a term that is neither an answer nor decomposable: impossible
-// for well-typed closed programs, so it signals an ill-typed input or a bug.
-type StuckError struct{ Term string }
-
-func (e *StuckError) Error() string { return "stuck term: " + e.Term }
-
 // DecomposeCast splits a term of λ⟨·⟩ into an evaluation context and a redex. It is
 // Danvy's pair of mutually tail-recursive functions, written as one loop:
 // decompose_term descends from the root until it meets a value, decompose_context
@@ -221,9 +213,9 @@ func (r Cast) decomposeTerm(E *contexts.Cast, e g.Expr) (g.Expr, CastDecompositi
 			}
 			return nil, CastDecomposition{Context: *E, Redex: &BlameRedex{L: t.L}}, nil
 		case *g.Cast:
-			return nil, CastDecomposition{}, fmt.Errorf("untranslated cast %s: translate casts before running", g.Format(t))
+			return nil, CastDecomposition{}, interderive.Stuck("", "untranslated cast %s: translate casts before running", g.Format(t))
 		default:
-			return nil, CastDecomposition{}, &StuckError{Term: g.Format(e)}
+			return nil, CastDecomposition{}, interderive.Stuck(g.Format(e), "no rule applies")
 		}
 	}
 }
@@ -274,7 +266,7 @@ func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Cast
 			return nil, CastDecomposition{Context: *E, Redex: r}, nil
 		}
 		stuck := func() (g.Expr, CastDecomposition, error) {
-			return nil, CastDecomposition{}, &StuckError{Term: g.Format(frame.Plug(v))}
+			return nil, CastDecomposition{}, interderive.Stuck(g.Format(frame.Plug(v)), "no rule applies")
 		}
 		switch f := frame.(type) {
 		case *contexts.CastUnaryArg:
@@ -330,7 +322,7 @@ func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Cast
 		case *contexts.CastLetBound:
 			return found(&LetRedex{Let: &g.Let{P: f.P, Name: f.Name, T: f.T, Bound: v, Body: f.Body}, V: v})
 		default:
-			return nil, CastDecomposition{}, fmt.Errorf("unknown context frame %T", frame)
+			return nil, CastDecomposition{}, interderive.Stuck("", "unknown context frame %T", frame)
 		}
 	}
 }
@@ -344,7 +336,7 @@ func ContractCast(r CastRedex) (contractum g.Expr, discard bool, err error) {
 	case *Delta:
 		k, ok := g.Delta(r.P, r.Op, r.Args...)
 		if !ok {
-			return nil, false, &StuckError{Term: r.Op.String() + " applied to a non-constant"}
+			return nil, false, interderive.Stuck(g.Format(r.Term()), "%s applied to a non-constant", r.Op)
 		}
 		return k, false, nil
 	case *IfRedex:
@@ -376,7 +368,7 @@ func ContractCast(r CastRedex) (contractum g.Expr, discard bool, err error) {
 		l := r.Letrec
 		return g.Subst(l.Body, l.Name, g.Unfold(l)), false, nil
 	}
-	return nil, false, fmt.Errorf("unknown redex %T", r)
+	return nil, false, interderive.Stuck("", "unknown redex %T", r)
 }
 
 // CastStep is one step of the reduction semantics, as the trace shows it.

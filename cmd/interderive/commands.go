@@ -20,8 +20,11 @@ const exitStatusHelp = `Exit status:
   1  check: some file failed its expectations; compare: the stages disagree; fuzz: a
      property failed; bench: an answer differs from the one the program states
   2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret)
-  3  the run stopped without an answer: it ran out of fuel or time (--timeout), or
-     its recursion went deeper than the stage's bound (interp)`
+  3  the run stopped at a resource limit without an answer: it ran out of fuel or
+     time (--timeout), its recursion went deeper than the stage's bound (interp), or a
+     differentiation strategy gave up for size (the message names one that would not)
+  4  internal error: a stage got stuck (the message shows the stuck term); a
+     well-typed program never gets stuck, so this is a bug of the workbench`
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -75,7 +78,7 @@ const stagesHelp = "derivation stage: reduction, closures, machine, cps2 or inte
 func (f *runFlags) register(cmd *cobra.Command, defaultStage string) {
 	cmd.Flags().StringVar(&f.stage, "stage", defaultStage, stagesHelp)
 	cmd.Flags().StringVar(&f.semantics, "semantics", "ed", "cast semantics: ld, lud, ed, eud, or a custom one (edn, ...)")
-	cmd.Flags().StringVar(&f.ad, "ad", "pruned", "differentiable language: differentiation strategy, pruned, figure6 or tape")
+	cmd.Flags().StringVar(&f.ad, "ad", "tape", "differentiable language: differentiation strategy, tape, pruned or figure6")
 	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
 	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc, cast or dpl")
 	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "stop a run after this long (e.g. 10s); 0 for no limit")
@@ -120,9 +123,12 @@ func finish(path string, err error, stderr io.Writer) error {
 	switch {
 	case err == nil:
 		return nil
-	case driver.IsFuel(err), errors.Is(err, interderive.ErrTooDeep), errors.Is(err, interderive.ErrTimeout):
+	case errors.Is(err, interderive.ErrResourceLimit):
 		fmt.Fprintf(stderr, "%s: %v\n", path, err)
 		return &exitError{code: exitFuel}
+	case errors.Is(err, interderive.ErrStuck):
+		fmt.Fprintf(stderr, "%s: %v\n", path, err)
+		return &exitError{code: exitStuck}
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", path, err)
 	return &exitError{code: exitStatic}
@@ -134,7 +140,7 @@ type runReport struct {
 	Language     string `json:"language"`
 	Stage        string `json:"stage"`
 	Semantics    string `json:"semantics"`
-	Outcome      string `json:"outcome"` // answer, out of fuel, timeout, too deep
+	Outcome      string `json:"outcome"` // answer, out of fuel, timeout, too deep, resource limit, internal error
 	Answer       string `json:"answer,omitempty"`
 	Value        string `json:"value,omitempty"`
 	Contractions int    `json:"contractions"`
@@ -151,6 +157,10 @@ func outcomeName(err error) string {
 		return "timeout"
 	case errors.Is(err, interderive.ErrTooDeep):
 		return "too deep"
+	case errors.Is(err, interderive.ErrResourceLimit):
+		return "resource limit"
+	case errors.Is(err, interderive.ErrStuck):
+		return "internal error"
 	}
 	return "error"
 }

@@ -3,8 +3,10 @@
 //
 // Exit status: 0 for an answer (a value, blame, or undefined: the program's meaning);
 // 1 when check, compare, fuzz or bench finds a failure; 2 for a usage, syntax or type
-// error; 3 when a run stopped without an answer (out of fuel or time, or recursion
-// deeper than a stage's bound).
+// error; 3 when a run stopped at a resource limit without an answer (out of fuel or
+// time, recursion deeper than a stage's bound, a differentiation strategy that gave up
+// for size); 4 for an internal error: a stage got stuck, which progress rules out for
+// well-typed programs, so it is a bug of the workbench.
 package main
 
 import (
@@ -19,6 +21,7 @@ const (
 	exitFailed = 1
 	exitStatic = 2
 	exitFuel   = 3
+	exitStuck  = 4
 )
 
 // exitError carries an exit status; its message, if any, has already been printed.

@@ -5,6 +5,8 @@
 package castval
 
 import (
+	"strings"
+
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/internal/names"
 )
@@ -324,4 +326,16 @@ func WrapsValue(sem g.Semantics, d g.Coercion, e g.Expr, rho *Env) bool {
 		return false
 	}
 	return g.IsWrapperShape(d) && g.IsNormal(sem, d)
+}
+
+// Show prints values read back (σ), separated by commas, skipping nil ones: what a
+// stuck run's message shows of the values it could not go on with.
+func Show(vs ...Value) string {
+	var parts []string
+	for _, v := range vs {
+		if v != nil {
+			parts = append(parts, g.Format(ReadBack(v)))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -63,7 +63,7 @@ func (dplLang) Variants() []string {
 	return names
 }
 
-func (dplLang) DefaultVariant() string { return dpl.Pruned.Name() }
+func (dplLang) DefaultVariant() string { return dpl.Tape.Name() }
 
 func (dplLang) Stages() []string {
 	var names []string
@@ -119,7 +119,7 @@ func (p dplProgram) Run(stage, variant string, opts interderive.Options) (Outcom
 	opts, steps := counting(opts)
 	a, err := st.Eval(ad, p.term, opts)
 	if err != nil {
-		return Outcome{Steps: *steps}, err
+		return Outcome{Steps: *steps}, interderive.InStage(err, stage)
 	}
 	return dplOutcome(a, *steps), nil
 }

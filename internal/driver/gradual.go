@@ -92,7 +92,7 @@ func (p gradualProgram) Run(stage, variant string, opts interderive.Options) (Ou
 	opts, steps := counting(opts)
 	a, err := st.Eval(sem, e, opts)
 	if err != nil {
-		return Outcome{Steps: *steps}, err
+		return Outcome{Steps: *steps}, interderive.InStage(err, stage)
 	}
 	return outcomeOf(a, *steps), nil
 }

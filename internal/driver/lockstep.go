@@ -47,7 +47,7 @@ func CastLockstep(stages []CastStage, sem g.Semantics, e g.Expr, fuel int, mode 
 	run := func(st CastStage) (g.Answer, []string, error) {
 		var rules []string
 		a, err := st.Eval(sem, e, interderive.Options{Fuel: fuel, Merging: mode, OnContract: func(r string) { rules = append(rules, r) }})
-		return a, rules, err
+		return a, rules, interderive.InStage(err, st.Name)
 	}
 	ref, refRules, refErr := run(stages[0])
 	out := CastReference{Answer: ref, Err: refErr}
@@ -96,6 +96,7 @@ func DPLLockstep(stages []DPLStage, ad dpl.Differentiator, prog dpl.Term, fuel i
 		var r result
 		opts := interderive.Options{Fuel: fuel, OnContract: func(rule string) { r.rules = append(r.rules, rule) }}
 		r.a, r.err = st.Traced(ad, prog, opts, func(c, d dpl.Term) { r.traces, r.ders = append(r.traces, c), append(r.ders, d) })
+		r.err = interderive.InStage(r.err, st.Name)
 		return r
 	}
 	ref := run(stages[0])
