@@ -107,10 +107,15 @@ var ErrTooDeep = errors.New("nesting too deep")
 type DepthError struct {
 	What  string // what nested too deeply: "term", "recursion", ...
 	Limit int
+	Hint  string // what would run the program, if anything: "--ad tape takes ..."
 }
 
 func (e *DepthError) Error() string {
-	return fmt.Sprintf("%s nests deeper than the limit of %d", e.What, e.Limit)
+	msg := fmt.Sprintf("%s nests deeper than the limit of %d", e.What, e.Limit)
+	if e.Hint != "" {
+		msg += "; " + e.Hint
+	}
+	return msg
 }
 
 // Unwrap makes errors.Is(err, ErrTooDeep) hold.

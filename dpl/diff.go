@@ -49,23 +49,16 @@ const MaxRedexes = 1 << 20
 var ErrOverBudget = errors.New("derivative term over budget")
 
 // BudgetError reports that a strategy gave up for size: its derivative term would hold
-// more than Limit redexes (or, for Figure 6's strategies, its trace nests more lets
-// than they take). It is a resource limit (errors.Is(err,
+// more than Limit redexes. It is a resource limit (errors.Is(err,
 // interderive.ErrResourceLimit)), not a meaning: the message names the strategy that
 // would run the program.
 type BudgetError struct {
 	Strategy string // the strategy that gave up
 	Limit    int
-	// What is what passed Limit: "redexes in the derivative term" when empty.
-	What string
 }
 
 func (e *BudgetError) Error() string {
-	what := e.What
-	if what == "" {
-		what = "redexes in the derivative term"
-	}
-	msg := fmt.Sprintf("differentiation gave up for size: more than %d %s", e.Limit, what)
+	msg := fmt.Sprintf("differentiation gave up for size: more than %d redexes in the derivative term", e.Limit)
 	if e.Strategy != "" && e.Strategy != Tape.Name() {
 		msg = fmt.Sprintf("%s under --ad %s; --ad %s differentiates in time linear in the trace", msg, e.Strategy, Tape.Name())
 	}
@@ -171,7 +164,8 @@ func (env DiffEnv) setup(w, v, c Term, most int) (*Names, int) {
 // let-chains of any length.
 func (d figure6) R(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, err error) {
 	if NestingDepth(c) > MaxDepth {
-		return nil, &BudgetError{Strategy: d.Name(), Limit: MaxDepth, What: "nested lets in the trace term"}
+		return nil, &interderive.DepthError{What: "the trace term under --ad " + d.Name(), Limit: MaxDepth,
+			Hint: "--ad " + Tape.Name() + " takes let-chains of any length"}
 	}
 	names, limit := env.setup(w, v, c, MaxRedexes)
 	r := &differ{strategy: d.Name(), pruned: d.pruned, names: names, outer: env.Types, limit: limit}

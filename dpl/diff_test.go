@@ -364,8 +364,8 @@ func TestDifferentiatorsByName(t *testing.T) {
 			t.Errorf("LookupDifferentiator(%s) = %v", d.Name(), got)
 		}
 	}
-	if strings.Join(names, " ") != "pruned figure6 tape" {
-		t.Errorf("strategies %v, want pruned (the default), figure6, tape", names)
+	if strings.Join(names, " ") != "tape pruned figure6" {
+		t.Errorf("strategies %v, want tape (the default, spec §4), pruned, figure6", names)
 	}
 	if _, ok := dpl.LookupDifferentiator("forward"); ok {
 		t.Errorf("an unknown strategy was found")

@@ -236,7 +236,7 @@ func TestDifferentiable(t *testing.T) {
 	// The spec's expected trace: under {x ↦ 1}, x * 1.rd[1](y:real. x + y) traces to
 	// let s:real = 0 + 1 in mul(<x, s>), up to renaming.
 	path := write(t, "nested.dpl", "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))")
-	stdout, _, code := runCmd("trace", "--symbolic", path)
+	stdout, _, code := runCmd("trace", "--symbolic", "--ad", "pruned", path)
 	if code != 0 || !regexp.MustCompile(`trace +let (s#\d+):real = 0 \+ 1 in mul\(<x, (s#\d+)>\)`).MatchString(stdout) {
 		t.Errorf("trace --symbolic: exit %d\n%s", code, stdout)
 	}
@@ -281,7 +281,7 @@ func TestTraceAll(t *testing.T) {
 // sym/op); the derivative term then runs on the ordinary layer.
 func TestTraceAllDPL(t *testing.T) {
 	path := write(t, "p.dpl", "1.rd[3](x:real. x * x)")
-	stdout, _, code := runCmd("trace", "--stage", "all", path)
+	stdout, _, code := runCmd("trace", "--stage", "all", "--ad", "pruned", path)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stdout)
 	}

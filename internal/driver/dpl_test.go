@@ -12,7 +12,7 @@ import (
 
 func TestDPLLanguage(t *testing.T) {
 	l := DPL()
-	if l.Name() != "dpl" || l.DefaultVariant() != "pruned" || !slices.Equal(l.Variants(), []string{"pruned", "figure6", "tape"}) ||
+	if l.Name() != "dpl" || l.DefaultVariant() != "tape" || !slices.Equal(l.Variants(), []string{"tape", "pruned", "figure6"}) ||
 		!slices.Equal(l.Stages(), []string{"reduction", "closures", "machine", "cps2", "interp"}) {
 		t.Fatalf("dpl: %s %v %s %v", l.Name(), l.Variants(), l.DefaultVariant(), l.Stages())
 	}
