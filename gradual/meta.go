@@ -179,17 +179,52 @@ func (a Answer) String() string {
 // environment-based stages bind f to, so that every call unfolds the recursion once
 // more and every stage reports a Letrec contraction per unfolding.
 //
+// The rule holds for x ≠ f only (spec §4, erratum): where the parameter is named like
+// the function, the inner letrec would capture the parameter's occurrences in e. Unfold
+// then α-renames the parameter first, to a name x' that occurs nowhere in e:
+// \x':S. (letrec f:T = \x:S. e in e[x := x']). Every stage unfolds through Unfold, so
+// every stage renames alike.
+//
 // Terms are immutable, so the function is built once per letrec node and shared: the
 // environment-based stages unfold on every recursive call.
 func Unfold(l *Letrec) *Lam {
 	if f := l.unfolded.Load(); f != nil {
 		return f
 	}
-	inner := &Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: l.Fun.Body}
-	f := &Lam{P: l.Fun.P, Param: l.Fun.Param, T: l.Fun.T, Body: inner}
+	param, body := l.Fun.Param, l.Fun.Body
+	if param == l.Name {
+		param = FreshName(param, body)
+		body = Subst(body, l.Fun.Param, &Var{P: l.Fun.P, Name: param})
+	}
+	inner := &Letrec{P: l.P, Name: l.Name, T: l.T, Fun: l.Fun, Body: body}
+	f := &Lam{P: l.Fun.P, Param: param, T: l.Fun.T, Body: inner}
 	inner.unfolded.Store(f) // unfolding the unfolded letrec gives the same function
 	l.unfolded.CompareAndSwap(nil, f)
 	return l.unfolded.Load()
+}
+
+// FreshName is x followed by as many primes as it takes for a name that occurs
+// nowhere in e, free or bound: renaming a variable to it captures nothing.
+func FreshName(x string, e Expr) string {
+	used := map[string]bool{}
+	for stack := []Expr{e}; len(stack) > 0; {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch e := e.(type) {
+		case *Var:
+			used[e.Name] = true
+		case *Lam:
+			used[e.Param] = true
+		case *Let:
+			used[e.Name] = true
+		case *Letrec:
+			used[e.Name] = true
+		}
+		stack = append(stack, syntaxChildren(e)...)
+	}
+	for x += "'"; used[x]; x += "'" {
+	}
+	return x
 }
 
 // Unfolding is the letrec an unfolded letrec function starts with: l, when f's body

@@ -39,3 +39,31 @@ func TestMakesNoClosure(t *testing.T) {
 		})
 	}
 }
+
+// TestUnfold checks the right-hand side of the Letrec rule by hand, with the erratum
+// of spec §4: where the parameter is named like the function, it is α-renamed first,
+// to a name that occurs nowhere in the body (here f' is taken, so f'').
+func TestUnfold(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`letrec f:Int -> Int = \x:Int. f x in f 1`,
+			`\x:Int. letrec f:Int -> Int = \x:Int. f x in f x`},
+		{`letrec f:Int -> Int = \f:Int. f + 1 in f 3`,
+			`\f':Int. letrec f:Int -> Int = \f:Int. f + 1 in f' + 1`},
+		{`letrec f:Int -> Int = \f:Int. (\f':Int. f + f') f in f 3`,
+			`\f'':Int. letrec f:Int -> Int = \f:Int. (\f':Int. f + f') f in (\f':Int. f'' + f') f''`},
+		// Only the parameter's free occurrences are renamed: an inner binder of the
+		// same name keeps its own.
+		{`letrec f:Int -> Int = \f:Int. (\f:Int. f) f in f 3`,
+			`\f':Int. letrec f:Int -> Int = \f:Int. (\f:Int. f) f in (\f:Int. f) f'`},
+	} {
+		l := mustParse(t, tc.src, CastCalculus).(*Letrec)
+		want := mustParse(t, tc.want, CastCalculus)
+		got := Unfold(l)
+		if Format(got) != Format(want) {
+			t.Errorf("Unfold(%s) = %s, want %s", tc.src, Format(got), Format(want))
+		}
+		if inner := got.Body.(*Letrec); Unfold(inner) != got {
+			t.Errorf("Unfold of the unfolded letrec of %s is not the same function", tc.src)
+		}
+	}
+}
