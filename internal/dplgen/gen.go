@@ -70,14 +70,24 @@ func (sc Scope) only(x string, t dpl.Type) Scope {
 	return Scope{vars: []binding{{x, t}}, funcs: sc.funcs}
 }
 
+// withFunc returns the scope extended with the function f : t -> u (shadowing an
+// earlier f).
 func (sc Scope) withFunc(f string, t, u dpl.Type) Scope {
+	sc = sc.withoutFunc(f)
+	sc.funcs = append(sc.funcs, function{f, t, u})
+	return sc
+}
+
+// withoutFunc is the scope without the function f: where f is bound to a function
+// that may not be called there.
+func (sc Scope) withoutFunc(f string) Scope {
 	funcs := make([]function, 0, len(sc.funcs)+1)
 	for _, g := range sc.funcs {
 		if g.name != f {
 			funcs = append(funcs, g)
 		}
 	}
-	sc.funcs = append(funcs, function{f, t, u})
+	sc.funcs = funcs
 	return sc
 }
 
@@ -96,13 +106,34 @@ func (g *Generator) name(prefix string) string {
 	return fmt.Sprintf("%s%d", prefix, g.fresh)
 }
 
-// binder draws the name of a new binder: usually fresh, sometimes one already in scope
-// (shadowing it, whatever its type), to exercise capture avoidance.
+// binder draws the name of a new variable binder: usually fresh, sometimes one already
+// in scope (shadowing it, whatever its type), to exercise capture avoidance, and
+// sometimes a function's name (functions and variables live apart: f(f) calls the
+// function f on the variable f).
 func (g *Generator) binder(sc Scope, label string) string {
 	if len(sc.vars) > 0 && rapid.IntRange(0, 4).Draw(g.t, label+"-shadow") == 0 {
 		return sc.vars[rapid.IntRange(0, len(sc.vars)-1).Draw(g.t, label+"-shadowed")].name
 	}
+	if len(sc.funcs) > 0 && rapid.IntRange(0, 6).Draw(g.t, label+"-like-function") == 3 {
+		return sc.funcs[rapid.IntRange(0, len(sc.funcs)-1).Draw(g.t, label+"-function")].name
+	}
 	return g.name("x")
+}
+
+// funcName draws the name of a new function: usually fresh, sometimes the name of a
+// function in scope (which the new one hides) or of a variable.
+func (g *Generator) funcName(sc Scope) string {
+	switch rapid.IntRange(0, 6).Draw(g.t, "fun-name") {
+	case 3:
+		if len(sc.funcs) > 0 {
+			return sc.funcs[rapid.IntRange(0, len(sc.funcs)-1).Draw(g.t, "fun-shadowed")].name
+		}
+	case 4:
+		if len(sc.vars) > 0 {
+			return sc.vars[rapid.IntRange(0, len(sc.vars)-1).Draw(g.t, "fun-like-var")].name
+		}
+	}
+	return g.name("f")
 }
 
 var (
@@ -266,12 +297,25 @@ func (g *Generator) loop(sc Scope, ty dpl.Type, depth int) dpl.Term {
 	}
 	// letrec f(p:S*real):U = if snd(p) <. 0.5 then B else f(<STEP, snd(p) + -1>) in N
 	s, u := Type(t, "loop-state"), Type(t, "loop-result")
-	f, p, a := g.name("f"), g.name("p"), g.name("a")
+	f, p, a := g.funcName(sc), g.name("p"), g.name("a")
+	// The parameter sometimes named like the function (f(f) calls the function on the
+	// parameter), or like a variable of the scope around (which the body cannot see),
+	// and a like the function.
+	switch rapid.IntRange(0, 6).Draw(t, "param-name") {
+	case 3:
+		p = f
+	case 4:
+		if len(sc.vars) > 0 {
+			p = sc.vars[rapid.IntRange(0, len(sc.vars)-1).Draw(t, "param-like-var")].name
+		}
+	case 5:
+		a = f
+	}
 	st := dpl.Times(s, dpl.Real)
 	// The body sees p (through a = fst(p)) and the functions around, but may call f only
 	// in its recursive call (sometimes through its own derivative): every call
-	// terminates.
-	inner := sc.only(p, st).Bind(a, s)
+	// terminates. (An outer function of f's name is hidden by f.)
+	inner := sc.withoutFunc(f).only(p, st).Bind(a, s)
 	pv := &dpl.Var{Name: p}
 	counter := &dpl.Snd{X: pv}
 	minus1 := &dpl.Plus{X: counter, Y: &dpl.RealLit{R: -1}}
@@ -284,6 +328,9 @@ func (g *Generator) loop(sc Scope, ty dpl.Type, depth int) dpl.Term {
 		// the body of an rd, 1.rd[L](z:real. mul(<f(...), z>)), so every iteration
 		// nests a symbolic layer.
 		z := g.name("z")
+		if f != p && f != a && rapid.IntRange(0, 4).Draw(t, "z-like-function") == 2 {
+			z = f // the variable named like the function (not like p or a, which it would hide)
+		}
 		mul, _ := dpl.LookupOperator("mul")
 		recur = &dpl.Rd{Cotangent: &dpl.RealLit{R: 1}, Point: g.Term(inner, dpl.Real, 0), Param: z, T: dpl.Real,
 			Body: &dpl.OpApp{Op: mul, Arg: &dpl.Pair{X: recur, Y: &dpl.Var{Name: z}}}}
