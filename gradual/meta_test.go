@@ -42,7 +42,8 @@ func TestMakesNoClosure(t *testing.T) {
 
 // TestUnfold checks the right-hand side of the Letrec rule by hand, with the erratum
 // of spec §4: where the parameter is named like the function, it is α-renamed first,
-// to a name that occurs nowhere in the body (here f' is taken, so f”).
+// to a name that occurs nowhere in the body (in the third case f' is taken: f with
+// two primes).
 func TestUnfold(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{`letrec f:Int -> Int = \x:Int. f x in f 1`,
