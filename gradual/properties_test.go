@@ -1,6 +1,7 @@
 package gradual_test
 
 import (
+	"slices"
 	"testing"
 
 	g "github.com/interderive/interderive/gradual"
@@ -34,25 +35,20 @@ func TestSeqCorrect(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if c.Target != "" && !slices.Contains(rules, c.Target) {
+					t.Fatalf("%s ; %s was drawn to fire %s, but reduces by %v", g.FormatCoercion(c.C1), g.FormatCoercion(c.C2), c.Target, rules)
+				}
 			})
 			// The property is only as strong as the compositions it saw: every rule of
 			// the semantics must have fired.
 			tt.Logf("rules fired: %v", fired)
-			for _, r := range rulesOf(sem) {
+			for _, r := range gradualgen.Rules(sem) {
 				if fired[r] == 0 {
 					tt.Errorf("rule %s never fired: the generator is too weak (fired: %v)", r, fired)
 				}
 			}
 		})
 	}
-}
-
-func rulesOf(sem g.Semantics) []string {
-	rules := []string{g.RuleIdL, g.RuleIdR, g.RuleInOut, g.RuleArr, g.RuleFailCo, g.RuleInFail}
-	if g.Eager(sem) {
-		return append(rules, g.RuleFailL, g.RuleFailR)
-	}
-	return append(rules, g.RuleArrFail)
 }
 
 // TestNormalFormsAgree: a well-typed coercion is irreducible exactly when the

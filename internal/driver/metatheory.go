@@ -224,15 +224,17 @@ func SeqCorrect(sem g.Semantics, c1, c2 g.Coercion) (rules []string, err error) 
 
 // A Composition is an input of SeqCorrect: well-typed normal forms C1 : S => T and
 // C2 : T => U.
-type Composition struct {
-	S, T, U g.Type
-	C1, C2  g.Coercion
-}
+type Composition = gradualgen.Composition
 
-// DrawComposition draws a Composition of normal forms of sem. Half the time the middle
-// type is a function type through Dyn, where composition meets Arr and, inside it,
-// failures (FailL, FailR, ArrFail).
+// DrawComposition draws a Composition of normal forms of sem. Half the time it is
+// drawn to fire a rule of sem drawn first (gradualgen.Targeted: every rule fires
+// however few compositions a run draws); else at random, half of those with a middle
+// type that is a function type through Dyn, where composition meets Arr and, inside
+// it, failures (FailL, FailR, ArrFail).
 func DrawComposition(t *rapid.T, sem g.Semantics) Composition {
+	if rapid.Bool().Draw(t, "targeted") {
+		return gradualgen.Targeted(t, sem, rapid.SampledFrom(gradualgen.Rules(sem)).Draw(t, "target"))
+	}
 	m := gradualgen.Type(t, 2, "T")
 	switch rapid.IntRange(0, 3).Draw(t, "through-dyn") {
 	case 0:
