@@ -96,7 +96,13 @@ type Generator struct {
 	t     *rapid.T
 	cfg   Config
 	fresh int
+	nodes int // the terms drawn so far, against NodeBudget
 }
+
+// NodeBudget bounds the number of compound terms a program of the given depth draws:
+// past it every term is a leaf, so that a program's size is linear in its depth rather
+// than exponential (the default depths' programs stay well under it).
+func NodeBudget(depth int) int { return 100 * max(depth, 1) }
 
 // New returns a generator.
 func New(t *rapid.T, cfg Config) *Generator { return &Generator{t: t, cfg: cfg} }
@@ -184,7 +190,8 @@ func Elaborate(t *rapid.T, gamma dpl.TypeEnv, m dpl.Term) dpl.Term {
 // Term draws a term of type ty in scope sc, of depth at most depth.
 func (g *Generator) Term(sc Scope, ty dpl.Type, depth int) dpl.Term {
 	t := g.t
-	if depth <= 0 {
+	g.nodes++
+	if depth <= 0 || g.nodes > NodeBudget(g.cfg.Depth) {
 		return g.leaf(sc, ty)
 	}
 	// rapid favours small draws: the forms that build structure come first.

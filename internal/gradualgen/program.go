@@ -78,6 +78,13 @@ func Program(t *rapid.T, cfg Config) g.Expr {
 	return gen.term(scope{}, ty, cfg.Depth)
 }
 
+// NodeBudget bounds the number of compound terms a program of the given depth draws:
+// past it every term is a leaf. A term's size is otherwise exponential in its depth
+// (each form has up to three subterms), so that a large depth would exhaust memory;
+// the budget makes size linear in depth, and leaves the default depths' programs as
+// they are (they stay well under it).
+func NodeBudget(depth int) int { return 100 * max(depth, 1) }
+
 // ProgramGen is Program as a rapid generator.
 func ProgramGen(cfg Config) *rapid.Generator[g.Expr] {
 	return rapid.Custom(func(t *rapid.T) g.Expr { return Program(t, cfg) })
@@ -86,6 +93,7 @@ func ProgramGen(cfg Config) *rapid.Generator[g.Expr] {
 type generator struct {
 	t      *rapid.T
 	cfg    Config
+	nodes  int   // the terms drawn so far, against NodeBudget
 	fresh  int   // variables x1, x2, ...
 	nlabel int   // distinct labels c1, c2, ...
 	line   int32 // positions of GTLC nodes
@@ -360,7 +368,8 @@ func small(ty g.Type) int {
 // the forms that build structure come first in the form draw (rapid favours small
 // draws when it generates, and the stop draw is 0 only about one time in nine).
 func (gen *generator) term(sc scope, ty g.Type, depth int) g.Expr {
-	if depth <= 0 || gen.draw("stop", 32) == 0 {
+	gen.nodes++
+	if depth <= 0 || gen.nodes > NodeBudget(gen.cfg.Depth) || gen.draw("stop", 32) == 0 {
 		return gen.leaf(sc, ty)
 	}
 	if gen.explicitBlame() && gen.oneIn("blame-here", 64) {
