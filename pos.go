@@ -113,12 +113,15 @@ func Escape(s string) string {
 	return b.String()
 }
 
-// EscapeLines is Escape for a message of several lines: each line is escaped, and
-// the newlines between them kept.
+// EscapeLines is Escape for a message of several lines, as Describe writes them:
+// the newlines and tabs are kept, every other character Escape rewrites is escaped.
 func EscapeLines(s string) string {
+	if !needsEscape(strings.NewReplacer("\n", "", "\t", "").Replace(s)) {
+		return s
+	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = Escape(l)
+		lines[i] = strings.Join(runesOf(l), "")
 	}
 	return strings.Join(lines, "\n")
 }

@@ -68,7 +68,7 @@ func TestDescribeEscapes(t *testing.T) {
 	if got, want := Escape("a\tb\nc\x7f"), `a\x09b\x0ac\x7f`; got != want {
 		t.Errorf("Escape: got %q, want %q", got, want)
 	}
-	if got, want := EscapeLines("one\x1b\ntwo"), "one\\x1b\ntwo"; got != want {
+	if got, want := EscapeLines("one\x1b\n\ttwo"), "one\\x1b\n\ttwo"; got != want {
 		t.Errorf("EscapeLines: got %q, want %q", got, want)
 	}
 	// An error without a position: FILE: message, both escaped.
