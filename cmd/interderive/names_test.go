@@ -1,0 +1,58 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestUnknownNames: in every command an unknown stage, semantics or strategy is a usage error (status 2) whose message lists the known names; names
+// are exact. A flag that does not apply to the file's language is checked too.
+func TestUnknownNames(t *testing.T) {
+	gtlc := write(t, "p.gtlc", "inc 3")
+	dpl := write(t, "p.dpl", "1.rd[3](x:real. x * x)")
+	tests := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"run", "--stage", "Machine", gtlc}, `unknown stage "Machine" in --stage (known: reduction, closures, machine, cps2, interp)`},
+		{[]string{"run", "--stage", "machine,interp", gtlc}, "--stage takes one name here"},
+		{[]string{"run", "--semantics", "ED", gtlc}, `unknown cast semantics "ED" in --semantics (known: ld, lud, ed, eud, edn)`},
+		{[]string{"run", "--semantics", "xx", dpl}, `unknown cast semantics "xx"`},
+		{[]string{"run", "--ad", "xx", gtlc}, `unknown differentiation strategy "xx" in --ad (known: pruned, figure6, tape)`},
+		{[]string{"trace", "--stage", "bogus", gtlc}, `unknown stage "bogus"`},
+		{[]string{"compare", "--semantics", "bogus", gtlc}, `unknown semantics "bogus"`},
+	}
+	for _, tt := range tests {
+		stdout, stderr, code := runCmd(tt.args...)
+		if code != 2 || !strings.Contains(stderr, tt.msg) {
+			t.Errorf("%s: exit %d, stderr %q, want 2 and %q (stdout %q)", strings.Join(tt.args, " "), code, stderr, tt.msg, stdout)
+		}
+	}
+}
+
+// TestCompletion: cobra's completion command, and the values of the name flags.
+func TestCompletion(t *testing.T) {
+	if stdout, _, code := runCmd("completion", "bash"); code != 0 || !strings.Contains(stdout, "bash completion") {
+		t.Errorf("completion bash: exit %d, %.80q", code, stdout)
+	}
+	tests := []struct {
+		args []string
+		want []string // the completions, in order
+	}{
+		{[]string{"run", "--stage", ""}, []string{"reduction", "closures", "machine", "cps2", "interp"}},
+		{[]string{"trace", "--stage", "c"}, []string{"closures", "cps2"}},
+		{[]string{"trace", "--stage", "a"}, []string{"all"}},
+		{[]string{"run", "--semantics", "e"}, []string{"ed", "eud", "edn"}},
+		{[]string{"run", "--ad", ""}, []string{"pruned", "figure6", "tape"}},
+		{[]string{"check", "--stage", "machine,"}, []string{"machine,reduction", "machine,closures", "machine,cps2", "machine,interp"}},
+		{[]string{"run", "--lang", ""}, []string{"gtlc", "cast", "dpl"}},
+	}
+	for _, tt := range tests {
+		stdout, _, code := runCmd(append([]string{"__complete"}, tt.args...)...)
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		got := lines[:len(lines)-1] // the last line is the directive
+		if code != 0 || strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%s: exit %d, completions %q, want %q", strings.Join(tt.args, " "), code, got, tt.want)
+		}
+	}
+}
