@@ -111,6 +111,17 @@ func nameList(flag, value string) ([]string, error) {
 	return names, nil
 }
 
+// splitList splits a comma-separated list, trimming blanks and dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
 // registerCompletions completes, in every command, the values of the flags that take
 // names: --stage, --semantics, --ad and --lang (after the last comma, for the flags
 // that take lists).

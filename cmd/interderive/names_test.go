@@ -21,6 +21,9 @@ func TestUnknownNames(t *testing.T) {
 		{[]string{"run", "--ad", "xx", gtlc}, `unknown differentiation strategy "xx" in --ad (known: pruned, figure6, tape)`},
 		{[]string{"trace", "--stage", "bogus", gtlc}, `unknown stage "bogus"`},
 		{[]string{"compare", "--semantics", "bogus", gtlc}, `unknown semantics "bogus"`},
+		{[]string{"fuzz", "--semantics", "LD"}, `unknown cast semantics "LD" in --semantics`},
+		{[]string{"fuzz", "--ad", "Tape"}, `unknown differentiation strategy "Tape"`},
+		{[]string{"fuzz", "--stage", "machine,Interp"}, `unknown stage "Interp"`},
 	}
 	for _, tt := range tests {
 		stdout, stderr, code := runCmd(tt.args...)
@@ -45,6 +48,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"run", "--semantics", "e"}, []string{"ed", "eud", "edn"}},
 		{[]string{"run", "--ad", ""}, []string{"pruned", "figure6", "tape"}},
 		{[]string{"check", "--stage", "machine,"}, []string{"machine,reduction", "machine,closures", "machine,cps2", "machine,interp"}},
+		{[]string{"fuzz", "--ad", "tape,p"}, []string{"tape,pruned"}},
 		{[]string{"run", "--lang", ""}, []string{"gtlc", "cast", "dpl"}},
 	}
 	for _, tt := range tests {

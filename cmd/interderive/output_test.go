@@ -81,6 +81,29 @@ func TestNoOverwrite(t *testing.T) {
 
 }
 
+// TestCounterexampleNeverLost: the shrunk counterexample is printed before it is
+// written, so that a write that fails loses nothing; an existing file is not
+// overwritten.
+func TestCounterexampleNeverLost(t *testing.T) {
+	res := fuzzResult{checked: 12, seed: 7, found: &counterexample{prop: "lockstep", program: "inc 3", ext: "gtlc", comment: []string{"expect[ed]: 4"}, round: 2}}
+	var stdout, stderr bytes.Buffer
+	reportCounterexample(&stdout, &stderr, "gradual", res, filepath.Join(t.TempDir(), "missing", "dir"))
+	want := "gradual: disagreement (12 runs, shrinking included; seed 7, round 2):\n-- found by interderive fuzz\n-- expect[ed]: 4\ninc 3\n"
+	if stdout.String() != want || !strings.Contains(stderr.String(), "the counterexample above is not saved") {
+		t.Errorf("stdout %q\nstderr %q", stdout.String(), stderr.String())
+	}
+	dir := t.TempDir()
+	stdout.Reset()
+	reportCounterexample(&stdout, &stderr, "gradual", res, dir)
+	files, _ := filepath.Glob(filepath.Join(dir, "fuzz-gradual-lockstep-*.gtlc"))
+	if len(files) != 1 || !strings.HasSuffix(stdout.String(), "saved to "+files[0]+"\n") {
+		t.Fatalf("files %v, stdout %q", files, stdout.String())
+	}
+	if src, _ := os.ReadFile(files[0]); string(src) != "-- found by interderive fuzz\n-- expect[ed]: 4\ninc 3\n" {
+		t.Errorf("the file holds %q", src)
+	}
+}
+
 // TestVersion: --version prints the module's version and the revision it was built
 // from, as Go records them.
 func TestVersion(t *testing.T) {
