@@ -116,7 +116,7 @@ func TestEscapedEcho(t *testing.T) {
 	if err := os.WriteFile(name, []byte("1 + \x1b[2J true"), 0o644); err != nil {
 		t.Skipf("no such file name here: %v", err)
 	}
-	for _, args := range [][]string{{"run", name}, {"check", name}, {"run", filepath.Join(dir, "y\x1b]0;t\a.gtlc")}, {"run", "--stage", "\x1b[2J", name}} {
+	for _, args := range [][]string{{"run", name}, {"check", name}, {"run", filepath.Join(dir, "y\x1b]0;t\a.gtlc")}, {"run", "--stage", "\x1b[2J", name}, {"bench", "--dir", "\x1b[2J"}} {
 		stdout, stderr, code := runCmd(args...)
 		if code != 2 || strings.ContainsAny(stdout+stderr, "\x1b\a") {
 			t.Errorf("%q: exit %d, output %q %q", args, code, stdout, stderr)

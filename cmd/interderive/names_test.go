@@ -5,11 +5,13 @@ import (
 	"testing"
 )
 
-// TestUnknownNames: in every command an unknown stage, semantics or strategy is a usage error (status 2) whose message lists the known names; names
+// TestUnknownNames: in every command an unknown stage, semantics, strategy, program or
+// directory is a usage error (status 2) whose message lists the known names; names
 // are exact. A flag that does not apply to the file's language is checked too.
 func TestUnknownNames(t *testing.T) {
 	gtlc := write(t, "p.gtlc", "inc 3")
 	dpl := write(t, "p.dpl", "1.rd[3](x:real. x * x)")
+	suite := writeFiles(t, map[string]string{"count.gtlc.in": "-- sizes: 2\nletrec c: Int -> Int = \\n:Int. if n = 0 then 0 else c (n - 1) in c {n}"})
 	tests := []struct {
 		args []string
 		msg  string
@@ -24,6 +26,15 @@ func TestUnknownNames(t *testing.T) {
 		{[]string{"fuzz", "--semantics", "LD"}, `unknown cast semantics "LD" in --semantics`},
 		{[]string{"fuzz", "--ad", "Tape"}, `unknown differentiation strategy "Tape"`},
 		{[]string{"fuzz", "--stage", "machine,Interp"}, `unknown stage "Interp"`},
+		{[]string{"bench", "--dir", suite, "--program", "typo"}, `unknown program "typo" in --program (known: count)`},
+		{[]string{"bench", "--dir", suite, "--program", "coun"}, `unknown program "coun"`},
+		{[]string{"bench", "--dir", suite, "--targets", "--program", "sum"}, `unknown target "sum" in --program (known: refocusing, fib, configurations, space, tape)`},
+		{[]string{"bench", "--dir", "/nonexistent"}, "--dir /nonexistent: stat /nonexistent: no such file or directory"},
+		{[]string{"bench", "--dir", t.TempDir()}, "holds no benchmark program"},
+		{[]string{"bench", "--dir", suite, "--stage", "compiler"}, `unknown stage "compiler"`},
+		{[]string{"bench", "--dir", suite, "--semantics", "xx"}, `unknown cast semantics "xx"`},
+		{[]string{"bench", "--dir", suite, "--ad", "xx"}, `unknown differentiation strategy "xx"`}, // though the suite has no dpl program
+		{[]string{"bench", "--dir", suite, "--sizes", "10,x"}, `--sizes: "x" is not a positive integer`},
 	}
 	for _, tt := range tests {
 		stdout, stderr, code := runCmd(tt.args...)
@@ -49,6 +60,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"run", "--ad", ""}, []string{"pruned", "figure6", "tape"}},
 		{[]string{"check", "--stage", "machine,"}, []string{"machine,reduction", "machine,closures", "machine,cps2", "machine,interp"}},
 		{[]string{"fuzz", "--ad", "tape,p"}, []string{"tape,pruned"}},
+		{[]string{"bench", "--semantics", "l"}, []string{"ld", "lud"}},
 		{[]string{"run", "--lang", ""}, []string{"gtlc", "cast", "dpl"}},
 	}
 	for _, tt := range tests {

@@ -52,8 +52,8 @@ func TestCreateOutput(t *testing.T) {
 	}
 }
 
-// TestNoOverwrite: trace --html never replaces its program, nor an existing file
-// without --force; the refusal comes before anything runs.
+// TestNoOverwrite: trace --html never replaces its program, and no command replaces
+// an existing file without --force; the refusal comes before anything runs.
 func TestNoOverwrite(t *testing.T) {
 	prog := write(t, "p.cast", "<Int <= Dyn>^l2 <Dyn <= Int>^l1 4")
 	if _, stderr, code := runCmd("trace", "--stage", "all", "--html", prog, prog); code != 2 || !strings.Contains(stderr, "is an input of this command") {
@@ -79,6 +79,20 @@ func TestNoOverwrite(t *testing.T) {
 		t.Errorf("--html without --stage all: exit %d, %q", code, stderr)
 	}
 
+	suite := writeFiles(t, map[string]string{"count.gtlc.in": "-- sizes: 2\nletrec c: Int -> Int = \\n:Int. if n = 0 then 0 else c (n - 1) in c {n}"})
+	for _, flag := range []string{"--plot", "--cpuprofile"} {
+		out := write(t, "out", "mine")
+		stdout, stderr, code := runCmd("bench", "--dir", suite, "--stage", "interp", "--semantics", "ed", flag, out)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "exists: give --force") {
+			t.Errorf("bench %s an existing file: exit %d, %q, %q", flag, code, stdout, stderr)
+		}
+		if stdout, stderr, code := runCmd("bench", "--dir", suite, "--stage", "interp", "--semantics", "ed", flag, filepath.Join(suite, "count.gtlc.in"), "--force"); code != 2 || stdout != "" || !strings.Contains(stderr, "is an input") {
+			t.Errorf("bench %s a program of the suite: exit %d, %q, %q", flag, code, stdout, stderr)
+		}
+		if got, _ := os.ReadFile(out); string(got) != "mine" {
+			t.Errorf("bench %s overwrote the file", flag)
+		}
+	}
 }
 
 // TestCounterexampleNeverLost: the shrunk counterexample is printed before it is
