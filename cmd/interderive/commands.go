@@ -16,10 +16,11 @@ import (
 )
 
 const exitStatusHelp = `Exit status:
-  0  an answer: a value, blame or undefined (check: every file passed)
-  1  check: some file failed its expectations; compare: the stages disagree; fuzz: a
-     property failed; bench: an answer differs from the one the program states
-  2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret)
+  0  an answer: a value, blame or undefined (check: every run passed)
+  1  check: some run failed its file's expectations; compare: the stages disagree;
+     fuzz: a property failed; bench: an answer differs from the one the program states
+  2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret); an
+     unknown name; check: a file that could not be checked
   3  the run stopped without an answer: it ran out of fuel or time (--timeout), or
      its recursion went deeper than the stage's bound (interp)`
 

@@ -105,8 +105,14 @@ default, or a comma-separated list):
 --stage limits lockstep to some stages (the reduction semantics, the reference, always
 runs).
 
-A failure is shrunk to a small program and written to --out as a program file; the exit
-status is then 1. For lockstep, the file has the reference answer as its expectation
+Fuzz runs in rounds of up to 100 programs, on every core (--jobs). With --seed S, round
+i draws from a seed derived from S and i, so that the same --seed and --count check the
+same programs on any number of cores; without it a random seed is drawn, and printed.
+The summary says how many programs were checked and how many of them were distinct.
+
+A failure is shrunk to a small program, printed, and written to a new file in --out
+(an existing file is never overwritten; a write that fails loses nothing, the program
+is printed above); the exit status is then 1. For lockstep, the file has the reference answer as its expectation
 comment, ready for testdata. For the other properties, the file states the violation in
 comments and has no expectation (which answer is right is not known), so that it reproduces
 the failure with run or trace rather than check: the cast-calculus form of the program
