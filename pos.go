@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a position in a source file: 1-based line and column (columns count runes).
@@ -60,16 +61,20 @@ func (l ErrorList) Err() error {
 
 // Describe renders err for a person: for every positioned error it gives
 // FILE:LINE:COL: message, then the source line and a caret under the column.
-// Errors without a position are rendered as FILE: message.
+// Errors without a position are rendered as FILE: message. The file name, the
+// messages and the source line are shown with their control characters escaped
+// (Escape; the line keeps its tabs, so that the caret lines up), so that an input
+// cannot drive the terminal that shows the error.
 func Describe(file string, src []byte, err error) string {
 	var list ErrorList
 	var single *Error
+	file = Escape(file)
 	switch {
 	case errors.As(err, &list):
 	case errors.As(err, &single):
 		list = ErrorList{single}
 	default:
-		return fmt.Sprintf("%s: %v", file, err)
+		return fmt.Sprintf("%s: %s", file, Escape(err.Error()))
 	}
 	lines := strings.Split(string(src), "\n")
 	var b strings.Builder
@@ -78,53 +83,129 @@ func Describe(file string, src []byte, err error) string {
 			b.WriteByte('\n')
 		}
 		if !e.Pos.IsValid() {
-			fmt.Fprintf(&b, "%s: %s", file, e.Msg)
+			fmt.Fprintf(&b, "%s: %s", file, Escape(e.Msg))
 			continue
 		}
-		fmt.Fprintf(&b, "%s:%s: %s", file, e.Pos, e.Msg)
+		fmt.Fprintf(&b, "%s:%s: %s", file, e.Pos, Escape(e.Msg))
 		if int(e.Pos.Line) <= len(lines) {
-			line, col := window(strings.TrimRight(lines[e.Pos.Line-1], "\r"), int(e.Pos.Col))
-			b.WriteString("\n\t" + line + "\n\t" + caret(line, col))
+			shown, col := window(runesOf(strings.TrimRight(lines[e.Pos.Line-1], "\r")), int(e.Pos.Col))
+			b.WriteString("\n\t" + strings.Join(shown, "") + "\n\t" + caret(shown, col))
 		}
 	}
 	return b.String()
+}
+
+// Escape returns s with every character that could control a terminal written as an
+// escape: C0 control characters (tabs and newlines included) and DEL as \x1b, C1
+// control characters and the bidirectional formatting characters as \u202e, and bytes
+// that are not UTF-8 as \xff. Everything else, backslashes included, is kept.
+func Escape(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range runesOf(s) {
+		if r == "\t" {
+			r = `\x09`
+		}
+		b.WriteString(r)
+	}
+	return b.String()
+}
+
+// EscapeLines is Escape for a message of several lines, as Describe writes them:
+// the newlines and tabs are kept, every other character Escape rewrites is escaped.
+func EscapeLines(s string) string {
+	if !needsEscape(strings.NewReplacer("\n", "", "\t", "").Replace(s)) {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.Join(runesOf(l), "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// needsEscape reports whether s has a character Escape rewrites.
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if escaped(r, size) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// escaped reports whether a rune decoded from size bytes is shown as an escape.
+func escaped(r rune, size int) bool {
+	switch {
+	case r == utf8.RuneError && size == 1, r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	case r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true // left-to-right and right-to-left marks, embeddings, overrides, isolates
+	}
+	return false
+}
+
+// runesOf splits a line into its characters as shown: one string per rune (columns
+// count runes, an invalid byte being one), a character that Escape rewrites as its
+// escape, except tabs.
+func runesOf(line string) []string {
+	out := make([]string, 0, len(line))
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		switch {
+		case r == '\t' || !escaped(r, size):
+			out = append(out, line[i:i+size])
+		case r == utf8.RuneError || r < 0x80:
+			out = append(out, fmt.Sprintf("\\x%02x", line[i]))
+		default:
+			out = append(out, fmt.Sprintf("\\u%04x", r))
+		}
+		i += size
+	}
+	return out
 }
 
 // maxShown is the longest source line Describe shows whole; a longer one is shown as a
 // window of that many runes around the column, elided with … on either side.
 const maxShown = 160
 
-// window cuts a long line down to maxShown runes around column col, and returns the
-// column in the cut line.
-func window(line string, col int) (string, int) {
-	rs := []rune(line)
-	if len(rs) <= maxShown {
+// window cuts a long line (its characters as shown) down to maxShown characters
+// around column col, and returns the column in the cut line.
+func window(line []string, col int) ([]string, int) {
+	if len(line) <= maxShown {
 		return line, col
 	}
-	start := max(0, min(col-1-maxShown/2, len(rs)-maxShown))
+	start := max(0, min(col-1-maxShown/2, len(line)-maxShown))
 	end := start + maxShown
-	out := string(rs[start:end])
+	out := line[start:end:end]
 	if start > 0 {
-		out, col = "…"+out, col-start+1
+		out, col = append([]string{"…"}, out...), col-start+1
 	}
-	if end < len(rs) {
-		out += "…"
+	if end < len(line) {
+		out = append(out, "…")
 	}
 	return out, col
 }
 
-// caret returns spaces (keeping the line's tabs, so the caret lines up) up to column
-// col, then '^'.
-func caret(line string, col int) string {
+// caret returns spaces (keeping the line's tabs, and as many spaces as an escape
+// takes, so that the caret lines up) up to column col, then '^'.
+func caret(line []string, col int) string {
 	var b strings.Builder
 	i := 1
 	for _, r := range line {
 		if i >= col {
 			break
 		}
-		if r == '\t' {
+		switch {
+		case r == "\t":
 			b.WriteByte('\t')
-		} else {
+		case strings.HasPrefix(r, "\\"):
+			b.WriteString(strings.Repeat(" ", len(r)))
+		default:
 			b.WriteByte(' ')
 		}
 		i++

@@ -1,6 +1,7 @@
 package interderive
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -32,5 +33,46 @@ func TestDescribe(t *testing.T) {
 	got = Describe("f", []byte(long), ErrorList{Errorf(Pos{Line: 1, Col: 1}, "here")})
 	if lines := strings.Split(got, "\n"); !strings.HasPrefix(lines[1], "\ta") || !strings.HasSuffix(lines[1], "…") || lines[2] != "\t^" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestDescribeEscapes: control characters of the source line, the message and the
+// file name are shown as escapes, never sent to the terminal; the caret still stands
+// under the column (each escape counted as wide as it is shown), and tabs are kept.
+func TestDescribeEscapes(t *testing.T) {
+	tests := []struct {
+		name, file, src string
+		pos             Pos
+		msg, want       string
+	}{
+		// "1 + ESC[2J 2": column 5 is the ESC, shown as \x1b.
+		{"escape sequence", "f", "1 + \x1b[2J 2", Pos{1, 5}, "unexpected character",
+			"f:1:5: unexpected character\n\t1 + \\x1b[2J 2\n\t    ^"},
+		// Column 7 is the '[' after the ESC: four columns for \x1b, then the caret.
+		{"after an escape", "f", "1 + \x1b[2J 2", Pos{1, 6}, "here",
+			"f:1:6: here\n\t1 + \\x1b[2J 2\n\t        ^"},
+		// A tab is kept in the line and in the caret line.
+		{"tab kept", "f", "\tx\a y", Pos{1, 5}, "bell before",
+			"f:1:5: bell before\n\t\tx\\x07 y\n\t\t      ^"},
+		// The message and the file name are escaped too; an invalid byte is \xff, a
+		// C1 control \u009b, a right-to-left override \u202e.
+		{"message and file", "a\x1b]0;x\a.gtlc", "\xff\u009b\u202ex", Pos{1, 4}, "bad \x1b[31mred",
+			"a\\x1b]0;x\\x07.gtlc:1:4: bad \\x1b[31mred\n\t\\xff\\u009b\\u202ex\n\t                ^"},
+	}
+	for _, tt := range tests {
+		got := Describe(tt.file, []byte(tt.src), ErrorList{Errorf(tt.pos, "%s", tt.msg)})
+		if got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+	}
+	if got, want := Escape("a\tb\nc\x7f"), `a\x09b\x0ac\x7f`; got != want {
+		t.Errorf("Escape: got %q, want %q", got, want)
+	}
+	if got, want := EscapeLines("one\x1b\n\ttwo"), "one\\x1b\n\ttwo"; got != want {
+		t.Errorf("EscapeLines: got %q, want %q", got, want)
+	}
+	// An error without a position: FILE: message, both escaped.
+	if got, want := Describe("f\x1b", nil, errors.New("no\x1bpe")), `f\x1b: no\x1bpe`; got != want {
+		t.Errorf("Describe without a position: got %q, want %q", got, want)
 	}
 }

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -20,7 +23,7 @@ import (
 func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
 	var dir, only, stages, semantics, ad, plotFile, sizes, cpuProfile string
 	var limit time.Duration
-	var targets bool
+	var targets, force bool
 	cmd := &cobra.Command{
 		Use:   "bench [flags]",
 		Short: "Run the benchmark suite on every stage, or measure the performance targets",
@@ -43,15 +46,35 @@ per program (SVG).
 this run: refocusing (reduction quadratic, the refocused stages linear, the machine
 100× faster where reduction takes a second), typed fib against Go, gradual-typing
 configurations, space efficiency of merged coercions, and the tape reverse mode
-(with --program NAME, only the targets whose name contains it: refocusing, fib,
-configurations, space, tape).
+(with --program, only the targets named: refocusing, fib, configurations, space,
+tape).
+
+--program names programs (sum.gtlc, or sum) or, with --targets, targets, exactly;
+an unknown name is an error, as is a suite directory with no program. A bench whose
+every run failed is an error too (status 3 when they all stopped at a limit, else 2).
 
 --cpuprofile FILE writes a CPU profile of the run (pprof format), for
-go tool pprof.`,
+go tool pprof.
+
+--plot and --cpuprofile write new files: an existing one is overwritten only with
+--force, and a program of the suite never.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			sel, err := benchSelection(dir, only, stages, semantics, ad, sizes, targets)
+			if err != nil {
+				return err
+			}
+			// The outputs are checked before anything runs: never a program of the
+			// suite, never an existing file without --force.
+			for _, out := range []string{plotFile, cpuProfile} {
+				if out != "" {
+					if err := checkOutput(out, sel.inputs, force); err != nil {
+						return err
+					}
+				}
+			}
 			if cpuProfile != "" {
-				stop, err := startCPUProfile(cpuProfile)
+				stop, err := startCPUProfile(cpuProfile, sel.inputs, force)
 				if err != nil {
 					return err
 				}
@@ -61,34 +84,22 @@ go tool pprof.`,
 					}
 				}()
 			}
-			progs, err := driver.LoadBench(dir)
-			if err != nil {
-				return err
-			}
 			if targets {
-				return runTargets(stdout, stderr, progs, only)
+				return runTargets(stdout, stderr, sel.progs, sel.targets)
 			}
 			var charts []plot.Chart
-			mismatches := 0
-			for _, p := range progs {
-				if only != "" && !strings.Contains(p.Name, only) {
-					continue
+			var total benchCount
+			for _, p := range sel.progs {
+				if sel.sizes != nil {
+					p.Sizes = sel.sizes
 				}
-				if sizes != "" {
-					p.Sizes = strings.Split(sizes, ",")
-				}
-				variants, err := benchVariants(p.Lang, semantics, ad)
+				variants, err := benchVariants(p.Lang, sel.only)
 				if err != nil {
 					return err
 				}
 				stageList := p.Lang.Stages()
-				if stages != "" {
-					stageList = strings.Split(stages, ",")
-					for _, s := range stageList {
-						if _, err := driver.CheckStage(p.Lang, s); err != nil {
-							return err
-						}
-					}
+				if sel.stages != nil {
+					stageList = slices.DeleteFunc(slices.Clone(sel.stages), func(s string) bool { return !slices.Contains(p.Lang.Stages(), s) })
 				}
 				configs := p.Configurations()
 				if len(configs) > 1 {
@@ -100,50 +111,152 @@ go tool pprof.`,
 						name += "[" + cf.Label() + "]"
 					}
 					for _, variant := range variants {
-						chart, bad := benchTable(stdout, cf.Program, name, stageList, variant, limit)
+						chart, n := benchTable(stdout, cf.Program, name, stageList, variant, limit)
 						charts = append(charts, chart)
-						mismatches += bad
+						total.add(n)
 					}
 				}
 			}
+			if total.measured == 0 {
+				// Every run stopped without an answer, or failed to load.
+				fmt.Fprintf(stderr, "bench measured nothing: %d %s, none with an answer (the tables above say why)\n", total.runs, plural(total.runs, "run", "runs"))
+				if total.runs > 0 && total.limits == total.runs {
+					return &exitError{exitFuel}
+				}
+				return &exitError{exitStatic}
+			}
 			if plotFile != "" {
-				if err := writePlot(plotFile, charts); err != nil {
+				if err := writePlot(plotFile, sel.inputs, force, charts); err != nil {
 					return err
 				}
-				fmt.Fprintf(stdout, "\nwrote %s\n", plotFile)
+				fmt.Fprintf(stdout, "\nwrote %s\n", interderive.Escape(plotFile))
 			}
-			if mismatches > 0 {
-				fmt.Fprintf(stderr, "%d benchmark answers differ from the stated ones\n", mismatches)
+			if total.mismatches > 0 {
+				fmt.Fprintf(stderr, "%d benchmark answers differ from the stated ones\n", total.mismatches)
 				return &exitError{exitFailed}
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "testdata/bench", "the suite's directory")
-	cmd.Flags().StringVar(&only, "program", "", "run only the programs whose name contains this")
-	cmd.Flags().StringVar(&stages, "stage", "", "comma-separated stages (default: every stage)")
-	cmd.Flags().StringVar(&sizes, "sizes", "", "comma-separated sizes instead of each program's own")
+	cmd.Flags().StringVar(&only, "program", "", "run only these programs, a comma-separated list of names (sum.gtlc, or sum); with --targets, these targets")
+	cmd.Flags().StringVar(&stages, "stage", "all", "stages to run: all, or a comma-separated list")
+	cmd.Flags().StringVar(&sizes, "sizes", "", "comma-separated sizes (positive integers) instead of each program's own")
 	cmd.Flags().StringVar(&semantics, "semantics", "all", `cast semantics for the gradual programs, comma-separated, or "all"`)
 	cmd.Flags().StringVar(&ad, "ad", "all", `differentiation strategies for the differentiable programs, comma-separated, or "all"`)
 	cmd.Flags().DurationVar(&limit, "limit", 2*time.Second, "stop growing a stage's sizes after a run this long")
-	cmd.Flags().StringVar(&plotFile, "plot", "", "write a log-log chart of time against size to this SVG file")
+	cmd.Flags().StringVar(&plotFile, "plot", "", "write a log-log chart of time against size to this SVG file (a new file, unless --force)")
 	cmd.Flags().BoolVar(&targets, "targets", false, "measure the performance targets instead of running the suite")
-	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (a new file, unless --force)")
+	cmd.Flags().BoolVar(&force, "force", false, "let --plot and --cpuprofile overwrite existing files (never a program of the suite)")
 	return cmd
 }
 
-// benchVariants is the list of variants a flag selects for a language.
-func benchVariants(l driver.Language, semantics, ad string) ([]string, error) {
-	flag := semantics
-	if driver.VariantFlag(l) == "ad" {
-		flag = ad
+// benchSel is what bench's flags select.
+type benchSel struct {
+	progs   []driver.BenchProgram
+	inputs  []string            // the suite's files, which no output may overwrite
+	targets []string            // --targets: the targets to measure, nil for all
+	stages  []string            // nil: every stage of a program's language
+	only    map[string][]string // per variant flag (semantics, ad), nil for all
+	sizes   []string            // nil: each program's own
+}
+
+// benchSelection reads bench's flags: every name is checked, whichever programs the
+// selection keeps, and a selection of nothing is an error.
+func benchSelection(dir, programs, stages, semantics, ad, sizes string, targets bool) (benchSel, error) {
+	var sel benchSel
+	var err error
+	if sel.stages, err = nameList("stage", stages); err != nil {
+		return sel, err
 	}
-	if flag == "all" {
+	sel.only = map[string][]string{}
+	for flag, value := range map[string]string{"semantics": semantics, "ad": ad} {
+		if sel.only[flag], err = nameList(flag, value); err != nil {
+			return sel, err
+		}
+	}
+	if sizes != "" {
+		sel.sizes = splitList(sizes)
+		if len(sel.sizes) == 0 {
+			return sel, fmt.Errorf("--sizes is empty")
+		}
+		for _, n := range sel.sizes {
+			if v, err := strconv.Atoi(n); err != nil || v <= 0 {
+				return sel, fmt.Errorf("--sizes: %q is not a positive integer", n)
+			}
+		}
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return sel, fmt.Errorf("--dir %s: %w (bench runs from the repository's root, or give --dir)", interderive.Escape(dir), err)
+	}
+	if !info.IsDir() {
+		return sel, fmt.Errorf("--dir %s is not a directory", interderive.Escape(dir))
+	}
+	all, err := driver.LoadBench(dir)
+	if err != nil {
+		return sel, err
+	}
+	if len(all) == 0 {
+		return sel, fmt.Errorf("--dir %s holds no benchmark program (*.in)", interderive.Escape(dir))
+	}
+	var names []string
+	for _, p := range all {
+		sel.inputs = append(sel.inputs, filepath.Join(dir, p.Name+".in"))
+		names = append(names, strings.TrimSuffix(p.Name, filepath.Ext(p.Name)))
+	}
+	wanted := splitList(programs)
+	if targets {
+		for _, t := range wanted {
+			if !slices.Contains(driver.TargetNames, t) {
+				return sel, fmt.Errorf("unknown target %q in --program (known: %s)", t, strings.Join(driver.TargetNames, ", "))
+			}
+		}
+		sel.targets, sel.progs = wanted, all
+		return sel, nil
+	}
+	if programs != "" && len(wanted) == 0 {
+		return sel, fmt.Errorf("--program is empty")
+	}
+	for _, w := range wanted {
+		if !slices.ContainsFunc(all, func(p driver.BenchProgram) bool { return benchNamed(p, w) }) {
+			return sel, fmt.Errorf("unknown program %q in --program (known: %s)", w, strings.Join(names, ", "))
+		}
+	}
+	for _, p := range all {
+		if len(wanted) == 0 || slices.ContainsFunc(wanted, func(w string) bool { return benchNamed(p, w) }) {
+			sel.progs = append(sel.progs, p)
+		}
+	}
+	return sel, nil
+}
+
+// benchNamed reports whether a program is the one a name names: its file name
+// without .in (sum.gtlc), or that without its extension (sum).
+func benchNamed(p driver.BenchProgram, name string) bool {
+	return p.Name == name || strings.TrimSuffix(p.Name, filepath.Ext(p.Name)) == name
+}
+
+// benchCount counts the runs of the tables.
+type benchCount struct {
+	runs, measured, limits, mismatches int
+}
+
+func (c *benchCount) add(d benchCount) {
+	c.runs, c.measured, c.limits, c.mismatches = c.runs+d.runs, c.measured+d.measured, c.limits+d.limits, c.mismatches+d.mismatches
+}
+
+// benchVariants is the list of variants the flags select for a language (all of
+// them for a flag not given).
+func benchVariants(l driver.Language, only map[string][]string) ([]string, error) {
+	names := only[driver.VariantFlag(l)]
+	if names == nil {
 		return l.Variants(), nil
 	}
 	var out []string
-	for _, v := range strings.Split(flag, ",") {
-		v, err := driver.CheckVariant(l, strings.TrimSpace(v))
+	for _, v := range names {
+		v, err := driver.CheckVariant(l, v)
 		if err != nil {
 			return nil, err
 		}
@@ -153,15 +266,16 @@ func benchVariants(l driver.Language, semantics, ad string) ([]string, error) {
 }
 
 // benchTable runs one program under one variant on the stages at its sizes, prints the
-// table and the exponents, and returns the chart of time against size and the number
-// of answers that differ from the program's stated ones.
-func benchTable(stdout io.Writer, p driver.BenchProgram, name string, stages []string, variant string, limit time.Duration) (plot.Chart, int) {
+// table and the exponents, and returns the chart of time against size and the count
+// of its runs: made, measured (an answer), stopped by a resource limit, and with an
+// answer other than the program's stated one.
+func benchTable(stdout io.Writer, p driver.BenchProgram, name string, stages []string, variant string, limit time.Duration) (plot.Chart, benchCount) {
 	fmt.Fprintf(stdout, "\n%s (%s)\n", name, variant)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "stage\tn\ttime\tcontractions\tcontractions/s\tpeak heap\tanswer\t")
 	chart := plot.Chart{Title: name + " (" + variant + ")", XLabel: "n", YLabel: "time"}
 	exponents := map[string]float64{}
-	mismatches := 0
+	var count benchCount
 	for _, stage := range stages {
 		var rows []driver.BenchRow
 		series := plot.Series{Name: stage}
@@ -177,13 +291,20 @@ func benchTable(stdout io.Writer, p driver.BenchProgram, name string, stages []s
 			}
 			r := driver.RunBench(p, size, stage, variant, interderive.Options{})
 			rows = append(rows, r)
+			count.runs++
 			answer := r.Answer
 			switch {
 			case r.Err != nil:
 				answer = "error: " + r.Err.Error()
+				if driver.IsFuel(r.Err) || errors.Is(r.Err, interderive.ErrTooDeep) || errors.Is(r.Err, interderive.ErrTimeout) {
+					count.limits++
+				}
 			case r.Mismatch != "":
 				answer += " MISMATCH, want " + r.Mismatch
-				mismatches++
+				count.mismatches++
+				count.measured++
+			default:
+				count.measured++
 			}
 			rate := float64(r.Contractions) / r.Time.Seconds()
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.3g\t%s\t%s\t\n", stage, size, r.Time.Round(time.Microsecond), r.Contractions, rate, driver.FormatBytes(r.PeakHeap), answer)
@@ -220,11 +341,13 @@ func benchTable(stdout io.Writer, p driver.BenchProgram, name string, stages []s
 		}
 	}
 	fmt.Fprintln(stdout)
-	return chart, mismatches
+	return chart, count
 }
 
-func writePlot(file string, charts []plot.Chart) error {
-	f, err := os.Create(file)
+// writePlot writes the charts to a new file (or, with force, an existing one that is
+// not an input).
+func writePlot(file string, inputs []string, force bool, charts []plot.Chart) error {
+	f, err := createOutput(file, inputs, force)
 	if err != nil {
 		return err
 	}
@@ -235,15 +358,24 @@ func writePlot(file string, charts []plot.Chart) error {
 	return f.Close()
 }
 
-// runTargets measures the targets, printing each run as it goes and a summary.
-func runTargets(stdout, stderr io.Writer, progs []driver.BenchProgram, only string) error {
+// runTargets measures the targets (the named ones, or all for nil), printing each run
+// as it goes and a summary.
+func runTargets(stdout, stderr io.Writer, progs []driver.BenchProgram, names []string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	ts, err := driver.Targets(driver.TargetConfig{Suite: progs, Second: time.Second, Log: stdout, Exe: exe}, only)
-	if err != nil {
-		return err
+	cfg := driver.TargetConfig{Suite: progs, Second: time.Second, Log: stdout, Exe: exe}
+	var ts []driver.Target
+	for _, name := range driver.TargetNames {
+		if names != nil && !slices.Contains(names, name) {
+			continue
+		}
+		t, err := driver.Targets(cfg, name)
+		ts = append(ts, t...)
+		if err != nil {
+			return err
+		}
 	}
 	fmt.Fprintln(stdout, "\ntargets:")
 	unmet := 0
@@ -260,10 +392,10 @@ func runTargets(stdout, stderr io.Writer, progs []driver.BenchProgram, only stri
 	return nil
 }
 
-// startCPUProfile starts writing a CPU profile to file; stop ends it and closes the
-// file.
-func startCPUProfile(file string) (stop func() error, err error) {
-	f, err := os.Create(file)
+// startCPUProfile starts writing a CPU profile to a new file (or, with force, an
+// existing one that is not an input); stop ends it and closes the file.
+func startCPUProfile(file string, inputs []string, force bool) (stop func() error, err error) {
+	f, err := createOutput(file, inputs, force)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -47,5 +48,31 @@ func TestBench(t *testing.T) {
 	// An unknown stage is a usage error.
 	if _, _, code := runCmd("bench", "--dir", dir, "--stage", "compiler"); code != 2 {
 		t.Errorf("--stage compiler: exit %d, want 2", code)
+	}
+}
+
+// TestBenchMeasuredNothing: a bench whose every run failed is an error: status 2 when
+// a program does not load (one run: a stage stops at its first error), 3 when every run stopped at a limit (here interp's
+// recursion bound, which sum 200000 exceeds). A bench that measured something
+// prints a row per size it ran, --sizes included.
+func TestBenchMeasuredNothing(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"bad.gtlc.in":  "-- sizes: 1, 2\ninc true {n}",
+		"deep.gtlc.in": "-- sizes: 200000\nletrec s: Int -> Int = \\n:Int. if n = 0 then 0 else n + s (n - 1) in s {n}",
+		"count.gtlc.in": "-- sizes: 10\n-- answer 10: 0\n" +
+			"letrec count: Int -> Int = \\n:Int. if n = 0 then 0 else count (n - 1) in count {n}",
+	})
+	args := []string{"bench", "--dir", dir, "--stage", "interp", "--semantics", "ed"}
+	stdout, stderr, code := runCmd(append(args, "--program", "bad")...)
+	if code != 2 || !strings.Contains(stderr, "bench measured nothing: 1 run, none with an answer") || !strings.Contains(stdout, "error: type error") {
+		t.Errorf("a program that does not load: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if stdout, stderr, code := runCmd(append(args, "--program", "deep")...); code != 3 || !strings.Contains(stderr, "bench measured nothing: 1 run, none with an answer") {
+		t.Errorf("every run at a limit: exit %d\n%s%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = runCmd(append(args, "--program", "count", "--sizes", "5,10")...)
+	rows := regexp.MustCompile(`(?m)^\s+interp\s+(\d+)\s`).FindAllStringSubmatch(stdout, -1)
+	if code != 0 || len(rows) != 2 || rows[0][1] != "5" || rows[1][1] != "10" {
+		t.Errorf("--sizes 5,10: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

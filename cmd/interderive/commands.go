@@ -16,17 +16,18 @@ import (
 )
 
 const exitStatusHelp = `Exit status:
-  0  an answer: a value, blame or undefined (check: every file passed)
-  1  check: some file failed its expectations; compare: the stages disagree; fuzz: a
-     property failed; bench: an answer differs from the one the program states
-  2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret)
+  0  an answer: a value, blame or undefined (check: every run passed)
+  1  check: some run failed its file's expectations; compare: the stages disagree;
+     fuzz: a property failed; bench: an answer differs from the one the program states
+  2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret); an
+     unknown name; check: a file that could not be checked
   3  the run stopped at a resource limit without an answer: it ran out of fuel or
      time (--timeout), its recursion went deeper than the stage's bound (interp), or a
      differentiation strategy gave up for size (the message names one that would not)
   4  internal error: a stage got stuck (the message shows the stuck term); a
      well-typed program never gets stuck, so this is a bug of the workbench`
 
-func newRoot(stdout, stderr io.Writer) *cobra.Command {
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "interderive",
 		Short: "A semantics workbench: interpreters derived by program transformation",
@@ -40,10 +41,17 @@ under the differentiation strategies pruned, figure6 and tape (--ad).
 ` + exitStatusHelp,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Version:       version(),
 	}
+	root.SetVersionTemplate("interderive {{.Version}}\n")
+	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newRunCmd(stdout, stderr), newTraceCmd(stdout, stderr), newCheckCmd(stdout, stderr), newCompareCmd(stdout, stderr), newFuzzCmd(stdout, stderr), newBenchCmd(stdout, stderr))
+	// cobra's completion command (bash, zsh, fish, powershell), and the flags'
+	// values: stages, semantics, strategies, languages.
+	root.CompletionOptions.DisableDefaultCmd = false
+	registerCompletions(root)
 	return root
 }
 
@@ -52,6 +60,7 @@ type runFlags struct {
 	stage, semantics, ad, lang, space string
 	fuel                              int
 	timeout                           time.Duration
+	stdin                             io.Reader // the program for "-" (os.Stdin if nil)
 }
 
 // merging reads --space.
@@ -73,64 +82,90 @@ func (f *runFlags) options() (interderive.Options, error) {
 	return interderive.Options{Fuel: f.fuel, Merging: m, Timeout: f.timeout}, err
 }
 
-const stagesHelp = "derivation stage: reduction, closures, machine, cps2 or interp (default: the last one the language has)"
+const stagesHelp = "derivation stage, one of reduction, closures, machine, cps2, interp (default: the last one the language has)"
 
 func (f *runFlags) register(cmd *cobra.Command, defaultStage string) {
 	cmd.Flags().StringVar(&f.stage, "stage", defaultStage, stagesHelp)
 	cmd.Flags().StringVar(&f.semantics, "semantics", "ed", "cast semantics: ld, lud, ed, eud, or a custom one (edn, ...)")
 	cmd.Flags().StringVar(&f.ad, "ad", "tape", "differentiable language: differentiation strategy, tape, pruned or figure6")
 	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
-	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc, cast or dpl")
+	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc, cast or dpl (required when FILE is -, standard input)")
 	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "stop a run after this long (e.g. 10s); 0 for no limit")
 	cmd.Flags().StringVar(&f.space, "space", "default", "cast calculus: merge pending coercions (merged), or not (unmerged); by default machine, cps2 and interp merge")
 }
 
-// load reads, parses and type-checks a file, printing a positioned error with a caret.
+// load reads, parses and type-checks a file ("-": standard input, with --lang),
+// printing a positioned error with a caret. Every name flag is checked, the ones
+// that do not apply to the file's language too, before the file is read; reading
+// stops at driver.MaxSource bytes and after --timeout.
 func (f *runFlags) load(path string, stderr io.Writer) (driver.Language, driver.Program, string, string, error) {
+	fail := func(err error) (driver.Language, driver.Program, string, string, error) {
+		return nil, nil, "", "", err
+	}
+	stage, err := oneName("stage", f.stage)
+	if err != nil {
+		return fail(err)
+	}
+	semantics, err := oneName("semantics", f.semantics)
+	if err != nil {
+		return fail(err)
+	}
+	ad, err := oneName("ad", f.ad)
+	if err != nil {
+		return fail(err)
+	}
+	if path == "-" && f.lang == "" {
+		return fail(fmt.Errorf("reading the program from standard input (-) needs --lang (gtlc, cast or dpl)"))
+	}
 	l, err := driver.LanguageFor(path, f.lang)
 	if err != nil {
-		return nil, nil, "", "", err
+		return fail(err)
 	}
-	stage, err := driver.CheckStage(l, f.stage)
-	if err != nil {
-		return nil, nil, "", "", err
+	if stage, err = driver.CheckStage(l, stage); err != nil {
+		return fail(err)
 	}
-	variant := f.semantics
+	variant := semantics
 	if driver.VariantFlag(l) == "ad" {
-		variant = f.ad
+		variant = ad
 	}
-	variant, err = driver.CheckVariant(l, variant)
-	if err != nil {
-		return nil, nil, "", "", err
+	if variant, err = driver.CheckVariant(l, variant); err != nil {
+		return fail(err)
 	}
 	if f.fuel <= 0 {
-		return nil, nil, "", "", fmt.Errorf("--fuel must be positive")
+		return fail(fmt.Errorf("--fuel must be positive"))
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, "", "", err
+	stdin := f.stdin
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	src, err := readSource(path, stdin, f.timeout)
+	var se *sourceError
+	if errors.As(err, &se) && se.limit {
+		fmt.Fprintln(stderr, se)
+		return fail(&exitError{code: exitFuel})
+	} else if err != nil {
+		return fail(err)
 	}
 	prog, err := l.Load(src)
 	if err != nil {
-		fmt.Fprintln(stderr, interderive.Describe(path, src, err))
-		return nil, nil, "", "", &exitError{code: exitStatic}
+		fmt.Fprintln(stderr, interderive.Describe(displayName(path), src, err))
+		return fail(&exitError{code: exitStatic})
 	}
 	return l, prog, stage, variant, nil
 }
 
 // finish turns a run's error into the documented exit status.
 func finish(path string, err error, stderr io.Writer) error {
-	switch {
-	case err == nil:
+	if err == nil {
 		return nil
+	}
+	fmt.Fprintf(stderr, "%s: %s\n", interderive.Escape(displayName(path)), interderive.EscapeLines(err.Error()))
+	switch {
 	case errors.Is(err, interderive.ErrResourceLimit):
-		fmt.Fprintf(stderr, "%s: %v\n", path, err)
 		return &exitError{code: exitFuel}
 	case errors.Is(err, interderive.ErrStuck):
-		fmt.Fprintf(stderr, "%s: %v\n", path, err)
 		return &exitError{code: exitStuck}
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", path, err)
 	return &exitError{code: exitStatic}
 }
 
@@ -181,11 +216,12 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 			if show != "observe" && show != "value" {
 				return fmt.Errorf("--show must be observe or value, not %q", show)
 			}
-			l, prog, stage, variant, err := f.load(args[0], stderr)
+			opts, err := f.options()
 			if err != nil {
 				return err
 			}
-			opts, err := f.options()
+			f.stdin = cmd.InOrStdin()
+			l, prog, stage, variant, err := f.load(args[0], stderr)
 			if err != nil {
 				return err
 			}
@@ -193,7 +229,7 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 			opts.OnContract = func(string) { steps++ }
 			out, err := prog.Run(stage, variant, opts)
 			if asJSON {
-				rep := runReport{File: args[0], Language: l.Name(), Stage: stage, Semantics: variant,
+				rep := runReport{File: displayName(args[0]), Language: l.Name(), Stage: stage, Semantics: variant,
 					Outcome: outcomeName(err), Answer: out.Observation, Value: out.Value, Contractions: steps}
 				if err != nil {
 					rep.Error = err.Error()
@@ -226,7 +262,7 @@ function, dynamic, blame l2); with --show value, the value in cast-calculus synt
 
 func newTraceCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
-	var symbolic, asJSON bool
+	var symbolic, asJSON, force bool
 	var html string
 	cmd := &cobra.Command{
 		Use:   "trace [flags] FILE",
@@ -238,8 +274,9 @@ for the calculus of closures the same over closures, with its environment steps;
 the machine every state and its two stacks; for cps2 and interp their contractions.
 With --stage all, every stage runs and the traces are aligned on the contractions
 they share: for each contraction, what each stage did to reach it (decompositions,
-environment steps, machine states); --html FILE writes a page to step through, --json
-the same data for tools. For the differentiable language, nested layers (symbolic
+environment steps, machine states); --html FILE writes a page to step through (FILE
+must not exist, unless --force; it is never the program), --json the same data for
+tools. For the differentiable language, nested layers (symbolic
 evaluation inside rd) are indented under the step that starts them, every rd shows
 the trace term of its body and its derivative term W.R_V(x:T. C) once its contraction
 is complete, and a derived stage shows its lane of the aligned trace: for each
@@ -251,11 +288,22 @@ trace term and the derivative term.`,
 			if all {
 				f.stage = ""
 			}
-			_, prog, stage, variant, err := f.load(args[0], stderr)
+			if html != "" {
+				if !all {
+					return fmt.Errorf("--html is for --stage all")
+				}
+				// Before anything runs: never the program itself, never an
+				// existing file without --force.
+				if err := checkOutput(html, args, force); err != nil {
+					return err
+				}
+			}
+			opts, err := f.options()
 			if err != nil {
 				return err
 			}
-			opts, err := f.options()
+			f.stdin = cmd.InOrStdin()
+			_, prog, stage, variant, err := f.load(args[0], stderr)
 			if err != nil {
 				return err
 			}
@@ -276,7 +324,8 @@ trace term and the derivative term.`,
 	}
 	f.register(cmd, "reduction")
 	cmd.Flags().BoolVar(&symbolic, "symbolic", false, "differentiable language: show, for every rd, the trace term and its derivative")
-	cmd.Flags().StringVar(&html, "html", "", "with --stage all: write a page to step through to this file")
+	cmd.Flags().StringVar(&html, "html", "", "with --stage all: write a page to step through to this file (a new file, unless --force)")
+	cmd.Flags().BoolVar(&force, "force", false, "let --html overwrite an existing file (never the program itself)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "with --stage all: print the aligned trace as JSON")
 	return cmd
 }
@@ -313,57 +362,6 @@ func sideBySide(stdout io.Writer, prog driver.Program, variant string, opts inte
 	}
 	s.WriteText(stdout)
 	return nil
-}
-
-func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
-	var stage string
-	cmd := &cobra.Command{
-		Use:   "check [flags] PATH...",
-		Short: "Check programs against their expectation comments",
-		Long: `Check runs every program file (directories are searched recursively) under every
-semantics on the chosen stages and compares the answers with the file's comments:
-
-  -- expect: ANSWER           expected under every semantics
-  -- expect[ld,eud]: ANSWER   expected under the semantics listed
-  -- rules[ld]: R1, R2        contractions that must occur (e.g. StepCst/InOut)
-  -- fuel: N                  the contraction budget for this file
-
-ANSWER is what run prints, "blame *" (blame with any label), "type error", or
-"out of fuel". Check ends with the line "N passed, N failed".
-
-` + exitStatusHelp,
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			files, err := driver.SourceFiles(args)
-			if err != nil {
-				return err
-			}
-			var stages []string
-			if stage != "all" {
-				stages = []string{stage}
-			}
-			passed, failed := 0, 0
-			for _, file := range files {
-				res := driver.CheckFile(file, stages)
-				if len(res.Failures) == 0 {
-					passed++
-					continue
-				}
-				failed++
-				fmt.Fprintf(stdout, "FAIL %s\n", file)
-				for _, f := range res.Failures {
-					fmt.Fprintf(stdout, "    %s\n", strings.ReplaceAll(f, "\n", "\n    "))
-				}
-			}
-			fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
-			if failed > 0 {
-				return &exitError{code: exitFailed}
-			}
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&stage, "stage", "all", "stage to run: all, or one stage's name")
-	return cmd
 }
 
 // compareRow is a row of compare --json's output.

@@ -4,15 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,51 +21,6 @@ import (
 	"github.com/spf13/cobra"
 	"pgregory.net/rapid"
 )
-
-// fuzzTB lets rapid's property checker (generation and shrinking) run outside a test.
-type fuzzTB struct {
-	mu     sync.Mutex
-	failed bool
-}
-
-func (*fuzzTB) Helper()                 {}
-func (*fuzzTB) Name() string            { return "interderive-fuzz" }
-func (*fuzzTB) Logf(string, ...any)     {}
-func (*fuzzTB) Log(...any)              {}
-func (*fuzzTB) Skipf(string, ...any)    {}
-func (*fuzzTB) Skip(...any)             {}
-func (*fuzzTB) SkipNow()                {}
-func (t *fuzzTB) Errorf(string, ...any) { t.Fail() }
-func (t *fuzzTB) Error(...any)          { t.Fail() }
-func (t *fuzzTB) Fatalf(string, ...any) { t.Fail() }
-func (t *fuzzTB) Fatal(...any)          { t.Fail() }
-func (t *fuzzTB) FailNow()              { t.Fail() }
-func (t *fuzzTB) Fail() {
-	t.mu.Lock()
-	t.failed = true
-	t.mu.Unlock()
-}
-func (t *fuzzTB) Failed() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.failed
-}
-
-// counterexample is a failing program, kept as rapid shrinks it: the last one
-// recorded is the smallest.
-type counterexample struct {
-	mu      sync.Mutex
-	prop    string // the property that failed (one of fuzzProps)
-	program string // in input syntax
-	ext     string
-	comment []string
-}
-
-func (c *counterexample) record(prop, program, ext string, comment ...string) {
-	c.mu.Lock()
-	c.prop, c.program, c.ext, c.comment = prop, program, ext, comment
-	c.mu.Unlock()
-}
 
 // fuzzProps are the properties fuzz can check, with their calculus ("" for both) and
 // what a failure is called.
@@ -154,8 +105,14 @@ default, or a comma-separated list):
 --stage limits lockstep to some stages (the reduction semantics, the reference, always
 runs).
 
-A failure is shrunk to a small program and written to --out as a program file; the exit
-status is then 1. For lockstep, the file has the reference answer as its expectation
+Fuzz runs in rounds of up to 100 programs, on every core (--jobs). With --seed S, round
+i draws from a seed derived from S and i, so that the same --seed and --count check the
+same programs on any number of cores; without it a random seed is drawn, and printed.
+The summary says how many programs were checked and how many of them were distinct.
+
+A failure is shrunk to a small program, printed, and written to a new file in --out
+(an existing file is never overwritten; a write that fails loses nothing, the program
+is printed above); the exit status is then 1. For lockstep, the file has the reference answer as its expectation
 comment, ready for testdata. For the other properties, the file states the violation in
 comments and has no expectation (which answer is right is not known), so that it reproduces
 the failure with run or trace rather than check: the cast-calculus form of the program
@@ -164,38 +121,39 @@ finite-differences, and for seq, which no stage calls, the composition applied t
 value, <c1 ; c2> v, whose trace shows reduction normalising c1 ; c2.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var sems []g.Semantics
-			for _, name := range splitList(semantics) {
-				if name == "all" {
-					sems = driver.CastSemantics()
-					break
-				}
-				s, ok := g.Lookup(name, driver.CastSemantics()...)
-				if !ok {
-					return fmt.Errorf("unknown semantics %q", name)
-				}
-				sems = append(sems, s)
+			semNames, err := nameList("semantics", semantics)
+			if err != nil {
+				return err
 			}
-			var ads []dpl.Differentiator
-			for _, name := range splitList(ad) {
-				if name == "all" {
-					ads = dpl.Differentiators()
-					break
+			sems := driver.CastSemantics()
+			if semNames != nil {
+				sems = nil
+				for _, name := range semNames {
+					s, _ := g.Lookup(name, driver.CastSemantics()...)
+					sems = append(sems, s)
 				}
-				d, ok := dpl.LookupDifferentiator(name)
-				if !ok {
-					return fmt.Errorf("unknown differentiation strategy %q", name)
+			}
+			adNames, err := nameList("ad", ad)
+			if err != nil {
+				return err
+			}
+			ads := dpl.Differentiators()
+			if adNames != nil {
+				ads = nil
+				for _, name := range adNames {
+					d, _ := dpl.LookupDifferentiator(name)
+					ads = append(ads, d)
 				}
-				ads = append(ads, d)
+			}
+			stageNames, err := nameList("stage", stageList)
+			if err != nil {
+				return err
 			}
 			props, err := parseProps(propList)
 			if err != nil {
 				return err
 			}
-			castStages, dplStages, err := fuzzStages(stageList)
-			if err != nil {
-				return err
-			}
+			castStages, dplStages := fuzzStages(stageNames)
 			checks := map[string]func(*rapid.T, *counterexample){
 				"gradual": func(t *rapid.T, c *counterexample) { fuzzGradual(t, c, castStages, sems, size, props) },
 				"dpl":     func(t *rapid.T, c *counterexample) { fuzzDPL(t, c, dplStages, ads, size, props) },
@@ -218,31 +176,19 @@ value, <c1 ; c2> v, whose trace shows reduction normalising c1 ; c2.`,
 			if err := flag.CommandLine.Parse(nil); err != nil {
 				return err
 			}
-			if seed != 0 {
-				jobs = 1 // one seed, one deterministic run
-				_ = flag.Set("rapid.seed", strconv.FormatUint(seed, 10))
-			}
 			if jobs <= 0 {
 				jobs = runtime.NumCPU()
 			}
 			failed := false
 			for _, name := range names {
-				n, c := fuzz(checks[name], count, jobs, budget, progress(stderr, name))
-				if c == nil {
-					fmt.Fprintf(stdout, "%s: %d programs, every property holds (%s)\n", name, n, strings.Join(props.of(name), ", "))
+				res := fuzz(checks[name], fuzzConfig{count: count, jobs: jobs, budget: budget, seed: seed}, progress(stderr, name))
+				if res.found == nil {
+					fmt.Fprintf(stdout, "%s: %d programs (%d distinct), every property holds (%s); seed %d\n",
+						name, res.checked, res.distinct, strings.Join(props.of(name), ", "), res.seed)
 					continue
 				}
 				failed = true
-				path := filepath.Join(out, fmt.Sprintf("fuzz-%s-%s-%d.%s", name, c.prop, time.Now().Unix(), c.ext))
-				text := "-- found by interderive fuzz\n"
-				for _, line := range c.comment {
-					text += "-- " + line + "\n"
-				}
-				text += c.program + "\n"
-				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "%s: %s (%d runs, shrinking included), shrunk to %s:\n%s", name, failure(c.prop), n, path, text)
+				reportCounterexample(stdout, stderr, name, res, out)
 			}
 			if failed {
 				return &exitError{code: exitFailed}
@@ -254,7 +200,7 @@ value, <c1 ; c2> v, whose trace shows reduction normalising c1 ; c2.`,
 	cmd.Flags().StringVar(&stageList, "stage", "all", "stages checked against the reduction semantics (the reference, always run): all or a comma-separated list")
 	cmd.Flags().IntVar(&count, "count", 1000, "programs per calculus")
 	cmd.Flags().DurationVar(&budget, "time", 0, "stop each calculus after this long (0: run --count programs)")
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "random seed, for a reproducible run on one core (0: random, on all cores)")
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "the seed each round's is derived from, for a reproducible run with the same --count (0: a random one, printed)")
 	cmd.Flags().IntVar(&size, "size", 5, "depth of the generated programs")
 	cmd.Flags().StringVar(&propList, "props", "all", "properties to check: all or a comma-separated list of lockstep, preservation, blame, seq, interpolation, finite-differences")
 	cmd.Flags().StringVar(&semantics, "semantics", "all", "gradual: cast semantics to check, all or a comma-separated list")
@@ -264,95 +210,19 @@ value, <c1 ; c2> v, whose trace shows reduction normalising c1 ; c2.`,
 	return cmd
 }
 
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
-		}
-	}
-	return out
-}
-
-// fuzz runs a property on count programs (or until the time budget is spent) over
-// jobs goroutines, and returns how many programs were checked and the shrunk
-// counterexample, if any.
-func fuzz(prop func(*rapid.T, *counterexample), count, jobs int, budget time.Duration, report func(int64)) (int64, *counterexample) {
-	var checked atomic.Int64
-	var found atomic.Pointer[counterexample]
-	deadline := time.Now().Add(budget)
-	done := make(chan struct{})
-	go func() { // progress
-		tick := time.NewTicker(500 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				report(checked.Load())
-			}
-		}
-	}()
-	// Every checker runs rounds of the same size (rapid's setting is global), until
-	// the count is reached (rounded up to a whole round) or the time is spent.
-	round := max(1, min(100, count/jobs))
-	_ = flag.Set("rapid.checks", strconv.Itoa(round))
-	_ = flag.Set("rapid.nofailfile", "true") // a counterexample is written by fuzz itself
-	var started atomic.Int64
-	var wg sync.WaitGroup
-	for range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for found.Load() == nil && (budget == 0 || time.Now().Before(deadline)) {
-				if budget == 0 && started.Add(int64(round)) > int64(count)+int64(round)-1 {
-					return
-				}
-				tb, c := &fuzzTB{}, &counterexample{}
-				rapid.Check(tb, func(t *rapid.T) {
-					checked.Add(1)
-					prop(t, c)
-				})
-				if tb.Failed() {
-					found.CompareAndSwap(nil, c)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(done)
-	report(-1)
-	return checked.Load(), found.Load()
-}
-
-// progress reports on a terminal how far a calculus has got.
-func progress(w io.Writer, name string) func(int64) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return func(int64) {}
-	}
-	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
-		return func(int64) {}
-	}
-	return func(n int64) {
-		if n < 0 {
-			fmt.Fprint(w, "\r\033[K")
-			return
-		}
-		fmt.Fprintf(w, "\r%s: %d programs checked", name, n)
-	}
-}
-
 // fuzzGradual checks the selected gradual properties on one draw: a semantics, a pair
 // of its normal forms (seq), and a random program, GTLC or cast calculus, under that
 // semantics, unmerged and merged (lockstep on every stage, preservation, blame).
 func fuzzGradual(t *rapid.T, c *counterexample, stages []driver.CastStage, sems []g.Semantics, size int, props propSet) {
 	sem := rapid.SampledFrom(sems).Draw(t, "semantics")
+	drawn := sem.Name() // what identifies the case: the semantics, the composition, the program
 	if props["seq"] {
 		comp := driver.DrawComposition(t, sem)
+		shown := g.Format(&g.Coerce{C: g.Then(comp.C1, comp.C2), X: valueOf(comp.S)})
+		drawn += "\n" + shown
 		if _, err := driver.SeqCorrect(sem, comp.C1, comp.C2); err != nil {
-			c.record("seq", g.Format(&g.Coerce{C: g.Then(comp.C1, comp.C2), X: valueOf(comp.S)}), "cast", err.Error(),
+			c.drawn(drawn)
+			c.record("seq", shown, "cast", err.Error(),
 				fmt.Sprintf("c1 : %s => %s, c2 : %s => %s. No stage calls seq: the program applies c1 ; c2 to a value,",
 					g.FormatType(comp.S), g.FormatType(comp.T), g.FormatType(comp.T), g.FormatType(comp.U)),
 				fmt.Sprintf("and interderive trace --semantics %s on it shows reduction normalising c1 ; c2.", sem.Name()))
@@ -360,6 +230,7 @@ func fuzzGradual(t *rapid.T, c *counterexample, stages []driver.CastStage, sems 
 		}
 	}
 	if !props["lockstep"] && !props["preservation"] && !props["blame"] {
+		c.drawn(drawn)
 		return
 	}
 	var src, cast g.Expr // the program as written, and its cast-calculus form
@@ -374,6 +245,7 @@ func fuzzGradual(t *rapid.T, c *counterexample, stages []driver.CastStage, sems 
 		src = gradualgen.Program(t, gradualgen.Config{Cast: true, Inj: gradualgen.For(sem), Depth: size})
 		cast = src
 	}
+	c.drawn(drawn + "\n" + ext + ": " + g.Format(src))
 	ty, err := g.TypeOf(cast)
 	if err != nil {
 		t.Fatalf("generated program is ill-typed: %v", err)
@@ -437,9 +309,15 @@ func fuzzDPL(t *rapid.T, c *counterexample, stages []driver.DPLStage, ads []dpl.
 		prog = dplgen.Program(t, dplgen.Full(size))
 	}
 	var grad driver.GradientCase
+	drawn := ""
+	if prog != nil {
+		drawn = dpl.Format(prog)
+	}
 	if props["finite-differences"] {
 		grad = driver.DrawGradientCase(t, max(1, size-2))
+		drawn += "\n" + dpl.Format(grad.Program())
 	}
+	c.drawn(drawn)
 	for _, ad := range ads {
 		if props["lockstep"] {
 			ref, d := driver.DPLLockstep(stages, ad, prog, fuel)
@@ -483,31 +361,46 @@ func dplSource(t dpl.Term) string {
 }
 
 // fuzzStages selects the stages lockstep compares with the reduction semantics, which
-// is always the first (the reference).
-func fuzzStages(list string) ([]driver.CastStage, []driver.DPLStage, error) {
-	want := map[string]bool{"reduction": true}
-	all := false
-	for _, name := range splitList(list) {
-		if name == "all" {
-			all = true
-			continue
-		}
-		if !slices.Contains([]string{"reduction", "closures", "machine", "cps2", "interp"}, name) {
-			return nil, nil, fmt.Errorf("unknown stage %q", name)
-		}
-		want[name] = true
-	}
+// is always the first (the reference): every stage for nil.
+func fuzzStages(names []string) ([]driver.CastStage, []driver.DPLStage) {
+	want := func(name string) bool { return names == nil || name == "reduction" || slices.Contains(names, name) }
 	var cast []driver.CastStage
 	for _, st := range driver.CastStages() {
-		if all || want[st.Name] {
+		if want(st.Name) {
 			cast = append(cast, st)
 		}
 	}
 	var dstages []driver.DPLStage
 	for _, st := range driver.DPLStages() {
-		if all || want[st.Name] {
+		if want(st.Name) {
 			dstages = append(dstages, st)
 		}
 	}
-	return cast, dstages, nil
+	return cast, dstages
+}
+
+// reportCounterexample prints a shrunk counterexample, then writes it to a new file in
+// dir: printed first, so that a write that fails (a directory that is not there, a
+// file of that name already there, which is never overwritten) loses nothing.
+func reportCounterexample(stdout, stderr io.Writer, name string, res fuzzResult, dir string) {
+	c := res.found
+	text := "-- found by interderive fuzz\n"
+	for _, line := range c.comment {
+		text += "-- " + line + "\n"
+	}
+	text += c.program + "\n"
+	fmt.Fprintf(stdout, "%s: %s (%d runs, shrinking included; seed %d, round %d):\n%s", name, failure(c.prop), res.checked, res.seed, c.round, text)
+	path := filepath.Join(dir, fmt.Sprintf("fuzz-%s-%s-%d.%s", name, c.prop, time.Now().Unix(), c.ext))
+	f, err := createOutput(path, nil, false)
+	if err == nil {
+		_, err = io.WriteString(f, text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: the counterexample above is not saved: %s\n", name, interderive.EscapeLines(err.Error()))
+		return
+	}
+	fmt.Fprintf(stdout, "%s: saved to %s\n", name, interderive.Escape(path))
 }

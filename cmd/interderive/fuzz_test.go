@@ -2,7 +2,11 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/interderive/interderive"
@@ -47,7 +51,8 @@ func TestFuzzFindsAPlantedBug(t *testing.T) {
 	keepRapidFlags(t)
 	props := propSet{"lockstep": true, "preservation": true}
 	prop := func(t *rapid.T, c *counterexample) { fuzzGradual(t, c, stages, g.Standard(), 5, props) }
-	n, c := fuzz(prop, 2000, 2, 0, func(int64) {})
+	res := fuzz(prop, fuzzConfig{count: 2000, jobs: 2}, func(int64) {})
+	n, c := res.checked, res.found
 	if c == nil {
 		t.Fatalf("fuzz checked %d programs and missed the planted bug", n)
 	}
@@ -105,7 +110,8 @@ func TestFuzzFindsAWrongSeq(t *testing.T) {
 	prop := func(t *rapid.T, c *counterexample) {
 		fuzzGradual(t, c, driver.CastStages(), []g.Semantics{wrongSeq{g.ED}}, 5, propSet{"seq": true})
 	}
-	n, c := fuzz(prop, 1000, 2, 0, func(int64) {})
+	res := fuzz(prop, fuzzConfig{count: 1000, jobs: 2}, func(int64) {})
+	n, c := res.checked, res.found
 	if c == nil {
 		t.Fatalf("fuzz checked %d compositions and missed the broken seq", n)
 	}
@@ -138,7 +144,8 @@ func TestFuzzFindsABlameViolation(t *testing.T) {
 	prop := func(t *rapid.T, c *counterexample) {
 		fuzzGradual(t, c, stages, g.Standard(), 5, propSet{"blame": true})
 	}
-	n, c := fuzz(prop, 2000, 2, 0, func(int64) {})
+	res := fuzz(prop, fuzzConfig{count: 2000, jobs: 2}, func(int64) {})
+	n, c := res.checked, res.found
 	if c == nil {
 		t.Fatalf("fuzz checked %d programs and missed the planted blame", n)
 	}
@@ -166,7 +173,8 @@ func TestFuzzFindsAWrongDerivative(t *testing.T) {
 	prop := func(t *rapid.T, c *counterexample) {
 		fuzzDPL(t, c, driver.DPLStages(), []dpl.Differentiator{zeroAD{}}, 5, propSet{"finite-differences": true})
 	}
-	n, c := fuzz(prop, 1000, 2, 0, func(int64) {})
+	res := fuzz(prop, fuzzConfig{count: 1000, jobs: 2}, func(int64) {})
+	n, c := res.checked, res.found
 	if c == nil {
 		t.Fatalf("fuzz checked %d derivatives and missed the wrong strategy", n)
 	}
@@ -194,5 +202,69 @@ func TestDPLSource(t *testing.T) {
 	}
 	if _, err := dpl.Parse([]byte(text)); err != nil {
 		t.Fatalf("%s: %v", text, err)
+	}
+}
+
+// TestFuzzSeedRounds: with a seed, every round draws other cases (rounds that reused
+// the seed drew the same ones, so that a run of 4 rounds had at most a round's worth
+// of distinct cases), the same ones on any number of cores and in every run; and the
+// counterexample is the first failing round's, whatever the timing.
+func TestFuzzSeedRounds(t *testing.T) {
+	keepRapidFlags(t)
+	run := func(jobs int, fail func(uint64) bool) (fuzzResult, map[string]bool) {
+		var mu sync.Mutex
+		cases := map[string]bool{}
+		prop := func(t *rapid.T, c *counterexample) {
+			n := rapid.Uint64().Draw(t, "n")
+			text := strconv.FormatUint(n, 10)
+			c.drawn(text)
+			mu.Lock()
+			cases[text] = true
+			mu.Unlock()
+			if fail(n) {
+				c.record("lockstep", text, "gtlc")
+				t.Fatalf("%d", n)
+			}
+		}
+		return fuzz(prop, fuzzConfig{count: 400, jobs: jobs, seed: 42}, func(int64) {}), cases
+	}
+	never := func(uint64) bool { return false }
+	one, cases1 := run(1, never)
+	four, cases4 := run(4, never)
+	// 4 rounds of 100 checks (20 with -short).
+	if one.checked != four.checked || one.checked < 80 {
+		t.Fatalf("checked %d and %d programs", one.checked, four.checked)
+	}
+	if one.distinct != len(cases1) || one.distinct <= int(one.checked)/2 {
+		t.Errorf("%d distinct cases of %d (counted %d): the rounds repeat one another", len(cases1), one.checked, one.distinct)
+	}
+	if fmt.Sprint(cases1) != fmt.Sprint(cases4) || one.seed != 42 {
+		t.Errorf("one core and four drew different cases")
+	}
+	// A failure in some rounds: the same round is reported on one core and on four.
+	odd := func(n uint64) bool { return n%97 == 3 }
+	f1, _ := run(1, odd)
+	f4, _ := run(4, odd)
+	if f1.found == nil || f4.found == nil || f1.found.round != f4.found.round || f1.found.program != f4.found.program {
+		t.Errorf("counterexamples %+v and %+v", f1.found, f4.found)
+	}
+	// Without a seed, a random one is drawn and reported.
+	if r := fuzz(func(t *rapid.T, c *counterexample) { rapid.Bool().Draw(t, "b") }, fuzzConfig{count: 10, jobs: 1}, func(int64) {}); r.seed == 0 {
+		t.Errorf("no seed reported")
+	}
+}
+
+// TestFuzzSeedReproducible: the command with a seed reports the same programs, distinct
+// programs and seed in every run, on all cores.
+func TestFuzzSeedReproducible(t *testing.T) {
+	keepRapidFlags(t)
+	args := []string{"fuzz", "--calculus", "gradual", "--props", "seq", "--count", "200", "--seed", "5", "--out", t.TempDir()}
+	first, stderr, code := runCmd(args...)
+	m := regexp.MustCompile(`^gradual: (\d+) programs \((\d+) distinct\), every property holds \(seq\); seed 5\n$`).FindStringSubmatch(first)
+	if code != 0 || m == nil {
+		t.Fatalf("exit %d: %q %q", code, first, stderr)
+	}
+	if again, _, _ := runCmd(args...); again != first {
+		t.Errorf("a second run: %q, the first %q", again, first)
 	}
 }

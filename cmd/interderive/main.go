@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/interderive/interderive"
 )
 
 // Exit statuses.
@@ -30,12 +32,13 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run executes the command line args and returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
-	root := newRoot(stdout, stderr)
+// run executes the command line args and returns the exit status. An error is
+// printed with its control characters escaped: it may quote the input.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot(stdin, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -44,6 +47,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if e, ok := err.(*exitError); ok {
 		return e.code
 	}
-	fmt.Fprintf(stderr, "interderive: %v\n", err)
+	fmt.Fprintf(stderr, "interderive: %s\n", interderive.EscapeLines(err.Error()))
 	return exitStatic
 }

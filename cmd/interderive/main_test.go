@@ -21,8 +21,13 @@ func write(t *testing.T, name, src string) string {
 }
 
 func runCmd(args ...string) (stdout, stderr string, code int) {
+	return runCmdIn("", args...)
+}
+
+// runCmdIn runs the command with stdin as its standard input.
+func runCmdIn(stdin string, args ...string) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = run(args, strings.NewReader(stdin), &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -82,35 +87,6 @@ func TestPositionedErrors(t *testing.T) {
 		}
 		if lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n"); len(lines) < 3 || lines[2] != tt.caret {
 			t.Errorf("%s: caret line %q, want %q", tt.name, lines, tt.caret)
-		}
-	}
-}
-
-func TestCheck(t *testing.T) {
-	dir := t.TempDir()
-	good := "-- expect[ld]: blame l2\n-- expect[lud]: blame l1\n-- expect[ed,eud]: blame *\n" +
-		"-- rules[lud]: StepCst/Arr\n" +
-		`(<Dyn -> Int <= Dyn>^l2 <Dyn <= Bool -> Bool>^l1 (\x:Bool. x)) (<Dyn <= Int>^l3 1)`
-	os.WriteFile(filepath.Join(dir, "good.cast"), []byte(good), 0o644)
-	os.WriteFile(filepath.Join(dir, "typeerr.gtlc"), []byte("-- expect: type error\ninc true\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "loop.gtlc"), []byte("-- expect: out of fuel\n-- fuel: 50\nletrec f:Int -> Int = \\x:Int. f x in f 0\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a program"), 0o644)
-	stdout, _, code := runCmd("check", dir)
-	if code != 0 || !strings.HasSuffix(stdout, "3 passed, 0 failed\n") {
-		t.Errorf("check: exit %d, output %q", code, stdout)
-	}
-
-	os.WriteFile(filepath.Join(dir, "wrong.gtlc"), []byte("-- expect: 5\ninc 3\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "norule.gtlc"), []byte("-- expect: 4\n-- rules: beta\ninc 3\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "partial.gtlc"), []byte("-- expect[ld]: 4\ninc 3\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "none.gtlc"), []byte("-- expect[ld] 4\ninc 3\n"), 0o644)
-	stdout, _, code = runCmd("check", dir)
-	if code != 1 || !strings.HasSuffix(stdout, "4 passed, 3 failed\n") {
-		t.Errorf("check with failures: exit %d, output %q", code, stdout)
-	}
-	for _, want := range []string{"expected 5, got 4", "rule beta never fired", "no expectation: write -- expect: ANSWER"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("check output lacks %q:\n%s", want, stdout)
 		}
 	}
 }

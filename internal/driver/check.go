@@ -1,9 +1,6 @@
 package driver
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
@@ -34,58 +32,257 @@ type Expectations struct {
 	Fuel   int                 // 0: the default
 }
 
-var directive = regexp.MustCompile(`^--\s*(expect-approx|expect|rules|fuel)(?:\[([^\]]*)\])?\s*:\s*(.*?)\s*$`)
+// Directives are the keywords of the expectation comments.
+var Directives = []string{"expect", "expect-approx", "rules", "fuel"}
 
-// ParseExpectations reads the expectation comments of src for a language.
-func ParseExpectations(src []byte, l Language) (Expectations, error) {
-	x := Expectations{Answer: map[string]string{}, Rules: map[string][]string{}}
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 64*1024), len(src)+1)
-	for line := 1; sc.Scan(); line++ {
-		m := directive.FindStringSubmatch(strings.TrimSpace(sc.Text()))
-		if m == nil {
-			continue
+// A directiveLine is a comment line shaped as a directive: -- WORD: ARG or
+// -- WORD[LIST]: ARG, at the start of a line (after blanks). Columns count runes
+// from 1.
+type directiveLine struct {
+	word       string
+	wordCol    int
+	list       []listItem // the names in brackets
+	bracket    bool       // the word is followed by [
+	closed     bool       // ... and by a closing ]
+	colon      bool       // a colon follows the word or the brackets
+	arg        string     // after the colon, trimmed
+	argCol     int        // the column of arg (or of the end of the line)
+	bracketCol int        // the column of [
+}
+
+// listItem is a name in a directive's brackets and its column.
+type listItem struct {
+	name string
+	col  int
+}
+
+// scanDirective reads a line as a directive. ok is false for every other line,
+// prose comments included: a comment whose first word is not followed by [ or : (as
+// -- expect the answer to be 4), or whose first token is not a word (-- -beta->).
+func scanDirective(line string) (d directiveLine, ok bool) {
+	col := func(i int) int { return utf8.RuneCountInString(line[:i]) + 1 }
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if !strings.HasPrefix(line[i:], "--") {
+		return d, false
+	}
+	i += 2
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	start := i
+	for i < len(line) && isWordByte(line[i], i == start) {
+		i++
+	}
+	if i == start {
+		return d, false
+	}
+	d.word, d.wordCol = line[start:i], col(start)
+	j := i
+	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+		j++
+	}
+	if j < len(line) && line[j] == '[' {
+		d.bracket, d.bracketCol = true, col(j)
+		close := strings.IndexByte(line[j:], ']')
+		inner, at := line[j+1:], j+1
+		if close >= 0 {
+			d.closed, inner = true, line[j+1:j+close]
+			j += close + 1
+		} else {
+			j = len(line)
 		}
-		kind, which, arg := m[1], m[2], m[3]
-		variants := expectAll(l)
-		if which != "" {
-			variants = nil
-			for _, v := range strings.Split(which, ",") {
-				v = strings.TrimSpace(v)
-				if !slices.Contains(l.Variants(), v) {
-					return x, fmt.Errorf("line %d: unknown semantics %q", line, v)
-				}
-				variants = append(variants, v)
+		for _, part := range strings.Split(inner, ",") {
+			name := strings.TrimSpace(part)
+			d.list = append(d.list, listItem{name, col(at + strings.Index(part, name))})
+			at += len(part) + 1
+		}
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+	}
+	if j < len(line) && line[j] == ':' {
+		d.colon = true
+		j++
+	}
+	if !d.bracket && !d.colon {
+		return d, false
+	}
+	rest := strings.TrimRight(line[j:], " \t\r")
+	trimmed := strings.TrimLeft(rest, " \t")
+	d.arg, d.argCol = trimmed, col(j+len(rest)-len(trimmed))
+	return d, true
+}
+
+// isWordByte reports whether b may be in a directive's word: a letter first, then
+// letters, digits, _ and -.
+func isWordByte(b byte, first bool) bool {
+	letter := b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	return letter || !first && (b >= '0' && b <= '9' || b == '_' || b == '-')
+}
+
+// nearDirective returns the directive a word misspells: one whose name is within
+// one edit of it (two for the names longer than five letters), case ignored. A word
+// farther from every directive is prose (-- LD: ..., -- note: ...).
+func nearDirective(word string) (string, bool) {
+	w := strings.ToLower(word)
+	for _, d := range Directives {
+		bound := 1
+		if len(d) > 5 {
+			bound = 2
+		}
+		if editDistance(w, d) <= bound {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// editDistance is the optimal string alignment distance of a and b: insertions,
+// deletions, substitutions and transpositions of adjacent bytes.
+func editDistance(a, b string) int {
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
 		}
-		switch kind {
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// ParseExpectations reads the expectation comments of src for a language. A
+// malformed directive is an error at its position (an interderive.ErrorList of every
+// such error): an unknown word shaped as a directive (-- expct[ld]: 4, -- expext: 4;
+// -- WORD[...] whatever the word, -- WORD: when the word is a directive's name
+// misspelt, with the name suggested), a missing colon, an unknown variant, an empty
+// expectation, a fuel that is not a positive number, a second expectation for a
+// variant or a second fuel line, and rules for a variant that has no expectation.
+func ParseExpectations(src []byte, l Language) (Expectations, error) {
+	x := Expectations{Answer: map[string]string{}, Rules: map[string][]string{}}
+	var errs interderive.ErrorList
+	errorf := func(line, col int, format string, args ...any) {
+		errs = append(errs, interderive.Errorf(interderive.Pos{Line: int32(line), Col: int32(col)}, format, args...))
+	}
+	type rulesAt struct{ line, col int }
+	rulesLines := map[string]rulesAt{}
+	fuelLine := 0
+	for n, text := range strings.Split(string(src), "\n") {
+		line := n + 1
+		d, ok := scanDirective(text)
+		if !ok {
+			continue
+		}
+		if !slices.Contains(Directives, d.word) {
+			near, close := nearDirective(d.word)
+			switch {
+			case close:
+				errorf(line, d.wordCol, "unknown directive %q: did you mean %q?", d.word, near)
+			case d.bracket:
+				errorf(line, d.wordCol, "unknown directive %q (the directives: %s)", d.word, strings.Join(Directives, ", "))
+			}
+			continue
+		}
+		switch {
+		case d.bracket && !d.closed:
+			errorf(line, d.bracketCol, "%s[ has no closing ]", d.word)
+			continue
+		case !d.colon:
+			errorf(line, d.argCol, "a colon must follow %s[...]", d.word)
+			continue
+		}
+		variants := expectAll(l)
+		if d.bracket {
+			variants = nil
+			bad := false
+			for _, it := range d.list {
+				if !slices.Contains(l.Variants(), it.name) {
+					errorf(line, it.col, "unknown %s %q (known: %s)", variantNoun(l), it.name, strings.Join(l.Variants(), ", "))
+					bad = true
+					continue
+				}
+				variants = append(variants, it.name)
+			}
+			if bad {
+				continue
+			}
+		}
+		switch d.word {
 		case "expect", "expect-approx":
-			if kind == "expect-approx" {
+			if d.arg == "" {
+				errorf(line, d.argCol, "an empty expectation: write the answer after the colon")
+				continue
+			}
+			arg := d.arg
+			if d.word == "expect-approx" {
 				arg = approxPrefix + arg
 			}
 			for _, v := range variants {
 				if old, dup := x.Answer[v]; dup {
-					return x, fmt.Errorf("line %d: a second expectation for %s (already %q)", line, v, old)
+					errorf(line, d.wordCol, "a second expectation for %s (already %q)", v, strings.TrimPrefix(old, approxPrefix))
+					continue
 				}
 				x.Answer[v] = arg
 			}
 		case "rules":
-			for _, r := range strings.Split(arg, ",") {
+			for _, r := range strings.Split(d.arg, ",") {
 				if r = strings.TrimSpace(r); r != "" {
 					for _, v := range variants {
 						x.Rules[v] = append(x.Rules[v], r)
 					}
 				}
 			}
-		case "fuel":
-			n, err := strconv.Atoi(arg)
-			if err != nil || n <= 0 {
-				return x, fmt.Errorf("line %d: fuel must be a positive number, not %q", line, arg)
+			for _, v := range variants {
+				if _, seen := rulesLines[v]; !seen {
+					rulesLines[v] = rulesAt{line, d.wordCol}
+				}
 			}
-			x.Fuel = n
+		case "fuel":
+			if d.bracket {
+				errorf(line, d.wordCol, "fuel applies to every variant: write -- fuel: N")
+				continue
+			}
+			if fuelLine != 0 {
+				errorf(line, d.wordCol, "a second fuel line (the first is line %d)", fuelLine)
+				continue
+			}
+			n, err := strconv.Atoi(d.arg)
+			if err != nil || n <= 0 {
+				errorf(line, d.argCol, "fuel must be a positive number, not %q", d.arg)
+				continue
+			}
+			x.Fuel, fuelLine = n, line
 		}
 	}
-	return x, sc.Err()
+	for _, v := range l.Variants() {
+		at, ok := rulesLines[v]
+		if _, expected := x.Answer[v]; ok && !expected {
+			errorf(at.line, at.col, "rules for %s, which has no expectation", v)
+		}
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Pos.Line < errs[j].Pos.Line })
+	return x, errs.Err()
+}
+
+// variantNoun is what a language's variants are called in messages.
+func variantNoun(l Language) string {
+	if VariantFlag(l) == "ad" {
+		return "strategy"
+	}
+	return "semantics"
 }
 
 // approxPrefix marks an expectation read from an expect-approx comment.
@@ -144,98 +341,6 @@ func approxEqual(want, got string, tol float64) bool {
 	return true
 }
 
-// FileResult is the outcome of checking one file.
-type FileResult struct {
-	Path     string
-	Cases    int      // stage × variant combinations checked
-	Failures []string // one line per failed case; empty when the file passed
-}
-
-// CheckFile runs a program on the given stages (all of the language's when empty)
-// under every variant, against its expectations.
-func CheckFile(path string, stages []string) FileResult {
-	res := FileResult{Path: path}
-	fail := func(format string, args ...any) {
-		res.Failures = append(res.Failures, fmt.Sprintf(format, args...))
-	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		fail("%v", err)
-		return res
-	}
-	l, err := LanguageFor(path, "")
-	if err != nil {
-		fail("%v", err)
-		return res
-	}
-	x, err := ParseExpectations(src, l)
-	if err != nil {
-		fail("expectations: %v", err)
-		return res
-	}
-	// Only the variants with an expectation run: a program may be about some of them
-	// (and a variant can be too slow for some programs, like figure6 differentiation).
-	var variants []string
-	for _, v := range l.Variants() {
-		if _, ok := x.Answer[v]; ok {
-			variants = append(variants, v)
-		}
-	}
-	if len(variants) == 0 {
-		fail("no expectation: write -- expect: ANSWER")
-		return res
-	}
-	prog, err := l.Load(src)
-	var le *LoadError
-	if errors.As(err, &le) {
-		for _, v := range variants {
-			res.Cases++
-			if want := x.Answer[v]; want != "type error" || le.Phase != "type" {
-				fail("%s: expected %s, got %s error: %s", v, want, le.Phase, interderive.Describe(path, src, le.Err))
-			}
-		}
-		return res
-	}
-	if len(stages) == 0 {
-		stages = l.Stages()
-	}
-	for _, stage := range stages {
-		if !slices.Contains(l.Stages(), stage) {
-			continue
-		}
-		for _, v := range variants {
-			res.Cases++
-			// The rules of a file are those of the reference sequence of contractions,
-			// which every stage performs when it does not merge pending coercions; the
-			// answer must also hold in the stage's default mode (which may merge).
-			for _, mode := range []interderive.Merging{interderive.Unmerged, interderive.MergeDefault} {
-				fired := map[string]bool{}
-				out, err := prog.Run(stage, v, interderive.Options{Fuel: x.Fuel, Merging: mode, OnContract: func(r string) { fired[r] = true }})
-				got := out.Observation
-				switch {
-				case IsFuel(err):
-					got = "out of fuel"
-				case err != nil:
-					fail("%s/%s (%s): %v", stage, v, mode, err)
-					continue
-				}
-				if want := x.Answer[v]; !Matches(want, got) {
-					fail("%s/%s (%s): expected %s, got %s", stage, v, mode, strings.TrimPrefix(want, approxPrefix), got)
-				}
-				if mode != interderive.Unmerged {
-					continue
-				}
-				for _, r := range x.Rules[v] {
-					if !fired[r] {
-						fail("%s/%s: rule %s never fired (fired: %s)", stage, v, r, strings.Join(sortedKeys(fired), " "))
-					}
-				}
-			}
-		}
-	}
-	return res
-}
-
 func sortedKeys(m map[string]bool) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -246,31 +351,64 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 // SourceFiles expands paths (files, and directories searched recursively) into the
-// program files they hold, sorted.
+// program files they hold: a file named is kept whatever its extension (the caller
+// tells its language), a directory gives its files with a language's extension,
+// sorted, and a directory with none is an error (it would check nothing). "-"
+// (standard input) is kept as it is.
 func SourceFiles(paths []string) ([]string, error) {
 	var files []string
+	seen := map[string]bool{}
+	add := func(path string) {
+		if !seen[path] {
+			seen[path] = true
+			files = append(files, path)
+		}
+	}
 	for _, p := range paths {
+		if p == "-" {
+			add(p)
+			continue
+		}
 		info, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
 		if !info.IsDir() {
-			files = append(files, p)
+			add(p)
 			continue
 		}
+		var found []string
 		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && IsSource(path) {
-				files = append(files, path)
+			// A named pipe, a device or a socket found in a directory is not read:
+			// opening a pipe with no writer would wait for ever. (A path named on
+			// the command line is read whatever it is.)
+			if (d.Type().IsRegular() || d.Type()&os.ModeSymlink != 0) && IsSource(path) {
+				found = append(found, path)
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s: no program files here (%s)", p, sourcePatterns())
+		}
+		sort.Strings(found)
+		for _, f := range found {
+			add(f)
+		}
 	}
-	sort.Strings(files)
 	return files, nil
+}
+
+// sourcePatterns lists the extensions of the languages' files: *.gtlc, *.cast, ...
+func sourcePatterns() string {
+	var pats []string
+	for _, l := range Languages() {
+		pats = append(pats, "*."+l.Name())
+	}
+	return strings.Join(pats, ", ")
 }

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/driver"
+)
+
+// writeFiles puts programs in a new directory and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestCheck counts files and runs, groups a file's identical failures, and exits 2
+// when a file cannot be checked, else 1 when a run failed. The counts, by hand: a
+// gradual file with an expectation under the four standard semantics runs on 5 stages
+// unmerged under each (20) and merged under LD and LUD (10), 30 runs; one with a type
+// error runs once per semantics (4); good.cast expects under all four (30).
+func TestCheck(t *testing.T) {
+	good := "-- expect[ld]: blame l2\n-- expect[lud]: blame l1\n-- expect[ed,eud]: blame *\n" +
+		"-- rules[lud]: StepCst/Arr\n" +
+		`(<Dyn -> Int <= Dyn>^l2 <Dyn <= Bool -> Bool>^l1 (\x:Bool. x)) (<Dyn <= Int>^l3 1)`
+	dir := writeFiles(t, map[string]string{
+		"good.cast":    good,
+		"typeerr.gtlc": "-- expect: type error\ninc true\n",
+		"loop.gtlc":    "-- expect: out of fuel\n-- fuel: 50\nletrec f:Int -> Int = \\x:Int. f x in f 0\n",
+		"notes.txt":    "not a program",
+	})
+	stdout, _, code := runCmd("check", dir)
+	if code != 0 || stdout != "3 files, 64 runs: 64 passed, 0 failed\n" {
+		t.Errorf("check: exit %d, output %q", code, stdout)
+	}
+
+	os.WriteFile(filepath.Join(dir, "wrong.gtlc"), []byte("-- expect: 5\ninc 3\n"), 0o644)                  // 30 runs fail
+	os.WriteFile(filepath.Join(dir, "norule.gtlc"), []byte("-- expect: 4\n-- rules: beta\ninc 3\n"), 0o644) // 20 unmerged runs fail, 10 merged pass
+	os.WriteFile(filepath.Join(dir, "partial.gtlc"), []byte("-- expect[ld]: 4\ninc 3\n"), 0o644)            // 10 runs pass
+	stdout, _, code = runCmd("check", dir)
+	want := "FAIL " + filepath.Join(dir, "norule.gtlc") + "\n" +
+		"    rule beta never fired (fired: delta) on reduction, closures, machine, cps2, interp under ld (unmerged), lud (unmerged), ed, eud\n" +
+		"FAIL " + filepath.Join(dir, "wrong.gtlc") + "\n" +
+		"    expected 5, got 4 on reduction, closures, machine, cps2, interp under ld, lud, ed, eud\n" +
+		"6 files, 134 runs: 84 passed, 50 failed\n"
+	if code != 1 || stdout != want {
+		t.Errorf("check with failures: exit %d, output\n%s\nwant\n%s", code, stdout, want)
+	}
+
+	// A malformed expectation: the file is not checked, the others are, exit 2.
+	os.WriteFile(filepath.Join(dir, "none.gtlc"), []byte("-- expect[ld] 4\ninc 3\n"), 0o644)
+	stdout, _, code = runCmd("check", dir)
+	if code != 2 || !strings.Contains(stdout, "none.gtlc:1:15: a colon must follow expect[...]") ||
+		!strings.HasSuffix(stdout, "7 files, 134 runs: 84 passed, 50 failed; 1 file not checked (errors above)\n") {
+		t.Errorf("check with an error: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestCheckNothingPassesByAccident: unknown names are usage errors, and a file that
+// no run checks is an error, not a pass.
+func TestCheckNothingPassesByAccident(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"wrong.gtlc":   "-- expect: 5\ninc 3\n",
+		"only-ed.gtlc": "-- expect[ed]: 4\ninc 3\n",
+		"none.gtlc":    "-- a program with no expectation\ninc 3\n",
+		"typo.gtlc":    "-- expect: 4\n-- expct[ld]: 5\ninc 3\n",
+		"typo2.gtlc":   "-- expect: 4\n-- expect[xx]: 5\ninc 3\n",
+	})
+	wrong := filepath.Join(dir, "wrong.gtlc")
+	tests := []struct {
+		args   []string
+		code   int
+		output string // in stdout or stderr
+	}{
+		{[]string{"--stage", "bogus", wrong}, 2, `unknown stage "bogus" in --stage (known: reduction, closures, machine, cps2, interp)`},
+		{[]string{"--stage", "Machine", wrong}, 2, `unknown stage "Machine"`},
+		{[]string{"--stage", "machine,interp", wrong}, 1, "expected 5, got 4 on machine, interp under ld, lud, ed, eud\n1 file, 12 runs: 0 passed, 12 failed"},
+		{[]string{"--stage", "machine,bogus", wrong}, 2, `unknown stage "bogus"`},
+		{[]string{"--stage", "", wrong}, 2, "--stage is empty"},
+		{[]string{"--semantics", "LD", wrong}, 2, `unknown cast semantics "LD" in --semantics (known: ld, lud, ed, eud, edn)`},
+		{[]string{"--ad", "fast", wrong}, 2, `unknown differentiation strategy "fast" in --ad (known: tape, pruned, figure6)`},
+		{[]string{"--semantics", "ld", filepath.Join(dir, "only-ed.gtlc")}, 2, "no run: the file expects something only under ed, and --semantics selects ld"},
+		{[]string{filepath.Join(dir, "none.gtlc")}, 2, "no expectation: write -- expect: ANSWER"},
+		{[]string{filepath.Join(dir, "typo.gtlc")}, 2, `typo.gtlc:2:4: unknown directive "expct": did you mean "expect"?`},
+		{[]string{filepath.Join(dir, "typo2.gtlc")}, 2, `typo2.gtlc:2:11: unknown semantics "xx"`},
+		{[]string{filepath.Join(dir, "nowhere")}, 2, "no such file or directory"},
+		{[]string{t.TempDir()}, 2, "no program files here"},
+	}
+	for _, tt := range tests {
+		stdout, stderr, code := runCmd(append([]string{"check"}, tt.args...)...)
+		if code != tt.code || !strings.Contains(stdout+stderr, tt.output) {
+			t.Errorf("check %s: exit %d, want %d with %q\n%s%s", strings.Join(tt.args, " "), code, tt.code, tt.output, stdout, stderr)
+		}
+	}
+}
+
+// TestCheckDifferentiableOnce: a dpl file runs once per stage and strategy (merging
+// means nothing there): 5 × 3 = 15 runs, by hand; --ad narrows it to 5.
+func TestCheckDifferentiableOnce(t *testing.T) {
+	path := write(t, "p.dpl", "-- expect: 6\n1.rd[3](x:real. x * x)\n")
+	if stdout, _, code := runCmd("check", path); code != 0 || stdout != "1 file, 15 runs: 15 passed, 0 failed\n" {
+		t.Errorf("exit %d: %q", code, stdout)
+	}
+	if stdout, _, code := runCmd("check", "--ad", "tape", path); code != 0 || stdout != "1 file, 5 runs: 5 passed, 0 failed\n" {
+		t.Errorf("--ad tape: exit %d: %q", code, stdout)
+	}
+}
+
+// TestCheckJSON: one object with the counts and every failed run.
+func TestCheckJSON(t *testing.T) {
+	path := write(t, "wrong.gtlc", "-- expect: 5\ninc 3\n")
+	stdout, _, code := runCmd("check", "--json", "--stage", "interp", "--semantics", "ld,ed", path)
+	var got checkReport
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil || code != 1 {
+		t.Fatalf("exit %d, %v: %s", code, err, stdout)
+	}
+	// By hand: interp under LD unmerged and merged, under ED unmerged.
+	want := checkReport{Files: 1, Runs: 3, Failed: 3, Problems: []checkError{}, Failures: []checkFailure{
+		{File: path, Stage: "interp", Semantics: "ld", Mode: "unmerged", Message: "expected 5, got 4"},
+		{File: path, Stage: "interp", Semantics: "ld", Mode: "merged", Message: "expected 5, got 4"},
+		{File: path, Stage: "interp", Semantics: "ed", Mode: "unmerged", Message: "expected 5, got 4"},
+	}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	stdout, _, code = runCmd("check", "--json", write(t, "bad.gtlc", "-- expct: 4\n1"))
+	if code != 2 || !strings.Contains(stdout, `"errors":1`) || !strings.Contains(stdout, `unknown directive \"expct\"`) {
+		t.Errorf("exit %d: %s", code, stdout)
+	}
+}
+
+// TestCheckFuelAndTimeout: --fuel replaces the file's budget; --timeout stops a run,
+// which fails.
+func TestCheckFuelAndTimeout(t *testing.T) {
+	// inc inc 3 takes two contractions, by hand.
+	path := write(t, "p.gtlc", "-- expect: 5\n-- fuel: 2\ninc inc 3\n")
+	if stdout, _, code := runCmd("check", "--stage", "machine", "--semantics", "ed", path); code != 0 {
+		t.Errorf("the file's fuel: exit %d\n%s", code, stdout)
+	}
+	stdout, _, code := runCmd("check", "--stage", "machine", "--semantics", "ed", "--fuel", "1", path)
+	if code != 1 || !strings.Contains(stdout, "expected 5, got out of fuel on machine under ed") {
+		t.Errorf("--fuel 1: exit %d\n%s", code, stdout)
+	}
+	loop := write(t, "loop.gtlc", "-- expect: 4\nletrec f:Int -> Int = \\x:Int. f x in f 0\n")
+	stdout, _, code = runCmd("check", "--stage", "interp", "--semantics", "ed", "--fuel", "1000000000000", "--timeout", "50ms", loop)
+	if code != 1 || !strings.Contains(stdout, "expected 4, but the run timed out after 50ms on interp under ed") {
+		t.Errorf("--timeout: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestCheckOrder: the runs go over every core, the report comes in file order, the
+// same every time.
+func TestCheckOrder(t *testing.T) {
+	files := map[string]string{}
+	for i := range 12 {
+		// File i expects i + 1 of inc 3: all fail but the third, which passes.
+		files[fmt.Sprintf("f%02d.gtlc", i)] = fmt.Sprintf("-- expect: %d\ninc 3\n", i+1)
+	}
+	dir := writeFiles(t, files)
+	first, _, code := runCmd("check", "--stage", "interp,machine", dir)
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	var want strings.Builder
+	for i := range 12 {
+		if i+1 != 4 {
+			fmt.Fprintf(&want, "FAIL %s\n    expected %d, got 4 on machine, interp under ld, lud, ed, eud\n", filepath.Join(dir, fmt.Sprintf("f%02d.gtlc", i)), i+1)
+		}
+	}
+	want.WriteString("12 files, 144 runs: 12 passed, 132 failed\n")
+	if first != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", first, want.String())
+	}
+	for range 3 {
+		if again, _, _ := runCmd("check", "--stage", "interp,machine", dir); again != first {
+			t.Fatalf("a second run differs:\n%s", again)
+		}
+	}
+}
+
+// TestGroupFailures: the stages that fail under the same variants go together; a
+// variant that failed in only some of its modes names them.
+func TestGroupFailures(t *testing.T) {
+	stages, variants := []string{"reduction", "machine", "interp"}, []string{"ld", "ed"}
+	var runs []driver.CheckRun
+	for _, s := range stages {
+		runs = append(runs, driver.CheckRun{Stage: s, Variant: "ld", Mode: interderive.Unmerged},
+			driver.CheckRun{Stage: s, Variant: "ld", Mode: interderive.Merged}, driver.CheckRun{Stage: s, Variant: "ed", Mode: interderive.Unmerged})
+	}
+	f := func(stage, variant string, mode interderive.Merging, what string) driver.Failure {
+		return driver.Failure{CheckRun: driver.CheckRun{Stage: stage, Variant: variant, Mode: mode}, What: what}
+	}
+	fs := []driver.Failure{
+		f("reduction", "ld", interderive.Unmerged, "expected 3, got 4"),
+		f("reduction", "ld", interderive.Merged, "expected 3, got 4"),
+		f("reduction", "ed", interderive.Unmerged, "expected 3, got 4"),
+		f("machine", "ld", interderive.Merged, "expected 3, got 4"),
+		f("interp", "ld", interderive.Unmerged, "expected 3, got 4"),
+		f("interp", "ld", interderive.Merged, "expected 3, got 4"),
+		f("interp", "ed", interderive.Unmerged, "expected 3, got 4"),
+		f("machine", "ed", interderive.Unmerged, "rule beta never fired (fired: delta)"),
+	}
+	got := groupFailures(fs, runs, stages, variants)
+	want := []string{
+		"expected 3, got 4 on reduction, interp under ld, ed; on machine under ld (merged)",
+		"rule beta never fired (fired: delta) on machine under ed",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// TestCreateOutput: a new file is created; an existing one only with force; an input
+// never, under any of its names.
+func TestCreateOutput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.gtlc")
+	os.WriteFile(in, []byte("inc 3"), 0o644)
+	old := filepath.Join(dir, "old.svg")
+	os.WriteFile(old, []byte("keep"), 0o644)
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(in, link); err != nil {
+		link = in
+	}
+	tests := []struct {
+		path  string
+		force bool
+		err   string // "" for success
+	}{
+		{filepath.Join(dir, "new.svg"), false, ""},
+		{old, false, "old.svg exists: give --force to overwrite it"},
+		{old, true, ""},
+		{in, false, "in.gtlc is an input of this command: it is not overwritten, even with --force"},
+		{in, true, "is an input of this command"},
+		{link, true, "is an input of this command"},
+		{filepath.Join(dir, ".", "in.gtlc"), true, "is an input of this command"},
+		{dir, true, "is a directory"},
+	}
+	for _, tt := range tests {
+		f, err := createOutput(tt.path, []string{in}, tt.force)
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("%s (force %v): %v", tt.path, tt.force, err)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("%s (force %v): error %v, want %q", tt.path, tt.force, err, tt.err)
+		}
+		if f != nil {
+			f.Close()
+		}
+	}
+	if src, _ := os.ReadFile(in); string(src) != "inc 3" {
+		t.Errorf("the input became %q", src)
+	}
+}
+
+// TestNoOverwrite: trace --html never replaces its program, and no command replaces
+// an existing file without --force; the refusal comes before anything runs.
+func TestNoOverwrite(t *testing.T) {
+	prog := write(t, "p.cast", "<Int <= Dyn>^l2 <Dyn <= Int>^l1 4")
+	if _, stderr, code := runCmd("trace", "--stage", "all", "--html", prog, prog); code != 2 || !strings.Contains(stderr, "is an input of this command") {
+		t.Errorf("--html the program: exit %d, %q", code, stderr)
+	}
+	if _, _, code := runCmd("trace", "--stage", "all", "--html", prog, "--force", prog); code != 2 {
+		t.Errorf("--html the program --force: exit %d", code)
+	}
+	if src, _ := os.ReadFile(prog); string(src) != "<Int <= Dyn>^l2 <Dyn <= Int>^l1 4" {
+		t.Fatalf("the program became %.60q", src)
+	}
+	page := write(t, "page.html", "mine")
+	if _, stderr, code := runCmd("trace", "--stage", "all", "--html", page, prog); code != 2 || !strings.Contains(stderr, "exists: give --force") {
+		t.Errorf("--html an existing file: exit %d, %q", code, stderr)
+	}
+	if _, _, code := runCmd("trace", "--stage", "all", "--html", page, "--force", prog); code != 0 {
+		t.Errorf("--html --force: exit %d", code)
+	}
+	if html, _ := os.ReadFile(page); !bytes.Contains(html, []byte("<b>CmpCst</b>")) {
+		t.Errorf("--force did not write the page")
+	}
+	if _, stderr, code := runCmd("trace", "--html", filepath.Join(t.TempDir(), "x.html"), prog); code != 2 || !strings.Contains(stderr, "--html is for --stage all") {
+		t.Errorf("--html without --stage all: exit %d, %q", code, stderr)
+	}
+
+	suite := writeFiles(t, map[string]string{"count.gtlc.in": "-- sizes: 2\nletrec c: Int -> Int = \\n:Int. if n = 0 then 0 else c (n - 1) in c {n}"})
+	for _, flag := range []string{"--plot", "--cpuprofile"} {
+		out := write(t, "out", "mine")
+		stdout, stderr, code := runCmd("bench", "--dir", suite, "--stage", "interp", "--semantics", "ed", flag, out)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "exists: give --force") {
+			t.Errorf("bench %s an existing file: exit %d, %q, %q", flag, code, stdout, stderr)
+		}
+		if stdout, stderr, code := runCmd("bench", "--dir", suite, "--stage", "interp", "--semantics", "ed", flag, filepath.Join(suite, "count.gtlc.in"), "--force"); code != 2 || stdout != "" || !strings.Contains(stderr, "is an input") {
+			t.Errorf("bench %s a program of the suite: exit %d, %q, %q", flag, code, stdout, stderr)
+		}
+		if got, _ := os.ReadFile(out); string(got) != "mine" {
+			t.Errorf("bench %s overwrote the file", flag)
+		}
+	}
+}
+
+// TestCounterexampleNeverLost: the shrunk counterexample is printed before it is
+// written, so that a write that fails loses nothing; an existing file is not
+// overwritten.
+func TestCounterexampleNeverLost(t *testing.T) {
+	res := fuzzResult{checked: 12, seed: 7, found: &counterexample{prop: "lockstep", program: "inc 3", ext: "gtlc", comment: []string{"expect[ed]: 4"}, round: 2}}
+	var stdout, stderr bytes.Buffer
+	reportCounterexample(&stdout, &stderr, "gradual", res, filepath.Join(t.TempDir(), "missing", "dir"))
+	want := "gradual: disagreement (12 runs, shrinking included; seed 7, round 2):\n-- found by interderive fuzz\n-- expect[ed]: 4\ninc 3\n"
+	if stdout.String() != want || !strings.Contains(stderr.String(), "the counterexample above is not saved") {
+		t.Errorf("stdout %q\nstderr %q", stdout.String(), stderr.String())
+	}
+	dir := t.TempDir()
+	stdout.Reset()
+	reportCounterexample(&stdout, &stderr, "gradual", res, dir)
+	files, _ := filepath.Glob(filepath.Join(dir, "fuzz-gradual-lockstep-*.gtlc"))
+	if len(files) != 1 || !strings.HasSuffix(stdout.String(), "saved to "+files[0]+"\n") {
+		t.Fatalf("files %v, stdout %q", files, stdout.String())
+	}
+	if src, _ := os.ReadFile(files[0]); string(src) != "-- found by interderive fuzz\n-- expect[ed]: 4\ninc 3\n" {
+		t.Errorf("the file holds %q", src)
+	}
+}
+
+// TestVersion: --version prints the module's version and the revision it was built
+// from, as Go records them.
+func TestVersion(t *testing.T) {
+	if stdout, _, code := runCmd("--version"); code != 0 || !strings.HasPrefix(stdout, "interderive ") {
+		t.Errorf("--version: exit %d, %q", code, stdout)
+	}
+	info := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "github.com/interderive/interderive", Version: "v0.3.0"},
+		Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "a15ed99"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "true"}}}
+	if got, want := versionOf(info), "v0.3.0 (git revision a15ed99, 2026-01-02T03:04:05Z, modified), built with go1.26.0"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := versionOf(&debug.BuildInfo{}), "(devel)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
