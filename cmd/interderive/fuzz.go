@@ -153,6 +153,9 @@ value, <c1 ; c2> v, whose trace shows reduction normalising c1 ; c2.`,
 			if err != nil {
 				return err
 			}
+			if size < 1 || size > maxFuzzSize {
+				return fmt.Errorf("--size must be between 1 and %d, not %d", maxFuzzSize, size)
+			}
 			castStages, dplStages := fuzzStages(stageNames)
 			checks := map[string]func(*rapid.T, *counterexample){
 				"gradual": func(t *rapid.T, c *counterexample) { fuzzGradual(t, c, castStages, sems, size, props) },
@@ -201,7 +204,7 @@ value, <c1 ; c2> v, whose trace shows reduction normalising c1 ; c2.`,
 	cmd.Flags().IntVar(&count, "count", 1000, "programs per calculus")
 	cmd.Flags().DurationVar(&budget, "time", 0, "stop each calculus after this long (0: run --count programs)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "the seed each round's is derived from, for a reproducible run with the same --count (0: a random one, printed)")
-	cmd.Flags().IntVar(&size, "size", 5, "depth of the generated programs")
+	cmd.Flags().IntVar(&size, "size", 5, fmt.Sprintf("depth of the generated programs, 1 to %d (their size grows linearly with it: gradualgen.NodeBudget)", maxFuzzSize))
 	cmd.Flags().StringVar(&propList, "props", "all", "properties to check: all or a comma-separated list of lockstep, preservation, blame, seq, interpolation, finite-differences")
 	cmd.Flags().StringVar(&semantics, "semantics", "all", "gradual: cast semantics to check, all or a comma-separated list")
 	cmd.Flags().StringVar(&ad, "ad", "all", "dpl: differentiation strategies to check, all or a comma-separated list")
@@ -212,6 +215,12 @@ value, <c1 ; c2> v, whose trace shows reduction normalising c1 ; c2.`,
 
 // fuzzGradual checks the selected gradual properties on one draw: a semantics, a pair
 // of its normal forms (seq), and a random program, GTLC or cast calculus, under that
+// maxFuzzSize bounds --size. The generators' node budget keeps a program's size
+// linear in its depth (100 compound terms a level), so the bound is where a program
+// takes the reference semantics, quadratic in the term, seconds rather than
+// milliseconds: --size 1000 checks about a program a second.
+const maxFuzzSize = 1000
+
 // semantics, unmerged and merged (lockstep on every stage, preservation, blame).
 func fuzzGradual(t *rapid.T, c *counterexample, stages []driver.CastStage, sems []g.Semantics, size int, props propSet) {
 	sem := rapid.SampledFrom(sems).Draw(t, "semantics")

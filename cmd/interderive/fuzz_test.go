@@ -268,3 +268,21 @@ func TestFuzzSeedReproducible(t *testing.T) {
 		t.Errorf("a second run: %q, the first %q", again, first)
 	}
 }
+
+// TestFuzzSize: --size is bounded, and a large size stays small in memory and time,
+// since the generators' node budget makes a program's size linear in its depth (before
+// it, --size 1000 ran minutes and gigabytes for two programs).
+func TestFuzzSize(t *testing.T) {
+	keepRapidFlags(t)
+	for _, size := range []string{"0", "1001", "-3"} {
+		if _, stderr, code := runCmd("fuzz", "--size", size, "--count", "1"); code != exitStatic || !strings.Contains(stderr, "--size must be between 1 and 1000") {
+			t.Errorf("fuzz --size %s: exit %d, %s; want 2", size, code, stderr)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	if stdout, stderr, code := runCmd("fuzz", "--size", "1000", "--count", "2", "--jobs", "1", "--seed", "7"); code != 0 {
+		t.Errorf("fuzz --size 1000: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
