@@ -1,10 +1,12 @@
 package driver
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
@@ -23,6 +25,7 @@ type Lane struct {
 	Steps  [][]string `json:"steps"`
 	Answer string     `json:"answer"`
 	Error  string     `json:"error,omitempty"`
+	err    error      // the error of Error
 }
 
 // SideBySide is a run of one program on every stage, aligned on the contraction
@@ -40,13 +43,32 @@ type SideBySider interface {
 	SideBySide(variant string, opts interderive.Options) (SideBySide, error)
 }
 
-// lane collects a stage's steps between contractions.
+// Err is the error that ended the first lane that did not reach an answer (out of
+// fuel, time or memory, too deep, ...), or nil when every lane answered.
+func (s SideBySide) Err() error {
+	for _, l := range s.Lanes {
+		if l.err != nil {
+			return l.err
+		}
+	}
+	return nil
+}
+
+// lane collects a stage's steps between contractions, printing its items with pr.
 type lane struct {
 	Lane
 	cur []string
+	pr  *printer
 }
 
 func (l *lane) step(format string, args ...any) { l.cur = append(l.cur, fmt.Sprintf(format, args...)) }
+
+// defs adds the definitions of the environments cp named since it last said.
+func (l *lane) defs(cp *closures.Printer) {
+	for _, d := range cp.Defs() {
+		l.step("%s", d)
+	}
+}
 
 func (l *lane) contract(rule string) {
 	l.Rules = append(l.Rules, rule)
@@ -56,15 +78,47 @@ func (l *lane) contract(rule string) {
 
 func (l *lane) end(a g.Answer, err error) Lane {
 	l.Steps = append(l.Steps, l.cur)
-	l.Answer = a.String()
+	if err == nil {
+		var out Outcome
+		if out, err = l.pr.castAnswer(a, len(l.Rules)); err == nil {
+			l.Answer = out.Value
+		}
+	}
 	if err != nil {
-		l.Error, l.Answer = err.Error(), ""
+		l.Error, l.err = err.Error(), err
 	}
 	return l.Lane
 }
 
+// laneOptions are the options of the next lane of a side-by-side trace whose time
+// budget ends at deadline (zero: none): the time left, or ok false when none is.
+func laneOptions(opts interderive.Options, deadline time.Time) (interderive.Options, bool) {
+	if opts.Timeout > 0 {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return opts, false
+		}
+		opts.Timeout = left
+	}
+	return opts, true
+}
+
+// laneError is the error that ended a lane, a time limit reported as the whole
+// trace's (the lane had only what the lanes before it left).
+func laneError(err error, opts interderive.Options) error {
+	var te *interderive.TimeoutError
+	if errors.As(err, &te) {
+		return &interderive.TimeoutError{Limit: opts.Timeout, Steps: te.Steps}
+	}
+	return err
+}
+
 // SideBySide runs the program on every stage under one semantics, all unmerged unless
-// opts says merged, and records each stage's own steps.
+// opts says merged, and records each stage's own steps. The stages run one after the
+// other within one time budget, opts.Timeout (each has what the ones before it left),
+// and every item is printed within the output budget (closures with their
+// environments named, closures.Printer). A lane that stops without an answer says why
+// (Lane.Error, and SideBySide.Err).
 func (p gradualProgram) SideBySide(variant string, opts interderive.Options) (SideBySide, error) {
 	sem, ok := g.Lookup(variant, CastSemantics()...)
 	if !ok {
@@ -73,12 +127,18 @@ func (p gradualProgram) SideBySide(variant string, opts interderive.Options) (Si
 	if opts.Merging == interderive.MergeDefault {
 		opts.Merging = interderive.Unmerged
 	}
+	deadline := time.Now().Add(opts.Timeout)
 	e := g.Translate(sem, p.term)
-	out := SideBySide{Program: g.Format(e), Variant: variant, Parameter: "semantics"}
+	out := SideBySide{Program: newPrinter(opts, interderive.NewLimits(opts, nil)).term(e), Variant: variant, Parameter: "semantics"}
 	merge := opts.Merging == interderive.Merged
 	for _, st := range CastStages() {
 		l := &lane{Lane: Lane{Stage: st.Name}}
-		o := opts
+		o, ok := laneOptions(opts, deadline)
+		l.pr = newPrinter(o, interderive.NewLimits(o, func() int { return len(l.Rules) }))
+		if !ok {
+			out.Lanes = append(out.Lanes, l.end(g.Answer{}, &interderive.TimeoutError{Limit: opts.Timeout}))
+			continue
+		}
 		o.OnContract = l.contract
 		var a g.Answer
 		var err error
@@ -97,24 +157,28 @@ func (p gradualProgram) SideBySide(variant string, opts interderive.Options) (Si
 		default: // cps2, interp: no intermediate states to show
 			a, err = st.Eval(sem, e, o)
 		}
-		out.Lanes = append(out.Lanes, l.end(a, err))
+		out.Lanes = append(out.Lanes, l.end(a, laneError(err, opts)))
 	}
 	return out, nil
 }
 
 func sideReduction(l *lane, r reduction.Cast, e g.Expr, opts interderive.Options) (g.Answer, error) {
 	fuel := interderive.NewCounter(opts)
+	pr := l.pr
 	for {
 		step, done, err := r.Reduce(e)
 		if err != nil || done {
 			return step.Answer, err
 		}
-		l.step("decompose: %s  with redex  %s", step.Context, g.Format(step.Redex.Term()))
+		l.step("decompose: %s  with redex  %s", pr.castContext(step.Context), pr.term(step.Redex.Term()))
 		if c, ok := step.Redex.(*reduction.StepCst); ok {
 			l.step("coercion:  %s  with redex  %s", c.CContext, g.FormatCoercion(c.CRedex))
 		}
-		l.step("contract:  %s", g.Format(step.Contractum))
-		l.step("plug:      %s", g.Format(step.Next))
+		l.step("contract:  %s", pr.term(step.Contractum))
+		l.step("plug:      %s", pr.term(step.Next))
+		if pr.err != nil {
+			return g.Answer{}, pr.err
+		}
 		if err := fuel.Contract(step.Redex.Rule()); err != nil {
 			return g.Answer{}, err
 		}
@@ -124,6 +188,9 @@ func sideReduction(l *lane, r reduction.Cast, e g.Expr, opts interderive.Options
 
 func sideClosures(l *lane, c closures.Calculus, e g.Expr, opts interderive.Options) (g.Answer, error) {
 	fuel := interderive.NewCounter(opts)
+	pr := l.pr
+	cp := closures.NewPrinter(pr.budget)
+	show := func(cl closures.Closure) string { return pr.item(cp.Closure(cl)) }
 	var cl closures.Closure = &closures.Clo{E: e}
 	for {
 		step, err := c.Decompose(cl)
@@ -137,10 +204,17 @@ func sideClosures(l *lane, c closures.Calculus, e g.Expr, opts interderive.Optio
 			return g.Answer{Value: closures.Sigma(cl)}, nil
 		}
 		if step.Rule == "" {
-			l.step("%s: %s  ~>  %s", step.Env, closures.Format(step.Redex), closures.Format(step.Contractum))
+			redex, contractum := show(step.Redex), show(step.Contractum)
+			l.defs(cp)
+			l.step("%s: %s  ~>  %s", step.Env, redex, contractum)
 		} else {
-			l.step("decompose: %s  with redex  %s", step.Context, closures.Format(step.Redex))
-			l.step("contract:  %s", closures.Format(step.Contractum))
+			context, redex, contractum := pr.item(cp.Context(step.Context)), show(step.Redex), show(step.Contractum)
+			l.defs(cp)
+			l.step("decompose: %s  with redex  %s", context, redex)
+			l.step("contract:  %s", contractum)
+		}
+		if pr.err != nil {
+			return g.Answer{}, pr.err
 		}
 		cl = step.Next()
 		if step.Rule != "" {

@@ -3,9 +3,11 @@ package driver
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/dpl"
 	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
@@ -59,12 +61,12 @@ func (l *dplLane) completion(n int, rd bool, line string) {
 // rd shows an rd whose contraction is complete: the trace term of its body and its
 // derivative term.
 func (l *dplLane) rd(indent string, trace, derivative dpl.Term) {
-	l.step("%strace:      %s", indent, dpl.Format(trace))
-	l.step("%sderivative: %s", indent, dpl.Format(derivative))
+	l.step("%strace:      %s", indent, l.pr.dplTerm(trace))
+	l.step("%sderivative: %s", indent, l.pr.dplTerm(derivative))
 }
 
-// end closes the lane with the stage's outcome. A row with no steps is an empty list
-// (in JSON [], not null).
+// end closes the lane with the stage's outcome, printed within the budgets. A row
+// with no steps is an empty list (in JSON [], not null).
 func (l *dplLane) end(a dpl.Answer, err error) Lane {
 	l.Steps = append(l.Steps, l.cur)
 	for i, steps := range l.Steps {
@@ -72,9 +74,14 @@ func (l *dplLane) end(a dpl.Answer, err error) Lane {
 			l.Steps[i] = []string{}
 		}
 	}
-	l.Answer = a.String()
+	if err == nil {
+		var out Outcome
+		if out, err = l.pr.dplAnswer(a, len(l.Rules)); err == nil {
+			l.Answer = out.Value
+		}
+	}
 	if err != nil {
-		l.Error, l.Answer = err.Error(), ""
+		l.Error, l.err = err.Error(), err
 	}
 	return l.Lane
 }
@@ -87,20 +94,31 @@ func indentLayer(layer int) string { return strings.Repeat("| ", layer) }
 // records each stage's own steps: the reduction semantics' decompositions, contractums
 // and symbolic steps (what the trace grows by), the calculus of closures' environment
 // steps too, the machine's states with their layers; and, on every stage, the trace
-// term and the derivative term of every rd.
+// term and the derivative term of every rd. As for the gradual calculi, the stages
+// share one time budget and every item is printed within the output budget.
 func (p dplProgram) SideBySide(variant string, opts interderive.Options) (SideBySide, error) {
 	ad, ok := dpl.LookupDifferentiator(variant)
 	if !ok {
 		return SideBySide{}, fmt.Errorf("unknown differentiation strategy %q", variant)
 	}
-	out := SideBySide{Program: dpl.Format(p.term), Variant: ad.Name(), Parameter: "ad"}
+	deadline := time.Now().Add(opts.Timeout)
+	out := SideBySide{Program: newPrinter(opts, interderive.NewLimits(opts, nil)).dplTerm(p.term), Variant: ad.Name(), Parameter: "ad"}
 	for _, st := range DPLStages() {
-		l := &dplLane{lane{Lane: Lane{Stage: st.Name}}}
-		a, err := p.runLane(l, st, ad, opts)
-		out.Lanes = append(out.Lanes, l.end(a, err))
+		l := newDPLLane(st.Name)
+		o, ok := laneOptions(opts, deadline)
+		l.pr = newPrinter(o, interderive.NewLimits(o, func() int { return len(l.Rules) }))
+		if !ok {
+			out.Lanes = append(out.Lanes, l.end(dpl.Answer{}, &interderive.TimeoutError{Limit: opts.Timeout}))
+			continue
+		}
+		a, err := p.runLane(l, st, ad, o)
+		out.Lanes = append(out.Lanes, l.end(a, laneError(err, opts)))
 	}
 	return out, nil
 }
+
+// newDPLLane is an empty lane for a stage; its printer is set before it runs.
+func newDPLLane(stage string) *dplLane { return &dplLane{lane{Lane: Lane{Stage: stage}}} }
 
 // runLane runs the program on one stage and records the stage's own steps in l, cut at
 // its contractions (see SideBySide); opts.OnContract, if set, is called after l has
@@ -136,6 +154,7 @@ func (p dplProgram) runLane(l *dplLane, st DPLStage, ad dpl.Differentiator, opts
 // (ordinary evaluation), what the trace grows by (symbolic evaluation), and for rd
 // the trace and the derivative.
 func sideReductionDPL(l *dplLane) reduction.DiffHooks {
+	pr := l.pr
 	return reduction.DiffHooks{
 		Redex: func(ev reduction.DiffEvent) {
 			in := indentLayer(ev.Layer)
@@ -143,7 +162,7 @@ func sideReductionDPL(l *dplLane) reduction.DiffHooks {
 			if ev.Layer > 0 {
 				where = fmt.Sprintf("   (layer %d, %s)", ev.Layer, ev.Mode)
 			}
-			l.attach(ev.Step, fmt.Sprintf("%sdecompose: %s  with redex  %s%s", in, ev.Context, dpl.Format(ev.Redex.Term()), where))
+			l.attach(ev.Step, fmt.Sprintf("%sdecompose: %s  with redex  %s%s", in, pr.dplContext(ev.Context), pr.dplTerm(ev.Redex.Term()), where))
 		},
 		Step: func(ev reduction.DiffEvent) {
 			in := indentLayer(ev.Layer)
@@ -155,16 +174,16 @@ func sideReductionDPL(l *dplLane) reduction.DiffHooks {
 			}
 			switch {
 			case ev.Finished != nil:
-				add(in + "finished:  " + dpl.Format(ev.Finished))
+				add(in + "finished:  " + pr.dplTerm(ev.Finished))
 				return
 			case ev.Mode == reduction.DiffSymbolic:
 				if ev.Binding != nil {
-					add(in + "trace +=   " + formatBinding(ev.Binding))
+					add(in + "trace +=   " + pr.binding(ev.Binding))
 				}
-				add(in + "term:      " + dpl.Format(ev.Next))
+				add(in + "term:      " + pr.dplTerm(ev.Next))
 			default:
-				add(in + "contract:  " + dpl.Format(ev.Contractum))
-				add(in + "plug:      " + dpl.Format(ev.Next))
+				add(in + "contract:  " + pr.dplTerm(ev.Contractum))
+				add(in + "plug:      " + pr.dplTerm(ev.Next))
 			}
 		},
 	}
@@ -174,10 +193,11 @@ func sideReductionDPL(l *dplLane) reduction.DiffHooks {
 // lookup: no contractions), and each contraction once complete: the context, the
 // redex, the contractum and the closure read back.
 func sideClosuresDPL(l *dplLane) closures.DiffHooks {
+	pr := l.pr
 	return closures.DiffHooks{Step: func(ev closures.DiffEvent) {
 		in := indentLayer(ev.Layer)
 		if ev.Rule == "" {
-			l.step("%s%s: %s  ~>  %s", in, ev.Env, formatDiffClosure(ev.Mode, ev.Redex), formatDiffClosure(ev.Mode, ev.Contractum))
+			l.step("%s%s: %s  ~>  %s", in, ev.Env, pr.diffClosure(ev.Mode, ev.Redex), pr.diffClosure(ev.Mode, ev.Contractum))
 			return
 		}
 		rd := ev.Trace != nil
@@ -187,36 +207,43 @@ func sideClosuresDPL(l *dplLane) closures.DiffHooks {
 		if ev.Layer > 0 {
 			where = fmt.Sprintf("   (layer %d, %s)", ev.Layer, ev.Mode)
 		}
-		add(fmt.Sprintf("%sdecompose: %s  with redex  %s%s", in, ev.Context, formatDiffClosure(ev.Mode, ev.Redex), where))
+		add(fmt.Sprintf("%sdecompose: %s  with redex  %s%s", in, pr.diffContext(ev.Context), pr.diffClosure(ev.Mode, ev.Redex), where))
 		if rd {
 			l.rd(in, ev.Trace, ev.Derivative)
 		}
 		if ev.Finished != nil {
-			add(in + "finished:  " + dpl.Format(ev.Finished))
+			add(in + "finished:  " + pr.dplTerm(ev.Finished))
 			return
 		}
 		if ev.Binding != nil {
-			add(in + "trace +=   " + formatBinding(ev.Binding))
+			add(in + "trace +=   " + pr.binding(ev.Binding))
 		}
-		add(in + "contract:  " + formatDiffClosure(ev.Mode, ev.Contractum))
+		add(in + "contract:  " + pr.diffClosure(ev.Mode, ev.Contractum))
 		if ev.Next != nil {
-			add(in + "closure:   " + dpl.Format(closures.DiffSigma(ev.Mode, ev.Next)))
+			add(in + "closure:   " + pr.dplTerm(closures.DiffSigma(ev.Mode, ev.Next)))
 		}
 	}}
 }
 
-// formatBinding is let x:T = C in, the body to come.
-func formatBinding(b *dpl.Let) string {
-	return "let " + b.Name + ":" + dpl.FormatType(b.T) + " = " + dpl.Format(b.Bound) + " in"
+// binding is let x:T = C in, the body to come.
+func (p *printer) binding(b *dpl.Let) string {
+	return "let " + b.Name + ":" + p.dplType(b.T) + " = " + p.dplTerm(b.Bound) + " in"
 }
 
-// formatDiffClosure shows a closure: a term with its value environment, M[x ↦ V, ...]
+// diffContext prints a closure context of the differentiable language, read back, with
+// [] for its hole, as closures.DiffContext.String.
+func (p *printer) diffContext(E closures.DiffContext) string {
+	hole := &dpl.Var{Name: contexts.Hole}
+	return p.dplTerm(closures.DiffSigma(closures.DiffSymbolic, E.Plug(&closures.DiffValue{Term: hole, Val: hole})))
+}
+
+// diffClosure shows a closure: a term with its value environment, M[x ↦ V, ...]
 // ((x ↦ V)_sym for a symbolic binding; innermost first; ε when empty; M in parentheses
 // unless it is atomic or an application), or anything else read back.
-func formatDiffClosure(mode closures.DiffMode, cl closures.DiffClosure) string {
+func (p *printer) diffClosure(mode closures.DiffMode, cl closures.DiffClosure) string {
 	c, ok := cl.(*closures.DiffClo)
 	if !ok {
-		return dpl.Format(closures.DiffSigma(mode, cl))
+		return p.dplTerm(closures.DiffSigma(mode, cl))
 	}
 	const most = 8
 	var env []string
@@ -225,7 +252,7 @@ func formatDiffClosure(mode closures.DiffMode, cl closures.DiffClosure) string {
 			env = append(env, "…")
 			break
 		}
-		b := rho.Name + " ↦ " + dpl.Format(rho.Val)
+		b := rho.Name + " ↦ " + p.dplTerm(rho.Val)
 		if rho.Sym {
 			b = "(" + b + ")_sym"
 		}
@@ -234,7 +261,7 @@ func formatDiffClosure(mode closures.DiffMode, cl closures.DiffClosure) string {
 	if len(env) == 0 {
 		env = []string{"ε"}
 	}
-	m := dpl.Format(c.M)
+	m := p.dplTerm(c.M)
 	switch c.M.(type) {
 	case *dpl.Var, *dpl.RealLit, *dpl.UnitLit, *dpl.BoolLit, *dpl.Pair, *dpl.OpApp, *dpl.Fst, *dpl.Snd, *dpl.Call:
 	default:
