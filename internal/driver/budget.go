@@ -48,6 +48,15 @@ func (p *printer) item(s string, err error) string {
 	return s + " " + stoppedMark
 }
 
+// whole is an item made of several printed parts, cut and marked at the output budget
+// as one.
+func (p *printer) whole(s string) string {
+	if p.budget.Max > 0 && len(s) > p.budget.Max {
+		return interderive.Cut(s, p.budget.Max) + elided(p.budget.Max)
+	}
+	return s
+}
+
 // stoppedMark is what an item prints as once the time or memory budget ran out.
 const stoppedMark = "…"
 

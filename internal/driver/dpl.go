@@ -199,41 +199,26 @@ func traceDPLAnswer(w io.Writer, pr *printer, a dpl.Answer, steps int) (Outcome,
 // after it has happened, when nothing can be added to it any more (dplLane.attach), so
 // that a long run streams.
 func (p dplProgram) traceLane(w io.Writer, st DPLStage, ad dpl.Differentiator, opts interderive.Options) (Outcome, error) {
-	l := newDPLLane(st.Name)
-	printed, spaced := 0, true // spaced: a blank line before the next header
-	flush := func(rows int) {
-		for ; printed < rows; printed++ {
-			lines := l.Steps[printed]
-			if len(lines) > 0 || !spaced {
-				fmt.Fprintln(w) // a row of contractions only (cps2, interp) stays compact
-			}
-			spaced = len(lines) == 0
-			if printed < len(l.Rules) {
-				fmt.Fprintf(w, "contraction %d: %s\n", printed+1, l.Rules[printed])
-			} else if len(lines) > 0 {
-				fmt.Fprintf(w, "after the last contraction\n")
-			}
-			for _, line := range lines {
-				fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(line, "\n", "\n  "))
-			}
-			l.Steps[printed] = nil
+	spaced := true // a blank line before the next header
+	lanes := runLanes(opts, p.dplLanes(ad, []DPLStage{st}), func(i int, cells []*laneRow) {
+		row := cells[0]
+		if len(row.lines) > 0 || !spaced {
+			fmt.Fprintln(w) // a row of contractions only (cps2, interp) stays compact
 		}
+		spaced = len(row.lines) == 0
+		if row.rule != "" {
+			fmt.Fprintf(w, "contraction %d: %s\n", i+1, row.rule)
+		} else if len(row.lines) > 0 {
+			fmt.Fprintf(w, "after the last contraction\n")
+		}
+		for _, line := range row.lines {
+			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(line, "\n", "\n  "))
+		}
+	})
+	l := lanes[0]
+	if l.end.err != nil {
+		return Outcome{Steps: l.n}, l.end.err
 	}
-	opts, steps := counting(opts)
-	l.pr = newPrinter(opts, interderive.NewLimits(opts, func() int { return *steps }))
-	on := opts.OnContract
-	opts.OnContract = func(rule string) {
-		flush(len(l.Rules) - 1) // every row but the last contraction's is final
-		on(rule)
-	}
-	a, err := p.runLane(l, st, ad, opts)
-	l.Steps = append(l.Steps, l.cur) // what came after the last contraction
-	flush(len(l.Steps))
-	if err == nil {
-		err = l.pr.err
-	}
-	if err != nil {
-		return Outcome{Steps: *steps}, err
-	}
-	return traceDPLAnswer(w, l.pr, a, *steps)
+	fmt.Fprintf(w, "\nanswer     %s\n", l.end.Answer)
+	return l.outc, nil
 }

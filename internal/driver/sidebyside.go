@@ -1,12 +1,11 @@
 package driver
 
 import (
-	"errors"
 	"fmt"
 	"html/template"
 	"io"
 	"strings"
-	"time"
+	"sync"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
@@ -38,9 +37,20 @@ type SideBySide struct {
 	Lanes     []Lane `json:"lanes"`
 }
 
-// SideBySider is a program that can be traced on every stage at once.
+// SideBySider is a program that can be traced on every stage at once. The stages run
+// at the same time, each in its goroutine, under the same options: one time budget
+// (opts.Timeout) for them all, the memory budget of the process, and the output budget
+// for every item (a longer one is cut and marked). Each stage sends its rows as they
+// become final through a channel of a few rows (laneAhead), so that a stage ahead of
+// the others waits for them and the trace takes memory for a few rows only, whatever
+// the length of the run.
 type SideBySider interface {
+	// SideBySide collects the aligned trace (for --json and --html: memory grows with
+	// the run, within its budgets).
 	SideBySide(variant string, opts interderive.Options) (SideBySide, error)
+	// WriteSideBySide writes the aligned trace as the stages go, in WriteText's
+	// format, and returns the error of the first stage that did not answer (Err).
+	WriteSideBySide(w io.Writer, variant string, opts interderive.Options) error
 }
 
 // Err is the error that ended the first lane that did not reach an answer (out of
@@ -54,11 +64,31 @@ func (s SideBySide) Err() error {
 	return nil
 }
 
-// lane collects a stage's steps between contractions, printing its items with pr.
+// laneAhead is how many final rows a lane may send before they are read.
+const laneAhead = 4
+
+// laneRow is one row of a lane as it streams: the rule of its contraction ("" for the
+// row after the last contraction) and what the stage did to reach it.
+type laneRow struct {
+	rule  string
+	lines []string
+}
+
+// lane records a stage's steps between contractions as the stage runs, printing its
+// items with pr, and sends each row on out once it is final: once the contraction
+// after it happened (a stage of the differentiable language may still add to the last
+// contraction's row, dplLane.attach), or the run ended. It keeps only the rows not
+// sent yet.
 type lane struct {
-	Lane
-	cur []string
-	pr  *printer
+	stage string
+	n     int       // contractions so far
+	rows  []laneRow // rows not sent yet: rows[0] is row number sent
+	sent  int
+	cur   []string // the row being built
+	pr    *printer
+	out   chan<- laneRow
+	end   Lane    // the lane's outcome (Stage, Answer, Error), set before out is closed
+	outc  Outcome // the outcome of a run that answered
 }
 
 func (l *lane) step(format string, args ...any) { l.cur = append(l.cur, fmt.Sprintf(format, args...)) }
@@ -70,96 +100,232 @@ func (l *lane) defs(cp *closures.Printer) {
 	}
 }
 
+// contract closes the row of contraction n+1, and sends the rows that are final.
 func (l *lane) contract(rule string) {
-	l.Rules = append(l.Rules, rule)
-	l.Steps = append(l.Steps, l.cur)
+	l.rows = append(l.rows, laneRow{rule: rule, lines: l.cur})
 	l.cur = nil
+	l.n++
+	l.flush(l.n - 1)
 }
 
-func (l *lane) end(a g.Answer, err error) Lane {
-	l.Steps = append(l.Steps, l.cur)
-	if err == nil {
-		var out Outcome
-		if out, err = l.pr.castAnswer(a, len(l.Rules)); err == nil {
-			l.Answer = out.Value
-		}
+// row is the row of contraction n (1-based) if it has not been sent, else nil.
+func (l *lane) row(n int) *laneRow {
+	if i := n - 1 - l.sent; i >= 0 && i < len(l.rows) {
+		return &l.rows[i]
 	}
+	return nil
+}
+
+// flush sends the rows before row number upto.
+func (l *lane) flush(upto int) {
+	k := 0
+	for ; l.sent < upto && k < len(l.rows); k++ {
+		l.out <- l.rows[k]
+		l.sent++
+	}
+	n := copy(l.rows, l.rows[k:])
+	clear(l.rows[n:])
+	l.rows = l.rows[:n]
+}
+
+// finish ends the lane: the row after the last contraction, every row sent, and the
+// outcome: the answer, printed within the budgets, or the error.
+func (l *lane) finish(out Outcome, err error) {
+	l.rows = append(l.rows, laneRow{lines: l.cur})
+	l.cur = nil
+	l.flush(l.n + 1)
+	l.end = Lane{Stage: l.stage, Answer: out.Value}
+	l.outc = out
 	if err != nil {
-		l.Error, l.err = err.Error(), err
+		l.end.Answer, l.end.Error, l.end.err = "", err.Error(), err
 	}
-	return l.Lane
 }
 
-// laneOptions are the options of the next lane of a side-by-side trace whose time
-// budget ends at deadline (zero: none): the time left, or ok false when none is.
-func laneOptions(opts interderive.Options, deadline time.Time) (interderive.Options, bool) {
-	if opts.Timeout > 0 {
-		left := time.Until(deadline)
-		if left <= 0 {
-			return opts, false
+// laneRun is a stage to run as a lane: run runs it with opts, recording its steps in l
+// (opts.OnContract, if set, must be called at each contraction after l.contract), and
+// returns its outcome, the answer printed with l.pr.
+type laneRun struct {
+	stage string
+	run   func(l *lane, opts interderive.Options) (Outcome, error)
+}
+
+// runLanes runs the lanes at once under opts, each in its goroutine (see SideBySider),
+// and calls row(i, cells) for every row i in order, cells[j] being lane j's row i (nil
+// once lane j has ended). It returns the lanes once all have ended. With more than one
+// lane, opts.OnContract is not called: the lanes run concurrently.
+func runLanes(opts interderive.Options, runs []laneRun, row func(i int, cells []*laneRow)) []*lane {
+	if len(runs) > 1 {
+		opts.OnContract = nil
+	}
+	lanes := make([]*lane, len(runs))
+	chans := make([]chan laneRow, len(runs))
+	var wg sync.WaitGroup
+	for j, r := range runs {
+		ch := make(chan laneRow, laneAhead)
+		l := &lane{stage: r.stage, out: ch}
+		l.pr = newPrinter(opts, interderive.NewLimits(opts, func() int { return l.n }))
+		lanes[j], chans[j] = l, ch
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(ch)
+			l.finish(runSafe(r, l, opts))
+		}()
+	}
+	for i, open := 0, len(chans); open > 0; i++ {
+		cells := make([]*laneRow, len(chans))
+		some := false
+		for j, ch := range chans {
+			if ch == nil {
+				continue
+			}
+			if r, ok := <-ch; ok {
+				cells[j], some = &r, true
+			} else {
+				chans[j] = nil
+				open--
+			}
 		}
-		opts.Timeout = left
+		if some {
+			row(i, cells)
+		}
 	}
-	return opts, true
+	wg.Wait()
+	return lanes
 }
 
-// laneError is the error that ended a lane, a time limit reported as the whole
-// trace's (the lane had only what the lanes before it left).
-func laneError(err error, opts interderive.Options) error {
-	var te *interderive.TimeoutError
-	if errors.As(err, &te) {
-		return &interderive.TimeoutError{Limit: opts.Timeout, Steps: te.Steps}
-	}
-	return err
+// runSafe runs a lane, a panic of the stage turned into an error, so that its lane
+// always ends.
+func runSafe(r laneRun, l *lane, opts interderive.Options) (out Outcome, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = Outcome{Steps: l.n}, fmt.Errorf("internal error: the %s stage panicked: %v", r.stage, p)
+		}
+	}()
+	return r.run(l, opts)
 }
 
-// SideBySide runs the program on every stage under one semantics, all unmerged unless
-// opts says merged, and records each stage's own steps. The stages run one after the
-// other within one time budget, opts.Timeout (each has what the ones before it left),
-// and every item is printed within the output budget (closures with their
-// environments named, closures.Printer). A lane that stops without an answer says why
-// (Lane.Error, and SideBySide.Err).
-func (p gradualProgram) SideBySide(variant string, opts interderive.Options) (SideBySide, error) {
+// collect runs the lanes and collects the aligned trace into s.
+func collect(s SideBySide, opts interderive.Options, runs []laneRun) SideBySide {
+	s.Lanes = make([]Lane, len(runs))
+	lanes := runLanes(opts, runs, func(_ int, cells []*laneRow) {
+		for j, c := range cells {
+			if c == nil {
+				continue
+			}
+			if c.rule != "" {
+				s.Lanes[j].Rules = append(s.Lanes[j].Rules, c.rule)
+			}
+			lines := c.lines
+			if lines == nil {
+				lines = []string{} // in JSON [], not null
+			}
+			s.Lanes[j].Steps = append(s.Lanes[j].Steps, lines)
+		}
+	})
+	for j, l := range lanes {
+		rules, steps := s.Lanes[j].Rules, s.Lanes[j].Steps
+		s.Lanes[j] = l.end
+		s.Lanes[j].Rules, s.Lanes[j].Steps = rules, steps
+	}
+	return s
+}
+
+// stream runs the lanes and writes the aligned trace as it goes, in WriteText's
+// format, with s's header; it returns the first error of a lane.
+func stream(w io.Writer, s SideBySide, opts interderive.Options, runs []laneRun) error {
+	s.writeHeader(w)
+	stages := make([]string, len(runs))
+	for j, r := range runs {
+		stages[j] = r.stage
+	}
+	lanes := runLanes(opts, runs, func(i int, cells []*laneRow) { writeRow(w, i, stages, cells) })
+	for _, l := range lanes {
+		s.Lanes = append(s.Lanes, l.end)
+	}
+	s.writeEnd(w)
+	return s.Err()
+}
+
+// endCast is a gradual lane's outcome: its answer printed with the lane's printer, or
+// the error that ended it.
+func (l *lane) endCast(a g.Answer, err error) (Outcome, error) {
+	if err != nil {
+		return Outcome{Steps: l.n}, err
+	}
+	return l.pr.castAnswer(a, l.n)
+}
+
+// castLanes are the stages of the gradual calculi as lanes, under sem, merging or not.
+func castLanes(sem g.Semantics, e g.Expr, merge bool) []laneRun {
+	var runs []laneRun
+	for _, st := range CastStages() {
+		var run func(l *lane, o interderive.Options) (g.Answer, error)
+		switch st.Name {
+		case "reduction":
+			run = func(l *lane, o interderive.Options) (g.Answer, error) {
+				return sideReduction(l, reduction.Cast{Sem: sem, Merge: merge}, e, o)
+			}
+		case "closures":
+			run = func(l *lane, o interderive.Options) (g.Answer, error) {
+				return sideClosures(l, closures.Calculus{Sem: sem, Merge: merge}, e, o)
+			}
+		case "machine":
+			run = func(l *lane, o interderive.Options) (g.Answer, error) {
+				m := machine.New(sem, o)
+				m.Trace = func(s *machine.State) { l.step("%s", s) }
+				ans, err := m.Run(e)
+				if err != nil {
+					return g.Answer{}, err
+				}
+				return ans.ToAnswer(), nil
+			}
+		default: // cps2, interp: no intermediate states to show
+			run = func(_ *lane, o interderive.Options) (g.Answer, error) { return st.Eval(sem, e, o) }
+		}
+		runs = append(runs, laneRun{stage: st.Name, run: func(l *lane, o interderive.Options) (Outcome, error) {
+			o.OnContract = l.contract
+			a, err := run(l, o)
+			return l.endCast(a, interderive.InStage(err, st.Name))
+		}})
+	}
+	return runs
+}
+
+// sideBySide prepares the side-by-side trace of a gradual program: its header, the
+// options (unmerged unless opts says merged), and the lanes.
+func (p gradualProgram) sideBySide(variant string, opts interderive.Options) (SideBySide, interderive.Options, []laneRun, error) {
 	sem, ok := g.Lookup(variant, CastSemantics()...)
 	if !ok {
-		return SideBySide{}, fmt.Errorf("unknown semantics %q", variant)
+		return SideBySide{}, opts, nil, fmt.Errorf("unknown semantics %q", variant)
 	}
 	if opts.Merging == interderive.MergeDefault {
 		opts.Merging = interderive.Unmerged
 	}
-	deadline := time.Now().Add(opts.Timeout)
 	e := g.Translate(sem, p.term)
-	out := SideBySide{Program: newPrinter(opts, interderive.NewLimits(opts, nil)).term(e), Variant: variant, Parameter: "semantics"}
-	merge := opts.Merging == interderive.Merged
-	for _, st := range CastStages() {
-		l := &lane{Lane: Lane{Stage: st.Name}}
-		o, ok := laneOptions(opts, deadline)
-		l.pr = newPrinter(o, interderive.NewLimits(o, func() int { return len(l.Rules) }))
-		if !ok {
-			out.Lanes = append(out.Lanes, l.end(g.Answer{}, &interderive.TimeoutError{Limit: opts.Timeout}))
-			continue
-		}
-		o.OnContract = l.contract
-		var a g.Answer
-		var err error
-		switch st.Name {
-		case "reduction":
-			a, err = sideReduction(l, reduction.Cast{Sem: sem, Merge: merge}, e, o)
-		case "closures":
-			a, err = sideClosures(l, closures.Calculus{Sem: sem, Merge: merge}, e, o)
-		case "machine":
-			m := machine.New(sem, o)
-			m.Trace = func(s *machine.State) { l.step("%s", s) }
-			var ans interface{ ToAnswer() g.Answer }
-			if ans, err = m.Run(e); err == nil {
-				a = ans.ToAnswer()
-			}
-		default: // cps2, interp: no intermediate states to show
-			a, err = st.Eval(sem, e, o)
-		}
-		out.Lanes = append(out.Lanes, l.end(a, laneError(err, opts)))
+	s := SideBySide{Program: newPrinter(opts, interderive.NewLimits(opts, nil)).term(e), Variant: variant, Parameter: "semantics"}
+	return s, opts, castLanes(sem, e, opts.Merging == interderive.Merged), nil
+}
+
+// SideBySide runs the program on every stage under one semantics, all unmerged unless
+// opts says merged, and records each stage's own steps (see SideBySider): closures
+// with their environments named (closures.Printer), every item within the output
+// budget. A lane that stops without an answer says why (Lane.Error, and Err).
+func (p gradualProgram) SideBySide(variant string, opts interderive.Options) (SideBySide, error) {
+	s, opts, runs, err := p.sideBySide(variant, opts)
+	if err != nil {
+		return s, err
 	}
-	return out, nil
+	return collect(s, opts, runs), nil
+}
+
+// WriteSideBySide is SideBySide written as the stages go.
+func (p gradualProgram) WriteSideBySide(w io.Writer, variant string, opts interderive.Options) error {
+	s, opts, runs, err := p.sideBySide(variant, opts)
+	if err != nil {
+		return err
+	}
+	return stream(w, s, opts, runs)
 }
 
 func sideReduction(l *lane, r reduction.Cast, e g.Expr, opts interderive.Options) (g.Answer, error) {
@@ -237,11 +403,32 @@ func (s SideBySide) Rows() int {
 
 // Rule is the rule of row i (empty for the final row), and whether every lane agrees.
 func (s SideBySide) Rule(i int) (string, bool) {
-	rule, agree := "", true
+	return rowRule(s.cells(i))
+}
+
+// cells are the lanes' rows i (nil where a lane has none).
+func (s SideBySide) cells(i int) []*laneRow {
+	cells := make([]*laneRow, len(s.Lanes))
 	for j, l := range s.Lanes {
+		if i < len(l.Steps) {
+			r := laneRow{lines: l.Steps[i]}
+			if i < len(l.Rules) {
+				r.rule = l.Rules[i]
+			}
+			cells[j] = &r
+		}
+	}
+	return cells
+}
+
+// rowRule is the rule of a row (empty for a final row), and whether every lane agrees
+// on it (a lane without the row has the empty rule).
+func rowRule(cells []*laneRow) (string, bool) {
+	rule, agree := "", true
+	for j, c := range cells {
 		r := ""
-		if i < len(l.Rules) {
-			r = l.Rules[i]
+		if c != nil {
+			r = c.rule
 		}
 		if j == 0 {
 			rule = r
@@ -255,34 +442,52 @@ func (s SideBySide) Rule(i int) (string, bool) {
 // WriteText prints the aligned trace for a terminal: each contraction, then what each
 // stage did to reach it.
 func (s SideBySide) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "%-9s %s\nprogram   %s\n", s.Parameter, s.Variant, s.Program)
+	s.writeHeader(w)
+	stages := make([]string, len(s.Lanes))
+	for j, l := range s.Lanes {
+		stages[j] = l.Stage
+	}
 	for i := range s.Rows() {
-		rule, agree := s.Rule(i)
-		switch {
-		case rule == "":
-			fmt.Fprintf(w, "\nafter the last contraction\n")
-		case agree:
-			fmt.Fprintf(w, "\ncontraction %d: %s\n", i+1, rule)
-		default:
-			fmt.Fprintf(w, "\ncontraction %d: THE STAGES DISAGREE\n", i+1)
+		writeRow(w, i, stages, s.cells(i))
+	}
+	s.writeEnd(w)
+}
+
+func (s SideBySide) writeHeader(w io.Writer) {
+	fmt.Fprintf(w, "%-9s %s\nprogram   %s\n", s.Parameter, s.Variant, s.Program)
+}
+
+// writeRow prints row i: the contraction, then what each stage did to reach it.
+func writeRow(w io.Writer, i int, stages []string, cells []*laneRow) {
+	rule, agree := rowRule(cells)
+	switch {
+	case rule == "":
+		fmt.Fprintf(w, "\nafter the last contraction\n")
+	case agree:
+		fmt.Fprintf(w, "\ncontraction %d: %s\n", i+1, rule)
+	default:
+		fmt.Fprintf(w, "\ncontraction %d: THE STAGES DISAGREE\n", i+1)
+	}
+	for j, c := range cells {
+		if c == nil {
+			continue
 		}
-		for _, l := range s.Lanes {
-			if i >= len(l.Steps) {
-				continue
-			}
-			r := ""
-			if i < len(l.Rules) && !agree {
-				r = " (" + l.Rules[i] + ")"
-			}
-			fmt.Fprintf(w, "  %s%s\n", l.Stage, r)
-			if len(l.Steps[i]) == 0 && i < len(l.Rules) {
-				fmt.Fprintf(w, "      (no intermediate state to show)\n")
-			}
-			for _, line := range l.Steps[i] {
-				fmt.Fprintf(w, "      %s\n", strings.ReplaceAll(line, "\n", "\n      "))
-			}
+		r := ""
+		if c.rule != "" && !agree {
+			r = " (" + c.rule + ")"
+		}
+		fmt.Fprintf(w, "  %s%s\n", stages[j], r)
+		if len(c.lines) == 0 && c.rule != "" {
+			fmt.Fprintf(w, "      (no intermediate state to show)\n")
+		}
+		for _, line := range c.lines {
+			fmt.Fprintf(w, "      %s\n", strings.ReplaceAll(line, "\n", "\n      "))
 		}
 	}
+}
+
+// writeEnd prints each lane's answer, or what stopped it.
+func (s SideBySide) writeEnd(w io.Writer) {
 	fmt.Fprintln(w)
 	for _, l := range s.Lanes {
 		if l.Error != "" {

@@ -2,8 +2,8 @@ package driver
 
 import (
 	"fmt"
+	"io"
 	"strings"
-	"time"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
@@ -28,29 +28,31 @@ import (
 // stand in the same row in every lane.
 
 // dplLane collects a stage's steps between contractions.
-type dplLane struct{ lane }
+type dplLane struct{ *lane }
 
 // attach adds a line about contraction n (1-based) to n's row if n is the last
 // contraction so far, else to the row being built.
-func (l *dplLane) attach(n int, line string) {
-	if n > 0 && n == len(l.Rules) {
-		l.Steps[n-1] = append(l.Steps[n-1], line)
-		return
+func (l dplLane) attach(n int, line string) {
+	if n > 0 && n == l.n {
+		if r := l.row(n); r != nil {
+			r.lines = append(r.lines, line)
+			return
+		}
 	}
 	l.cur = append(l.cur, line)
 }
 
 // completes says, in the row being built, which earlier contraction the lines that
 // follow complete, unless they complete the last one (which has its own row).
-func (l *dplLane) completes(n int, indent, rule string, rd bool) {
-	if rd || n != len(l.Rules) {
+func (l dplLane) completes(n int, indent, rule string, rd bool) {
+	if rd || n != l.n {
 		l.cur = append(l.cur, fmt.Sprintf("%scontraction %d (%s) completes", indent, n, rule))
 	}
 }
 
 // completion adds a line about completed contraction n: to the row being built when
 // the contraction is an rd (its trace and derivative precede it there), else as attach.
-func (l *dplLane) completion(n int, rd bool, line string) {
+func (l dplLane) completion(n int, rd bool, line string) {
 	if rd {
 		l.cur = append(l.cur, line)
 		return
@@ -60,70 +62,71 @@ func (l *dplLane) completion(n int, rd bool, line string) {
 
 // rd shows an rd whose contraction is complete: the trace term of its body and its
 // derivative term.
-func (l *dplLane) rd(indent string, trace, derivative dpl.Term) {
+func (l dplLane) rd(indent string, trace, derivative dpl.Term) {
 	l.step("%strace:      %s", indent, l.pr.dplTerm(trace))
 	l.step("%sderivative: %s", indent, l.pr.dplTerm(derivative))
-}
-
-// end closes the lane with the stage's outcome, printed within the budgets. A row
-// with no steps is an empty list (in JSON [], not null).
-func (l *dplLane) end(a dpl.Answer, err error) Lane {
-	l.Steps = append(l.Steps, l.cur)
-	for i, steps := range l.Steps {
-		if steps == nil {
-			l.Steps[i] = []string{}
-		}
-	}
-	if err == nil {
-		var out Outcome
-		if out, err = l.pr.dplAnswer(a, len(l.Rules)); err == nil {
-			l.Answer = out.Value
-		}
-	}
-	if err != nil {
-		l.Error, l.err = err.Error(), err
-	}
-	return l.Lane
 }
 
 // indentLayer marks the lines of a nested layer (symbolic evaluation inside rd, or
 // Figure 5's nested evaluations), as trace does.
 func indentLayer(layer int) string { return strings.Repeat("| ", layer) }
 
+// dplLanes are the stages of the differentiable language as lanes, under ad.
+func (p dplProgram) dplLanes(ad dpl.Differentiator, stages []DPLStage) []laneRun {
+	var runs []laneRun
+	for _, st := range stages {
+		runs = append(runs, laneRun{stage: st.Name, run: func(l *lane, o interderive.Options) (Outcome, error) {
+			a, err := p.runLane(dplLane{l}, st, ad, o)
+			if err == nil {
+				err = l.pr.err
+			}
+			if err != nil {
+				return Outcome{Steps: l.n}, interderive.InStage(err, st.Name)
+			}
+			return l.pr.dplAnswer(a, l.n)
+		}})
+	}
+	return runs
+}
+
+// sideBySide prepares the side-by-side trace: its header and the lanes.
+func (p dplProgram) sideBySide(variant string, opts interderive.Options) (SideBySide, []laneRun, error) {
+	ad, ok := dpl.LookupDifferentiator(variant)
+	if !ok {
+		return SideBySide{}, nil, fmt.Errorf("unknown differentiation strategy %q", variant)
+	}
+	s := SideBySide{Program: newPrinter(opts, interderive.NewLimits(opts, nil)).dplTerm(p.term), Variant: ad.Name(), Parameter: "ad"}
+	return s, p.dplLanes(ad, DPLStages()), nil
+}
+
 // SideBySide runs the program on every stage under one differentiation strategy and
 // records each stage's own steps: the reduction semantics' decompositions, contractums
 // and symbolic steps (what the trace grows by), the calculus of closures' environment
 // steps too, the machine's states with their layers; and, on every stage, the trace
-// term and the derivative term of every rd. As for the gradual calculi, the stages
-// share one time budget and every item is printed within the output budget.
+// term and the derivative term of every rd. As for the gradual calculi (see
+// SideBySider), the stages run at once within the same budgets, every item printed
+// within the output budget.
 func (p dplProgram) SideBySide(variant string, opts interderive.Options) (SideBySide, error) {
-	ad, ok := dpl.LookupDifferentiator(variant)
-	if !ok {
-		return SideBySide{}, fmt.Errorf("unknown differentiation strategy %q", variant)
+	s, runs, err := p.sideBySide(variant, opts)
+	if err != nil {
+		return s, err
 	}
-	deadline := time.Now().Add(opts.Timeout)
-	out := SideBySide{Program: newPrinter(opts, interderive.NewLimits(opts, nil)).dplTerm(p.term), Variant: ad.Name(), Parameter: "ad"}
-	for _, st := range DPLStages() {
-		l := newDPLLane(st.Name)
-		o, ok := laneOptions(opts, deadline)
-		l.pr = newPrinter(o, interderive.NewLimits(o, func() int { return len(l.Rules) }))
-		if !ok {
-			out.Lanes = append(out.Lanes, l.end(dpl.Answer{}, &interderive.TimeoutError{Limit: opts.Timeout}))
-			continue
-		}
-		a, err := p.runLane(l, st, ad, o)
-		out.Lanes = append(out.Lanes, l.end(a, laneError(err, opts)))
-	}
-	return out, nil
+	return collect(s, opts, runs), nil
 }
 
-// newDPLLane is an empty lane for a stage; its printer is set before it runs.
-func newDPLLane(stage string) *dplLane { return &dplLane{lane{Lane: Lane{Stage: stage}}} }
+// WriteSideBySide is SideBySide written as the stages go.
+func (p dplProgram) WriteSideBySide(w io.Writer, variant string, opts interderive.Options) error {
+	s, runs, err := p.sideBySide(variant, opts)
+	if err != nil {
+		return err
+	}
+	return stream(w, s, opts, runs)
+}
 
 // runLane runs the program on one stage and records the stage's own steps in l, cut at
 // its contractions (see SideBySide); opts.OnContract, if set, is called after l has
 // recorded the contraction.
-func (p dplProgram) runLane(l *dplLane, st DPLStage, ad dpl.Differentiator, opts interderive.Options) (dpl.Answer, error) {
+func (p dplProgram) runLane(l dplLane, st DPLStage, ad dpl.Differentiator, opts interderive.Options) (dpl.Answer, error) {
 	on := opts.OnContract
 	opts.OnContract = func(rule string) {
 		l.contract(rule)
@@ -153,7 +156,7 @@ func (p dplProgram) runLane(l *dplLane, st DPLStage, ad dpl.Differentiator, opts
 // context and the redex; when it is complete the contractum and the whole term
 // (ordinary evaluation), what the trace grows by (symbolic evaluation), and for rd
 // the trace and the derivative.
-func sideReductionDPL(l *dplLane) reduction.DiffHooks {
+func sideReductionDPL(l dplLane) reduction.DiffHooks {
 	pr := l.pr
 	return reduction.DiffHooks{
 		Redex: func(ev reduction.DiffEvent) {
@@ -192,7 +195,7 @@ func sideReductionDPL(l *dplLane) reduction.DiffHooks {
 // sideClosuresDPL shows the calculus of closures' steps: its environment steps (expand,
 // lookup: no contractions), and each contraction once complete: the context, the
 // redex, the contractum and the closure read back.
-func sideClosuresDPL(l *dplLane) closures.DiffHooks {
+func sideClosuresDPL(l dplLane) closures.DiffHooks {
 	pr := l.pr
 	return closures.DiffHooks{Step: func(ev closures.DiffEvent) {
 		in := indentLayer(ev.Layer)
@@ -267,5 +270,5 @@ func (p *printer) diffClosure(mode closures.DiffMode, cl closures.DiffClosure) s
 	default:
 		m = "(" + m + ")"
 	}
-	return m + "[" + strings.Join(env, ", ") + "]"
+	return p.whole(m + "[" + strings.Join(env, ", ") + "]")
 }
