@@ -246,17 +246,20 @@ func compareVariant(prog Program, stages []string, variant string, opts interder
 			}
 			switch {
 			case st[i].diff != nil:
-			case len(rb) == len(sb) && (len(sb) == batchSize || !sOpen && !refOpen):
-				// Both go on (a full batch each), or both ended here.
-				st[i].agreed = base + n
-				st[i].complete = !sOpen && !refOpen
 			case len(rb) == len(sb):
-				// Both sent their last, partial batch: they end together next round.
-				st[i].agreed = base + n
+				// Both go on (a full batch each), both sent their last, partial
+				// batch (they end together next round), or both ended: after a
+				// full batch here, after a partial one the round before.
+				if n > 0 {
+					st[i].agreed = base + n
+				}
+				st[i].complete = !sOpen && !refOpen
 			default:
 				// One sequence ended at base + n, and the other goes on: the
 				// shorter run's row is final (its last batch, or its channel's end,
-				// came after it).
+				// came after it). A run whose channel ended here sent a full batch
+				// the round before (a partial one would have been its last, and
+				// compared then), so that it ended at base.
 				st[i].agreed = base + n
 				shorter := s
 				if len(rb) < len(sb) {

@@ -85,6 +85,8 @@ func TestCompareAsTheRunsGo(t *testing.T) {
 			[]string{"v: s3 parts from ref at contraction 1: x instead of r"}, ""},
 		{"the reference cut", fakeProgram{"ref": {n: 3000, err: fuel(3000)}, "s2": same, "s3": same}, nil, "3000: ref"},
 		{"a stage cut on a batch's boundary", fakeProgram{"ref": same, "s2": {n: 2048, err: timeout}, "s3": same}, nil, "2048: s2"},
+		{"all cut at the same point", fakeProgram{"ref": {n: 1000, err: fuel(1000)}, "s2": {n: 1000, err: fuel(1000)}, "s3": {n: 1000, err: fuel(1000)}}, nil, "1000: ref, s2, s3"},
+		{"all cut at a batch's boundary", fakeProgram{"ref": {n: 2048, err: fuel(2048)}, "s2": {n: 2048, err: fuel(2048)}, "s3": {n: 2048, err: fuel(2048)}}, nil, "2048: ref, s2, s3"},
 		{"two cut at different points", fakeProgram{"ref": {n: 3072, err: fuel(3072)}, "s2": {n: 1500, err: timeout}, "s3": same}, nil, "1500: ref, s2"},
 		{"a stage cut after it parts", fakeProgram{"ref": same, "s2": {n: 2000, other: 1999, err: timeout}, "s3": same},
 			[]string{"v: s2 parts from ref at contraction 1999: x instead of r"}, ""},
