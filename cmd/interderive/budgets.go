@@ -49,8 +49,8 @@ type budgetFlags struct {
 func (b *budgetFlags) register(cmd *cobra.Command) {
 	b.memory = byteSize(interderive.DefaultMemory())
 	b.output = defaultOutput
-	cmd.Flags().Var(&b.memory, "memory", "stop a run once its live heap passes this many bytes (e.g. 4GiB, 512MiB); "+
-		"0 for no limit (default: half of the machine's memory, or of its control group's limit if lower)")
+	cmd.Flags().Var(&b.memory, "memory", "stop a run once its live heap passes this many bytes (e.g. 4GiB, 512MiB), "+
+		"0 for no limit; the default is half of the machine's memory, or of its control group's limit if lower")
 	cmd.Flags().Var(&b.output, "print-limit", "the most bytes any one value or term is printed in (e.g. 4MiB): a longer answer "+
 		"stops the run (exit status 3), a longer item of a trace is cut and marked; 0 for no limit")
 }

@@ -22,11 +22,22 @@ const exitStatusHelp = `Exit status:
      fuzz: a property failed; bench: an answer differs from the one the program states
   2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret); an
      unknown name; check: a file that could not be checked
-  3  the run stopped at a resource limit without an answer: it ran out of fuel or
-     time (--timeout), its recursion went deeper than the stage's bound (interp), or a
-     differentiation strategy gave up for size (the message names one that would not)
+  3  the run stopped at a resource limit without an answer: it ran out of fuel
+     (--fuel), time (--timeout) or memory (--memory), its value prints in more than
+     --print-limit, its recursion went deeper than the stage's bound (interp), or a
+     differentiation strategy gave up for size (the message names one that would not);
+     compare: nothing disagreed, but some run was cut short
   4  internal error: a stage got stuck (the message shows the stuck term); a
      well-typed program never gets stuck, so this is a bug of the workbench`
+
+// budgetsHelp says what the budgets of run, trace and compare are.
+const budgetsHelp = `Budgets: every run stops after --fuel contractions, after --timeout (default 1m; 0
+for none), or once its live heap passes --memory (default: half of the machine's
+memory, or of its control group's limit if lower; the runtime's soft limit is set to
+it too); no value or term is printed in more than --print-limit bytes (default 1MiB):
+a longer answer stops the run, a longer item of a trace is cut and marked "… [cut at
+1 MiB]". Printing, too, stops at the time and memory budgets. A run stopped at a
+budget exits with status 3 and names the flag that allows more.`
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -213,6 +224,8 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Run a program and print exactly one line: by default the observation (4, true,
 function, dynamic, blame l2); with --show value, the value in cast-calculus syntax.
 
+` + budgetsHelp + `
+
 ` + exitStatusHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -284,7 +297,16 @@ evaluation inside rd) are indented under the step that starts them, every rd sho
 the trace term of its body and its derivative term W.R_V(x:T. C) once its contraction
 is complete, and a derived stage shows its lane of the aligned trace: for each
 contraction, what the stage did to reach it; --symbolic shows only, for every rd, the
-trace term and the derivative term.`,
+trace term and the derivative term.
+
+The calculus of closures names each environment where it first appears, "ρ2 = (x ↦
+cl) : ρ1", and refers to it by name after, so that the trace grows with the run.
+With --stage all, the stages run at once and the text is written as they go; the
+trace ends with each stage's answer or what stopped it.
+
+` + budgetsHelp + `
+
+` + exitStatusHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all := f.stage == "all"
@@ -442,6 +464,8 @@ for them (the time column leaves its waits out). Every run has the budgets --fue
 prefix of the other's: when nothing disagrees but some run was cut, compare says how
 far the stages were compared ("ed: the stages agree on the first 4096 contractions;
 interp cut by --timeout") and the exit status is 3.
+
+` + budgetsHelp + `
 
 ` + exitStatusHelp,
 		Args: cobra.ExactArgs(1),
