@@ -22,8 +22,21 @@ type Options struct {
 	// context are merged (gradual.md §6).
 	Merging Merging
 	// Timeout, if positive, bounds the run's wall-clock time: a run still going
-	// after it stops with ErrTimeout (checked every few hundred contractions).
+	// after it stops with ErrTimeout (checked every few hundred contractions, or more
+	// often when contractions are slow: about every millisecond).
 	Timeout time.Duration
+	// Memory, if positive, bounds the live heap, in bytes: a run during which the live
+	// heap (as of the last collection, runtime/metrics' /gc/heap/live:bytes) passes it
+	// stops with ErrOutOfMemory (looked at every few milliseconds). The heap is the
+	// process's, so runs that share a process share the budget. Collections must come
+	// often enough near the budget for the live heap to be known: the command sets the
+	// runtime's soft limit to the same figure (debug.SetMemoryLimit), and a caller of
+	// the library should do the same.
+	Memory int64
+	// Output, if positive, bounds in bytes each value or term printed for the run: the
+	// answer (a longer one is an ErrOutputLimit) and each item of a trace (a longer one
+	// is cut short and marked). Zero means no bound.
+	Output int
 }
 
 // Merging says whether a run of the cast calculus merges adjacent pending coercions in
@@ -145,49 +158,64 @@ func (e *TimeoutError) Unwrap() error { return ErrTimeout }
 func (e *TimeoutError) Is(target error) bool { return target == ErrResourceLimit }
 
 // Counter counts contractions against a budget and forwards them to the observer; it
-// is what every stage calls once per contraction.
+// is what every stage calls once per contraction. It also watches the run's time and
+// memory budgets (Limits), every few contractions.
 //
 // Contract is on every stage's hot path, so it has a fast path the compiler inlines:
 // while no observer is set and the count is below fast — the budget, or the next look
-// at the clock — a contraction is one increment and one comparison.
+// at the limits — a contraction is one increment and one comparison.
+//
+// The look at the limits comes every timeCheckEvery contractions at most, and more
+// often when contractions are slow (a reduction semantics decomposing a large term
+// from its root): the period halves when a period took more than a couple of
+// milliseconds and doubles when it took less than a quarter of one, so that the clock
+// is read about every millisecond, never so often that it costs. The memory budget is
+// enforced from the same look (Limits samples the heap every few milliseconds), so
+// it costs the fast path nothing and needs no goroutine.
 type Counter struct {
 	n, budget int
 	fast      int // below it, a contraction needs no check but the count
 	on        func(string)
-	timeout   time.Duration
-	deadline  time.Time
+	limits    Limits
+	next      int       // the count at which to look at the limits next
+	period    int       // contractions between two looks: 1 to timeCheckEvery
+	looked    time.Time // the last look
 }
 
 // NewCounter starts counting for a run configured by o.
 func NewCounter(o Options) *Counter {
-	c := &Counter{budget: o.Budget(), on: o.OnContract, timeout: o.Timeout}
-	if o.Timeout > 0 {
-		c.deadline = time.Now().Add(o.Timeout)
-	}
+	c := &Counter{budget: o.Budget(), on: o.OnContract, period: 1}
+	c.limits.start(o)
+	c.limits.steps = c.Steps
 	c.setFast()
 	return c
 }
 
-// timeCheckEvery is how many contractions pass between two looks at the clock.
+// timeCheckEvery is the most contractions that pass between two looks at the limits.
 const timeCheckEvery = 256
 
+// The time between two looks at the limits that makes the period shorter, or longer.
+const (
+	slowPeriod = 2 * time.Millisecond
+	fastPeriod = 250 * time.Microsecond
+)
+
 // setFast sets the bound of the fast path: none with an observer (every contraction
-// is reported), else the budget or the next multiple of timeCheckEvery, whichever
-// comes first.
+// is reported), else the budget or the next look at the limits, whichever comes first.
 func (c *Counter) setFast() {
 	switch {
 	case c.on != nil:
 		c.fast = 0
-	case c.timeout > 0:
-		c.fast = min(c.budget, (c.n/timeCheckEvery+1)*timeCheckEvery)
+	case c.limits.Active():
+		c.fast = min(c.budget, c.next)
 	default:
 		c.fast = c.budget
 	}
 }
 
 // Contract records one contraction of the given rule. It returns a *FuelError if the
-// budget was already spent (or a *TimeoutError past the time limit), in which case the
-// contraction must not happen.
+// budget was already spent (or a *TimeoutError past the time limit, a *MemoryError
+// over the memory budget), in which case the contraction must not happen.
 func (c *Counter) Contract(rule string) error {
 	if c.n < c.fast {
 		c.n++
@@ -196,13 +224,15 @@ func (c *Counter) Contract(rule string) error {
 	return c.contractSlow(rule)
 }
 
-// contractSlow is Contract with every check: the budget, the clock, the observer.
+// contractSlow is Contract with every check: the budget, the limits, the observer.
 func (c *Counter) contractSlow(rule string) error {
 	if c.n >= c.budget {
 		return &FuelError{Steps: c.n}
 	}
-	if c.timeout > 0 && c.n%timeCheckEvery == 0 && time.Now().After(c.deadline) {
-		return &TimeoutError{Limit: c.timeout, Steps: c.n}
+	if c.n >= c.next && c.limits.Active() {
+		if err := c.look(); err != nil {
+			return err
+		}
 	}
 	c.n++
 	if c.on != nil {
@@ -211,6 +241,34 @@ func (c *Counter) contractSlow(rule string) error {
 	c.setFast()
 	return nil
 }
+
+// look checks the limits and sets the next look, adapting the period to the time the
+// last one took.
+func (c *Counter) look() error {
+	now := time.Now()
+	if err := c.limits.check(now, c.n); err != nil {
+		return err
+	}
+	if !c.looked.IsZero() {
+		switch d := now.Sub(c.looked); {
+		case d > slowPeriod && c.period > 1:
+			c.period /= 2
+		case d < fastPeriod && c.period < timeCheckEvery:
+			c.period *= 2
+		}
+	}
+	c.looked = now
+	c.next = c.n + c.period
+	return nil
+}
+
+// Check checks the run's time and memory budgets now, outside a contraction: for work
+// that can take long between two contractions, such as printing a large term. It
+// returns nil, a *TimeoutError or a *MemoryError.
+func (c *Counter) Check() error { return c.limits.Check() }
+
+// Limits are the run's time and memory budgets, as the counter watches them.
+func (c *Counter) Limits() *Limits { return &c.limits }
 
 // Steps returns the number of contractions recorded so far.
 func (c *Counter) Steps() int { return c.n }

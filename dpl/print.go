@@ -3,6 +3,8 @@ package dpl
 import (
 	"strconv"
 	"strings"
+
+	"github.com/interderive/interderive"
 )
 
 // maxPrintDepth is the nesting depth beyond which Format prints "..." instead of
@@ -29,6 +31,26 @@ func Format(t Term) string {
 	return f.b.String()
 }
 
+// FormatBounded prints t as Format does, within the budget b: it stops as soon as the
+// output passes b.Max bytes (if b.Max > 0), returning its first b.Max bytes (not
+// splitting a character) and an *interderive.OutputError, or as soon as b.Check
+// (called every interderive.CheckEvery bytes) returns an error, returning what it
+// printed and that error. Values share their components freely (let a = <b, b>), as
+// do types, so a printed form can be exponentially longer than the term: a tuple of
+// 2^40 leaves built by 40 lets; FormatBounded costs no more than its budget.
+func FormatBounded(t Term, b interderive.PrintBudget) (string, error) {
+	f := formatter{budget: b, bounded: b.Bounded(), checkAt: interderive.CheckEvery}
+	f.term(t, levOpen, true)
+	return f.result()
+}
+
+// FormatTypeBounded is FormatType within the budget b, as FormatBounded.
+func FormatTypeBounded(t Type, b interderive.PrintBudget) (string, error) {
+	f := formatter{budget: b, bounded: b.Bounded(), checkAt: interderive.CheckEvery}
+	f.typ(t)
+	return f.result()
+}
+
 // String methods print in input syntax.
 
 func (t *Var) String() string     { return Format(t) }
@@ -51,9 +73,54 @@ func (t *BoolLit) String() string { return Format(t) }
 // FormatReal prints a real as the language writes it.
 func FormatReal(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }
 
+// formatter accumulates output and tracks the nesting depth, within a budget if
+// bounded.
 type formatter struct {
-	b     strings.Builder
-	depth int
+	b       strings.Builder
+	depth   int
+	bounded bool
+	budget  interderive.PrintBudget
+	checkAt int   // the length at which to call budget.Check next
+	err     error // why the printing stopped
+}
+
+// stopped reports whether the printing must stop: the budget is spent, or its check
+// failed. Every term and type checks it before printing itself, so that a stopped
+// printing returns after visiting no more than the nodes on the path to the current
+// one.
+func (f *formatter) stopped() bool {
+	if !f.bounded {
+		return false
+	}
+	if f.err != nil {
+		return true
+	}
+	n := f.b.Len()
+	if f.budget.Max > 0 && n > f.budget.Max {
+		f.err = &interderive.OutputError{Limit: f.budget.Max}
+		return true
+	}
+	if f.budget.Check != nil && n >= f.checkAt {
+		f.checkAt = n + interderive.CheckEvery
+		if err := f.budget.Check(); err != nil {
+			f.err = err
+			return true
+		}
+	}
+	return false
+}
+
+// result is what a bounded printing returns: the output, cut to the budget if it
+// passed it, and why it stopped.
+func (f *formatter) result() (string, error) {
+	if f.bounded && f.err == nil {
+		f.stopped() // the last node may have passed the budget
+	}
+	s := f.b.String()
+	if f.budget.Max > 0 {
+		s = interderive.Cut(s, f.budget.Max)
+	}
+	return s, f.err
 }
 
 func termLevel(t Term) int {
@@ -111,6 +178,9 @@ func isNil(t Term) bool {
 // whether nothing follows t up to the end of the enclosing region, so that a form
 // extending to the right may be printed bare.
 func (f *formatter) term(t Term, minLev int, open bool) {
+	if f.stopped() {
+		return
+	}
 	f.depth++
 	defer func() { f.depth-- }()
 	if f.depth > maxPrintDepth {
@@ -131,12 +201,39 @@ func (f *formatter) term(t Term, minLev int, open bool) {
 	f.bare(t, open)
 }
 
+// typ prints a type: real, unit, and * associating to the left, so that
+// (real * real) * real prints as real * real * real and real * (real * real) keeps its
+// parentheses.
 func (f *formatter) typ(t Type) {
-	if t == nil {
-		f.b.WriteString("<nil>")
+	if f.stopped() {
 		return
 	}
-	formatType(&f.b, t, f.depth)
+	if f.depth > maxPrintDepth {
+		f.b.WriteString("...")
+		return
+	}
+	switch t := t.(type) {
+	case Base:
+		f.b.WriteString(t.String())
+	case *Prod:
+		if t == nil {
+			f.b.WriteString("<nil>")
+			return
+		}
+		f.depth++
+		defer func() { f.depth-- }()
+		f.typ(t.Fst)
+		f.b.WriteString(" * ")
+		if _, ok := t.Snd.(*Prod); ok {
+			f.b.WriteByte('(')
+			f.typ(t.Snd)
+			f.b.WriteByte(')')
+		} else {
+			f.typ(t.Snd)
+		}
+	default:
+		f.b.WriteString("<nil>")
+	}
 }
 
 // bare prints t without parentheses around it.

@@ -1,7 +1,5 @@
 package dpl
 
-import "strings"
-
 // Type is a type of the language: real, unit or a product T * U (spec §1).
 type Type interface {
 	isType()
@@ -79,36 +77,9 @@ func Equal(s, t Type) bool {
 // (real * real) * real prints as real * real * real and real * (real * real) keeps its
 // parentheses.
 func FormatType(t Type) string {
-	var b strings.Builder
-	formatType(&b, t, 0)
-	return b.String()
-}
-
-func formatType(b *strings.Builder, t Type, depth int) {
-	if depth > maxPrintDepth {
-		b.WriteString("...")
-		return
-	}
-	switch t := t.(type) {
-	case Base:
-		b.WriteString(t.String())
-	case *Prod:
-		if t == nil {
-			b.WriteString("<nil>")
-			return
-		}
-		formatType(b, t.Fst, depth+1)
-		b.WriteString(" * ")
-		if _, ok := t.Snd.(*Prod); ok {
-			b.WriteByte('(')
-			formatType(b, t.Snd, depth+1)
-			b.WriteByte(')')
-		} else {
-			formatType(b, t.Snd, depth+1)
-		}
-	default:
-		b.WriteString("<nil>")
-	}
+	var f formatter
+	f.typ(t)
+	return f.b.String()
 }
 
 // typeDepth is the nesting depth of t (1 for a base type). It walks the left spine of

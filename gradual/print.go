@@ -3,6 +3,8 @@ package gradual
 import (
 	"strconv"
 	"strings"
+
+	"github.com/interderive/interderive"
 )
 
 // maxPrintDepth is the nesting depth beyond which Format, FormatType and
@@ -29,6 +31,19 @@ func Format(e Expr) string {
 	var f formatter
 	f.expr(e, levOpen, true)
 	return f.b.String()
+}
+
+// FormatBounded prints e as Format does, within the budget b: it stops as soon as the
+// output passes b.Max bytes (if b.Max > 0), returning its first b.Max bytes (not
+// splitting a character) and an *interderive.OutputError, or as soon as b.Check
+// (called every interderive.CheckEvery bytes) returns an error, returning what it
+// printed and that error. A term shares its subterms freely (substitution does), so
+// its printed form can be exponentially longer than the term; FormatBounded costs no
+// more than its budget.
+func FormatBounded(e Expr, b interderive.PrintBudget) (string, error) {
+	f := formatter{budget: b, bounded: b.Bounded(), checkAt: interderive.CheckEvery}
+	f.expr(e, levOpen, true)
+	return f.result()
 }
 
 // FormatType prints t: Int, Bool, Dyn, and arrows with -> associating to the right,
@@ -66,10 +81,53 @@ func (c *Seq) String() string { return FormatCoercion(c) }
 // String returns the coercion in input syntax.
 func (c *Fail) String() string { return FormatCoercion(c) }
 
-// formatter accumulates output and tracks the nesting depth.
+// formatter accumulates output and tracks the nesting depth, within a budget if
+// bounded.
 type formatter struct {
-	b     strings.Builder
-	depth int
+	b       strings.Builder
+	depth   int
+	bounded bool
+	budget  interderive.PrintBudget
+	checkAt int   // the length at which to call budget.Check next
+	err     error // why the printing stopped
+}
+
+// stopped reports whether the printing must stop: the budget is spent, or its check
+// failed. Every node checks it before printing itself, so that a stopped printing
+// returns after visiting no more than the nodes on the path to the current one.
+func (f *formatter) stopped() bool {
+	if !f.bounded {
+		return false
+	}
+	if f.err != nil {
+		return true
+	}
+	n := f.b.Len()
+	if f.budget.Max > 0 && n > f.budget.Max {
+		f.err = &interderive.OutputError{Limit: f.budget.Max}
+		return true
+	}
+	if f.budget.Check != nil && n >= f.checkAt {
+		f.checkAt = n + interderive.CheckEvery
+		if err := f.budget.Check(); err != nil {
+			f.err = err
+			return true
+		}
+	}
+	return false
+}
+
+// result is what a bounded printing returns: the output, cut to the budget if it
+// passed it, and why it stopped.
+func (f *formatter) result() (string, error) {
+	if f.bounded && f.err == nil {
+		f.stopped() // the last node may have passed the budget
+	}
+	s := f.b.String()
+	if f.budget.Max > 0 {
+		s = interderive.Cut(s, f.budget.Max)
+	}
+	return s, f.err
 }
 
 // exprLevel returns the precedence level of e.
@@ -142,6 +200,9 @@ func isNilExpr(e Expr) bool {
 // whether nothing follows e up to the end of the enclosing region, so that a form
 // extending to the right may be printed bare.
 func (f *formatter) expr(e Expr, minLev int, open bool) {
+	if f.stopped() {
+		return
+	}
 	f.depth++
 	defer func() { f.depth-- }()
 	if f.depth > maxPrintDepth {
@@ -271,6 +332,9 @@ func (f *formatter) lam(e *Lam) {
 
 // typ prints a type.
 func (f *formatter) typ(t Type) {
+	if f.stopped() {
+		return
+	}
 	f.depth++
 	defer func() { f.depth-- }()
 	if f.depth > maxPrintDepth {
@@ -314,6 +378,9 @@ func (f *formatter) typeAtom(t Type) {
 
 // coercion prints a coercion.
 func (f *formatter) coercion(c Coercion) {
+	if f.stopped() {
+		return
+	}
 	f.depth++
 	defer func() { f.depth-- }()
 	if f.depth > maxPrintDepth {

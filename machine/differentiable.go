@@ -871,16 +871,16 @@ func (s *DiffState) String() string {
 	fmt.Fprintf(&b, "%-9s ", s.Control)
 	switch s.Control {
 	case DiffEval:
-		b.WriteString(shorten(dpl.Format(s.Term)))
+		b.WriteString(briefDPL(s.Term))
 	case DiffContinue:
-		b.WriteString(shorten(dpl.Format(s.Value.Term)))
+		b.WriteString(briefDPL(s.Value.Term))
 		if s.Value.Term != s.Value.Val {
-			b.WriteString(" = " + shorten(dpl.Format(s.Value.Val)))
+			b.WriteString(" = " + briefDPL(s.Value.Val))
 		}
 	case DiffReturn:
-		b.WriteString(shorten(dpl.Format(s.Result)))
+		b.WriteString(briefDPL(s.Result))
 	case DiffHalt:
-		b.WriteString(s.Answer.String())
+		b.WriteString(answerDPL(s.Answer))
 	}
 	for i, l := range s.Layers {
 		fmt.Fprintf(&b, "\n  layer %d %s", i, l.Mode)
@@ -899,9 +899,33 @@ func (s *DiffState) String() string {
 	return b.String()
 }
 
+// briefDPL prints t shortened to 40 characters (shorten), printing no more of it than
+// that takes: a value shares its parts, so that its printed form can be exponentially
+// longer than the value.
+func briefDPL(t dpl.Term) string {
+	s, err := dpl.FormatBounded(t, interderive.PrintBudget{Max: 4*40 + 4})
+	if err != nil {
+		s += "…"
+	}
+	return shorten(s)
+}
+
+// answerDPL prints an answer for a state, cut at stateItemMax.
+func answerDPL(a dpl.Answer) string {
+	t, prefix := a.Value, ""
+	if a.Undefined != nil {
+		t, prefix = a.Undefined.Redex, "undefined: "
+	}
+	s, err := dpl.FormatBounded(t, interderive.PrintBudget{Max: stateItemMax})
+	if err != nil {
+		s += "…"
+	}
+	return prefix + s
+}
+
 func formatDiffFrame(f DiffFrame) string {
-	val := func(v DiffValue) string { return shorten(dpl.Format(v.Term)) }
-	term := func(t dpl.Term) string { return shorten(dpl.Format(t)) }
+	val := func(v DiffValue) string { return briefDPL(v.Term) }
+	term := func(t dpl.Term) string { return briefDPL(t) }
 	switch f := f.(type) {
 	case *DiffKPlusLeft:
 		return "[] + " + term(f.Right)

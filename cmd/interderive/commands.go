@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,11 +22,22 @@ const exitStatusHelp = `Exit status:
      fuzz: a property failed; bench: an answer differs from the one the program states
   2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret); an
      unknown name; check: a file that could not be checked
-  3  the run stopped at a resource limit without an answer: it ran out of fuel or
-     time (--timeout), its recursion went deeper than the stage's bound (interp), or a
-     differentiation strategy gave up for size (the message names one that would not)
+  3  the run stopped at a resource limit without an answer: it ran out of fuel
+     (--fuel), time (--timeout) or memory (--memory), its value prints in more than
+     --print-limit, its recursion went deeper than the stage's bound (interp), or a
+     differentiation strategy gave up for size (the message names one that would not);
+     compare: nothing disagreed, but some run was cut short
   4  internal error: a stage got stuck (the message shows the stuck term); a
      well-typed program never gets stuck, so this is a bug of the workbench`
+
+// budgetsHelp says what the budgets of run, trace and compare are.
+const budgetsHelp = `Budgets: every run stops after --fuel contractions, after --timeout (default 1m; 0
+for none), or once its live heap passes --memory (default: half of the machine's
+memory, or of its control group's limit if lower; the runtime's soft limit is set to
+it too); no value or term is printed in more than --print-limit bytes (default 1MiB):
+a longer answer stops the run, a longer item of a trace is cut and marked "… [cut at
+1 MiB]". Printing, too, stops at the time and memory budgets. A run stopped at a
+budget exits with status 3 and names the flag that allows more.`
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -60,6 +72,7 @@ type runFlags struct {
 	stage, semantics, ad, lang, space string
 	fuel                              int
 	timeout                           time.Duration
+	budgets                           budgetFlags
 	stdin                             io.Reader // the program for "-" (os.Stdin if nil)
 }
 
@@ -79,7 +92,7 @@ func (f *runFlags) merging() (interderive.Merging, error) {
 // options are the run options the flags give.
 func (f *runFlags) options() (interderive.Options, error) {
 	m, err := f.merging()
-	return interderive.Options{Fuel: f.fuel, Merging: m, Timeout: f.timeout}, err
+	return f.budgets.apply(interderive.Options{Fuel: f.fuel, Merging: m, Timeout: f.timeout}), err
 }
 
 const stagesHelp = "derivation stage, one of reduction, closures, machine, cps2, interp (default: the last one the language has)"
@@ -90,7 +103,8 @@ func (f *runFlags) register(cmd *cobra.Command, defaultStage string) {
 	cmd.Flags().StringVar(&f.ad, "ad", "tape", "differentiable language: differentiation strategy, tape, pruned or figure6")
 	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
 	cmd.Flags().StringVar(&f.lang, "lang", "", "language, overriding the file extension: gtlc, cast or dpl (required when FILE is -, standard input)")
-	cmd.Flags().DurationVar(&f.timeout, "timeout", 0, "stop a run after this long (e.g. 10s); 0 for no limit")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", defaultTimeout, "stop a run after this long (e.g. 10s, 5m); 0 for no limit")
+	f.budgets.register(cmd)
 	cmd.Flags().StringVar(&f.space, "space", "default", "cast calculus: merge pending coercions (merged), or not (unmerged); by default machine, cps2 and interp merge")
 }
 
@@ -159,7 +173,7 @@ func finish(path string, err error, stderr io.Writer) error {
 	if err == nil {
 		return nil
 	}
-	fmt.Fprintf(stderr, "%s: %s\n", interderive.Escape(displayName(path)), interderive.EscapeLines(err.Error()))
+	fmt.Fprintf(stderr, "%s: %s%s\n", interderive.Escape(displayName(path)), interderive.EscapeLines(err.Error()), hint(err))
 	switch {
 	case errors.Is(err, interderive.ErrResourceLimit):
 		return &exitError{code: exitFuel}
@@ -209,6 +223,8 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run a program and print its answer",
 		Long: `Run a program and print exactly one line: by default the observation (4, true,
 function, dynamic, blame l2); with --show value, the value in cast-calculus syntax.
+
+` + budgetsHelp + `
 
 ` + exitStatusHelp,
 		Args: cobra.ExactArgs(1),
@@ -281,7 +297,16 @@ evaluation inside rd) are indented under the step that starts them, every rd sho
 the trace term of its body and its derivative term W.R_V(x:T. C) once its contraction
 is complete, and a derived stage shows its lane of the aligned trace: for each
 contraction, what the stage did to reach it; --symbolic shows only, for every rd, the
-trace term and the derivative term.`,
+trace term and the derivative term.
+
+The calculus of closures names each environment where it first appears, "ρ2 = (x ↦
+cl) : ρ1", and refers to it by name after, so that the trace grows with the run.
+With --stage all, the stages run at once and the text is written as they go; the
+trace ends with each stage's answer or what stopped it.
+
+` + budgetsHelp + `
+
+` + exitStatusHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all := f.stage == "all"
@@ -308,7 +333,7 @@ trace term and the derivative term.`,
 				return err
 			}
 			if all {
-				return sideBySide(stdout, prog, variant, opts, html, asJSON)
+				return sideBySide(stdout, stderr, args[0], prog, variant, opts, html, asJSON)
 			}
 			if symbolic {
 				st, ok := prog.(driver.SymbolicTracer)
@@ -330,11 +355,18 @@ trace term and the derivative term.`,
 	return cmd
 }
 
-// sideBySide is trace --stage all: every stage, aligned on the contractions.
-func sideBySide(stdout io.Writer, prog driver.Program, variant string, opts interderive.Options, html string, asJSON bool) error {
+// sideBySide is trace --stage all: every stage, aligned on the contractions. The
+// stages run at once within the same budgets; the text is written as they go (--json
+// and --html collect the whole trace first). Once everything is written, if some stage
+// stopped without an answer (out of fuel, time or memory, ...), the exit status says
+// so (finish), with the flag that allows more.
+func sideBySide(stdout, stderr io.Writer, path string, prog driver.Program, variant string, opts interderive.Options, html string, asJSON bool) error {
 	sb, ok := prog.(driver.SideBySider)
 	if !ok {
 		return fmt.Errorf("--stage all is not available for this language yet")
+	}
+	if !asJSON && html == "" {
+		return finish(path, sb.WriteSideBySide(stdout, variant, opts), stderr)
 	}
 	s, err := sb.SideBySide(variant, opts)
 	if err != nil {
@@ -344,8 +376,10 @@ func sideBySide(stdout io.Writer, prog driver.Program, variant string, opts inte
 	case asJSON:
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
-		return enc.Encode(s)
-	case html != "":
+		if err := enc.Encode(s); err != nil {
+			return err
+		}
+	default:
 		f, err := os.Create(html)
 		if err != nil {
 			return err
@@ -358,10 +392,8 @@ func sideBySide(stdout io.Writer, prog driver.Program, variant string, opts inte
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", html)
-		return nil
 	}
-	s.WriteText(stdout)
-	return nil
+	return finish(path, s.Err(), stderr)
 }
 
 // compareRow is a row of compare --json's output.
@@ -375,10 +407,44 @@ type compareRow struct {
 	Seconds      float64 `json:"seconds"`
 }
 
+// comparePartial is an entry of compare --json's "partial": a semantics under which
+// the stages agree as far as they could be compared, and the runs cut short.
+type comparePartial struct {
+	Semantics string       `json:"semantics"`
+	Agreed    int          `json:"agreed"`
+	Cut       []compareCut `json:"cut"`
+	Message   string       `json:"message"`
+}
+
+// compareCut is a run cut short: its stage, and the flag that allows it more.
+type compareCut struct {
+	Stage string `json:"stage"`
+	By    string `json:"by"`
+}
+
+// cutBy says what cut a run short: the flag that allows more, or the error's kind.
+func cutBy(r driver.CompareRow) string {
+	if f := flagFor(r.Err); f != "" {
+		return f
+	}
+	return r.Answer()
+}
+
+// partialMessage is "ed: the stages agree on the first 4096 contractions; reduction cut
+// by --timeout, interp cut by --fuel".
+func partialMessage(p driver.Partial) string {
+	var cuts []string
+	for _, r := range p.Cut {
+		cuts = append(cuts, r.Stage+" cut by "+cutBy(r))
+	}
+	return fmt.Sprintf("%s: the stages agree on the first %d contractions; %s", p.Variant, p.Agreed, strings.Join(cuts, ", "))
+}
+
 func newCompareCmd(stdout, stderr io.Writer) *cobra.Command {
 	var semantics, lang string
 	var fuel int
 	var timeout time.Duration
+	var budgets budgetFlags
 	var asJSON bool
 	var space string
 	cmd := &cobra.Command{
@@ -387,13 +453,24 @@ func newCompareCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Compare runs the program on every derivation stage under each requested semantics
 and prints a table: semantics, stage, answer, contractions, time. Within one
 semantics every stage must give the reduction semantics' answer and perform the same
-contractions in the same order (all stages run in the same --space mode); a disagreement is reported with the first point where
-the two sequences part, and the exit status is 1.
+contractions in the same order (all stages run in the same --space mode); a
+disagreement is reported with the first point where the two sequences part, and the
+exit status is 1.
+
+Under each semantics the stages run at once and their contractions are compared as
+they go, in memory that does not grow with the runs; a stage ahead of the others waits
+for them (the time column leaves its waits out). Every run has the budgets --fuel,
+--timeout and --memory. A run cut short agrees with another if its contractions are a
+prefix of the other's: when nothing disagrees but some run was cut, compare says how
+far the stages were compared ("ed: the stages agree on the first 4096 contractions;
+interp cut by --timeout") and the exit status is 3.
+
+` + budgetsHelp + `
 
 ` + exitStatusHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f := runFlags{lang: lang, fuel: fuel}
+			f := runFlags{lang: lang, fuel: fuel, timeout: timeout}
 			l, prog, _, _, err := f.load(args[0], stderr)
 			if err != nil {
 				return err
@@ -417,50 +494,75 @@ the two sequences part, and the exit status is 1.
 			default:
 				return fmt.Errorf("--space must be merged or unmerged, not %q", space)
 			}
-			rows, diffs := driver.Compare(l, prog, variants, interderive.Options{Fuel: fuel, Timeout: timeout, Merging: merging})
+			opts := budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout, Merging: merging})
+			c := driver.Compare(l, prog, variants, opts)
+			status := func() error {
+				switch {
+				case len(c.Disagreements) > 0:
+					return &exitError{code: exitFailed}
+				case len(c.Partial) > 0:
+					return &exitError{code: exitFuel}
+				}
+				return nil
+			}
 			if asJSON {
 				out := struct {
-					Rows          []compareRow `json:"rows"`
-					Disagreements []string     `json:"disagreements"`
-				}{Disagreements: []string{}}
-				for _, r := range rows {
+					Rows          []compareRow     `json:"rows"`
+					Disagreements []string         `json:"disagreements"`
+					Partial       []comparePartial `json:"partial"`
+				}{Disagreements: []string{}, Partial: []comparePartial{}}
+				for _, r := range c.Rows {
 					out.Rows = append(out.Rows, compareRow{Semantics: r.Variant, Stage: r.Stage, Outcome: outcomeName(r.Err),
-						Answer: r.Answer(), Value: r.Outcome.Value, Contractions: len(r.Rules), Seconds: r.Time.Seconds()})
+						Answer: r.Answer(), Value: r.Outcome.Value, Contractions: r.Contractions, Seconds: r.Time.Seconds()})
 				}
-				for _, d := range diffs {
+				for _, d := range c.Disagreements {
 					out.Disagreements = append(out.Disagreements, d.String())
+				}
+				for _, p := range c.Partial {
+					jp := comparePartial{Semantics: p.Variant, Agreed: p.Agreed, Message: partialMessage(p)}
+					for _, r := range p.Cut {
+						jp.Cut = append(jp.Cut, compareCut{Stage: r.Stage, By: cutBy(r)})
+					}
+					out.Partial = append(out.Partial, jp)
 				}
 				enc := json.NewEncoder(stdout)
 				enc.SetEscapeHTML(false)
 				if err := enc.Encode(out); err != nil {
 					return err
 				}
-				if len(diffs) > 0 {
-					return &exitError{code: exitFailed}
-				}
-				return nil
+				return status()
 			}
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "semantics\tstage\tanswer\tcontractions\ttime")
-			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Variant, r.Stage, r.Answer(), len(r.Rules), r.Time.Round(time.Microsecond))
+			for _, r := range c.Rows {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Variant, r.Stage, r.Answer(), r.Contractions, r.Time.Round(time.Microsecond))
 			}
 			tw.Flush()
-			if len(diffs) > 0 {
-				for _, d := range diffs {
-					fmt.Fprintf(stdout, "DISAGREE %s\n", d)
-				}
-				return &exitError{code: exitFailed}
+			for _, d := range c.Disagreements {
+				fmt.Fprintf(stdout, "DISAGREE %s\n", d)
 			}
-			fmt.Fprintf(stdout, "all stages agree under %s\n", strings.Join(variants, ", "))
-			return nil
+			for _, p := range c.Partial {
+				fmt.Fprintf(stdout, "PARTIAL %s\n", partialMessage(p))
+			}
+			var whole []string
+			for _, v := range variants {
+				if !slices.ContainsFunc(c.Disagreements, func(d driver.Disagreement) bool { return d.Variant == v }) &&
+					!slices.ContainsFunc(c.Partial, func(p driver.Partial) bool { return p.Variant == v }) {
+					whole = append(whole, v)
+				}
+			}
+			if len(whole) > 0 {
+				fmt.Fprintf(stdout, "all stages agree under %s\n", strings.Join(whole, ", "))
+			}
+			return status()
 		},
 	}
 	cmd.Flags().StringVar(&semantics, "semantics", "all", "semantics to compare: all, or a comma-separated list")
 	cmd.Flags().IntVar(&fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions per run")
-	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop each run after this long (e.g. 10s); 0 for no limit")
+	cmd.Flags().DurationVar(&timeout, "timeout", defaultTimeout, "stop each run after this long (e.g. 10s, 5m); 0 for no limit")
+	budgets.register(cmd)
 	cmd.Flags().StringVar(&lang, "lang", "", "language, overriding the file extension")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the table and any disagreements as JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the table, any disagreements and the semantics compared only in part as JSON")
 	cmd.Flags().StringVar(&space, "space", "unmerged", "cast calculus: run every stage merging pending coercions (merged) or not (unmerged)")
 	return cmd
 }

@@ -105,23 +105,18 @@ func (p dplProgram) prepare(stage, variant string) (DPLStage, dpl.Differentiator
 	return DPLStage{}, nil, fmt.Errorf("stage %q is not available for dpl", stage)
 }
 
-// dplOutcome is an answer as the command shows it: Observation is the value or
-// "undefined", Value the value or "undefined: log(-1)".
-func dplOutcome(a dpl.Answer, steps int) Outcome {
-	return Outcome{Observation: a.Observe(), Value: a.String(), Steps: steps}
-}
-
 func (p dplProgram) Run(stage, variant string, opts interderive.Options) (Outcome, error) {
 	st, ad, err := p.prepare(stage, variant)
 	if err != nil {
 		return Outcome{}, err
 	}
 	opts, steps := counting(opts)
+	limits := interderive.NewLimits(opts, func() int { return *steps })
 	a, err := st.Eval(ad, p.term, opts)
 	if err != nil {
 		return Outcome{Steps: *steps}, interderive.InStage(err, stage)
 	}
-	return dplOutcome(a, *steps), nil
+	return newPrinter(opts, limits).dplAnswer(a, *steps)
 }
 
 // Trace shows the steps of a run as the stage takes them. For the reduction semantics,
@@ -136,11 +131,12 @@ func (p dplProgram) Trace(w io.Writer, stage, variant string, opts interderive.O
 		return Outcome{}, err
 	}
 	fmt.Fprintf(w, "differentiation %s, stage %s\n", ad.Name(), stage)
-	fmt.Fprintf(w, "term       %s\n", dpl.Format(p.term))
+	fmt.Fprintf(w, "term       %s\n", newPrinter(opts, interderive.NewLimits(opts, nil)).dplTerm(p.term))
 	if stage != "reduction" {
 		return p.traceLane(w, st, ad, opts)
 	}
 	steps := 0
+	pr := newPrinter(opts, interderive.NewLimits(opts, func() int { return steps }))
 	line := func(layer int, label, text string) {
 		fmt.Fprintf(w, "%s  %-10s %s\n", strings.Repeat("  | ", layer), label, strings.ReplaceAll(text, "\n", " "))
 	}
@@ -153,34 +149,46 @@ func (p dplProgram) Trace(w io.Writer, stage, variant string, opts interderive.O
 				fmt.Fprintf(w, "   (layer %d, %s)", ev.Layer, ev.Mode)
 			}
 			fmt.Fprintln(w)
-			line(ev.Layer, "context", ev.Context.String())
-			line(ev.Layer, "redex", dpl.Format(ev.Redex.Term()))
+			line(ev.Layer, "context", pr.dplContext(ev.Context))
+			line(ev.Layer, "redex", pr.dplTerm(ev.Redex.Term()))
 		},
 		Step: func(ev reduction.DiffEvent) {
 			if ev.Trace != nil {
-				line(ev.Layer, "trace", dpl.Format(ev.Trace))
-				line(ev.Layer, "derivative", dpl.Format(ev.Derivative))
+				line(ev.Layer, "trace", pr.dplTerm(ev.Trace))
+				line(ev.Layer, "derivative", pr.dplTerm(ev.Derivative))
 			}
 			if ev.Mode == reduction.DiffSymbolic {
 				if ev.Binding != nil {
-					line(ev.Layer, "trace +=", "let "+ev.Binding.Name+":"+dpl.FormatType(ev.Binding.T)+" = "+dpl.Format(ev.Binding.Bound)+" in")
+					line(ev.Layer, "trace +=", pr.binding(ev.Binding))
 				}
 				if ev.Finished != nil {
-					line(ev.Layer, "finished", dpl.Format(ev.Finished))
+					line(ev.Layer, "finished", pr.dplTerm(ev.Finished))
 					return
 				}
 			} else {
-				line(ev.Layer, "contractum", dpl.Format(ev.Contractum))
+				line(ev.Layer, "contractum", pr.dplTerm(ev.Contractum))
 			}
-			line(ev.Layer, "term", dpl.Format(ev.Next))
+			line(ev.Layer, "term", pr.dplTerm(ev.Next))
 		},
 	}
 	a, err := reduction.EvalDiffHooks(ad, p.term, opts, hooks)
+	if err == nil {
+		err = pr.err
+	}
 	if err != nil {
 		return Outcome{Steps: steps}, err
 	}
-	fmt.Fprintf(w, "\nanswer     %s\n", a)
-	return dplOutcome(a, steps), nil
+	return traceDPLAnswer(w, pr, a, steps)
+}
+
+// traceDPLAnswer prints a trace's last line, the answer, within the printer's budgets,
+// and returns the outcome (or why the answer does not print).
+func traceDPLAnswer(w io.Writer, pr *printer, a dpl.Answer, steps int) (Outcome, error) {
+	out, err := pr.dplAnswer(a, steps)
+	if err == nil {
+		fmt.Fprintf(w, "\nanswer     %s\n", out.Value)
+	}
+	return out, err
 }
 
 // traceLane shows a derived stage's run as its lane of the side-by-side trace: for each
@@ -191,38 +199,26 @@ func (p dplProgram) Trace(w io.Writer, stage, variant string, opts interderive.O
 // after it has happened, when nothing can be added to it any more (dplLane.attach), so
 // that a long run streams.
 func (p dplProgram) traceLane(w io.Writer, st DPLStage, ad dpl.Differentiator, opts interderive.Options) (Outcome, error) {
-	l := &dplLane{lane{Lane: Lane{Stage: st.Name}}}
-	printed, spaced := 0, true // spaced: a blank line before the next header
-	flush := func(rows int) {
-		for ; printed < rows; printed++ {
-			lines := l.Steps[printed]
-			if len(lines) > 0 || !spaced {
-				fmt.Fprintln(w) // a row of contractions only (cps2, interp) stays compact
-			}
-			spaced = len(lines) == 0
-			if printed < len(l.Rules) {
-				fmt.Fprintf(w, "contraction %d: %s\n", printed+1, l.Rules[printed])
-			} else if len(lines) > 0 {
-				fmt.Fprintf(w, "after the last contraction\n")
-			}
-			for _, line := range lines {
-				fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(line, "\n", "\n  "))
-			}
-			l.Steps[printed] = nil
+	spaced := true // a blank line before the next header
+	lanes := runLanes(opts, p.dplLanes(ad, []DPLStage{st}), func(i int, cells []*laneRow) {
+		row := cells[0]
+		if len(row.lines) > 0 || !spaced {
+			fmt.Fprintln(w) // a row of contractions only (cps2, interp) stays compact
 		}
+		spaced = len(row.lines) == 0
+		if row.rule != "" {
+			fmt.Fprintf(w, "contraction %d: %s\n", i+1, row.rule)
+		} else if len(row.lines) > 0 {
+			fmt.Fprintf(w, "after the last contraction\n")
+		}
+		for _, line := range row.lines {
+			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(line, "\n", "\n  "))
+		}
+	})
+	l := lanes[0]
+	if l.end.err != nil {
+		return Outcome{Steps: l.n}, l.end.err
 	}
-	opts, steps := counting(opts)
-	on := opts.OnContract
-	opts.OnContract = func(rule string) {
-		flush(len(l.Rules) - 1) // every row but the last contraction's is final
-		on(rule)
-	}
-	a, err := p.runLane(l, st, ad, opts)
-	l.Steps = append(l.Steps, l.cur) // what came after the last contraction
-	flush(len(l.Steps))
-	if err != nil {
-		return Outcome{Steps: *steps}, err
-	}
-	fmt.Fprintf(w, "\nanswer     %s\n", a)
-	return dplOutcome(a, *steps), nil
+	fmt.Fprintf(w, "\nanswer     %s\n", l.end.Answer)
+	return l.outc, nil
 }

@@ -25,24 +25,28 @@ func (p dplProgram) TraceSymbolic(w io.Writer, stage, variant string, opts inter
 		return Outcome{}, err
 	}
 	fmt.Fprintf(w, "differentiation %s, stage %s\n", ad.Name(), stage)
-	fmt.Fprintf(w, "term       %s\n", dpl.Format(p.term))
+	fmt.Fprintf(w, "term       %s\n", newPrinter(opts, interderive.NewLimits(opts, nil)).dplTerm(p.term))
 	if stage != "reduction" {
 		// The derived stages report an rd when its contraction is complete, with
 		// neither its redex nor its layer: how many contractions the run has made
 		// then places it.
 		opts, steps := counting(opts)
+		pr := newPrinter(opts, interderive.NewLimits(opts, func() int { return *steps }))
 		a, err := st.Traced(ad, p.term, opts, func(c, d dpl.Term) {
 			fmt.Fprintf(w, "\nrd (complete after contraction %d)\n", *steps)
-			fmt.Fprintf(w, "  trace      %s\n", dpl.Format(c))
-			fmt.Fprintf(w, "  derivative %s\n", dpl.Format(d))
+			fmt.Fprintf(w, "  trace      %s\n", pr.dplTerm(c))
+			fmt.Fprintf(w, "  derivative %s\n", pr.dplTerm(d))
 		})
+		if err == nil {
+			err = pr.err
+		}
 		if err != nil {
 			return Outcome{Steps: *steps}, err
 		}
-		fmt.Fprintf(w, "\nanswer     %s\n", a)
-		return dplOutcome(a, *steps), nil
+		return traceDPLAnswer(w, pr, a, *steps)
 	}
 	steps := 0
+	pr := newPrinter(opts, interderive.NewLimits(opts, func() int { return steps }))
 	hooks := reduction.DiffHooks{
 		Step: func(ev reduction.DiffEvent) {
 			steps = max(steps, ev.Step)
@@ -51,15 +55,17 @@ func (p dplProgram) TraceSymbolic(w io.Writer, stage, variant string, opts inter
 			}
 			indent := strings.Repeat("  | ", ev.Layer)
 			fmt.Fprintf(w, "%s\n%srd (step %d, %s)\n", strings.TrimRight(indent, " "), indent, ev.Step, ev.Mode)
-			fmt.Fprintf(w, "%s  redex      %s\n", indent, dpl.Format(ev.Redex.Term()))
-			fmt.Fprintf(w, "%s  trace      %s\n", indent, dpl.Format(ev.Trace))
-			fmt.Fprintf(w, "%s  derivative %s\n", indent, dpl.Format(ev.Derivative))
+			fmt.Fprintf(w, "%s  redex      %s\n", indent, pr.dplTerm(ev.Redex.Term()))
+			fmt.Fprintf(w, "%s  trace      %s\n", indent, pr.dplTerm(ev.Trace))
+			fmt.Fprintf(w, "%s  derivative %s\n", indent, pr.dplTerm(ev.Derivative))
 		},
 	}
 	a, err := reduction.EvalDiffHooks(ad, p.term, opts, hooks)
+	if err == nil {
+		err = pr.err
+	}
 	if err != nil {
 		return Outcome{Steps: steps}, err
 	}
-	fmt.Fprintf(w, "\nanswer     %s\n", a)
-	return dplOutcome(a, steps), nil
+	return traceDPLAnswer(w, pr, a, steps)
 }

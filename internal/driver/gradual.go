@@ -90,9 +90,10 @@ func (p gradualProgram) Run(stage, variant string, opts interderive.Options) (Ou
 		return Outcome{}, err
 	}
 	opts, steps := counting(opts)
+	limits := interderive.NewLimits(opts, func() int { return *steps })
 	a, err := st.Eval(sem, e, opts)
 	if err != nil {
 		return Outcome{Steps: *steps}, interderive.InStage(err, stage)
 	}
-	return outcomeOf(a, *steps), nil
+	return newPrinter(opts, limits).castAnswer(a, *steps)
 }

@@ -24,7 +24,7 @@ func (p gradualProgram) Trace(w io.Writer, stage, variant string, opts interderi
 		return Outcome{}, err
 	}
 	fmt.Fprintf(w, "semantics %s, stage %s\n", sem.Name(), stage)
-	fmt.Fprintf(w, "term       %s\n", g.Format(e))
+	fmt.Fprintf(w, "term       %s\n", newPrinter(opts, interderive.NewLimits(opts, nil)).term(e))
 	switch stage {
 	case "reduction":
 		return traceReduction(w, sem, e, opts)
@@ -32,6 +32,8 @@ func (p gradualProgram) Trace(w io.Writer, stage, variant string, opts interderi
 		return traceClosures(w, sem, e, opts)
 	}
 	steps := 0
+	limits := interderive.NewLimits(opts, func() int { return steps })
+	pr := newPrinter(opts, limits)
 	on := opts.OnContract
 	opts.OnContract = func(rule string) {
 		steps++
@@ -55,12 +57,25 @@ func (p gradualProgram) Trace(w io.Writer, stage, variant string, opts interderi
 	if err != nil {
 		return Outcome{Steps: steps}, err
 	}
-	fmt.Fprintf(w, "answer     %s\n", a)
-	return outcomeOf(a, steps), nil
+	return traceAnswer(w, pr, a, steps)
 }
 
+// traceAnswer prints a trace's last line, the answer, within the printer's budgets,
+// and returns the outcome (or why the answer does not print).
+func traceAnswer(w io.Writer, pr *printer, a g.Answer, steps int) (Outcome, error) {
+	out, err := pr.castAnswer(a, steps)
+	if err == nil {
+		fmt.Fprintf(w, "answer     %s\n", out.Value)
+	}
+	return out, err
+}
+
+// traceReduction prints every step of the reduction semantics. Every term and context
+// is printed within the output budget (cut and marked beyond it), and printing stops
+// the trace when the time or memory budget runs out.
 func traceReduction(w io.Writer, sem g.Semantics, e g.Expr, opts interderive.Options) (Outcome, error) {
 	fuel := interderive.NewCounter(opts)
+	pr := newPrinter(opts, fuel.Limits())
 	r := reduction.Cast{Sem: sem, Merge: opts.Merging.Merge(false)}
 	for {
 		step, done, err := r.Reduce(e)
@@ -68,27 +83,45 @@ func traceReduction(w io.Writer, sem g.Semantics, e g.Expr, opts interderive.Opt
 			return Outcome{Steps: fuel.Steps()}, err
 		}
 		if done {
-			fmt.Fprintf(w, "answer     %s\n", step.Answer)
-			return outcomeOf(step.Answer, fuel.Steps()), nil
+			return traceAnswer(w, pr, step.Answer, fuel.Steps())
 		}
 		if err := fuel.Contract(step.Redex.Rule()); err != nil {
 			return Outcome{Steps: fuel.Steps()}, err
 		}
 		fmt.Fprintf(w, "\nstep %d: %s\n", fuel.Steps(), step.Redex.Rule())
-		fmt.Fprintf(w, "  context    %s\n", step.Context)
-		fmt.Fprintf(w, "  redex      %s\n", g.Format(step.Redex.Term()))
+		fmt.Fprintf(w, "  context    %s\n", pr.castContext(step.Context))
+		fmt.Fprintf(w, "  redex      %s\n", pr.term(step.Redex.Term()))
 		if r, ok := step.Redex.(*reduction.StepCst); ok {
 			fmt.Fprintf(w, "  coercion   %s\n", contexts.Coercion(r.CContext))
 			fmt.Fprintf(w, "  c-redex    %s  ->%s  %s\n", g.FormatCoercion(r.CRedex), sem.Name(), g.FormatCoercion(r.CContractum))
 		}
-		fmt.Fprintf(w, "  contractum %s\n", g.Format(step.Contractum))
-		fmt.Fprintf(w, "  term       %s\n", g.Format(step.Next))
+		fmt.Fprintf(w, "  contractum %s\n", pr.term(step.Contractum))
+		fmt.Fprintf(w, "  term       %s\n", pr.term(step.Next))
+		if pr.err != nil {
+			return Outcome{Steps: fuel.Steps()}, pr.err
+		}
 		e = step.Next
 	}
 }
 
+// traceClosures prints every step of the calculus of closures, environment steps
+// included. Environments are named (closures.Printer): a line "ρ4 = (x ↦ cl) : ρ2"
+// defines one before the first line that uses it, so that the trace is linear in the
+// run; every closure is printed within the output budget, and printing stops the trace
+// when the time or memory budget runs out.
 func traceClosures(w io.Writer, sem g.Semantics, e g.Expr, opts interderive.Options) (Outcome, error) {
 	fuel := interderive.NewCounter(opts)
+	pr := newPrinter(opts, fuel.Limits())
+	cp := closures.NewPrinter(pr.budget)
+	show := func(cl closures.Closure) string { return pr.item(cp.Closure(cl)) }
+	lines := func(ls ...string) {
+		for _, d := range cp.Defs() {
+			fmt.Fprintf(w, "  %s\n", d)
+		}
+		for _, l := range ls {
+			fmt.Fprint(w, l)
+		}
+	}
 	calc := closures.Calculus{Sem: sem, Merge: opts.Merging.Merge(false)}
 	var cl closures.Closure = &closures.Clo{E: e}
 	for {
@@ -101,23 +134,25 @@ func traceClosures(w io.Writer, sem g.Semantics, e g.Expr, opts interderive.Opti
 			if !step.Blamed {
 				a.Value = closures.Sigma(cl)
 			}
-			fmt.Fprintf(w, "answer     %s\n", a)
-			return outcomeOf(a, fuel.Steps()), nil
+			return traceAnswer(w, pr, a, fuel.Steps())
 		}
 		if step.Rule == "" {
-			fmt.Fprintf(w, "  (%s) %s  ~>  %s\n", step.Env, closures.Format(step.Redex), closures.Format(step.Contractum))
+			redex, contractum := show(step.Redex), show(step.Contractum)
+			lines(fmt.Sprintf("  (%s) %s  ~>  %s\n", step.Env, redex, contractum))
 		} else {
 			if err := fuel.Contract(step.Rule); err != nil {
 				return Outcome{Steps: fuel.Steps()}, err
 			}
 			fmt.Fprintf(w, "\nstep %d: %s\n", fuel.Steps(), step.Rule)
-			fmt.Fprintf(w, "  context    %s\n", step.Context)
-			fmt.Fprintf(w, "  redex      %s\n", closures.Format(step.Redex))
-			fmt.Fprintf(w, "  contractum %s\n", closures.Format(step.Contractum))
+			context, redex, contractum := pr.item(cp.Context(step.Context)), show(step.Redex), show(step.Contractum)
+			lines("  context    "+context+"\n", "  redex      "+redex+"\n", "  contractum "+contractum+"\n")
 		}
 		cl = step.Next()
 		if step.Rule != "" {
-			fmt.Fprintf(w, "  closure    %s\n", closures.Format(cl))
+			lines("  closure    " + show(cl) + "\n")
+		}
+		if pr.err != nil {
+			return Outcome{Steps: fuel.Steps()}, pr.err
 		}
 	}
 }
