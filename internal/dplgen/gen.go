@@ -348,8 +348,14 @@ func (g *Generator) loop(sc Scope, ty dpl.Type, depth int) dpl.Term {
 		Else: recur,
 	}}
 	outer := sc.withFunc(f, st, u)
-	return &dpl.Letrec{Name: f, Param: p, ParamT: st, ResT: u, Fun: fun,
-		Body: g.Term(outer, ty, depth-1)}
+	body := g.Term(outer, ty, depth-1)
+	if rapid.IntRange(0, 2).Draw(t, "loop-called") == 1 {
+		// The loop called at once, its result bound (let r:U = f(<M, k>) in N), so that
+		// every loop drawn is likely to run, whatever its names.
+		r := g.binder(outer, "loop-result")
+		body = &dpl.Let{Name: r, T: u, Bound: g.call(outer, function{f, st, u}, depth-1), Body: g.Term(outer.Bind(r, u), ty, depth-1)}
+	}
+	return &dpl.Letrec{Name: f, Param: p, ParamT: st, ResT: u, Fun: fun, Body: body}
 }
 
 // call draws f(<M, k>) for a loop f : S * real -> U, k a small whole number.

@@ -670,17 +670,22 @@ func (gen *generator) prim(sc scope, ty g.Type, depth int) g.Expr {
 // or by a higher-order function. The start k is a small natural number, so the loop
 // ends; rarely it is negative, and a tail-recursive loop then runs out of fuel.
 //
-// The names shadow as binder draws them (f and n may hide names in scope), and
-// sometimes the parameter is named like the function (\f:P. ...): the body then sees
+// The names shadow as binder draws them (f and n may hide names in scope); the use may
+// bind f's name again, by a let or by another letrec; and sometimes the parameter is
+// named like the function (\f:P. ...): the body then sees
 // the parameter, not the function, and makes no recursive call (the case of spec §4's
 // erratum to the Letrec rule).
 func (gen *generator) letrec(sc scope, ty g.Type, depth int) g.Expr {
+	return gen.letrecNamed(sc, ty, depth, gen.binder(sc, "rec-fun"))
+}
+
+// letrecNamed is letrec with the function named f.
+func (gen *generator) letrecNamed(sc scope, ty g.Type, depth int, f string) g.Expr {
 	p := g.Type(g.Int)
 	if gen.draw("rec-param", 3) == 1 {
 		p = g.Dyn
 	}
 	fty := g.Fn(p, ty)
-	f := gen.binder(sc, "rec-fun")
 	n := gen.binder(sc, "rec-param-name")
 	if gen.draw("rec-param-is-fun", 4) == 2 {
 		n = f
@@ -717,12 +722,21 @@ func (gen *generator) letrec(sc scope, ty g.Type, depth int) g.Expr {
 	start := gen.implicit(&g.IntLit{N: k}, g.Int, p, "rec-start")
 	outer := sc.bindRec(f, fty)
 	var use g.Expr
-	switch gen.draw("rec-use", 6) {
+	switch gen.draw("rec-use", 7) {
 	case 0, 1:
 		use = &g.App{P: gen.pos(), Fun: ref("use-ref"), Arg: start}
 	case 2: // passed to a function that applies it
 		h := gen.binder(outer, "rec-use-param")
 		use = &g.App{P: gen.pos(), Fun: &g.Lam{Param: h, T: fty, Body: &g.App{P: gen.pos(), Fun: &g.Var{Name: h}, Arg: start}}, Arg: &g.Var{Name: f}}
+	case 5: // the function's result bound by a let of its name, which hides it
+		bound := &g.App{P: gen.pos(), Fun: ref("use-ref"), Arg: start}
+		use = &g.Let{P: gen.pos(), Name: f, T: ty, Bound: bound, Body: gen.term(outer.bind(f, ty), ty, depth-1)}
+	case 6: // another loop of the same name, which hides this one
+		if depth > 1 {
+			use = gen.letrecNamed(outer, ty, depth-1, f)
+			break
+		}
+		use = gen.term(outer, ty, depth-1)
 	default:
 		use = gen.term(outer, ty, depth-1)
 	}
