@@ -442,7 +442,7 @@ func descendDiff(mode DiffMode, E *DiffContext, cl DiffClosure) (*DiffValue, Dif
 			case *dpl.Fd:
 				return nil, DiffStep{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", m.P)
 			default:
-				return nil, DiffStep{}, interderive.Stuck("", "cannot decompose %s", dpl.Format(m))
+				return nil, DiffStep{}, interderive.Stuck("", "cannot decompose %s", dpl.FormatShort(m, interderive.MaxStuckShown))
 			}
 		case *DiffPlus:
 			*E, cl = append(*E, &DiffPlusLeft{P: c.P, Right: c.Y}), c.X
@@ -487,14 +487,14 @@ func climbDiff(E *DiffContext, v *DiffValue) (DiffClosure, DiffStep, error) {
 		_, isBool := v.Val.(*dpl.BoolLit)
 		if len(*E) == 0 {
 			if isBool {
-				return nil, DiffStep{}, interderive.Stuck("", "a boolean %s where a value is expected", dpl.Format(v.Val))
+				return nil, DiffStep{}, interderive.Stuck("", "a boolean %s where a value is expected", dpl.FormatShort(v.Val, interderive.MaxStuckShown))
 			}
 			return nil, DiffStep{Done: true, Value: v}, nil
 		}
 		frame := (*E)[len(*E)-1]
 		*E = (*E)[:len(*E)-1]
 		if _, cond := frame.(*DiffIfCond); isBool != cond {
-			return nil, DiffStep{}, interderive.Stuck("", "ill-typed closure: %s", dpl.Format(DiffSigma(DiffSymbolic, frame.Plug(v))))
+			return nil, DiffStep{}, interderive.Stuck("", "ill-typed closure: %s", dpl.FormatShort(DiffSigma(DiffSymbolic, frame.Plug(v)), interderive.MaxStuckShown))
 		}
 		found := func(rule string) (DiffClosure, DiffStep, error) {
 			return nil, DiffStep{Context: *E, Redex: frame.Plug(v), Rule: rule}, nil
@@ -776,7 +776,7 @@ func (r *diffRun) contractOrdinary(redex DiffClosure, ev *DiffEvent) (DiffClosur
 		}
 		return closed(&dpl.BoolLit{P: red.P, B: b}), nil
 	}
-	return nil, interderive.Stuck("", "no contraction for %s", dpl.Format(DiffSigma(DiffOrdinary, redex)))
+	return nil, interderive.Stuck("", "no contraction for %s", dpl.FormatShort(DiffSigma(DiffOrdinary, redex), interderive.MaxStuckShown))
 }
 
 // letrecDiff contracts (letrec f(x:T):U = M in N)[φ|ρ] to N[φ[clo_φ(f(x:T):U. M)/f]|ρ].
@@ -952,7 +952,7 @@ func (r *diffRun) contractSymbolic(redex DiffClosure, ev *DiffEvent) (symContrac
 		return symContraction{finished: der,
 			env: bindValue(bindValue(red.Env, red.Cotangent.(*DiffValue)), red.Point.(*DiffValue))}, nil
 	}
-	return symContraction{}, interderive.Stuck("", "no symbolic contraction for %s", dpl.Format(DiffSigma(DiffSymbolic, redex)))
+	return symContraction{}, interderive.Stuck("", "no symbolic contraction for %s", dpl.FormatShort(DiffSigma(DiffSymbolic, redex), interderive.MaxStuckShown))
 }
 
 // redexPos is the source position of a redex.

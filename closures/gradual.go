@@ -307,7 +307,7 @@ func (calc Calculus) descend(E *Context, cl Closure) (Closure, Step, error) {
 				st := Step{Context: *E, Redex: c, Rule: "Blame", Contractum: &Clo{E: &g.Blame{L: e.L}}, Discard: true}
 				return nil, st, nil
 			default:
-				return nil, Step{}, interderive.Stuck("", "cannot decompose %s (casts must be translated first)", g.Format(e))
+				return nil, Step{}, interderive.Stuck("", "cannot decompose %s (casts must be translated first)", g.FormatShort(e, interderive.MaxStuckShown))
 			}
 		case *Prim:
 			*E = append(*E, &PrimArg{P: c.P, Op: c.Op, Rest: c.Args[1:]})

@@ -259,7 +259,7 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 	case *dpl.Fd:
 		return ev.fail(interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P))
 	}
-	return ev.fail(interderive.Stuck("", "cannot evaluate %s", dpl.Format(t)))
+	return ev.fail(interderive.Stuck("", "cannot evaluate %s", dpl.FormatShort(t, interderive.MaxStuckShown)))
 }
 
 // lookup is V ⇒ ρ(V) for a variable, no contraction; a symbolic layer keeps a
@@ -338,7 +338,7 @@ func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, k diffCont, mk *diffMeta)
 func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue, k diffCont, mk *diffMeta) step {
 	pr, ok := v.Val.(*dpl.Pair)
 	if !ok {
-		return ev.fail(interderive.Stuck("", "%s of %s", rule, dpl.Format(v.Val)))
+		return ev.fail(interderive.Stuck("", "%s of %s", rule, dpl.FormatShort(v.Val, interderive.MaxStuckShown)))
 	}
 	if !ev.contract(mk, rule) {
 		return nil
@@ -416,7 +416,7 @@ func (ev *diffEvaluator) bound(p dpl.Pos, c, v dpl.Term, rep *diffRdReport, k di
 func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
 	bl, ok := b.Val.(*dpl.BoolLit)
 	if !ok {
-		return ev.fail(interderive.Stuck("", "if on %s", dpl.Format(b.Val)))
+		return ev.fail(interderive.Stuck("", "if on %s", dpl.FormatShort(b.Val, interderive.MaxStuckShown)))
 	}
 	if !ev.contract(mk, dpl.RuleIf) {
 		return nil

@@ -163,7 +163,7 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 	case *g.Blame:
 		return ev.blame(e.L, mk)
 	}
-	return ev.fail(interderive.Stuck("", "cannot evaluate %s (casts must be translated first)", g.Format(e)))
+	return ev.fail(interderive.Stuck("", "cannot evaluate %s (casts must be translated first)", g.FormatShort(e, interderive.MaxStuckShown)))
 }
 
 // delta is δ on values (y is nil for a unary operator).

@@ -31,6 +31,16 @@ func Format(t Term) string {
 	return f.b.String()
 }
 
+// FormatShort is Format cut to at most n bytes, with "…" where it was cut: a term
+// shown in a message (a stuck run's), whatever its printed size.
+func FormatShort(t Term, n int) string {
+	s, err := FormatBounded(t, interderive.PrintBudget{Max: n})
+	if err != nil {
+		return s + "…"
+	}
+	return s
+}
+
 // FormatBounded prints t as Format does, within the budget b: it stops as soon as the
 // output passes b.Max bytes (if b.Max > 0), returning its first b.Max bytes (not
 // splitting a character) and an *interderive.OutputError, or as soon as b.Check

@@ -33,6 +33,16 @@ func Format(e Expr) string {
 	return f.b.String()
 }
 
+// FormatShort is Format cut to at most n bytes, with "…" where it was cut: a term
+// shown in a message (a stuck run's), whatever its printed size.
+func FormatShort(e Expr, n int) string {
+	s, err := FormatBounded(e, interderive.PrintBudget{Max: n})
+	if err != nil {
+		return s + "…"
+	}
+	return s
+}
+
 // FormatBounded prints e as Format does, within the budget b: it stops as soon as the
 // output passes b.Max bytes (if b.Max > 0), returning its first b.Max bytes (not
 // splitting a character) and an *interderive.OutputError, or as soon as b.Check

@@ -269,7 +269,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			}
 			p, ok := v.(*dpl.Pair)
 			if !ok {
-				return nil, interderive.Stuck("", "%s of %s, which is not a pair", rule, dpl.Format(v))
+				return nil, interderive.Stuck("", "%s of %s, which is not a pair", rule, dpl.FormatShort(v, interderive.MaxStuckShown))
 			}
 			if rule == "fst" {
 				return p.X, nil
@@ -326,7 +326,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 		case *dpl.Fd:
 			return nil, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
 		default:
-			return nil, interderive.Stuck("", "cannot evaluate %s", dpl.Format(m))
+			return nil, interderive.Stuck("", "cannot evaluate %s", dpl.FormatShort(m, interderive.MaxStuckShown))
 		}
 	}
 }
@@ -384,7 +384,7 @@ func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, err
 		}
 		return dpl.Bev(t.Pred, v)
 	}
-	return false, interderive.Stuck("", "%s is not a condition", dpl.Format(b))
+	return false, interderive.Stuck("", "%s is not a condition", dpl.FormatShort(b, interderive.MaxStuckShown))
 }
 
 // evalIn is φ | ρ ⊢ C ⇒ V for a trace term C, in a nested layer.
@@ -530,7 +530,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 		case *dpl.Fd:
 			return nil, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
 		default:
-			return nil, interderive.Stuck("", "cannot trace %s", dpl.Format(m))
+			return nil, interderive.Stuck("", "cannot trace %s", dpl.FormatShort(m, interderive.MaxStuckShown))
 		}
 	}
 }
@@ -655,7 +655,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 	case *dpl.Fd:
 		return diffValue{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
 	}
-	return diffValue{}, interderive.Stuck("", "cannot trace %s", dpl.Format(m))
+	return diffValue{}, interderive.Stuck("", "cannot trace %s", dpl.FormatShort(m, interderive.MaxStuckShown))
 }
 
 // primitive is Figure 4 on V + W, op(V), fst(V) and snd(V), M's operands first: the
@@ -783,7 +783,7 @@ func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix 
 		}
 		return dpl.Bev(t.Pred, v.Val)
 	}
-	return false, interderive.Stuck("", "%s is not a condition", dpl.Format(b))
+	return false, interderive.Stuck("", "%s is not a condition", dpl.FormatShort(b, interderive.MaxStuckShown))
 }
 
 // tracePair is traceValue on the pair p, for a caller that builds what it needs of

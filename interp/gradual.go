@@ -288,7 +288,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 		case *g.Blame:
 			return in.blame(t.L, k)
 		default:
-			return nil, interderive.Stuck("", "cannot interpret %s (casts must be translated first)", g.Format(e))
+			return nil, interderive.Stuck("", "cannot interpret %s (casts must be translated first)", g.FormatShort(e, interderive.MaxStuckShown))
 		}
 	}
 }

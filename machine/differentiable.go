@@ -466,7 +466,7 @@ func (m *DiffMachine) eval(s *DiffState) error {
 	case *dpl.Fd:
 		return interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
 	default:
-		return interderive.Stuck("", "cannot evaluate %s", dpl.Format(s.Term))
+		return interderive.Stuck("", "cannot evaluate %s", dpl.FormatShort(s.Term, interderive.MaxStuckShown))
 	}
 	return nil
 }
@@ -599,7 +599,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 	case *DiffKFst: // fst(<W1, W2>) ⇒ W1
 		p, ok := v.Val.(*dpl.Pair)
 		if !ok {
-			return interderive.Stuck("", "fst of %s", dpl.Format(v.Val))
+			return interderive.Stuck("", "fst of %s", dpl.FormatShort(v.Val, interderive.MaxStuckShown))
 		}
 		if err := m.contract(s, dpl.RuleFst); err != nil {
 			return err
@@ -608,7 +608,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 	case *DiffKSnd: // snd(<W1, W2>) ⇒ W2
 		p, ok := v.Val.(*dpl.Pair)
 		if !ok {
-			return interderive.Stuck("", "snd of %s", dpl.Format(v.Val))
+			return interderive.Stuck("", "snd of %s", dpl.FormatShort(v.Val, interderive.MaxStuckShown))
 		}
 		if err := m.contract(s, dpl.RuleSnd); err != nil {
 			return err
@@ -617,7 +617,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 	case *DiffKIf: // if true then M else N ⇒ M's value; if false ... ⇒ N's
 		b, ok := v.Val.(*dpl.BoolLit)
 		if !ok {
-			return interderive.Stuck("", "if on %s", dpl.Format(v.Val))
+			return interderive.Stuck("", "if on %s", dpl.FormatShort(v.Val, interderive.MaxStuckShown))
 		}
 		if err := m.contract(s, dpl.RuleIf); err != nil {
 			return err
@@ -705,7 +705,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 	case *DiffKIf: // if true then M else N ⇝ C if M ⇝ C; if false ... if N ⇝ C
 		b, ok := v.Val.(*dpl.BoolLit)
 		if !ok {
-			return interderive.Stuck("", "if on %s", dpl.Format(v.Val))
+			return interderive.Stuck("", "if on %s", dpl.FormatShort(v.Val, interderive.MaxStuckShown))
 		}
 		if err := m.contract(s, dpl.RuleIf); err != nil {
 			return err

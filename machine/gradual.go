@@ -277,7 +277,7 @@ func (m *Machine) eval(s *State) error {
 		case *g.Blame:
 			return m.blame(s, e.L)
 		default:
-			return interderive.Stuck("", "cannot evaluate %s (casts must be translated first)", g.Format(e))
+			return interderive.Stuck("", "cannot evaluate %s (casts must be translated first)", g.FormatShort(e, interderive.MaxStuckShown))
 		}
 		if s.Mode != Eval || m.Trace != nil {
 			return nil

@@ -200,7 +200,7 @@ func decomposeDiffTerm(E *contexts.Diff, t dpl.Term) (dpl.Term, DiffDecompositio
 			*E, t = append(*E, &contexts.DiffPredArg{P: n.P, Pred: n.Pred}), n.Arg
 		case *dpl.Call:
 			if n.Clo == nil {
-				return nil, DiffDecomposition{}, interderive.Stuck(dpl.Format(n), "call of the unbound function %s", n.Name)
+				return nil, DiffDecomposition{}, interderive.Stuck(dpl.FormatShort(n, interderive.MaxStuckShown), "call of the unbound function %s", n.Name)
 			}
 			*E, t = append(*E, &contexts.DiffCallArg{P: n.P, Name: n.Name, Clo: n.Clo}), n.Arg
 		case *dpl.Rd:
@@ -210,7 +210,7 @@ func decomposeDiffTerm(E *contexts.Diff, t dpl.Term) (dpl.Term, DiffDecompositio
 		case *dpl.Fd:
 			return nil, DiffDecomposition{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", n.P)
 		default:
-			return nil, DiffDecomposition{}, interderive.Stuck(dpl.Format(t), "no rule applies")
+			return nil, DiffDecomposition{}, interderive.Stuck(dpl.FormatShort(t, interderive.MaxStuckShown), "no rule applies")
 		}
 	}
 }
@@ -222,7 +222,7 @@ func decomposeDiffContext(E *contexts.Diff, v dpl.Term) (dpl.Term, DiffDecomposi
 	for {
 		if len(*E) == 0 {
 			if _, isBool := v.(*dpl.BoolLit); isBool {
-				return nil, DiffDecomposition{}, interderive.Stuck(dpl.Format(v), "no rule applies")
+				return nil, DiffDecomposition{}, interderive.Stuck(dpl.FormatShort(v, interderive.MaxStuckShown), "no rule applies")
 			}
 			return nil, DiffDecomposition{Value: v}, nil
 		}
@@ -233,7 +233,7 @@ func decomposeDiffContext(E *contexts.Diff, v dpl.Term) (dpl.Term, DiffDecomposi
 		}
 		_, isBool := v.(*dpl.BoolLit)
 		if _, cond := frame.(*contexts.DiffIfCond); isBool != cond {
-			return nil, DiffDecomposition{}, interderive.Stuck(dpl.Format(frame.Plug(v)), "no rule applies")
+			return nil, DiffDecomposition{}, interderive.Stuck(dpl.FormatShort(frame.Plug(v), interderive.MaxStuckShown), "no rule applies")
 		}
 		switch f := frame.(type) {
 		case *contexts.DiffPlusLeft:
@@ -533,7 +533,7 @@ func (r *diffRun) contractOrdinary(red DiffRedex, ev *DiffEvent) (dpl.Term, erro
 		}
 		return &dpl.BoolLit{P: red.Pred.P, B: b}, nil
 	}
-	return nil, interderive.Stuck(dpl.Format(red.Term()), "no rule applies")
+	return nil, interderive.Stuck(dpl.FormatShort(red.Term(), interderive.MaxStuckShown), "no rule applies")
 }
 
 // letrec makes the closure clo_φ(f(x:T):U. M) and resolves the calls of f in N to it.
@@ -745,7 +745,7 @@ func (r *diffRun) contractSymbolic(rho *diffEnv, red DiffRedex, ev *DiffEvent) (
 		}
 		return symContraction{finished: der}, nil
 	}
-	return symContraction{}, interderive.Stuck(dpl.Format(red.Term()), "no rule applies")
+	return symContraction{}, interderive.Stuck(dpl.FormatShort(red.Term(), interderive.MaxStuckShown), "no rule applies")
 }
 
 // finishTrace builds the trace let x1:T1 = C1 in ... let xn:Tn = Cn in tail.

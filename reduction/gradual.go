@@ -213,9 +213,9 @@ func (r Cast) decomposeTerm(E *contexts.Cast, e g.Expr) (g.Expr, CastDecompositi
 			}
 			return nil, CastDecomposition{Context: *E, Redex: &BlameRedex{L: t.L}}, nil
 		case *g.Cast:
-			return nil, CastDecomposition{}, interderive.Stuck("", "untranslated cast %s: translate casts before running", g.Format(t))
+			return nil, CastDecomposition{}, interderive.Stuck("", "untranslated cast %s: translate casts before running", g.FormatShort(t, interderive.MaxStuckShown))
 		default:
-			return nil, CastDecomposition{}, interderive.Stuck(g.Format(e), "no rule applies")
+			return nil, CastDecomposition{}, interderive.Stuck(g.FormatShort(e, interderive.MaxStuckShown), "no rule applies")
 		}
 	}
 }
@@ -266,7 +266,7 @@ func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Cast
 			return nil, CastDecomposition{Context: *E, Redex: r}, nil
 		}
 		stuck := func() (g.Expr, CastDecomposition, error) {
-			return nil, CastDecomposition{}, interderive.Stuck(g.Format(frame.Plug(v)), "no rule applies")
+			return nil, CastDecomposition{}, interderive.Stuck(g.FormatShort(frame.Plug(v), interderive.MaxStuckShown), "no rule applies")
 		}
 		switch f := frame.(type) {
 		case *contexts.CastUnaryArg:
@@ -336,7 +336,7 @@ func ContractCast(r CastRedex) (contractum g.Expr, discard bool, err error) {
 	case *Delta:
 		k, ok := g.Delta(r.P, r.Op, r.Args...)
 		if !ok {
-			return nil, false, interderive.Stuck(g.Format(r.Term()), "%s applied to a non-constant", r.Op)
+			return nil, false, interderive.Stuck(g.FormatShort(r.Term(), interderive.MaxStuckShown), "%s applied to a non-constant", r.Op)
 		}
 		return k, false, nil
 	case *IfRedex:

@@ -21,6 +21,7 @@ func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
 	var stage, semantics, ad, lang string
 	var fuel int
 	var timeout time.Duration
+	var budgets budgetFlags
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "check [flags] PATH...",
@@ -74,6 +75,8 @@ comments, with no expectation, or that no run applies to (--stage, --semantics o
 				return fmt.Errorf("--fuel and --timeout must not be negative")
 			}
 			opts.Fuel, opts.Timeout = fuel, timeout
+			budget := budgets.apply(interderive.Options{})
+			opts.Memory, opts.Output = budget.Memory, budget.Output
 			if lang != "" {
 				if _, err := driver.LanguageNamed(lang); err != nil {
 					return err
@@ -111,7 +114,8 @@ comments, with no expectation, or that no run applies to (--stage, --semantics o
 	cmd.Flags().StringVar(&semantics, "semantics", "all", "gradual calculi: cast semantics to run, all or a comma-separated list (ld, lud, ed, eud, edn, ...)")
 	cmd.Flags().StringVar(&ad, "ad", "all", "differentiable language: strategies to run, all or a comma-separated list (tape, pruned, figure6)")
 	cmd.Flags().IntVar(&fuel, "fuel", 0, "contraction budget of every run (default: the file's -- fuel: line, else 10,000,000)")
-	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop each run after this long (e.g. 10s), a failure; 0 for no limit")
+	cmd.Flags().DurationVar(&timeout, "timeout", defaultTimeout, "stop each run after this long (e.g. 10s), a failure; 0 for no limit")
+	budgets.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: files, runs, passed, failed, errors, and every failure")
 	cmd.Flags().StringVar(&lang, "lang", "", "the language of standard input (-): gtlc, cast or dpl")
 	return cmd

@@ -7,6 +7,7 @@ package castval
 import (
 	"strings"
 
+	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/internal/names"
 )
@@ -334,7 +335,7 @@ func Show(vs ...Value) string {
 	var parts []string
 	for _, v := range vs {
 		if v != nil {
-			parts = append(parts, g.Format(ReadBack(v)))
+			parts = append(parts, g.FormatShort(ReadBack(v), interderive.MaxStuckShown))
 		}
 	}
 	return strings.Join(parts, ", ")

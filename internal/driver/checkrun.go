@@ -22,8 +22,11 @@ type CheckOptions struct {
 	// Fuel, when positive, is every run's budget, in place of the file's fuel line
 	// (and of interderive.DefaultFuel).
 	Fuel int
-	// Timeout, when positive, bounds each run's time.
+	// Timeout, when positive, bounds each run's time; Memory its live heap and Output
+	// the printed answer (interderive.Options).
 	Timeout time.Duration
+	Memory  int64
+	Output  int
 }
 
 // A CheckRun is one run of a file: a stage under a variant in a merging mode. A
@@ -164,13 +167,17 @@ func (p *CheckPlan) Run(r CheckRun, opts CheckOptions) []Failure {
 	}
 	fired := map[string]bool{}
 	out, err := p.prog.Run(r.Stage, r.Variant, interderive.Options{Fuel: fuel, Merging: r.Mode, Timeout: opts.Timeout,
-		OnContract: func(rule string) { fired[rule] = true }})
+		Memory: opts.Memory, Output: opts.Output, OnContract: func(rule string) { fired[rule] = true }})
 	got := out.Observation
 	switch {
 	case IsFuel(err):
 		got = "out of fuel"
 	case errors.Is(err, interderive.ErrTimeout):
 		return fail("expected %s, but the run timed out after %s", shown, opts.Timeout)
+	case errors.Is(err, interderive.ErrResourceLimit):
+		return fail("expected %s, but the run stopped at a resource limit: %v", shown, err)
+	case errors.Is(err, interderive.ErrStuck):
+		return fail("expected %s, but %v", shown, err)
 	case err != nil:
 		return fail("expected %s, but the run failed: %v", shown, err)
 	}
