@@ -24,3 +24,33 @@ const MaxNesting = interderive.StackLimit / 2 / NestingFrame
 // NestingFrame is the bound, in bytes, on the Go stack that one level of nesting takes
 // in any recursion over a term (see MaxNesting).
 const NestingFrame = 4096
+
+// Depth is the nesting depth of e, where a let's body is at the let's depth: a leaf
+// has depth 1, a let depth max(1 + the depth of its bound term, the depth of its
+// body), any other node 1 + the largest depth of its children. So a let-chain of any
+// length whose bound terms are leaves has depth 2. Depth uses no recursion, so that it
+// can measure terms of any depth.
+func Depth(e Expr) int {
+	type item struct {
+		e Expr
+		d int
+	}
+	deepest := 0
+	stack := []item{{e, 1}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if isNilExpr(it.e) {
+			continue
+		}
+		deepest = max(deepest, it.d)
+		if l, ok := it.e.(*Let); ok { // the body waits under the bound, at the let's depth
+			stack = append(stack, item{l.Body, it.d}, item{l.Bound, it.d + 1})
+			continue
+		}
+		for _, c := range syntaxChildren(it.e) {
+			stack = append(stack, item{c, it.d + 1})
+		}
+	}
+	return deepest
+}
