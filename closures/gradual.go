@@ -317,6 +317,7 @@ type Calculus struct {
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
 	calc := Calculus{Sem: sem, Merge: opts.Merging.Merge(false)}
 	fuel := interderive.NewCounter(opts)
+	var env envSteps
 	var cl Closure = &Clo{E: e}
 	for {
 		st, err := calc.Decompose(cl)
@@ -333,6 +334,8 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 			if err := fuel.Contract(st.Rule); err != nil {
 				return g.Answer{}, err
 			}
+		} else if err := env.step(fuel); err != nil {
+			return g.Answer{}, err
 		}
 		cl = st.Next()
 	}
