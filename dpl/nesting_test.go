@@ -76,3 +76,18 @@ func TestPairTypeTooDeep(t *testing.T) {
 		t.Errorf("a pair type %d deep: %v, want too deep at 1:%d", dpl.MaxNesting+1, err, at)
 	}
 }
+
+// TestFormatBoundedLetChain: a printing within a budget stops in a chain of lets as it
+// stops at a node, although the chain prints in a loop: a budget whose check fails at
+// once gets no more than the bytes printed before the check and a let.
+func TestFormatBoundedLetChain(t *testing.T) {
+	e, err := dpl.Parse([]byte(strings.Repeat("let x:real = 1 in ", 100_000) + "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	out, err := dpl.FormatBounded(e, interderive.PrintBudget{Check: func() error { return stop }})
+	if !errors.Is(err, stop) || len(out) > interderive.CheckEvery+100 {
+		t.Errorf("FormatBounded of 100,000 lets: %d bytes, %v; want at most %d, stopped", len(out), err, interderive.CheckEvery+100)
+	}
+}

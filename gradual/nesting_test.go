@@ -130,3 +130,15 @@ func TestFunctionTypeTooDeep(t *testing.T) {
 		t.Errorf("TypeOf of a function type %d deep: %v, want too deep at column %d", MaxNesting+1, err, MaxNesting)
 	}
 }
+
+// TestFormatBoundedLetChain: a printing within a budget stops in a chain of lets as it
+// stops at a node, although the chain prints in a loop: a budget whose check fails at
+// once gets no more than the bytes printed before the check and a let.
+func TestFormatBoundedLetChain(t *testing.T) {
+	e := mustParse(t, letChain(100_000, true), CastCalculus)
+	stop := errors.New("stop")
+	out, err := FormatBounded(e, interderive.PrintBudget{Check: func() error { return stop }})
+	if !errors.Is(err, stop) || len(out) > interderive.CheckEvery+100 {
+		t.Errorf("FormatBounded of 100,000 lets: %d bytes, %v; want at most %d, stopped", len(out), err, interderive.CheckEvery+100)
+	}
+}

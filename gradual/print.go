@@ -263,8 +263,9 @@ func (f *formatter) bare(e Expr, open bool) {
 		b.WriteString(" else ")
 		f.expr(e.Else, levOpen, true)
 	case *Let:
-		// A chain of lets prints in a loop, at the depth of its first let.
-		for {
+		// A chain of lets prints in a loop, at the depth of its first let, each let
+		// checking the budget as a node does.
+		for !f.stopped() {
 			b.WriteString("let ")
 			b.WriteString(e.Name)
 			if e.T != nil {
