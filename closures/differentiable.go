@@ -633,6 +633,7 @@ func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts 
 type diffRun struct {
 	ad     dpl.Differentiator
 	fuel   *interderive.Counter
+	env    envSteps // the limits across environment steps
 	budget int
 	names  *dpl.Names
 	hooks  DiffHooks
@@ -701,6 +702,9 @@ func (r *diffRun) eval(cl DiffClosure) (dpl.Term, error) {
 			return st.Value.Val, nil
 		}
 		if st.Rule == "" {
+			if err := r.env.step(r.fuel); err != nil {
+				return nil, err
+			}
 			cl = r.administrative(DiffOrdinary, st)
 			continue
 		}
@@ -840,6 +844,9 @@ func (r *diffRun) trace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
 			return finishTrace(prefix, st.Value.Term)
 		}
 		if st.Rule == "" {
+			if err := r.env.step(r.fuel); err != nil {
+				return nil, err
+			}
 			cl = r.administrative(DiffSymbolic, st)
 			continue
 		}

@@ -6,11 +6,6 @@ import (
 	"github.com/interderive/interderive"
 )
 
-// maxDepth is the deepest nesting the parser accepts: of parentheses, brackets, prefix
-// operators, binders and types in the source, and of the resulting syntax tree (sugar
-// and left-associative chains build deep trees from flat text).
-const maxDepth = 1000
-
 // Parse reads one program (spec §1). Every node carries the position of its first
 // token, except Plus (the position of its operator), the operator application an infix
 // sugar stands for (M * N, M / N, M - N, M <. N: the operator's position) and Rd (the
@@ -168,11 +163,11 @@ func (p *parser) expectEOF(what string) {
 	}
 }
 
-// enter counts one level of nesting and fails beyond maxDepth; leave undoes it.
+// enter counts one level of nesting and fails beyond MaxNesting; leave undoes it.
 func (p *parser) enter() {
 	p.depth++
-	if p.depth > maxDepth {
-		p.fail("expression nests too deeply (limit %d)", maxDepth)
+	if p.depth > MaxNesting {
+		p.fail("expression nests too deeply (limit %d)", MaxNesting)
 	}
 }
 
@@ -231,35 +226,54 @@ func (p *parser) parseOpen() Term {
 }
 
 // parseLet parses the four let forms: let x:T = M in N, let x = M in N,
-// let f(x:T):U = M in N and let <x0:T0, ..., xk:Tk> = M in N.
+// let f(x:T):U = M in N and let <x0:T0, ..., xk:Tk> = M in N. A chain of lets and
+// let-tuples (each the body of the one before) is parsed in a loop: the body of a let
+// is at the let's own depth, so that a chain as long as a generated straight-line
+// program nests no deeper than one let.
 func (p *parser) parseLet() Term {
-	t := p.next()
-	switch {
-	case p.kind() == tLAngle:
-		return p.parseLetTuple(t.pos)
-	case p.kind() == tIdent && p.peekKind() == tLParen:
-		nameTok := p.tok()
-		name, param, pt, rt := p.parseFunctionHead("let")
-		p.expect(tEq, "=")
-		fun := p.parseExpr()
-		if pos, ok := freeCall(fun, name); ok {
-			p.failAt(pos, "%s is not recursive here: let %s(...) = M in N does not bind %s in M (write letrec for a recursive function)", name, name, name)
+	var first Term
+	var last *Let // the innermost let of the chain so far, whose body is still to come
+	link := func(t Term, innermost *Let) {
+		if first == nil {
+			first = t
+		} else {
+			last.Body = t
 		}
+		last = innermost
+	}
+	for p.kind() == tLet {
+		t := p.next()
+		switch {
+		case p.kind() == tLAngle:
+			link(p.parseLetTuple(t.pos))
+			continue
+		case p.kind() == tIdent && p.peekKind() == tLParen:
+			nameTok := p.tok()
+			name, param, pt, rt := p.parseFunctionHead("let")
+			p.expect(tEq, "=")
+			fun := p.parseExpr()
+			if pos, ok := freeCall(fun, name); ok {
+				p.failAt(pos, "%s is not recursive here: let %s(...) = M in N does not bind %s in M (write letrec for a recursive function)", name, name, name)
+			}
+			p.expect(tIn, "in")
+			body := p.parseExpr()
+			link(&Letrec{P: nameTok.pos, Name: name, Param: param, ParamT: pt, ResT: rt, Fun: fun, Body: body}, nil)
+			return first
+		}
+		name := p.expect(tIdent, "a variable name after let").text
+		var ty Type
+		if p.kind() == tColon {
+			p.next()
+			ty = p.parseType()
+		}
+		p.expect(tEq, "=")
+		bound := p.parseExpr()
 		p.expect(tIn, "in")
-		body := p.parseExpr()
-		return &Letrec{P: nameTok.pos, Name: name, Param: param, ParamT: pt, ResT: rt, Fun: fun, Body: body}
+		l := &Let{P: t.pos, Name: name, T: ty, Bound: bound}
+		link(l, l)
 	}
-	name := p.expect(tIdent, "a variable name after let").text
-	var ty Type
-	if p.kind() == tColon {
-		p.next()
-		ty = p.parseType()
-	}
-	p.expect(tEq, "=")
-	bound := p.parseExpr()
-	p.expect(tIn, "in")
-	body := p.parseExpr()
-	return &Let{P: t.pos, Name: name, T: ty, Bound: bound, Body: body}
+	last.Body = p.parseExpr()
+	return first
 }
 
 // parseFunctionHead parses f(x:T):U after letrec or let.
@@ -281,14 +295,15 @@ func (p *parser) parseFunctionHead(what string) (name, param string, pt, rt Type
 	return nameTok.text, param, pt, rt
 }
 
-// parseLetTuple parses <x0:T0, ..., xk:Tk> = M in N after let and expands it as the
-// paper does (§2): for n = 0, let z:unit = M in N; for n = 1, let x0:T0 = M in N;
-// otherwise
+// parseLetTuple parses <x0:T0, ..., xk:Tk> = M in after let and expands it as the
+// paper does (§2, LetTuple): for n = 0, let z:unit = M in N; for n = 1,
+// let x0:T0 = M in N; otherwise
 //
 //	let z:T0*...*Tn = M in let <x0:T0, ..., xn-1:Tn-1> = fst(z) in let xn:Tn = snd(z) in N
 //
-// with z fresh.
-func (p *parser) parseLetTuple(pos Pos) Term {
+// with z fresh. It returns the chain of lets and its innermost let, whose body N the
+// caller parses.
+func (p *parser) parseLetTuple(pos Pos) (Term, *Let) {
 	p.next() // <
 	var names []string
 	var types []Type
@@ -310,8 +325,12 @@ func (p *parser) parseLetTuple(pos Pos) Term {
 	p.expect(tEq, "=")
 	bound := p.parseExpr()
 	p.expect(tIn, "in")
-	body := p.parseExpr()
-	return LetTuple(pos, p.names, names, types, bound, body)
+	chain := LetTuple(pos, p.names, names, types, bound, nil)
+	innermost := chain.(*Let)
+	for innermost.Body != nil {
+		innermost = innermost.Body.(*Let)
+	}
+	return chain, innermost
 }
 
 // parseCmp parses M <. N (non-associative) and tighter levels.
@@ -540,7 +559,8 @@ func (p *parser) parseTypeAtom() Type {
 }
 
 // checkTreeDepth records an error if the tree t, with the types it holds, is deeper
-// than maxDepth. It walks the tree without recursion.
+// than MaxNesting, by Depth's count: a let's body at the let's depth. It walks the tree
+// without recursion.
 func (p *parser) checkTreeDepth(t Term) {
 	type item struct {
 		t Term
@@ -557,11 +577,15 @@ func (p *parser) checkTreeDepth(t Term) {
 		for _, ty := range nodeTypes(it.t) {
 			d = max(d, it.d+typeDepth(ty))
 		}
-		if d > maxDepth {
+		if d > MaxNesting {
 			if len(p.errs) < maxErrors {
-				p.errs = append(p.errs, interderive.Errorf(it.t.Pos(), "expression nests too deeply (limit %d)", maxDepth))
+				p.errs = append(p.errs, interderive.Errorf(it.t.Pos(), "expression nests too deeply (limit %d)", MaxNesting))
 			}
 			return
+		}
+		if l, ok := it.t.(*Let); ok { // the body waits under the bound, at the let's depth
+			stack = append(stack, item{l.Body, it.d}, item{l.Bound, it.d + 1})
+			continue
 		}
 		for _, c := range Children(it.t) {
 			stack = append(stack, item{c, it.d + 1})

@@ -2,6 +2,7 @@ package dpl_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -153,10 +154,13 @@ func TestParsePositions(t *testing.T) {
 
 // TestParseErrors: malformed input gives positioned errors, collected, never a panic.
 func TestParseErrors(t *testing.T) {
-	deep := strings.Repeat("(", 1001) + "1" + strings.Repeat(")", 1001)
-	wide := "<" + strings.Repeat("1, ", 1500) + "1>"
-	long := strings.Repeat("1 + ", 1500) + "1"
-	deepType := "let x:" + strings.Repeat("real * ", 1200) + "real = 1 in x"
+	n := dpl.MaxNesting + 500
+	deep := strings.Repeat("(", n) + "1" + strings.Repeat(")", n)
+	wide := "<" + strings.Repeat("1, ", n) + "1>"
+	long := strings.Repeat("1 + ", n) + "1"
+	deepType := "let x:" + strings.Repeat("real * ", n) + "real = 1 in x"
+	million := strings.Repeat("(", 1_000_000) + "1" + strings.Repeat(")", 1_000_000)
+	at := func(col int) string { return fmt.Sprintf("1:%d:", col) }
 	tests := []struct{ src, pos, msg string }{
 		{"1 +", "1:4", "expected an expression"},
 		{"2x", "1:1", "malformed numeral"},
@@ -177,10 +181,14 @@ func TestParseErrors(t *testing.T) {
 		{"\x00", "1:1", "NUL"},
 		{"\xff", "1:1", "UTF-8"},
 		{"x @ y", "1:3", "unexpected character '@'"},
-		{deep, "1:1001", "nests too deeply"},
-		{wide, "1:1", "nests too deeply"},
+		// Nesting limits: the token at which the nesting passes MaxNesting.
+		{deep, at(dpl.MaxNesting + 1), "nests too deeply"},
+		{wide, at(2 + 3*(n+1-dpl.MaxNesting)), "nests too deeply"}, // the element at depth MaxNesting + 1
 		{long, "1:", "nests too deeply"},
-		{deepType, "1:1", "nests too deeply"},
+		{deepType, "1:1:", "nests too deeply"},
+		{strings.Repeat("let x = (", n) + "1" + strings.Repeat(") in x", n), at(9*(dpl.MaxNesting/2) + 1), "nests too deeply"},
+		// A million parentheses: an error, positioned.
+		{million, at(dpl.MaxNesting + 1), fmt.Sprintf("expression nests too deeply (limit %d)", dpl.MaxNesting)},
 	}
 	for _, tt := range tests {
 		e, err := dpl.Parse([]byte(tt.src))

@@ -287,8 +287,9 @@ func (f *formatter) bare(t Term, open bool) {
 		f.term(t.Y, levOpen, true)
 		b.WriteByte('>')
 	case *Let:
-		// A chain of lets prints in a loop: traces are long let-chains.
-		for {
+		// A chain of lets prints in a loop: traces are long let-chains. Each let checks
+		// the budget as a node does.
+		for !f.stopped() {
 			b.WriteString("let ")
 			b.WriteString(t.Name)
 			if t.T != nil {

@@ -68,7 +68,7 @@ func Equal(s, t Type) bool {
 		return ok && s == u
 	case *Prod:
 		u, ok := t.(*Prod)
-		return ok && s != nil && u != nil && Equal(s.Fst, u.Fst) && Equal(s.Snd, u.Snd)
+		return ok && s != nil && u != nil && (s == u || Equal(s.Fst, u.Fst) && Equal(s.Snd, u.Snd))
 	}
 	return false
 }

@@ -101,7 +101,10 @@ func PlusT(names *Names, t Type, m, n Term) Term {
 //	let <x0:T0, ..., xk-1:Tk-1> = fst_{T0*...*Tk-1,Tk}(z) in
 //	let xk:Tk = snd_{T0*...*Tk-1,Tk}(z) in N
 //
-// with z fresh (from names).
+// with z fresh (from names). Unfolded, that is one chain of lets, which LetTuple
+// builds in a loop (a pattern may be as long as its source): the fresh zk, ..., z1,
+// each bound to the first component of the one before (zk to M), then x0 bound to the
+// first component of z1, and x1, ..., xk to the second components of z1, ..., zk.
 func LetTuple(pos Pos, names *Names, xs []string, ts []Type, m, n Term) Term {
 	switch len(xs) {
 	case 0:
@@ -110,11 +113,31 @@ func LetTuple(pos Pos, names *Names, xs []string, ts []Type, m, n Term) Term {
 		return &Let{P: pos, Name: xs[0], T: ts[0], Bound: m, Body: n}
 	}
 	k := len(xs) - 1
-	z := names.Fresh("z")
-	init, last := Iterated(ts[:k]), ts[k]
-	inner := &Let{P: pos, Name: xs[k], T: last, Bound: &Snd{P: pos, X: &Var{P: pos, Name: z}, T: init, U: last}, Body: n}
-	return &Let{P: pos, Name: z, T: Times(init, last), Bound: m,
-		Body: LetTuple(pos, names, xs[:k], ts[:k], &Fst{P: pos, X: &Var{P: pos, Name: z}, T: init, U: last}, inner)}
+	inits := make([]Type, k+1) // inits[i] = T0*...*T(i-1), for i ≥ 1
+	inits[1] = ts[0]
+	for i := 2; i <= k; i++ {
+		inits[i] = Times(inits[i-1], ts[i-1])
+	}
+	zs := make([]string, k+1)
+	for i := k; i >= 1; i-- { // the order in which the recursive expansion takes them
+		zs[i] = names.Fresh("z")
+	}
+	z := func(i int) Term { return &Var{P: pos, Name: zs[i]} }
+	// The second components, innermost (xk, around N) first.
+	body := n
+	for i := k; i >= 1; i-- {
+		body = &Let{P: pos, Name: xs[i], T: ts[i], Bound: &Snd{P: pos, X: z(i), T: inits[i], U: ts[i]}, Body: body}
+	}
+	body = &Let{P: pos, Name: xs[0], T: ts[0], Bound: &Fst{P: pos, X: z(1), T: inits[1], U: ts[1]}, Body: body}
+	// The zs, z1 innermost.
+	for i := 1; i <= k; i++ {
+		var bound Term = m
+		if i < k {
+			bound = &Fst{P: pos, X: z(i + 1), T: inits[i+1], U: ts[i+1]}
+		}
+		body = &Let{P: pos, Name: zs[i], T: Times(inits[i], ts[i]), Bound: bound, Body: body}
+	}
+	return body
 }
 
 // Answer is the outcome of a run that did not run out of fuel: a closed value, or

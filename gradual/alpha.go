@@ -1,9 +1,113 @@
 package gradual
 
 // AlphaEqual reports whether two terms are equal up to renaming of bound variables
-// (and up to positions). Types and coercions are compared exactly.
+// (and up to positions). Types and coercions are compared exactly. It uses no
+// recursion, so that it compares terms of any depth: the values a run builds nest
+// as deep as the run makes them (a closure over a closure over ...).
 func AlphaEqual(a, b Expr) bool {
-	return alpha(nil, a, b)
+	type item struct {
+		p    *pairs
+		a, b Expr
+	}
+	stack := []item{{nil, a, b}}
+	push := func(p *pairs, a, b Expr) { stack = append(stack, item{p, a, b}) }
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		p := it.p
+		switch a := it.a.(type) {
+		case *IntLit:
+			b, ok := it.b.(*IntLit)
+			if !ok || a.N != b.N {
+				return false
+			}
+		case *BoolLit:
+			b, ok := it.b.(*BoolLit)
+			if !ok || a.B != b.B {
+				return false
+			}
+		case *Var:
+			b, ok := it.b.(*Var)
+			if !ok || !p.related(a.Name, b.Name) {
+				return false
+			}
+		case *Lam:
+			b, ok := it.b.(*Lam)
+			if !ok || !typesEqual(a.T, b.T) {
+				return false
+			}
+			push(&pairs{a.Param, b.Param, p}, a.Body, b.Body)
+		case *App:
+			b, ok := it.b.(*App)
+			if !ok {
+				return false
+			}
+			push(p, a.Fun, b.Fun)
+			push(p, a.Arg, b.Arg)
+		case *Unary:
+			b, ok := it.b.(*Unary)
+			if !ok || a.Op != b.Op {
+				return false
+			}
+			push(p, a.X, b.X)
+		case *Binary:
+			b, ok := it.b.(*Binary)
+			if !ok || a.Op != b.Op {
+				return false
+			}
+			push(p, a.X, b.X)
+			push(p, a.Y, b.Y)
+		case *If:
+			b, ok := it.b.(*If)
+			if !ok {
+				return false
+			}
+			push(p, a.Cond, b.Cond)
+			push(p, a.Then, b.Then)
+			push(p, a.Else, b.Else)
+		case *Asc:
+			b, ok := it.b.(*Asc)
+			if !ok || a.L != b.L || !typesEqual(a.T, b.T) {
+				return false
+			}
+			push(p, a.X, b.X)
+		case *Let:
+			b, ok := it.b.(*Let)
+			if !ok || !typesEqual(a.T, b.T) {
+				return false
+			}
+			push(p, a.Bound, b.Bound)
+			push(&pairs{a.Name, b.Name, p}, a.Body, b.Body)
+		case *Letrec:
+			b, ok := it.b.(*Letrec)
+			if !ok || !typesEqual(a.T, b.T) {
+				return false
+			}
+			q := &pairs{a.Name, b.Name, p}
+			push(q, a.Fun, b.Fun)
+			push(q, a.Body, b.Body)
+		case *Cast:
+			b, ok := it.b.(*Cast)
+			if !ok || a.L != b.L || !typesEqual(a.Target, b.Target) || !typesEqual(a.Source, b.Source) {
+				return false
+			}
+			push(p, a.X, b.X)
+		case *Coerce:
+			b, ok := it.b.(*Coerce)
+			if !ok || !EqualCoercions(a.C, b.C) {
+				return false
+			}
+			push(p, a.X, b.X)
+		case *Blame:
+			b, ok := it.b.(*Blame)
+			if !ok || a.L != b.L {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // pairs records, innermost first, which bound names of a and b correspond.
@@ -27,57 +131,4 @@ func typesEqual(s, t Type) bool {
 		return s == nil && t == nil
 	}
 	return Identical(s, t)
-}
-
-func alpha(p *pairs, a, b Expr) bool {
-	switch a := a.(type) {
-	case *IntLit:
-		b, ok := b.(*IntLit)
-		return ok && a.N == b.N
-	case *BoolLit:
-		b, ok := b.(*BoolLit)
-		return ok && a.B == b.B
-	case *Var:
-		b, ok := b.(*Var)
-		return ok && p.related(a.Name, b.Name)
-	case *Lam:
-		b, ok := b.(*Lam)
-		return ok && typesEqual(a.T, b.T) && alpha(&pairs{a.Param, b.Param, p}, a.Body, b.Body)
-	case *App:
-		b, ok := b.(*App)
-		return ok && alpha(p, a.Fun, b.Fun) && alpha(p, a.Arg, b.Arg)
-	case *Unary:
-		b, ok := b.(*Unary)
-		return ok && a.Op == b.Op && alpha(p, a.X, b.X)
-	case *Binary:
-		b, ok := b.(*Binary)
-		return ok && a.Op == b.Op && alpha(p, a.X, b.X) && alpha(p, a.Y, b.Y)
-	case *If:
-		b, ok := b.(*If)
-		return ok && alpha(p, a.Cond, b.Cond) && alpha(p, a.Then, b.Then) && alpha(p, a.Else, b.Else)
-	case *Asc:
-		b, ok := b.(*Asc)
-		return ok && a.L == b.L && typesEqual(a.T, b.T) && alpha(p, a.X, b.X)
-	case *Let:
-		b, ok := b.(*Let)
-		return ok && typesEqual(a.T, b.T) && alpha(p, a.Bound, b.Bound) &&
-			alpha(&pairs{a.Name, b.Name, p}, a.Body, b.Body)
-	case *Letrec:
-		b, ok := b.(*Letrec)
-		if !ok || !typesEqual(a.T, b.T) {
-			return false
-		}
-		q := &pairs{a.Name, b.Name, p}
-		return alpha(q, a.Fun, b.Fun) && alpha(q, a.Body, b.Body)
-	case *Cast:
-		b, ok := b.(*Cast)
-		return ok && a.L == b.L && typesEqual(a.Target, b.Target) && typesEqual(a.Source, b.Source) && alpha(p, a.X, b.X)
-	case *Coerce:
-		b, ok := b.(*Coerce)
-		return ok && EqualCoercions(a.C, b.C) && alpha(p, a.X, b.X)
-	case *Blame:
-		b, ok := b.(*Blame)
-		return ok && a.L == b.L
-	}
-	return false
 }

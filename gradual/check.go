@@ -6,22 +6,66 @@ import (
 	"github.com/interderive/interderive"
 )
 
-// env is a typing environment Γ: a persistent list of bindings.
-type env struct {
-	name string
-	t    Type
-	next *env
+// checker holds what cast insertion and type checking carry through a term: the
+// typing environment Γ and the depths of the arrow types made so far.
+type checker struct {
+	// scope is Γ: for each name, the types of its bindings in scope, innermost last.
+	// A lookup takes one map access however many bindings a long let-chain holds.
+	scope  map[string][]Type
+	depths map[*Arrow]int // typeDepth's answers
 }
 
-func (g *env) bind(name string, t Type) *env { return &env{name, t, g} }
+func newChecker() *checker {
+	return &checker{scope: map[string][]Type{}, depths: map[*Arrow]int{}}
+}
 
-func (g *env) lookup(name string) (Type, bool) {
-	for ; g != nil; g = g.next {
-		if g.name == name {
-			return g.t, true
-		}
+// bind enters the scope of a binding of name; unbind leaves it.
+func (c *checker) bind(name string, t Type) { c.scope[name] = append(c.scope[name], t) }
+
+func (c *checker) unbind(name string) {
+	ts := c.scope[name]
+	if len(ts) == 1 {
+		delete(c.scope, name)
+		return
 	}
-	return nil, false
+	c.scope[name] = ts[:len(ts)-1]
+}
+
+func (c *checker) lookup(name string) (Type, bool) {
+	ts := c.scope[name]
+	if len(ts) == 0 {
+		return nil, false
+	}
+	return ts[len(ts)-1], true
+}
+
+// typeDepth is the nesting depth of t (1 for a base type), remembered for each arrow.
+// Its recursion is as deep as t, which is at most MaxNesting + 1: the parser bounds
+// the types written in a program, and fn the arrow types the checkers make.
+func (c *checker) typeDepth(t Type) int {
+	a, ok := t.(*Arrow)
+	if !ok || a == nil {
+		return 1
+	}
+	if d, ok := c.depths[a]; ok {
+		return d
+	}
+	d := 1 + max(c.typeDepth(a.From), c.typeDepth(a.To))
+	c.depths[a] = d
+	return d
+}
+
+// fn is the type S -> T of a function at position p, refused if it nests deeper than
+// MaxNesting. Only the type of a function grows deeper than the types written in the
+// program (one arrow deeper than the type of its body): a chain of lets, each binding
+// a function that returns the one before, makes a type as deep as the chain is long,
+// which the functions over types could not follow without a bound.
+func (c *checker) fn(p Pos, s, t Type) (Type, error) {
+	a := &Arrow{From: s, To: t}
+	if d := c.typeDepth(a); d > MaxNesting {
+		return nil, typeErr(p, "the type of this function nests too deeply (limit %d)", MaxNesting)
+	}
+	return a, nil
 }
 
 func typeErr(p Pos, format string, args ...any) error {
@@ -36,7 +80,7 @@ func LabelAt(p Pos) Label { return Label(p.String()) }
 // takes the label of the node that caused it: an ascription's explicit label, else
 // the node's position LINE:COL. Errors are positioned (an interderive.ErrorList).
 func InsertCasts(e Expr) (Expr, Type, error) {
-	return insert(nil, e)
+	return newChecker().insert(e)
 }
 
 // cast is cast(l, e, S, T) of the spec: e itself when S = T, else <T <= S>^l e.
@@ -47,26 +91,32 @@ func cast(l Label, e Expr, s, t Type) Expr {
 	return &Cast{P: e.Pos(), Target: t, Source: s, L: l, X: e}
 }
 
-func insert(g *env, e Expr) (Expr, Type, error) {
+func (c *checker) insert(e Expr) (Expr, Type, error) {
 	switch e := e.(type) {
 	case *IntLit:
 		return e, Int, nil
 	case *BoolLit:
 		return e, Bool, nil
 	case *Var:
-		t, ok := g.lookup(e.Name)
+		t, ok := c.lookup(e.Name)
 		if !ok {
 			return nil, nil, typeErr(e.P, "unbound variable %s", e.Name)
 		}
 		return e, t, nil
 	case *Lam:
-		body, t, err := insert(g.bind(e.Param, e.T), e.Body)
+		c.bind(e.Param, e.T)
+		body, t, err := c.insert(e.Body)
+		c.unbind(e.Param)
 		if err != nil {
 			return nil, nil, err
 		}
-		return &Lam{P: e.P, Param: e.Param, T: e.T, Body: body}, Fn(e.T, t), nil
+		ft, err := c.fn(e.P, e.T, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &Lam{P: e.P, Param: e.Param, T: e.T, Body: body}, ft, nil
 	case *Unary:
-		x, s, err := insert(g, e.X)
+		x, s, err := c.insert(e.X)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -76,11 +126,11 @@ func insert(g *env, e Expr) (Expr, Type, error) {
 		}
 		return &Unary{P: e.P, Op: e.Op, X: cast(LabelAt(e.P), x, s, args[0])}, res, nil
 	case *Binary:
-		x, s1, err := insert(g, e.X)
+		x, s1, err := c.insert(e.X)
 		if err != nil {
 			return nil, nil, err
 		}
-		y, s2, err := insert(g, e.Y)
+		y, s2, err := c.insert(e.Y)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -94,15 +144,15 @@ func insert(g *env, e Expr) (Expr, Type, error) {
 		l := LabelAt(e.P)
 		return &Binary{P: e.P, Op: e.Op, X: cast(l, x, s1, args[0]), Y: cast(l, y, s2, args[1])}, res, nil
 	case *If:
-		c, t1, err := insert(g, e.Cond)
+		cond, t1, err := c.insert(e.Cond)
 		if err != nil {
 			return nil, nil, err
 		}
-		th, t2, err := insert(g, e.Then)
+		th, t2, err := c.insert(e.Then)
 		if err != nil {
 			return nil, nil, err
 		}
-		el, t3, err := insert(g, e.Else)
+		el, t3, err := c.insert(e.Else)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -114,13 +164,13 @@ func insert(g *env, e Expr) (Expr, Type, error) {
 			return nil, nil, typeErr(e.P, "the branches of if have inconsistent types %s and %s", t2, t3)
 		}
 		l := LabelAt(e.P)
-		return &If{P: e.P, Cond: cast(l, c, t1, Bool), Then: cast(l, th, t2, u), Else: cast(l, el, t3, u)}, u, nil
+		return &If{P: e.P, Cond: cast(l, cond, t1, Bool), Then: cast(l, th, t2, u), Else: cast(l, el, t3, u)}, u, nil
 	case *App:
-		f, t1, err := insert(g, e.Fun)
+		f, t1, err := c.insert(e.Fun)
 		if err != nil {
 			return nil, nil, err
 		}
-		a, t2, err := insert(g, e.Arg)
+		a, t2, err := c.insert(e.Arg)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -136,7 +186,7 @@ func insert(g *env, e Expr) (Expr, Type, error) {
 		}
 		return nil, nil, typeErr(e.Fun.Pos(), "cannot apply a value of type %s", t1)
 	case *Asc:
-		x, s, err := insert(g, e.X)
+		x, s, err := c.insert(e.X)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -149,35 +199,24 @@ func insert(g *env, e Expr) (Expr, Type, error) {
 		}
 		return cast(l, x, s, e.T), e.T, nil
 	case *Let:
-		b, s, err := insert(g, e.Bound)
-		if err != nil {
-			return nil, nil, err
-		}
-		t := e.T
-		if t == nil {
-			t = s
-		} else if !Consistent(s, t) {
-			return nil, nil, typeErr(e.Bound.Pos(), "%s is declared %s but bound to an expression of type %s", e.Name, t, s)
-		}
-		body, u, err := insert(g.bind(e.Name, t), e.Body)
-		if err != nil {
-			return nil, nil, err
-		}
-		return &Let{P: e.P, Name: e.Name, T: t, Bound: cast(LabelAt(e.P), b, s, t), Body: body}, u, nil
+		return c.insertLets(e)
 	case *Letrec:
 		ft, ok := e.T.(*Arrow)
 		if !ok || !Identical(ft.From, e.Fun.T) {
 			return nil, nil, typeErr(e.P, "letrec %s: its type %s must be an arrow whose domain is the parameter's type %s", e.Name, e.T, e.Fun.T)
 		}
-		g2 := g.bind(e.Name, ft)
-		fb, u, err := insert(g2.bind(e.Fun.Param, e.Fun.T), e.Fun.Body)
+		c.bind(e.Name, ft)
+		defer c.unbind(e.Name)
+		c.bind(e.Fun.Param, e.Fun.T)
+		fb, u, err := c.insert(e.Fun.Body)
+		c.unbind(e.Fun.Param)
 		if err != nil {
 			return nil, nil, err
 		}
 		if !Consistent(u, ft.To) {
 			return nil, nil, typeErr(e.Fun.Body.Pos(), "letrec %s returns %s, but its body has type %s", e.Name, ft.To, u)
 		}
-		body, t, err := insert(g2, e.Body)
+		body, t, err := c.insert(e.Body)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -189,34 +228,80 @@ func insert(g *env, e Expr) (Expr, Type, error) {
 	return nil, nil, typeErr(e.Pos(), "unknown term %T", e)
 }
 
+// insertLets is insert's case for a let, along the whole chain of lets that starts
+// there: in a loop, so that a chain of any length takes no stack.
+func (c *checker) insertLets(e *Let) (Expr, Type, error) {
+	var first, last *Let
+	var names []string // the names bound along the chain, whose scopes end with it
+	defer func() {
+		for i := len(names) - 1; i >= 0; i-- {
+			c.unbind(names[i])
+		}
+	}()
+	var cur Expr = e
+	for {
+		e, ok := cur.(*Let)
+		if !ok {
+			break
+		}
+		b, s, err := c.insert(e.Bound)
+		if err != nil {
+			return nil, nil, err
+		}
+		t := e.T
+		if t == nil {
+			t = s
+		} else if !Consistent(s, t) {
+			return nil, nil, typeErr(e.Bound.Pos(), "%s is declared %s but bound to an expression of type %s", e.Name, t, s)
+		}
+		c.bind(e.Name, t)
+		names = append(names, e.Name)
+		l := &Let{P: e.P, Name: e.Name, T: t, Bound: cast(LabelAt(e.P), b, s, t)}
+		if first == nil {
+			first = l
+		} else {
+			last.Body = l
+		}
+		last, cur = l, e.Body
+	}
+	body, u, err := c.insert(cur)
+	if err != nil {
+		return nil, nil, err
+	}
+	last.Body = body
+	return first, u, nil
+}
+
 // TypeOf type-checks a closed term of the cast calculus (spec §2): simply typed with
 // exact type equality, plus casts between consistent types, coercion applications
 // typed by the coercion, and blame at every type (Bot). Explicit coercions may inject
 // any type but Dyn, as in the D strategy (which includes UD's ground types).
 func TypeOf(e Expr) (Type, error) {
-	return typeOf(nil, e)
+	return newChecker().typeOf(e)
 }
 
-func typeOf(g *env, e Expr) (Type, error) {
+func (c *checker) typeOf(e Expr) (Type, error) {
 	switch e := e.(type) {
 	case *IntLit:
 		return Int, nil
 	case *BoolLit:
 		return Bool, nil
 	case *Var:
-		t, ok := g.lookup(e.Name)
+		t, ok := c.lookup(e.Name)
 		if !ok {
 			return nil, typeErr(e.P, "unbound variable %s", e.Name)
 		}
 		return t, nil
 	case *Lam:
-		t, err := typeOf(g.bind(e.Param, e.T), e.Body)
+		c.bind(e.Param, e.T)
+		t, err := c.typeOf(e.Body)
+		c.unbind(e.Param)
 		if err != nil {
 			return nil, err
 		}
-		return Fn(e.T, t), nil
+		return c.fn(e.P, e.T, t)
 	case *Unary:
-		s, err := typeOf(g, e.X)
+		s, err := c.typeOf(e.X)
 		if err != nil {
 			return nil, err
 		}
@@ -226,11 +311,11 @@ func typeOf(g *env, e Expr) (Type, error) {
 		}
 		return res, nil
 	case *Binary:
-		s1, err := typeOf(g, e.X)
+		s1, err := c.typeOf(e.X)
 		if err != nil {
 			return nil, err
 		}
-		s2, err := typeOf(g, e.Y)
+		s2, err := c.typeOf(e.Y)
 		if err != nil {
 			return nil, err
 		}
@@ -243,18 +328,18 @@ func typeOf(g *env, e Expr) (Type, error) {
 		}
 		return res, nil
 	case *If:
-		t1, err := typeOf(g, e.Cond)
+		t1, err := c.typeOf(e.Cond)
 		if err != nil {
 			return nil, err
 		}
 		if !Equal(t1, Bool) {
 			return nil, typeErr(e.Cond.Pos(), "the condition of if must have type Bool, but has type %s", t1)
 		}
-		t2, err := typeOf(g, e.Then)
+		t2, err := c.typeOf(e.Then)
 		if err != nil {
 			return nil, err
 		}
-		t3, err := typeOf(g, e.Else)
+		t3, err := c.typeOf(e.Else)
 		if err != nil {
 			return nil, err
 		}
@@ -263,11 +348,11 @@ func typeOf(g *env, e Expr) (Type, error) {
 		}
 		return join(t2, t3), nil
 	case *App:
-		t1, err := typeOf(g, e.Fun)
+		t1, err := c.typeOf(e.Fun)
 		if err != nil {
 			return nil, err
 		}
-		t2, err := typeOf(g, e.Arg)
+		t2, err := c.typeOf(e.Arg)
 		if err != nil {
 			return nil, err
 		}
@@ -283,33 +368,26 @@ func typeOf(g *env, e Expr) (Type, error) {
 		}
 		return f.To, nil
 	case *Let:
-		s, err := typeOf(g, e.Bound)
-		if err != nil {
-			return nil, err
-		}
-		if e.T == nil {
-			return nil, typeErr(e.P, "let needs a type annotation in the cast calculus")
-		}
-		if !Equal(s, e.T) {
-			return nil, typeErr(e.Bound.Pos(), "%s is declared %s but bound to an expression of type %s", e.Name, e.T, s)
-		}
-		return typeOf(g.bind(e.Name, e.T), e.Body)
+		return c.typeOfLets(e)
 	case *Letrec:
 		ft, ok := e.T.(*Arrow)
 		if !ok || !Identical(ft.From, e.Fun.T) {
 			return nil, typeErr(e.P, "letrec %s: its type %s must be an arrow whose domain is the parameter's type %s", e.Name, e.T, e.Fun.T)
 		}
-		g2 := g.bind(e.Name, ft)
-		u, err := typeOf(g2.bind(e.Fun.Param, e.Fun.T), e.Fun.Body)
+		c.bind(e.Name, ft)
+		defer c.unbind(e.Name)
+		c.bind(e.Fun.Param, e.Fun.T)
+		u, err := c.typeOf(e.Fun.Body)
+		c.unbind(e.Fun.Param)
 		if err != nil {
 			return nil, err
 		}
 		if !Equal(u, ft.To) {
 			return nil, typeErr(e.Fun.Body.Pos(), "letrec %s returns %s, but its body has type %s", e.Name, ft.To, u)
 		}
-		return typeOf(g2, e.Body)
+		return c.typeOf(e.Body)
 	case *Cast:
-		s, err := typeOf(g, e.X)
+		s, err := c.typeOf(e.X)
 		if err != nil {
 			return nil, err
 		}
@@ -321,7 +399,7 @@ func typeOf(g *env, e Expr) (Type, error) {
 		}
 		return e.Target, nil
 	case *Coerce:
-		s, err := typeOf(g, e.X)
+		s, err := c.typeOf(e.X)
 		if err != nil {
 			return nil, err
 		}
@@ -336,6 +414,37 @@ func typeOf(g *env, e Expr) (Type, error) {
 		return nil, typeErr(e.P, "ascription is GTLC syntax; in the cast calculus write <T <= S>^l e")
 	}
 	return nil, typeErr(e.Pos(), "unknown term %T", e)
+}
+
+// typeOfLets is typeOf's case for a let, along the whole chain of lets that starts
+// there, in a loop.
+func (c *checker) typeOfLets(e *Let) (Type, error) {
+	var names []string
+	defer func() {
+		for i := len(names) - 1; i >= 0; i-- {
+			c.unbind(names[i])
+		}
+	}()
+	var cur Expr = e
+	for {
+		e, ok := cur.(*Let)
+		if !ok {
+			return c.typeOf(cur)
+		}
+		s, err := c.typeOf(e.Bound)
+		if err != nil {
+			return nil, err
+		}
+		if e.T == nil {
+			return nil, typeErr(e.P, "let needs a type annotation in the cast calculus")
+		}
+		if !Equal(s, e.T) {
+			return nil, typeErr(e.Bound.Pos(), "%s is declared %s but bound to an expression of type %s", e.Name, e.T, s)
+		}
+		c.bind(e.Name, e.T)
+		names = append(names, e.Name)
+		cur = e.Body
+	}
 }
 
 // join is the more informative of two types equal up to Bot.

@@ -63,7 +63,9 @@ func Prim(op Op, a, b int64) (n int64, truth, isBool, ok bool) {
 }
 
 // Subst is e[x := v], for a closed value v: since v has no free variables, no binder
-// of e can capture it, and substitution stops only where x is rebound.
+// of e can capture it, and substitution stops only where x is rebound. It loops along
+// a chain of lets (substLets) and recurses into every other subterm, as deep as e
+// nests (Depth).
 func Subst(e Expr, x string, v Expr) Expr {
 	switch e := e.(type) {
 	case *Var:
@@ -89,11 +91,7 @@ func Subst(e Expr, x string, v Expr) Expr {
 	case *Asc:
 		return &Asc{P: e.P, X: Subst(e.X, x, v), T: e.T, L: e.L}
 	case *Let:
-		body := e.Body
-		if e.Name != x {
-			body = Subst(body, x, v)
-		}
-		return &Let{P: e.P, Name: e.Name, T: e.T, Bound: Subst(e.Bound, x, v), Body: body}
+		return substLets(e, x, v)
 	case *Letrec:
 		if e.Name == x {
 			return e
@@ -107,8 +105,170 @@ func Subst(e Expr, x string, v Expr) Expr {
 	return e
 }
 
+// substLets is Subst's case for a let, along the chain of lets that starts there: in
+// a loop, up to the let that rebinds x (whose body is kept) or the end of the chain.
+func substLets(e *Let, x string, v Expr) Expr {
+	first := &Let{P: e.P, Name: e.Name, T: e.T, Bound: Subst(e.Bound, x, v)}
+	last := first
+	for last.Name != x {
+		next, ok := e.Body.(*Let)
+		if !ok {
+			last.Body = Subst(e.Body, x, v)
+			return first
+		}
+		e = next
+		l := &Let{P: e.P, Name: e.Name, T: e.T, Bound: Subst(e.Bound, x, v)}
+		last.Body, last = l, l
+	}
+	last.Body = e.Body
+	return first
+}
+
+// SubstAll is the simultaneous substitution e[x1 := v1, ..., xn := vn] of the closed
+// values of sub: read-back (σ) substitutes an environment's values with it. It walks
+// e once and never into a value it puts in, so that it takes time and stack as e's
+// size and depth, however large and deep the values are.
+func SubstAll(e Expr, sub map[string]Expr) Expr {
+	if len(sub) == 0 {
+		return e
+	}
+	s := substAll{sub: sub, shadowed: map[string]int{}}
+	return s.expr(e)
+}
+
+// substAll is SubstAll's walk: shadowed counts, for each name of sub, the binders of
+// it around the current subterm (where it is not substituted).
+type substAll struct {
+	sub      map[string]Expr
+	shadowed map[string]int
+}
+
+// bind enters the scope of a binder of x; unbind leaves it.
+func (s *substAll) bind(x string) {
+	if _, ok := s.sub[x]; ok {
+		s.shadowed[x]++
+	}
+}
+
+func (s *substAll) unbind(x string) {
+	if _, ok := s.sub[x]; ok {
+		s.shadowed[x]--
+	}
+}
+
+func (s *substAll) expr(e Expr) Expr {
+	switch e := e.(type) {
+	case *Var:
+		if v, ok := s.sub[e.Name]; ok && s.shadowed[e.Name] == 0 {
+			return v
+		}
+		return e
+	case *IntLit, *BoolLit, *Blame:
+		return e
+	case *Lam:
+		s.bind(e.Param)
+		body := s.expr(e.Body)
+		s.unbind(e.Param)
+		return &Lam{P: e.P, Param: e.Param, T: e.T, Body: body}
+	case *App:
+		return &App{P: e.P, Fun: s.expr(e.Fun), Arg: s.expr(e.Arg)}
+	case *Unary:
+		return &Unary{P: e.P, Op: e.Op, X: s.expr(e.X)}
+	case *Binary:
+		return &Binary{P: e.P, Op: e.Op, X: s.expr(e.X), Y: s.expr(e.Y)}
+	case *If:
+		return &If{P: e.P, Cond: s.expr(e.Cond), Then: s.expr(e.Then), Else: s.expr(e.Else)}
+	case *Asc:
+		return &Asc{P: e.P, X: s.expr(e.X), T: e.T, L: e.L}
+	case *Let:
+		// Along the chain of lets, in a loop.
+		var names []string
+		first := &Let{P: e.P, Name: e.Name, T: e.T, Bound: s.expr(e.Bound)}
+		s.bind(e.Name)
+		names = append(names, e.Name)
+		last := first
+		for {
+			next, ok := e.Body.(*Let)
+			if !ok {
+				break
+			}
+			e = next
+			l := &Let{P: e.P, Name: e.Name, T: e.T, Bound: s.expr(e.Bound)}
+			s.bind(e.Name)
+			names = append(names, e.Name)
+			last.Body, last = l, l
+		}
+		last.Body = s.expr(e.Body)
+		for _, x := range names {
+			s.unbind(x)
+		}
+		return first
+	case *Letrec:
+		s.bind(e.Name)
+		fun := s.expr(e.Fun).(*Lam)
+		body := s.expr(e.Body)
+		s.unbind(e.Name)
+		return &Letrec{P: e.P, Name: e.Name, T: e.T, Fun: fun, Body: body}
+	case *Cast:
+		return &Cast{P: e.P, Target: e.Target, Source: e.Source, L: e.L, X: s.expr(e.X)}
+	case *Coerce:
+		return &Coerce{P: e.P, C: e.C, X: s.expr(e.X)}
+	}
+	return e
+}
+
+// FreeVars is the set of the variables free in e. It loops along chains of lets and
+// recurses into every other subterm.
+func FreeVars(e Expr) map[string]bool {
+	fv := map[string]bool{}
+	bound := map[string]int{}
+	var walk func(e Expr)
+	walk = func(e Expr) {
+		switch e := e.(type) {
+		case *Var:
+			if bound[e.Name] == 0 {
+				fv[e.Name] = true
+			}
+		case *Lam:
+			bound[e.Param]++
+			walk(e.Body)
+			bound[e.Param]--
+		case *Let:
+			var names []string
+			for {
+				walk(e.Bound)
+				bound[e.Name]++
+				names = append(names, e.Name)
+				next, ok := e.Body.(*Let)
+				if !ok {
+					break
+				}
+				e = next
+			}
+			walk(e.Body)
+			for _, x := range names {
+				bound[x]--
+			}
+		case *Letrec:
+			bound[e.Name]++
+			if e.Fun != nil {
+				walk(e.Fun)
+			}
+			walk(e.Body)
+			bound[e.Name]--
+		default:
+			for _, c := range syntaxChildren(e) {
+				walk(c)
+			}
+		}
+	}
+	walk(e)
+	return fv
+}
+
 // Translate replaces every type-based cast <T <= S>^l e of a cast-calculus term by the
-// coercion application <⟨⟨T ⇐ S⟩⟩^l> e of sem: done once, before any stage runs.
+// coercion application <⟨⟨T ⇐ S⟩⟩^l> e of sem: done once, before any stage runs. It
+// loops along a chain of lets and recurses into every other subterm.
 func Translate(sem Semantics, e Expr) Expr {
 	switch e := e.(type) {
 	case *Cast:
@@ -124,7 +284,19 @@ func Translate(sem Semantics, e Expr) Expr {
 	case *If:
 		return &If{P: e.P, Cond: Translate(sem, e.Cond), Then: Translate(sem, e.Then), Else: Translate(sem, e.Else)}
 	case *Let:
-		return &Let{P: e.P, Name: e.Name, T: e.T, Bound: Translate(sem, e.Bound), Body: Translate(sem, e.Body)}
+		first := &Let{P: e.P, Name: e.Name, T: e.T, Bound: Translate(sem, e.Bound)}
+		last := first
+		for {
+			next, ok := e.Body.(*Let)
+			if !ok {
+				break
+			}
+			e = next
+			l := &Let{P: e.P, Name: e.Name, T: e.T, Bound: Translate(sem, e.Bound)}
+			last.Body, last = l, l
+		}
+		last.Body = Translate(sem, e.Body)
+		return first
 	case *Letrec:
 		return &Letrec{P: e.P, Name: e.Name, T: e.T, Fun: Translate(sem, e.Fun).(*Lam), Body: Translate(sem, e.Body)}
 	case *Coerce:

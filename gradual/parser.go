@@ -29,10 +29,6 @@ func (l Lang) String() string {
 	return fmt.Sprintf("Lang(%d)", uint8(l))
 }
 
-// maxDepth is the deepest nesting the parser accepts: of parentheses, prefix operators,
-// binders, types and coercions in the source, and of the resulting syntax tree.
-const maxDepth = 1000
-
 // Parse reads one program of language lang. Every node carries the position of its
 // first token, except App (the position of its argument's first token) and Binary
 // (the position of its operator). On failure the error is an interderive.ErrorList of
@@ -186,11 +182,11 @@ func (p *parser) expectEOF(what string) {
 	}
 }
 
-// enter counts one level of nesting and fails beyond maxDepth; leave undoes it.
+// enter counts one level of nesting and fails beyond MaxNesting; leave undoes it.
 func (p *parser) enter() {
 	p.depth++
-	if p.depth > maxDepth {
-		p.fail("expression nests too deeply (limit %d)", maxDepth)
+	if p.depth > MaxNesting {
+		p.fail("expression nests too deeply (limit %d)", MaxNesting)
 	}
 }
 
@@ -241,6 +237,36 @@ func (p *parser) parseExpr() Expr {
 	return p.parseCmp()
 }
 
+// parseLets parses a chain of lets, let x1 = e1 in ... let xn = en in e, in a loop:
+// the body of a let is at the let's own depth, so that a chain as long as a generated
+// straight-line program nests no deeper than one let (the current token is let).
+func (p *parser) parseLets() Expr {
+	var first, last *Let
+	for p.kind() == tLet {
+		t := p.next()
+		name := p.expect(tIdent, "a variable name after let").text
+		var ty Type
+		if p.kind() == tColon {
+			p.next()
+			ty = p.parseType()
+		} else if p.lang == CastCalculus {
+			p.fail("let without a type is GTLC syntax; in the cast calculus write let %s:T = e in e", name)
+		}
+		p.expect(tEq, "=")
+		bound := p.parseExpr()
+		p.expect(tIn, "in")
+		l := &Let{P: t.pos, Name: name, T: ty, Bound: bound}
+		if first == nil {
+			first = l
+		} else {
+			last.Body = l
+		}
+		last = l
+	}
+	last.Body = p.parseExpr()
+	return first
+}
+
 // parseOpen parses \x. e, if, let or letrec; the current token starts one of them.
 func (p *parser) parseOpen() Expr {
 	switch p.kind() {
@@ -255,20 +281,7 @@ func (p *parser) parseOpen() Expr {
 		el := p.parseExpr()
 		return &If{P: t.pos, Cond: cond, Then: th, Else: el}
 	case tLet:
-		t := p.next()
-		name := p.expect(tIdent, "a variable name after let").text
-		var ty Type
-		if p.kind() == tColon {
-			p.next()
-			ty = p.parseType()
-		} else if p.lang == CastCalculus {
-			p.fail("let without a type is GTLC syntax; in the cast calculus write let %s:T = e in e", name)
-		}
-		p.expect(tEq, "=")
-		bound := p.parseExpr()
-		p.expect(tIn, "in")
-		body := p.parseExpr()
-		return &Let{P: t.pos, Name: name, T: ty, Bound: bound, Body: body}
+		return p.parseLets()
 	case tLetrec:
 		t := p.next()
 		name := p.expect(tIdent, "a function name after letrec").text
@@ -508,9 +521,10 @@ func (p *parser) parseLabel() Label {
 	return ""
 }
 
-// checkTreeDepth fails if the tree e is deeper than maxDepth (left-associative chains
-// such as f x1 ... xn build deep trees without nesting in the source). It walks the
-// tree in pre-order, without recursion, and reports the first node that is too deep.
+// checkTreeDepth fails if the tree e is deeper than MaxNesting (left-associative
+// chains such as f x1 ... xn build deep trees without nesting in the source), by
+// Depth's count: a let's body at the let's depth. It walks the tree in pre-order,
+// without recursion, and reports the first node that is too deep.
 func (p *parser) checkTreeDepth(e Expr) {
 	type item struct {
 		e Expr
@@ -523,12 +537,16 @@ func (p *parser) checkTreeDepth(e Expr) {
 		if it.e == nil {
 			continue
 		}
-		if it.d > maxDepth {
+		if it.d > MaxNesting {
 			if len(p.errs) < maxErrors {
 				p.errs = append(p.errs, interderive.Errorf(it.e.Pos(),
-					"expression nests too deeply (limit %d)", maxDepth))
+					"expression nests too deeply (limit %d)", MaxNesting))
 			}
 			return
+		}
+		if l, ok := it.e.(*Let); ok { // the body waits under the bound, at the let's depth
+			stack = append(stack, item{l.Body, it.d}, item{l.Bound, it.d + 1})
+			continue
 		}
 		kids := syntaxChildren(it.e)
 		for i := len(kids) - 1; i >= 0; i-- {

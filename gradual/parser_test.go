@@ -2,6 +2,7 @@ package gradual
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -274,7 +275,9 @@ func checkPos(t *testing.T, what string, got, want Pos) {
 }
 
 func TestParseErrors(t *testing.T) {
-	deepParens := strings.Repeat("(", 2000) + "x" + strings.Repeat(")", 2000)
+	deepParens := strings.Repeat("(", MaxNesting+1000) + "x" + strings.Repeat(")", MaxNesting+1000)
+	tooDeep := fmt.Sprintf("expression nests too deeply (limit %d)", MaxNesting)
+	at := func(col int) string { return fmt.Sprintf("1:%d", col) }
 	tests := []struct {
 		lang Lang
 		src  string
@@ -330,12 +333,19 @@ func TestParseErrors(t *testing.T) {
 		{CastCalculus, "blame", "1:6", "expected a blame label"},
 		{CastCalculus, "f <Int <= Dyn>^l x", "1:4", `expected an expression, found "Int"`},
 		// Nesting limits.
-		{GTLC, deepParens, "1:1001", "expression nests too deeply (limit 1000)"},
-		{GTLC, strings.Repeat("inc ", 2000) + "x", "1:4001", "expression nests too deeply (limit 1000)"},
-		{GTLC, strings.Repeat(`\x. `, 2000) + "x", "1:4001", "expression nests too deeply (limit 1000)"},
-		{GTLC, "\\x:" + strings.Repeat("(", 2000) + "Int" + strings.Repeat(")", 2000) + ". x", "1:1003",
-			"expression nests too deeply (limit 1000)"},
-		{GTLC, "f" + strings.Repeat(" x", 1500), "1:1001", "expression nests too deeply (limit 1000)"},
+		// Nesting limits: the token at which the nesting passes MaxNesting (each level
+		// of parentheses one column, of inc or \x. four; the tree of f x1 ... xn is
+		// too deep at the application of x(n-MaxNesting), at column 2(n-MaxNesting)+1).
+		{GTLC, deepParens, at(MaxNesting + 1), tooDeep},
+		{CastCalculus, deepParens, at(MaxNesting + 1), tooDeep},
+		{GTLC, strings.Repeat("inc ", MaxNesting+1000) + "x", at(4*MaxNesting + 1), tooDeep},
+		{GTLC, strings.Repeat(`\x. `, MaxNesting+1000) + "x", at(4*MaxNesting + 1), tooDeep},
+		{GTLC, "\\x:" + strings.Repeat("(", MaxNesting+1000) + "Int" + strings.Repeat(")", MaxNesting+1000) + ". x", at(MaxNesting + 3), tooDeep},
+		{GTLC, "f" + strings.Repeat(" x", MaxNesting+500), "1:1001", tooDeep},
+		{GTLC, strings.Repeat("let x = (", MaxNesting+1000) + "1" + strings.Repeat(") in x", MaxNesting+1000), at(9*(MaxNesting/2) + 1), tooDeep},
+		// A million parentheses: an error, positioned.
+		{GTLC, strings.Repeat("(", 1_000_000) + "1" + strings.Repeat(")", 1_000_000), at(MaxNesting + 1), tooDeep},
+		{CastCalculus, strings.Repeat("(", 1_000_000) + "1" + strings.Repeat(")", 1_000_000), at(MaxNesting + 1), tooDeep},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.src), tt.lang)

@@ -8,8 +8,14 @@ import (
 )
 
 // maxPrintDepth is the nesting depth beyond which Format, FormatType and
-// FormatCoercion print "..." instead of recursing further.
-const maxPrintDepth = 10000
+// FormatCoercion print "..." instead of recursing further (a let's body does not
+// nest: Format prints a chain of lets in a loop). Every term made from a program the
+// parser accepted prints in full: its expressions nest at most MaxNesting deep, and
+// its types as much again; cast insertion at most doubles the depth of expressions
+// (a cast around a subterm), and the coercion that translates a cast nests as deep as
+// its types, and a little more. A term a run builds may nest deeper (a closure over a
+// closure over ...): its depths past the bound print as "...".
+const maxPrintDepth = 4 * MaxNesting
 
 // Printing precedence levels, loosest first.
 const (
@@ -26,7 +32,7 @@ const (
 // that parsing the result (in the language e belongs to: the cast calculus if it holds
 // a Cast, Coerce or Blame, GTLC if it holds an ascription or an unannotated let) gives
 // e again, up to positions. Lambdas always print their parameter type. Parts of e
-// nested deeper than 10000 levels print as "...".
+// nested deeper than 4·MaxNesting levels print as "...".
 func Format(e Expr) string {
 	var f formatter
 	f.expr(e, levOpen, true)
@@ -257,16 +263,25 @@ func (f *formatter) bare(e Expr, open bool) {
 		b.WriteString(" else ")
 		f.expr(e.Else, levOpen, true)
 	case *Let:
-		b.WriteString("let ")
-		b.WriteString(e.Name)
-		if e.T != nil {
-			b.WriteByte(':')
-			f.typ(e.T)
+		// A chain of lets prints in a loop, at the depth of its first let, each let
+		// checking the budget as a node does.
+		for !f.stopped() {
+			b.WriteString("let ")
+			b.WriteString(e.Name)
+			if e.T != nil {
+				b.WriteByte(':')
+				f.typ(e.T)
+			}
+			b.WriteString(" = ")
+			f.expr(e.Bound, levOpen, true)
+			b.WriteString(" in ")
+			next, ok := e.Body.(*Let)
+			if !ok || next == nil {
+				f.expr(e.Body, levOpen, true)
+				return
+			}
+			e = next
 		}
-		b.WriteString(" = ")
-		f.expr(e.Bound, levOpen, true)
-		b.WriteString(" in ")
-		f.expr(e.Body, levOpen, true)
 	case *Letrec:
 		b.WriteString("letrec ")
 		b.WriteString(e.Name)

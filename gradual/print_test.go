@@ -166,34 +166,46 @@ func TestFormatIdentity(t *testing.T) {
 	}
 }
 
+// TestFormatDeep: past maxPrintDepth levels (4·MaxNesting) Format prints "...", so
+// that a term a run built arbitrarily deep prints without exhausting the stack; a
+// chain of lets does not nest.
 func TestFormatDeep(t *testing.T) {
+	const n = maxPrintDepth + 10000
 	var e Expr = pxVar("x")
-	for range 20000 {
+	for range n {
 		e = pxUn(OpInc, e)
 	}
-	if got, want := Format(e), strings.Repeat("inc ", 10000)+"..."; got != want {
-		t.Errorf("Format of a 20000-deep term: got %d bytes ending %q, want %d bytes", len(got), got[max(0, len(got)-20):], len(want))
+	if got, want := Format(e), strings.Repeat("inc ", maxPrintDepth)+"..."; got != want {
+		t.Errorf("Format of a %d-deep term: got %d bytes ending %q, want %d bytes", n, len(got), got[max(0, len(got)-20):], len(want))
 	}
 	e = pxVar("x")
-	for range 20000 {
+	for range n {
 		e = pxApp(pxVar("f"), e)
 	}
-	if got := Format(e); !strings.Contains(got, "...") || len(got) > 100000 {
+	if got := Format(e); !strings.Contains(got, "...") || len(got) > 4*n {
 		t.Errorf("Format of a deep application: %d bytes, no ...", len(got))
 	}
 	var ty Type = Int
-	for range 20000 {
+	for range n {
 		ty = pxArr(Int, ty)
 	}
-	if got := FormatType(ty); !strings.HasPrefix(got, strings.Repeat("Int -> ", 9999)) || !strings.HasSuffix(got, "...") || len(got) > 100000 {
-		t.Errorf("FormatType of a deep type: %d bytes, not cut off at depth 10000", len(got))
+	if got := FormatType(ty); !strings.HasPrefix(got, strings.Repeat("Int -> ", maxPrintDepth-1)) || !strings.HasSuffix(got, "...") || len(got) > 8*n {
+		t.Errorf("FormatType of a deep type: %d bytes, not cut off at depth %d", len(got), maxPrintDepth)
 	}
 	var c Coercion = Id
-	for range 20000 {
+	for range n {
 		c = &Func{Dom: Id, Cod: c}
 	}
 	if got := FormatCoercion(c); !strings.HasSuffix(got, "...") {
 		t.Errorf("FormatCoercion of a deep coercion does not end with ...")
+	}
+	// A chain of n lets prints whole.
+	e = pxInt(0)
+	for range n {
+		e = &Let{Name: "x", Bound: pxInt(1), Body: e}
+	}
+	if got, want := Format(e), strings.Repeat("let x = 1 in ", n)+"0"; got != want {
+		t.Errorf("Format of a chain of %d lets: %d bytes, want %d", n, len(got), len(want))
 	}
 }
 

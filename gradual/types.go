@@ -65,7 +65,7 @@ func Equal(s, t Type) bool {
 	case *Arrow:
 		switch t := t.(type) {
 		case *Arrow:
-			return Equal(s.From, t.From) && Equal(s.To, t.To)
+			return s == t || Equal(s.From, t.From) && Equal(s.To, t.To)
 		case BotType:
 			return true
 		}
@@ -81,7 +81,7 @@ func Equal(s, t Type) bool {
 func Identical(s, t Type) bool {
 	if a, ok := s.(*Arrow); ok {
 		b, ok := t.(*Arrow)
-		return ok && Identical(a.From, b.From) && Identical(a.To, b.To)
+		return ok && (a == b || Identical(a.From, b.From) && Identical(a.To, b.To))
 	}
 	return s == t
 }
@@ -95,7 +95,7 @@ func Consistent(s, t Type) bool {
 	}
 	if a, ok := s.(*Arrow); ok {
 		b, ok := t.(*Arrow)
-		return ok && Consistent(a.From, b.From) && Consistent(a.To, b.To)
+		return ok && (a == b || Consistent(a.From, b.From) && Consistent(a.To, b.To))
 	}
 	return s == t
 }

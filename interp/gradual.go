@@ -7,8 +7,18 @@ import (
 )
 
 // MaxDepth bounds the nesting of the interpreter's recursive calls: past it a run
-// stops with an *interderive.DepthError instead of exhausting the Go stack.
-const MaxDepth = 100_000
+// stops with an *interderive.DepthError instead of exhausting the Go stack. It is
+// derived from the Go stack: a level of the recursion takes at most DepthFrame bytes of
+// it, and MaxDepth levels at most half of interderive.StackLimit, which leaves the
+// other half for the meta-level functions the deepest level calls (the recursion over
+// a term, bounded by the calculi's MaxNesting). So 2^29 / 2 / 2048 = 131,072 levels
+// on 64-bit platforms. (TestInterpRecursion runs recursions to the bound with a
+// stack of StackLimit/2.)
+const MaxDepth = interderive.StackLimit / 2 / DepthFrame
+
+// DepthFrame is the bound, in bytes, on the Go stack that one level of the
+// interpreter's recursion takes, in either calculus (see MaxDepth).
+const DepthFrame = 2048
 
 // The interpreter of λ⟨·⟩ has the shape of Siek & Garcia's (2012): interp, apply,
 // cast (their apply_coercion and mk_cast) and seq, parametric in the cast semantics.

@@ -60,7 +60,7 @@ func readSource(path string, stdin io.Reader, timeout time.Duration) ([]byte, er
 	select {
 	case r := <-done:
 		if errors.Is(r.err, errTooLarge) {
-			return nil, &sourceError{err: fmt.Errorf("%s: longer than %d bytes, the limit (driver.MaxSource): not read", interderive.Escape(displayName(path)), driver.MaxSource)}
+			return nil, &sourceError{err: fmt.Errorf("%s: longer than %d bytes, the limit (driver.MaxSource): not read", interderive.Escape(displayName(path)), driver.MaxSource())}
 		}
 		if r.err != nil {
 			return nil, &sourceError{err: r.err}
@@ -86,11 +86,11 @@ func readLimited(path string, stdin io.Reader) ([]byte, error) {
 		}
 		r = f
 	}
-	src, err := io.ReadAll(io.LimitReader(r, driver.MaxSource+1))
+	src, err := io.ReadAll(io.LimitReader(r, int64(driver.MaxSource())+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(src) > driver.MaxSource {
+	if len(src) > driver.MaxSource() {
 		return nil, errTooLarge
 	}
 	return src, nil

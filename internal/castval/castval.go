@@ -267,35 +267,123 @@ type Answer struct {
 }
 
 // ReadBack is σ: it turns a value into a term by substituting its environments, so
-// that every stage's answer can be compared with the substitution-based one.
+// that every stage's answer can be compared with the substitution-based one. A closure
+// reads back as its lambda with the values of its free variables (their innermost
+// bindings in its environment) read back and substituted. The values of a run nest
+// as deep as the run made them (a closure over a closure over ...), so ReadBack keeps
+// the closures still to read back in a stack of its own rather than Go's; and it reads
+// a closure that several others hold back once, so that the term it gives shares the
+// read-back as the value shares the closure.
 func ReadBack(v Value) g.Expr {
+	r := reader{terms: map[*Closure]g.Expr{}, fvs: map[*g.Lam]map[string]bool{}}
+	if clo, ok := v.(*Closure); ok {
+		r.closure(clo)
+	} else if w, ok := v.(*Wrapped); ok {
+		if clo, ok := w.S.(*Closure); ok {
+			r.closure(clo)
+		}
+	}
+	return r.value(v)
+}
+
+// SubstEnv is σ(e[ρ]): e with its free variables bound in ρ replaced by the read-back
+// of their values (their innermost bindings).
+func SubstEnv(e g.Expr, rho *Env) g.Expr {
+	return ReadBack(&Closure{Lam: &g.Lam{Body: e}, Env: rho}).(*g.Lam).Body
+}
+
+// reader is ReadBack's state: the closures read back so far, and the free variables
+// of their lambdas.
+type reader struct {
+	terms map[*Closure]g.Expr
+	fvs   map[*g.Lam]map[string]bool
+}
+
+// binding is one free variable of a closure's lambda and its value.
+type binding struct {
+	name string
+	v    Value
+}
+
+// value reads back v, whose closure, if any, has been read back.
+func (r *reader) value(v Value) g.Expr {
 	switch v := v.(type) {
 	case Int:
 		return &g.IntLit{N: int64(v)}
 	case Bool:
 		return &g.BoolLit{B: bool(v)}
 	case *Closure:
-		return SubstEnv(v.Lam, v.Env)
+		return r.terms[v]
 	case *Wrapped:
-		return &g.Coerce{C: v.C, X: ReadBack(v.S)}
+		return &g.Coerce{C: v.C, X: r.value(v.S)}
 	}
 	return nil
 }
 
-// SubstEnv is σ(e[ρ]): e with the free variables bound in ρ replaced by the
-// read-back of their values (innermost binding first).
-func SubstEnv(e g.Expr, rho *Env) g.Expr {
-	// Substitute the innermost bindings first; outer bindings of a shadowed name are
-	// then unreachable, since Subst stops where a name is bound.
+// simpleClosure is the closure of a value (under its wrapper), or nil.
+func simpleClosure(v Value) *Closure {
+	if w, ok := v.(*Wrapped); ok {
+		v = w.S
+	}
+	clo, _ := v.(*Closure)
+	return clo
+}
+
+// bindings are the innermost bindings, in clo's environment, of the free variables of
+// its lambda.
+func (r *reader) bindings(clo *Closure) []binding {
+	fv, ok := r.fvs[clo.Lam]
+	if !ok {
+		fv = g.FreeVars(clo.Lam)
+		r.fvs[clo.Lam] = fv
+	}
+	var bs []binding
 	seen := map[string]bool{}
-	for ; rho != nil; rho = rho.Next {
-		if seen[rho.Name] {
+	for rho := clo.Env; rho != nil && len(seen) < len(fv); rho = rho.Next {
+		if fv[rho.Name] && !seen[rho.Name] {
+			seen[rho.Name] = true
+			bs = append(bs, binding{rho.Name, rho.V})
+		}
+	}
+	return bs
+}
+
+// closure reads back root and, first, every closure its read-back needs: depth first,
+// each once, with a stack of its own.
+func (r *reader) closure(root *Closure) {
+	type frame struct {
+		clo      *Closure
+		bindings []binding // nil until the closures it needs have been pushed
+	}
+	stack := []frame{{clo: root}}
+	visiting := map[*Closure]bool{}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		clo := top.clo
+		if _, done := r.terms[clo]; done {
+			stack = stack[:len(stack)-1]
 			continue
 		}
-		seen[rho.Name] = true
-		e = g.Subst(e, rho.Name, ReadBack(rho.V))
+		if !visiting[clo] {
+			visiting[clo] = true
+			top.bindings = r.bindings(clo)
+			bs := top.bindings
+			for _, b := range bs {
+				if c := simpleClosure(b.v); c != nil && !visiting[c] {
+					stack = append(stack, frame{clo: c})
+				}
+			}
+			continue
+		}
+		sub := make(map[string]g.Expr, len(top.bindings))
+		for _, b := range top.bindings {
+			if t := r.value(b.v); t != nil {
+				sub[b.name] = t
+			}
+		}
+		r.terms[clo] = g.SubstAll(clo.Lam, sub)
+		stack = stack[:len(stack)-1]
 	}
-	return e
 }
 
 // ToAnswer reads an answer back as the substitution-based stages give it.

@@ -146,16 +146,33 @@ func TestDPLTraceDerived(t *testing.T) {
 }
 
 // TestMaxSource: a program past the size limit is refused before parsing, with a
-// positioned message; one at the limit is parsed (here: a comment, then 1).
+// positioned message; one at the limit is parsed (here: a comment, then 1). The limit
+// comes from the machine's memory, and admits the let-chains of 100,000 lets of
+// TestLongLetChains (3 MB).
 func TestMaxSource(t *testing.T) {
+	if interderive.DefaultMemory() >= 2<<30 && MaxSource() < 4<<20 {
+		t.Errorf("MaxSource() = %d with %d bytes of memory, below 4 MiB", MaxSource(), interderive.DefaultMemory())
+	}
+	limit := MaxSource()
+	if testing.Short() {
+		limit = 1 << 20 // the same check, against a smaller limit
+	}
 	for _, l := range Languages() {
 		body := []byte("\n1")
-		at := append(bytes.Repeat([]byte("-"), MaxSource-len(body)), body...)
-		if _, err := l.Load(at); err != nil {
-			t.Errorf("%s: a program of exactly MaxSource bytes: %v", l.Name(), err)
+		at := append(bytes.Repeat([]byte("-"), limit-len(body)), body...)
+		if err := checkSizeAt(at, limit); err != nil {
+			t.Errorf("%s: a program of exactly %d bytes: %v", l.Name(), limit, err)
+		}
+		if limit == MaxSource() {
+			if _, err := l.Load(at); err != nil {
+				t.Errorf("%s: a program of exactly MaxSource() bytes: %v", l.Name(), err)
+			}
 		}
 		over := append(at, '\n')
-		_, err := l.Load(over)
+		err := checkSizeAt(over, limit)
+		if limit == MaxSource() {
+			_, err = l.Load(over)
+		}
 		var le *LoadError
 		var list interderive.ErrorList
 		if !errors.As(err, &le) || !errors.As(err, &list) || len(list) != 1 || list[0].Pos != (interderive.Pos{Line: 2, Col: 2}) {

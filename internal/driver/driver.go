@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/interderive/interderive"
 )
@@ -61,20 +63,40 @@ func (e *LoadError) Error() string { return e.Phase + " error: " + e.Err.Error()
 
 func (e *LoadError) Unwrap() error { return e.Err }
 
-// MaxSource bounds the size of a program file in bytes. The calculi are for small
-// programs that a person reads; the parsers already bound nesting (1,000 levels), and
-// this bounds the rest, so that a stray multi-megabyte input is refused with a message
-// before anything runs.
-const MaxSource = 1 << 20
+// MaxSource bounds the size of a program file in bytes, so that a program too large
+// to load is refused with a message before anything runs. It is derived from memory:
+// loading a program — lexing, parsing, checking and elaborating it — allocates at most
+// SourceBytes of heap per byte of source (TestSourceBytes measures the densest
+// programs of both calculi), and a program may take the memory the command gives a
+// run by default, interderive.DefaultMemory() (half of the machine's or the control
+// group's). On a machine with 16 GiB that is 2^33 / 512 = 16 MiB of source, a
+// let-chain of about 600,000 lets. It is at most math.MaxInt32, so that a position's
+// line and column (int32) cannot overflow. It is worked out once.
+//
+// Nesting is bounded apart, by the parsers (gradual.MaxNesting, dpl.MaxNesting), from
+// the Go stack; a chain of lets does not nest, and is bounded by MaxSource alone.
+func MaxSource() int { return maxSource() }
 
-// checkSize refuses a source longer than MaxSource, positioned at the first byte past
+var maxSource = sync.OnceValue(func() int {
+	return int(min(interderive.DefaultMemory()/SourceBytes, math.MaxInt32))
+})
+
+// SourceBytes bounds the heap, in bytes, that loading a program allocates per byte of
+// its source (see MaxSource).
+const SourceBytes = 512
+
+// checkSize refuses a source longer than MaxSource(), positioned at the first byte past
 // the limit.
-func checkSize(src []byte) error {
-	if len(src) <= MaxSource {
+func checkSize(src []byte) error { return checkSizeAt(src, MaxSource()) }
+
+// checkSizeAt refuses a source longer than limit bytes, positioned at the first byte
+// past the limit.
+func checkSizeAt(src []byte, limit int) error {
+	if len(src) <= limit {
 		return nil
 	}
 	pos := interderive.Pos{Line: 1, Col: 1}
-	for _, b := range src[:MaxSource] {
+	for _, b := range src[:limit] {
 		if b == '\n' {
 			pos.Line, pos.Col = pos.Line+1, 1
 		} else {
@@ -82,7 +104,7 @@ func checkSize(src []byte) error {
 		}
 	}
 	return &LoadError{Phase: "syntax", Err: interderive.ErrorList{
-		interderive.Errorf(pos, "the program is %d bytes long; the limit is %d (driver.MaxSource)", len(src), MaxSource)}}
+		interderive.Errorf(pos, "the program is %d bytes long; the limit is %d (driver.MaxSource, derived from the memory of this machine)", len(src), limit)}}
 }
 
 // counting returns opts with an OnContract that also counts the contractions, and the
