@@ -1,6 +1,10 @@
 package dpl
 
-import "github.com/interderive/interderive"
+import (
+	"sync/atomic"
+
+	"github.com/interderive/interderive"
+)
 
 // Pos is a source position.
 type Pos = interderive.Pos
@@ -54,6 +58,8 @@ type (
 		P    Pos
 		X, Y Term
 		T, U Type
+
+		kind atomic.Uint32 // valueKind, worked out once (terms are immutable)
 	}
 	// Fst is fst_{T,U}(M); T and U are filled in by the type checker.
 	Fst struct {

@@ -183,6 +183,9 @@ func substClosed(t Term, x string, v Term) Term {
 		}
 		return &OpApp{P: n.P, Op: n.Op, Arg: a}
 	case *Pair:
+		if IsClosedValue(n) { // nothing to substitute: a closed value is shared as it is
+			return t
+		}
 		a, b := substClosed(n.X, x, v), substClosed(n.Y, x, v)
 		if a == n.X && b == n.Y {
 			return t

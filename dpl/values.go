@@ -5,36 +5,76 @@ import "errors"
 // IsValue reports whether t is a value V ::= x | r | () | <V, W> (spec §3): values may
 // have free variables, for differentiation.
 func IsValue(t Term) bool {
-	for {
-		switch v := t.(type) {
-		case *Var, *RealLit, *UnitLit:
-			return true
-		case *Pair:
-			if !IsValue(v.X) {
-				return false
-			}
-			t = v.Y
-		default:
-			return false
-		}
+	switch v := t.(type) {
+	case *Var, *RealLit, *UnitLit:
+		return true
+	case *Pair:
+		return v.valueKind() != notValue
 	}
+	return false
 }
 
 // IsClosedValue reports whether t is a value without free variables.
 func IsClosedValue(t Term) bool {
-	for {
+	switch v := t.(type) {
+	case *RealLit, *UnitLit:
+		return true
+	case *Pair:
+		return v.valueKind() == closedValue
+	}
+	return false
+}
+
+// The kinds of pair, as Pair.valueKind works them out.
+const (
+	unknownKind uint32 = iota
+	closedValue        // a value without free variables
+	openValue          // a value with a free variable
+	notValue
+)
+
+// valueKind classifies the pair, once: values share their components freely (let
+// a = <b, b> in ...), so that a value built by n lets can have 2^n leaves, and
+// walking it as a tree at every step (the reduction semantics decomposes from the root,
+// substitution descends into terms) would cost time exponential in n. Each pair node
+// is classified once, by a walk of the pairs not yet classified (its own stack: a
+// value may nest as deep as a run builds it).
+func (p *Pair) valueKind() uint32 {
+	if k := p.kind.Load(); k != unknownKind {
+		return k
+	}
+	kindOf := func(t Term) (uint32, *Pair) {
 		switch v := t.(type) {
 		case *RealLit, *UnitLit:
-			return true
+			return closedValue, nil
+		case *Var:
+			return openValue, nil
 		case *Pair:
-			if !IsClosedValue(v.X) {
-				return false
+			if k := v.kind.Load(); k != unknownKind {
+				return k, nil
 			}
-			t = v.Y
-		default:
-			return false
+			return unknownKind, v
 		}
+		return notValue, nil
 	}
+	stack := []*Pair{p}
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		kx, px := kindOf(q.X)
+		ky, py := kindOf(q.Y)
+		if px != nil || py != nil {
+			if px != nil {
+				stack = append(stack, px)
+			}
+			if py != nil {
+				stack = append(stack, py)
+			}
+			continue
+		}
+		stack = stack[:len(stack)-1]
+		q.kind.Store(max(kx, ky)) // notValue > openValue > closedValue
+	}
+	return p.kind.Load()
 }
 
 // TypeOfValue returns T_V, the unique type of the closed value v (spec §3); ok is false

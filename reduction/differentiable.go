@@ -189,6 +189,9 @@ func decomposeDiffTerm(E *contexts.Diff, t dpl.Term) (dpl.Term, DiffDecompositio
 		case *dpl.Let:
 			*E, t = append(*E, &contexts.DiffLetBound{P: n.P, Name: n.Name, T: n.T, Body: n.Body}), n.Bound
 		case *dpl.Pair:
+			if dpl.IsValue(n) { // a pair of values is a value: no need to climb through it
+				return n, DiffDecomposition{}, nil
+			}
 			*E, t = append(*E, &contexts.DiffPairLeft{P: n.P, Right: n.Y, T: n.T, U: n.U}), n.X
 		case *dpl.Fst:
 			*E, t = append(*E, &contexts.DiffFst{P: n.P, T: n.T, U: n.U}), n.X
