@@ -314,3 +314,78 @@ func defaultMemory(meminfo string, cgroupLimits []string) int64 {
 	}
 	return usable / 2
 }
+
+// A BoundedBuilder is a strings.Builder that keeps within a PrintBudget: a printer
+// writes into it and asks Stopped before each node it prints, so that a printing that
+// stops returns after visiting no more than the nodes on the path to the current one.
+// Without a budget (a zero PrintBudget) it never stops.
+type BoundedBuilder struct {
+	strings.Builder
+	budget  PrintBudget
+	bounded bool
+	checkAt int   // the length at which to call budget.Check next
+	err     error // why the printing stopped
+}
+
+// Bounded returns a BoundedBuilder for the budget b.
+func Bounded(b PrintBudget) BoundedBuilder {
+	return BoundedBuilder{budget: b, bounded: b.Bounded(), checkAt: CheckEvery}
+}
+
+// Stopped reports whether the printing must stop: the budget is spent, or its check
+// failed (or Fail was called).
+func (w *BoundedBuilder) Stopped() bool {
+	if !w.bounded {
+		return false
+	}
+	if w.err != nil {
+		return true
+	}
+	n := w.Len()
+	if w.budget.Max > 0 && n > w.budget.Max {
+		w.err = &OutputError{Limit: w.budget.Max}
+		return true
+	}
+	if w.budget.Check != nil && n >= w.checkAt {
+		w.checkAt = n + CheckEvery
+		if err := w.budget.Check(); err != nil {
+			w.err = err
+			return true
+		}
+	}
+	return false
+}
+
+// Left is the budget that remains for what is still to be written.
+func (w *BoundedBuilder) Left() PrintBudget {
+	b := w.budget
+	if b.Max > 0 {
+		b.Max = max(1, b.Max-w.Len())
+	}
+	return b
+}
+
+// Fail stops the printing with err, unless it stopped already; an OutputError of
+// the remaining budget becomes one of the whole budget.
+func (w *BoundedBuilder) Fail(err error) {
+	if err == nil || w.err != nil {
+		return
+	}
+	w.bounded, w.err = true, err
+	if errors.Is(err, ErrOutputLimit) && w.budget.Max > 0 {
+		w.err = &OutputError{Limit: w.budget.Max}
+	}
+}
+
+// Result is what a bounded printing returns: the output, cut to the budget if it
+// passed it (not splitting a character), and why it stopped.
+func (w *BoundedBuilder) Result() (string, error) {
+	if w.bounded && w.err == nil {
+		w.Stopped() // the last node may have passed the budget
+	}
+	s := w.String()
+	if w.budget.Max > 0 {
+		s = Cut(s, w.budget.Max)
+	}
+	return s, w.err
+}

@@ -48,7 +48,7 @@ func (p *Printer) Defs() []string {
 func (p *Printer) Closure(cl Closure) (string, error) {
 	w := p.writer()
 	p.closure(w, cl)
-	return w.result()
+	return w.b.Result()
 }
 
 // Context prints E with [] for its hole, as Context.String does, with its environments
@@ -59,67 +59,20 @@ func (p *Printer) Context(E Context) (string, error) {
 }
 
 // writer is one printed item within the budget.
-type writer struct {
-	b       strings.Builder
-	budget  interderive.PrintBudget
-	checkAt int
-	err     error
-}
+type writer struct{ b interderive.BoundedBuilder }
 
-func (p *Printer) writer() *writer {
-	return &writer{budget: p.budget, checkAt: interderive.CheckEvery}
-}
-
-// stopped reports whether the item must stop: over its budget, or its check failed.
-func (w *writer) stopped() bool {
-	if w.err != nil {
-		return true
-	}
-	n := w.b.Len()
-	if w.budget.Max > 0 && n > w.budget.Max {
-		w.err = &interderive.OutputError{Limit: w.budget.Max}
-		return true
-	}
-	if w.budget.Check != nil && n >= w.checkAt {
-		w.checkAt = n + interderive.CheckEvery
-		if err := w.budget.Check(); err != nil {
-			w.err = err
-			return true
-		}
-	}
-	return false
-}
+func (p *Printer) writer() *writer { return &writer{b: interderive.Bounded(p.budget)} }
 
 // term writes a term of the program within what is left of the budget.
 func (w *writer) term(e g.Expr) {
-	b := w.budget
-	if b.Max > 0 {
-		b.Max -= w.b.Len()
-	}
-	s, err := g.FormatBounded(e, b)
+	s, err := g.FormatBounded(e, w.b.Left())
 	w.b.WriteString(s)
-	if err != nil && w.err == nil {
-		w.err = err
-		if b.Max > 0 {
-			w.err = &interderive.OutputError{Limit: w.budget.Max}
-		}
-	}
-}
-
-func (w *writer) result() (string, error) {
-	if w.err == nil {
-		w.stopped()
-	}
-	s := w.b.String()
-	if w.budget.Max > 0 {
-		s = interderive.Cut(s, w.budget.Max)
-	}
-	return s, w.err
+	w.b.Fail(err)
 }
 
 // closure writes cl.
 func (p *Printer) closure(w *writer, cl Closure) {
-	if w.stopped() {
+	if w.b.Stopped() {
 		return
 	}
 	b := &w.b
@@ -225,7 +178,7 @@ func (p *Printer) add(rho *Env) {
 	w.b.WriteString("ρ" + strconv.Itoa(n) + " = (" + rho.Name + " ↦ ")
 	p.closure(w, rho.Cl)
 	w.b.WriteString(") : " + p.name(rho.Next))
-	s, err := w.result()
+	s, err := w.b.Result()
 	if err != nil {
 		s += " …"
 	}

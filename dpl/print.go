@@ -2,7 +2,6 @@ package dpl
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/interderive/interderive"
 )
@@ -49,16 +48,16 @@ func FormatShort(t Term, n int) string {
 // do types, so a printed form can be exponentially longer than the term: a tuple of
 // 2^40 leaves built by 40 lets; FormatBounded costs no more than its budget.
 func FormatBounded(t Term, b interderive.PrintBudget) (string, error) {
-	f := formatter{budget: b, bounded: b.Bounded(), checkAt: interderive.CheckEvery}
+	f := formatter{b: interderive.Bounded(b)}
 	f.term(t, levOpen, true)
-	return f.result()
+	return f.b.Result()
 }
 
 // FormatTypeBounded is FormatType within the budget b, as FormatBounded.
 func FormatTypeBounded(t Type, b interderive.PrintBudget) (string, error) {
-	f := formatter{budget: b, bounded: b.Bounded(), checkAt: interderive.CheckEvery}
+	f := formatter{b: interderive.Bounded(b)}
 	f.typ(t)
-	return f.result()
+	return f.b.Result()
 }
 
 // String methods print in input syntax.
@@ -83,54 +82,11 @@ func (t *BoolLit) String() string { return Format(t) }
 // FormatReal prints a real as the language writes it.
 func FormatReal(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }
 
-// formatter accumulates output and tracks the nesting depth, within a budget if
-// bounded.
+// formatter accumulates output, within a budget if bounded, and tracks the nesting
+// depth.
 type formatter struct {
-	b       strings.Builder
-	depth   int
-	bounded bool
-	budget  interderive.PrintBudget
-	checkAt int   // the length at which to call budget.Check next
-	err     error // why the printing stopped
-}
-
-// stopped reports whether the printing must stop: the budget is spent, or its check
-// failed. Every term and type checks it before printing itself, so that a stopped
-// printing returns after visiting no more than the nodes on the path to the current
-// one.
-func (f *formatter) stopped() bool {
-	if !f.bounded {
-		return false
-	}
-	if f.err != nil {
-		return true
-	}
-	n := f.b.Len()
-	if f.budget.Max > 0 && n > f.budget.Max {
-		f.err = &interderive.OutputError{Limit: f.budget.Max}
-		return true
-	}
-	if f.budget.Check != nil && n >= f.checkAt {
-		f.checkAt = n + interderive.CheckEvery
-		if err := f.budget.Check(); err != nil {
-			f.err = err
-			return true
-		}
-	}
-	return false
-}
-
-// result is what a bounded printing returns: the output, cut to the budget if it
-// passed it, and why it stopped.
-func (f *formatter) result() (string, error) {
-	if f.bounded && f.err == nil {
-		f.stopped() // the last node may have passed the budget
-	}
-	s := f.b.String()
-	if f.budget.Max > 0 {
-		s = interderive.Cut(s, f.budget.Max)
-	}
-	return s, f.err
+	b     interderive.BoundedBuilder
+	depth int
 }
 
 func termLevel(t Term) int {
@@ -188,7 +144,7 @@ func isNil(t Term) bool {
 // whether nothing follows t up to the end of the enclosing region, so that a form
 // extending to the right may be printed bare.
 func (f *formatter) term(t Term, minLev int, open bool) {
-	if f.stopped() {
+	if f.b.Stopped() {
 		return
 	}
 	f.depth++
@@ -215,7 +171,7 @@ func (f *formatter) term(t Term, minLev int, open bool) {
 // (real * real) * real prints as real * real * real and real * (real * real) keeps its
 // parentheses.
 func (f *formatter) typ(t Type) {
-	if f.stopped() {
+	if f.b.Stopped() {
 		return
 	}
 	if f.depth > maxPrintDepth {
@@ -289,7 +245,7 @@ func (f *formatter) bare(t Term, open bool) {
 	case *Let:
 		// A chain of lets prints in a loop: traces are long let-chains. Each let checks
 		// the budget as a node does.
-		for !f.stopped() {
+		for !f.b.Stopped() {
 			b.WriteString("let ")
 			b.WriteString(t.Name)
 			if t.T != nil {

@@ -2,7 +2,6 @@ package gradual
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/interderive/interderive"
 )
@@ -57,9 +56,9 @@ func FormatShort(e Expr, n int) string {
 // its printed form can be exponentially longer than the term; FormatBounded costs no
 // more than its budget.
 func FormatBounded(e Expr, b interderive.PrintBudget) (string, error) {
-	f := formatter{budget: b, bounded: b.Bounded(), checkAt: interderive.CheckEvery}
+	f := formatter{b: interderive.Bounded(b)}
 	f.expr(e, levOpen, true)
-	return f.result()
+	return f.b.Result()
 }
 
 // FormatType prints t: Int, Bool, Dyn, and arrows with -> associating to the right,
@@ -97,53 +96,11 @@ func (c *Seq) String() string { return FormatCoercion(c) }
 // String returns the coercion in input syntax.
 func (c *Fail) String() string { return FormatCoercion(c) }
 
-// formatter accumulates output and tracks the nesting depth, within a budget if
-// bounded.
+// formatter accumulates output, within a budget if bounded, and tracks the nesting
+// depth.
 type formatter struct {
-	b       strings.Builder
-	depth   int
-	bounded bool
-	budget  interderive.PrintBudget
-	checkAt int   // the length at which to call budget.Check next
-	err     error // why the printing stopped
-}
-
-// stopped reports whether the printing must stop: the budget is spent, or its check
-// failed. Every node checks it before printing itself, so that a stopped printing
-// returns after visiting no more than the nodes on the path to the current one.
-func (f *formatter) stopped() bool {
-	if !f.bounded {
-		return false
-	}
-	if f.err != nil {
-		return true
-	}
-	n := f.b.Len()
-	if f.budget.Max > 0 && n > f.budget.Max {
-		f.err = &interderive.OutputError{Limit: f.budget.Max}
-		return true
-	}
-	if f.budget.Check != nil && n >= f.checkAt {
-		f.checkAt = n + interderive.CheckEvery
-		if err := f.budget.Check(); err != nil {
-			f.err = err
-			return true
-		}
-	}
-	return false
-}
-
-// result is what a bounded printing returns: the output, cut to the budget if it
-// passed it, and why it stopped.
-func (f *formatter) result() (string, error) {
-	if f.bounded && f.err == nil {
-		f.stopped() // the last node may have passed the budget
-	}
-	s := f.b.String()
-	if f.budget.Max > 0 {
-		s = interderive.Cut(s, f.budget.Max)
-	}
-	return s, f.err
+	b     interderive.BoundedBuilder
+	depth int
 }
 
 // exprLevel returns the precedence level of e.
@@ -216,7 +173,7 @@ func isNilExpr(e Expr) bool {
 // whether nothing follows e up to the end of the enclosing region, so that a form
 // extending to the right may be printed bare.
 func (f *formatter) expr(e Expr, minLev int, open bool) {
-	if f.stopped() {
+	if f.b.Stopped() {
 		return
 	}
 	f.depth++
@@ -265,7 +222,7 @@ func (f *formatter) bare(e Expr, open bool) {
 	case *Let:
 		// A chain of lets prints in a loop, at the depth of its first let, each let
 		// checking the budget as a node does.
-		for !f.stopped() {
+		for !f.b.Stopped() {
 			b.WriteString("let ")
 			b.WriteString(e.Name)
 			if e.T != nil {
@@ -357,7 +314,7 @@ func (f *formatter) lam(e *Lam) {
 
 // typ prints a type.
 func (f *formatter) typ(t Type) {
-	if f.stopped() {
+	if f.b.Stopped() {
 		return
 	}
 	f.depth++
@@ -403,7 +360,7 @@ func (f *formatter) typeAtom(t Type) {
 
 // coercion prints a coercion.
 func (f *formatter) coercion(c Coercion) {
-	if f.stopped() {
+	if f.b.Stopped() {
 		return
 	}
 	f.depth++
