@@ -151,11 +151,11 @@ func TestCompareCut(t *testing.T) {
 	loop := write(t, "loop.gtlc", "letrec loop: Int -> Int = \\x:Int. loop x in loop 0")
 	stdout, _, code := runCmd("compare", "--semantics", "ed", "--timeout", "5ms", "--fuel", "1000000000000", loop)
 	if code != exitFuel || strings.Contains(stdout, "DISAGREE") || !strings.Contains(stdout, "PARTIAL ed: the stages agree on the first ") ||
-		strings.Count(stdout, "cut by --timeout") != 5 || strings.Contains(stdout, "all stages agree") {
+		!strings.Contains(stdout, "reduction, closures, machine, cps2, interp cut by --timeout") || strings.Contains(stdout, "all stages agree") {
 		t.Errorf("--timeout 5ms: exit %d\n%s", code, stdout)
 	}
 	stdout, _, code = runCmd("compare", "--semantics", "ld,ed", "--fuel", "1000", loop)
-	if code != exitFuel || !strings.Contains(stdout, "PARTIAL ld: the stages agree on the first 1000 contractions; reduction cut by --fuel, closures cut by --fuel, machine cut by --fuel, cps2 cut by --fuel, interp cut by --fuel") ||
+	if code != exitFuel || !strings.Contains(stdout, "PARTIAL ld: the stages agree on the first 1000 contractions; reduction, closures, machine, cps2, interp cut by --fuel") ||
 		!strings.Contains(stdout, "ed         interp     out of fuel  1000") {
 		t.Errorf("--fuel 1000: exit %d\n%s", code, stdout)
 	}

@@ -430,14 +430,24 @@ func cutBy(r driver.CompareRow) string {
 	return r.Answer()
 }
 
-// partialMessage is "ed: the stages agree on the first 4096 contractions; reduction cut
-// by --timeout, interp cut by --fuel".
+// partialMessage is "ed: the stages agree on the first 4096 contractions; reduction
+// cut by --timeout, interp cut by --fuel": the stages cut for one reason are named
+// together ("reduction, interp cut by --timeout").
 func partialMessage(p driver.Partial) string {
-	var cuts []string
+	var reasons []string
+	stages := map[string][]string{}
 	for _, r := range p.Cut {
-		cuts = append(cuts, r.Stage+" cut by "+cutBy(r))
+		why := cutBy(r)
+		if stages[why] == nil {
+			reasons = append(reasons, why)
+		}
+		stages[why] = append(stages[why], r.Stage)
 	}
-	return fmt.Sprintf("%s: the stages agree on the first %d contractions; %s", p.Variant, p.Agreed, strings.Join(cuts, ", "))
+	var cuts []string
+	for _, why := range reasons {
+		cuts = append(cuts, strings.Join(stages[why], ", ")+" cut by "+why)
+	}
+	return fmt.Sprintf("%s: the stages agree on the first %d contractions; %s", p.Variant, p.Agreed, strings.Join(cuts, "; "))
 }
 
 func newCompareCmd(stdout, stderr io.Writer) *cobra.Command {
