@@ -18,6 +18,9 @@ type Options struct {
 	// OnContract, if not nil, receives the name of every contraction, in order: the
 	// contraction-event stream by which stages are compared in lockstep.
 	OnContract func(rule string)
+	// Observer, if not nil, watches the run besides its contractions: the stage's own
+	// steps between them, and what it reports (see Observer).
+	Observer Observer
 	// Merging selects, for the cast calculus, whether adjacent pending coercions in the
 	// context are merged (gradual.md §6).
 	Merging Merging

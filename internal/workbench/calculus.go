@@ -1,0 +1,134 @@
+// Package workbench runs the calculi on the stages of their derivation, whatever they
+// are: it loads programs by their extension, runs and traces them on one stage or on
+// all side by side, checks them against their expectation comments, compares the
+// stages in lockstep, fuzzes them with random programs and their metatheory, and
+// benchmarks them. It names no calculus and no stage: each is a value (Calculus,
+// interderive.Stage) that the command's registry lists.
+package workbench
+
+import (
+	"github.com/interderive/interderive"
+	"pgregory.net/rapid"
+)
+
+// A Calculus is a language the workbench runs: everything check, compare, trace, fuzz
+// and bench need to know of it.
+type Calculus interface {
+	// Name is the calculus's name (interderive calculi, fuzz --calculus).
+	Name() string
+	// Doc says what the calculus is, in a line.
+	Doc() string
+	// Languages are its source languages, each named by its file extension: the
+	// gradual calculi have two (GTLC and the cast calculus), most have one.
+	Languages() []Language
+	// Variant is its semantic parameter, whose values expectation comments name
+	// (expect[ld]: ...) and every stage is parametric in: the cast semantics, the
+	// differentiation strategy.
+	Variant() Parameter
+	// Modes are the ways a run may go under a variant besides the variant itself,
+	// first the reference mode, whose contractions are the reference sequence
+	// (the gradual calculi merge pending coercions or not). Most calculi have one,
+	// which changes nothing.
+	Modes(variant string) []Mode
+	// Supports reports whether the stage s has an artefact for this calculus.
+	Supports(s interderive.Stage) bool
+	// Load parses and checks a program of one of its languages. A syntax or type
+	// error is a *LoadError.
+	Load(lang string, src []byte) (Program, error)
+	// Generate draws a random well-typed program of depth about size, fit to run
+	// under variant (property tests and fuzz).
+	Generate(t *rapid.T, size int, variant string) Program
+	// Properties are its metatheory properties, which fuzz checks besides lockstep.
+	Properties() []Property
+	// Equal compares two answers (Outcome.Answer), or two values a stage reported
+	// (interderive.Observer.Report), as the stages must agree on them: up to
+	// α-renaming, reals to the bit.
+	Equal(a, b any) bool
+}
+
+// A Language is a source language of a calculus, named by its file extension.
+type Language struct {
+	Ext string // gtlc, cast, dpl
+	Doc string
+}
+
+// A Parameter is a calculus's parameter on the command line: its flag, its values
+// and its default.
+type Parameter struct {
+	Flag    string   // semantics, ad
+	Doc     string   // what it selects, in a phrase
+	Values  []string // every value, the default first where it comes
+	Default string
+	// Expect are the values a plain -- expect: comment covers: all of them unless a
+	// calculus says fewer (a custom cast semantics runs only where a file names it).
+	Expect []string
+}
+
+// A Mode is a way a run may go under a variant, set in its options.
+type Mode struct {
+	Name string
+	// Reference marks the mode whose contractions are the reference sequence: a
+	// file's rules[...] comments are checked in it, and lockstep compares in it.
+	Reference bool
+	// Apply sets the mode in a run's options.
+	Apply func(*interderive.Options)
+}
+
+// A Program is a loaded, well-typed program of a calculus.
+type Program interface {
+	// Lang is its language's extension.
+	Lang() string
+	// Source prints it in its language's syntax, so that the command reads it back
+	// (a counterexample that fuzz writes), within the budget.
+	Source(b interderive.PrintBudget) (string, error)
+	// Run evaluates it on a stage under a variant. opts carries the mode, the budgets
+	// and the observers: every contraction goes to opts.OnContract, the stage's own
+	// steps and reports to opts.Observer.
+	Run(stage interderive.Stage, variant string, opts interderive.Options) (Outcome, error)
+}
+
+// Outcome is an answer as the command shows it.
+type Outcome struct {
+	// Observation is what run prints by default: 4, true, function, blame l2,
+	// undefined, <3, 2>.
+	Observation string
+	// Value is the answer in the language's syntax (run --show value).
+	Value string
+	// Answer is the answer itself, which Calculus.Equal compares.
+	Answer any
+	// Steps is the number of contractions performed.
+	Steps int
+}
+
+// LoadError is a static error: Phase is "syntax" or "type".
+type LoadError struct {
+	Phase string
+	Err   error
+}
+
+func (e *LoadError) Error() string { return e.Phase + " error: " + e.Err.Error() }
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// A Property is a metatheory property of a calculus that fuzz checks on random
+// inputs: progress and preservation, the blame theorem, a composition's correctness,
+// Proposition 3.5, derivatives against finite differences.
+type Property struct {
+	Name string // on the command line (fuzz --props)
+	Doc  string // what it states, for fuzz's help
+	// Failure is what a failure is called: "the blame theorem fails".
+	Failure string
+	// Check draws its input with t (programs of depth about size) and checks the
+	// property under variant, on the stages given (the reference first); it returns
+	// nil or the counterexample, smallest once rapid has shrunk it.
+	Check func(t *rapid.T, size int, variant string, stages []interderive.Stage) *Counterexample
+}
+
+// A Counterexample is an input on which a property fails, written so that the command
+// reproduces the failure.
+type Counterexample struct {
+	Lang    string   // the extension of the file it is written to
+	Source  string   // the program
+	Comment []string // lines of the comment above it: the failure, an expectation
+	Err     error    // the failure
+}
