@@ -34,7 +34,8 @@ type Observer interface {
 	About(n int, line string)
 	// Report is a result of contraction n that every stage reports, labelled
 	// ("trace", "derivative"): value is compared across stages by the calculus's
-	// equality, line shows it. It goes with the contraction to come, under a line
-	// saying which contraction it completes.
+	// equality, line shows it. It goes with the contraction to come (so that it stands
+	// in the same row in every stage's trace), under a line saying which contraction it
+	// completes if the stage knows n; n is 0 if it does not.
 	Report(n int, label string, value any, line string)
 }

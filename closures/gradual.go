@@ -317,6 +317,7 @@ type Calculus struct {
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
 	calc := Calculus{Sem: sem, Merge: opts.Merging.Merge(false)}
 	fuel := interderive.NewCounter(opts)
+	show := newCastShow(opts, fuel)
 	var env envSteps
 	var cl Closure = &Clo{E: e}
 	for {
@@ -330,6 +331,9 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 			}
 			return g.Answer{Value: Sigma(cl)}, nil
 		}
+		if err := show.step(st); err != nil {
+			return g.Answer{}, err
+		}
 		if st.Rule != "" {
 			if err := fuel.Contract(st.Rule); err != nil {
 				return g.Answer{}, err
@@ -339,6 +343,15 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 		}
 		cl = st.Next()
 	}
+}
+
+// Gradual is the calculus of closures of the gradual calculi (gradual.StageOf).
+func (Stage) Gradual() g.Stage { return castStage{} }
+
+type castStage struct{}
+
+func (castStage) Eval(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	return EvalCast(sem, e, opts)
 }
 
 // Next is the closure after the step.

@@ -314,3 +314,13 @@ func (ev *evaluator) reduce(node g.Coercion, k cont, mk metaCont) step {
 	}
 	return ev.normalize(r, k, mk)
 }
+
+// Gradual is this stage's artefact for the gradual calculi (gradual.StageOf). It has no
+// intermediate states to show: its observer sees nothing but its contractions.
+func (Stage) Gradual() g.Stage { return castStage{} }
+
+type castStage struct{}
+
+func (castStage) Eval(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	return EvalCast(sem, e, opts)
+}

@@ -815,3 +815,19 @@ func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *diffEnv, prefix *[]*dpl.L
 func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) diffValue {
 	return dplval.LetFresh(prefix, in.names, &in.nodes, p, c, v)
 }
+
+// Differentiable is this stage's artefact for the differentiable language
+// (dpl.StageOf). It has no intermediate states to show: its observer sees every rd.
+func (Stage) Differentiable() dpl.Stage { return diffStage{} }
+
+type diffStage struct{}
+
+// Eval is EvalDiff, reporting every rd to opts.Observer, if set.
+func (diffStage) Eval(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
+	obs := opts.Observer
+	if obs == nil {
+		return EvalDiff(ad, prog, opts)
+	}
+	s := dpl.NewShower(opts, interderive.NewLimits(opts, nil))
+	return EvalDiffTraced(ad, prog, opts, func(trace, derivative dpl.Term) { s.ReportRd(obs, 0, "", trace, derivative) })
+}

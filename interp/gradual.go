@@ -561,3 +561,13 @@ func (in *interpreter) normalize(c g.Coercion) (g.Coercion, error) {
 	}
 	return in.normalize(r)
 }
+
+// Gradual is this stage's artefact for the gradual calculi (gradual.StageOf). It has no
+// intermediate states to show: its observer sees nothing but its contractions.
+func (Stage) Gradual() g.Stage { return castStage{} }
+
+type castStage struct{}
+
+func (castStage) Eval(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	return EvalCast(sem, e, opts)
+}

@@ -365,6 +365,24 @@ func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Optio
 	return NewDiff(ad, opts, onRd).Run(prog)
 }
 
+// Differentiable is the abstract machine of the differentiable language
+// (dpl.StageOf).
+func (Stage) Differentiable() dpl.Stage { return diffStage{} }
+
+type diffStage struct{}
+
+// Eval is EvalDiff, showing every state and every rd to opts.Observer, if set.
+func (diffStage) Eval(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
+	obs := opts.Observer
+	if obs == nil {
+		return EvalDiff(ad, prog, opts)
+	}
+	s := dpl.NewShower(opts, interderive.NewLimits(opts, nil))
+	m := NewDiff(ad, opts, func(trace, derivative dpl.Term) { s.ReportRd(obs, 0, "", trace, derivative) })
+	m.Trace = func(st *DiffState) { obs.Step(st.String()) }
+	return m.Run(prog)
+}
+
 // Run iterates the transitions from the initial state, eval(prog, ε, ε) in an
 // ordinary layer with an empty stack, to the final one.
 func (m *DiffMachine) Run(prog dpl.Term) (dpl.Answer, error) {

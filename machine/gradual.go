@@ -140,11 +140,24 @@ func New(sem g.Semantics, opts interderive.Options) *Machine {
 // EvalCast runs a translated, well-typed term of λ⟨·⟩ on the machine and reads the
 // answer back.
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
-	a, err := New(sem, opts).Run(e)
+	m := New(sem, opts)
+	if obs := opts.Observer; obs != nil {
+		m.Trace = func(s *State) { obs.Step(s.String()) }
+	}
+	a, err := m.Run(e)
 	if err != nil {
 		return g.Answer{}, err
 	}
 	return a.ToAnswer(), nil
+}
+
+// Gradual is the abstract machine of the gradual calculi (gradual.StageOf).
+func (Stage) Gradual() g.Stage { return castStage{} }
+
+type castStage struct{}
+
+func (castStage) Eval(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	return EvalCast(sem, e, opts)
 }
 
 // Run iterates the transitions from the initial state eval(e, ε, []) to the final one.

@@ -404,13 +404,30 @@ func (r Cast) Reduce(e g.Expr) (step CastStep, done bool, err error) {
 	return CastStep{CastDecomposition: d, Contractum: c, Next: next}, false, nil
 }
 
-// EvalCast runs a translated cast-calculus term to an answer: ReduceCast, iterated from
-// the root of the whole term every time. Each contraction spends one unit of fuel and
-// is reported to opts.OnContract. The reduction semantics does not merge pending
-// coercions unless opts.Merging says so.
+// EvalCast runs a translated cast-calculus term to an answer: the reduction semantics
+// iterated (iterate). The reduction semantics does not merge pending coercions unless
+// opts.Merging says so.
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
-	r := Cast{Sem: sem, Merge: opts.Merging.Merge(false)}
+	return Cast{Sem: sem, Merge: opts.Merging.Merge(false)}.iterate(e, opts)
+}
+
+// Gradual is the reduction semantics of the gradual calculi (gradual.StageOf).
+func (Stage) Gradual() g.Stage { return castStage{} }
+
+type castStage struct{}
+
+func (castStage) Eval(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
+	return EvalCast(sem, e, opts)
+}
+
+// iterate is evaluation: decompose the whole term into a context and a redex,
+// contract the redex, plug the contractum back into the context, and again from the
+// root, until the term is an answer. Each contraction spends one unit of fuel and goes
+// to opts.OnContract; an observer (opts.Observer) sees each decomposition before its
+// contraction, and the contractum and the term after it.
+func (r Cast) iterate(e g.Expr, opts interderive.Options) (g.Answer, error) {
 	fuel := interderive.NewCounter(opts)
+	show := newCastShow(opts, fuel)
 	for {
 		d, err := r.Decompose(e)
 		if err != nil {
@@ -419,6 +436,7 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 		if d.Redex == nil {
 			return d.Answer, nil
 		}
+		show.decomposition(d)
 		if err := fuel.Contract(d.Redex.Rule()); err != nil {
 			return g.Answer{}, err
 		}
@@ -430,6 +448,9 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 			e = c
 		} else {
 			e = d.Context.Plug(c)
+		}
+		if err := show.contracted(fuel.Steps(), c, e); err != nil {
+			return g.Answer{}, err
 		}
 	}
 }

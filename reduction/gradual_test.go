@@ -2,6 +2,9 @@ package reduction_test
 
 import (
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/interderive/interderive"
@@ -213,5 +216,38 @@ func TestDeepContext(t *testing.T) {
 	a, err := reduction.EvalCast(g.ED, prog, interderive.Options{})
 	if err != nil || a.Observe() != "5050" {
 		t.Fatalf("sum 100 = %v, %v; want 5050", a, err)
+	}
+}
+
+// recorder is an observer that records what it sees, and the contractions.
+type recorder struct{ lines []string }
+
+func (r *recorder) Step(line string)         { r.lines = append(r.lines, "step "+line) }
+func (r *recorder) About(n int, line string) { r.lines = append(r.lines, fmt.Sprintf("about %d %s", n, line)) }
+func (r *recorder) Report(n int, label string, _ any, line string) {
+	r.lines = append(r.lines, fmt.Sprintf("report %d %s %s", n, label, line))
+}
+
+// TestObservedSteps: the reduction semantics shows each decomposition before its
+// contraction and the contractum and the term after it (by hand: beta, then delta).
+func TestObservedSteps(t *testing.T) {
+	e := parseCast(t, `(\x:Int. x + 1) 2`)
+	r := &recorder{}
+	a, err := reduction.Stage{}.Gradual().Eval(g.ED, e, interderive.Options{Observer: r, OnContract: func(rule string) { r.lines = append(r.lines, "contraction "+rule) }})
+	if err != nil || a.Observe() != "3" {
+		t.Fatalf("%v %v", a, err)
+	}
+	want := []string{
+		"step decompose: []  with redex  (\\x:Int. x + 1) 2",
+		"contraction beta",
+		"about 1 contract:  2 + 1",
+		"about 1 plug:      2 + 1",
+		"step decompose: []  with redex  2 + 1",
+		"contraction delta",
+		"about 2 contract:  3",
+		"about 2 plug:      3",
+	}
+	if !slices.Equal(r.lines, want) {
+		t.Errorf("observed\n%s\nwant\n%s", strings.Join(r.lines, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -1,0 +1,13 @@
+package reduction
+
+// Stage is the stage of this package, for every calculus: a method per calculus, in
+// that calculus's file, gives its artefact (gradual.StageOf, dpl.StageOf).
+type Stage struct{}
+
+// Name is the stage's name on the command line.
+func (Stage) Name() string { return "reduction" }
+
+// Doc says what the stage is.
+func (Stage) Doc() string {
+	return "the reduction semantics: decompose, contract, plug, iterated from the root (the reference)"
+}
