@@ -222,8 +222,10 @@ func TestDeepContext(t *testing.T) {
 // recorder is an observer that records what it sees, and the contractions.
 type recorder struct{ lines []string }
 
-func (r *recorder) Step(line string)         { r.lines = append(r.lines, "step "+line) }
-func (r *recorder) About(n int, line string) { r.lines = append(r.lines, fmt.Sprintf("about %d %s", n, line)) }
+func (r *recorder) Step(line string) { r.lines = append(r.lines, "step "+line) }
+func (r *recorder) About(n int, line string) {
+	r.lines = append(r.lines, fmt.Sprintf("about %d %s", n, line))
+}
 func (r *recorder) Report(n int, label string, _ any, line string) {
 	r.lines = append(r.lines, fmt.Sprintf("report %d %s %s", n, label, line))
 }
