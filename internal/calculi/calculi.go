@@ -1,0 +1,36 @@
+// Package calculi is the workbench's registry: the calculi it runs, and the stages of
+// their derivation in order. A new calculus is a line in All, a new stage a line in
+// Stages (docs/extending.md).
+package calculi
+
+import (
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/cps2"
+	"github.com/interderive/interderive/internal/calculi/differentiable"
+	"github.com/interderive/interderive/internal/calculi/gradual"
+	"github.com/interderive/interderive/internal/workbench"
+	"github.com/interderive/interderive/interp"
+	"github.com/interderive/interderive/machine"
+	"github.com/interderive/interderive/reduction"
+)
+
+// All lists the calculi.
+func All() []workbench.Calculus {
+	return []workbench.Calculus{
+		gradual.Calculus,
+		differentiable.Calculus,
+	}
+}
+
+// Stages lists the derivation stages in derivation order: the first, the reduction
+// semantics, is every calculus's reference.
+func Stages() []interderive.Stage {
+	return []interderive.Stage{
+		reduction.Stage{},
+		closures.Stage{},
+		machine.Stage{},
+		cps2.Stage{},
+		interp.Stage{},
+	}
+}

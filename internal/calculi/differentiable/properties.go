@@ -1,0 +1,55 @@
+package differentiable
+
+import (
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/internal/workbench"
+	"pgregory.net/rapid"
+)
+
+// propertyFuel bounds every run the properties make.
+const propertyFuel = 20_000
+
+// properties are the metatheory of the differentiable language that fuzz checks
+// besides lockstep.
+var properties = []workbench.Property{
+	{Name: "interpolation", Failure: "Proposition 3.5 fails",
+		Doc:   "Proposition 3.5: M => V iff M ~> C and C => V, to the bit",
+		Check: checkInterpolation},
+	{Name: "finite-differences", Failure: "finite differences disagree with the derivative",
+		Doc:   "Theorems 6.1 and 6.2: for a random body and point, 1.rd[a](x. N) agrees with central differences of x -> N",
+		Check: checkFiniteDifferences},
+}
+
+func strategy(t *rapid.T, variant string) dpl.Differentiator {
+	ad, ok := dpl.LookupDifferentiator(variant)
+	if !ok {
+		t.Fatalf("unknown differentiation strategy %q", variant)
+	}
+	return ad
+}
+
+func counterexample(p program, err error) *workbench.Counterexample {
+	src, _ := p.Source(interderive.PrintBudget{})
+	return &workbench.Counterexample{Lang: ext, Source: src, Comment: []string{err.Error()}, Err: err}
+}
+
+func checkInterpolation(t *rapid.T, size int, variant string, _ []interderive.Stage) *workbench.Counterexample {
+	ad := strategy(t, variant)
+	p := Calculus.Generate(t, size, variant).(program)
+	if err := Interpolation(ad, p.term, propertyFuel); err != nil {
+		return counterexample(p, err)
+	}
+	return nil
+}
+
+// checkFiniteDifferences draws bodies two levels shallower than the programs, as the
+// tests do.
+func checkFiniteDifferences(t *rapid.T, size int, variant string, _ []interderive.Stage) *workbench.Counterexample {
+	ad := strategy(t, variant)
+	c := DrawGradientCase(t, max(1, size-2))
+	if err := FiniteDifferences(ad, c.Body, c.T, c.Point, propertyFuel); err != nil {
+		return counterexample(program{term: c.Program()}, err)
+	}
+	return nil
+}

@@ -1,0 +1,124 @@
+package gradual
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/interderive/interderive"
+	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/workbench"
+	"pgregory.net/rapid"
+)
+
+// propertyFuel bounds every run the properties make: random programs loop now and
+// then, and the reduction semantics is quadratic.
+const propertyFuel = 3000
+
+// preservationSteps bounds the steps the preservation property follows.
+const preservationSteps = 300
+
+// properties are the metatheory of the gradual calculi that fuzz checks besides
+// lockstep.
+var properties = []workbench.Property{
+	{Name: "preservation", Failure: "progress or preservation fails",
+		Doc:   "the reference semantics makes progress and preserves the program's type at every step, unmerged and merged",
+		Check: checkPreservation},
+	{Name: "blame", Failure: "the blame theorem fails",
+		Doc: "the blame theorem: blame never falls on a label carried only by casts that respect the subtyping " +
+			"of the semantics' strategy (LD, ED: <:D; LUD, EUD: <:UD; a custom semantics: the label must be the program's)",
+		Check: checkBlame},
+	{Name: "seq", Failure: "seq is not correct",
+		Doc:   "seq correctness: for a random pair of well-typed normal forms, seq(c1, c2) is the normal form that reduction reaches from c1 ; c2",
+		Check: checkSeq},
+}
+
+// semantics is the semantics named variant.
+func semantics(t *rapid.T, variant string) g.Semantics {
+	sem, ok := g.Lookup(variant, Semantics()...)
+	if !ok {
+		t.Fatalf("unknown semantics %q", variant)
+	}
+	return sem
+}
+
+// draw draws a program for the properties: its source, and its cast-calculus form.
+func draw(t *rapid.T, size int, variant string) program {
+	return Calculus.Generate(t, size, variant).(program)
+}
+
+func source(p program) string {
+	s, _ := p.Source(interderive.PrintBudget{})
+	return s
+}
+
+func checkPreservation(t *rapid.T, size int, variant string, _ []interderive.Stage) *workbench.Counterexample {
+	sem := semantics(t, variant)
+	p := draw(t, size, variant)
+	ty, err := g.TypeOf(p.term)
+	if err != nil {
+		t.Fatalf("generated program is ill-typed: %v", err)
+	}
+	for _, mode := range []interderive.Merging{interderive.Unmerged, interderive.Merged} {
+		if err := CastPreservation(sem, g.Translate(sem, p.term), ty, preservationSteps, mode); err != nil {
+			return &workbench.Counterexample{Lang: p.lang, Source: source(p), Comment: []string{err.Error()}, Err: err}
+		}
+	}
+	return nil
+}
+
+// checkBlame runs the program on the reference stage, in both modes, and judges the
+// answer by the blame theorem (BlameSafe). The counterexample is the program's
+// cast-calculus form, whose labels are those of the message.
+func checkBlame(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {
+	sem := semantics(t, variant)
+	p := draw(t, size, variant)
+	ref, ok := g.StageOf(stages[0])
+	if !ok {
+		t.Fatalf("the reference stage %s does not run the gradual calculi", stages[0].Name())
+	}
+	for _, mode := range []interderive.Merging{interderive.Unmerged, interderive.Merged} {
+		a, err := ref.Eval(sem, g.Translate(sem, p.term), interderive.Options{Fuel: propertyFuel, Merging: mode})
+		if errors.Is(err, interderive.ErrOutOfFuel) {
+			continue
+		}
+		if err == nil {
+			err = BlameSafe(sem, p.term, a)
+		}
+		if err != nil {
+			return &workbench.Counterexample{Lang: cast, Source: g.Format(p.term), Comment: []string{fmt.Sprintf("%v (%s)", err, mode)}, Err: err}
+		}
+	}
+	return nil
+}
+
+// checkSeq draws a composition of normal forms (DrawComposition) and checks seq
+// against reduction. No stage calls seq: the counterexample applies c1 ; c2 to a
+// value, so that a trace shows reduction normalising it.
+func checkSeq(t *rapid.T, _ int, variant string, _ []interderive.Stage) *workbench.Counterexample {
+	sem := semantics(t, variant)
+	comp := DrawComposition(t, sem)
+	_, err := SeqCorrect(sem, comp.C1, comp.C2)
+	if err == nil {
+		return nil
+	}
+	return &workbench.Counterexample{Lang: cast, Err: err,
+		Source: g.Format(&g.Coerce{C: g.Then(comp.C1, comp.C2), X: valueOf(comp.S)}),
+		Comment: []string{err.Error(),
+			fmt.Sprintf("c1 : %s => %s, c2 : %s => %s. No stage calls seq: the program applies c1 ; c2 to a value,",
+				g.FormatType(comp.S), g.FormatType(comp.T), g.FormatType(comp.T), g.FormatType(comp.U)),
+			fmt.Sprintf("and interderive trace --semantics %s on it shows reduction normalising c1 ; c2.", sem.Name())}}
+}
+
+// valueOf is a value of type ty, for the program that shows a composition.
+func valueOf(ty g.Type) g.Expr {
+	switch ty := ty.(type) {
+	case *g.Arrow:
+		return &g.Lam{Param: "x", T: ty.From, Body: valueOf(ty.To)}
+	case g.DynType:
+		return &g.Coerce{C: &g.Inj{T: g.Int}, X: &g.IntLit{N: 1}}
+	}
+	if ty == g.Bool {
+		return &g.BoolLit{B: true}
+	}
+	return &g.IntLit{N: 1}
+}
