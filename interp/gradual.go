@@ -114,7 +114,7 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 				if err != nil {
 					return nil, err
 				}
-				if err := in.fuel.Contract("beta"); err != nil {
+				if err := in.fuel.Contract(g.RuleBeta); err != nil {
 					return nil, err
 				}
 				if e, rho, err = in.enter(clo, a); err != nil {
@@ -142,7 +142,7 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 func (in *interpreter) enter(clo *v.Closure, a v.Value) (g.Expr, *v.Env, error) {
 	body, rho, letrec := clo.Call(&in.frames, a)
 	if letrec {
-		if err := in.fuel.Contract("Letrec"); err != nil {
+		if err := in.fuel.Contract(g.RuleLetrec); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -159,7 +159,7 @@ func (in *interpreter) condition(e g.Expr, rho *v.Env) (bool, error) {
 		b, okb := y.(v.Int)
 		if okx && oky && oka && okb {
 			if _, truth, isBool, ok := g.Prim(t.Op, int64(a), int64(b)); ok && isBool {
-				if err := in.fuel.Contract("delta"); err != nil {
+				if err := in.fuel.Contract(g.RuleDelta); err != nil {
 					return false, err
 				}
 				return truth, nil
@@ -242,7 +242,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := in.fuel.Contract("If"); err != nil {
+			if err := in.fuel.Contract(g.RuleIf); err != nil {
 				return nil, err
 			}
 			if e = t.Else; b {
@@ -259,7 +259,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			}
 			clo, arg, kk := (*v.Closure)(nil), a, k
 			if c, ok := f.(*v.Closure); ok { // beta: apply's first case, without the call
-				if err := in.fuel.Contract("beta"); err != nil {
+				if err := in.fuel.Contract(g.RuleBeta); err != nil {
 					return nil, err
 				}
 				clo = c
@@ -286,12 +286,12 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := in.fuel.Contract("Let"); err != nil {
+			if err := in.fuel.Contract(g.RuleLet); err != nil {
 				return nil, err
 			}
 			e, rho = t.Body, rho.Bind(t.Name, b)
 		case *g.Letrec:
-			if err := in.fuel.Contract("Letrec"); err != nil {
+			if err := in.fuel.Contract(g.RuleLetrec); err != nil {
 				return nil, err
 			}
 			e, rho = t.Body, v.BindLetrec(t, rho)
@@ -349,7 +349,7 @@ func (in *interpreter) pending(d g.Coercion, k ctx, value func(g.Coercion) bool)
 		return k, n, nil
 	}
 	if k.pending != nil {
-		if err := in.fuel.Contract("MergeCst"); err != nil {
+		if err := in.fuel.Contract(g.RuleMergeCst); err != nil {
 			return ctx{}, nil, err
 		}
 		if n, err = in.seq(n, k.pending); err != nil {
@@ -372,7 +372,7 @@ func (b *blamed) Error() string { return "blame " + string(b.l) }
 // blame is the answer blame l; outside the empty context it is a Blame contraction.
 func (in *interpreter) blame(l g.Label, k ctx) (v.Value, error) {
 	if !k.empty() {
-		if err := in.fuel.Contract("Blame"); err != nil {
+		if err := in.fuel.Contract(g.RuleBlame); err != nil {
 			return nil, err
 		}
 	}
@@ -384,7 +384,7 @@ func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
 	if a, ok := x.(v.Int); ok && op.IsBinary() { // v.Delta's common case, without the call
 		if b, ok := y.(v.Int); ok {
 			if n, truth, isBool, ok := g.Prim(op, int64(a), int64(b)); ok {
-				if err := in.fuel.Contract("delta"); err != nil {
+				if err := in.fuel.Contract(g.RuleDelta); err != nil {
 					return nil, err
 				}
 				if isBool {
@@ -398,7 +398,7 @@ func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
 	if !ok {
 		return nil, illTyped(op)
 	}
-	if err := in.fuel.Contract("delta"); err != nil {
+	if err := in.fuel.Contract(g.RuleDelta); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -413,7 +413,7 @@ func illTyped(op g.Op) error { return interderive.Stuck("", "%s applied to ill-t
 func (in *interpreter) apply(f, a v.Value, k ctx) (clo *v.Closure, arg v.Value, kk ctx, ans v.Value, err error) {
 	switch f := f.(type) {
 	case *v.Closure:
-		if err := in.fuel.Contract("beta"); err != nil {
+		if err := in.fuel.Contract(g.RuleBeta); err != nil {
 			return nil, nil, k, nil, err
 		}
 		return f, a, k, nil, nil
@@ -422,7 +422,7 @@ func (in *interpreter) apply(f, a v.Value, k ctx) (clo *v.Closure, arg v.Value, 
 		if !ok {
 			break
 		}
-		if err := in.fuel.Contract("AppCst"); err != nil {
+		if err := in.fuel.Contract(g.RuleAppCst); err != nil {
 			return nil, nil, k, nil, err
 		}
 		if in.merge { // <d̃> becomes the pending coercion, then s (<c̃> v) in tail position
@@ -473,12 +473,12 @@ func (in *interpreter) cast(c g.Coercion, val v.Value, k ctx) (v.Value, error) {
 	var err error
 	if w, ok := val.(*v.Wrapped); ok {
 		if _, id := c.(g.IdC); id {
-			if err := in.fuel.Contract("IdCst"); err != nil {
+			if err := in.fuel.Contract(g.RuleIdCst); err != nil {
 				return nil, err
 			}
 			return val, nil
 		}
-		if err := in.fuel.Contract("CmpCst"); err != nil {
+		if err := in.fuel.Contract(g.RuleCmpCst); err != nil {
 			return nil, err
 		}
 		if c, err = in.seq(w.C, c); err != nil {
@@ -497,18 +497,18 @@ func (in *interpreter) cast(c g.Coercion, val v.Value, k ctx) (v.Value, error) {
 func (in *interpreter) mkCast(c g.Coercion, s v.Value, k ctx) (v.Value, error) {
 	switch c := c.(type) {
 	case g.IdC:
-		if err := in.fuel.Contract("IdCst"); err != nil {
+		if err := in.fuel.Contract(g.RuleIdCst); err != nil {
 			return nil, err
 		}
 		return s, nil
 	case *g.Fail:
-		if err := in.fuel.Contract("FailCst"); err != nil {
+		if err := in.fuel.Contract(g.RuleFailCst); err != nil {
 			return nil, err
 		}
 		return in.blame(c.L, k)
 	}
 	if l, ok := g.IsFailingWrapper(c); ok {
-		if err := in.fuel.Contract("FailFC"); err != nil {
+		if err := in.fuel.Contract(g.RuleFailFC); err != nil {
 			return nil, err
 		}
 		return in.blame(l, k)
@@ -556,7 +556,7 @@ func (in *interpreter) normalize(c g.Coercion) (g.Coercion, error) {
 	if !ok {
 		return node, nil
 	}
-	if err := in.fuel.Contract("StepCst/" + rule); err != nil {
+	if err := in.fuel.Contract(g.StepCst(rule)); err != nil {
 		return nil, err
 	}
 	return in.normalize(r)

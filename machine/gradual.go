@@ -217,7 +217,7 @@ func (s *State) toContinue(val v.Value) { s.Mode, s.Value, s.Term, s.Env = Conti
 // non-empty meta-continuation.
 func (m *Machine) blame(s *State, l g.Label) error {
 	if len(s.K) > 0 {
-		if err := m.fuel.Contract("Blame"); err != nil {
+		if err := m.fuel.Contract(g.RuleBlame); err != nil {
 			return err
 		}
 		s.K = nil
@@ -283,7 +283,7 @@ func (m *Machine) eval(s *State) error {
 			f.E, f.Env = e, s.Env
 			s.toEval(e.Bound, s.Env)
 		case *g.Letrec: // Letrec: f is bound to \x:S. (letrec f = \x:S. e in e), closed by ρ
-			if err := m.fuel.Contract("Letrec"); err != nil {
+			if err := m.fuel.Contract(g.RuleLetrec); err != nil {
 				return err
 			}
 			s.toEval(e.Body, v.BindLetrec(e, s.Env))
@@ -327,7 +327,7 @@ func (m *Machine) cont(s *State) error {
 		if !ok {
 			return interderive.Stuck(v.Show(val), "if on a non-boolean")
 		}
-		if err := m.fuel.Contract("If"); err != nil {
+		if err := m.fuel.Contract(g.RuleIf); err != nil {
 			return err
 		}
 		if k {
@@ -342,7 +342,7 @@ func (m *Machine) cont(s *State) error {
 	case KAppArg:
 		switch fun := f.V.(type) {
 		case *v.Closure: // beta
-			if err := m.fuel.Contract("beta"); err != nil {
+			if err := m.fuel.Contract(g.RuleBeta); err != nil {
 				return err
 			}
 			mark := 0
@@ -355,7 +355,7 @@ func (m *Machine) cont(s *State) error {
 			// so the state evaluating the letrec is not visited (castval.Closure.Call).
 			body, rho, letrec := fun.Call(&s.Frames, val)
 			if letrec {
-				if err := m.fuel.Contract("Letrec"); err != nil {
+				if err := m.fuel.Contract(g.RuleLetrec); err != nil {
 					return err
 				}
 			}
@@ -365,7 +365,7 @@ func (m *Machine) cont(s *State) error {
 			if !ok {
 				return interderive.Stuck(v.Show(fun, val), "application of a non-function")
 			}
-			if err := m.fuel.Contract("AppCst"); err != nil {
+			if err := m.fuel.Contract(g.RuleAppCst); err != nil {
 				return err
 			}
 			if m.merge { // <d̃> is pending: normalise it, merge it, then apply
@@ -383,7 +383,7 @@ func (m *Machine) cont(s *State) error {
 	case KCoerce:
 		return m.coerce(s, f.C, val)
 	case KLet:
-		if err := m.fuel.Contract("Let"); err != nil {
+		if err := m.fuel.Contract(g.RuleLet); err != nil {
 			return err
 		}
 		l := f.E.(*g.Let)
@@ -400,7 +400,7 @@ func (m *Machine) delta(s *State, op g.Op, x, y v.Value) error {
 	if !ok {
 		return interderive.Stuck(v.Show(x, y), "%s applied to ill-typed values", op)
 	}
-	if err := m.fuel.Contract("delta"); err != nil {
+	if err := m.fuel.Contract(g.RuleDelta); err != nil {
 		return err
 	}
 	s.toContinue(r)
@@ -425,13 +425,13 @@ func (m *Machine) pending(s *State, e *g.Coerce) error {
 func (m *Machine) coerce(s *State, c g.Coercion, val v.Value) error {
 	if w, ok := val.(*v.Wrapped); ok {
 		if _, id := c.(g.IdC); id {
-			if err := m.fuel.Contract("IdCst"); err != nil {
+			if err := m.fuel.Contract(g.RuleIdCst); err != nil {
 				return err
 			}
 			s.toContinue(val)
 			return nil
 		}
-		if err := m.fuel.Contract("CmpCst"); err != nil {
+		if err := m.fuel.Contract(g.RuleCmpCst); err != nil {
 			return err
 		}
 		c, val = g.Then(w.C, c), w.S
@@ -479,7 +479,7 @@ func (m *Machine) ccont(s *State) error {
 		node = &g.Func{Dom: f.Dom, Cod: s.Coer}
 	}
 	if r, rule, ok := m.sem.Contract(node); ok {
-		if err := m.fuel.Contract("StepCst/" + rule); err != nil {
+		if err := m.fuel.Contract(g.StepCst(rule)); err != nil {
 			return err
 		}
 		s.Mode, s.Coer = CEval, r
@@ -496,7 +496,7 @@ func (m *Machine) exit(s *State) error {
 	if x.Merge && (x.Under == nil || !v.WrapsValue(m.sem, s.Coer, x.Under, x.UnderEnv)) {
 		if n := len(s.K); n > 0 {
 			if top := s.K[n-1]; top.Kind == KCoerce { // MergeCst, then normalise the merge
-				if err := m.fuel.Contract("MergeCst"); err != nil {
+				if err := m.fuel.Contract(g.RuleMergeCst); err != nil {
 					return err
 				}
 				s.K = s.K[:n-1]
@@ -525,19 +525,19 @@ func (m *Machine) exit(s *State) error {
 func (m *Machine) casted(s *State, c g.Coercion, val v.Value) error {
 	switch c := c.(type) {
 	case g.IdC:
-		if err := m.fuel.Contract("IdCst"); err != nil {
+		if err := m.fuel.Contract(g.RuleIdCst); err != nil {
 			return err
 		}
 		s.toContinue(val)
 		return nil
 	case *g.Fail:
-		if err := m.fuel.Contract("FailCst"); err != nil {
+		if err := m.fuel.Contract(g.RuleFailCst); err != nil {
 			return err
 		}
 		return m.blame(s, c.L)
 	}
 	if l, ok := g.IsFailingWrapper(c); ok {
-		if err := m.fuel.Contract("FailFC"); err != nil {
+		if err := m.fuel.Contract(g.RuleFailFC); err != nil {
 			return err
 		}
 		return m.blame(s, l)
