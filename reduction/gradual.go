@@ -142,15 +142,8 @@ type Cast struct {
 	Merge bool
 }
 
-// DecomposeCast splits a term of λ⟨·⟩ into an evaluation context and a redex (or
-// finds it an answer), without merging. Type-based casts must have been translated
-// (g.Translate).
-func DecomposeCast(sem g.Semantics, e g.Expr) (CastDecomposition, error) {
-	return Cast{Sem: sem}.decompose(e)
-}
-
 // decompose splits e into an evaluation context and a redex, or finds it an answer.
-// It is Danvy's pair of mutually tail-recursive functions, written as one loop:
+// Type-based casts must have been translated (g.Translate). It is Danvy's pair of mutually tail-recursive functions, written as one loop:
 // decomposeTerm descends from the root until it meets a value, decomposeContext
 // climbs back through the context with that value until it finds a redex, or a
 // subterm still to evaluate (and then decomposeTerm descends again).
