@@ -7,16 +7,18 @@ import (
 
 // The machine's performance machinery, apart from its transitions (eval, cont, ceval,
 // ccont), so that those read as the refocused machine of the papers. Every helper here
-// is small enough for the compiler to inline where it is called: the machine runs as
-// fast as if its code stood in the transitions.
+// but push (a call of its own) is small enough for the compiler to inline where it is
+// called: the machine runs as if their code stood in the transitions.
 //
 // Frames of K are records in a slice (push), and environment frames of calls whose
 // environments die with them (castval.Frames) are given back by marks (mark, pop,
 // releaseCaller). Corridors — sequences of transitions that the machine would take
 // without a choice and without a contraction — are compressed (Danvy's transition
 // compression): the machine goes straight to where they lead, making the same
-// contractions in the same order (operatorOnAtoms, evalArgument, enter, descends).
-// The states a corridor skips are not visited, with an observer too.
+// contractions in the same order (operatorOnAtoms, evalArgument, enter); the states a
+// corridor skips are not visited, with an observer too. And eval descends without
+// returning to Run's loop between two of its transitions (descends), unless an
+// observer must see every state.
 
 // push pushes a frame of the given kind and returns it, for the caller to fill in its
 // other fields. (Filling them in place, rather than copying in a frame built apart,
