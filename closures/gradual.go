@@ -1,8 +1,6 @@
 package closures
 
 import (
-	"strings"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
 	g "github.com/interderive/interderive/gradual"
@@ -87,139 +85,6 @@ func (rho *Env) Lookup(x string) (Closure, bool) {
 	return nil, false
 }
 
-// Sigma is the read-back σ: it turns a closure into a term by substituting the
-// environments: e[ρ] reads back as e with the values of its free variables (their
-// innermost bindings in ρ) read back and substituted. Closures nest as deep as the run
-// made them (a value closed over a value closed over ...), so Sigma keeps the closures
-// still to read back in a stack of its own rather than Go's, and reads a closure that
-// several environments hold back once.
-func Sigma(cl Closure) g.Expr {
-	s := sigma{terms: map[Closure]g.Expr{}, fvs: map[g.Expr]map[string]bool{}}
-	return s.read(cl)
-}
-
-// sigma is Sigma's state: the closures read back so far, and the free variables of
-// the terms of their e[ρ].
-type sigma struct {
-	terms map[Closure]g.Expr
-	fvs   map[g.Expr]map[string]bool
-}
-
-// binding is a free variable of a term and the closure its innermost binding holds.
-type binding struct {
-	name string
-	cl   Closure
-}
-
-// bindings are the innermost bindings in ρ of the free variables of e, but bound.
-func (s *sigma) bindings(e g.Expr, rho *Env, bound string) []binding {
-	fv, ok := s.fvs[e]
-	if !ok {
-		fv = g.FreeVars(e)
-		s.fvs[e] = fv
-	}
-	var bs []binding
-	seen := map[string]bool{bound: true}
-	for ; rho != nil && len(seen) <= len(fv); rho = rho.Next {
-		if fv[rho.Name] && !seen[rho.Name] {
-			seen[rho.Name] = true
-			bs = append(bs, binding{rho.Name, rho.Cl})
-		}
-	}
-	return bs
-}
-
-// parts are the closures cl's read-back is made of: its subclosures, and for e[ρ] and
-// a let's body the closures bound to the free variables of the term.
-func (s *sigma) parts(cl Closure) ([]Closure, []binding) {
-	switch cl := cl.(type) {
-	case *Clo:
-		return nil, s.bindings(cl.E, cl.Env, "")
-	case *Prim:
-		return cl.Args, nil
-	case *If:
-		return []Closure{cl.Cond, cl.Then, cl.Else}, nil
-	case *App:
-		return []Closure{cl.Fun, cl.Arg}, nil
-	case *Coerce:
-		return []Closure{cl.X}, nil
-	case *Let:
-		// The body's environment does not bind x, which the let binds.
-		return []Closure{cl.Bound}, s.bindings(cl.Body, cl.Env, cl.Name)
-	}
-	return nil, nil
-}
-
-// read reads back root, and first every closure its read-back is made of: depth
-// first, each once, with a stack of its own.
-func (s *sigma) read(root Closure) g.Expr {
-	type frame struct {
-		cl       Closure
-		kids     []Closure
-		bindings []binding
-		visited  bool
-	}
-	stack := []frame{{cl: root}}
-	visiting := map[Closure]bool{} // on the stack, waiting for its parts
-	push := func(cl Closure) {
-		if !visiting[cl] { // (closures hold no cycle; but if one did, it would end here)
-			stack = append(stack, frame{cl: cl})
-		}
-	}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if _, done := s.terms[top.cl]; done {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		if !top.visited {
-			top.visited = true
-			visiting[top.cl] = true
-			top.kids, top.bindings = s.parts(top.cl)
-			kids, bindings := top.kids, top.bindings
-			for _, c := range kids {
-				push(c)
-			}
-			for _, b := range bindings {
-				push(b.cl)
-			}
-			continue
-		}
-		s.terms[top.cl] = s.build(top.cl, top.bindings)
-		stack = stack[:len(stack)-1]
-	}
-	return s.terms[root]
-}
-
-// build is the read-back of cl, whose parts have been read back.
-func (s *sigma) build(cl Closure, bs []binding) g.Expr {
-	sub := func(e g.Expr) g.Expr {
-		m := make(map[string]g.Expr, len(bs))
-		for _, b := range bs {
-			m[b.name] = s.terms[b.cl]
-		}
-		return g.SubstAll(e, m)
-	}
-	switch cl := cl.(type) {
-	case *Clo:
-		return sub(cl.E)
-	case *Prim:
-		if len(cl.Args) == 2 {
-			return &g.Binary{P: cl.P, Op: cl.Op, X: s.terms[cl.Args[0]], Y: s.terms[cl.Args[1]]}
-		}
-		return &g.Unary{P: cl.P, Op: cl.Op, X: s.terms[cl.Args[0]]}
-	case *If:
-		return &g.If{P: cl.P, Cond: s.terms[cl.Cond], Then: s.terms[cl.Then], Else: s.terms[cl.Else]}
-	case *App:
-		return &g.App{P: cl.P, Fun: s.terms[cl.Fun], Arg: s.terms[cl.Arg]}
-	case *Coerce:
-		return &g.Coerce{P: cl.P, C: cl.C, X: s.terms[cl.X]}
-	case *Let:
-		return &g.Let{P: cl.P, Name: cl.Name, T: cl.T, Bound: s.terms[cl.Bound], Body: sub(cl.Body)}
-	}
-	return nil
-}
-
 // Frame is a frame of a closure context.
 type Frame interface {
 	// Plug puts a closure in the frame's hole.
@@ -290,23 +155,176 @@ func (E Context) Plug(cl Closure) Closure {
 	return cl
 }
 
-// Step is one step of the calculus: a contraction (Rule is its event name) or an
-// environment step (Rule is empty, Env names it).
-type Step struct {
-	Context    Context
-	Redex      Closure
-	Rule       string // the contraction's rule, or "" for an environment step
-	Env        string // the environment step: "expand", "lookup" (empty for contractions)
-	Contractum Closure
-	Discard    bool // Blame: the contractum replaces the whole closure
-	Blamed     bool // the closure is the answer blame l (Label)
-	Label      g.Label
-	Done       bool // the closure is an answer
+// A redex of the calculus of closures: the closure in the hole of a context that the
+// next step rewrites. A contraction's redexes are those of the reduction semantics
+// (reduction.Beta, ...) over closures, one type per rule; an environment step's
+// (expand, lookup) are the calculus's own, and are not contractions (spec
+// derivation.md): they rewrite e[ρ] where the reduction semantics has e itself.
+type redex interface {
+	// Rule is the name of the contraction (gradual/rules.go), or "" for an
+	// environment step.
+	Rule() string
+	// Closure is the redex as a closure, as it stands in the context's hole.
+	Closure() Closure
+}
+
+// The redexes, one per rule of the reduction semantics and per environment step.
+type (
+	// expand is e[ρ] for a composite term e that is not a letrec: the ephemeral
+	// expansion of PEPM 2014, e.g. (e1 e2)[ρ] -> e1[ρ] · e2[ρ].
+	expand struct{ clo *Clo }
+	// lookup is x[ρ]: on-demand substitution, x[ρ] -> cl if (x ↦ cl) ∈ ρ.
+	lookup struct {
+		clo *Clo
+		x   string
+	}
+	// beta is (\x:T. e)[ρ] · v: delayed β.
+	beta struct {
+		p   Pos
+		fun *Clo
+		lam *g.Lam
+		arg Closure
+	}
+	// delta is prim op k[ρ] (or prim op k1[ρ] k2[ρ]).
+	delta struct {
+		p    Pos
+		op   g.Op
+		args []Closure
+	}
+	// ifRedex is if k[ρ] cl1 cl2.
+	ifRedex struct {
+		p         Pos
+		cond      Closure
+		k         bool
+		then, els Closure
+	}
+	// coerced is <c> v, the shape of the cast rules' redexes.
+	coerced struct {
+		p Pos
+		c g.Coercion
+		x Closure
+	}
+	// stepCst is <c> v where c is not in normal form: the inner layer, as in
+	// reduction.StepCst.
+	stepCst struct {
+		coerced
+		cContext    contexts.Coercion
+		cRule       string
+		cContractum g.Coercion
+	}
+	// idCst is <id> v.
+	idCst struct{ coerced }
+	// cmpCst is <d> <c̄> s (x is the wrapped value <c̄> s, w).
+	cmpCst struct {
+		coerced
+		w *Coerce
+	}
+	// appCst is (<c̃ -> d̃> s) · v.
+	appCst struct {
+		p   Pos
+		w   *Coerce
+		fc  *g.Func
+		arg Closure
+	}
+	// failCst is <fail^l> s.
+	failCst struct {
+		coerced
+		l g.Label
+	}
+	// failFC is <(c̃ -> d̃) ; fail^l> s.
+	failFC struct {
+		coerced
+		l g.Label
+	}
+	// blameRedex is (blame l)[ρ] in a context that is not empty.
+	blameRedex struct {
+		clo *Clo
+		l   g.Label
+	}
+	// letRedex is let x:T = v in e[ρ].
+	letRedex struct {
+		f *LetBound
+		v Closure
+	}
+	// letrecRedex is (letrec f:T = \x:S. e in b)[ρ].
+	letrecRedex struct {
+		clo *Clo
+		l   *g.Letrec
+	}
+	// mergeCst is <c> <d> cl, where <d> cl is not a value, in the merging mode.
+	mergeCst struct {
+		p     Pos
+		c     g.Coercion
+		inner *Coerce
+	}
+)
+
+func (*expand) Rule() string      { return "" }
+func (*lookup) Rule() string      { return "" }
+func (*beta) Rule() string        { return g.RuleBeta }
+func (*delta) Rule() string       { return g.RuleDelta }
+func (*ifRedex) Rule() string     { return g.RuleIf }
+func (r *stepCst) Rule() string   { return g.StepCst(r.cRule) }
+func (*idCst) Rule() string       { return g.RuleIdCst }
+func (*cmpCst) Rule() string      { return g.RuleCmpCst }
+func (*appCst) Rule() string      { return g.RuleAppCst }
+func (*failCst) Rule() string     { return g.RuleFailCst }
+func (*failFC) Rule() string      { return g.RuleFailFC }
+func (*blameRedex) Rule() string  { return g.RuleBlame }
+func (*letRedex) Rule() string    { return g.RuleLet }
+func (*letrecRedex) Rule() string { return g.RuleLetrec }
+func (*mergeCst) Rule() string    { return g.RuleMergeCst }
+
+func (r *expand) Closure() Closure      { return r.clo }
+func (r *lookup) Closure() Closure      { return r.clo }
+func (r *beta) Closure() Closure        { return &App{P: r.p, Fun: r.fun, Arg: r.arg} }
+func (r *delta) Closure() Closure       { return &Prim{P: r.p, Op: r.op, Args: r.args} }
+func (r *ifRedex) Closure() Closure     { return &If{P: r.p, Cond: r.cond, Then: r.then, Else: r.els} }
+func (r *coerced) Closure() Closure     { return &Coerce{P: r.p, C: r.c, X: r.x} }
+func (r *appCst) Closure() Closure      { return &App{P: r.p, Fun: r.w, Arg: r.arg} }
+func (r *blameRedex) Closure() Closure  { return r.clo }
+func (r *letRedex) Closure() Closure    { return r.f.Plug(r.v) }
+func (r *letrecRedex) Closure() Closure { return r.clo }
+func (r *mergeCst) Closure() Closure    { return &Coerce{P: r.p, C: r.c, X: r.inner} }
+
+// envStep is the name of the environment step red is, or "" for a contraction.
+func envStep(red redex) string {
+	switch red.(type) {
+	case *expand:
+		return "expand"
+	case *lookup:
+		return "lookup"
+	}
+	return ""
+}
+
+// decomposition is the result of decomposing a closure: a context and the redex in
+// its hole, or, when redex is nil, an answer: the closure is a value, or blame l
+// (blamed, with l in label).
+type decomposition struct {
+	context Context
+	redex   redex
+	blamed  bool
+	label   g.Label
+}
+
+// answer is the answer the closure cl is, as decomposed by d: blame l, or its
+// read-back.
+func (d decomposition) answer(cl Closure) g.Answer {
+	if d.blamed {
+		return g.Answer{Blamed: true, Blame: d.label}
+	}
+	return g.Answer{Value: Sigma(cl)}
 }
 
 // Calculus is the calculus of closures of λ⟨·⟩ under a cast semantics, merging
 // pending coercions or not (interderive.Merging; the merging mode is that of the
-// reduction semantics, see reduction.Cast).
+// reduction semantics, see reduction.Cast). Its functions are the reduction
+// semantics' (reduction.Cast), over closures: decompose (decomposeTerm and
+// decomposeContext), contract, plug and iterate; they differ from those only by the
+// environments: a closure e[ρ] of a composite term or a variable is the redex of an
+// environment step (expand, lookup), which is not a contraction, and beta, Let and
+// Letrec extend ρ instead of substituting.
 type Calculus struct {
 	Sem   g.Semantics
 	Merge bool
@@ -315,34 +333,7 @@ type Calculus struct {
 // EvalCast runs a translated, well-typed term of λ⟨·⟩ as the closure e[ε] and reads
 // the answer back. It does not merge pending coercions unless opts.Merging says so.
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
-	calc := Calculus{Sem: sem, Merge: opts.Merging.Merge(false)}
-	fuel := interderive.NewCounter(opts)
-	show := newCastShow(opts, fuel)
-	var env envSteps
-	var cl Closure = &Clo{E: e}
-	for {
-		st, err := calc.Decompose(cl)
-		if err != nil {
-			return g.Answer{}, err
-		}
-		if st.Done {
-			if st.Blamed {
-				return g.Answer{Blamed: true, Blame: st.Label}, nil
-			}
-			return g.Answer{Value: Sigma(cl)}, nil
-		}
-		if err := show.step(st); err != nil {
-			return g.Answer{}, err
-		}
-		if st.Rule != "" {
-			if err := fuel.Contract(st.Rule); err != nil {
-				return g.Answer{}, err
-			}
-		} else if err := env.step(fuel); err != nil {
-			return g.Answer{}, err
-		}
-		cl = st.Next()
-	}
+	return Calculus{Sem: sem, Merge: opts.Merging.Merge(false)}.iterate(&Clo{E: e}, opts)
 }
 
 // Gradual is the calculus of closures of the gradual calculi (gradual.StageOf).
@@ -354,98 +345,73 @@ func (castStage) Eval(sem g.Semantics, e g.Expr, opts interderive.Options) (g.An
 	return EvalCast(sem, e, opts)
 }
 
-// Next is the closure after the step.
-func (st Step) Next() Closure {
-	if st.Discard {
-		return st.Contractum
-	}
-	return st.Context.Plug(st.Contractum)
-}
-
-// Decompose finds the next step of a closure: it descends from the root to the
-// leftmost-innermost redex (a contraction or an environment step), climbing back with
-// values, and contracts it.
-func Decompose(sem g.Semantics, cl Closure) (Step, error) {
-	return Calculus{Sem: sem}.Decompose(cl)
-}
-
-// Decompose is the package's Decompose in c's mode.
-func (c Calculus) Decompose(cl Closure) (Step, error) {
+// decompose splits cl into a closure context and a redex, or finds it an answer:
+// decomposeTerm descends from the root until it meets a value (or a redex on the way
+// down), decomposeContext climbs back with that value until it finds a redex, or a
+// closure still to evaluate (and then decomposeTerm descends again).
+func (c Calculus) decompose(cl Closure) (decomposition, error) {
 	var E Context
 	for {
-		val, st, err := c.descend(&E, cl)
+		val, d, err := c.decomposeTerm(&E, cl)
 		if val == nil {
-			return st, err
+			return d, err
 		}
-		if cl, st, err = climb(c.Sem, &E, val); cl == nil {
-			return st, err
+		if cl, d, err = c.decomposeContext(&E, val); cl == nil {
+			return d, err
 		}
 	}
 }
 
-// descend goes down the closure to a value (returned) or a redex (a final step).
-func (calc Calculus) descend(E *Context, cl Closure) (Closure, Step, error) {
-	found := func(redex Closure, rule, env string, contractum Closure) (Closure, Step, error) {
-		return nil, Step{Context: *E, Redex: redex, Rule: rule, Env: env, Contractum: contractum}, nil
+// decomposeTerm descends into cl, pushing frames onto E, and returns the value it
+// meets (or, for a redex or answer found on the way down, the final decomposition).
+// A closure e[ρ] whose term is not a value is the redex of an environment step, or of
+// Letrec or Blame.
+func (c Calculus) decomposeTerm(E *Context, cl Closure) (Closure, decomposition, error) {
+	found := func(red redex) (Closure, decomposition, error) {
+		return nil, decomposition{context: *E, redex: red}, nil
 	}
 	for {
-		switch c := cl.(type) {
+		switch t := cl.(type) {
 		case *Clo:
-			rho := c.Env
-			switch e := c.E.(type) {
+			switch e := t.E.(type) {
 			case *g.IntLit, *g.BoolLit, *g.Lam:
-				return c, Step{}, nil
+				return t, decomposition{}, nil
 			case *g.Var:
-				v, ok := rho.Lookup(e.Name)
-				if !ok {
-					return nil, Step{}, interderive.Stuck("", "unbound variable %s", e.Name)
-				}
-				return found(c, "", "lookup", v)
-			case *g.Unary:
-				return found(c, "", "expand", &Prim{P: e.P, Op: e.Op, Args: []Closure{&Clo{e.X, rho}}})
-			case *g.Binary:
-				return found(c, "", "expand", &Prim{P: e.P, Op: e.Op, Args: []Closure{&Clo{e.X, rho}, &Clo{e.Y, rho}}})
-			case *g.If:
-				return found(c, "", "expand", &If{P: e.P, Cond: &Clo{e.Cond, rho}, Then: &Clo{e.Then, rho}, Else: &Clo{e.Else, rho}})
-			case *g.App:
-				return found(c, "", "expand", &App{P: e.P, Fun: &Clo{e.Fun, rho}, Arg: &Clo{e.Arg, rho}})
-			case *g.Coerce:
-				return found(c, "", "expand", &Coerce{P: e.P, C: e.C, X: &Clo{e.X, rho}})
-			case *g.Let:
-				return found(c, "", "expand", &Let{P: e.P, Name: e.Name, T: e.T, Bound: &Clo{e.Bound, rho}, Body: e.Body, Env: rho})
-			case *g.Letrec: // Letrec: b[(f ↦ (\x:S. letrec f = \x:S. e in e)[ρ]) : ρ]
-				return found(c, "Letrec", "", &Clo{e.Body, rho.Bind(e.Name, &Clo{E: g.Unfold(e), Env: rho})})
+				return found(&lookup{clo: t, x: e.Name})
+			case *g.Unary, *g.Binary, *g.If, *g.App, *g.Coerce, *g.Let:
+				return found(&expand{clo: t})
+			case *g.Letrec:
+				return found(&letrecRedex{clo: t, l: e})
 			case *g.Blame:
 				if len(*E) == 0 {
-					return nil, Step{Done: true, Blamed: true, Label: e.L}, nil
+					return nil, decomposition{blamed: true, label: e.L}, nil
 				}
-				st := Step{Context: *E, Redex: c, Rule: "Blame", Contractum: &Clo{E: &g.Blame{L: e.L}}, Discard: true}
-				return nil, st, nil
+				return found(&blameRedex{clo: t, l: e.L})
 			default:
-				return nil, Step{}, interderive.Stuck("", "cannot decompose %s (casts must be translated first)", g.FormatShort(e, interderive.MaxStuckShown))
+				return nil, decomposition{}, interderive.Stuck("", "cannot decompose %s (casts must be translated first)", g.FormatShort(e, interderive.MaxStuckShown))
 			}
 		case *Prim:
-			*E = append(*E, &PrimArg{P: c.P, Op: c.Op, Rest: c.Args[1:]})
-			cl = c.Args[0]
+			*E = append(*E, &PrimArg{P: t.P, Op: t.Op, Rest: t.Args[1:]})
+			cl = t.Args[0]
 		case *If:
-			*E = append(*E, &IfCond{P: c.P, Then: c.Then, Else: c.Else})
-			cl = c.Cond
+			*E = append(*E, &IfCond{P: t.P, Then: t.Then, Else: t.Else})
+			cl = t.Cond
 		case *App:
-			*E = append(*E, &AppFun{P: c.P, Arg: c.Arg})
-			cl = c.Fun
+			*E = append(*E, &AppFun{P: t.P, Arg: t.Arg})
+			cl = t.Fun
 		case *Coerce:
-			if calc.Merge {
-				if st, ok := calc.pending(E, c); ok {
-					return nil, st, nil
+			if c.Merge {
+				if d, ok := c.pending(E, t); ok {
+					return nil, d, nil
 				}
 			}
-			*E = append(*E, &CoerceArg{P: c.P, C: c.C})
-			cl = c.X
+			*E = append(*E, &CoerceArg{P: t.P, C: t.C})
+			cl = t.X
 		case *Let:
-			*E = append(*E, &LetBound{P: c.P, Name: c.Name, T: c.T, Body: c.Body, Env: c.Env})
-			cl = c.Bound
+			*E = append(*E, &LetBound{P: t.P, Name: t.Name, T: t.T, Body: t.Body, Env: t.Env})
+			cl = t.Bound
 		default:
-			return nil, Step{}, interderive.Stuck("", "unknown closure %T", cl)
+			return nil, decomposition{}, interderive.Stuck("", "unknown closure %T", cl)
 		}
 	}
 }
@@ -453,23 +419,22 @@ func (calc Calculus) descend(E *Context, cl Closure) (Closure, Step, error) {
 // pending finds the merging mode's redexes at <d> cl on the way down: StepCst while d
 // is not normal; then MergeCst when the innermost frame is a pending <c> [] and
 // <d> cl is not a value.
-func (calc Calculus) pending(E *Context, cl *Coerce) (Step, bool) {
-	if C, _, rule, contractum, ok := contexts.DecomposeCoercion(calc.Sem, cl.C); ok {
-		return Step{Context: *E, Redex: cl, Rule: "StepCst/" + rule, Contractum: &Coerce{P: cl.P, C: C.Plug(contractum), X: cl.X}}, true
+func (c Calculus) pending(E *Context, cl *Coerce) (decomposition, bool) {
+	if C, _, rule, contractum, ok := contexts.DecomposeCoercion(c.Sem, cl.C); ok {
+		return decomposition{context: *E, redex: &stepCst{coerced: coerced{p: cl.P, c: cl.C, x: cl.X}, cContext: C, cRule: rule, cContractum: contractum}}, true
 	}
 	if n := len(*E); n > 0 {
-		if top, ok := (*E)[n-1].(*CoerceArg); ok && !calc.isValue(cl) {
+		if top, ok := (*E)[n-1].(*CoerceArg); ok && !c.isValue(cl) {
 			*E = (*E)[:n-1]
-			redex := top.Plug(cl)
-			return Step{Context: *E, Redex: redex, Rule: "MergeCst", Contractum: &Coerce{P: top.P, C: g.Then(cl.C, top.C), X: cl.X}}, true
+			return decomposition{context: *E, redex: &mergeCst{p: top.P, c: top.C, inner: cl}}, true
 		}
 	}
-	return Step{}, false
+	return decomposition{}, false
 }
 
 // isValue reports whether <d> cl reads back to a value <c̄> s: cl a simple value
 // closure, or a variable closure bound to one, and d a normal wrapper.
-func (calc Calculus) isValue(cl *Coerce) bool {
+func (c Calculus) isValue(cl *Coerce) bool {
 	x, ok := cl.X.(*Clo)
 	if !ok {
 		return false
@@ -484,7 +449,7 @@ func (calc Calculus) isValue(cl *Coerce) bool {
 	default:
 		return false
 	}
-	return g.IsWrapperShape(cl.C) && g.IsNormal(calc.Sem, cl.C)
+	return g.IsWrapperShape(cl.C) && g.IsNormal(c.Sem, cl.C)
 }
 
 // simple reports whether a closure is a simple value k[ρ] or (\x:T. e)[ρ].
@@ -496,84 +461,231 @@ func simple(c *Clo) bool {
 	return false
 }
 
-// climb goes up the context with a value until a redex (a final step) or a closure
-// still to be evaluated (returned).
-func climb(sem g.Semantics, E *Context, val Closure) (Closure, Step, error) {
+// decomposeContext climbs out of E with the value val until it finds a redex or the
+// empty context (an answer), or a closure still to be evaluated, which it returns
+// with the frame that waits for it pushed onto E.
+func (c Calculus) decomposeContext(E *Context, val Closure) (Closure, decomposition, error) {
 	for {
 		if len(*E) == 0 {
-			return nil, Step{Done: true}, nil
+			return nil, decomposition{}, nil
 		}
 		frame := (*E)[len(*E)-1]
 		*E = (*E)[:len(*E)-1]
-		redex := frame.Plug(val)
-		found := func(rule string, contractum Closure) (Closure, Step, error) {
-			return nil, Step{Context: *E, Redex: redex, Rule: rule, Contractum: contractum}, nil
+		found := func(red redex) (Closure, decomposition, error) {
+			return nil, decomposition{context: *E, redex: red}, nil
 		}
 		switch f := frame.(type) {
 		case *PrimArg:
 			if len(f.Rest) > 0 {
 				*E = append(*E, &PrimArg{P: f.P, Op: f.Op, Done: append(append([]Closure(nil), f.Done...), val), Rest: f.Rest[1:]})
-				return f.Rest[0], Step{}, nil
+				return f.Rest[0], decomposition{}, nil
 			}
-			args := append(append([]g.Expr(nil), constants(f.Done)...), constant(val))
-			k, ok := g.Delta(f.P, f.Op, args...)
-			if !ok {
-				return nil, Step{}, interderive.Stuck("", "%s applied to a non-constant", f.Op)
-			}
-			return found("delta", &Clo{E: k}) // δ(op, k)[ε]
+			return found(&delta{p: f.P, op: f.Op, args: append(append([]Closure(nil), f.Done...), val)})
 		case *IfCond:
 			k, ok := constant(val).(*g.BoolLit)
 			if !ok {
-				return nil, Step{}, interderive.Stuck("", "if on a non-boolean")
+				return nil, decomposition{}, interderive.Stuck("", "if on a non-boolean")
 			}
-			if k.B {
-				return found("If", f.Then)
-			}
-			return found("If", f.Else)
+			return found(&ifRedex{p: f.P, cond: val, k: k.B, then: f.Then, els: f.Else})
 		case *AppFun:
 			*E = append(*E, &AppArg{P: f.P, Fun: val})
-			return f.Arg, Step{}, nil
+			return f.Arg, decomposition{}, nil
 		case *AppArg:
-			if c, ok := f.Fun.(*Clo); ok {
-				if lam, ok := c.E.(*g.Lam); ok { // beta (delayed): e[(x ↦ v) : ρ]
-					return found("beta", &Clo{E: lam.Body, Env: c.Env.Bind(lam.Param, val)})
+			if fun, ok := f.Fun.(*Clo); ok {
+				if lam, ok := fun.E.(*g.Lam); ok {
+					return found(&beta{p: f.P, fun: fun, lam: lam, arg: val})
 				}
 			}
 			if w, ok := f.Fun.(*Coerce); ok {
-				if fc, ok := w.C.(*g.Func); ok { // AppCst: <d̃> (s · <c̃> v)
-					return found("AppCst", &Coerce{P: f.P, C: fc.Cod, X: &App{P: f.P, Fun: w.X, Arg: &Coerce{P: f.P, C: fc.Dom, X: val}}})
+				if fc, ok := w.C.(*g.Func); ok {
+					return found(&appCst{p: f.P, w: w, fc: fc, arg: val})
 				}
 			}
-			return nil, Step{}, interderive.Stuck("", "application of a non-function")
+			return nil, decomposition{}, interderive.Stuck("", "application of a non-function")
 		case *CoerceArg:
+			here := coerced{p: f.P, c: f.C, x: val}
 			if w, ok := val.(*Coerce); ok { // val = <c̄> s
 				if _, id := f.C.(g.IdC); id {
-					return found("IdCst", val)
+					return found(&idCst{here})
 				}
-				return found("CmpCst", &Coerce{P: f.P, C: g.Then(w.C, f.C), X: w.X})
+				return found(&cmpCst{coerced: here, w: w})
 			}
-			if C, _, rule, contractum, ok := contexts.DecomposeCoercion(sem, f.C); ok {
-				return found("StepCst/"+rule, &Coerce{P: f.P, C: C.Plug(contractum), X: val})
+			// val is a simple value s: the inner layer decides.
+			if C, _, rule, contractum, ok := contexts.DecomposeCoercion(c.Sem, f.C); ok {
+				return found(&stepCst{coerced: here, cContext: C, cRule: rule, cContractum: contractum})
 			}
-			switch c := f.C.(type) {
+			switch co := f.C.(type) {
 			case g.IdC:
-				return found("IdCst", val)
+				return found(&idCst{here})
 			case *g.Fail:
-				return found("FailCst", &Clo{E: &g.Blame{L: c.L}})
+				return found(&failCst{coerced: here, l: co.L})
 			}
 			if l, ok := g.IsFailingWrapper(f.C); ok {
-				return found("FailFC", &Clo{E: &g.Blame{L: l}})
+				return found(&failFC{coerced: here, l: l})
 			}
 			if !g.IsWrapperShape(f.C) {
-				return nil, Step{}, interderive.Stuck("", "coercion %s cannot apply to a simple value", g.FormatCoercion(f.C))
+				return nil, decomposition{}, interderive.Stuck("", "coercion %s cannot apply to a simple value", g.FormatCoercion(f.C))
 			}
-			val = redex // <c̄> s is a value: keep climbing
+			val = here.Closure() // <c̄> s is a value: keep climbing
 		case *LetBound:
-			return found("Let", &Clo{E: f.Body, Env: f.Env.Bind(f.Name, val)})
+			return found(&letRedex{f: f, v: val})
 		default:
-			return nil, Step{}, interderive.Stuck("", "unknown frame %T", frame)
+			return nil, decomposition{}, interderive.Stuck("", "unknown frame %T", frame)
 		}
 	}
+}
+
+// contract is the contraction of a redex: the rule of the reduction semantics, over
+// closures (PEPM 2014's λρ⟨·⟩), or the environment step. beta, Let and Letrec bind
+// in the environment where the reduction semantics substitutes, and the contractum
+// of δ, FailCst, FailFC and Blame is closed by the empty environment.
+func (c Calculus) contract(red redex) (Closure, error) {
+	switch r := red.(type) {
+	case *expand:
+		rho := r.clo.Env
+		switch e := r.clo.E.(type) {
+		case *g.Unary: // (op e)[ρ] -> prim op e[ρ]
+			return &Prim{P: e.P, Op: e.Op, Args: []Closure{&Clo{e.X, rho}}}, nil
+		case *g.Binary:
+			return &Prim{P: e.P, Op: e.Op, Args: []Closure{&Clo{e.X, rho}, &Clo{e.Y, rho}}}, nil
+		case *g.If: // (if e1 e2 e3)[ρ] -> if e1[ρ] e2[ρ] e3[ρ]
+			return &If{P: e.P, Cond: &Clo{e.Cond, rho}, Then: &Clo{e.Then, rho}, Else: &Clo{e.Else, rho}}, nil
+		case *g.App: // (e1 e2)[ρ] -> e1[ρ] · e2[ρ]
+			return &App{P: e.P, Fun: &Clo{e.Fun, rho}, Arg: &Clo{e.Arg, rho}}, nil
+		case *g.Coerce: // (<c> e)[ρ] -> <c> e[ρ]
+			return &Coerce{P: e.P, C: e.C, X: &Clo{e.X, rho}}, nil
+		case *g.Let:
+			return &Let{P: e.P, Name: e.Name, T: e.T, Bound: &Clo{e.Bound, rho}, Body: e.Body, Env: rho}, nil
+		}
+	case *lookup: // x[ρ] -> cl if (x ↦ cl) ∈ ρ
+		v, ok := r.clo.Env.Lookup(r.x)
+		if !ok {
+			return nil, interderive.Stuck("", "unbound variable %s", r.x)
+		}
+		return v, nil
+	case *beta: // (\x:T. e)[ρ] · v -> e[(x ↦ v) : ρ]
+		return &Clo{E: r.lam.Body, Env: r.fun.Env.Bind(r.lam.Param, r.arg)}, nil
+	case *delta: // prim op k[ρ] -> δ(op, k)[ε]
+		k, ok := g.Delta(r.p, r.op, constants(r.args)...)
+		if !ok {
+			return nil, interderive.Stuck("", "%s applied to a non-constant", r.op)
+		}
+		return &Clo{E: k}, nil
+	case *ifRedex:
+		if r.k {
+			return r.then, nil
+		}
+		return r.els, nil
+	case *stepCst:
+		return &Coerce{P: r.p, C: r.cContext.Plug(r.cContractum), X: r.x}, nil
+	case *idCst:
+		return r.x, nil
+	case *cmpCst:
+		return &Coerce{P: r.p, C: g.Then(r.w.C, r.c), X: r.w.X}, nil
+	case *appCst: // <d̃> (s · <c̃> v)
+		return &Coerce{P: r.p, C: r.fc.Cod, X: &App{P: r.p, Fun: r.w.X, Arg: &Coerce{P: r.p, C: r.fc.Dom, X: r.arg}}}, nil
+	case *failCst:
+		return &Clo{E: &g.Blame{L: r.l}}, nil
+	case *failFC:
+		return &Clo{E: &g.Blame{L: r.l}}, nil
+	case *blameRedex:
+		return &Clo{E: &g.Blame{L: r.l}}, nil
+	case *letRedex: // let x:T = v in e[ρ] -> e[(x ↦ v) : ρ]
+		return &Clo{E: r.f.Body, Env: r.f.Env.Bind(r.f.Name, r.v)}, nil
+	case *letrecRedex: // b[(f ↦ (\x:S. letrec f = \x:S. e in e)[ρ]) : ρ]
+		rho := r.clo.Env
+		return &Clo{E: r.l.Body, Env: rho.Bind(r.l.Name, &Clo{E: g.Unfold(r.l), Env: rho})}, nil
+	case *mergeCst:
+		return &Coerce{P: r.p, C: g.Then(r.inner.C, r.c), X: r.inner.X}, nil
+	}
+	return nil, interderive.Stuck("", "unknown redex %T", red)
+}
+
+// plug puts the contractum back into the context of the decomposition d: E[contractum].
+// The Blame rule discards its context.
+func (Calculus) plug(d decomposition, contractum Closure) Closure {
+	if _, ok := d.redex.(*blameRedex); ok {
+		return contractum
+	}
+	return d.context.Plug(contractum)
+}
+
+// iterate is evaluation, as the reduction semantics' (reduction.Cast): decompose the
+// whole closure into a context and a redex, contract the redex, plug the contractum
+// back into the context, and again from the root, until the closure is an answer. A
+// contraction spends one unit of fuel and goes to opts.OnContract; an environment
+// step is not a contraction, and counts only towards looking at the time and memory
+// budgets (envSteps). An observer (opts.Observer) sees each step, with its contractum,
+// before it is taken.
+func (c Calculus) iterate(cl Closure, opts interderive.Options) (g.Answer, error) {
+	fuel := interderive.NewCounter(opts)
+	show := newCastShow(opts, fuel)
+	var env envSteps
+	for {
+		d, err := c.decompose(cl)
+		if err != nil {
+			return g.Answer{}, err
+		}
+		if d.redex == nil {
+			return d.answer(cl), nil
+		}
+		contractum, err := c.contract(d.redex)
+		if err != nil {
+			return g.Answer{}, err
+		}
+		if err := show.step(d, contractum); err != nil {
+			return g.Answer{}, err
+		}
+		if rule := d.redex.Rule(); rule != "" {
+			if err := fuel.Contract(rule); err != nil {
+				return g.Answer{}, err
+			}
+		} else if err := env.step(fuel); err != nil {
+			return g.Answer{}, err
+		}
+		cl = c.plug(d, contractum)
+	}
+}
+
+// Step is one step of the calculus, as Calculus.Decompose finds it: a contraction
+// (Rule is its event name) or an environment step (Rule is empty, Env names it), or
+// the end of the run (Done).
+type Step struct {
+	Context    Context
+	Redex      Closure
+	Rule       string // the contraction's rule, or "" for an environment step
+	Env        string // the environment step: "expand", "lookup" (empty for contractions)
+	Contractum Closure
+	Discard    bool // Blame: the contractum replaces the whole closure
+	Blamed     bool // the closure is the answer blame l (Label)
+	Label      g.Label
+	Done       bool // the closure is an answer
+}
+
+// Next is the closure after the step.
+func (st Step) Next() Closure {
+	if st.Discard {
+		return st.Contractum
+	}
+	return st.Context.Plug(st.Contractum)
+}
+
+// Decompose finds the next step of a closure and its contractum (decompose, then
+// contract), for a caller that takes the steps one at a time.
+func (c Calculus) Decompose(cl Closure) (Step, error) {
+	d, err := c.decompose(cl)
+	if err != nil {
+		return Step{}, err
+	}
+	if d.redex == nil {
+		return Step{Done: true, Blamed: d.blamed, Label: d.label}, nil
+	}
+	contractum, err := c.contract(d.redex)
+	if err != nil {
+		return Step{}, err
+	}
+	_, discard := d.redex.(*blameRedex)
+	return Step{Context: d.context, Redex: d.redex.Closure(), Rule: d.redex.Rule(), Env: envStep(d.redex), Contractum: contractum, Discard: discard}, nil
 }
 
 // constant is the constant of a value closure k[ρ], or nil.
@@ -593,46 +705,4 @@ func constants(cls []Closure) []g.Expr {
 		ks[i] = constant(cl)
 	}
 	return ks
-}
-
-// Format shows a closure for a person, as PEPM 2014 writes them: e[ρ], with ρ as
-// {x ↦ cl, ...} (innermost binding first) or ε, and composite terms parenthesised.
-func Format(cl Closure) string {
-	switch cl := cl.(type) {
-	case *Clo:
-		env := "ε"
-		if cl.Env != nil {
-			var parts []string
-			for rho := cl.Env; rho != nil; rho = rho.Next {
-				parts = append(parts, rho.Name+" ↦ "+Format(rho.Cl))
-			}
-			env = "{" + strings.Join(parts, ", ") + "}"
-		}
-		switch cl.E.(type) {
-		case *g.IntLit, *g.BoolLit, *g.Var, *g.Blame:
-			return g.Format(cl.E) + "[" + env + "]"
-		}
-		return "(" + g.Format(cl.E) + ")[" + env + "]"
-	case *Prim:
-		args := make([]string, len(cl.Args))
-		for i, a := range cl.Args {
-			args[i] = Format(a)
-		}
-		return "prim " + cl.Op.String() + " " + strings.Join(args, " ")
-	case *If:
-		return "if " + Format(cl.Cond) + " " + Format(cl.Then) + " " + Format(cl.Else)
-	case *App:
-		return "(" + Format(cl.Fun) + ") · (" + Format(cl.Arg) + ")"
-	case *Coerce:
-		return "<" + g.FormatCoercion(cl.C) + "> " + Format(cl.X)
-	case *Let:
-		return "let " + cl.Name + " = " + Format(cl.Bound) + " in " + Format(&Clo{E: cl.Body, Env: cl.Env})
-	}
-	return "?"
-}
-
-// String prints the context with [] for its hole.
-func (E Context) String() string {
-	s := Format(E.Plug(&Clo{E: &g.Var{Name: contexts.Hole}}))
-	return strings.Replace(s, contexts.Hole+"[ε]", contexts.Hole, 1)
 }

@@ -22,24 +22,24 @@ func newCastShow(opts interderive.Options, fuel *interderive.Counter) *castShow 
 
 func (s *castShow) closure(cl Closure) string { return s.pr.Result(s.cp.Closure(cl)) }
 
-// step shows a step before it is taken: an environment step as ENV: redex ~>
-// contractum; a contraction as its decomposition and its contractum; each after the
-// definitions of the environments it names first. It returns the time or memory
-// budget's error if printing ran out of it.
-func (s *castShow) step(st Step) error {
+// step shows the step of the decomposition d, whose contractum is given, before it
+// is taken: an environment step as ENV: redex ~> contractum; a contraction as its
+// decomposition and its contractum; each after the definitions of the environments it
+// names first. It returns the time or memory budget's error if printing ran out of it.
+func (s *castShow) step(d decomposition, contractum Closure) error {
 	if s == nil {
 		return nil
 	}
 	var lines []string
-	if st.Rule == "" {
-		redex, contractum := s.closure(st.Redex), s.closure(st.Contractum)
-		lines = []string{st.Env + ": " + redex + "  ~>  " + contractum}
+	if env := envStep(d.redex); env != "" {
+		redex, contractum := s.closure(d.redex.Closure()), s.closure(contractum)
+		lines = []string{env + ": " + redex + "  ~>  " + contractum}
 	} else {
-		context, redex, contractum := s.pr.Result(s.cp.Context(st.Context)), s.closure(st.Redex), s.closure(st.Contractum)
+		context, redex, contractum := s.pr.Result(s.cp.Context(d.context)), s.closure(d.redex.Closure()), s.closure(contractum)
 		lines = []string{"decompose: " + context + "  with redex  " + redex, "contract:  " + contractum}
 	}
-	for _, d := range s.cp.Defs() {
-		s.obs.Step(d)
+	for _, def := range s.cp.Defs() {
+		s.obs.Step(def)
 	}
 	for _, l := range lines {
 		s.obs.Step(l)

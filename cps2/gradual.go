@@ -92,7 +92,7 @@ func (ev *evaluator) contract(rule string) bool {
 // blame ends the run with blame l, discarding mk (a Blame contraction unless mk is the
 // initial continuation).
 func (ev *evaluator) blame(l g.Label, mk metaCont) step {
-	if !mk.empty && !ev.contract("Blame") {
+	if !mk.empty && !ev.contract(g.RuleBlame) {
 		return nil
 	}
 	ev.answer = v.Answer{Blamed: true, L: l}
@@ -128,7 +128,7 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 			if !ok {
 				return ev.fail(interderive.Stuck(v.Show(c), "if on a non-boolean"))
 			}
-			if !ev.contract("If") {
+			if !ev.contract(g.RuleIf) {
 				return nil
 			}
 			if k {
@@ -150,13 +150,13 @@ func (ev *evaluator) eval(e g.Expr, rho *v.Env, mk metaCont) step {
 		return ev.eval(e.X, rho, ev.castCont(e.C, mk))
 	case *g.Let:
 		return ev.eval(e.Bound, rho, frame(func(b v.Value) step {
-			if !ev.contract("Let") {
+			if !ev.contract(g.RuleLet) {
 				return nil
 			}
 			return ev.eval(e.Body, rho.Bind(e.Name, b), mk)
 		}))
 	case *g.Letrec:
-		if !ev.contract("Letrec") {
+		if !ev.contract(g.RuleLetrec) {
 			return nil
 		}
 		return ev.eval(e.Body, v.BindLetrec(e, rho), mk)
@@ -172,7 +172,7 @@ func (ev *evaluator) delta(op g.Op, mk metaCont, x, y v.Value) step {
 	if !ok {
 		return ev.fail(interderive.Stuck(v.Show(x, y), "%s applied to ill-typed values", op))
 	}
-	if !ev.contract("delta") {
+	if !ev.contract(g.RuleDelta) {
 		return nil
 	}
 	return ev.ret(mk, r)
@@ -182,7 +182,7 @@ func (ev *evaluator) delta(op g.Op, mk metaCont, x, y v.Value) step {
 func (ev *evaluator) apply(f, a v.Value, mk metaCont) step {
 	switch f := f.(type) {
 	case *v.Closure:
-		if !ev.contract("beta") {
+		if !ev.contract(g.RuleBeta) {
 			return nil
 		}
 		return ev.eval(f.Lam.Body, f.Enter(a), mk)
@@ -191,7 +191,7 @@ func (ev *evaluator) apply(f, a v.Value, mk metaCont) step {
 		if !ok {
 			break
 		}
-		if !ev.contract("AppCst") {
+		if !ev.contract(g.RuleAppCst) {
 			return nil
 		}
 		// <d̃> (s (<c̃> v))
@@ -224,7 +224,7 @@ func (ev *evaluator) pending(d g.Coercion, mk metaCont, value func(g.Coercion) b
 		if mk.cast == nil || value(n) {
 			return resume(ev.castCont(n, mk))
 		}
-		if !ev.contract("MergeCst") {
+		if !ev.contract(g.RuleMergeCst) {
 			return nil
 		}
 		return ev.normalize(g.Then(n, mk.cast), func(n g.Coercion, mk metaCont) step {
@@ -239,12 +239,12 @@ func (ev *evaluator) pending(d g.Coercion, mk metaCont, value func(g.Coercion) b
 func (ev *evaluator) cast(c g.Coercion, val v.Value, mk metaCont) step {
 	if w, ok := val.(*v.Wrapped); ok {
 		if _, id := c.(g.IdC); id {
-			if !ev.contract("IdCst") {
+			if !ev.contract(g.RuleIdCst) {
 				return nil
 			}
 			return ev.ret(mk, val)
 		}
-		if !ev.contract("CmpCst") {
+		if !ev.contract(g.RuleCmpCst) {
 			return nil
 		}
 		c, val = g.Then(w.C, c), w.S
@@ -260,18 +260,18 @@ func (ev *evaluator) cast(c g.Coercion, val v.Value, mk metaCont) step {
 func (ev *evaluator) mkCast(c g.Coercion, s v.Value, mk metaCont) step {
 	switch c := c.(type) {
 	case g.IdC:
-		if !ev.contract("IdCst") {
+		if !ev.contract(g.RuleIdCst) {
 			return nil
 		}
 		return ev.ret(mk, s)
 	case *g.Fail:
-		if !ev.contract("FailCst") {
+		if !ev.contract(g.RuleFailCst) {
 			return nil
 		}
 		return ev.blame(c.L, mk)
 	}
 	if l, ok := g.IsFailingWrapper(c); ok {
-		if !ev.contract("FailFC") {
+		if !ev.contract(g.RuleFailFC) {
 			return nil
 		}
 		return ev.blame(l, mk)
@@ -309,7 +309,7 @@ func (ev *evaluator) reduce(node g.Coercion, k cont, mk metaCont) step {
 	if !ok {
 		return func() step { return k(node, mk) }
 	}
-	if !ev.contract("StepCst/" + rule) {
+	if !ev.contract(g.StepCst(rule)) {
 		return nil
 	}
 	return ev.normalize(r, k, mk)

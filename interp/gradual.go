@@ -20,8 +20,15 @@ const MaxDepth = interderive.StackLimit / 2 / DepthFrame
 // interpreter's recursion takes, in either calculus (see MaxDepth).
 const DepthFrame = 2048
 
-// The interpreter of λ⟨·⟩ has the shape of Siek & Garcia's (2012): interp, apply,
-// cast (their apply_coercion and mk_cast) and seq, parametric in the cast semantics.
+// The interpreter of λ⟨·⟩ has the shape of Siek & Garcia's (2012), parametric in the
+// cast semantics: interp (whose body is eval), apply (a closure's call, beta, or a
+// wrapped function's, AppCst), cast and mkCast (their apply_coercion and mk_cast) and
+// seq. What is apart from that shape is for speed, making the same contractions in
+// the same order: operand and condition take what interp would return for an atom,
+// or an operator applied to atoms, without a call to interp; beta makes the Letrec
+// contraction of an unfolded letrec function with the call; and the frames of calls
+// whose environments die with them are given back (within, castval.Frames).
+//
 // Its seq and normalize are the direct-style image of the inner layer (the coercion
 // continuation of the two-level CPS evaluator): they normalise a coercion one
 // contraction at a time, leftmost-innermost, reporting each as a StepCst event, so
@@ -114,10 +121,7 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 				if err != nil {
 					return nil, err
 				}
-				if err := in.fuel.Contract("beta"); err != nil {
-					return nil, err
-				}
-				if e, rho, err = in.enter(clo, a); err != nil {
+				if e, rho, err = in.beta(clo, a); err != nil {
 					return nil, err
 				}
 			}
@@ -136,13 +140,20 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 	return val, err
 }
 
-// enter is where a call of clo with argument a goes on: its body, in its
-// environment, past the letrec an unfolded letrec function starts with, whose Letrec
-// contraction is made with the call (castval.Closure.Call).
-func (in *interpreter) enter(clo *v.Closure, a v.Value) (g.Expr, *v.Env, error) {
+// beta is the beta contraction of a call of the closure clo with argument a: apply's
+// first case, (\x:T. e, ρ) a = interp(e, (x ↦ a) : ρ), which the caller goes on with:
+// the body, in the closure's environment extended by a (castval.Closure.Call, in a
+// frame of the interpreter's when the environment dies with the call). The body of an
+// unfolded letrec function is the letrec it came from, whose contraction comes next
+// without a choice: beta goes past it, making its Letrec contraction too (a corridor,
+// compressed, as in the machine).
+func (in *interpreter) beta(clo *v.Closure, a v.Value) (g.Expr, *v.Env, error) {
+	if err := in.fuel.Contract(g.RuleBeta); err != nil {
+		return nil, nil, err
+	}
 	body, rho, letrec := clo.Call(&in.frames, a)
 	if letrec {
-		if err := in.fuel.Contract("Letrec"); err != nil {
+		if err := in.fuel.Contract(g.RuleLetrec); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -159,7 +170,7 @@ func (in *interpreter) condition(e g.Expr, rho *v.Env) (bool, error) {
 		b, okb := y.(v.Int)
 		if okx && oky && oka && okb {
 			if _, truth, isBool, ok := g.Prim(t.Op, int64(a), int64(b)); ok && isBool {
-				if err := in.fuel.Contract("delta"); err != nil {
+				if err := in.fuel.Contract(g.RuleDelta); err != nil {
 					return false, err
 				}
 				return truth, nil
@@ -242,7 +253,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := in.fuel.Contract("If"); err != nil {
+			if err := in.fuel.Contract(g.RuleIf); err != nil {
 				return nil, err
 			}
 			if e = t.Else; b {
@@ -258,10 +269,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 				return nil, err
 			}
 			clo, arg, kk := (*v.Closure)(nil), a, k
-			if c, ok := f.(*v.Closure); ok { // beta: apply's first case, without the call
-				if err := in.fuel.Contract("beta"); err != nil {
-					return nil, err
-				}
+			if c, ok := f.(*v.Closure); ok { // apply's first case, without the call
 				clo = c
 			} else {
 				var ans v.Value
@@ -271,7 +279,7 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			}
 			// The call, in tail position: the frame of the call before, if any, is dead.
 			in.frames.Release(base)
-			if e, rho, err = in.enter(clo, arg); err != nil {
+			if e, rho, err = in.beta(clo, arg); err != nil {
 				return nil, err
 			}
 			k = kk
@@ -286,12 +294,12 @@ func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := in.fuel.Contract("Let"); err != nil {
+			if err := in.fuel.Contract(g.RuleLet); err != nil {
 				return nil, err
 			}
 			e, rho = t.Body, rho.Bind(t.Name, b)
 		case *g.Letrec:
-			if err := in.fuel.Contract("Letrec"); err != nil {
+			if err := in.fuel.Contract(g.RuleLetrec); err != nil {
 				return nil, err
 			}
 			e, rho = t.Body, v.BindLetrec(t, rho)
@@ -349,7 +357,7 @@ func (in *interpreter) pending(d g.Coercion, k ctx, value func(g.Coercion) bool)
 		return k, n, nil
 	}
 	if k.pending != nil {
-		if err := in.fuel.Contract("MergeCst"); err != nil {
+		if err := in.fuel.Contract(g.RuleMergeCst); err != nil {
 			return ctx{}, nil, err
 		}
 		if n, err = in.seq(n, k.pending); err != nil {
@@ -372,7 +380,7 @@ func (b *blamed) Error() string { return "blame " + string(b.l) }
 // blame is the answer blame l; outside the empty context it is a Blame contraction.
 func (in *interpreter) blame(l g.Label, k ctx) (v.Value, error) {
 	if !k.empty() {
-		if err := in.fuel.Contract("Blame"); err != nil {
+		if err := in.fuel.Contract(g.RuleBlame); err != nil {
 			return nil, err
 		}
 	}
@@ -384,7 +392,7 @@ func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
 	if a, ok := x.(v.Int); ok && op.IsBinary() { // v.Delta's common case, without the call
 		if b, ok := y.(v.Int); ok {
 			if n, truth, isBool, ok := g.Prim(op, int64(a), int64(b)); ok {
-				if err := in.fuel.Contract("delta"); err != nil {
+				if err := in.fuel.Contract(g.RuleDelta); err != nil {
 					return nil, err
 				}
 				if isBool {
@@ -398,7 +406,7 @@ func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
 	if !ok {
 		return nil, illTyped(op)
 	}
-	if err := in.fuel.Contract("delta"); err != nil {
+	if err := in.fuel.Contract(g.RuleDelta); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -406,26 +414,31 @@ func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
 
 func illTyped(op g.Op) error { return interderive.Stuck("", "%s applied to ill-typed values", op) }
 
-// apply applies a function value to an argument in the context k: a closure (beta),
-// or a function wrapped by c̃ -> d̃ (AppCst: cast the argument by c̃, apply, cast the
-// result by d̃). The closure call it comes to is returned (clo, arg, in context kk)
-// for interp to make in tail position; otherwise it returns the answer.
+// apply applies the function value f to the argument a in the context k: Siek &
+// Garcia's apply,
+//
+//	apply((\x:T. e, ρ), v) = interp(e, (x ↦ v) : ρ)           beta
+//	apply(<c̃ -> d̃> s, v)   = cast(d̃, apply(s, cast(c̃, v)))    AppCst
+//
+// The call of the first line is in tail position: apply leaves it to its caller
+// (beta), returning the closure, its argument and the context of the call (clo, arg,
+// kk), so that interp makes it an iteration of its loop, and call a recursive interp.
+// In the merging mode, d̃ becomes the context's pending coercion, and apply(s, ...) is
+// in tail position too. Otherwise apply returns the application's value (ans, clo
+// nil).
 func (in *interpreter) apply(f, a v.Value, k ctx) (clo *v.Closure, arg v.Value, kk ctx, ans v.Value, err error) {
 	switch f := f.(type) {
-	case *v.Closure:
-		if err := in.fuel.Contract("beta"); err != nil {
-			return nil, nil, k, nil, err
-		}
+	case *v.Closure: // beta
 		return f, a, k, nil, nil
-	case *v.Wrapped:
+	case *v.Wrapped: // AppCst
 		fc, ok := f.C.(*g.Func)
 		if !ok {
 			break
 		}
-		if err := in.fuel.Contract("AppCst"); err != nil {
+		if err := in.fuel.Contract(g.RuleAppCst); err != nil {
 			return nil, nil, k, nil, err
 		}
-		if in.merge { // <d̃> becomes the pending coercion, then s (<c̃> v) in tail position
+		if in.merge { // <d̃> pending, then apply(s, cast(c̃, v)) in tail position
 			if k, _, err = in.pending(fc.Cod, k, func(g.Coercion) bool { return false }); err != nil {
 				return nil, nil, k, nil, err
 			}
@@ -452,14 +465,16 @@ func (in *interpreter) apply(f, a v.Value, k ctx) (clo *v.Closure, arg v.Value, 
 	return nil, nil, k, nil, interderive.Stuck(v.Show(f, a), "application of a non-function")
 }
 
-// call applies a function value to an argument in a non-empty context.
+// call is apply in a context that waits for the application's value (AppCst's
+// apply(s, ...), whose value d̃ casts): the closure call it comes to is a recursive
+// interp.
 func (in *interpreter) call(f, a v.Value) (v.Value, error) {
 	clo, arg, k, ans, err := in.apply(f, a, inner)
 	if clo == nil {
 		return ans, err
 	}
 	top := in.frames.Top()
-	body, env, err := in.enter(clo, arg)
+	body, env, err := in.beta(clo, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -473,12 +488,12 @@ func (in *interpreter) cast(c g.Coercion, val v.Value, k ctx) (v.Value, error) {
 	var err error
 	if w, ok := val.(*v.Wrapped); ok {
 		if _, id := c.(g.IdC); id {
-			if err := in.fuel.Contract("IdCst"); err != nil {
+			if err := in.fuel.Contract(g.RuleIdCst); err != nil {
 				return nil, err
 			}
 			return val, nil
 		}
-		if err := in.fuel.Contract("CmpCst"); err != nil {
+		if err := in.fuel.Contract(g.RuleCmpCst); err != nil {
 			return nil, err
 		}
 		if c, err = in.seq(w.C, c); err != nil {
@@ -497,18 +512,18 @@ func (in *interpreter) cast(c g.Coercion, val v.Value, k ctx) (v.Value, error) {
 func (in *interpreter) mkCast(c g.Coercion, s v.Value, k ctx) (v.Value, error) {
 	switch c := c.(type) {
 	case g.IdC:
-		if err := in.fuel.Contract("IdCst"); err != nil {
+		if err := in.fuel.Contract(g.RuleIdCst); err != nil {
 			return nil, err
 		}
 		return s, nil
 	case *g.Fail:
-		if err := in.fuel.Contract("FailCst"); err != nil {
+		if err := in.fuel.Contract(g.RuleFailCst); err != nil {
 			return nil, err
 		}
 		return in.blame(c.L, k)
 	}
 	if l, ok := g.IsFailingWrapper(c); ok {
-		if err := in.fuel.Contract("FailFC"); err != nil {
+		if err := in.fuel.Contract(g.RuleFailFC); err != nil {
 			return nil, err
 		}
 		return in.blame(l, k)
@@ -556,7 +571,7 @@ func (in *interpreter) normalize(c g.Coercion) (g.Coercion, error) {
 	if !ok {
 		return node, nil
 	}
-	if err := in.fuel.Contract("StepCst/" + rule); err != nil {
+	if err := in.fuel.Contract(g.StepCst(rule)); err != nil {
 		return nil, err
 	}
 	return in.normalize(r)

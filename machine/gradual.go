@@ -1,9 +1,6 @@
 package machine
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
 	v "github.com/interderive/interderive/internal/castval"
@@ -185,39 +182,17 @@ func (m *Machine) Run(e g.Expr) (v.Answer, error) {
 	return s.Ans, nil
 }
 
-// push pushes a frame of the given kind and returns it, for the caller to fill in its
-// other fields. (Filling them in place, rather than copying in a frame built apart,
-// avoids a stall: a composite literal is built on the stack with narrow stores and
-// copied in wide moves, which wait for them — 40% of the machine's time on fib.)
-func (s *State) push(kind FrameKind) *Frame {
-	if len(s.K) < cap(s.K) {
-		s.K = s.K[:len(s.K)+1]
-	} else {
-		s.K = append(s.K, Frame{})
-	}
-	f := &s.K[len(s.K)-1]
-	*f = Frame{}
-	f.Kind = kind
-	switch kind {
-	case KBinaryLeft, KIf, KAppFun, KLet: // the frames that hold an environment
-		f.Mark = int32(s.Frames.Top())
-	default:
-		if len(s.K) > 1 {
-			f.Mark = s.K[len(s.K)-2].Mark
-		}
-	}
-	return f
-}
-
+// toEval makes s the state eval(e, ρ, K), K being s's.
 func (s *State) toEval(e g.Expr, rho *v.Env) { s.Mode, s.Term, s.Env = Eval, e, rho }
 
+// toContinue makes s the state continue(K, val), K being s's.
 func (s *State) toContinue(val v.Value) { s.Mode, s.Value, s.Term, s.Env = Continue, val, nil, nil }
 
 // blame is the state after a contraction produced blame l: the Blame rule discards a
 // non-empty meta-continuation.
 func (m *Machine) blame(s *State, l g.Label) error {
 	if len(s.K) > 0 {
-		if err := m.fuel.Contract("Blame"); err != nil {
+		if err := m.fuel.Contract(g.RuleBlame); err != nil {
 			return err
 		}
 		s.K = nil
@@ -226,108 +201,101 @@ func (m *Machine) blame(s *State, l g.Label) error {
 	return nil
 }
 
-// eval decomposes the term in place: it descends, pushing frames, until a value.
-// Without an observer it descends in one call; with one (Trace), it takes a step per
-// call, so that the observer sees every state.
+// eval is the machine's eval transitions: decompose_term, refocused. It descends into
+// the term, pushing onto K the frame that waits for each subterm's value, until it
+// meets a value (continue) or a redex it contracts at once (Letrec, Blame). Beside
+// each case, the transition of the refocused machine it makes; the corridors that
+// start there are compressed (gradual_compress.go).
 func (m *Machine) eval(s *State) error {
 	for {
 		switch e := s.Term.(type) {
-		case *g.IntLit, *g.BoolLit:
+		case *g.IntLit, *g.BoolLit: // eval(k, ρ, K) → continue(K, k)
 			s.toContinue(v.Constant(e))
-		case *g.Var:
+		case *g.Var: // eval(x, ρ, K) → continue(K, ρ(x))
 			val, ok := s.Env.Lookup(e.Name)
 			if !ok {
 				return interderive.Stuck("", "unbound variable %s", e.Name)
 			}
 			s.toContinue(val)
-		case *g.Lam:
+		case *g.Lam: // eval(\x:T. e, ρ, K) → continue(K, (\x:T. e, ρ))
 			s.toContinue(v.NewClosure(e, s.Env))
-		case *g.Unary:
+		case *g.Unary: // eval(op e, ρ, K) → eval(e, ρ, (op []) : K)
 			s.push(KUnary).Op = e.Op
 			s.toEval(e.X, s.Env)
-		case *g.Binary:
+		case *g.Binary: // eval(e1 op e2, ρ, K) → eval(e1, ρ, ([] op e2, ρ) : K)
 			if x, ok := v.Atom(e.X, s.Env); ok {
 				if y, ok := v.Atom(e.Y, s.Env); ok {
-					// Corridor transitions, compressed: both operands are values at once,
-					// so the frames [] op e and v op [] would be pushed and popped
-					// without a contraction in between.
-					return m.delta(s, e.Op, x, y)
+					return m.operatorOnAtoms(s, e.Op, x, y)
 				}
 			}
 			f := s.push(KBinaryLeft)
 			f.Op, f.E, f.Env = e.Op, e.Y, s.Env
 			s.toEval(e.X, s.Env)
-		case *g.If:
+		case *g.If: // eval(if e1 then e2 else e3, ρ, K) → eval(e1, ρ, (if [] then e2 else e3, ρ) : K)
 			f := s.push(KIf)
 			f.E, f.Env = e, s.Env
 			s.toEval(e.Cond, s.Env)
-		case *g.App:
+		case *g.App: // eval(e1 e2, ρ, K) → eval(e1, ρ, ([] e2, ρ) : K)
 			if fun, ok := v.Atom(e.Fun, s.Env); ok {
-				// A corridor, compressed: the function is a value at once, so [] e would
-				// be pushed and popped without a contraction in between.
-				s.push(KAppArg).V = fun
-				s.toEval(e.Arg, s.Env)
+				s.evalArgument(fun, e)
 				break
 			}
 			f := s.push(KAppFun)
 			f.E, f.Env = e.Arg, s.Env
 			s.toEval(e.Fun, s.Env)
-		case *g.Coerce:
+		case *g.Coerce: // eval(<c> e, ρ, K) → eval(e, ρ, (<c> []) : K)
 			if m.merge {
 				return m.pending(s, e)
 			}
 			s.push(KCoerce).C = e.C
 			s.toEval(e.X, s.Env)
-		case *g.Let:
+		case *g.Let: // eval(let x:T = e1 in e2, ρ, K) → eval(e1, ρ, (let x:T = [] in e2, ρ) : K)
 			f := s.push(KLet)
 			f.E, f.Env = e, s.Env
 			s.toEval(e.Bound, s.Env)
-		case *g.Letrec: // Letrec: f is bound to \x:S. (letrec f = \x:S. e in e), closed by ρ
-			if err := m.fuel.Contract("Letrec"); err != nil {
+		case *g.Letrec: // Letrec: eval(b, (f ↦ (\x:S. letrec f = \x:S. e in e, ρ)) : ρ, K)
+			if err := m.fuel.Contract(g.RuleLetrec); err != nil {
 				return err
 			}
 			s.toEval(e.Body, v.BindLetrec(e, s.Env))
-		case *g.Blame:
+		case *g.Blame: // Blame: eval(blame l, ρ, K) → blame l
 			return m.blame(s, e.L)
 		default:
 			return interderive.Stuck("", "cannot evaluate %s (casts must be translated first)", g.FormatShort(e, interderive.MaxStuckShown))
 		}
-		if s.Mode != Eval || m.Trace != nil {
+		if !m.descends(s) {
 			return nil
 		}
 	}
 }
 
-// cont applies the meta-continuation to a value: it pops a frame and either finds a
-// redex, contracts it and continues with the contractum in place (refocusing), or
-// resumes evaluation in the next subterm.
+// cont is the machine's continue transitions: decompose_context fused with
+// contraction. It pops the frame on top of K and either has a redex, which it
+// contracts, going on with the contractum where it stands (refocusing), or resumes
+// evaluation in the next subterm. Beside each case, the transition it makes.
 func (m *Machine) cont(s *State) error {
-	if len(s.K) == 0 {
+	if len(s.K) == 0 { // continue([], v) → v
 		s.Mode, s.Ans = Halt, v.Answer{V: s.Value}
 		return nil
 	}
-	// f points into K, at the slot the next push reuses: each case reads what it needs
-	// of f before it pushes. (Copying the frame out instead stalls as push does.)
-	f := &s.K[len(s.K)-1]
-	s.K = s.K[:len(s.K)-1]
-	s.Frames.Release(int(f.Mark)) // what f reaches was there when it was pushed
+	f := s.pop()
 	val := s.Value
 	switch f.Kind {
-	case KUnary:
+	case KUnary: // δ: continue((op []) : K, k) → continue(K, δ(op, k))
 		return m.delta(s, f.Op, val, nil)
-	case KBinaryLeft:
+	case KBinaryLeft: // continue(([] op e, ρ) : K, v) → eval(e, ρ, (v op []) : K)
 		op, e, rho := f.Op, f.E, f.Env
 		r := s.push(KBinaryRight)
 		r.Op, r.V = op, val
 		s.toEval(e, rho)
-	case KBinaryRight:
+	case KBinaryRight: // δ: continue((k1 op []) : K, k2) → continue(K, δ(op, k1, k2))
 		return m.delta(s, f.Op, f.V, val)
-	case KIf:
+	case KIf: // If: continue((if [] then e1 else e2, ρ) : K, k) → eval(e1 or e2, ρ, K)
 		k, ok := val.(v.Bool)
 		if !ok {
 			return interderive.Stuck(v.Show(val), "if on a non-boolean")
 		}
-		if err := m.fuel.Contract("If"); err != nil {
+		if err := m.fuel.Contract(g.RuleIf); err != nil {
 			return err
 		}
 		if k {
@@ -335,37 +303,28 @@ func (m *Machine) cont(s *State) error {
 		} else {
 			s.toEval(f.E.(*g.If).Else, f.Env)
 		}
-	case KAppFun:
+	case KAppFun: // continue(([] e, ρ) : K, v) → eval(e, ρ, (v []) : K)
 		e, rho := f.E, f.Env
 		s.push(KAppArg).V = val
 		s.toEval(e, rho)
 	case KAppArg:
 		switch fun := f.V.(type) {
-		case *v.Closure: // beta
-			if err := m.fuel.Contract("beta"); err != nil {
+		case *v.Closure: // beta: continue(((\x:T. e, ρ) []) : K, v) → eval(e, (x ↦ v) : ρ, K)
+			if err := m.fuel.Contract(g.RuleBeta); err != nil {
 				return err
 			}
-			mark := 0
-			if len(s.K) > 0 {
-				mark = int(s.K[len(s.K)-1].Mark)
-			}
-			s.Frames.Release(mark)
-			// A corridor, compressed: the Letrec contraction that the body of an
-			// unfolded letrec function makes next (eval's Letrec case) is made here,
-			// so the state evaluating the letrec is not visited (castval.Closure.Call).
-			body, rho, letrec := fun.Call(&s.Frames, val)
-			if letrec {
-				if err := m.fuel.Contract("Letrec"); err != nil {
+			s.releaseCaller()
+			if s.enter(fun, val) {
+				if err := m.fuel.Contract(g.RuleLetrec); err != nil {
 					return err
 				}
 			}
-			s.toEval(body, rho)
-		case *v.Wrapped: // AppCst: (<c̃ -> d̃> s) v  ->  <d̃> (s (<c̃> v))
+		case *v.Wrapped: // AppCst: continue(((<c̃ -> d̃> s) []) : K, v) → continue((<c̃> []) : (s []) : (<d̃> []) : K, v)
 			fc, ok := fun.C.(*g.Func)
 			if !ok {
 				return interderive.Stuck(v.Show(fun, val), "application of a non-function")
 			}
-			if err := m.fuel.Contract("AppCst"); err != nil {
+			if err := m.fuel.Contract(g.RuleAppCst); err != nil {
 				return err
 			}
 			if m.merge { // <d̃> is pending: normalise it, merge it, then apply
@@ -380,10 +339,10 @@ func (m *Machine) cont(s *State) error {
 		default:
 			return interderive.Stuck(v.Show(f.V, val), "application of a constant")
 		}
-	case KCoerce:
+	case KCoerce: // continue((<c> []) : K, v): IdCst, CmpCst, or the inner machine (coerce)
 		return m.coerce(s, f.C, val)
-	case KLet:
-		if err := m.fuel.Contract("Let"); err != nil {
+	case KLet: // Let: continue((let x:T = [] in e, ρ) : K, v) → eval(e, (x ↦ v) : ρ, K)
+		if err := m.fuel.Contract(g.RuleLet); err != nil {
 			return err
 		}
 		l := f.E.(*g.Let)
@@ -400,7 +359,7 @@ func (m *Machine) delta(s *State, op g.Op, x, y v.Value) error {
 	if !ok {
 		return interderive.Stuck(v.Show(x, y), "%s applied to ill-typed values", op)
 	}
-	if err := m.fuel.Contract("delta"); err != nil {
+	if err := m.fuel.Contract(g.RuleDelta); err != nil {
 		return err
 	}
 	s.toContinue(r)
@@ -425,13 +384,13 @@ func (m *Machine) pending(s *State, e *g.Coerce) error {
 func (m *Machine) coerce(s *State, c g.Coercion, val v.Value) error {
 	if w, ok := val.(*v.Wrapped); ok {
 		if _, id := c.(g.IdC); id {
-			if err := m.fuel.Contract("IdCst"); err != nil {
+			if err := m.fuel.Contract(g.RuleIdCst); err != nil {
 				return err
 			}
 			s.toContinue(val)
 			return nil
 		}
-		if err := m.fuel.Contract("CmpCst"); err != nil {
+		if err := m.fuel.Contract(g.RuleCmpCst); err != nil {
 			return err
 		}
 		c, val = g.Then(w.C, c), w.S
@@ -479,7 +438,7 @@ func (m *Machine) ccont(s *State) error {
 		node = &g.Func{Dom: f.Dom, Cod: s.Coer}
 	}
 	if r, rule, ok := m.sem.Contract(node); ok {
-		if err := m.fuel.Contract("StepCst/" + rule); err != nil {
+		if err := m.fuel.Contract(g.StepCst(rule)); err != nil {
 			return err
 		}
 		s.Mode, s.Coer = CEval, r
@@ -496,7 +455,7 @@ func (m *Machine) exit(s *State) error {
 	if x.Merge && (x.Under == nil || !v.WrapsValue(m.sem, s.Coer, x.Under, x.UnderEnv)) {
 		if n := len(s.K); n > 0 {
 			if top := s.K[n-1]; top.Kind == KCoerce { // MergeCst, then normalise the merge
-				if err := m.fuel.Contract("MergeCst"); err != nil {
+				if err := m.fuel.Contract(g.RuleMergeCst); err != nil {
 					return err
 				}
 				s.K = s.K[:n-1]
@@ -525,19 +484,19 @@ func (m *Machine) exit(s *State) error {
 func (m *Machine) casted(s *State, c g.Coercion, val v.Value) error {
 	switch c := c.(type) {
 	case g.IdC:
-		if err := m.fuel.Contract("IdCst"); err != nil {
+		if err := m.fuel.Contract(g.RuleIdCst); err != nil {
 			return err
 		}
 		s.toContinue(val)
 		return nil
 	case *g.Fail:
-		if err := m.fuel.Contract("FailCst"); err != nil {
+		if err := m.fuel.Contract(g.RuleFailCst); err != nil {
 			return err
 		}
 		return m.blame(s, c.L)
 	}
 	if l, ok := g.IsFailingWrapper(c); ok {
-		if err := m.fuel.Contract("FailFC"); err != nil {
+		if err := m.fuel.Contract(g.RuleFailFC); err != nil {
 			return err
 		}
 		return m.blame(s, l)
@@ -547,126 +506,4 @@ func (m *Machine) casted(s *State, c g.Coercion, val v.Value) error {
 	}
 	s.toContinue(&v.Wrapped{C: c, S: val})
 	return nil
-}
-
-// String shows a state for a person: the mode, the term or value, and the two stacks
-// (innermost frame last).
-func (s *State) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-10s ", s.Mode)
-	switch s.Mode {
-	case Eval:
-		fmt.Fprintf(&b, "%s  ρ=%s", whole(s.Term), formatEnv(s.Env))
-	case Continue:
-		b.WriteString(whole(v.ReadBack(s.Value)))
-	case CEval, CContinue:
-		switch {
-		case s.Exit.Under != nil:
-			fmt.Fprintf(&b, "%s  pending over %s", g.FormatCoercion(s.Coer), brief(s.Exit.Under))
-		case s.Exit.AppFun != nil:
-			fmt.Fprintf(&b, "%s  pending over an application", g.FormatCoercion(s.Coer))
-		default:
-			fmt.Fprintf(&b, "%s  on %s", g.FormatCoercion(s.Coer), whole(v.ReadBack(s.Value)))
-		}
-	case Halt:
-		if a := s.Ans.ToAnswer(); a.Blamed {
-			b.WriteString(a.String())
-		} else {
-			b.WriteString(whole(a.Value))
-		}
-	}
-	b.WriteString("\n           K=[")
-	for i, f := range s.K {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(formatFrame(f))
-	}
-	b.WriteString("]")
-	if len(s.C) > 0 {
-		b.WriteString("  C=[")
-		for i, f := range s.C {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(formatCFrame(f))
-		}
-		b.WriteString("]")
-	}
-	return b.String()
-}
-
-func formatEnv(rho *v.Env) string {
-	var parts []string
-	for ; rho != nil; rho = rho.Next {
-		parts = append(parts, rho.Name+" ↦ "+brief(v.ReadBack(rho.V)))
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
-}
-
-// stateItemMax bounds each term or value a state shows whole; a longer one is cut
-// and marked "…". A value shares its parts (substitution does), so that its printed
-// form can be exponentially longer than the value, and a trace must not wait for it.
-const stateItemMax = 64 << 10
-
-// whole prints e for a state, cut at stateItemMax.
-func whole(e g.Expr) string { return bounded(e, stateItemMax) }
-
-// brief prints e shortened to 40 characters (shorten), printing no more of it than
-// that takes.
-func brief(e g.Expr) string { return shorten(bounded(e, 4*40+4)) }
-
-// bounded prints e in at most max bytes, marked "…" when cut.
-func bounded(e g.Expr, max int) string {
-	s, err := g.FormatBounded(e, interderive.PrintBudget{Max: max})
-	if err != nil {
-		s += "…"
-	}
-	return s
-}
-
-func shorten(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:37]) + "..."
-	}
-	return s
-}
-
-func formatFrame(f Frame) string {
-	val := func(x v.Value) string { return brief(v.ReadBack(x)) }
-	switch f.Kind {
-	case KUnary:
-		return f.Op.String() + " []"
-	case KBinaryLeft:
-		return "[] " + f.Op.String() + " " + brief(f.E)
-	case KBinaryRight:
-		return val(f.V) + " " + f.Op.String() + " []"
-	case KIf:
-		i := f.E.(*g.If)
-		return "if [] then " + brief(i.Then) + " else " + brief(i.Else)
-	case KAppFun:
-		return "[] " + brief(f.E)
-	case KAppArg:
-		return val(f.V) + " []"
-	case KCoerce:
-		return "<" + g.FormatCoercion(f.C) + "> []"
-	case KLet:
-		l := f.E.(*g.Let)
-		return "let " + l.Name + " = [] in " + brief(l.Body)
-	}
-	return "?"
-}
-
-func formatCFrame(f CFrame) string {
-	switch f := f.(type) {
-	case *CSeqFst:
-		return "[] ; " + g.FormatCoercion(f.Snd)
-	case *CSeqSnd:
-		return g.FormatCoercion(f.Fst) + " ; []"
-	case *CFuncDom:
-		return "[] -> " + g.FormatCoercion(f.Cod)
-	case *CFuncCod:
-		return g.FormatCoercion(f.Dom) + " -> []"
-	}
-	return "?"
 }

@@ -87,36 +87,19 @@ type (
 	}
 )
 
-// Rule names of λ⟨·⟩'s contractions; a StepCst event is "StepCst/" + the coercion rule.
-const (
-	RuleBeta    = "beta"
-	RuleDelta   = "delta"
-	RuleIf      = "If"
-	RuleStepCst = "StepCst"
-	RuleIdCst   = "IdCst"
-	RuleCmpCst  = "CmpCst"
-	RuleAppCst  = "AppCst"
-	RuleFailCst = "FailCst"
-	RuleFailFC  = "FailFC"
-	RuleBlame   = "Blame"
-	RuleLet     = "Let"
-	RuleLetrec  = "Letrec"
-	RuleMerge   = "MergeCst"
-)
-
-func (*Beta) Rule() string        { return RuleBeta }
-func (*Delta) Rule() string       { return RuleDelta }
-func (*IfRedex) Rule() string     { return RuleIf }
-func (r *StepCst) Rule() string   { return RuleStepCst + "/" + r.CRule }
-func (*IdCst) Rule() string       { return RuleIdCst }
-func (*CmpCst) Rule() string      { return RuleCmpCst }
-func (*AppCst) Rule() string      { return RuleAppCst }
-func (*FailCst) Rule() string     { return RuleFailCst }
-func (*FailFC) Rule() string      { return RuleFailFC }
-func (*BlameRedex) Rule() string  { return RuleBlame }
-func (*LetRedex) Rule() string    { return RuleLet }
-func (*LetrecRedex) Rule() string { return RuleLetrec }
-func (*MergeCst) Rule() string    { return RuleMerge }
+func (*Beta) Rule() string        { return g.RuleBeta }
+func (*Delta) Rule() string       { return g.RuleDelta }
+func (*IfRedex) Rule() string     { return g.RuleIf }
+func (r *StepCst) Rule() string   { return g.StepCst(r.CRule) }
+func (*IdCst) Rule() string       { return g.RuleIdCst }
+func (*CmpCst) Rule() string      { return g.RuleCmpCst }
+func (*AppCst) Rule() string      { return g.RuleAppCst }
+func (*FailCst) Rule() string     { return g.RuleFailCst }
+func (*FailFC) Rule() string      { return g.RuleFailFC }
+func (*BlameRedex) Rule() string  { return g.RuleBlame }
+func (*LetRedex) Rule() string    { return g.RuleLet }
+func (*LetrecRedex) Rule() string { return g.RuleLetrec }
+func (*MergeCst) Rule() string    { return g.RuleMergeCst }
 
 func (r *Beta) Term() g.Expr { return &g.App{P: r.Arg.Pos(), Fun: r.Fun, Arg: r.Arg} }
 func (r *Delta) Term() g.Expr {
@@ -147,18 +130,10 @@ type CastDecomposition struct {
 	Answer  g.Answer // when Redex is nil
 }
 
-// DecomposeCast splits a term of λ⟨·⟩ into an evaluation context and a redex. It is
-// Danvy's pair of mutually tail-recursive functions, written as one loop:
-// decompose_term descends from the root until it meets a value, decompose_context
-// climbs back through the context with that value until it finds a redex, or a
-// subterm still to evaluate (and then descends again). Type-based casts must have been
-// translated (g.Translate).
-func DecomposeCast(sem g.Semantics, e g.Expr) (CastDecomposition, error) {
-	return Cast{Sem: sem}.Decompose(e)
-}
-
 // Cast is the reduction semantics of λ⟨·⟩ under a cast semantics, merging pending
-// coercions or not (interderive.Merging).
+// coercions or not (interderive.Merging). Its functions are Danvy's: decompose
+// (decomposeTerm and decomposeContext), contract, plug, and iterate, which runs a term
+// to its answer; Reduce is one step.
 type Cast struct {
 	Sem g.Semantics
 	// Merge selects the space-efficient mode (gradual.md §6): a pending coercion that
@@ -167,15 +142,19 @@ type Cast struct {
 	Merge bool
 }
 
-// Decompose is DecomposeCast in r's mode.
-func (r Cast) Decompose(e g.Expr) (CastDecomposition, error) {
+// decompose splits e into an evaluation context and a redex, or finds it an answer.
+// Type-based casts must have been translated (g.Translate). It is Danvy's pair of mutually tail-recursive functions, written as one loop:
+// decomposeTerm descends from the root until it meets a value, decomposeContext
+// climbs back through the context with that value until it finds a redex, or a
+// subterm still to evaluate (and then decomposeTerm descends again).
+func (r Cast) decompose(e g.Expr) (CastDecomposition, error) {
 	var E contexts.Cast
 	for {
 		v, d, err := r.decomposeTerm(&E, e)
 		if v == nil {
 			return d, err
 		}
-		if e, d, err = decomposeContext(r.Sem, &E, v); e == nil {
+		if e, d, err = r.decomposeContext(&E, v); e == nil {
 			return d, err
 		}
 	}
@@ -229,7 +208,7 @@ func (r Cast) pending(E *contexts.Cast, t *g.Coerce) (CastDecomposition, bool) {
 		return CastDecomposition{Context: *E, Redex: &StepCst{P: t.P, C: t.C, S: t.X, CContext: C, CRedex: redex, CRule: rule, CContractum: contractum}}, true
 	}
 	if n := len(*E); n > 0 {
-		if top, ok := (*E)[n-1].(*contexts.CastCoerceArg); ok && !IsValue(r.Sem, t) {
+		if top, ok := (*E)[n-1].(*contexts.CastCoerceArg); ok && !r.isValue(t) {
 			*E = (*E)[:n-1]
 			return CastDecomposition{Context: *E, Redex: &MergeCst{P: top.P, C: top.C, Inner: t}}, true
 		}
@@ -237,16 +216,16 @@ func (r Cast) pending(E *contexts.Cast, t *g.Coerce) (CastDecomposition, bool) {
 	return CastDecomposition{}, false
 }
 
-// IsValue reports whether a term is a value of λ⟨·⟩ under sem: a simple value, or a
-// simple value under one normal wrapper c̄.
-func IsValue(sem g.Semantics, e g.Expr) bool {
+// isValue reports whether a term is a value of λ⟨·⟩ under r's semantics: a simple
+// value, or a simple value under one normal wrapper c̄.
+func (r Cast) isValue(e g.Expr) bool {
 	switch e := e.(type) {
 	case *g.IntLit, *g.BoolLit, *g.Lam:
 		return true
 	case *g.Coerce:
 		switch e.X.(type) {
 		case *g.IntLit, *g.BoolLit, *g.Lam:
-			return g.IsWrapperShape(e.C) && g.IsNormal(sem, e.C)
+			return g.IsWrapperShape(e.C) && g.IsNormal(r.Sem, e.C)
 		}
 	}
 	return false
@@ -255,15 +234,15 @@ func IsValue(sem g.Semantics, e g.Expr) bool {
 // decomposeContext climbs out of E with the value v until it finds a redex or the
 // empty context (an answer), or a subterm still to be evaluated, which it returns
 // with the frame that waits for it pushed onto E.
-func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, CastDecomposition, error) {
+func (r Cast) decomposeContext(E *contexts.Cast, v g.Expr) (g.Expr, CastDecomposition, error) {
 	for {
 		if len(*E) == 0 {
 			return nil, CastDecomposition{Answer: g.Answer{Value: v}}, nil
 		}
 		frame := (*E)[len(*E)-1]
 		*E = (*E)[:len(*E)-1]
-		found := func(r CastRedex) (g.Expr, CastDecomposition, error) {
-			return nil, CastDecomposition{Context: *E, Redex: r}, nil
+		found := func(red CastRedex) (g.Expr, CastDecomposition, error) {
+			return nil, CastDecomposition{Context: *E, Redex: red}, nil
 		}
 		stuck := func() (g.Expr, CastDecomposition, error) {
 			return nil, CastDecomposition{}, interderive.Stuck(g.FormatShort(frame.Plug(v), interderive.MaxStuckShown), "no rule applies")
@@ -303,7 +282,7 @@ func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Cast
 				return found(&CmpCst{P: f.P, D: f.C, Wrap: w})
 			}
 			// v is a simple value s: the inner layer decides.
-			if C, redex, rule, contractum, ok := contexts.DecomposeCoercion(sem, f.C); ok {
+			if C, redex, rule, contractum, ok := contexts.DecomposeCoercion(r.Sem, f.C); ok {
 				return found(&StepCst{P: f.P, C: f.C, S: v, CContext: C, CRedex: redex, CRule: rule, CContractum: contractum})
 			}
 			switch c := f.C.(type) {
@@ -327,48 +306,59 @@ func decomposeContext(sem g.Semantics, E *contexts.Cast, v g.Expr) (g.Expr, Cast
 	}
 }
 
-// ContractCast contracts a redex. For every rule but Blame the result is plugged back
-// into the context; Blame's contractum replaces the whole term (discard reports it).
-func ContractCast(r CastRedex) (contractum g.Expr, discard bool, err error) {
-	switch r := r.(type) {
+// contract is the contraction of a redex by its rule (spec §4): the contractum. A
+// StepCst redex carries its inner layer's contraction, by the semantics' rule
+// (Semantics.Contract, found by contexts.DecomposeCoercion); the contractum puts the
+// coercion context back around it.
+func (Cast) contract(red CastRedex) (g.Expr, error) {
+	switch red := red.(type) {
 	case *Beta:
-		return g.Subst(r.Fun.Body, r.Fun.Param, r.Arg), false, nil
+		return g.Subst(red.Fun.Body, red.Fun.Param, red.Arg), nil
 	case *Delta:
-		k, ok := g.Delta(r.P, r.Op, r.Args...)
+		k, ok := g.Delta(red.P, red.Op, red.Args...)
 		if !ok {
-			return nil, false, interderive.Stuck(g.FormatShort(r.Term(), interderive.MaxStuckShown), "%s applied to a non-constant", r.Op)
+			return nil, interderive.Stuck(g.FormatShort(red.Term(), interderive.MaxStuckShown), "%s applied to a non-constant", red.Op)
 		}
-		return k, false, nil
+		return k, nil
 	case *IfRedex:
-		if r.Cond.B {
-			return r.Then, false, nil
+		if red.Cond.B {
+			return red.Then, nil
 		}
-		return r.Else, false, nil
+		return red.Else, nil
 	case *StepCst:
-		return &g.Coerce{P: r.P, C: r.CContext.Plug(r.CContractum), X: r.S}, false, nil
+		return &g.Coerce{P: red.P, C: red.CContext.Plug(red.CContractum), X: red.S}, nil
 	case *IdCst:
-		return r.V, false, nil
+		return red.V, nil
 	case *CmpCst:
-		return &g.Coerce{P: r.P, C: g.Then(r.Wrap.C, r.D), X: r.Wrap.X}, false, nil
+		return &g.Coerce{P: red.P, C: g.Then(red.Wrap.C, red.D), X: red.Wrap.X}, nil
 	case *AppCst:
-		f := r.Wrap.C.(*g.Func)
-		inner := &g.App{P: r.P, Fun: r.Wrap.X, Arg: &g.Coerce{P: r.P, C: f.Dom, X: r.Arg}}
-		return &g.Coerce{P: r.P, C: f.Cod, X: inner}, false, nil
+		f := red.Wrap.C.(*g.Func)
+		inner := &g.App{P: red.P, Fun: red.Wrap.X, Arg: &g.Coerce{P: red.P, C: f.Dom, X: red.Arg}}
+		return &g.Coerce{P: red.P, C: f.Cod, X: inner}, nil
 	case *FailCst:
-		return &g.Blame{L: r.L}, false, nil
+		return &g.Blame{L: red.L}, nil
 	case *FailFC:
-		return &g.Blame{L: r.L}, false, nil
+		return &g.Blame{L: red.L}, nil
 	case *BlameRedex:
-		return &g.Blame{L: r.L}, true, nil
+		return &g.Blame{L: red.L}, nil
 	case *LetRedex:
-		return g.Subst(r.Let.Body, r.Let.Name, r.V), false, nil
+		return g.Subst(red.Let.Body, red.Let.Name, red.V), nil
 	case *MergeCst:
-		return &g.Coerce{P: r.P, C: g.Then(r.Inner.C, r.C), X: r.Inner.X}, false, nil
+		return &g.Coerce{P: red.P, C: g.Then(red.Inner.C, red.C), X: red.Inner.X}, nil
 	case *LetrecRedex:
-		l := r.Letrec
-		return g.Subst(l.Body, l.Name, g.Unfold(l)), false, nil
+		l := red.Letrec
+		return g.Subst(l.Body, l.Name, g.Unfold(l)), nil
 	}
-	return nil, false, interderive.Stuck("", "unknown redex %T", r)
+	return nil, interderive.Stuck("", "unknown redex %T", red)
+}
+
+// plug puts the contractum back into the context of the decomposition d (recompose):
+// E[contractum]. The Blame rule discards its context: E[blame l] -> blame l.
+func (Cast) plug(d CastDecomposition, contractum g.Expr) g.Expr {
+	if _, ok := d.Redex.(*BlameRedex); ok {
+		return contractum
+	}
+	return d.Context.Plug(contractum)
 }
 
 // CastStep is one step of the reduction semantics, as the trace shows it.
@@ -378,30 +368,26 @@ type CastStep struct {
 	Next       g.Expr // the whole term after the step
 }
 
-// ReduceCast performs one step on e: decompose, contract, plug. It returns the step, or,
-// when e is an answer, done = true with the answer in step.Answer.
+// ReduceCast performs one step on e without merging (Cast.Reduce).
 func ReduceCast(sem g.Semantics, e g.Expr) (step CastStep, done bool, err error) {
 	return Cast{Sem: sem}.Reduce(e)
 }
 
-// Reduce is ReduceCast in r's mode.
+// Reduce is the one-step reduction relation: decompose, contract, plug. It returns
+// the step, or, when e is an answer, done = true with the answer in step.Answer.
 func (r Cast) Reduce(e g.Expr) (step CastStep, done bool, err error) {
-	d, err := r.Decompose(e)
+	d, err := r.decompose(e)
 	if err != nil {
 		return CastStep{}, false, err
 	}
 	if d.Redex == nil {
 		return CastStep{CastDecomposition: d}, true, nil
 	}
-	c, discard, err := ContractCast(d.Redex)
+	c, err := r.contract(d.Redex)
 	if err != nil {
 		return CastStep{}, false, err
 	}
-	next := c
-	if !discard {
-		next = d.Context.Plug(c)
-	}
-	return CastStep{CastDecomposition: d, Contractum: c, Next: next}, false, nil
+	return CastStep{CastDecomposition: d, Contractum: c, Next: r.plug(d, c)}, false, nil
 }
 
 // EvalCast runs a translated cast-calculus term to an answer: the reduction semantics
@@ -429,7 +415,7 @@ func (r Cast) iterate(e g.Expr, opts interderive.Options) (g.Answer, error) {
 	fuel := interderive.NewCounter(opts)
 	show := newCastShow(opts, fuel)
 	for {
-		d, err := r.Decompose(e)
+		d, err := r.decompose(e)
 		if err != nil {
 			return g.Answer{}, err
 		}
@@ -440,15 +426,11 @@ func (r Cast) iterate(e g.Expr, opts interderive.Options) (g.Answer, error) {
 		if err := fuel.Contract(d.Redex.Rule()); err != nil {
 			return g.Answer{}, err
 		}
-		c, discard, err := ContractCast(d.Redex)
+		c, err := r.contract(d.Redex)
 		if err != nil {
 			return g.Answer{}, err
 		}
-		if discard {
-			e = c
-		} else {
-			e = d.Context.Plug(c)
-		}
+		e = r.plug(d, c)
 		if err := show.contracted(fuel.Steps(), c, e); err != nil {
 			return g.Answer{}, err
 		}
