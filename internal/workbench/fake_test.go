@@ -274,3 +274,9 @@ func TestCounter(t *testing.T) {
 		}
 	}
 }
+
+// isFuel reports whether a run ran out of fuel.
+func isFuel(err error) bool { return errors.Is(err, interderive.ErrOutOfFuel) }
+
+// isStuck reports whether a run got stuck.
+func isStuck(err error) bool { return errors.Is(err, interderive.ErrStuck) }
