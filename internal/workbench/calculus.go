@@ -18,8 +18,8 @@ type Calculus interface {
 	Name() string
 	// Doc says what the calculus is, in a line.
 	Doc() string
-	// Languages are its source languages, each named by its file extension: the
-	// gradual calculi have two (GTLC and the cast calculus), most have one.
+	// Languages are its source languages, each named by its file extension: a
+	// surface language and its cast calculus make two, most calculi have one.
 	Languages() []Language
 	// Variant is its semantic parameter, whose values expectation comments name
 	// (expect[ld]: ...) and every stage is parametric in: the cast semantics, the
@@ -27,7 +27,7 @@ type Calculus interface {
 	Variant() Parameter
 	// Modes are the ways a run may go under a variant besides the variant itself,
 	// first the reference mode, whose contractions are the reference sequence
-	// (the gradual calculi merge pending coercions or not). Most calculi have one,
+	// (a calculus with casts may merge pending coercions or not). Most calculi have one,
 	// which changes nothing.
 	Modes(variant string) []Mode
 	// Supports reports whether the stage s has an artefact for this calculus.
@@ -48,7 +48,7 @@ type Calculus interface {
 
 // A Language is a source language of a calculus, named by its file extension.
 type Language struct {
-	Ext string // gtlc, cast, dpl
+	Ext string // without the dot: cast, ...
 	Doc string
 }
 

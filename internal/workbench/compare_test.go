@@ -28,7 +28,7 @@ type script struct {
 // outcomes, so that its every case can be set up exactly.
 type scripted map[string]script
 
-func (scripted) Lang() string                                  { return "script" }
+func (scripted) Lang() string                                   { return "script" }
 func (scripted) Source(interderive.PrintBudget) (string, error) { return "a script", nil }
 
 func (p scripted) Run(s interderive.Stage, _ string, opts interderive.Options) (Outcome, error) {

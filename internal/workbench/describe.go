@@ -61,7 +61,7 @@ func (w *Workbench) Describe() Description {
 		c := e.c
 		info := CalculusInfo{Name: c.Name(), Doc: c.Doc(), Languages: []LanguageInfo{}, Stages: stageNames(e.stages)}
 		for _, l := range c.Languages() {
-			info.Languages = append(info.Languages, LanguageInfo{Ext: l.Ext, Doc: l.Doc})
+			info.Languages = append(info.Languages, LanguageInfo(l))
 		}
 		p := c.Variant()
 		def, _ := w.VariantFor(c, "")

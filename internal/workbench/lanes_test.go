@@ -300,7 +300,7 @@ type streamed struct {
 	ahead   *atomic.Int64 // the most rows the run was ahead
 }
 
-func (streamed) Lang() string                                  { return "count" }
+func (streamed) Lang() string                                   { return "count" }
 func (streamed) Source(interderive.PrintBudget) (string, error) { return "streamed", nil }
 
 func (p streamed) Run(_ interderive.Stage, _ string, opts interderive.Options) (Outcome, error) {

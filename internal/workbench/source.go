@@ -19,8 +19,8 @@ import (
 // to load is refused with a message before anything runs. It is derived from memory:
 // loading a program — lexing, parsing, checking and elaborating it — allocates at most
 // SourceBytes of heap per byte of source, and a program may take the memory the
-// command gives a run by default, interderive.DefaultMemory() (half of the machine's
-// or the control group's). On a host with 16 GiB that is 2^33 / 512 = 16 MiB of
+// command gives a run by default, interderive.DefaultMemory() (half of the host's
+// memory or the control group's). On a host with 16 GiB that is 2^33 / 512 = 16 MiB of
 // source. It is at most math.MaxInt32, so that a position's line and column (int32)
 // cannot overflow. It is worked out once.
 func MaxSource() int { return maxSource() }
