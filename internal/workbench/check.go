@@ -18,7 +18,8 @@ type CheckOptions struct {
 	// when nil.
 	Stages []string
 	// Only narrows the variants, per variant flag (Parameter.Flag). A calculus whose
-	// flag is absent from the map runs every variant it has an expectation for.
+	// flag is absent from the map, or nil there (all), runs every variant it has an
+	// expectation for.
 	Only map[string][]string
 	// Fuel, when positive, is every run's budget, in place of the file's fuel line
 	// (and of interderive.DefaultFuel).
@@ -107,7 +108,8 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 	// (and a variant can be too slow for some programs).
 	var expected, variants []string
 	flag := c.Variant().Flag
-	only, narrowed := opts.Only[flag]
+	only := opts.Only[flag]
+	narrowed := only != nil
 	for _, v := range p.Variants {
 		if _, ok := x.Answer[v]; ok {
 			expected = append(expected, v)

@@ -64,8 +64,14 @@ type checkItem struct{ file, run int }
 // for each file in file order as soon as the file and the ones before it are
 // finished, with its failures in the order of its runs; progress hears, about every
 // 100 ms, how many runs of how many are done and how many failed, and (-1, 0, 0) at
-// the end. It returns the report.
+// the end. Either may be nil. It returns the report.
 func RunCheck(files []string, plans []*CheckPlan, errs []error, opts CheckOptions, progress func(done, total, failed int), done func(int, []Failure)) *CheckReport {
+	if progress == nil {
+		progress = func(int, int, int) {}
+	}
+	if done == nil {
+		done = func(int, []Failure) {}
+	}
 	report := &CheckReport{Files: len(plans), Failures: []CheckFailure{}, Problems: []CheckError{}}
 	results := make([][][]Failure, len(plans))
 	remaining := make([]int, len(plans))

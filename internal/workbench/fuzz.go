@@ -158,6 +158,9 @@ const roundSize = 100
 // property runs were made, how many distinct cases they drew, the seed, and the shrunk
 // counterexample, if any.
 func fuzz(prop func(*rapid.T, *Found), cfg FuzzConfig, report func(int64)) FuzzResult {
+	if report == nil {
+		report = func(int64) {}
+	}
 	res := FuzzResult{Seed: cfg.Seed}
 	for res.Seed == 0 {
 		res.Seed = rand.Uint64()

@@ -163,9 +163,12 @@ func propNames(ps []Property) []string {
 // checks it. A failure is shrunk by rapid, and the smallest counterexample kept: for
 // lockstep, the program with the disparity and the reference's answer as its
 // expectation ("expect[VARIANT]: ANSWER", or "out of fuel" with the fuel), ready for
-// check. progress hears how many cases were checked, every half second, and -1 at
-// the end.
+// check. progress, if not nil, hears how many cases were checked, every half second,
+// and -1 at the end.
 func (w *Workbench) Fuzz(p FuzzPlan, cfg FuzzConfig, progress func(int64)) FuzzResult {
+	if progress == nil {
+		progress = func(int64) {}
+	}
 	lockstep := slices.Contains(p.Props, Lockstep)
 	var props []Property
 	for _, q := range p.Calculus.Properties() {

@@ -264,7 +264,7 @@ quiet      done(2)
 	if err := s.WriteHTML(&h); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<h1>interderive: one</h1>", "<th>ref</th><th>quiet</th>", "<pre>count 1\nnow 0\n⇒ dec</pre>", "<b>quiet</b>: done(1)"} {
+	for _, want := range []string{"<h1>interderive: speed one (plain)</h1>", "<th>ref</th><th>quiet</th>", "<pre>count 1\nnow 0\n⇒ dec</pre>", "<b>quiet</b>: done(1)"} {
 		if !strings.Contains(h.String(), want) {
 			t.Errorf("the page lacks %q:\n%s", want, h.String())
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 // TestLockstep: the first disparity, by hand from the counter's stages: wrong says
-// oops at its third contraction from 7 on, reports a total of 5 for 4 and answers 6
+// oops at its third contraction from 7 to 40, reports a total of 5 for 4 and answers 6
 // for 5; stuck stops when 2 are left from 5 on (5, 4, 3, 2 under one: three
 // contractions; 6, 4, 2 under two: two), before the contraction the others make.
 func TestLockstep(t *testing.T) {

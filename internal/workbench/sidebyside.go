@@ -282,7 +282,7 @@ tr.current td { background: #eef4ff; }
 tr.current td:first-child { border-left: 4px solid #36c; }
 #bar { position: sticky; top: 0; background: white; padding: .5em 0; z-index: 2; }
 </style></head><body>
-<h1>interderive: {{.Variant}}</h1>
+<h1>interderive: {{.Parameter}} {{.Variant}}{{if .Mode}} ({{.Mode}}){{end}}</h1>
 <p><code>{{.Program}}</code></p>
 <div id="bar"><button id="prev">&larr; previous</button> <button id="next">next &rarr;</button>
 <span id="where"></span></div>

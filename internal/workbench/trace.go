@@ -9,10 +9,15 @@ import (
 )
 
 // prepareOne checks the names of a trace of one stage: the stage ("" is the
-// calculus's last), the variant ("" is the default) and the mode ("" is none: the
-// options as given, each stage in its own default, as run has it), and applies the
-// mode to the options.
+// calculus's reference), the variant ("" is the default) and the mode ("" is none:
+// the options as given, each stage in its own default, as run has it), and applies
+// the mode to the options.
 func (w *Workbench) prepareOne(c Calculus, stage, variant, mode string, opts interderive.Options) (interderive.Stage, string, interderive.Options, error) {
+	if stage == "" {
+		if r := w.Reference(c); r != nil {
+			stage = r.Name()
+		}
+	}
 	s, err := w.StageFor(c, stage)
 	if err != nil {
 		return nil, "", opts, err
@@ -46,8 +51,8 @@ func writeTraceHeader(out io.Writer, c Calculus, prog Program, s interderive.Sta
 // contraction alone (a stage with nothing to show between its contractions) stays
 // compact. It ends with "answer     VALUE" (Outcome.Value); a run that stops without
 // an answer returns its error, everything before it written. The stage is the
-// calculus's last for "", the variant its default for "", and the mode, when named,
-// is applied to opts (with none, each stage runs in its own default).
+// calculus's reference for "", the variant its default for "", and the mode, when
+// named, is applied to opts (with none, each stage runs in its own default).
 func (w *Workbench) Trace(out io.Writer, c Calculus, prog Program, stage, variant, mode string, opts interderive.Options) (Outcome, error) {
 	s, v, opts, err := w.prepareOne(c, stage, variant, mode, opts)
 	if err != nil {
