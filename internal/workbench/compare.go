@@ -63,6 +63,8 @@ type Disagreement struct {
 	Want, Got string
 }
 
+// String says where the stage parts from the reference: at which contraction, or
+// in its answer.
 func (d Disagreement) String() string {
 	if d.At == 0 {
 		return fmt.Sprintf("%s: %s answers %s, but %s answers %s", d.Variant, d.Stage, d.Got, d.Reference, d.Want)

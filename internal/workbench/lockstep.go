@@ -14,6 +14,8 @@ type Disparity struct {
 	What                 string
 }
 
+// Error says which stage parted from the reference, under which variant and mode,
+// and how.
 func (d *Disparity) Error() string {
 	mode := ""
 	if d.Mode != "" {

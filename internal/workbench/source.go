@@ -76,6 +76,7 @@ type SourceError struct {
 	Limit bool
 }
 
+// Error is the message of the error that stopped the reading.
 func (e *SourceError) Error() string { return e.Err.Error() }
 
 // Unwrap gives the error that stopped the reading.
