@@ -27,7 +27,8 @@ import (
 //
 // A row is final once the contraction after it has happened (nothing can be added to
 // it then) or the run has ended, and is sent on then, so that a lane keeps only the
-// rows not sent yet. To head the lines of a contraction that completes late, a lane
+// rows not sent yet. A line is kept as the stage made it: the stage prints each item
+// of it within the output budget (interderive.Observer). To head the lines of a contraction that completes late, a lane
 // keeps every contraction's rule, in two bytes a contraction (ruleLog).
 type lane struct {
 	stage  string
@@ -37,7 +38,6 @@ type lane struct {
 	cur    []string // the row being built
 	header int      // the contraction whose header the row being built has, 0 for none
 	rules  ruleLog
-	max    int // the longest line kept whole (0: no bound), see fit
 	out    chan<- laneRow
 	end    Lane    // the lane's outcome (Stage, Answer, Error), set before out is closed
 	outc   Outcome // the outcome of a run that answered
@@ -50,29 +50,9 @@ type laneRow struct {
 	lines []string
 }
 
-// markRoom is how much longer than the output budget a line may be and still be
-// taken as the stage printed it: a stage cuts an item at the budget and marks it
-// (" … [cut at 1 MiB]"), and indents it.
-const markRoom = 64
-
-// newLane makes a lane for a stage whose rows go to out, its lines within the output
-// budget.
-func newLane(stage string, output int, out chan<- laneRow) *lane {
-	l := &lane{stage: stage, out: out}
-	if output > 0 {
-		l.max = output + markRoom
-	}
-	return l
-}
-
-// fit is a line as the lane keeps it: a stage prints every item of a trace within the
-// output budget, and a line much longer than that is cut and marked here.
-func (l *lane) fit(line string) string {
-	if l.max > 0 && len(line) > l.max {
-		budget := l.max - markRoom
-		return interderive.Cut(line, budget) + elided(budget)
-	}
-	return line
+// newLane makes a lane for a stage whose rows go to out.
+func newLane(stage string, out chan<- laneRow) *lane {
+	return &lane{stage: stage, out: out}
 }
 
 // elided marks an item cut at the output budget.
@@ -81,11 +61,10 @@ func elided(limit int) string {
 }
 
 // Step adds a line to the row being built.
-func (l *lane) Step(line string) { l.cur = append(l.cur, l.fit(line)) }
+func (l *lane) Step(line string) { l.cur = append(l.cur, line) }
 
 // About places a line about contraction n (see lane).
 func (l *lane) About(n int, line string) {
-	line = l.fit(line)
 	switch {
 	case n > 0 && n == l.header:
 	case n > 0 && n == l.n:
@@ -103,7 +82,6 @@ func (l *lane) About(n int, line string) {
 // Report places a line reporting a result of contraction n (see lane); the value is
 // not kept (Lockstep compares the values).
 func (l *lane) Report(n int, _ string, _ any, line string) {
-	line = l.fit(line)
 	if n != l.header {
 		l.head(n, line)
 	}
@@ -227,7 +205,7 @@ func runLanes(prog Program, stages []interderive.Stage, variant string, opts int
 	var wg sync.WaitGroup
 	for j, s := range stages {
 		ch := make(chan laneRow, laneAhead)
-		l := newLane(s.Name(), opts.Output, ch)
+		l := newLane(s.Name(), ch)
 		lanes[j], chans[j] = l, ch
 		o := opts
 		o.Observer = l

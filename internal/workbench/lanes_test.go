@@ -12,9 +12,9 @@ import (
 
 // laneRows runs f on a new lane and returns its rows: each "RULE: line | line ...",
 // the last one (after the last contraction) with the rule "end".
-func laneRows(output int, f func(l *lane)) []string {
+func laneRows(f func(l *lane)) []string {
 	ch := make(chan laneRow, 100)
-	l := newLane("s", output, ch)
+	l := newLane("s", ch)
 	f(l)
 	l.finish(Outcome{}, nil)
 	close(ch)
@@ -90,16 +90,14 @@ func TestLanePlacement(t *testing.T) {
 			l.Report(0, "none", 0, "zero")
 		}, []string{"r1: ", "end: far / zero"}},
 	} {
-		if got := laneRows(0, tc.run); !cmp.Equal(got, tc.want) {
+		if got := laneRows(tc.run); !cmp.Equal(got, tc.want) {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
 		}
 	}
-	// A line far longer than the output budget is cut and marked; one a stage cut
-	// and marked itself is kept.
-	long, marked := strings.Repeat("x", 200), strings.Repeat("y", 10)+elided(10)
-	got := laneRows(10, func(l *lane) { l.Step(long); l.Step(marked) })
-	if want := []string{"end: " + strings.Repeat("x", 10) + elided(10) + " / " + marked}; !cmp.Equal(got, want) {
-		t.Errorf("cut:\n got %q\nwant %q", got, want)
+	// A line is kept whole: the stage prints each of its items within the budget.
+	long := strings.Repeat("x", 1000)
+	if got := laneRows(func(l *lane) { l.Step(long) }); !cmp.Equal(got, []string{"end: " + long}) {
+		t.Errorf("a long line: %q", got)
 	}
 }
 
@@ -172,8 +170,22 @@ answer     done(2)
 	}
 }
 
-// TestTraceReports: only the reports, under the contraction they are about.
+// TestTraceReports: only the reports, under the contraction they are about, or, for
+// a stage that does not know it, after the contractions made so far.
 func TestTraceReports(t *testing.T) {
+	var r strings.Builder
+	tr := &reportTracer{out: &r}
+	tr.Report(0, "x", 0, "w")
+	tr.contract("a")
+	tr.Report(0, "x", 0, "x")
+	tr.Report(0, "x", 0, "x2")
+	tr.Report(1, "y", 0, "y")
+	tr.contract("b")
+	tr.Report(0, "z", 0, "z")
+	tr.Report(1, "v", 0, "v")
+	if want := "\nbefore the first contraction\n  w\n\nafter contraction 1 (a)\n  x\n  x2\n\ncontraction 1 (a)\n  y\n\nafter contraction 2 (b)\n  z\n\ncontraction 1 (a)\n  v\n"; r.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", r.String(), want)
+	}
 	w, c := newBench(t), newCounter()
 	var b strings.Builder
 	if _, err := w.TraceReports(&b, c, load(t, c, "count", "2"), "quiet", "two", "", interderive.Options{}); err != nil {

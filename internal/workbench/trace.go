@@ -86,11 +86,13 @@ func (w *Workbench) Trace(out io.Writer, c Calculus, prog Program, stage, varian
 // reportTracer is the observer of TraceReports: it prints each report as it comes,
 // under the contraction it is about.
 type reportTracer struct {
-	out   io.Writer
-	n     int // contractions so far
-	last  int // the contraction the last report was about, 0 before any
+	out io.Writer
+	n   int // contractions so far
+	// last is what the last report was about: contraction n > 0, or, for a report
+	// whose stage did not know its contraction, -1-k where k is the number of
+	// contractions made before it; 0 before any report.
+	last  int
 	rules ruleLog
-	max   int // the longest line printed whole, 0 for no bound
 }
 
 func (r *reportTracer) contract(rule string) {
@@ -105,22 +107,33 @@ func (*reportTracer) Step(string) {}
 func (*reportTracer) About(int, string) {}
 
 // Report prints "contraction N (RULE)" before the first report about N in a row, then
-// the line.
+// the line. A report whose stage does not know its contraction (n = 0) goes under
+// "after contraction K (RULE)", K the contractions made so far ("before the first
+// contraction" if none).
 func (r *reportTracer) Report(n int, _ string, _ any, line string) {
-	if r.max > 0 && len(line) > r.max {
-		line = interderive.Cut(line, r.max-markRoom) + elided(r.max-markRoom)
+	key := n
+	if n <= 0 {
+		key = -1 - r.n
 	}
-	if n != r.last {
-		fmt.Fprintf(r.out, "\ncontraction %d (%s)\n", n, r.rules.at(n))
-		r.last = n
+	if key != r.last {
+		switch {
+		case n > 0:
+			fmt.Fprintf(r.out, "\ncontraction %d (%s)\n", n, r.rules.at(n))
+		case r.n == 0:
+			fmt.Fprintf(r.out, "\nbefore the first contraction\n")
+		default:
+			fmt.Fprintf(r.out, "\nafter contraction %d (%s)\n", r.n, r.rules.at(r.n))
+		}
+		r.last = key
 	}
 	fmt.Fprintf(r.out, "  %s\n", strings.ReplaceAll(line, "\n", "\n  "))
 }
 
 // TraceReports shows only what a run on one stage reports (interderive.Observer.Report:
 // trace --symbolic shows every rd's trace and derivative): for each contraction with
-// reports, "contraction N (RULE)" and its report lines, as they come; it ends with
-// "answer     VALUE". The names are taken as Trace takes them.
+// reports, "contraction N (RULE)" and its report lines, as they come (see
+// reportTracer.Report for a report whose contraction the stage does not know); it ends
+// with "answer     VALUE". The names are taken as Trace takes them.
 func (w *Workbench) TraceReports(out io.Writer, c Calculus, prog Program, stage, variant, mode string, opts interderive.Options) (Outcome, error) {
 	s, v, opts, err := w.prepareOne(c, stage, variant, mode, opts)
 	if err != nil {
@@ -128,9 +141,6 @@ func (w *Workbench) TraceReports(out io.Writer, c Calculus, prog Program, stage,
 	}
 	writeTraceHeader(out, c, prog, s, v, opts)
 	r := &reportTracer{out: out}
-	if opts.Output > 0 {
-		r.max = opts.Output + markRoom
-	}
 	on := opts.OnContract
 	opts.OnContract = func(rule string) {
 		r.contract(rule)
