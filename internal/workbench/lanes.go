@@ -21,7 +21,8 @@ import (
 //     header "contraction n (RULE) completes" is added to the row being built (indented
 //     like the line: its leading run of "| ") and the line follows it;
 //   - Report(n, label, value, line) adds the header for n to the row being built,
-//     unless it is there already, then the line;
+//     unless it is there already (or the stage does not know n: n = 0), then the
+//     line;
 //   - a contraction closes the row being built (row n, once contraction n happens) and
 //     starts a new one, which has no header.
 //
