@@ -18,8 +18,8 @@ type Calculus interface {
 	Name() string
 	// Doc says what the calculus is, in a line.
 	Doc() string
-	// Languages are its source languages, each named by its file extension: the
-	// gradual calculi have two (GTLC and the cast calculus), most have one.
+	// Languages are its source languages, each named by its file extension: a
+	// surface language and its cast calculus make two, most calculi have one.
 	Languages() []Language
 	// Variant is its semantic parameter, whose values expectation comments name
 	// (expect[ld]: ...) and every stage is parametric in: the cast semantics, the
@@ -27,7 +27,7 @@ type Calculus interface {
 	Variant() Parameter
 	// Modes are the ways a run may go under a variant besides the variant itself,
 	// first the reference mode, whose contractions are the reference sequence
-	// (the gradual calculi merge pending coercions or not). Most calculi have one,
+	// (a calculus with casts may merge pending coercions or not). Most calculi have one,
 	// which changes nothing.
 	Modes(variant string) []Mode
 	// Supports reports whether the stage s has an artefact for this calculus.
@@ -48,15 +48,18 @@ type Calculus interface {
 
 // A Language is a source language of a calculus, named by its file extension.
 type Language struct {
-	Ext string // gtlc, cast, dpl
+	Ext string // without the dot: cast, ...
 	Doc string
 }
 
 // A Parameter is a calculus's parameter on the command line: its flag, its values
 // and its default.
 type Parameter struct {
-	Flag    string   // semantics, ad
-	Doc     string   // what it selects, in a phrase
+	Flag string // semantics, ad
+	Doc  string // what it selects, in a phrase
+	// Noun is what one of its values is called in messages ("unknown semantics
+	// \"xx\""): "semantics", "strategy". Flag stands in for it when it is empty.
+	Noun    string
 	Values  []string // every value, the default first where it comes
 	Default string
 	// Expect are the values a plain -- expect: comment covers: all of them unless a
@@ -131,4 +134,41 @@ type Counterexample struct {
 	Source  string   // the program
 	Comment []string // lines of the comment above it: the failure, an expectation
 	Err     error    // the failure
+}
+
+// noun is what a value of p is called in messages.
+func (p Parameter) noun() string {
+	if p.Noun != "" {
+		return p.Noun
+	}
+	return p.Flag
+}
+
+// expected are the values a plain -- expect: comment covers: Expect, or every value.
+func (p Parameter) expected() []string {
+	if len(p.Expect) > 0 {
+		return p.Expect
+	}
+	return p.Values
+}
+
+// A calculus may say more than the Calculus interface asks, through these optional
+// interfaces.
+
+// A LockstepFueler says the fuel of the runs of fuzz's lockstep property, when its
+// random programs need another than DefaultLockstepFuel (a reference stage that is
+// quadratic on purpose takes less, so that a program that loops costs little).
+type LockstepFueler interface {
+	LockstepFuel() int
+}
+
+// DefaultLockstepFuel is the fuel of the runs of fuzz's lockstep property for a
+// calculus that is not a LockstepFueler.
+const DefaultLockstepFuel = 20_000
+
+// A DynamicTyper is a calculus whose type annotations are optional: a benchmark
+// program's annotation {name:T} is either kept (T) or replaced by DynamicType, the
+// type of an unannotated binder (BenchProgram.Configurations).
+type DynamicTyper interface {
+	DynamicType() string
 }

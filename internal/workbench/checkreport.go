@@ -1,0 +1,262 @@
+package workbench
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/interderive/interderive"
+)
+
+// CheckReport is what check found; check --json prints it.
+type CheckReport struct {
+	Files    int            `json:"files"`
+	Runs     int            `json:"runs"`
+	Passed   int            `json:"passed"`
+	Failed   int            `json:"failed"`
+	Errors   int            `json:"errors"` // files that could not be checked
+	Failures []CheckFailure `json:"failures"`
+	Problems []CheckError   `json:"file_errors"`
+}
+
+// CheckFailure is a failed run, for check --json.
+type CheckFailure struct {
+	File      string `json:"file"`
+	Stage     string `json:"stage,omitempty"` // none for a program that does not load
+	Semantics string `json:"semantics"`       // the variant
+	Mode      string `json:"mode,omitempty"`  // for a calculus with modes (CheckPlan.Modal)
+	Message   string `json:"message"`
+	Detail    string `json:"detail,omitempty"`
+}
+
+// CheckError is a file that could not be checked, for check --json.
+type CheckError struct {
+	File    string `json:"file"`
+	Message string `json:"message"`
+}
+
+// Summary is the report's last line: "3 files, 64 runs: 64 passed, 0 failed".
+func (r *CheckReport) Summary() string {
+	s := fmt.Sprintf("%d %s, %d %s: %d passed, %d failed", r.Files, Plural(r.Files, "file", "files"), r.Runs, Plural(r.Runs, "run", "runs"), r.Passed, r.Failed)
+	if r.Errors > 0 {
+		s += fmt.Sprintf("; %d %s not checked (errors above)", r.Errors, Plural(r.Errors, "file", "files"))
+	}
+	return s
+}
+
+// Plural is one for 1, else many.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// checkItem is one run of one file.
+type checkItem struct{ file, run int }
+
+// RunCheck makes every run of every plan (PlanFiles: a nil plan is a file that could
+// not be checked, errs[i] says why) on a pool of one worker per core, and calls done
+// for each file in file order as soon as the file and the ones before it are
+// finished, with its failures in the order of its runs; progress hears, about every
+// 100 ms, how many runs of how many are done and how many failed, and (-1, 0, 0) at
+// the end. Either may be nil. It returns the report.
+func RunCheck(files []string, plans []*CheckPlan, errs []error, opts CheckOptions, progress func(done, total, failed int), done func(int, []Failure)) *CheckReport {
+	if progress == nil {
+		progress = func(int, int, int) {}
+	}
+	if done == nil {
+		done = func(int, []Failure) {}
+	}
+	report := &CheckReport{Files: len(plans), Failures: []CheckFailure{}, Problems: []CheckError{}}
+	results := make([][][]Failure, len(plans))
+	remaining := make([]int, len(plans))
+	items := make(chan checkItem)
+	finished := make(chan checkItem)
+	for i, p := range plans {
+		if p != nil {
+			results[i] = make([][]Failure, len(p.Runs))
+			remaining[i] = len(p.Runs)
+			report.Runs += len(p.Runs)
+		}
+	}
+	go func() {
+		for i, p := range plans {
+			if p != nil {
+				for j := range p.Runs {
+					items <- checkItem{i, j}
+				}
+			}
+		}
+		close(items)
+	}()
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range items {
+				p := plans[it.file]
+				results[it.file][it.run] = p.Run(p.Runs[it.run], opts)
+				finished <- it
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(finished)
+	}()
+	next, ran, failed := 0, 0, 0
+	flush := func() {
+		for ; next < len(plans) && remaining[next] == 0; next++ {
+			var fs []Failure
+			for _, r := range results[next] {
+				fs = append(fs, r...)
+			}
+			report.record(files[next], plans[next], errs[next], results[next], fs)
+			done(next, fs)
+		}
+	}
+	flush()
+	last := time.Now()
+	for it := range finished {
+		remaining[it.file]--
+		ran++
+		if len(results[it.file][it.run]) > 0 {
+			failed++
+		}
+		if time.Since(last) > 100*time.Millisecond {
+			progress(ran, report.Runs, failed)
+			last = time.Now()
+		}
+		flush()
+	}
+	progress(-1, 0, 0)
+	return report
+}
+
+// record adds a finished file to the report.
+func (r *CheckReport) record(file string, p *CheckPlan, err error, runs [][]Failure, fs []Failure) {
+	if p == nil {
+		r.Errors++
+		msg := "not planned"
+		if err != nil {
+			msg = err.Error()
+		}
+		r.Problems = append(r.Problems, CheckError{File: DisplayName(file), Message: msg})
+		return
+	}
+	for _, failures := range runs {
+		if len(failures) == 0 {
+			r.Passed++
+		} else {
+			r.Failed++
+		}
+	}
+	for _, f := range fs {
+		mode := ""
+		if p.Modal {
+			mode = f.Mode
+		}
+		r.Failures = append(r.Failures, CheckFailure{File: p.Path, Stage: f.Stage, Semantics: f.Variant, Mode: mode, Message: f.What, Detail: f.Detail})
+	}
+}
+
+// WriteCheckFile prints what check found wrong with a file: ERROR and why it could
+// not be checked, or FAIL and its failures grouped (GroupFailures); nothing when it
+// passed. What it quotes of the input is escaped.
+func WriteCheckFile(w io.Writer, file string, p *CheckPlan, err error, fs []Failure) {
+	indent := func(s string) string { return "    " + strings.ReplaceAll(s, "\n", "\n    ") }
+	switch {
+	case p == nil:
+		msg := "not planned"
+		if err != nil {
+			msg = err.Error()
+		}
+		fmt.Fprintf(w, "ERROR %s\n%s\n", interderive.Escape(DisplayName(file)), indent(interderive.EscapeLines(msg)))
+	case len(fs) > 0:
+		fmt.Fprintf(w, "FAIL %s\n", interderive.Escape(p.Path))
+		for _, line := range GroupFailures(fs, p.Runs, p.Stages, p.Variants) {
+			fmt.Fprintln(w, indent(interderive.EscapeLines(line)))
+		}
+	}
+}
+
+// GroupFailures writes a file's failures one line per distinct failure, naming the
+// runs where it occurred: the stages that failed under the same variants together,
+// "expected 3, got 4 on s1, s2 under v1, v2; on s3 under v1". A variant is named
+// alone when it failed in every mode it ran in, else with the modes it failed in,
+// "v1 (m2)". A failure with a detail (the error of a program that does not load) has
+// it on the lines that follow.
+func GroupFailures(fs []Failure, runs []CheckRun, stages, variants []string) []string {
+	type group struct {
+		what, detail string
+		failed       []CheckRun
+	}
+	var groups []*group
+	for _, f := range fs {
+		i := slices.IndexFunc(groups, func(g *group) bool { return g.what == f.What && g.detail == f.Detail })
+		if i < 0 {
+			groups = append(groups, &group{what: f.What, detail: f.Detail})
+			i = len(groups) - 1
+		}
+		if g := groups[i]; !slices.Contains(g.failed, f.CheckRun) {
+			g.failed = append(g.failed, f.CheckRun)
+		}
+	}
+	// modes lists the modes of the runs of a stage and variant among runs.
+	modes := func(runs []CheckRun, stage, variant string) []string {
+		var ms []string
+		for _, r := range runs {
+			if r.Stage == stage && r.Variant == variant {
+				ms = append(ms, r.Mode)
+			}
+		}
+		return ms
+	}
+	var lines []string
+	for _, g := range groups {
+		var keys []string // the variants of a stage, in the order of their first stage
+		byKey := map[string][]string{}
+		for _, stage := range append([]string{""}, stages...) {
+			var labels []string
+			for _, v := range variants {
+				failed := modes(g.failed, stage, v)
+				switch {
+				case len(failed) == 0:
+					continue
+				case len(failed) == len(modes(runs, stage, v)):
+					labels = append(labels, v)
+				default:
+					labels = append(labels, v+" ("+strings.Join(failed, ", ")+")")
+				}
+			}
+			if labels == nil {
+				continue
+			}
+			key := strings.Join(labels, ", ")
+			if _, seen := byKey[key]; !seen {
+				keys = append(keys, key)
+			}
+			byKey[key] = append(byKey[key], stage)
+		}
+		var parts []string
+		for _, key := range keys {
+			on := strings.Join(slices.DeleteFunc(byKey[key], func(s string) bool { return s == "" }), ", ")
+			if on != "" {
+				on = "on " + on + " "
+			}
+			parts = append(parts, on+"under "+key)
+		}
+		line := g.what + " " + strings.Join(parts, "; ")
+		if g.detail != "" {
+			line += ":\n" + g.detail
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}

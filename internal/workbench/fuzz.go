@@ -1,0 +1,248 @@
+package workbench
+
+import (
+	"flag"
+	"hash/maphash"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// The fuzz engine drives rapid's property checker (generation and shrinking) outside
+// a test: rapid reads its settings (seed, number of checks) from the standard flag
+// set, as in a test, so the engine sets them there, one round at a time.
+
+// setUpRapid registers the testing flags rapid reads (testing.Short) and parses the
+// standard flag set if nobody has (a command that is not a test), and keeps rapid
+// from writing fail files: fuzz writes its counterexample itself.
+func setUpRapid() {
+	testing.Init()
+	if !flag.Parsed() {
+		_ = flag.CommandLine.Parse(nil)
+	}
+	_ = flag.Set("rapid.nofailfile", "true")
+}
+
+// fuzzTB lets rapid's property checker (generation and shrinking) run outside a test.
+type fuzzTB struct {
+	mu     sync.Mutex
+	failed bool
+}
+
+func (*fuzzTB) Helper()                 {}
+func (*fuzzTB) Name() string            { return "interderive-fuzz" }
+func (*fuzzTB) Logf(string, ...any)     {}
+func (*fuzzTB) Log(...any)              {}
+func (*fuzzTB) Skipf(string, ...any)    {}
+func (*fuzzTB) Skip(...any)             {}
+func (*fuzzTB) SkipNow()                {}
+func (t *fuzzTB) Errorf(string, ...any) { t.Fail() }
+func (t *fuzzTB) Error(...any)          { t.Fail() }
+func (t *fuzzTB) Fatalf(string, ...any) { t.Fail() }
+func (t *fuzzTB) Fatal(...any)          { t.Fail() }
+func (t *fuzzTB) FailNow()              { t.Fail() }
+func (t *fuzzTB) Fail() {
+	t.mu.Lock()
+	t.failed = true
+	t.mu.Unlock()
+}
+func (t *fuzzTB) Failed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.failed
+}
+
+// Found is a failing input, kept as rapid shrinks it: the last one recorded is the
+// smallest. It also counts the distinct cases its round draws.
+type Found struct {
+	mu sync.Mutex
+	// Prop is the property that failed, Failure what its failure is called
+	// ("disagreement", "the blame theorem fails").
+	Prop, Failure string
+	// Counterexample is the input, ready to be written to a file.
+	Counterexample
+	// Round is the round that found it.
+	Round int64
+	seen  *caseSet // every case drawn, nil when not counted
+}
+
+// record keeps a counterexample of a property, the last one found in the round.
+func (c *Found) record(prop, failure string, ce Counterexample) {
+	c.mu.Lock()
+	c.Prop, c.Failure, c.Counterexample = prop, failure, ce
+	c.mu.Unlock()
+}
+
+// drawn notes a case a property was checked on, as the text that identifies it (the
+// program printed, with what else was drawn for it).
+func (c *Found) drawn(text string) {
+	if c.seen != nil {
+		c.seen.add(text)
+	}
+}
+
+// caseSet counts distinct texts by their hashes.
+type caseSet struct {
+	mu     sync.Mutex
+	seed   maphash.Seed
+	hashes map[uint64]struct{}
+}
+
+func newCaseSet() *caseSet {
+	return &caseSet{seed: maphash.MakeSeed(), hashes: map[uint64]struct{}{}}
+}
+
+func (s *caseSet) add(text string) {
+	h := maphash.String(s.seed, text)
+	s.mu.Lock()
+	s.hashes[h] = struct{}{}
+	s.mu.Unlock()
+}
+
+func (s *caseSet) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.hashes)
+}
+
+// FuzzConfig says how much fuzz runs.
+type FuzzConfig struct {
+	Count int           // programs, rounded up to whole rounds (when Time is 0)
+	Jobs  int           // rounds run at once (0: one per core)
+	Time  time.Duration // stop starting rounds after this long (0: run Count programs)
+	Seed  uint64        // the seed rounds derive theirs from (0: a random one)
+}
+
+// FuzzResult is what fuzz found.
+type FuzzResult struct {
+	Checked int64 // property runs, shrinking included
+	// Distinct is how many distinct cases they drew, of those the engine sees (the
+	// variants and programs lockstep draws): -1 when it sees none (the properties of
+	// a calculus draw their own inputs).
+	Distinct int
+	Seed     uint64 // the seed of the run: FuzzConfig.Seed, or the random one drawn
+	Found    *Found // the shrunk counterexample of the first failing round, if any
+}
+
+// roundSeed is the seed of round i of a run with seed s (splitmix64 of s and i), never
+// 0, which rapid reads as "random". Rounds get seeds far apart: rapid checks the cases
+// of a round at seeds seed, seed+1, seed+3, ...
+func roundSeed(s uint64, i int64) uint64 {
+	x := s + uint64(i+1)*0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	x ^= x >> 31
+	if x == 0 {
+		return 1
+	}
+	return x
+}
+
+// roundSize is the most cases a round checks.
+const roundSize = 100
+
+// fuzz runs a property in rounds of rapid checks (of roundSize cases, or Count if
+// fewer), cfg.Jobs rounds at once, until
+// cfg.Count programs have been checked (or the time budget is spent). Round i runs
+// with the seed roundSeed(seed, i), so that the rounds differ from one another and a
+// run with the same seed and count checks the same programs, on any number of cores;
+// and when rounds fail, the counterexample is the first failing round's (the rounds
+// after it stop, the ones before it finish), whatever the timing. It returns how many
+// property runs were made, how many distinct cases they drew, the seed, and the shrunk
+// counterexample, if any.
+func fuzz(prop func(*rapid.T, *Found), cfg FuzzConfig, report func(int64)) FuzzResult {
+	if report == nil {
+		report = func(int64) {}
+	}
+	res := FuzzResult{Seed: cfg.Seed}
+	for res.Seed == 0 {
+		res.Seed = rand.Uint64()
+	}
+	jobs := cfg.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	setUpRapid()
+	var checked atomic.Int64
+	seen := newCaseSet()
+	deadline := time.Now().Add(cfg.Time)
+	done := make(chan struct{})
+	go func() { // progress
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				report(checked.Load())
+			}
+		}
+	}()
+	// A round's size depends on the count alone, not on the number of jobs, so that
+	// the rounds, and their seeds, are the same on any number of cores.
+	size := max(1, min(roundSize, cfg.Count))
+	rounds := int64(math.MaxInt64)
+	if cfg.Time == 0 {
+		rounds = int64((max(cfg.Count, 1) + size - 1) / size)
+	}
+	// rapid reads its seed and its number of checks from global flags when a check
+	// starts: a round holds settings until its property first runs, by which time
+	// rapid has read them.
+	var settings sync.Mutex
+	var next atomic.Int64
+	var first sync.Mutex // guards found
+	var found *Found
+	failed := func() int64 {
+		first.Lock()
+		defer first.Unlock()
+		if found == nil {
+			return math.MaxInt64
+		}
+		return found.Round
+	}
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= rounds || i > failed() || cfg.Time > 0 && !time.Now().Before(deadline) {
+					return
+				}
+				tb, c := &fuzzTB{}, &Found{Round: i, seen: seen}
+				var once sync.Once
+				release := func() { once.Do(settings.Unlock) }
+				settings.Lock()
+				_ = flag.Set("rapid.seed", strconv.FormatUint(roundSeed(res.Seed, i), 10))
+				_ = flag.Set("rapid.checks", strconv.Itoa(size))
+				rapid.Check(tb, func(t *rapid.T) {
+					release()
+					checked.Add(1)
+					prop(t, c)
+				})
+				release()
+				if tb.Failed() {
+					first.Lock()
+					if found == nil || i < found.Round {
+						found = c
+					}
+					first.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(done)
+	report(-1)
+	res.Checked, res.Distinct, res.Found = checked.Load(), seen.len(), found
+	return res
+}

@@ -1,0 +1,258 @@
+package workbench
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/interderive/interderive"
+	"pgregory.net/rapid"
+)
+
+// MaxFuzzSize bounds the size (depth) of fuzz's random programs: a calculus's
+// generator keeps a program's size linear in its depth, so that at the bound a
+// program takes a reference stage that is quadratic in the term seconds rather than
+// milliseconds.
+const MaxFuzzSize = 1000
+
+// Lockstep is the name of the property every calculus has: every stage gives the
+// reference stage's contractions, answer and reports (Workbench.Lockstep).
+const Lockstep = "lockstep"
+
+// What the lockstep property states, and what its failure is called.
+const (
+	lockstepDoc     = "every stage gives the reference stage's answer, contraction sequence and reports, in every mode of the variant"
+	lockstepFailure = "disagreement"
+)
+
+// PropertyInfo describes a property fuzz can check: its name, what it states, and the
+// calculi that have it.
+type PropertyInfo struct {
+	Name, Doc, Failure string
+	Calculi            []string
+}
+
+// Properties are the properties fuzz can check (--props): lockstep, then every
+// calculus's own, in the registry's order, each name once.
+func (w *Workbench) Properties() []PropertyInfo {
+	out := []PropertyInfo{{Name: Lockstep, Doc: lockstepDoc, Failure: lockstepFailure}}
+	for _, e := range w.calculi {
+		out[0].Calculi = append(out[0].Calculi, e.c.Name())
+		for _, p := range e.c.Properties() {
+			i := slices.IndexFunc(out, func(q PropertyInfo) bool { return q.Name == p.Name })
+			if i < 0 {
+				out = append(out, PropertyInfo{Name: p.Name, Doc: p.Doc, Failure: p.Failure})
+				i = len(out) - 1
+			}
+			out[i].Calculi = append(out[i].Calculi, e.c.Name())
+		}
+	}
+	return out
+}
+
+// FuzzOptions select what fuzz checks; nil selects everything.
+type FuzzOptions struct {
+	Calculi []string            // by name
+	Props   []string            // Properties' names
+	Only    map[string][]string // the variants, per variant flag
+	// Stages are the stages compared with the reference, which always runs.
+	Stages []string
+	Size   int // the depth of the random programs, 1 to MaxFuzzSize
+}
+
+// A FuzzPlan is what fuzz checks of one calculus.
+type FuzzPlan struct {
+	Calculus Calculus
+	// Props are the selected properties it has, in order: lockstep first, then its
+	// own.
+	Props []string
+	// Variants are those a case draws from.
+	Variants []string
+	// Stages are those lockstep and the properties run, the reference first.
+	Stages []interderive.Stage
+	Size   int
+	// Fuel is every lockstep run's (LockstepFueler, or DefaultLockstepFuel).
+	Fuel int
+}
+
+// PlanFuzz checks fuzz's options and plans it: a plan per calculus selected that has
+// a selected property, in the registry's order. Every name is checked, whichever
+// calculi the selection keeps: an unknown calculus, property, stage, variant flag or
+// variant is an error, and so is a selection of nothing.
+func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
+	if o.Size < 1 || o.Size > MaxFuzzSize {
+		return nil, fmt.Errorf("--size must be between 1 and %d, not %d", MaxFuzzSize, o.Size)
+	}
+	if err := w.checkNames(o.Stages, o.Only); err != nil {
+		return nil, err
+	}
+	props := w.Properties()
+	for _, name := range o.Props {
+		if !slices.ContainsFunc(props, func(p PropertyInfo) bool { return p.Name == name }) {
+			var names []string
+			for _, p := range props {
+				names = append(names, p.Name)
+			}
+			return nil, fmt.Errorf("unknown property %q (--props takes all or a list of %s)", name, strings.Join(names, ", "))
+		}
+	}
+	calculi := w.Calculi()
+	if o.Calculi != nil {
+		calculi = nil
+		for _, name := range o.Calculi {
+			c, err := w.CalculusNamed(name)
+			if err != nil {
+				return nil, err
+			}
+			calculi = append(calculi, c)
+		}
+	}
+	var plans []FuzzPlan
+	for _, c := range calculi {
+		p := FuzzPlan{Calculus: c, Size: o.Size, Fuel: DefaultLockstepFuel}
+		if f, ok := c.(LockstepFueler); ok && f.LockstepFuel() > 0 {
+			p.Fuel = f.LockstepFuel()
+		}
+		for _, name := range append([]string{Lockstep}, propNames(c.Properties())...) {
+			if o.Props == nil || slices.Contains(o.Props, name) {
+				p.Props = append(p.Props, name)
+			}
+		}
+		if len(p.Props) == 0 {
+			continue
+		}
+		values := c.Variant().Values
+		p.Variants = values
+		if only, ok := o.Only[c.Variant().Flag]; ok && only != nil {
+			p.Variants = slices.DeleteFunc(slices.Clone(values), func(v string) bool { return !slices.Contains(only, v) })
+			if len(p.Variants) == 0 {
+				return nil, fmt.Errorf("no variant of %s: --%s selects %s", c.Name(), c.Variant().Flag, strings.Join(only, ", "))
+			}
+		}
+		for i, s := range w.StagesOf(c) {
+			if i == 0 || o.Stages == nil || slices.Contains(o.Stages, s.Name()) {
+				p.Stages = append(p.Stages, s)
+			}
+		}
+		plans = append(plans, p)
+	}
+	if len(plans) == 0 {
+		var names []string
+		for _, c := range calculi {
+			names = append(names, c.Name())
+		}
+		return nil, fmt.Errorf("--props %s selects no property of %s", strings.Join(o.Props, ","), strings.Join(names, ", "))
+	}
+	return plans, nil
+}
+
+// propNames are the names of properties, in order.
+func propNames(ps []Property) []string {
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
+// Fuzz checks a plan's properties on random cases (see FuzzConfig for how many, and
+// the rounds): each case draws a variant, then lockstep, if selected, draws a program
+// (Calculus.Generate) and runs it in lockstep on the plan's stages in every mode of
+// the variant, and each selected property of the calculus draws its own input and
+// checks it. A failure is shrunk by rapid, and the smallest counterexample kept: for
+// lockstep, the program with the disparity and the reference's answer as its
+// expectation ("expect[VARIANT]: ANSWER", or "out of fuel" with the fuel), ready for
+// check. progress, if not nil, hears how many cases were checked, every half second,
+// and -1 at the end.
+func (w *Workbench) Fuzz(p FuzzPlan, cfg FuzzConfig, progress func(int64)) FuzzResult {
+	if progress == nil {
+		progress = func(int64) {}
+	}
+	lockstep := slices.Contains(p.Props, Lockstep)
+	var props []Property
+	for _, q := range p.Calculus.Properties() {
+		if slices.Contains(p.Props, q.Name) {
+			props = append(props, q)
+		}
+	}
+	flag := p.Calculus.Variant().Flag
+	res := fuzz(func(t *rapid.T, found *Found) {
+		variant := rapid.SampledFrom(p.Variants).Draw(t, flag)
+		if lockstep {
+			w.fuzzLockstep(t, found, p, variant)
+		}
+		for _, q := range props {
+			if ce := q.Check(t, p.Size, variant, p.Stages); ce != nil {
+				found.record(q.Name, q.Failure, *ce)
+				if ce.Err != nil {
+					t.Fatalf("%s: %v", q.Failure, ce.Err)
+				}
+				t.Fatalf("%s", q.Failure)
+			}
+		}
+	}, cfg, progress)
+	if !lockstep {
+		res.Distinct = -1
+	}
+	return res
+}
+
+// fuzzLockstep draws a program under variant and runs it in lockstep in every mode.
+func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant string) {
+	c := p.Calculus
+	prog := c.Generate(t, p.Size, variant)
+	src, err := prog.Source(interderive.PrintBudget{Max: 1 << 20})
+	if err != nil {
+		src += " …"
+	}
+	found.drawn(variant + "\n" + prog.Lang() + ": " + src)
+	for _, mode := range c.Modes(variant) {
+		ref, d := w.Lockstep(c, prog, p.Stages, variant, mode, p.Fuel)
+		if d == nil {
+			continue
+		}
+		comment := []string{d.Error()}
+		if ref.Err != nil {
+			comment = append(comment, fmt.Sprintf("expect[%s]: out of fuel", variant), fmt.Sprintf("fuel: %d", p.Fuel))
+		} else {
+			comment = append(comment, fmt.Sprintf("expect[%s]: %s", variant, ref.Outcome.Observation))
+		}
+		found.record(Lockstep, lockstepFailure, Counterexample{Lang: prog.Lang(), Source: src, Comment: comment, Err: d})
+		t.Fatalf("%v", d)
+	}
+}
+
+// Summary is the line fuzz prints for a calculus whose properties all held: "NAME: N
+// programs (N distinct), every property holds (P1, P2); seed S" ("(N distinct)" left
+// out when the engine saw none of the inputs).
+func (p FuzzPlan) Summary(res FuzzResult) string {
+	distinct := ""
+	if res.Distinct >= 0 {
+		distinct = fmt.Sprintf(" (%d distinct)", res.Distinct)
+	}
+	return fmt.Sprintf("%s: %d programs%s, every property holds (%s); seed %d",
+		p.Calculus.Name(), res.Checked, distinct, strings.Join(p.Props, ", "), res.Seed)
+}
+
+// Text is the counterexample as a program file: a comment that says where it comes
+// from, its comment lines (the failure, an expectation), and the program.
+func (c *Found) Text() string {
+	text := "-- found by interderive fuzz\n"
+	for _, line := range c.Comment {
+		text += "-- " + line + "\n"
+	}
+	return text + c.Source + "\n"
+}
+
+// Headline is what fuzz prints before the counterexample's text: "NAME: FAILURE (N
+// runs, shrinking included; seed S, round R):".
+func (c *Found) Headline(calculus string, res FuzzResult) string {
+	return fmt.Sprintf("%s: %s (%d runs, shrinking included; seed %d, round %d):", calculus, c.Failure, res.Checked, res.Seed, c.Round)
+}
+
+// Path is the file in dir fuzz writes the counterexample to:
+// fuzz-CALCULUS-PROPERTY-UNIXTIME.EXT.
+func (c *Found) Path(dir, calculus string, unix int64) string {
+	return filepath.Join(dir, fmt.Sprintf("fuzz-%s-%s-%d.%s", calculus, c.Prop, unix, c.Lang))
+}

@@ -1,0 +1,133 @@
+package workbench
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/interderive/interderive"
+)
+
+// A Disparity is what a lockstep check found: the stage, the variant, the mode (for a
+// calculus with modes), and how the stage parted from the reference.
+type Disparity struct {
+	Stage, Variant, Mode string
+	What                 string
+}
+
+// Error says which stage parted from the reference, under which variant and mode,
+// and how.
+func (d *Disparity) Error() string {
+	mode := ""
+	if d.Mode != "" {
+		mode = " (" + d.Mode + ")"
+	}
+	return fmt.Sprintf("%s under %s%s: %s", d.Stage, d.Variant, mode, d.What)
+}
+
+// Reference is the reference stage's outcome of a lockstep run: its answer, or the
+// error that ended it (out of fuel).
+type Reference struct {
+	Outcome Outcome
+	Err     error
+}
+
+// report is a report of a run, as lockstep compares it.
+type report struct {
+	label string
+	value any
+	line  string
+}
+
+// recorder is the observer of a lockstep run: it keeps the contractions and the
+// reports, and nothing else.
+type recorder struct {
+	rules   []string
+	reports []report
+}
+
+// Step is not kept.
+func (*recorder) Step(string) {}
+
+// About is not kept.
+func (*recorder) About(int, string) {}
+
+// Report keeps the report.
+func (r *recorder) Report(_ int, label string, value any, line string) {
+	r.reports = append(r.reports, report{label, value, line})
+}
+
+// lockstepRun is one stage's run in a lockstep check.
+type lockstepRun struct {
+	recorder
+	out Outcome
+	err error
+}
+
+// Lockstep runs a program on the given stages (the first is the reference) under a
+// variant, in a mode, each run with the given fuel, and reports the first stage that
+// parts from the reference: a different contraction; a different kind of error; an
+// answer the calculus does not find Equal to the reference's; or reports (labels and
+// values, in order) that differ. A run that gets stuck, or fails otherwise, is a
+// disparity wherever it is, the reference included; running out of fuel alike on
+// every stage (the same contractions up to it) is agreement. It returns the
+// reference's outcome too, and needs a stage at least.
+func (w *Workbench) Lockstep(c Calculus, prog Program, stages []interderive.Stage, variant string, mode Mode, fuel int) (Reference, *Disparity) {
+	modeName := ""
+	if modal(c) {
+		modeName = mode.Name
+	}
+	run := func(s interderive.Stage) *lockstepRun {
+		r := &lockstepRun{}
+		o := interderive.Options{Fuel: fuel, Observer: &r.recorder, OnContract: func(rule string) { r.rules = append(r.rules, rule) }}
+		if mode.Apply != nil {
+			mode.Apply(&o)
+		}
+		r.out, r.err = runSafely(prog, s, variant, o)
+		return r
+	}
+	if len(stages) == 0 {
+		return Reference{}, &Disparity{Variant: variant, Mode: modeName, What: "no stage to run"}
+	}
+	refStage := stages[0].Name()
+	ref := run(stages[0])
+	out := Reference{Outcome: ref.out, Err: ref.err}
+	if ref.err != nil && !errors.Is(ref.err, interderive.ErrOutOfFuel) {
+		return out, &Disparity{Stage: refStage, Variant: variant, Mode: modeName, What: ref.err.Error()}
+	}
+	for _, s := range stages[1:] {
+		r := run(s)
+		d := &Disparity{Stage: s.Name(), Variant: variant, Mode: modeName}
+		switch i := firstDiff(ref.rules, r.rules); {
+		case i >= 0:
+			d.What = fmt.Sprintf("contraction %d is %s, but %s's is %s", i+1, ruleAt(r.rules, i), refStage, ruleAt(ref.rules, i))
+		case (r.err == nil) != (ref.err == nil) || r.err != nil && !errors.Is(r.err, interderive.ErrOutOfFuel):
+			d.What = fmt.Sprintf("error %v, but %s's %v", r.err, refStage, ref.err)
+		case r.err == nil && !c.Equal(r.out.Answer, ref.out.Answer):
+			d.What = fmt.Sprintf("answer %s, but %s's %s", r.out.Value, refStage, ref.out.Value)
+		default:
+			d.What = differentReports(ref.reports, r.reports, refStage, c.Equal)
+		}
+		if d.What != "" {
+			return out, d
+		}
+	}
+	return out, nil
+}
+
+// differentReports says how a stage's reports part from the reference's, or "" when
+// they have the same labels and equal values, in the same order.
+func differentReports(ref, got []report, refStage string, equal func(a, b any) bool) string {
+	for i := range max(len(ref), len(got)) {
+		switch {
+		case i >= len(got):
+			return fmt.Sprintf("%d reports, but %s made %d: its report %d is %s", len(got), refStage, len(ref), i+1, ref[i].line)
+		case i >= len(ref):
+			return fmt.Sprintf("%d reports, but %s made %d: report %d is %s", len(got), refStage, len(ref), i+1, got[i].line)
+		case got[i].label != ref[i].label:
+			return fmt.Sprintf("report %d is a %s, but %s's is a %s", i+1, got[i].label, refStage, ref[i].label)
+		case !equal(ref[i].value, got[i].value):
+			return fmt.Sprintf("report %d (%s) is %s, but %s's is %s", i+1, got[i].label, got[i].line, refStage, ref[i].line)
+		}
+	}
+	return ""
+}
