@@ -26,15 +26,15 @@ func (s *castShow) term(e g.Expr) string {
 }
 
 // decomposition shows a decomposition: the context, with [] for its hole, and the
-// redex; for StepCst also the coercion context and the coercion redex of the inner
-// layer.
+// redex; for StepCst also the coercion context, the coercion redex of the inner layer,
+// the rule that contracts it and its contractum.
 func (s *castShow) decomposition(d CastDecomposition) {
 	if s == nil {
 		return
 	}
 	s.obs.Step("decompose: " + s.term(d.Context.Plug(&g.Var{Name: contexts.Hole})) + "  with redex  " + s.term(d.Redex.Term()))
 	if c, ok := d.Redex.(*StepCst); ok {
-		s.obs.Step("coercion:  " + c.CContext.String() + "  with redex  " + g.FormatCoercion(c.CRedex))
+		s.obs.Step("coercion:  " + c.CContext.String() + "  with redex  " + g.FormatCoercion(c.CRedex) + "  ->" + c.CRule + "  " + g.FormatCoercion(c.CContractum))
 	}
 }
 

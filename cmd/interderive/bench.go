@@ -15,20 +15,24 @@ import (
 	"time"
 
 	"github.com/interderive/interderive"
-	"github.com/interderive/interderive/internal/driver"
+	"github.com/interderive/interderive/internal/targets"
+	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/internal/plot"
 	"github.com/spf13/cobra"
 )
 
-func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
-	var dir, only, stages, semantics, ad, plotFile, sizes, cpuProfile string
+func (a *app) newBenchCmd() *cobra.Command {
+	stdout, stderr := a.stdout, a.stderr
+	variants := map[string]*string{}
+	var dir, only, stages, plotFile, sizes, cpuProfile string
 	var limit time.Duration
 	var targets, force bool
 	cmd := &cobra.Command{
 		Use:   "bench [flags]",
 		Short: "Run the benchmark suite on every stage, or measure the performance targets",
 		Long: `Bench runs every program of the suite (testdata/bench/*.in, each parameterised by a
-size n) at each of its sizes on every stage and semantics, and prints, per program, a
+size n) at each of its sizes on every stage of its calculus and every variant (the
+variant flags take all or a list), and prints, per program, a
 table of time (the mean of runs repeated for at least 50 ms after a first run that samples
 the heap), contractions, contractions per second and
 peak heap, then the growth exponent of each stage: k in time ≈ a · contractions^k,
@@ -60,7 +64,7 @@ go tool pprof.
 --force, and a program of the suite never.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			sel, err := benchSelection(dir, only, stages, semantics, ad, sizes, targets)
+			sel, err := a.benchSelection(dir, only, stages, variants, sizes, targets)
 			if err != nil {
 				return err
 			}
@@ -93,17 +97,17 @@ go tool pprof.
 				if sel.sizes != nil {
 					p.Sizes = sel.sizes
 				}
-				variants, err := benchVariants(p.Lang, sel.only)
+				variants, err := a.wb.SelectVariants(p.Calculus, sel.only)
 				if err != nil {
 					return err
 				}
-				stageList := p.Lang.Stages()
+				stageList := a.wb.StagesOf(p.Calculus)
 				if sel.stages != nil {
-					stageList = slices.DeleteFunc(slices.Clone(sel.stages), func(s string) bool { return !slices.Contains(p.Lang.Stages(), s) })
+					stageList = slices.DeleteFunc(slices.Clone(stageList), func(s interderive.Stage) bool { return !slices.Contains(sel.stages, s.Name()) })
 				}
 				configs := p.Configurations()
 				if len(configs) > 1 {
-					configs = []driver.Configuration{configs[0], configs[len(configs)-1]}
+					configs = []workbench.Configuration{configs[0], configs[len(configs)-1]}
 				}
 				for _, cf := range configs {
 					name := p.Name
@@ -119,7 +123,7 @@ go tool pprof.
 			}
 			if total.measured == 0 {
 				// Every run stopped without an answer, or failed to load.
-				fmt.Fprintf(stderr, "bench measured nothing: %d %s, none with an answer (the tables above say why)\n", total.runs, plural(total.runs, "run", "runs"))
+				fmt.Fprintf(stderr, "bench measured nothing: %d %s, none with an answer (the tables above say why)\n", total.runs, workbench.Plural(total.runs, "run", "runs"))
 				if total.runs > 0 && total.limits == total.runs {
 					return &exitError{exitFuel}
 				}
@@ -142,8 +146,10 @@ go tool pprof.
 	cmd.Flags().StringVar(&only, "program", "", "run only these programs, a comma-separated list of names (sum.gtlc, or sum); with --targets, these targets")
 	cmd.Flags().StringVar(&stages, "stage", "all", "stages to run: all, or a comma-separated list")
 	cmd.Flags().StringVar(&sizes, "sizes", "", "comma-separated sizes (positive integers) instead of each program's own")
-	cmd.Flags().StringVar(&semantics, "semantics", "all", `cast semantics for the gradual programs, comma-separated, or "all"`)
-	cmd.Flags().StringVar(&ad, "ad", "all", `differentiation strategies for the differentiable programs, comma-separated, or "all"`)
+	for _, p := range a.wb.Parameters() {
+		variants[p.Flag] = new(string)
+		cmd.Flags().StringVar(variants[p.Flag], p.Flag, "all", fmt.Sprintf("%s to run: all or a comma-separated list of %s", p.Doc, joinNames(p.Values)))
+	}
 	cmd.Flags().DurationVar(&limit, "limit", 2*time.Second, "stop growing a stage's sizes after a run this long")
 	cmd.Flags().StringVar(&plotFile, "plot", "", "write a log-log chart of time against size to this SVG file (a new file, unless --force)")
 	cmd.Flags().BoolVar(&targets, "targets", false, "measure the performance targets instead of running the suite")
@@ -154,25 +160,25 @@ go tool pprof.
 
 // benchSel is what bench's flags select.
 type benchSel struct {
-	progs   []driver.BenchProgram
+	progs   []workbench.BenchProgram
 	inputs  []string            // the suite's files, which no output may overwrite
 	targets []string            // --targets: the targets to measure, nil for all
 	stages  []string            // nil: every stage of a program's language
-	only    map[string][]string // per variant flag (semantics, ad), nil for all
+	only    map[string][]string // per variant flag, nil for all
 	sizes   []string            // nil: each program's own
 }
 
 // benchSelection reads bench's flags: every name is checked, whichever programs the
 // selection keeps, and a selection of nothing is an error.
-func benchSelection(dir, programs, stages, semantics, ad, sizes string, targets bool) (benchSel, error) {
+func (a *app) benchSelection(dir, programs, stages string, variants map[string]*string, sizes string, forTargets bool) (benchSel, error) {
 	var sel benchSel
 	var err error
-	if sel.stages, err = nameList("stage", stages); err != nil {
+	if sel.stages, err = a.nameList("stage", stages); err != nil {
 		return sel, err
 	}
 	sel.only = map[string][]string{}
-	for flag, value := range map[string]string{"semantics": semantics, "ad": ad} {
-		if sel.only[flag], err = nameList(flag, value); err != nil {
+	for flag, value := range variants {
+		if sel.only[flag], err = a.nameList(flag, *value); err != nil {
 			return sel, err
 		}
 	}
@@ -194,7 +200,7 @@ func benchSelection(dir, programs, stages, semantics, ad, sizes string, targets 
 	if !info.IsDir() {
 		return sel, fmt.Errorf("--dir %s is not a directory", interderive.Escape(dir))
 	}
-	all, err := driver.LoadBench(dir)
+	all, err := a.wb.LoadBench(dir)
 	if err != nil {
 		return sel, err
 	}
@@ -207,10 +213,10 @@ func benchSelection(dir, programs, stages, semantics, ad, sizes string, targets 
 		names = append(names, strings.TrimSuffix(p.Name, filepath.Ext(p.Name)))
 	}
 	wanted := splitList(programs)
-	if targets {
+	if forTargets {
 		for _, t := range wanted {
-			if !slices.Contains(driver.TargetNames, t) {
-				return sel, fmt.Errorf("unknown target %q in --program (known: %s)", t, strings.Join(driver.TargetNames, ", "))
+			if !slices.Contains(targets.Names, t) {
+				return sel, fmt.Errorf("unknown target %q in --program (known: %s)", t, strings.Join(targets.Names, ", "))
 			}
 		}
 		sel.targets, sel.progs = wanted, all
@@ -220,22 +226,16 @@ func benchSelection(dir, programs, stages, semantics, ad, sizes string, targets 
 		return sel, fmt.Errorf("--program is empty")
 	}
 	for _, w := range wanted {
-		if !slices.ContainsFunc(all, func(p driver.BenchProgram) bool { return benchNamed(p, w) }) {
+		if !slices.ContainsFunc(all, func(p workbench.BenchProgram) bool { return p.Named(w) }) {
 			return sel, fmt.Errorf("unknown program %q in --program (known: %s)", w, strings.Join(names, ", "))
 		}
 	}
 	for _, p := range all {
-		if len(wanted) == 0 || slices.ContainsFunc(wanted, func(w string) bool { return benchNamed(p, w) }) {
+		if len(wanted) == 0 || slices.ContainsFunc(wanted, p.Named) {
 			sel.progs = append(sel.progs, p)
 		}
 	}
 	return sel, nil
-}
-
-// benchNamed reports whether a program is the one a name names: its file name
-// without .in (sum.gtlc), or that without its extension (sum).
-func benchNamed(p driver.BenchProgram, name string) bool {
-	return p.Name == name || strings.TrimSuffix(p.Name, filepath.Ext(p.Name)) == name
 }
 
 // benchCount counts the runs of the tables.
@@ -247,56 +247,39 @@ func (c *benchCount) add(d benchCount) {
 	c.runs, c.measured, c.limits, c.mismatches = c.runs+d.runs, c.measured+d.measured, c.limits+d.limits, c.mismatches+d.mismatches
 }
 
-// benchVariants is the list of variants the flags select for a language (all of
-// them for a flag not given).
-func benchVariants(l driver.Language, only map[string][]string) ([]string, error) {
-	names := only[driver.VariantFlag(l)]
-	if names == nil {
-		return l.Variants(), nil
-	}
-	var out []string
-	for _, v := range names {
-		v, err := driver.CheckVariant(l, v)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
 // benchTable runs one program under one variant on the stages at its sizes, prints the
 // table and the exponents, and returns the chart of time against size and the count
 // of its runs: made, measured (an answer), stopped by a resource limit, and with an
 // answer other than the program's stated one.
-func benchTable(stdout io.Writer, p driver.BenchProgram, name string, stages []string, variant string, limit time.Duration) (plot.Chart, benchCount) {
+func benchTable(stdout io.Writer, p workbench.BenchProgram, name string, stages []interderive.Stage, variant string, limit time.Duration) (plot.Chart, benchCount) {
 	fmt.Fprintf(stdout, "\n%s (%s)\n", name, variant)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "stage\tn\ttime\tcontractions\tcontractions/s\tpeak heap\tanswer\t")
 	chart := plot.Chart{Title: name + " (" + variant + ")", XLabel: "n", YLabel: "time"}
 	exponents := map[string]float64{}
 	var count benchCount
-	for _, stage := range stages {
-		var rows []driver.BenchRow
+	for _, st := range stages {
+		stage := st.Name()
+		var rows []workbench.BenchRow
 		series := plot.Series{Name: stage}
 		for i, size := range p.Sizes {
 			if i >= 2 && i < len(p.Sizes) {
 				// Extrapolate the last two runs: a stage whose time grows fast (the
 				// calculus of closures on long let-chains) would take many times the
 				// limit at the next size.
-				if est, ok := driver.NextTime(rows[i-2], rows[i-1], size); ok && est > 15*limit {
+				if est, ok := workbench.NextTime(rows[i-2], rows[i-1], size); ok && est > 15*limit {
 					fmt.Fprintf(tw, "%s\t%s\t(skipped: about %s)\t\t\t\t\t\n", stage, size, est.Round(time.Second))
 					break
 				}
 			}
-			r := driver.RunBench(p, size, stage, variant, interderive.Options{})
+			r := workbench.RunBench(p, size, st, variant, interderive.Options{})
 			rows = append(rows, r)
 			count.runs++
 			answer := r.Answer
 			switch {
 			case r.Err != nil:
 				answer = "error: " + r.Err.Error()
-				if driver.IsFuel(r.Err) || errors.Is(r.Err, interderive.ErrTooDeep) || errors.Is(r.Err, interderive.ErrTimeout) {
+				if errors.Is(r.Err, interderive.ErrResourceLimit) {
 					count.limits++
 				}
 			case r.Mismatch != "":
@@ -307,7 +290,7 @@ func benchTable(stdout io.Writer, p driver.BenchProgram, name string, stages []s
 				count.measured++
 			}
 			rate := float64(r.Contractions) / r.Time.Seconds()
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.3g\t%s\t%s\t\n", stage, size, r.Time.Round(time.Microsecond), r.Contractions, rate, driver.FormatBytes(r.PeakHeap), answer)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.3g\t%s\t%s\t\n", stage, size, r.Time.Round(time.Microsecond), r.Contractions, rate, interderive.FormatBytes(int64(r.PeakHeap)), answer)
 			if x, err := strconv.ParseFloat(size, 64); err == nil && r.Err == nil {
 				series.Points = append(series.Points, plot.Point{X: x, Y: r.Time.Seconds()})
 			}
@@ -316,7 +299,7 @@ func benchTable(stdout io.Writer, p driver.BenchProgram, name string, stages []s
 			}
 		}
 		chart.Series = append(chart.Series, series)
-		exponents[stage] = driver.GrowthExponent(rows)
+		exponents[stage] = workbench.GrowthExponent(rows)
 	}
 	if strings.HasPrefix(name, "fib-typed") {
 		series := plot.Series{Name: "native Go"}
@@ -324,7 +307,7 @@ func benchTable(stdout io.Writer, p driver.BenchProgram, name string, stages []s
 			n, _ := strconv.Atoi(size)
 			start, reps, sink := time.Now(), 0, 0
 			for time.Since(start) < 20*time.Millisecond {
-				sink += driver.NativeFib(n)
+				sink += targets.NativeFib(n)
 				reps++
 			}
 			d := time.Since(start) / time.Duration(reps)
@@ -335,9 +318,9 @@ func benchTable(stdout io.Writer, p driver.BenchProgram, name string, stages []s
 	}
 	tw.Flush()
 	fmt.Fprint(stdout, "growth exponent (time vs contractions):")
-	for _, stage := range stages {
-		if k := exponents[stage]; !math.IsNaN(k) {
-			fmt.Fprintf(stdout, "  %s %.2f", stage, k)
+	for _, st := range stages {
+		if k := exponents[st.Name()]; !math.IsNaN(k) {
+			fmt.Fprintf(stdout, "  %s %.2f", st.Name(), k)
 		}
 	}
 	fmt.Fprintln(stdout)
@@ -360,18 +343,18 @@ func writePlot(file string, inputs []string, force bool, charts []plot.Chart) er
 
 // runTargets measures the targets (the named ones, or all for nil), printing each run
 // as it goes and a summary.
-func runTargets(stdout, stderr io.Writer, progs []driver.BenchProgram, names []string) error {
+func runTargets(stdout, stderr io.Writer, progs []workbench.BenchProgram, names []string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	cfg := driver.TargetConfig{Suite: progs, Second: time.Second, Log: stdout, Exe: exe}
-	var ts []driver.Target
-	for _, name := range driver.TargetNames {
+	cfg := targets.Config{Suite: progs, Second: time.Second, Log: stdout, Exe: exe}
+	var ts []targets.Target
+	for _, name := range targets.Names {
 		if names != nil && !slices.Contains(names, name) {
 			continue
 		}
-		t, err := driver.Targets(cfg, name)
+		t, err := targets.Measure(cfg, name)
 		ts = append(ts, t...)
 		if err != nil {
 			return err

@@ -15,8 +15,11 @@ import (
 // (the library's default is none), within half the machine's memory, and print no
 // item longer than a mebibyte.
 func TestDefaultBudgets(t *testing.T) {
-	root := newRoot(strings.NewReader(""), io.Discard, io.Discard)
-	for _, name := range []string{"run", "trace", "compare"} {
+	root, err := newRoot(strings.NewReader(""), io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"run", "trace", "compare", "check"} {
 		cmd, _, err := root.Find([]string{name})
 		if err != nil {
 			t.Fatal(err)

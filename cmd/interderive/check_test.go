@@ -8,8 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/interderive/interderive"
-	"github.com/interderive/interderive/internal/driver"
+	"github.com/interderive/interderive/internal/workbench"
 )
 
 // writeFiles puts programs in a new directory and returns it.
@@ -92,7 +91,7 @@ func TestCheckNothingPassesByAccident(t *testing.T) {
 		{[]string{"--semantics", "ld", filepath.Join(dir, "only-ed.gtlc")}, 2, "no run: the file expects something only under ed, and --semantics selects ld"},
 		{[]string{filepath.Join(dir, "none.gtlc")}, 2, "no expectation: write -- expect: ANSWER"},
 		{[]string{filepath.Join(dir, "typo.gtlc")}, 2, `typo.gtlc:2:4: unknown directive "expct": did you mean "expect"?`},
-		{[]string{filepath.Join(dir, "typo2.gtlc")}, 2, `typo2.gtlc:2:11: unknown semantics "xx"`},
+		{[]string{filepath.Join(dir, "typo2.gtlc")}, 2, `typo2.gtlc:2:11: unknown cast semantics "xx"`},
 		{[]string{filepath.Join(dir, "nowhere")}, 2, "no such file or directory"},
 		{[]string{t.TempDir()}, 2, "no program files here"},
 	}
@@ -120,12 +119,12 @@ func TestCheckDifferentiableOnce(t *testing.T) {
 func TestCheckJSON(t *testing.T) {
 	path := write(t, "wrong.gtlc", "-- expect: 5\ninc 3\n")
 	stdout, _, code := runCmd("check", "--json", "--stage", "interp", "--semantics", "ld,ed", path)
-	var got checkReport
+	var got workbench.CheckReport
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil || code != 1 {
 		t.Fatalf("exit %d, %v: %s", code, err, stdout)
 	}
 	// By hand: interp under LD unmerged and merged, under ED unmerged.
-	want := checkReport{Files: 1, Runs: 3, Failed: 3, Problems: []checkError{}, Failures: []checkFailure{
+	want := workbench.CheckReport{Files: 1, Runs: 3, Failed: 3, Problems: []workbench.CheckError{}, Failures: []workbench.CheckFailure{
 		{File: path, Stage: "interp", Semantics: "ld", Mode: "unmerged", Message: "expected 5, got 4"},
 		{File: path, Stage: "interp", Semantics: "ld", Mode: "merged", Message: "expected 5, got 4"},
 		{File: path, Stage: "interp", Semantics: "ed", Mode: "unmerged", Message: "expected 5, got 4"},
@@ -185,37 +184,5 @@ func TestCheckOrder(t *testing.T) {
 		if again, _, _ := runCmd("check", "--stage", "interp,machine", dir); again != first {
 			t.Fatalf("a second run differs:\n%s", again)
 		}
-	}
-}
-
-// TestGroupFailures: the stages that fail under the same variants go together; a
-// variant that failed in only some of its modes names them.
-func TestGroupFailures(t *testing.T) {
-	stages, variants := []string{"reduction", "machine", "interp"}, []string{"ld", "ed"}
-	var runs []driver.CheckRun
-	for _, s := range stages {
-		runs = append(runs, driver.CheckRun{Stage: s, Variant: "ld", Mode: interderive.Unmerged},
-			driver.CheckRun{Stage: s, Variant: "ld", Mode: interderive.Merged}, driver.CheckRun{Stage: s, Variant: "ed", Mode: interderive.Unmerged})
-	}
-	f := func(stage, variant string, mode interderive.Merging, what string) driver.Failure {
-		return driver.Failure{CheckRun: driver.CheckRun{Stage: stage, Variant: variant, Mode: mode}, What: what}
-	}
-	fs := []driver.Failure{
-		f("reduction", "ld", interderive.Unmerged, "expected 3, got 4"),
-		f("reduction", "ld", interderive.Merged, "expected 3, got 4"),
-		f("reduction", "ed", interderive.Unmerged, "expected 3, got 4"),
-		f("machine", "ld", interderive.Merged, "expected 3, got 4"),
-		f("interp", "ld", interderive.Unmerged, "expected 3, got 4"),
-		f("interp", "ld", interderive.Merged, "expected 3, got 4"),
-		f("interp", "ed", interderive.Unmerged, "expected 3, got 4"),
-		f("machine", "ed", interderive.Unmerged, "rule beta never fired (fired: delta)"),
-	}
-	got := groupFailures(fs, runs, stages, variants)
-	want := []string{
-		"expected 3, got 4 on reduction, interp under ld, ed; on machine under ld (merged)",
-		"rule beta never fired (fired: delta) on machine under ed",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

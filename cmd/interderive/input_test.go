@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/interderive/interderive/internal/driver"
+	"github.com/interderive/interderive/internal/workbench"
 )
 
 // TestStandardInput: - reads the program from standard input in run, trace, check
@@ -46,29 +46,20 @@ func TestStandardInput(t *testing.T) {
 			t.Errorf("%s - without --lang: exit %d, %q %q", cmd, code, stdout, stderr)
 		}
 	}
-	// compare reads the process's standard input.
-	in := write(t, "in.gtlc", "inc 3")
-	f, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	old := os.Stdin
-	os.Stdin = f
-	defer func() { os.Stdin = old }()
-	if stdout, stderr, code := runCmd("compare", "--lang", "gtlc", "--semantics", "ed", "-"); code != 0 || !strings.Contains(stdout, "all stages agree under ed") {
+	// compare reads the command's standard input too.
+	if stdout, stderr, code := runCmdIn("inc 3", "compare", "--lang", "gtlc", "--semantics", "ed", "-"); code != 0 || !strings.Contains(stdout, "all stages agree under ed") {
 		t.Errorf("compare -: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
 
-// TestInputLimits: an input longer than driver.MaxSource is refused after reading one
+// TestInputLimits: an input longer than workbench.MaxSource is refused after reading one
 // byte past the limit, not read whole (/dev/zero never ends; a sparse file of 2 GB
 // would take 2 GB); a named pipe with no writer gives up at --timeout (status 3).
 func TestInputLimits(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		start := time.Now()
 		_, stderr, code := runCmd("run", "--lang", "gtlc", "/dev/zero")
-		if code != 2 || !strings.Contains(stderr, fmt.Sprintf("/dev/zero: longer than %d bytes, the limit (driver.MaxSource): not read", driver.MaxSource())) {
+		if code != 2 || !strings.Contains(stderr, fmt.Sprintf("/dev/zero: longer than %d bytes, the limit (workbench.MaxSource): not read", workbench.MaxSource())) {
 			t.Errorf("/dev/zero: exit %d, %q", code, stderr)
 		}
 		if d := time.Since(start); d > 10*time.Second {
@@ -88,13 +79,13 @@ func TestInputLimits(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	for _, args := range [][]string{{"run", sparse}, {"check", sparse}, {"trace", sparse}} {
 		stdout, stderr, code := runCmd(args...)
-		if code != 2 || !strings.Contains(stdout+stderr, fmt.Sprintf("longer than %d bytes", driver.MaxSource())) {
+		if code != 2 || !strings.Contains(stdout+stderr, fmt.Sprintf("longer than %d bytes", workbench.MaxSource())) {
 			t.Errorf("%s: exit %d, %q %q", args[0], code, stdout, stderr)
 		}
 	}
 	runtime.ReadMemStats(&after)
-	// Three reads of driver.MaxSource() bytes each, in buffers that grow by doubling.
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(12*driver.MaxSource()) {
+	// Three reads of workbench.MaxSource() bytes each, in buffers that grow by doubling.
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(12*workbench.MaxSource()) {
 		t.Errorf("reading a 2 GB file allocated %d MB", grew>>20)
 	}
 

@@ -63,7 +63,8 @@ func TestExitStatuses(t *testing.T) {
 		{errors.New("something else"), exitStatic},
 	} {
 		var e *exitError
-		if err := finish("p", tt.err, io.Discard); !errors.As(err, &e) || e.code != tt.code {
+		a := &app{stderr: io.Discard}
+		if err := a.finish("p", tt.err); !errors.As(err, &e) || e.code != tt.code {
 			t.Errorf("%v: %v, want exit status %d", tt.err, err, tt.code)
 		}
 	}

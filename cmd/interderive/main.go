@@ -38,9 +38,13 @@ func main() {
 // run executes the command line args and returns the exit status. An error is
 // printed with its control characters escaped: it may quote the input.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRoot(stdin, stdout, stderr)
+	root, err := newRoot(stdin, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "interderive: %s\n", err)
+		return exitStatic
+	}
 	root.SetArgs(args)
-	err := root.Execute()
+	err = root.Execute()
 	if err == nil {
 		return exitOK
 	}

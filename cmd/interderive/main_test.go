@@ -98,7 +98,7 @@ func TestTrace(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	// Hand derivation: CmpCst, then InOut inside StepCst, then IdCst.
-	steps := regexp.MustCompile(`step \d+: (\S+)`).FindAllStringSubmatch(stdout, -1)
+	steps := regexp.MustCompile(`contraction \d+: (\S+)`).FindAllStringSubmatch(stdout, -1)
 	var rules []string
 	for _, s := range steps {
 		rules = append(rules, s[1])
@@ -106,7 +106,7 @@ func TestTrace(t *testing.T) {
 	if got := strings.Join(rules, " "); got != "CmpCst StepCst/InOut IdCst" {
 		t.Errorf("trace rules %q\n%s", got, stdout)
 	}
-	for _, want := range []string{"c-redex    Int! ; Int?^l2  ->ed  id", "answer     4"} {
+	for _, want := range []string{"coercion:  []  with redex  Int! ; Int?^l2  ->InOut  id", "answer     4"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("trace lacks %q:\n%s", want, stdout)
 		}
@@ -168,7 +168,7 @@ func TestJSONAndTimeout(t *testing.T) {
 	dyn := write(t, "dyn.cast", `(\x:Dyn. x) (<Dyn <= Int>^l1 1)`)
 	stdout, _, code := runCmd("run", "--json", "--stage", "machine", dyn)
 	// beta is the only contraction: <Int!> 1 is already a value.
-	want := `{"file":"` + dyn + `","language":"cast","stage":"machine","semantics":"ed","outcome":"answer","answer":"dynamic","value":"<Int!> 1","contractions":1}` + "\n"
+	want := `{"file":"` + dyn + `","language":"cast","calculus":"gradual","stage":"machine","variant":"ed","parameter":"semantics","outcome":"answer","answer":"dynamic","value":"<Int!> 1","contractions":1}` + "\n"
 	if code != 0 || stdout != want {
 		t.Errorf("run --json: exit %d\n got %s\nwant %s", code, stdout, want)
 	}
@@ -181,14 +181,14 @@ func TestJSONAndTimeout(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, `"stage":"cps2","outcome":"answer","answer":"dynamic"`) || !strings.Contains(stdout, `"disagreements":[]`) {
 		t.Errorf("compare --json: exit %d\n%s", code, stdout)
 	}
-	stdout, _, code = runCmd("compare", "--space", "merged", "--semantics", "ld", dyn)
+	stdout, _, code = runCmd("compare", "--mode", "merged", "--semantics", "ld", dyn)
 	if code != 0 || !strings.Contains(stdout, "all stages agree") {
-		t.Errorf("compare --space merged: exit %d\n%s", code, stdout)
+		t.Errorf("compare --mode merged: exit %d\n%s", code, stdout)
 	}
 }
 
 // TestDifferentiable runs the differentiable language through the command: the
-// spec's vectors (§6), undefined as an answer, and trace --symbolic.
+// spec's vectors (§6), undefined as an answer, and trace --reports.
 func TestDifferentiable(t *testing.T) {
 	tests := []struct {
 		src, ad, want string
@@ -212,9 +212,9 @@ func TestDifferentiable(t *testing.T) {
 	// The spec's expected trace: under {x ↦ 1}, x * 1.rd[1](y:real. x + y) traces to
 	// let s:real = 0 + 1 in mul(<x, s>), up to renaming.
 	path := write(t, "nested.dpl", "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))")
-	stdout, _, code := runCmd("trace", "--symbolic", "--ad", "pruned", path)
-	if code != 0 || !regexp.MustCompile(`trace +let (s#\d+):real = 0 \+ 1 in mul\(<x, (s#\d+)>\)`).MatchString(stdout) {
-		t.Errorf("trace --symbolic: exit %d\n%s", code, stdout)
+	stdout, _, code := runCmd("trace", "--reports", "--ad", "pruned", path)
+	if code != 0 || !regexp.MustCompile(`trace: +let (s#\d+):real = 0 \+ 1 in mul\(<x, (s#\d+)>\)`).MatchString(stdout) {
+		t.Errorf("trace --reports: exit %d\n%s", code, stdout)
 	}
 	if stdout, _, code := runCmd("run", "--ad", "tape", path); code != 0 || strings.TrimSpace(stdout) != "1" {
 		t.Errorf("--ad tape: exit %d, %q, want 1", code, stdout)

@@ -5,90 +5,85 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/driver"
 	"github.com/spf13/cobra"
 )
 
-// The names the flags take. Every name is exact (case-sensitive), and an unknown one
-// is a usage error (exit status 2) whose message lists the known ones, whatever the
-// file's language: a flag that does not apply to it is still checked.
+// The names the flags take, all from the registry (internal/calculi): --stage the
+// stages, each calculus's variant flag (Parameter.Flag: --semantics, --ad, ...) its
+// values, --mode the modes, --lang the languages. Every name is exact (case-sensitive),
+// and an unknown one is a usage error (exit status 2) whose message lists the known
+// ones, whatever the file's calculus: a flag that does not apply to it is still
+// checked.
 //
 // --stage takes one stage in run and trace (trace also takes all), and a
-// comma-separated list, or all, in check, fuzz and bench; --semantics and --ad take
-// one name in run and trace, and a list, or all, in check, compare, fuzz and bench.
+// comma-separated list, or all, in check, fuzz and bench; a variant flag takes one name
+// in run and trace, and a list, or all, in check, compare, fuzz and bench.
 
-// stageNames lists every language's stages, in derivation order.
-func stageNames() []string {
+// modeNames lists every mode of every calculus, under any variant.
+func (a *app) modeNames() []string {
 	var names []string
-	for _, l := range driver.Languages() {
-		for _, s := range l.Stages() {
-			if !slices.Contains(names, s) {
-				names = append(names, s)
+	for _, c := range a.wb.Calculi() {
+		for _, v := range c.Variant().Values {
+			for _, m := range c.Modes(v) {
+				if !slices.Contains(names, m.Name) {
+					names = append(names, m.Name)
+				}
 			}
 		}
 	}
 	return names
 }
 
-// semanticsNames lists the cast semantics: ld, lud, ed, eud, then the custom ones.
-func semanticsNames() []string {
-	var names []string
-	for _, s := range driver.CastSemantics() {
-		names = append(names, s.Name())
-	}
-	return names
-}
-
-// strategyNames lists the differentiation strategies.
-func strategyNames() []string {
-	var names []string
-	for _, d := range dpl.Differentiators() {
-		names = append(names, d.Name())
-	}
-	return names
-}
-
-// nameFlags are the flags whose values are names.
-var nameFlags = [...]string{"stage", "semantics", "ad"}
-
-// flagNames is what a value of a name flag is called, and the known names.
-func flagNames(flag string) (noun string, known []string) {
+// flagNames is what a value of a name flag is called, and the known names; ok is
+// false for a flag that takes no names.
+func (a *app) flagNames(flag string) (noun string, known []string, ok bool) {
 	switch flag {
 	case "stage":
-		return "stage", stageNames()
-	case "semantics":
-		return "cast semantics", semanticsNames()
-	case "ad":
-		return "differentiation strategy", strategyNames()
+		return "stage", a.wb.StageNames(), true
+	case "mode":
+		return "mode", a.modeNames(), true
+	case "lang":
+		return "language", a.wb.LanguageNames(), true
 	}
-	panic("flagNames: not a name flag: " + flag)
+	if p, err := a.wb.Parameter(flag); err == nil {
+		return p.Name(), p.Values, true
+	}
+	return "", nil, false
+}
+
+// nameFlags are the flags whose values are names: --stage, the variant flags, --mode.
+func (a *app) nameFlags() []string {
+	flags := []string{"stage"}
+	for _, p := range a.wb.Parameters() {
+		flags = append(flags, p.Flag)
+	}
+	return append(flags, "mode")
 }
 
 // unknownName is the error for a name that is not one of the known ones.
-func unknownName(flag, name string) error {
-	noun, known := flagNames(flag)
+func (a *app) unknownName(flag, name string) error {
+	noun, known, _ := a.flagNames(flag)
 	return fmt.Errorf("unknown %s %q in --%s (known: %s)", noun, name, flag, strings.Join(known, ", "))
 }
 
 // oneName reads a flag that takes one name (run, trace): "" stays "" (the default).
-func oneName(flag, value string) (string, error) {
+func (a *app) oneName(flag, value string) (string, error) {
 	if value == "" {
 		return "", nil
 	}
 	if strings.Contains(value, ",") {
 		return "", fmt.Errorf("--%s takes one name here, not the list %q (check, fuzz and bench take lists)", flag, value)
 	}
-	if _, known := flagNames(flag); !slices.Contains(known, value) {
-		return "", unknownName(flag, value)
+	if _, known, _ := a.flagNames(flag); !slices.Contains(known, value) {
+		return "", a.unknownName(flag, value)
 	}
 	return value, nil
 }
 
 // nameList reads a flag that takes a comma-separated list of names, or all: nil
 // for all, else the names in the order given, each once. An empty list is an error.
-func nameList(flag, value string) ([]string, error) {
-	_, known := flagNames(flag)
+func (a *app) nameList(flag, value string) ([]string, error) {
+	_, known, _ := a.flagNames(flag)
 	parts := splitList(value)
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("--%s is empty (give all, or a comma-separated list of %s)", flag, strings.Join(known, ", "))
@@ -102,7 +97,7 @@ func nameList(flag, value string) ([]string, error) {
 			return nil, nil
 		}
 		if !slices.Contains(known, name) {
-			return nil, unknownName(flag, name)
+			return nil, a.unknownName(flag, name)
 		}
 		if !slices.Contains(names, name) {
 			names = append(names, name)
@@ -123,31 +118,21 @@ func splitList(s string) []string {
 }
 
 // registerCompletions completes, in every command, the values of the flags that take
-// names: --stage, --semantics, --ad and --lang (after the last comma, for the flags
-// that take lists).
-func registerCompletions(root *cobra.Command) {
+// names (after the last comma, for the flags that take lists) and of --lang.
+func (a *app) registerCompletions(root *cobra.Command) {
 	lists := map[string]bool{"check": true, "fuzz": true, "bench": true, "compare": true}
 	for _, cmd := range root.Commands() {
-		for _, flag := range nameFlags {
+		for _, flag := range append(a.nameFlags(), "lang") {
 			if cmd.Flags().Lookup(flag) == nil {
 				continue
 			}
-			known := func() []string { _, k := flagNames(flag); return k }
-			list := lists[cmd.Name()] && !(cmd.Name() == "compare" && flag == "stage")
+			known := func() []string { _, k, _ := a.flagNames(flag); return k }
+			list := lists[cmd.Name()] && !(cmd.Name() == "compare" && flag == "stage") && flag != "mode" && flag != "lang"
 			extra := []string{}
 			if flag == "stage" && cmd.Name() == "trace" || list {
 				extra = []string{"all"}
 			}
 			_ = cmd.RegisterFlagCompletionFunc(flag, completeNames(known, extra, list))
-		}
-		if cmd.Flags().Lookup("lang") != nil {
-			_ = cmd.RegisterFlagCompletionFunc("lang", completeNames(func() []string {
-				var names []string
-				for _, l := range driver.Languages() {
-					names = append(names, l.Name())
-				}
-				return names
-			}, nil, false))
 		}
 	}
 }

@@ -22,7 +22,7 @@ func TestUnknownNames(t *testing.T) {
 		{[]string{"run", "--semantics", "xx", dpl}, `unknown cast semantics "xx"`},
 		{[]string{"run", "--ad", "xx", gtlc}, `unknown differentiation strategy "xx" in --ad (known: tape, pruned, figure6)`},
 		{[]string{"trace", "--stage", "bogus", gtlc}, `unknown stage "bogus"`},
-		{[]string{"compare", "--semantics", "bogus", gtlc}, `unknown semantics "bogus"`},
+		{[]string{"compare", "--semantics", "bogus", gtlc}, `unknown cast semantics "bogus"`},
 		{[]string{"fuzz", "--semantics", "LD"}, `unknown cast semantics "LD" in --semantics`},
 		{[]string{"fuzz", "--ad", "Tape"}, `unknown differentiation strategy "Tape"`},
 		{[]string{"fuzz", "--stage", "machine,Interp"}, `unknown stage "Interp"`},

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/interderive/interderive/internal/workbench"
 )
 
 // TestCreateOutput: a new file is created; an existing one only with force; an input
@@ -75,7 +77,7 @@ func TestNoOverwrite(t *testing.T) {
 	if html, _ := os.ReadFile(page); !bytes.Contains(html, []byte("<b>CmpCst</b>")) {
 		t.Errorf("--force did not write the page")
 	}
-	if _, stderr, code := runCmd("trace", "--html", filepath.Join(t.TempDir(), "x.html"), prog); code != 2 || !strings.Contains(stderr, "--html is for --stage all") {
+	if _, stderr, code := runCmd("trace", "--html", filepath.Join(t.TempDir(), "x.html"), prog); code != 2 || !strings.Contains(stderr, "--html and --json are for --stage all") {
 		t.Errorf("--html without --stage all: exit %d, %q", code, stderr)
 	}
 
@@ -99,16 +101,19 @@ func TestNoOverwrite(t *testing.T) {
 // written, so that a write that fails loses nothing; an existing file is not
 // overwritten.
 func TestCounterexampleNeverLost(t *testing.T) {
-	res := fuzzResult{checked: 12, seed: 7, found: &counterexample{prop: "lockstep", program: "inc 3", ext: "gtlc", comment: []string{"expect[ed]: 4"}, round: 2}}
+	found := &workbench.Found{Prop: "lockstep", Failure: "disagreement", Round: 2,
+		Counterexample: workbench.Counterexample{Lang: "gtlc", Source: "inc 3", Comment: []string{"expect[ed]: 4"}}}
+	res := workbench.FuzzResult{Checked: 12, Seed: 7, Found: found}
 	var stdout, stderr bytes.Buffer
-	reportCounterexample(&stdout, &stderr, "gradual", res, filepath.Join(t.TempDir(), "missing", "dir"))
+	a := &app{stdout: &stdout, stderr: &stderr}
+	a.reportCounterexample("gradual", res, filepath.Join(t.TempDir(), "missing", "dir"))
 	want := "gradual: disagreement (12 runs, shrinking included; seed 7, round 2):\n-- found by interderive fuzz\n-- expect[ed]: 4\ninc 3\n"
 	if stdout.String() != want || !strings.Contains(stderr.String(), "the counterexample above is not saved") {
 		t.Errorf("stdout %q\nstderr %q", stdout.String(), stderr.String())
 	}
 	dir := t.TempDir()
 	stdout.Reset()
-	reportCounterexample(&stdout, &stderr, "gradual", res, dir)
+	a.reportCounterexample("gradual", res, dir)
 	files, _ := filepath.Glob(filepath.Join(dir, "fuzz-gradual-lockstep-*.gtlc"))
 	if len(files) != 1 || !strings.HasSuffix(stdout.String(), "saved to "+files[0]+"\n") {
 		t.Fatalf("files %v, stdout %q", files, stdout.String())

@@ -217,7 +217,7 @@ func RunBench(p BenchProgram, size string, stage interderive.Stage, variant stri
 		return row
 	}
 	opts.OnContract = nil
-	t, err := timeIt(func() error {
+	t, err := TimeIt(func() error {
 		_, err := runSafely(prog, stage, variant, opts)
 		return err
 	})
@@ -229,9 +229,9 @@ func RunBench(p BenchProgram, size string, stage interderive.Stage, variant stri
 	return row
 }
 
-// timeIt returns the mean time of runs of f repeated, at least once, until
+// TimeIt returns the mean time of runs of f repeated, at least once, until
 // MinBenchTime has passed.
-func timeIt(f func() error) (time.Duration, error) {
+func TimeIt(f func() error) (time.Duration, error) {
 	total, reps := time.Duration(0), 0
 	for ; reps == 0 || total < MinBenchTime; reps++ {
 		start := time.Now()

@@ -136,8 +136,8 @@ type Counterexample struct {
 	Err     error    // the failure
 }
 
-// noun is what a value of p is called in messages.
-func (p Parameter) noun() string {
+// Name is what a value of p is called in messages: Noun, or the flag.
+func (p Parameter) Name() string {
 	if p.Noun != "" {
 		return p.Noun
 	}

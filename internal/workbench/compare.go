@@ -124,7 +124,7 @@ func (w *Workbench) Compare(c Calculus, prog Program, variants []string, mode st
 	modes := make([]Mode, len(variants))
 	for i, v := range variants {
 		if !slices.Contains(c.Variant().Values, v) {
-			return Comparison{}, fmt.Errorf("unknown %s %q for %s (known: %s)", c.Variant().noun(), v, c.Name(), strings.Join(c.Variant().Values, ", "))
+			return Comparison{}, fmt.Errorf("unknown %s %q for %s (known: %s)", c.Variant().Name(), v, c.Name(), strings.Join(c.Variant().Values, ", "))
 		}
 		m, err := w.ModeFor(c, v, mode)
 		if err != nil {

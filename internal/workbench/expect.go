@@ -209,7 +209,7 @@ func ParseExpectations(src []byte, c Calculus) (Expectations, error) {
 			bad := false
 			for _, it := range d.list {
 				if !slices.Contains(p.Values, it.name) {
-					errorf(line, it.col, "unknown %s %q (known: %s)", p.noun(), it.name, strings.Join(p.Values, ", "))
+					errorf(line, it.col, "unknown %s %q (known: %s)", p.Name(), it.name, strings.Join(p.Values, ", "))
 					bad = true
 					continue
 				}

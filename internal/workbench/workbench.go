@@ -288,7 +288,7 @@ func (w *Workbench) VariantFor(c Calculus, name string) (string, error) {
 		return p.Values[0], nil
 	}
 	if !slices.Contains(p.Values, name) {
-		return "", fmt.Errorf("unknown %s %q for %s (known: %s)", p.noun(), name, c.Name(), strings.Join(p.Values, ", "))
+		return "", fmt.Errorf("unknown %s %q for %s (known: %s)", p.Name(), name, c.Name(), strings.Join(p.Values, ", "))
 	}
 	return name, nil
 }
@@ -383,7 +383,7 @@ func (w *Workbench) checkOnly(only map[string][]string) error {
 		}
 		for _, v := range only[f] {
 			if !slices.Contains(p.Values, v) {
-				return fmt.Errorf("unknown %s %q in --%s (known: %s)", p.noun(), v, f, strings.Join(p.Values, ", "))
+				return fmt.Errorf("unknown %s %q in --%s (known: %s)", p.Name(), v, f, strings.Join(p.Values, ", "))
 			}
 		}
 	}
@@ -403,7 +403,7 @@ func (w *Workbench) SelectVariants(c Calculus, only map[string][]string) ([]stri
 	var out []string
 	for _, v := range names {
 		if !slices.Contains(p.Values, v) {
-			return nil, fmt.Errorf("unknown %s %q for %s (known: %s)", p.noun(), v, c.Name(), strings.Join(p.Values, ", "))
+			return nil, fmt.Errorf("unknown %s %q for %s (known: %s)", p.Name(), v, c.Name(), strings.Join(p.Values, ", "))
 		}
 		if !slices.Contains(out, v) {
 			out = append(out, v)

@@ -34,7 +34,7 @@ func (calculus) Languages() []workbench.Language {
 }
 
 func (calculus) Variant() workbench.Parameter {
-	p := workbench.Parameter{Flag: "ad", Doc: "differentiation strategy", Default: dpl.Tape.Name()}
+	p := workbench.Parameter{Flag: "ad", Noun: "differentiation strategy", Doc: "differentiation strategy", Default: dpl.Tape.Name()}
 	for _, d := range dpl.Differentiators() {
 		p.Values = append(p.Values, d.Name())
 	}
@@ -56,6 +56,9 @@ func (calculus) Supports(s interderive.Stage) bool {
 func (calculus) Load(lang string, src []byte) (workbench.Program, error) {
 	if lang != ext {
 		return nil, fmt.Errorf("no language %q in the differentiable language", lang)
+	}
+	if err := workbench.CheckSize(src); err != nil {
+		return nil, err
 	}
 	t, err := dpl.Parse(src)
 	if err != nil {
@@ -161,3 +164,6 @@ func outcome(a dpl.Answer, steps int, opts interderive.Options) (workbench.Outco
 	}
 	return workbench.Outcome{Observation: v, Value: v, Answer: a, Steps: steps}, nil
 }
+
+// LockstepFuel is the fuel of fuzz's lockstep runs.
+func (calculus) LockstepFuel() int { return propertyFuel }

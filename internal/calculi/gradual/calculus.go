@@ -44,7 +44,7 @@ func (calculus) Languages() []workbench.Language {
 func Semantics() []g.Semantics { return append(g.Standard(), custom.All()...) }
 
 func (calculus) Variant() workbench.Parameter {
-	p := workbench.Parameter{Flag: "semantics", Doc: "cast semantics", Default: g.ED.Name()}
+	p := workbench.Parameter{Flag: "semantics", Noun: "cast semantics", Doc: "cast semantics", Default: g.ED.Name()}
 	for _, s := range Semantics() {
 		p.Values = append(p.Values, s.Name())
 	}
@@ -83,6 +83,9 @@ func (calculus) Load(lang string, src []byte) (workbench.Program, error) {
 	default:
 		return nil, fmt.Errorf("no language %q in the gradual calculi", lang)
 	}
+	if err := workbench.CheckSize(src); err != nil {
+		return nil, err
+	}
 	e, err := g.Parse(src, syntax)
 	if err != nil {
 		return nil, &workbench.LoadError{Phase: "syntax", Err: err}
@@ -101,6 +104,16 @@ func (calculus) Load(lang string, src []byte) (workbench.Program, error) {
 // Generate draws a program of GTLC or of the cast calculus (half the time each), with
 // the injections of variant's blame strategy.
 func (calculus) Generate(t *rapid.T, size int, variant string) workbench.Program {
+	inj := gradualgen.D
+	if sem, ok := g.Lookup(variant, Semantics()...); ok {
+		inj = gradualgen.For(sem)
+	}
+	return generate(t, size, inj)
+}
+
+// generate draws a program of GTLC or of the cast calculus (half the time each), the
+// latter with the injections inj.
+func generate(t *rapid.T, size int, inj gradualgen.Injectable) program {
 	if rapid.Bool().Draw(t, "gtlc") {
 		src := gradualgen.Program(t, gradualgen.Config{Depth: size})
 		e, _, err := g.InsertCasts(src)
@@ -108,10 +121,6 @@ func (calculus) Generate(t *rapid.T, size int, variant string) workbench.Program
 			t.Fatalf("generated program rejected: %v\n%s", err, g.Format(src))
 		}
 		return program{lang: gtlc, source: src, term: e}
-	}
-	inj := gradualgen.D
-	if sem, ok := g.Lookup(variant, Semantics()...); ok {
-		inj = gradualgen.For(sem)
 	}
 	e := gradualgen.Program(t, gradualgen.Config{Cast: true, Inj: inj, Depth: size})
 	if _, err := g.TypeOf(e); err != nil {
@@ -193,3 +202,11 @@ func outcome(a g.Answer, steps int, opts interderive.Options) (workbench.Outcome
 }
 
 func (calculus) Properties() []workbench.Property { return properties }
+
+// LockstepFuel is the fuel of fuzz's lockstep runs: the reference semantics is
+// quadratic, and random programs loop now and then.
+func (calculus) LockstepFuel() int { return propertyFuel }
+
+// DynamicType is the type of an unannotated binder: a benchmark configuration that
+// drops an annotation {name:T} writes Dyn.
+func (calculus) DynamicType() string { return "Dyn" }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/gradualgen"
 	"github.com/interderive/interderive/internal/workbench"
 	"pgregory.net/rapid"
 )
@@ -19,31 +20,41 @@ const preservationSteps = 300
 
 // properties are the metatheory of the gradual calculi that fuzz checks besides
 // lockstep.
-var properties = []workbench.Property{
-	{Name: "preservation", Failure: "progress or preservation fails",
-		Doc:   "the reference semantics makes progress and preserves the program's type at every step, unmerged and merged",
-		Check: checkPreservation},
-	{Name: "blame", Failure: "the blame theorem fails",
-		Doc: "the blame theorem: blame never falls on a label carried only by casts that respect the subtyping " +
-			"of the semantics' strategy (LD, ED: <:D; LUD, EUD: <:UD; a custom semantics: the label must be the program's)",
-		Check: checkBlame},
-	{Name: "seq", Failure: "seq is not correct",
-		Doc:   "seq correctness: for a random pair of well-typed normal forms, seq(c1, c2) is the normal form that reduction reaches from c1 ; c2",
-		Check: checkSeq},
-}
+var properties = Properties(func(name string) (g.Semantics, bool) { return g.Lookup(name, Semantics()...) })
 
-// semantics is the semantics named variant.
-func semantics(t *rapid.T, variant string) g.Semantics {
-	sem, ok := g.Lookup(variant, Semantics()...)
-	if !ok {
-		t.Fatalf("unknown semantics %q", variant)
+// Properties are the gradual calculi's properties, for the semantics that lookup finds
+// by the variant's name (a test may check them of a semantics it makes up).
+func Properties(lookup func(string) (g.Semantics, bool)) []workbench.Property {
+	semantics := func(t *rapid.T, variant string) g.Semantics {
+		sem, ok := lookup(variant)
+		if !ok {
+			t.Fatalf("unknown semantics %q", variant)
+		}
+		return sem
 	}
-	return sem
+	return []workbench.Property{
+		{Name: "preservation", Failure: "progress or preservation fails",
+			Doc: "the reference semantics makes progress and preserves the program's type at every step, unmerged and merged",
+			Check: func(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {
+				return checkPreservation(t, size, semantics(t, variant), stages)
+			}},
+		{Name: "blame", Failure: "the blame theorem fails",
+			Doc: "the blame theorem: blame never falls on a label carried only by casts that respect the subtyping " +
+				"of the semantics' strategy (LD, ED: <:D; LUD, EUD: <:UD; a custom semantics: the label must be the program's)",
+			Check: func(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {
+				return checkBlame(t, size, semantics(t, variant), stages)
+			}},
+		{Name: "seq", Failure: "seq is not correct",
+			Doc: "seq correctness: for a random pair of well-typed normal forms, seq(c1, c2) is the normal form that reduction reaches from c1 ; c2",
+			Check: func(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {
+				return checkSeq(t, size, semantics(t, variant), stages)
+			}},
+	}
 }
 
-// draw draws a program for the properties: its source, and its cast-calculus form.
-func draw(t *rapid.T, size int, variant string) program {
-	return Calculus.Generate(t, size, variant).(program)
+// draw draws a program for the properties, with the injections of sem's strategy.
+func draw(t *rapid.T, size int, sem g.Semantics) program {
+	return generate(t, size, gradualgen.For(sem))
 }
 
 func source(p program) string {
@@ -51,9 +62,8 @@ func source(p program) string {
 	return s
 }
 
-func checkPreservation(t *rapid.T, size int, variant string, _ []interderive.Stage) *workbench.Counterexample {
-	sem := semantics(t, variant)
-	p := draw(t, size, variant)
+func checkPreservation(t *rapid.T, size int, sem g.Semantics, _ []interderive.Stage) *workbench.Counterexample {
+	p := draw(t, size, sem)
 	ty, err := g.TypeOf(p.term)
 	if err != nil {
 		t.Fatalf("generated program is ill-typed: %v", err)
@@ -69,9 +79,8 @@ func checkPreservation(t *rapid.T, size int, variant string, _ []interderive.Sta
 // checkBlame runs the program on the reference stage, in both modes, and judges the
 // answer by the blame theorem (BlameSafe). The counterexample is the program's
 // cast-calculus form, whose labels are those of the message.
-func checkBlame(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {
-	sem := semantics(t, variant)
-	p := draw(t, size, variant)
+func checkBlame(t *rapid.T, size int, sem g.Semantics, stages []interderive.Stage) *workbench.Counterexample {
+	p := draw(t, size, sem)
 	ref, ok := g.StageOf(stages[0])
 	if !ok {
 		t.Fatalf("the reference stage %s does not run the gradual calculi", stages[0].Name())
@@ -94,8 +103,7 @@ func checkBlame(t *rapid.T, size int, variant string, stages []interderive.Stage
 // checkSeq draws a composition of normal forms (DrawComposition) and checks seq
 // against reduction. No stage calls seq: the counterexample applies c1 ; c2 to a
 // value, so that a trace shows reduction normalising it.
-func checkSeq(t *rapid.T, _ int, variant string, _ []interderive.Stage) *workbench.Counterexample {
-	sem := semantics(t, variant)
+func checkSeq(t *rapid.T, _ int, sem g.Semantics, _ []interderive.Stage) *workbench.Counterexample {
 	comp := DrawComposition(t, sem)
 	_, err := SeqCorrect(sem, comp.C1, comp.C2)
 	if err == nil {

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/interderive/interderive"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) newTraceCmd() *cobra.Command {
+	var f runFlags
+	var reports, asJSON, force bool
+	var html string
+	cmd := &cobra.Command{
+		Use:   "trace [flags] FILE",
+		Short: "Show every step of a run as the stage takes it",
+		Long: `Trace shows the steps of a run as the chosen stage (by default the calculus's
+reference) takes them: for each contraction, "contraction N: RULE" and what the stage
+did to reach it — a reduction semantics its decompositions (context and redex), the
+contractum and the term after plugging; a calculus of closures the same over closures,
+with its environment steps; a machine every state; a CPS evaluator or an interpreter
+nothing but its contractions — and what it says of a contraction once complete (for
+a nested layer, indented under the step that starts it). The trace ends with the
+answer. --reports shows only what the stages report (for the differentiable language,
+every rd's trace term and derivative term).
+
+With --stage all, every stage runs and the traces are aligned on the contractions they
+share: for each contraction, what each stage did to reach it; the stages run at once
+and the text is written as they go; --html FILE writes a page to step through (FILE
+must not exist, unless --force; it is never the program), --json the same data for
+tools. The trace ends with each stage's answer or what stopped it.
+
+A calculus of closures names each environment where it first appears, "ρ2 = (x ↦ cl) :
+ρ1", and refers to it by name after, so that the trace grows with the run.
+
+` + budgetsHelp + `
+
+` + exitStatusHelp,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			all := f.stage == "all"
+			if (html != "" || asJSON) && !all {
+				return fmt.Errorf("--html and --json are for --stage all")
+			}
+			if html != "" && asJSON {
+				return fmt.Errorf("--html and --json each write the whole trace: give one")
+			}
+			if reports && all {
+				return fmt.Errorf("--reports is for one stage")
+			}
+			if html != "" {
+				// Before anything runs: never the program itself, never an existing
+				// file without --force.
+				if err := checkOutput(html, args, force); err != nil {
+					return err
+				}
+			}
+			l, err := a.load(&f, args[0])
+			if err != nil {
+				return err
+			}
+			opts := f.options()
+			if all {
+				return a.sideBySide(args[0], l, f.mode, opts, html, asJSON, force)
+			}
+			stage := ""
+			if f.stage != "" {
+				st, err := a.wb.StageFor(l.c, f.stage)
+				if err != nil {
+					return err
+				}
+				stage = st.Name()
+			}
+			if reports {
+				_, err = a.wb.TraceReports(a.stdout, l.c, l.prog, stage, l.variant, f.mode, opts)
+			} else {
+				_, err = a.wb.Trace(a.stdout, l.c, l.prog, stage, l.variant, f.mode, opts)
+			}
+			return a.finish(args[0], err)
+		},
+	}
+	a.registerRunFlags(cmd, &f, fmt.Sprintf("derivation stage, one of %s, or all (default: the calculus's reference)", joinNames(a.wb.StageNames())))
+	cmd.Flags().BoolVar(&reports, "reports", false, "show only what the stages report (the differentiable language: every rd's trace and derivative)")
+	cmd.Flags().StringVar(&html, "html", "", "with --stage all: write a page to step through to this file (a new file, unless --force)")
+	cmd.Flags().BoolVar(&force, "force", false, "let --html overwrite an existing file (never the program itself)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "with --stage all: print the aligned trace as JSON")
+	return cmd
+}
+
+// sideBySide is trace --stage all: every stage, aligned on the contractions. The
+// stages run at once within the same budgets; the text is written as they go (--json
+// and --html collect the whole trace first). Once everything is written, if some stage
+// stopped without an answer (out of fuel, time or memory, ...), the exit status says
+// so (finish), with the flag that allows more.
+func (a *app) sideBySide(path string, l loaded, mode string, opts interderive.Options, html string, asJSON, force bool) error {
+	if !asJSON && html == "" {
+		return a.finish(path, a.wb.WriteSideBySide(a.stdout, l.c, l.prog, l.variant, mode, opts))
+	}
+	s, err := a.wb.SideBySide(l.c, l.prog, l.variant, mode, opts)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if err := s.WriteJSON(a.stdout); err != nil {
+			return err
+		}
+		return a.finish(path, s.Err())
+	}
+	out, err := createOutput(html, []string{path}, force)
+	if err != nil {
+		return err
+	}
+	if err := writeClose(out, s.WriteHTML); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "wrote %s\n", html)
+	return a.finish(path, s.Err())
+}
+
+// writeClose writes f with write, then closes it; the first error is returned.
+func writeClose(f *os.File, write func(io.Writer) error) error {
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
