@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/plot"
 	"github.com/interderive/interderive/internal/targets"
 	"github.com/interderive/interderive/internal/workbench"
-	"github.com/interderive/interderive/internal/plot"
 	"github.com/spf13/cobra"
 )
 

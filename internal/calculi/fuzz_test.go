@@ -11,10 +11,10 @@ import (
 	"github.com/interderive/interderive/internal/calculi"
 	"github.com/interderive/interderive/internal/calculi/differentiable"
 	"github.com/interderive/interderive/internal/calculi/gradual"
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/reduction"
-	"github.com/interderive/interderive/internal/testenv"
 )
 
 // keepRapidFlags restores the rapid settings that fuzz changes.
