@@ -14,7 +14,7 @@ import (
 // a Go call, so that tail calls run in constant space; every other subcomputation is
 // a call of interp, bounded by MaxDepth (the same bound as every interpreter's: a
 // level of this recursion, interp and eval, takes less of the Go stack than
-// DepthFrame, as TestLambdaInterpDepth checks).
+// DepthFrame, as TestLambdaInterpDepth in internal/calculi/lambda checks).
 
 // Lambda is the big-step interpreter of the λ-calculus (lambda.StageOf). It has no
 // intermediate states to show: its observer sees nothing but its contractions.
