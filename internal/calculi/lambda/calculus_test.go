@@ -282,3 +282,48 @@ func TestObserved(t *testing.T) {
 		}
 	}
 }
+
+// TestStuck: a term that bypassed the type checker may get stuck; every stage then
+// says so with an internal error (interderive.StuckError), naming itself, and does not
+// crash.
+func TestStuck(t *testing.T) {
+	for _, src := range []string{`1 2`, `(\x:Int. x) + 1`, `if0 (\x:Int. x) then 1 else 2`, `x`, `let y = 1 in y z`} {
+		e, err := lam.Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range stages(t) {
+			st, _ := lam.StageOf(s)
+			_, err := st.Eval(e, interderive.Options{})
+			var stuck *interderive.StuckError
+			if !errors.As(err, &stuck) {
+				t.Errorf("%s on %s: %v, want stuck", src, s.Name(), err)
+			}
+		}
+	}
+}
+
+// FuzzStages: whatever program parses, every stage runs it without crashing, to an
+// answer, a resource limit or (if it is ill-typed) a stuck state; a well-typed one never
+// gets stuck, and every stage runs it in lockstep with the reference.
+func FuzzStages(f *testing.F) {
+	testenv.AddFiles(f, corpus+"/*.lam")
+	all := stages(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		e, err := lam.Parse(src)
+		if err != nil {
+			return
+		}
+		opts := interderive.Options{Fuel: 2000, Timeout: time.Second, Output: 1 << 16}
+		if _, err := lam.TypeOf(e); err != nil {
+			for _, s := range all {
+				st, _ := lam.StageOf(s)
+				if _, err := st.Eval(e, opts); err != nil && !errors.Is(err, interderive.ErrStuck) && !errors.Is(err, interderive.ErrResourceLimit) {
+					t.Fatalf("%s on an ill-typed program: %v", s.Name(), err)
+				}
+			}
+			return
+		}
+		lockstep(t, load(t, string(src)), all, opts)
+	})
+}
