@@ -41,7 +41,7 @@ func (calculus) Languages() []workbench.Language {
 // shares a flag with another shares its values in the command's flag): --evaluation
 // cbv, and expectation comments may name it (-- expect[cbv]: 4).
 func (calculus) Variant() workbench.Parameter {
-	return workbench.Parameter{Flag: "evaluation", Doc: "evaluation order (call by value, left to right)",
+	return workbench.Parameter{Flag: "evaluation", Noun: "evaluation order", Doc: "evaluation order (call by value, left to right)",
 		Values: []string{cbv}, Default: cbv, Expect: []string{cbv}}
 }
 
