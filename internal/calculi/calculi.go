@@ -9,6 +9,7 @@ import (
 	"github.com/interderive/interderive/cps2"
 	"github.com/interderive/interderive/internal/calculi/differentiable"
 	"github.com/interderive/interderive/internal/calculi/gradual"
+	"github.com/interderive/interderive/internal/calculi/lambda"
 	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/machine"
@@ -20,6 +21,7 @@ func All() []workbench.Calculus {
 	return []workbench.Calculus{
 		gradual.Calculus,
 		differentiable.Calculus,
+		lambda.Calculus,
 	}
 }
 

@@ -1,0 +1,12 @@
+package closures_test
+
+import (
+	"testing"
+
+	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/internal/cases/lambdacases"
+)
+
+// TestLambdaCases runs the hand-derived programs of package lambdacases on this stage:
+// answers and whole contraction sequences.
+func TestLambdaCases(t *testing.T) { lambdacases.Run(t, closures.Stage{}.Lambda()) }
