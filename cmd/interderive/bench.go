@@ -26,7 +26,7 @@ func (a *app) newBenchCmd() *cobra.Command {
 	variants := map[string]*string{}
 	var dir, only, stages, plotFile, sizes, cpuProfile string
 	var limit time.Duration
-	var targets, force bool
+	var forTargets, force bool
 	cmd := &cobra.Command{
 		Use:   "bench [flags]",
 		Short: "Run the benchmark suite on every stage, or measure the performance targets",
@@ -47,13 +47,11 @@ fully dynamic and fully typed here; --targets runs all its configurations.
 per program (SVG).
 
 --targets measures the workbench's performance targets instead, each as ratios within
-this run: refocusing (reduction quadratic, the refocused stages linear, the machine
-100× faster where reduction takes a second), typed fib against Go, gradual-typing
-configurations, space efficiency of merged coercions, and the tape reverse mode
-(with --program, only the targets named: refocusing, fib, configurations, space,
-tape).
+this run (with --program, only the targets named):
 
---program names programs (sum.gtlc, or sum) or, with --targets, targets, exactly;
+` + targets.Doc() + `
+
+--program names programs (NAME.EXT, or NAME) or, with --targets, targets, exactly;
 an unknown name is an error, as is a suite directory with no program. A bench whose
 every run failed is an error too (status 3 when they all stopped at a limit, else 2).
 
@@ -64,7 +62,7 @@ go tool pprof.
 --force, and a program of the suite never.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			sel, err := a.benchSelection(dir, only, stages, variants, sizes, targets)
+			sel, err := a.benchSelection(dir, only, stages, variants, sizes, forTargets)
 			if err != nil {
 				return err
 			}
@@ -88,7 +86,7 @@ go tool pprof.
 					}
 				}()
 			}
-			if targets {
+			if forTargets {
 				return runTargets(stdout, stderr, sel.progs, sel.targets)
 			}
 			var charts []plot.Chart
@@ -143,7 +141,7 @@ go tool pprof.
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "testdata/bench", "the suite's directory")
-	cmd.Flags().StringVar(&only, "program", "", "run only these programs, a comma-separated list of names (sum.gtlc, or sum); with --targets, these targets")
+	cmd.Flags().StringVar(&only, "program", "", "run only these programs, a comma-separated list of names (NAME.EXT, or NAME); with --targets, these targets")
 	cmd.Flags().StringVar(&stages, "stage", "all", "stages to run: all, or a comma-separated list")
 	cmd.Flags().StringVar(&sizes, "sizes", "", "comma-separated sizes (positive integers) instead of each program's own")
 	for _, p := range a.wb.Parameters() {
@@ -152,7 +150,7 @@ go tool pprof.
 	}
 	cmd.Flags().DurationVar(&limit, "limit", 2*time.Second, "stop growing a stage's sizes after a run this long")
 	cmd.Flags().StringVar(&plotFile, "plot", "", "write a log-log chart of time against size to this SVG file (a new file, unless --force)")
-	cmd.Flags().BoolVar(&targets, "targets", false, "measure the performance targets instead of running the suite")
+	cmd.Flags().BoolVar(&forTargets, "targets", false, "measure the performance targets instead of running the suite")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (a new file, unless --force)")
 	cmd.Flags().BoolVar(&force, "force", false, "let --plot and --cpuprofile overwrite existing files (never a program of the suite)")
 	return cmd
@@ -265,7 +263,7 @@ func benchTable(stdout io.Writer, p workbench.BenchProgram, name string, stages 
 		for i, size := range p.Sizes {
 			if i >= 2 && i < len(p.Sizes) {
 				// Extrapolate the last two runs: a stage whose time grows fast (the
-				// calculus of closures on long let-chains) would take many times the
+				// environment steps of a stage over environments on long chains) would take many times the
 				// limit at the next size.
 				if est, ok := workbench.NextTime(rows[i-2], rows[i-1], size); ok && est > 15*limit {
 					fmt.Fprintf(tw, "%s\t%s\t(skipped: about %s)\t\t\t\t\t\n", stage, size, est.Round(time.Second))

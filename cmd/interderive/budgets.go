@@ -12,7 +12,7 @@ import (
 // The command's default budgets. The library's are none (zero in
 // interderive.Options): a program that embeds the workbench chooses its own; the
 // command, which a person runs on any file, ends every run within about a minute and
-// within half of the machine's memory, and prints no value or trace item longer than
+// within half of the computer's memory, and prints no value or trace item longer than
 // a mebibyte.
 const (
 	defaultTimeout = time.Minute
@@ -50,7 +50,7 @@ func (b *budgetFlags) register(cmd *cobra.Command) {
 	b.memory = byteSize(interderive.DefaultMemory())
 	b.output = defaultOutput
 	cmd.Flags().Var(&b.memory, "memory", "stop a run once its live heap passes this many bytes (e.g. 4GiB, 512MiB), "+
-		"0 for no limit; the default is half of the machine's memory, or of its control group's limit if lower")
+		"0 for no limit; the default is half of the computer's memory, or of its control group's limit if lower")
 	cmd.Flags().Var(&b.output, "print-limit", "the most bytes any one value or term is printed in (e.g. 4MiB): a longer answer "+
 		"stops the run (exit status 3), a longer item of a trace is cut and marked; 0 for no limit")
 }

@@ -163,7 +163,7 @@ func TestCompareCut(t *testing.T) {
 		t.Errorf("--fuel 1000: exit %d\n%s", code, stdout)
 	}
 	stdout, _, code = runCmd("compare", "--json", "--semantics", "ed", "--fuel", "1000", loop)
-	if code != exitFuel || !strings.Contains(stdout, `"partial":[{"semantics":"ed","agreed":1000,"cut":[{"stage":"reduction","by":"--fuel"}`) {
+	if code != exitFuel || !strings.Contains(stdout, `"partial":[{"variant":"ed","agreed":1000,"cut":[{"stage":"reduction","by":"--fuel"}`) {
 		t.Errorf("--json: exit %d\n%s", code, stdout)
 	}
 }

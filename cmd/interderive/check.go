@@ -28,20 +28,20 @@ chosen stages under every variant it has an expectation for, in every mode that
 applies, and compares the answers with the file's comments:
 
   -- expect: ANSWER           expected under every variant (of those a plain expect covers)
-  -- expect[ld,eud]: ANSWER   expected under the variants listed
+  -- expect[V1,V2]: ANSWER    expected under the variants listed
   -- expect-approx: REAL      reals, to a relative 1e-9
-  -- rules[ld]: R1, R2        contractions that must occur (in the reference mode)
+  -- rules[V1]: R1, R2        contractions that must occur (in the reference mode)
   -- fuel: N                  the contraction budget for this file
 
 ANSWER is what run prints, "type error", "out of fuel", or a prefix followed by " *"
-(blame *: blame with any label). A comment line shaped as a directive that is not one
+(any answer that starts so). A comment line shaped as a directive that is not one
 (-- expct: 4, -- expect[xx]: 4, -- WORD[...]: ...) is an error with its line.
 
-Each file runs once per stage, variant and mode that applies (the gradual calculi:
-unmerged, where the rules lines must hold, and, under the semantics where merging
-preserves answers, merged too; most calculi have one mode). The runs are spread over
+Each file runs once per stage, variant and mode that applies (a calculus's modes under
+a variant, interderive calculi lists them; the rules lines must hold in the first, the
+reference mode; most calculi have one mode). The runs are spread over
 every core; the report comes in file order, identical failures of a file on one line
-("expected 3, got 4 on reduction, closures under ld, lud"). On a terminal a progress
+("expected 3, got 4 on STAGE1, STAGE2 under V1, V2"). On a terminal a progress
 line is shown on standard error. Check ends with "N files, N runs: N passed, N failed".
 
 A file that cannot be checked is an error: unreadable, with malformed expectation

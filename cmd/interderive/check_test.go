@@ -125,9 +125,9 @@ func TestCheckJSON(t *testing.T) {
 	}
 	// By hand: interp under LD unmerged and merged, under ED unmerged.
 	want := workbench.CheckReport{Files: 1, Runs: 3, Failed: 3, Problems: []workbench.CheckError{}, Failures: []workbench.CheckFailure{
-		{File: path, Stage: "interp", Semantics: "ld", Mode: "unmerged", Message: "expected 5, got 4"},
-		{File: path, Stage: "interp", Semantics: "ld", Mode: "merged", Message: "expected 5, got 4"},
-		{File: path, Stage: "interp", Semantics: "ed", Mode: "unmerged", Message: "expected 5, got 4"},
+		{File: path, Stage: "interp", Variant: "ld", Mode: "unmerged", Message: "expected 5, got 4"},
+		{File: path, Stage: "interp", Variant: "ld", Mode: "merged", Message: "expected 5, got 4"},
+		{File: path, Stage: "interp", Variant: "ed", Mode: "unmerged", Message: "expected 5, got 4"},
 	}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)

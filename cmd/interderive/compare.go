@@ -15,7 +15,7 @@ func (a *app) newCompareCmd() *cobra.Command {
 		Use:   "compare [flags] FILE",
 		Short: "Run a program on every stage under every variant, and compare",
 		Long: `Compare runs the program on every derivation stage of its calculus under each
-requested variant (every one by default: --semantics, --ad, ... take all or a
+requested variant (every one by default: the variant flags take all or a
 comma-separated list) and prints a table: variant, stage, answer, contractions, time.
 Within one variant every stage must give the reference stage's answer and perform the
 same contractions in the same order (all stages run in the same --mode, by default the
@@ -26,8 +26,8 @@ Under each variant the stages run at once and their contractions are compared as
 go, in memory that does not grow with the runs; a stage ahead of the others waits for
 them (the time column leaves its waits out). A run cut short agrees with another if its
 contractions are a prefix of the other's: when nothing disagrees but some run was cut,
-compare says how far the stages were compared ("ed: the stages agree on the first 4096
-contractions; interp cut by --timeout") and the exit status is 3.
+compare says how far the stages were compared ("V: the stages agree on the first 4096
+contractions; STAGE cut by --timeout") and the exit status is 3.
 
 ` + budgetsHelp + `
 

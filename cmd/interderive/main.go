@@ -1,12 +1,15 @@
 // Command interderive runs, traces and checks programs of the workbench's calculi on
 // their derived semantic artefacts, fuzzes them, and benchmarks them.
 //
-// Exit status: 0 for an answer (a value, blame, or undefined: the program's meaning);
-// 1 when check, compare, fuzz or bench finds a failure; 2 for a usage, syntax or type
-// error; 3 when a run stopped at a resource limit without an answer (out of fuel or
-// time, recursion deeper than a stage's bound, a differentiation strategy that gave up
-// for size); 4 for an internal error: a stage got stuck, which progress rules out for
-// well-typed programs, so it is a bug of the workbench.
+// It names no calculus and no stage: it takes them all from the registry,
+// internal/calculi, and runs them through the workbench, internal/workbench.
+//
+// Exit status: 0 for an answer (whatever the program means); 1 when check, compare,
+// fuzz or bench finds a failure; 2 for a usage, syntax or type error; 3 when a run
+// stopped at a resource limit without an answer (out of fuel, time or memory, recursion
+// deeper than a stage's bound, a meta-level function that gave up for size); 4 for an
+// internal error: a stage got stuck, which progress rules out for well-typed programs,
+// so it is a bug of the workbench.
 package main
 
 import (

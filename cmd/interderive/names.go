@@ -9,7 +9,7 @@ import (
 )
 
 // The names the flags take, all from the registry (internal/calculi): --stage the
-// stages, each calculus's variant flag (Parameter.Flag: --semantics, --ad, ...) its
+// stages, each calculus's variant flag (Parameter.Flag) its
 // values, --mode the modes, --lang the languages. Every name is exact (case-sensitive),
 // and an unknown one is a usage error (exit status 2) whose message lists the known
 // ones, whatever the file's calculus: a flag that does not apply to it is still

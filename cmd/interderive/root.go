@@ -13,7 +13,7 @@ import (
 )
 
 const exitStatusHelp = `Exit status:
-  0  an answer: a value, blame or undefined (check: every run passed)
+  0  an answer: whatever the program means (check: every run passed)
   1  check: some run failed its file's expectations; compare: the stages disagree;
      fuzz: a property failed; bench: an answer differs from the one the program states
   2  a usage, syntax or type error (FILE:LINE:COL: message, the line, a caret); an
@@ -28,7 +28,7 @@ const exitStatusHelp = `Exit status:
 
 // budgetsHelp says what the budgets of run, trace, compare and check are.
 const budgetsHelp = `Budgets: every run stops after --fuel contractions, after --timeout (default 1m; 0
-for none), or once its live heap passes --memory (default: half of the machine's
+for none), or once its live heap passes --memory (default: half of the computer's
 memory, or of its control group's limit if lower; the runtime's soft limit is set to
 it too); no value or term is printed in more than --print-limit bytes (default 1MiB):
 a longer answer stops the run, a longer item of a trace is cut and marked "… [cut at
@@ -51,7 +51,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) (*cobra.Command, error) 
 	a := &app{wb: wb, stdin: stdin, stdout: stdout, stderr: stderr}
 	root := &cobra.Command{
 		Use:   "interderive",
-		Short: "A semantics workbench: interpreters derived by program transformation",
+		Short: "A workbench of interpreters derived by program transformation",
 		Long: `interderive runs programs on semantic artefacts derived from one another by program
 transformation, for the calculi and the stages below (interderive calculi says more).
 

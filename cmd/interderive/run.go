@@ -33,8 +33,8 @@ func (a *app) newRunCmd() *cobra.Command {
 		Short: "Run a program and print its answer",
 		Long: `Run a program, in the calculus of its extension (or --lang), on a stage (by default
 the last of its derivation) under a variant (by default the calculus's), and print
-exactly one line: by default the observation (4, true, function, dynamic, blame l2,
-undefined, <3, 2>); with --show value, the value in the language's syntax.
+exactly one line: by default the observation (4, true, function, ...: the calculus's
+own); with --show value, the value in the language's syntax.
 
 ` + budgetsHelp + `
 

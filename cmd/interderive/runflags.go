@@ -14,7 +14,7 @@ import (
 // variant flag, a mode, the language, and the budgets.
 type runFlags struct {
 	stage, mode, lang string
-	variants          map[string]*string // by flag: --semantics, --ad, ...
+	variants          map[string]*string // by flag (Parameter.Flag)
 	fuel              int
 	timeout           time.Duration
 	budgets           budgetFlags

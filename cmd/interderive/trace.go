@@ -18,22 +18,18 @@ func (a *app) newTraceCmd() *cobra.Command {
 		Short: "Show every step of a run as the stage takes it",
 		Long: `Trace shows the steps of a run as the chosen stage (by default the calculus's
 reference) takes them: for each contraction, "contraction N: RULE" and what the stage
-did to reach it — a reduction semantics its decompositions (context and redex), the
-contractum and the term after plugging; a calculus of closures the same over closures,
-with its environment steps; a machine every state; a CPS evaluator or an interpreter
-nothing but its contractions — and what it says of a contraction once complete (for
-a nested layer, indented under the step that starts it). The trace ends with the
-answer. --reports shows only what the stages report (for the differentiable language,
-every rd's trace term and derivative term).
+did to reach it (interderive calculi lists the stages and what each is: the first
+shows its decompositions, contractums and terms after plugging; a later one its
+environment steps, or its states; the last ones nothing but their contractions) and
+what it says of a contraction once complete (a nested layer is indented under the step
+that starts it). The trace ends with the answer. --reports shows only what the stages
+report of their contractions, which every stage must report alike.
 
 With --stage all, every stage runs and the traces are aligned on the contractions they
 share: for each contraction, what each stage did to reach it; the stages run at once
 and the text is written as they go; --html FILE writes a page to step through (FILE
 must not exist, unless --force; it is never the program), --json the same data for
 tools. The trace ends with each stage's answer or what stopped it.
-
-A calculus of closures names each environment where it first appears, "ρ2 = (x ↦ cl) :
-ρ1", and refers to it by name after, so that the trace grows with the run.
 
 ` + budgetsHelp + `
 
@@ -82,7 +78,7 @@ A calculus of closures names each environment where it first appears, "ρ2 = (x 
 		},
 	}
 	a.registerRunFlags(cmd, &f, fmt.Sprintf("derivation stage, one of %s, or all (default: the calculus's reference)", joinNames(a.wb.StageNames())))
-	cmd.Flags().BoolVar(&reports, "reports", false, "show only what the stages report (the differentiable language: every rd's trace and derivative)")
+	cmd.Flags().BoolVar(&reports, "reports", false, "show only what the stages report of their contractions")
 	cmd.Flags().StringVar(&html, "html", "", "with --stage all: write a page to step through to this file (a new file, unless --force)")
 	cmd.Flags().BoolVar(&force, "force", false, "let --html overwrite an existing file (never the program itself)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "with --stage all: print the aligned trace as JSON")

@@ -19,11 +19,11 @@ type Calculus interface {
 	// Doc says what the calculus is, in a line.
 	Doc() string
 	// Languages are its source languages, each named by its file extension: a
-	// surface language and its cast calculus make two, most calculi have one.
+	// surface language and an intermediate one make two, most calculi have one.
 	Languages() []Language
 	// Variant is its semantic parameter, whose values expectation comments name
-	// (expect[ld]: ...) and every stage is parametric in: the cast semantics, the
-	// differentiation strategy.
+	// (expect[V]: ...) and every stage is parametric in: a choice of rules, of a
+	// meta-level function, ...
 	Variant() Parameter
 	// Modes are the ways a run may go under a variant besides the variant itself,
 	// first the reference mode, whose contractions are the reference sequence
@@ -48,22 +48,22 @@ type Calculus interface {
 
 // A Language is a source language of a calculus, named by its file extension.
 type Language struct {
-	Ext string // without the dot: cast, ...
+	Ext string // without the dot
 	Doc string
 }
 
 // A Parameter is a calculus's parameter on the command line: its flag, its values
 // and its default.
 type Parameter struct {
-	Flag string // semantics, ad
+	Flag string // its flag on the command line, without the dashes
 	Doc  string // what it selects, in a phrase
-	// Noun is what one of its values is called in messages ("unknown semantics
-	// \"xx\""): "semantics", "strategy". Flag stands in for it when it is empty.
+	// Noun is what one of its values is called in messages (unknown NOUN "xx").
+	// Flag stands in for it when it is empty.
 	Noun    string
 	Values  []string // every value, the default first where it comes
 	Default string
 	// Expect are the values a plain -- expect: comment covers: all of them unless a
-	// calculus says fewer (a custom cast semantics runs only where a file names it).
+	// calculus says fewer (a variant that runs only where a file names it).
 	Expect []string
 }
 
@@ -92,7 +92,7 @@ type Program interface {
 
 // Outcome is an answer as the command shows it.
 type Outcome struct {
-	// Observation is what run prints by default: 4, true, function, blame l2,
+	// Observation is what run prints by default: 4, true, function, ..., as the
 	// undefined, <3, 2>.
 	Observation string
 	// Value is the answer in the language's syntax (run --show value).
@@ -114,12 +114,12 @@ func (e *LoadError) Error() string { return e.Phase + " error: " + e.Err.Error()
 func (e *LoadError) Unwrap() error { return e.Err }
 
 // A Property is a metatheory property of a calculus that fuzz checks on random
-// inputs: progress and preservation, the blame theorem, a composition's correctness,
+// inputs: progress and preservation, a theorem about the answers, a function's correctness,
 // Proposition 3.5, derivatives against finite differences.
 type Property struct {
 	Name string // on the command line (fuzz --props)
 	Doc  string // what it states, for fuzz's help
-	// Failure is what a failure is called: "the blame theorem fails".
+	// Failure is what a failure is called: "preservation fails".
 	Failure string
 	// Check draws its input with t (programs of depth about size) and checks the
 	// property under variant, on the stages given (the reference first); it returns

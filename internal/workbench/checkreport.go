@@ -25,12 +25,12 @@ type CheckReport struct {
 
 // CheckFailure is a failed run, for check --json.
 type CheckFailure struct {
-	File      string `json:"file"`
-	Stage     string `json:"stage,omitempty"` // none for a program that does not load
-	Semantics string `json:"semantics"`       // the variant
-	Mode      string `json:"mode,omitempty"`  // for a calculus with modes (CheckPlan.Modal)
-	Message   string `json:"message"`
-	Detail    string `json:"detail,omitempty"`
+	File    string `json:"file"`
+	Stage   string `json:"stage,omitempty"` // none for a program that does not load
+	Variant string `json:"variant"`
+	Mode    string `json:"mode,omitempty"` // for a calculus with modes (CheckPlan.Modal)
+	Message string `json:"message"`
+	Detail  string `json:"detail,omitempty"`
 }
 
 // CheckError is a file that could not be checked, for check --json.
@@ -162,7 +162,7 @@ func (r *CheckReport) record(file string, p *CheckPlan, err error, runs [][]Fail
 		if p.Modal {
 			mode = f.Mode
 		}
-		r.Failures = append(r.Failures, CheckFailure{File: p.Path, Stage: f.Stage, Semantics: f.Variant, Mode: mode, Message: f.What, Detail: f.Detail})
+		r.Failures = append(r.Failures, CheckFailure{File: p.Path, Stage: f.Stage, Variant: f.Variant, Mode: mode, Message: f.What, Detail: f.Detail})
 	}
 }
 

@@ -342,7 +342,7 @@ func compareVariant(prog Program, stages []interderive.Stage, variant, mode stri
 	return rows, nil, &Partial{Variant: variant, Agreed: max(agreed, 0), Cut: cut}
 }
 
-// Message says how far the stages were compared under a variant: "ed: the stages
+// Message says how far the stages were compared under a variant: "V: the stages
 // agree on the first 4096 contractions; s1 cut by --timeout, s3 cut by --fuel", the
 // stages cut for one reason named together ("s1, s3 cut by --timeout").
 func (p Partial) Message() string {
@@ -393,7 +393,7 @@ type CompareReport struct {
 
 // CompareRowReport is a row of compare --json's output.
 type CompareRowReport struct {
-	Semantics    string  `json:"semantics"` // the variant
+	Variant      string  `json:"variant"`
 	Stage        string  `json:"stage"`
 	Outcome      string  `json:"outcome"`
 	Answer       string  `json:"answer"`
@@ -405,10 +405,10 @@ type CompareRowReport struct {
 // PartialReport is an entry of compare --json's "partial": a variant under which the
 // stages agree as far as they could be compared, and the runs cut short.
 type PartialReport struct {
-	Semantics string      `json:"semantics"`
-	Agreed    int         `json:"agreed"`
-	Cut       []CutReport `json:"cut"`
-	Message   string      `json:"message"`
+	Variant string      `json:"variant"`
+	Agreed  int         `json:"agreed"`
+	Cut     []CutReport `json:"cut"`
+	Message string      `json:"message"`
 }
 
 // CutReport is a run cut short: its stage, and the flag that allows it more.
@@ -421,14 +421,14 @@ type CutReport struct {
 func (c Comparison) Report() CompareReport {
 	out := CompareReport{Rows: []CompareRowReport{}, Disagreements: []string{}, Partial: []PartialReport{}}
 	for _, r := range c.Rows {
-		out.Rows = append(out.Rows, CompareRowReport{Semantics: r.Variant, Stage: r.Stage, Outcome: OutcomeName(r.Err),
+		out.Rows = append(out.Rows, CompareRowReport{Variant: r.Variant, Stage: r.Stage, Outcome: OutcomeName(r.Err),
 			Answer: r.Answer(), Value: r.Outcome.Value, Contractions: r.Contractions, Seconds: r.Time.Seconds()})
 	}
 	for _, d := range c.Disagreements {
 		out.Disagreements = append(out.Disagreements, d.String())
 	}
 	for _, p := range c.Partial {
-		jp := PartialReport{Semantics: p.Variant, Agreed: p.Agreed, Message: p.Message()}
+		jp := PartialReport{Variant: p.Variant, Agreed: p.Agreed, Message: p.Message()}
 		for _, r := range p.Cut {
 			jp.Cut = append(jp.Cut, CutReport{Stage: r.Stage, By: r.CutBy()})
 		}
@@ -440,7 +440,7 @@ func (c Comparison) Report() CompareReport {
 // WriteTable prints the comparison's table (variant, stage, answer, contractions,
 // time), then a line per disagreement (DISAGREE ...) and per variant compared only in
 // part (PARTIAL ...), and the variants under which every stage agreed, of those given.
-// heading heads the first column, the variants' ("semantics").
+// heading heads the first column, the variants' (the variant flag).
 func (c Comparison) WriteTable(w io.Writer, heading string, variants []string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\tstage\tanswer\tcontractions\ttime\n", heading)

@@ -22,7 +22,8 @@ import (
 //
 // ANSWER is what run prints (Outcome.Observation), or "type error" (rejected
 // statically), or "out of fuel"; an ANSWER that ends in " *" matches every answer
-// that begins with what comes before the star ("blame *": blame with any label).
+// that begins with what comes before the star ("error *": any answer that begins with
+// "error ").
 type Expectations struct {
 	Answer map[string]string   // variant -> expected answer
 	Rules  map[string][]string // variant -> rules that must fire
@@ -122,7 +123,7 @@ func isWordByte(b byte, first bool) bool {
 
 // nearDirective returns the directive a word misspells: one whose name is within
 // one edit of it (two for the names longer than five letters), case ignored. A word
-// farther from every directive is prose (-- LD: ..., -- note: ...).
+// farther from every directive is prose (-- Note: ..., -- note: ...).
 func nearDirective(word string) (string, bool) {
 	w := strings.ToLower(word)
 	for _, d := range Directives() {
@@ -164,7 +165,7 @@ func editDistance(a, b string) int {
 // ParseExpectations reads the expectation comments of src for a calculus, whose
 // variants are the values of its variant parameter. A
 // malformed directive is an error at its position (an interderive.ErrorList of every
-// such error): an unknown word shaped as a directive (-- expct[ld]: 4, -- expext: 4;
+// such error): an unknown word shaped as a directive (-- expct[v]: 4, -- expext: 4;
 // -- WORD[...] whatever the word, -- WORD: when the word is a directive's name
 // misspelt, with the name suggested), a missing colon, an unknown variant, an empty
 // expectation, a fuel that is not a positive number, a second expectation for a
@@ -281,7 +282,7 @@ const approxPrefix = "≈ "
 
 // Matches reports whether an actual answer satisfies an expected one: equal text; or,
 // for an expectation that ends in " *", an answer that begins with what precedes the
-// star, its blank included ("blame *" matches "blame l1", not "blame" or "blamed");
+// star, its blank included ("error *" matches "error l1", not "error" or "errors");
 // or, for an expect-approx expectation, the same shape with every number within a
 // relative 1e-9 (absolute, against 0).
 func Matches(expected, actual string) bool {

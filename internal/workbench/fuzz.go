@@ -64,7 +64,7 @@ func (t *fuzzTB) Failed() bool {
 type Found struct {
 	mu sync.Mutex
 	// Prop is the property that failed, Failure what its failure is called
-	// ("disagreement", "the blame theorem fails").
+	// ("disagreement", "preservation fails").
 	Prop, Failure string
 	// Counterexample is the input, ready to be written to a file.
 	Counterexample

@@ -130,7 +130,7 @@ func (r *reportTracer) Report(n int, _ string, _ any, line string) {
 }
 
 // TraceReports shows only what a run on one stage reports (interderive.Observer.Report:
-// trace --symbolic shows every rd's trace and derivative): for each contraction with
+// trace --reports): for each contraction with
 // reports, "contraction N (RULE)" and its report lines, as they come (see
 // reportTracer.Report for a report whose contraction the stage does not know); it ends
 // with "answer     VALUE". The names are taken as Trace takes them.

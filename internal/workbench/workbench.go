@@ -296,7 +296,7 @@ func (w *Workbench) VariantFor(c Calculus, name string) (string, error) {
 // ModeFor finds a mode of a calculus under a variant by name: "" is the reference
 // mode. A name the variant does not list is looked for among the modes of the
 // calculus's other variants, so that every variant can run in a mode that some
-// variant has (compare --space merged runs every cast semantics merged, as it always
+// variant has (compare --mode M runs every variant in M, where one variant has M, as it always
 // has): a mode sets run options, whatever the variant.
 func (w *Workbench) ModeFor(c Calculus, variant, name string) (Mode, error) {
 	modes := c.Modes(variant)
@@ -334,7 +334,7 @@ func modal(c Calculus) bool {
 }
 
 // Parameters are the calculi's variant parameters, one per flag, in the registry's
-// order, for the command to register as flags (--semantics, --ad, ...). Calculi that
+// order, for the command to register as flags. Calculi that
 // share a flag share its entry: its values are all theirs, in order, each once, and
 // its default and doc are the first's.
 func (w *Workbench) Parameters() []Parameter {
@@ -368,7 +368,7 @@ func (w *Workbench) Parameter(flag string) (Parameter, error) {
 	return Parameter{}, fmt.Errorf("unknown parameter --%s (known: %s)", flag, strings.Join(flags, ", "))
 }
 
-// checkOnly checks a selection of variants per flag (check --semantics ld,ed ...):
+// checkOnly checks a selection of variants per flag (check --FLAG V1,V2 ...):
 // every flag is a parameter's, and every name one of its values.
 func (w *Workbench) checkOnly(only map[string][]string) error {
 	flags := make([]string, 0, len(only))
@@ -391,7 +391,7 @@ func (w *Workbench) checkOnly(only map[string][]string) error {
 }
 
 // SelectVariants are the variants of a calculus that a selection per flag keeps
-// (--semantics ld,ed: only[flag] lists them): every variant when the calculus's flag
+// (--FLAG V1,V2: only[flag] lists them): every variant when the calculus's flag
 // is absent or nil, else the ones listed, in the order given. A name the calculus does
 // not have is an error.
 func (w *Workbench) SelectVariants(c Calculus, only map[string][]string) ([]string, error) {
