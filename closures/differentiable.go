@@ -70,22 +70,12 @@ import (
 // of their traces. Past it a run stops with an *interderive.DepthError.
 const MaxDiffLayers = dpl.MaxLayers
 
-// DiffMode tells the two judgements apart.
-type DiffMode uint8
+// DiffMode and DiffSymbolic are dpl.Mode and dpl.Symbolic, for the callers outside
+// the package that name them so.
+type DiffMode = dpl.Mode
 
-const (
-	// DiffOrdinary is ordinary evaluation, ⇒.
-	DiffOrdinary DiffMode = iota
-	// DiffSymbolic is symbolic evaluation, ⇝.
-	DiffSymbolic
-)
-
-func (m DiffMode) String() string {
-	if m == DiffSymbolic {
-		return "symbolic"
-	}
-	return "ordinary"
-}
+// dpl.Symbolic is dpl.Symbolic (see dpl.Mode).
+const DiffSymbolic = dpl.Symbolic
 
 // DiffEnv is a value environment ρ; nil is ε. It binds ordinary variables to closed
 // values; Sym marks the bindings made by symbolic evaluation, whose variables stay
@@ -99,8 +89,8 @@ type (
 )
 
 // envValue is the value closure of the variable bound by the binding rho, under mode.
-func envValue(rho *DiffEnv, p dpl.Pos, mode DiffMode) *DiffValue {
-	if mode == DiffSymbolic && rho.Sym {
+func envValue(rho *DiffEnv, p dpl.Pos, mode dpl.Mode) *DiffValue {
+	if mode == dpl.Symbolic && rho.Sym {
 		return &DiffValue{Term: &dpl.Var{P: p, Name: rho.Name}, Val: rho.Val}
 	}
 	return &DiffValue{Term: rho.Val, Val: rho.Val}
@@ -357,7 +347,7 @@ func (E DiffContext) IsTrivial() bool { return len(E) == 0 }
 // String prints the context read back, with [] for the hole.
 func (E DiffContext) String() string {
 	hole := &dpl.Var{Name: contexts.Hole}
-	return dpl.Format(DiffSigma(DiffSymbolic, E.Plug(&DiffValue{Term: hole, Val: hole})))
+	return dpl.Format(DiffSigma(dpl.Symbolic, E.Plug(&DiffValue{Term: hole, Val: hole})))
 }
 
 // DiffStep is the next step of a closure: an environment step (Env is "expand" or
@@ -378,7 +368,7 @@ type DiffStep struct {
 // root, pushing frames, to the leftmost closure that is not a value (an environment
 // step, or a letrec), and climbs back with values until it finds a redex. It is the
 // reference's decomposition over closures, written as one loop.
-func DecomposeDiff(mode DiffMode, cl DiffClosure) (DiffStep, error) {
+func DecomposeDiff(mode dpl.Mode, cl DiffClosure) (DiffStep, error) {
 	var E DiffContext
 	for {
 		v, st, err := descendDiff(mode, &E, cl)
@@ -392,7 +382,7 @@ func DecomposeDiff(mode DiffMode, cl DiffClosure) (DiffStep, error) {
 }
 
 // descendDiff goes down the closure to a value (returned) or a step.
-func descendDiff(mode DiffMode, E *DiffContext, cl DiffClosure) (*DiffValue, DiffStep, error) {
+func descendDiff(mode dpl.Mode, E *DiffContext, cl DiffClosure) (*DiffValue, DiffStep, error) {
 	env := func(redex DiffClosure, kind string, contractum DiffClosure) (*DiffValue, DiffStep, error) {
 		return nil, DiffStep{Context: *E, Redex: redex, Env: kind, Contractum: contractum}, nil
 	}
@@ -494,7 +484,7 @@ func climbDiff(E *DiffContext, v *DiffValue) (DiffClosure, DiffStep, error) {
 		frame := (*E)[len(*E)-1]
 		*E = (*E)[:len(*E)-1]
 		if _, cond := frame.(*DiffIfCond); isBool != cond {
-			return nil, DiffStep{}, interderive.Stuck("", "ill-typed closure: %s", dpl.FormatShort(DiffSigma(DiffSymbolic, frame.Plug(v)), interderive.MaxStuckShown))
+			return nil, DiffStep{}, interderive.Stuck("", "ill-typed closure: %s", dpl.FormatShort(DiffSigma(dpl.Symbolic, frame.Plug(v)), interderive.MaxStuckShown))
 		}
 		found := func(rule string) (DiffClosure, DiffStep, error) {
 			return nil, DiffStep{Context: *E, Redex: frame.Plug(v), Rule: rule}, nil
@@ -552,7 +542,7 @@ type DiffEvent struct {
 	// Layer is 0 for the evaluation of the program and grows by one for each nested
 	// layer.
 	Layer int
-	Mode  DiffMode
+	Mode  dpl.Mode
 	// Rule is the event's name ("let", "sym/let", ...), empty for an environment step.
 	Rule string
 	DiffStep
@@ -663,11 +653,8 @@ func (r *diffRun) enter() error {
 func (r *diffRun) leave() { r.layer-- }
 
 // contract counts the contraction of the step's redex under mode.
-func (r *diffRun) contract(mode DiffMode, st DiffStep) (DiffEvent, error) {
-	rule := st.Rule
-	if mode == DiffSymbolic {
-		rule = dpl.Symbolic(rule)
-	}
+func (r *diffRun) contract(mode dpl.Mode, st DiffStep) (DiffEvent, error) {
+	rule := mode.Rule(st.Rule)
 	if err := r.fuel.Contract(rule); err != nil {
 		return DiffEvent{}, err
 	}
@@ -681,7 +668,7 @@ func (r *diffRun) done(ev DiffEvent) {
 }
 
 // administrative performs an environment step: the contractum replaces the redex.
-func (r *diffRun) administrative(mode DiffMode, st DiffStep) DiffClosure {
+func (r *diffRun) administrative(mode dpl.Mode, st DiffStep) DiffClosure {
 	next := st.Context.Plug(st.Contractum)
 	if r.hooks.Step != nil {
 		r.hooks.Step(DiffEvent{Layer: r.layer, Mode: mode, DiffStep: st, Next: next})
@@ -694,7 +681,7 @@ func (r *diffRun) administrative(mode DiffMode, st DiffStep) DiffClosure {
 // eval is ⇒: the closure is reduced, one step at a time from the root, to a value.
 func (r *diffRun) eval(cl DiffClosure) (dpl.Term, error) {
 	for {
-		st, err := DecomposeDiff(DiffOrdinary, cl)
+		st, err := DecomposeDiff(dpl.Ordinary, cl)
 		if err != nil {
 			return nil, err
 		}
@@ -705,10 +692,10 @@ func (r *diffRun) eval(cl DiffClosure) (dpl.Term, error) {
 			if err := r.env.step(r.fuel); err != nil {
 				return nil, err
 			}
-			cl = r.administrative(DiffOrdinary, st)
+			cl = r.administrative(dpl.Ordinary, st)
 			continue
 		}
-		ev, err := r.contract(DiffOrdinary, st)
+		ev, err := r.contract(dpl.Ordinary, st)
 		if err != nil {
 			return nil, err
 		}
@@ -780,7 +767,7 @@ func (r *diffRun) contractOrdinary(redex DiffClosure, ev *DiffEvent) (DiffClosur
 		}
 		return closed(&dpl.BoolLit{P: red.P, B: b}), nil
 	}
-	return nil, interderive.Stuck("", "no contraction for %s", dpl.FormatShort(DiffSigma(DiffOrdinary, redex), interderive.MaxStuckShown))
+	return nil, interderive.Stuck("", "no contraction for %s", dpl.FormatShort(DiffSigma(dpl.Ordinary, redex), interderive.MaxStuckShown))
 }
 
 // letrecDiff contracts (letrec f(x:T):U = M in N)[φ|ρ] to N[φ[clo_φ(f(x:T):U. M)/f]|ρ].
@@ -836,7 +823,7 @@ type symContraction struct {
 // the trace so far being the let-chain prefix.
 func (r *diffRun) trace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
 	for {
-		st, err := DecomposeDiff(DiffSymbolic, cl)
+		st, err := DecomposeDiff(dpl.Symbolic, cl)
 		if err != nil {
 			return nil, err
 		}
@@ -847,10 +834,10 @@ func (r *diffRun) trace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
 			if err := r.env.step(r.fuel); err != nil {
 				return nil, err
 			}
-			cl = r.administrative(DiffSymbolic, st)
+			cl = r.administrative(dpl.Symbolic, st)
 			continue
 		}
-		ev, err := r.contract(DiffSymbolic, st)
+		ev, err := r.contract(dpl.Symbolic, st)
 		if err != nil {
 			return nil, err
 		}
@@ -959,7 +946,7 @@ func (r *diffRun) contractSymbolic(redex DiffClosure, ev *DiffEvent) (symContrac
 		return symContraction{finished: der,
 			env: bindValue(bindValue(red.Env, red.Cotangent.(*DiffValue)), red.Point.(*DiffValue))}, nil
 	}
-	return symContraction{}, interderive.Stuck("", "no symbolic contraction for %s", dpl.FormatShort(DiffSigma(DiffSymbolic, redex), interderive.MaxStuckShown))
+	return symContraction{}, interderive.Stuck("", "no symbolic contraction for %s", dpl.FormatShort(DiffSigma(dpl.Symbolic, redex), interderive.MaxStuckShown))
 }
 
 // redexPos is the source position of a redex.
@@ -1008,18 +995,18 @@ func finishTrace(prefix []*dpl.Let, tail dpl.Term) (dpl.Term, error) {
 // calls resolved to their closures (dpl.Closure, the reference's representation of φ);
 // a value V ▷ ρ(V) reads back as ρ(V) under ordinary evaluation and as V under symbolic
 // evaluation. It recurses over the closure (and is meant for inspection, not for runs).
-func DiffSigma(mode DiffMode, cl DiffClosure) dpl.Term {
+func DiffSigma(mode dpl.Mode, cl DiffClosure) dpl.Term {
 	s := &diffSigma{mode: mode, funs: map[*DiffFun]*dpl.Closure{}}
 	return s.closure(cl)
 }
 
 type diffSigma struct {
-	mode DiffMode
+	mode dpl.Mode
 	funs map[*DiffFun]*dpl.Closure
 }
 
 func (s *diffSigma) value(v *DiffValue) dpl.Term {
-	if s.mode == DiffSymbolic {
+	if s.mode == dpl.Symbolic {
 		return v.Term
 	}
 	return v.Val
@@ -1061,7 +1048,7 @@ func (s *diffSigma) closure(cl DiffClosure) dpl.Term {
 func (s *diffSigma) term(m dpl.Term, phi *DiffFunEnv, rho *DiffEnv) dpl.Term {
 	m = dpl.SubstValues(m, func(x string) (dpl.Term, bool) {
 		b, ok := rho.Lookup(x)
-		if !ok || b.Val == nil || s.mode == DiffSymbolic && b.Sym {
+		if !ok || b.Val == nil || s.mode == dpl.Symbolic && b.Sym {
 			return nil, false
 		}
 		return b.Val, true

@@ -82,7 +82,7 @@ func TestDiffReadBack(t *testing.T) {
 	if _, err := closures.EvalDiffHooks(dpl.Pruned, prog, interderive.Options{}, hooks); err != nil {
 		t.Fatal(err)
 	}
-	call, ok := closures.DiffSigma(closures.DiffOrdinary, afterLetrec).(*dpl.Call)
+	call, ok := closures.DiffSigma(dpl.Ordinary, afterLetrec).(*dpl.Call)
 	if !ok || call.Clo == nil || dpl.Format(call) != "f(2)" {
 		t.Fatalf("after letrec: %v, want f(2) resolved", call)
 	}
@@ -92,14 +92,14 @@ func TestDiffReadBack(t *testing.T) {
 	}
 	env := (*closures.DiffEnv)(nil).Bind("a", &dpl.RealLit{R: 3}, false).Bind("x", &dpl.RealLit{R: 2}, true)
 	cl := &closures.DiffClo{M: dplcases.Expected(t, "a * x"), Env: env}
-	if got := dpl.Format(closures.DiffSigma(closures.DiffSymbolic, cl)); got != "mul(<3, x>)" {
+	if got := dpl.Format(closures.DiffSigma(dpl.Symbolic, cl)); got != "mul(<3, x>)" {
 		t.Errorf("symbolic read-back %s, want mul(<3, x>)", got)
 	}
-	if got := dpl.Format(closures.DiffSigma(closures.DiffOrdinary, cl)); got != "mul(<3, 2>)" {
+	if got := dpl.Format(closures.DiffSigma(dpl.Ordinary, cl)); got != "mul(<3, 2>)" {
 		t.Errorf("ordinary read-back %s, want mul(<3, 2>)", got)
 	}
 	shadow := &closures.DiffClo{M: dplcases.Expected(t, "let a:real = x in a + a"), Env: env}
-	if got := dpl.Format(closures.DiffSigma(closures.DiffOrdinary, shadow)); got != "let a:real = 2 in a + a" {
+	if got := dpl.Format(closures.DiffSigma(dpl.Ordinary, shadow)); got != "let a:real = 2 in a + a" {
 		t.Errorf("read-back under a binder %s, want let a:real = 2 in a + a", got)
 	}
 }

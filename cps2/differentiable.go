@@ -65,7 +65,7 @@ type diffCont struct {
 // diffMeta is the meta-continuation: the current layer's state, and what the
 // enclosing layers do with its result.
 type diffMeta struct {
-	symbolic bool
+	mode dpl.Mode
 	// tape is the trace so far, when symbolic, and the values of the fresh variables
 	// of Figure 5, which a layer evaluating a trace (C ⇒ V) shares with the layer
 	// whose trace it is (internal/dplval).
@@ -133,10 +133,7 @@ func (ev *diffEvaluator) fail(err error) step {
 // contract records a contraction, named by the layer's mode; false (and the run ends)
 // when the fuel is spent.
 func (ev *diffEvaluator) contract(mk *diffMeta, rule string) bool {
-	if mk.symbolic {
-		rule = dpl.Symbolic(rule)
-	}
-	if err := ev.fuel.Contract(rule); err != nil {
+	if err := ev.fuel.Contract(mk.mode.Rule(rule)); err != nil {
 		ev.err = err
 		return false
 	}
@@ -150,7 +147,7 @@ func diffK(apply func(v diffValue, mk *diffMeta) step) diffCont { return diffCon
 // the meta-continuation — M ⇒ V, or V ⇝ V ending the trace.
 func (ev *diffEvaluator) initial() diffCont {
 	return diffCont{initial: true, apply: func(v diffValue, mk *diffMeta) step {
-		if !mk.symbolic {
+		if mk.mode == dpl.Ordinary {
 			return mk.ret(v.Val)
 		}
 		return ev.finish(mk, v.Term)
@@ -172,12 +169,12 @@ func (ev *diffEvaluator) finish(mk *diffMeta, tail dpl.Term) step {
 }
 
 // nested makes the meta-continuation of a nested layer, whose result ret receives.
-func (ev *diffEvaluator) nested(mk *diffMeta, symbolic bool, ret func(dpl.Term) step) (*diffMeta, bool) {
+func (ev *diffEvaluator) nested(mk *diffMeta, mode dpl.Mode, ret func(dpl.Term) step) (*diffMeta, bool) {
 	if mk.depth >= DiffMaxLayers {
 		ev.err = dpl.LayerError()
 		return nil, false
 	}
-	return &diffMeta{symbolic: symbolic, depth: mk.depth + 1, ret: ret}, true
+	return &diffMeta{mode: mode, depth: mk.depth + 1, ret: ret}, true
 }
 
 // eval evaluates t under ρ and φ in the current layer and passes its value to k.
@@ -267,13 +264,13 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 // that binds them.
 func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
 	if e, ok := rho.Lookup(x.Name); ok {
-		if mk.symbolic && e.Sym {
+		if mk.mode == dpl.Symbolic && e.Sym {
 			return diffValue{Term: x, Val: e.Val}, nil
 		}
 		return dplval.Closed(e.Val), nil
 	}
 	if v, ok := mk.tape.Fresh.Get(x.Name); ok {
-		if mk.symbolic {
+		if mk.mode == dpl.Symbolic {
 			return diffValue{Term: x, Val: v}, nil
 		}
 		return dplval.Closed(v), nil
@@ -309,7 +306,7 @@ func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, k diffCont, mk *diffMet
 	if !ev.contract(mk, dpl.RulePlus) {
 		return nil
 	}
-	if mk.symbolic {
+	if mk.mode == dpl.Symbolic {
 		return ev.finished(ev.nodes.Plus(p, a.Term, b.Term), a.Val, b.Val, k, mk)
 	}
 	r, err := dpl.AddReals(a.Val, b.Val)
@@ -324,7 +321,7 @@ func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, k diffCont, mk *diffMeta)
 	if !ev.contract(mk, dpl.RuleOp) {
 		return nil
 	}
-	if mk.symbolic {
+	if mk.mode == dpl.Symbolic {
 		return ev.finished(ev.nodes.OpApp(t.P, t.Op, v.Term), v.Val, nil, k, mk)
 	}
 	r, err := dpl.Ev(t.Op, v.Val)
@@ -343,7 +340,7 @@ func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue
 	if !ev.contract(mk, rule) {
 		return nil
 	}
-	if mk.symbolic {
+	if mk.mode == dpl.Symbolic {
 		if rule == dpl.RuleFst {
 			return ev.finished(&dpl.Fst{P: p, X: v.Term, T: t, U: u}, v.Val, nil, k, mk)
 		}
@@ -361,7 +358,7 @@ func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFun
 	if !ev.contract(mk, dpl.RuleLet) {
 		return nil
 	}
-	if !mk.symbolic {
+	if mk.mode == dpl.Ordinary {
 		return ev.eval(t.Body, rho.Bind(t.Name, v.Val, false), phi, k, mk)
 	}
 	return ev.inPlace(t.P, ev.nodes.Let(t.P, t.Name, t.T, v.Term), t.Body, rho.Bind(t.Name, v.Val, true), phi, rho, k, mk)
@@ -378,7 +375,7 @@ func (ev *diffEvaluator) inPlace(p dpl.Pos, binding *dpl.Let, next dpl.Term, env
 		}
 		return ev.eval(next, env, phi, k, mk)
 	}
-	inner, ok := ev.nested(mk, true, func(c dpl.Term) step { return ev.bind(p, c, rho, nil, k, mk) })
+	inner, ok := ev.nested(mk, dpl.Symbolic, func(c dpl.Term) step { return ev.bind(p, c, rho, nil, k, mk) })
 	if !ok {
 		return nil
 	}
@@ -393,7 +390,7 @@ func (ev *diffEvaluator) inPlace(p dpl.Pos, binding *dpl.Let, next dpl.Term, env
 // let x:T_V = C, x fresh, and the layer goes on with x in its context k. rep, if not
 // nil, is the rd whose derivative C is, reported now that its contraction is complete.
 func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *diffRdReport, k diffCont, mk *diffMeta) step {
-	inner, ok := ev.nested(mk, false, func(v dpl.Term) step { return ev.bound(p, c, v, rep, k, mk) })
+	inner, ok := ev.nested(mk, dpl.Ordinary, func(v dpl.Term) step { return ev.bound(p, c, v, rep, k, mk) })
 	if !ok {
 		return nil
 	}
@@ -425,7 +422,7 @@ func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFun
 	if bl.B {
 		next = t.Then
 	}
-	if !mk.symbolic {
+	if mk.mode == dpl.Ordinary {
 		return ev.eval(next, rho, phi, k, mk)
 	}
 	return ev.inPlace(t.P, nil, next, rho, phi, rho, k, mk)
@@ -438,7 +435,7 @@ func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k di
 	}
 	clo := &diffClosure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
 	phi2 := phi.Bind(t.Name, clo)
-	if !mk.symbolic {
+	if mk.mode == dpl.Ordinary {
 		return ev.eval(t.Body, rho, phi2, k, mk)
 	}
 	return ev.inPlace(t.P, nil, t.Body, rho, phi2, rho, k, mk)
@@ -451,7 +448,7 @@ func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *dif
 		return nil
 	}
 	phi := clo.Phi.Bind(clo.Name, clo)
-	if !mk.symbolic {
+	if mk.mode == dpl.Ordinary {
 		return ev.eval(clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, false), phi, k, mk)
 	}
 	return ev.inPlace(p, ev.nodes.Let(p, clo.Param, clo.ParamT, v.Term), clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
@@ -463,7 +460,7 @@ func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFu
 	if !ev.contract(mk, dpl.RuleRd) {
 		return nil
 	}
-	inner, ok := ev.nested(mk, true, func(c dpl.Term) step { return ev.derivative(t, w, v, rho, c, k, mk) })
+	inner, ok := ev.nested(mk, dpl.Symbolic, func(c dpl.Term) step { return ev.derivative(t, w, v, rho, c, k, mk) })
 	if !ok {
 		return nil
 	}
@@ -480,7 +477,7 @@ func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c d
 		return ev.fail(err)
 	}
 	switch {
-	case !mk.symbolic: // rd ⇒ X because rd ⇝ der and der ⇒ X
+	case mk.mode == dpl.Ordinary: // rd ⇒ X because rd ⇝ der and der ⇒ X
 		ev.report(c, der)
 		return ev.eval(der, nil, nil, k, mk)
 	case k.initial: // Figure 4: the trace ends with der

@@ -233,7 +233,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("plus"); err != nil {
+			if err := in.contract(dpl.RulePlus); err != nil {
 				return nil, err
 			}
 			return dpl.AddReals(x, y)
@@ -245,7 +245,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("op"); err != nil {
+			if err := in.contract(dpl.RuleOp); err != nil {
 				return nil, err
 			}
 			return dpl.Ev(t.Op, a)
@@ -254,7 +254,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("let"); err != nil {
+			if err := in.contract(dpl.RuleLet); err != nil {
 				return nil, err
 			}
 			rho, m = rho.Bind(t.Name, v, false), t.Body
@@ -271,7 +271,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if !ok {
 				return nil, interderive.Stuck("", "%s of %s, which is not a pair", rule, dpl.FormatShort(v, interderive.MaxStuckShown))
 			}
-			if rule == "fst" {
+			if rule == dpl.RuleFst {
 				return p.X, nil
 			}
 			return p.Y, nil
@@ -280,14 +280,14 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("if"); err != nil {
+			if err := in.contract(dpl.RuleIf); err != nil {
 				return nil, err
 			}
 			if m = t.Else; b {
 				m = t.Then
 			}
 		case *dpl.Letrec: // letrec f(x:T):U = M in N ⇒ V  if N ⇒ V under φ[clo_φ(f(x:T):U. M)/f]
-			if err := in.contract("letrec"); err != nil {
+			if err := in.contract(dpl.RuleLetrec); err != nil {
 				return nil, err
 			}
 			phi, m = letrec(phi, t), t.Body
@@ -300,7 +300,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("call"); err != nil {
+			if err := in.contract(dpl.RuleCall); err != nil {
 				return nil, err
 			}
 			phi, rho = enter(fn, v, false)
@@ -314,7 +314,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("rd"); err != nil {
+			if err := in.contract(dpl.RuleRd); err != nil {
 				return nil, err
 			}
 			c, der, err := in.rd(phi, rho, t, dplval.Closed(w), dplval.Closed(l))
@@ -338,7 +338,7 @@ func (in *diffInterp) opPair(phi *diffFunEnv, rho *diffEnv, op *dpl.Operator, p 
 	if err != nil {
 		return nil, err
 	}
-	if err := in.contract("op"); err != nil {
+	if err := in.contract(dpl.RuleOp); err != nil {
 		return nil, err
 	}
 	return dpl.EvPair(op, x, y, p.P)
@@ -370,7 +370,7 @@ func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, err
 			if err != nil {
 				return false, err
 			}
-			if err := in.contract("pred"); err != nil {
+			if err := in.contract(dpl.RulePred); err != nil {
 				return false, err
 			}
 			return dpl.BevPair(t.Pred, x, y, p.P)
@@ -379,7 +379,7 @@ func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, err
 		if err != nil {
 			return false, err
 		}
-		if err := in.contract("pred"); err != nil {
+		if err := in.contract(dpl.RulePred); err != nil {
 			return false, err
 		}
 		return dpl.Bev(t.Pred, v)
@@ -398,9 +398,9 @@ func (in *diffInterp) evalIn(rho *diffEnv, c dpl.Term) (dpl.Term, error) {
 
 func projection(t dpl.Term) (dpl.Term, string) {
 	if f, ok := t.(*dpl.Fst); ok {
-		return f.X, "fst"
+		return f.X, dpl.RuleFst
 	}
-	return t.(*dpl.Snd).X, "snd"
+	return t.(*dpl.Snd).X, dpl.RuleSnd
 }
 
 // letrec is φ[clo_φ(f(x:T):U. M)/f].
@@ -480,7 +480,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("sym/let"); err != nil {
+			if err := in.contract(dpl.SymLet); err != nil {
 				return nil, err
 			}
 			prefix = append(prefix, in.nodes.Let(t.P, t.Name, t.T, v.Term))
@@ -490,14 +490,14 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("sym/if"); err != nil {
+			if err := in.contract(dpl.SymIf); err != nil {
 				return nil, err
 			}
 			if m = t.Else; b {
 				m = t.Then
 			}
 		case *dpl.Letrec: // letrec f(x:T):U = M in N ⇝ C  if N ⇝ C under φ[clo_φ(f(x:T):U. M)/f]
-			if err := in.contract("sym/letrec"); err != nil {
+			if err := in.contract(dpl.SymLetrec); err != nil {
 				return nil, err
 			}
 			phi, m = letrec(phi, t), t.Body
@@ -510,7 +510,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("sym/call"); err != nil {
+			if err := in.contract(dpl.SymCall); err != nil {
 				return nil, err
 			}
 			prefix = append(prefix, in.nodes.Let(t.P, fn.Param, fn.ParamT, v.Term))
@@ -587,7 +587,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if err != nil {
 			return diffValue{}, err
 		}
-		if err := in.contract("sym/let"); err != nil {
+		if err := in.contract(dpl.SymLet); err != nil {
 			return diffValue{}, err
 		}
 		start := in.nodes.Let(t.P, t.Name, t.T, v.Term)
@@ -601,7 +601,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if err != nil {
 			return diffValue{}, err
 		}
-		if err := in.contract("sym/if"); err != nil {
+		if err := in.contract(dpl.SymIf); err != nil {
 			return diffValue{}, err
 		}
 		branch := t.Else
@@ -614,7 +614,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		}
 		return in.bind(t.P, c, rho, prefix)
 	case *dpl.Letrec:
-		if err := in.contract("sym/letrec"); err != nil {
+		if err := in.contract(dpl.SymLetrec); err != nil {
 			return diffValue{}, err
 		}
 		c, err := in.nestedTrace(letrec(phi, t), rho, t.Body, nil)
@@ -631,7 +631,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if err != nil {
 			return diffValue{}, err
 		}
-		if err := in.contract("sym/call"); err != nil {
+		if err := in.contract(dpl.SymCall); err != nil {
 			return diffValue{}, err
 		}
 		start := in.nodes.Let(t.P, fn.Param, fn.ParamT, v.Term)
@@ -674,7 +674,7 @@ func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		c, x, y, rule = in.nodes.Plus(t.P, a.Term, b.Term), a.Val, b.Val, "sym/plus"
+		c, x, y, rule = in.nodes.Plus(t.P, a.Term, b.Term), a.Val, b.Val, dpl.SymPlus
 	case *dpl.OpApp:
 		if p, ok := t.Arg.(*dpl.Pair); ok {
 			// The trace needs the pair as it stands, the contraction only its
@@ -683,26 +683,26 @@ func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			c, x, y, rule = in.nodes.OpApp(t.P, t.Op, in.nodes.Pair(p.P, a.Term, b.Term, p.T, p.U)), a.Val, b.Val, "sym/op"
+			c, x, y, rule = in.nodes.OpApp(t.P, t.Op, in.nodes.Pair(p.P, a.Term, b.Term, p.T, p.U)), a.Val, b.Val, dpl.SymOp
 			break
 		}
 		a, err := operand(t.Arg)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		c, x, rule = in.nodes.OpApp(t.P, t.Op, a.Term), a.Val, "sym/op"
+		c, x, rule = in.nodes.OpApp(t.P, t.Op, a.Term), a.Val, dpl.SymOp
 	case *dpl.Fst:
 		a, err := operand(t.X)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		c, x, rule = &dpl.Fst{P: t.P, X: a.Term, T: t.T, U: t.U}, a.Val, "sym/fst"
+		c, x, rule = &dpl.Fst{P: t.P, X: a.Term, T: t.T, U: t.U}, a.Val, dpl.SymFst
 	case *dpl.Snd:
 		a, err := operand(t.X)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		c, x, rule = &dpl.Snd{P: t.P, X: a.Term, T: t.T, U: t.U}, a.Val, "sym/snd"
+		c, x, rule = &dpl.Snd{P: t.P, X: a.Term, T: t.T, U: t.U}, a.Val, dpl.SymSnd
 	}
 	if err := in.contract(rule); err != nil {
 		return nil, nil, nil, err
@@ -745,7 +745,7 @@ func (in *diffInterp) symbolicRd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, prefi
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := in.contract("sym/rd"); err != nil {
+	if err := in.contract(dpl.SymRd); err != nil {
 		return nil, nil, nil, err
 	}
 	c, der, err = in.rd(phi, rho, t, w, v)
@@ -769,7 +769,7 @@ func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix 
 			if err != nil {
 				return false, err
 			}
-			if err := in.contract("sym/pred"); err != nil {
+			if err := in.contract(dpl.SymPred); err != nil {
 				return false, err
 			}
 			return dpl.BevPair(t.Pred, x.Val, y.Val, p.P)
@@ -778,7 +778,7 @@ func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix 
 		if err != nil {
 			return false, err
 		}
-		if err := in.contract("sym/pred"); err != nil {
+		if err := in.contract(dpl.SymPred); err != nil {
 			return false, err
 		}
 		return dpl.Bev(t.Pred, v.Val)

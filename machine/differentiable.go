@@ -74,23 +74,6 @@ import (
 // way on every stage).
 const DiffMaxLayers = dpl.MaxLayers
 
-// DiffMode tells the two judgements apart: the mode of a layer.
-type DiffMode uint8
-
-const (
-	// DiffOrdinary is ordinary evaluation, ⇒.
-	DiffOrdinary DiffMode = iota
-	// DiffSymbolic is symbolic evaluation, ⇝.
-	DiffSymbolic
-)
-
-func (m DiffMode) String() string {
-	if m == DiffSymbolic {
-		return "symbolic"
-	}
-	return "ordinary"
-}
-
 // DiffControl says which transition function applies to a state.
 type DiffControl uint8
 
@@ -244,7 +227,7 @@ func (*DiffKRdCotangent) isDiffFrame() {}
 // variables of Figure 5, which an ordinary layer evaluating a trace shares with the
 // symbolic layer whose trace it is), and what the layer below does with its result.
 type DiffLayer struct {
-	Mode DiffMode
+	Mode dpl.Mode
 	K    []DiffFrame
 	Tape dplval.Tape
 	Exit DiffExit
@@ -393,7 +376,7 @@ func (m *DiffMachine) Run(prog dpl.Term) (dpl.Answer, error) {
 		return dpl.Answer{}, err
 	}
 	m.names = dpl.NewNames(prog)
-	s := &DiffState{Layers: []*DiffLayer{{Mode: DiffOrdinary, Exit: &DiffExitProgram{}}}}
+	s := &DiffState{Layers: []*DiffLayer{{Mode: dpl.Ordinary, Exit: &DiffExitProgram{}}}}
 	s.toEval(prog, nil, nil)
 	for s.Control != DiffHalt {
 		if m.Trace != nil {
@@ -417,10 +400,7 @@ func (m *DiffMachine) Run(prog dpl.Term) (dpl.Answer, error) {
 
 // contract counts the contraction of a redex, named by the current layer's mode.
 func (m *DiffMachine) contract(s *DiffState, rule string) error {
-	if s.top().Mode == DiffSymbolic {
-		rule = dpl.Symbolic(rule)
-	}
-	return m.fuel.Contract(rule)
+	return m.fuel.Contract(s.top().Mode.Rule(rule))
 }
 
 // enter starts a nested layer (Figure 5, or rd's premise).
@@ -495,13 +475,13 @@ func (m *DiffMachine) eval(s *DiffState) error {
 func (m *DiffMachine) lookup(s *DiffState, x *dpl.Var) (DiffValue, error) {
 	l := s.top()
 	if e, ok := s.Env.Lookup(x.Name); ok {
-		if l.Mode == DiffSymbolic && e.Sym {
+		if l.Mode == dpl.Symbolic && e.Sym {
 			return DiffValue{Term: x, Val: e.Val}, nil
 		}
 		return dplval.Closed(e.Val), nil
 	}
 	if v, ok := l.Tape.Fresh.Get(x.Name); ok {
-		if l.Mode == DiffSymbolic {
+		if l.Mode == dpl.Symbolic {
 			return DiffValue{Term: x, Val: v}, nil
 		}
 		return dplval.Closed(v), nil
@@ -516,7 +496,7 @@ func (m *DiffMachine) cont(s *DiffState) error {
 	l := s.top()
 	v := s.Value
 	if len(l.K) == 0 {
-		if l.Mode == DiffOrdinary { // M ⇒ V
+		if l.Mode == dpl.Ordinary { // M ⇒ V
 			s.toReturn(v.Val)
 			return nil
 		}
@@ -544,7 +524,7 @@ func (m *DiffMachine) cont(s *DiffState) error {
 	case *DiffKPred:
 		return m.pred(s, f, v)
 	default:
-		if l.Mode == DiffOrdinary {
+		if l.Mode == dpl.Ordinary {
 			return m.ordinary(s, top, v)
 		}
 		return m.symbolic(s, top, v)
@@ -574,7 +554,7 @@ func (m *DiffMachine) letrec(s *DiffState, t *dpl.Letrec, rho *DiffEnv, phi *Dif
 	clo := &DiffClosure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
 	phi = phi.Bind(t.Name, clo)
 	l := s.top()
-	if l.Mode == DiffSymbolic && len(l.K) > 0 {
+	if l.Mode == dpl.Symbolic && len(l.K) > 0 {
 		// Figure 5: letrec ... in N ⇝ C (N ⇝ C), in a nested layer.
 		return m.nestedTrace(s, t.P, rho, nil, t.Body, rho, phi)
 	}
@@ -666,7 +646,7 @@ func (m *DiffMachine) rd(s *DiffState, f *DiffKRdCotangent, w DiffValue) error {
 		return err
 	}
 	exit := &DiffExitRd{P: f.P, Cotangent: w, Point: f.Point, Param: f.Param, T: f.T, Env: f.Env}
-	if err := m.enter(s, &DiffLayer{Mode: DiffSymbolic, Exit: exit}); err != nil {
+	if err := m.enter(s, &DiffLayer{Mode: dpl.Symbolic, Exit: exit}); err != nil {
 		return err
 	}
 	s.toEval(f.Body, f.Env.Bind(f.Param, f.Point.Val, true), f.Phi)
@@ -760,7 +740,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 // rho) that does not finish its trace at once: a nested symbolic layer whose tape
 // starts with tape, evaluating next under env and phi.
 func (m *DiffMachine) nestedTrace(s *DiffState, p dpl.Pos, rho *DiffEnv, tape []*dpl.Let, next dpl.Term, env *DiffEnv, phi *DiffFuns) error {
-	if err := m.enter(s, &DiffLayer{Mode: DiffSymbolic, Tape: dplval.Tape{Lets: tape}, Exit: &DiffExitTrace{P: p, Env: rho}}); err != nil {
+	if err := m.enter(s, &DiffLayer{Mode: dpl.Symbolic, Tape: dplval.Tape{Lets: tape}, Exit: &DiffExitTrace{P: p, Env: rho}}); err != nil {
 		return err
 	}
 	s.toEval(next, env, phi)
@@ -771,7 +751,7 @@ func (m *DiffMachine) nestedTrace(s *DiffState, p dpl.Pos, rho *DiffEnv, tape []
 // trace C under the redex's environment rho and the current layer's fresh variables.
 func (m *DiffMachine) nestedEval(s *DiffState, exit *DiffExitBind, rho *DiffEnv) error {
 	fresh := s.top().Tape.Fresh
-	if err := m.enter(s, &DiffLayer{Mode: DiffOrdinary, Tape: dplval.Tape{Fresh: fresh}, Exit: exit}); err != nil {
+	if err := m.enter(s, &DiffLayer{Mode: dpl.Ordinary, Tape: dplval.Tape{Fresh: fresh}, Exit: exit}); err != nil {
 		return err
 	}
 	s.toEval(exit.C, rho, nil)
@@ -859,7 +839,7 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 	}
 	rep := &DiffRdReport{Trace: c, Derivative: der}
 	switch {
-	case l.Mode == DiffOrdinary: // rd ⇒ X because rd ⇝ der and der ⇒ X: evaluate der in place
+	case l.Mode == dpl.Ordinary: // rd ⇒ X because rd ⇝ der and der ⇒ X: evaluate der in place
 		m.report(rep)
 		s.toEval(der, nil, nil)
 		return nil
@@ -902,7 +882,7 @@ func (s *DiffState) String() string {
 	}
 	for i, l := range s.Layers {
 		fmt.Fprintf(&b, "\n  layer %d %s", i, l.Mode)
-		if l.Mode == DiffSymbolic {
+		if l.Mode == dpl.Symbolic {
 			fmt.Fprintf(&b, ", tape of %d", len(l.Tape.Lets))
 		}
 		b.WriteString(": K=[")

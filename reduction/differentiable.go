@@ -72,22 +72,6 @@ import (
 // differentiation) over traces and derivatives, whose depth is bounded by dpl.MaxDepth:
 // past either bound a run stops with an *interderive.DepthError.
 
-// Rule names of the differentiable language's contractions; symbolic evaluation's
-// events are DiffSym + the rule.
-const (
-	DiffRulePlus   = dpl.RulePlus
-	DiffRuleOp     = dpl.RuleOp
-	DiffRuleLet    = dpl.RuleLet
-	DiffRuleFst    = dpl.RuleFst
-	DiffRuleSnd    = dpl.RuleSnd
-	DiffRuleIf     = dpl.RuleIf
-	DiffRuleLetrec = dpl.RuleLetrec
-	DiffRuleCall   = dpl.RuleCall
-	DiffRuleRd     = dpl.RuleRd
-	DiffRulePred   = dpl.RulePred
-	DiffSym        = dpl.Sym
-)
-
 // MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and
 // of redexes in nontrivial contexts of a symbolic evaluation) and the ordinary
 // evaluations of their traces.
@@ -95,7 +79,7 @@ const MaxDiffLayers = dpl.MaxLayers
 
 // DiffRedex is a redex R or boolean redex R_bool of the differentiable language. Rule
 // is the name of its contraction by ordinary evaluation; symbolic evaluation reports
-// DiffSym + Rule. Term is the redex as it stands in the context's hole.
+// dpl.Sym + Rule. Term is the redex as it stands in the context's hole.
 type DiffRedex interface {
 	Rule() string
 	Term() dpl.Term
@@ -125,16 +109,16 @@ type (
 	DiffPred struct{ Pred *dpl.PredApp }
 )
 
-func (*DiffPlus) Rule() string   { return DiffRulePlus }
-func (*DiffOp) Rule() string     { return DiffRuleOp }
-func (*DiffLet) Rule() string    { return DiffRuleLet }
-func (*DiffFst) Rule() string    { return DiffRuleFst }
-func (*DiffSnd) Rule() string    { return DiffRuleSnd }
-func (*DiffIf) Rule() string     { return DiffRuleIf }
-func (*DiffLetrec) Rule() string { return DiffRuleLetrec }
-func (*DiffCall) Rule() string   { return DiffRuleCall }
-func (*DiffRd) Rule() string     { return DiffRuleRd }
-func (*DiffPred) Rule() string   { return DiffRulePred }
+func (*DiffPlus) Rule() string   { return dpl.RulePlus }
+func (*DiffOp) Rule() string     { return dpl.RuleOp }
+func (*DiffLet) Rule() string    { return dpl.RuleLet }
+func (*DiffFst) Rule() string    { return dpl.RuleFst }
+func (*DiffSnd) Rule() string    { return dpl.RuleSnd }
+func (*DiffIf) Rule() string     { return dpl.RuleIf }
+func (*DiffLetrec) Rule() string { return dpl.RuleLetrec }
+func (*DiffCall) Rule() string   { return dpl.RuleCall }
+func (*DiffRd) Rule() string     { return dpl.RuleRd }
+func (*DiffPred) Rule() string   { return dpl.RulePred }
 
 func (r *DiffPlus) Term() dpl.Term   { return r.Plus }
 func (r *DiffOp) Term() dpl.Term     { return r.App }
@@ -274,22 +258,9 @@ func decomposeDiffContext(E *contexts.Diff, v dpl.Term) (dpl.Term, DiffDecomposi
 	}
 }
 
-// DiffMode tells the two judgements apart.
-type DiffMode uint8
-
-const (
-	// DiffOrdinary is ordinary evaluation, ⇒.
-	DiffOrdinary DiffMode = iota
-	// DiffSymbolic is symbolic evaluation, ⇝.
-	DiffSymbolic
-)
-
-func (m DiffMode) String() string {
-	if m == DiffSymbolic {
-		return "symbolic"
-	}
-	return "ordinary"
-}
+// dpl.Symbolic is dpl.Symbolic, the mode of symbolic evaluation, for the callers
+// outside the package that name it so.
+const DiffSymbolic = dpl.Symbolic
 
 // DiffEvent is one contraction as a tracer sees it.
 type DiffEvent struct {
@@ -298,7 +269,7 @@ type DiffEvent struct {
 	// Layer is 0 for the evaluation of the program and grows by one for each nested
 	// layer: a symbolic evaluation, or the ordinary evaluation of a trace.
 	Layer int
-	Mode  DiffMode
+	Mode  dpl.Mode
 	// Rule is the event's name: "let", "sym/let", ...
 	Rule string
 	DiffDecomposition
@@ -432,11 +403,8 @@ func (r *diffRun) enter() error {
 func (r *diffRun) leave() { r.layer-- }
 
 // contract counts the contraction of a redex and announces it.
-func (r *diffRun) contract(mode DiffMode, d DiffDecomposition) (DiffEvent, error) {
-	rule := d.Redex.Rule()
-	if mode == DiffSymbolic {
-		rule = dpl.Symbolic(rule) // DiffSym + rule
-	}
+func (r *diffRun) contract(mode dpl.Mode, d DiffDecomposition) (DiffEvent, error) {
+	rule := mode.Rule(d.Redex.Rule())
 	if err := r.fuel.Contract(rule); err != nil {
 		return DiffEvent{}, err
 	}
@@ -487,7 +455,7 @@ func (r *diffRun) reduce(m dpl.Term) (DiffStep, bool, error) {
 	if d.Redex == nil {
 		return DiffStep{DiffDecomposition: d}, true, nil
 	}
-	ev, err := r.contract(DiffOrdinary, d)
+	ev, err := r.contract(dpl.Ordinary, d)
 	if err != nil {
 		return DiffStep{}, false, err
 	}
@@ -644,7 +612,7 @@ func (r *diffRun) trace(rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, 
 		if d.Redex == nil { // V ⇝ V
 			return finishTrace(prefix, d.Value)
 		}
-		ev, err := r.contract(DiffSymbolic, d)
+		ev, err := r.contract(dpl.Symbolic, d)
 		if err != nil {
 			return nil, err
 		}
