@@ -1,8 +1,6 @@
 package closures
 
 import (
-	"errors"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/dpl"
@@ -62,13 +60,8 @@ import (
 // symbolic evaluation), φ's function closures as resolved calls (dpl.Closure).
 //
 // Go stack: decomposition and plugging are loops; the only recursion is the nesting of
-// layers, bounded by MaxDiffLayers as in the reference, and that of the meta-level
+// layers, bounded by dpl.MaxLayers as in the reference, and that of the meta-level
 // functions over traces and derivatives, bounded through dpl.MaxDepth.
-
-// MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and of
-// redexes in nontrivial contexts of a symbolic evaluation) and the ordinary evaluations
-// of their traces. Past it a run stops with an *interderive.DepthError.
-const MaxDiffLayers = dpl.MaxLayers
 
 // DiffMode and DiffSymbolic are dpl.Mode and dpl.Symbolic, for the callers outside
 // the package that name them so.
@@ -588,10 +581,11 @@ func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Optio
 
 // EvalDiffHooks is EvalDiff with observers.
 func EvalDiffHooks(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, hooks DiffHooks) (dpl.Answer, error) {
-	r, err := newDiffRun(ad, prog, opts, hooks)
+	run, err := dpl.NewRun(ad, prog, opts, nil)
 	if err != nil {
 		return dpl.Answer{}, err
 	}
+	r := &diffRun{Run: run, hooks: hooks}
 	v, err := r.eval(&DiffClo{M: prog})
 	return dpl.AnswerOf(v, err)
 }
@@ -600,65 +594,34 @@ func EvalDiffHooks(ad dpl.Differentiator, prog dpl.Term, opts interderive.Option
 // whose free variables rho maps (symbolically) to closed values: it returns the trace
 // term C, or why the symbolic evaluation has no result.
 func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts interderive.Options) (c dpl.Term, undef *dpl.Undefined, err error) {
-	roots := []dpl.Term{m}
-	var env *DiffEnv
-	for x, v := range rho {
-		env = env.Bind(x, v, true)
-		roots = append(roots, &dpl.Var{Name: x}, v)
-	}
-	r, err := newDiffRun(ad, m, opts, DiffHooks{})
+	run, err := dpl.NewOpenRun(ad, rho, m, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.names = dpl.NewNames(roots...)
-	c, err = r.trace(&DiffClo{M: m, Env: env}, nil)
-	if errors.As(err, &undef) {
-		return nil, undef, nil
+	var env *DiffEnv
+	for x, v := range rho {
+		env = env.Bind(x, v, true)
 	}
-	return c, nil, err
+	r := &diffRun{Run: run}
+	return dpl.TraceOf(r.trace(&DiffClo{M: m, Env: env}, nil))
 }
 
-// diffRun is the state of one run: the strategy, the fuel, the supply of fresh names
-// and the current nesting of layers.
+// diffRun is the state of one run: the state every stage keeps (dpl.Run: the
+// strategy, the fuel, the fresh names, the nesting of layers), the limits across
+// environment steps, and the observers.
 type diffRun struct {
-	ad     dpl.Differentiator
-	fuel   *interderive.Counter
-	env    envSteps // the limits across environment steps
-	budget int
-	names  *dpl.Names
-	hooks  DiffHooks
-	layer  int
+	dpl.Run
+	env   envSteps // the limits across environment steps
+	hooks DiffHooks
 }
-
-func newDiffRun(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, hooks DiffHooks) (*diffRun, error) {
-	if ad == nil {
-		return nil, interderive.Stuck("", "no differentiation strategy")
-	}
-	if err := dpl.CheckDepth("term", t); err != nil {
-		return nil, err
-	}
-	return &diffRun{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(),
-		names: dpl.NewNames(t), hooks: hooks}, nil
-}
-
-// enter starts a nested layer; leave ends it.
-func (r *diffRun) enter() error {
-	if r.layer >= MaxDiffLayers {
-		return dpl.LayerError()
-	}
-	r.layer++
-	return nil
-}
-
-func (r *diffRun) leave() { r.layer-- }
 
 // contract counts the contraction of the step's redex under mode.
 func (r *diffRun) contract(mode dpl.Mode, st DiffStep) (DiffEvent, error) {
 	rule := mode.Rule(st.Rule)
-	if err := r.fuel.Contract(rule); err != nil {
+	if err := r.Fuel.Contract(rule); err != nil {
 		return DiffEvent{}, err
 	}
-	return DiffEvent{Step: r.fuel.Steps(), Layer: r.layer, Mode: mode, Rule: rule, DiffStep: st}, nil
+	return DiffEvent{Step: r.Fuel.Steps(), Layer: r.Layer(), Mode: mode, Rule: rule, DiffStep: st}, nil
 }
 
 func (r *diffRun) done(ev DiffEvent) {
@@ -671,7 +634,7 @@ func (r *diffRun) done(ev DiffEvent) {
 func (r *diffRun) administrative(mode dpl.Mode, st DiffStep) DiffClosure {
 	next := st.Context.Plug(st.Contractum)
 	if r.hooks.Step != nil {
-		r.hooks.Step(DiffEvent{Layer: r.layer, Mode: mode, DiffStep: st, Next: next})
+		r.hooks.Step(DiffEvent{Layer: r.Layer(), Mode: mode, DiffStep: st, Next: next})
 	}
 	return next
 }
@@ -689,7 +652,7 @@ func (r *diffRun) eval(cl DiffClosure) (dpl.Term, error) {
 			return st.Value.Val, nil
 		}
 		if st.Rule == "" {
-			if err := r.env.step(r.fuel); err != nil {
+			if err := r.env.step(r.Fuel); err != nil {
 				return nil, err
 			}
 			cl = r.administrative(dpl.Ordinary, st)
@@ -712,10 +675,10 @@ func (r *diffRun) eval(cl DiffClosure) (dpl.Term, error) {
 // evalIn is φ | ρ ⊢ C ⇒ V for a trace term C: ordinary evaluation of C[ε|ρ], in a
 // nested layer.
 func (r *diffRun) evalIn(rho *DiffEnv, c dpl.Term) (dpl.Term, error) {
-	if err := r.enter(); err != nil {
+	if err := r.Enter(); err != nil {
 		return nil, err
 	}
-	defer r.leave()
+	defer r.Leave()
 	return r.eval(&DiffClo{M: c, Env: rho})
 }
 
@@ -787,9 +750,8 @@ func (r *diffRun) rd(red *DiffRd, ev *DiffEvent) (dpl.Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	left := r.budget - r.fuel.Steps()
 	env := bindValue(bindValue(red.Env, w), v)
-	der, err := dpl.Derive(r.ad, dpl.DiffEnv{Types: dplval.Types(env, nil), Names: r.names, Budget: left}, r.fuel.Steps(), w.Term, v.Term, red.Param, red.T, c)
+	der, err := r.Derive(dplval.Types(env, nil), w.Term, v.Term, red.Param, red.T, c)
 	if err != nil {
 		return nil, err
 	}
@@ -801,10 +763,10 @@ func (r *diffRun) rd(red *DiffRd, ev *DiffEvent) (dpl.Term, error) {
 
 // nestedTrace is trace in a nested layer.
 func (r *diffRun) nestedTrace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
-	if err := r.enter(); err != nil {
+	if err := r.Enter(); err != nil {
 		return nil, err
 	}
-	defer r.leave()
+	defer r.Leave()
 	return r.trace(cl, prefix)
 }
 
@@ -828,10 +790,10 @@ func (r *diffRun) trace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
 			return nil, err
 		}
 		if st.Done { // V ⇝ V
-			return finishTrace(prefix, st.Value.Term)
+			return dpl.LetChain(prefix, st.Value.Term)
 		}
 		if st.Rule == "" {
-			if err := r.env.step(r.fuel); err != nil {
+			if err := r.env.step(r.Fuel); err != nil {
 				return nil, err
 			}
 			cl = r.administrative(dpl.Symbolic, st)
@@ -861,7 +823,7 @@ func (r *diffRun) trace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
 		if st.Context.IsTrivial() {
 			// Figure 4: the redex is the whole closure; go on in place.
 			if sc.finished != nil {
-				c, err := finishTrace(prefix, sc.finished)
+				c, err := dpl.LetChain(prefix, sc.finished)
 				if err != nil {
 					return nil, err
 				}
@@ -892,14 +854,10 @@ func (r *diffRun) trace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
 		if err != nil {
 			return nil, err
 		}
-		tv, _ := dpl.TypeOfValue(v)
-		x := r.names.Fresh("s")
-		pos := redexPos(st.Redex)
-		binding := &dpl.Let{P: pos, Name: x, T: tv, Bound: c}
-		prefix = append(prefix, binding)
-		ev.Contractum = &DiffValue{Term: &dpl.Var{P: pos, Name: x}, Val: v}
+		x := r.BindFresh(&prefix, redexPos(st.Redex), c, v)
+		ev.Contractum = &DiffValue{Term: x, Val: v}
 		cl = st.Context.Plug(ev.Contractum)
-		ev.Next, ev.Binding = cl, binding
+		ev.Next, ev.Binding = cl, prefix[len(prefix)-1]
 		r.done(ev)
 	}
 }
@@ -972,19 +930,6 @@ func redexPos(redex DiffClosure) dpl.Pos {
 		return red.P
 	}
 	return dpl.Pos{}
-}
-
-// finishTrace builds the trace let x1:T1 = C1 in ... let xn:Tn = Cn in tail.
-func finishTrace(prefix []*dpl.Let, tail dpl.Term) (dpl.Term, error) {
-	c := tail
-	for i := len(prefix) - 1; i >= 0; i-- {
-		b := prefix[i]
-		c = &dpl.Let{P: b.P, Name: b.Name, T: b.T, Bound: b.Bound, Body: c}
-	}
-	if err := dpl.CheckDepth("trace term", c); err != nil {
-		return nil, err
-	}
-	return c, nil
 }
 
 // Read-back.

@@ -41,10 +41,6 @@ import (
 // step to the driver loop (a trampoline): the Go stack does not grow with the term,
 // the program's recursion or the nesting of rd, only the continuations on the heap.
 
-// DiffMaxLayers bounds the nesting of layers as the reference semantics does, so
-// that every stage ends the same way on every program.
-const DiffMaxLayers = dpl.MaxLayers
-
 // Values and environments are the environment-based stages' shared ones
 // (internal/dplval): a value V as the current layer sees it with ρ(V), ρ (whose Sym
 // marks the variables a symbolic layer bound, which its traces keep as names), φ, and
@@ -75,18 +71,11 @@ type diffMeta struct {
 	ret func(result dpl.Term) step
 }
 
-// diffRdReport is an rd whose contraction is not complete yet: the trace of its body
-// and its derivative.
-type diffRdReport struct{ trace, derivative dpl.Term }
-
-// diffEvaluator holds one run.
+// diffEvaluator holds one run: the state every stage keeps (dpl.Run: the strategy,
+// the fuel, the fresh names, the nodes of the traces, the observer of rd), and how the
+// run ended.
 type diffEvaluator struct {
-	ad     dpl.Differentiator
-	fuel   *interderive.Counter
-	budget int
-	names  *dpl.Names
-	nodes  dpl.Nodes // the nodes of the traces
-	onRd   func(trace, derivative dpl.Term)
+	dpl.Run
 	answer dpl.Answer
 	err    error
 }
@@ -103,13 +92,11 @@ func EvalDiff(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (d
 // evaluates, at any depth, with the trace term of its body and its derivative term,
 // when its contraction is complete (the reference semantics' order).
 func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error) {
-	if ad == nil {
-		return dpl.Answer{}, interderive.Stuck("", "no differentiation strategy")
-	}
-	if err := dpl.CheckDepth("term", prog); err != nil {
+	run, err := dpl.NewRun(ad, prog, opts, onRd)
+	if err != nil {
 		return dpl.Answer{}, err
 	}
-	ev := &diffEvaluator{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(), names: dpl.NewNames(prog), onRd: onRd}
+	ev := &diffEvaluator{Run: run}
 	mk0 := &diffMeta{ret: func(v dpl.Term) step {
 		ev.answer = dpl.Answer{Value: v}
 		return nil
@@ -133,7 +120,7 @@ func (ev *diffEvaluator) fail(err error) step {
 // contract records a contraction, named by the layer's mode; false (and the run ends)
 // when the fuel is spent.
 func (ev *diffEvaluator) contract(mk *diffMeta, rule string) bool {
-	if err := ev.fuel.Contract(mk.mode.Rule(rule)); err != nil {
+	if err := ev.Fuel.Contract(mk.mode.Rule(rule)); err != nil {
 		ev.err = err
 		return false
 	}
@@ -170,8 +157,8 @@ func (ev *diffEvaluator) finish(mk *diffMeta, tail dpl.Term) step {
 
 // nested makes the meta-continuation of a nested layer, whose result ret receives.
 func (ev *diffEvaluator) nested(mk *diffMeta, mode dpl.Mode, ret func(dpl.Term) step) (*diffMeta, bool) {
-	if mk.depth >= DiffMaxLayers {
-		ev.err = dpl.LayerError()
+	if err := dpl.CheckLayers(mk.depth); err != nil {
+		ev.err = err
 		return nil, false
 	}
 	return &diffMeta{mode: mode, depth: mk.depth + 1, ret: ret}, true
@@ -209,7 +196,7 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 	case *dpl.Pair:
 		return descend(t.X, diffK(func(a diffValue, mk *diffMeta) step {
 			return ev.eval(t.Y, rho, phi, diffK(func(b diffValue, mk *diffMeta) step {
-				return throw(k, dplval.Pair(&ev.nodes, t.P, a, b, t.T, t.U), mk) // <V, W> is a value
+				return throw(k, dplval.Pair(&ev.Nodes, t.P, a, b, t.T, t.U), mk) // <V, W> is a value
 			}), mk)
 		}))
 	case *dpl.Fst:
@@ -288,10 +275,10 @@ func (ev *diffEvaluator) finished(c, x, y dpl.Term, k diffCont, mk *diffMeta) st
 	if k.initial {
 		return ev.finish(mk, c)
 	}
-	if mk.depth >= DiffMaxLayers { // as nested checks it
-		return ev.fail(dpl.LayerError())
+	if err := dpl.CheckLayers(mk.depth); err != nil { // as nested checks it
+		return ev.fail(err)
 	}
-	if err := ev.fuel.Contract(dpl.RuleOf(c)); err != nil { // unprefixed: the layer is ordinary
+	if err := ev.Fuel.Contract(dpl.RuleOf(c)); err != nil { // unprefixed: the layer is ordinary
 		return ev.fail(err)
 	}
 	v, err := dpl.Delta(c, x, y)
@@ -307,7 +294,7 @@ func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, k diffCont, mk *diffMet
 		return nil
 	}
 	if mk.mode == dpl.Symbolic {
-		return ev.finished(ev.nodes.Plus(p, a.Term, b.Term), a.Val, b.Val, k, mk)
+		return ev.finished(ev.Nodes.Plus(p, a.Term, b.Term), a.Val, b.Val, k, mk)
 	}
 	r, err := dpl.AddReals(a.Val, b.Val)
 	if err != nil {
@@ -322,7 +309,7 @@ func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, k diffCont, mk *diffMeta)
 		return nil
 	}
 	if mk.mode == dpl.Symbolic {
-		return ev.finished(ev.nodes.OpApp(t.P, t.Op, v.Term), v.Val, nil, k, mk)
+		return ev.finished(ev.Nodes.OpApp(t.P, t.Op, v.Term), v.Val, nil, k, mk)
 	}
 	r, err := dpl.Ev(t.Op, v.Val)
 	if err != nil {
@@ -361,7 +348,7 @@ func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFun
 	if mk.mode == dpl.Ordinary {
 		return ev.eval(t.Body, rho.Bind(t.Name, v.Val, false), phi, k, mk)
 	}
-	return ev.inPlace(t.P, ev.nodes.Let(t.P, t.Name, t.T, v.Term), t.Body, rho.Bind(t.Name, v.Val, true), phi, rho, k, mk)
+	return ev.inPlace(t.P, ev.Nodes.Let(t.P, t.Name, t.T, v.Term), t.Body, rho.Bind(t.Name, v.Val, true), phi, rho, k, mk)
 }
 
 // inPlace goes on symbolically with next under env and phi after a redex (whose
@@ -389,7 +376,7 @@ func (ev *diffEvaluator) inPlace(p dpl.Pos, binding *dpl.Let, next dpl.Term, env
 // ordinary layer under rho and the layer's fresh variables; then the tape grows by
 // let x:T_V = C, x fresh, and the layer goes on with x in its context k. rep, if not
 // nil, is the rd whose derivative C is, reported now that its contraction is complete.
-func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *diffRdReport, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *dpl.RdReport, k diffCont, mk *diffMeta) step {
 	inner, ok := ev.nested(mk, dpl.Ordinary, func(v dpl.Term) step { return ev.bound(p, c, v, rep, k, mk) })
 	if !ok {
 		return nil
@@ -400,10 +387,10 @@ func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *diffRdRe
 
 // bound is the rest of bind once C ⇒ V: the tape grows by let x:T_V = C, x fresh,
 // and the layer goes on with x in its context k.
-func (ev *diffEvaluator) bound(p dpl.Pos, c, v dpl.Term, rep *diffRdReport, k diffCont, mk *diffMeta) step {
-	x := mk.tape.BindFresh(ev.names, &ev.nodes, p, c, v)
+func (ev *diffEvaluator) bound(p dpl.Pos, c, v dpl.Term, rep *dpl.RdReport, k diffCont, mk *diffMeta) step {
+	x := mk.tape.BindFresh(&ev.Run, p, c, v)
 	if rep != nil {
-		ev.report(rep.trace, rep.derivative)
+		ev.ReportRd(rep.Trace, rep.Derivative)
 	}
 	return throw(k, x, mk)
 }
@@ -451,7 +438,7 @@ func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *dif
 	if mk.mode == dpl.Ordinary {
 		return ev.eval(clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, false), phi, k, mk)
 	}
-	return ev.inPlace(p, ev.nodes.Let(p, clo.Param, clo.ParamT, v.Term), clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
+	return ev.inPlace(p, ev.Nodes.Let(p, clo.Param, clo.ParamT, v.Term), clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
 }
 
 // rd contracts W.rd[V](x:T. N), in either mode: the rd event, then N ⇝ C under
@@ -471,43 +458,24 @@ func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFu
 // W.R_V(x:T. C). Under ordinary evaluation it is evaluated in place; under symbolic
 // evaluation it ends the layer's trace (trivial context) or Figure 5 evaluates it.
 func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c dpl.Term, k diffCont, mk *diffMeta) step {
-	left := ev.budget - ev.fuel.Steps()
-	der, err := dpl.Derive(ev.ad, dpl.DiffEnv{Types: dplval.Types(rho, mk.tape.Fresh), Names: ev.names, Budget: left}, ev.fuel.Steps(), w.Term, v.Term, t.Param, t.T, c)
+	der, err := ev.Derive(dplval.Types(rho, mk.tape.Fresh), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return ev.fail(err)
 	}
 	switch {
 	case mk.mode == dpl.Ordinary: // rd ⇒ X because rd ⇝ der and der ⇒ X
-		ev.report(c, der)
+		ev.ReportRd(c, der)
 		return ev.eval(der, nil, nil, k, mk)
 	case k.initial: // Figure 4: the trace ends with der
 		s := ev.finish(mk, der)
 		if s != nil {
-			ev.report(c, der)
+			ev.ReportRd(c, der)
 		}
 		return s
 	}
-	return ev.bind(t.P, der, rho, &diffRdReport{trace: c, derivative: der}, k, mk)
-}
-
-func (ev *diffEvaluator) report(trace, derivative dpl.Term) {
-	if ev.onRd != nil {
-		ev.onRd(trace, derivative)
-	}
+	return ev.bind(t.P, der, rho, &dpl.RdReport{Trace: c, Derivative: der}, k, mk)
 }
 
 // Differentiable is this stage's artefact for the differentiable language
 // (dpl.StageOf). It has no intermediate states to show: its observer sees every rd.
-func (Stage) Differentiable() dpl.Stage { return diffStage{} }
-
-type diffStage struct{}
-
-// Eval is EvalDiff, reporting every rd to opts.Observer, if set.
-func (diffStage) Eval(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
-	obs := opts.Observer
-	if obs == nil {
-		return EvalDiff(ad, prog, opts)
-	}
-	s := dpl.NewShower(opts, interderive.NewLimits(opts, nil))
-	return EvalDiffTraced(ad, prog, opts, func(trace, derivative dpl.Term) { s.ReportRd(obs, 0, "", trace, derivative) })
-}
+func (Stage) Differentiable() dpl.Stage { return dpl.Traced(EvalDiffTraced) }

@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"errors"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
 	"github.com/interderive/interderive/internal/dplval"
@@ -48,13 +46,8 @@ import (
 // (a program that recurses a million times outside tail position stops there; the
 // reduction semantics, whose contexts are data, would answer it). The nesting of
 // layers — symbolic evaluations of rd bodies and of redexes in nontrivial contexts, and
-// the ordinary evaluations of their traces — is bounded by MaxDiffLayers, as in the
+// the ordinary evaluations of their traces — is bounded by dpl.MaxLayers, as in the
 // reference; traces and derivatives deeper than dpl.MaxDepth are refused, as there.
-
-// MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and
-// of redexes in nontrivial contexts of a symbolic evaluation) and the ordinary
-// evaluations of their traces. Past it a run stops with an *interderive.DepthError.
-const MaxDiffLayers = dpl.MaxLayers
 
 // diffEnv is a value environment ρ (internal/dplval, shared with the machine and the
 // CPS evaluator); Sym marks the bindings made by symbolic evaluation.
@@ -106,10 +99,11 @@ func EvalDiff(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (d
 // when the rd's rule has fired (for an rd in a nontrivial context of a symbolic
 // evaluation, once its derivative has been evaluated, as Figure 5 asks).
 func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error) {
-	in, err := newDiffInterp(ad, prog, opts, onRd)
+	run, err := dpl.NewRun(ad, prog, opts, onRd)
 	if err != nil {
 		return dpl.Answer{}, err
 	}
+	in := &diffInterp{Run: run}
 	return dpl.AnswerOf(in.eval(nil, nil, prog))
 }
 
@@ -117,45 +111,24 @@ func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Optio
 // whose free variables rho maps (symbolically) to closed values: it returns the trace
 // term C, or why the symbolic evaluation has no result.
 func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts interderive.Options) (c dpl.Term, undef *dpl.Undefined, err error) {
-	roots := []dpl.Term{m}
-	var env *diffEnv
-	for x, v := range rho {
-		env = env.Bind(x, v, true)
-		roots = append(roots, &dpl.Var{Name: x}, v)
-	}
-	in, err := newDiffInterp(ad, m, opts, nil)
+	run, err := dpl.NewOpenRun(ad, rho, m, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	in.names = dpl.NewNames(roots...)
-	c, err = in.trace(nil, env, m, nil)
-	if errors.As(err, &undef) {
-		return nil, undef, nil
+	var env *diffEnv
+	for x, v := range rho {
+		env = env.Bind(x, v, true)
 	}
-	return c, nil, err
+	in := &diffInterp{Run: run}
+	return dpl.TraceOf(in.trace(nil, env, m, nil))
 }
 
-// diffInterp is the state of one run: the strategy, the fuel, the supply of fresh
-// names, the observer of rd, and the current depths.
+// diffInterp is the state of one run: the state every stage keeps (dpl.Run: the
+// strategy, the fuel, the fresh names, the nodes of the traces, the observer of rd,
+// the nested layers), and the current depth of the interpreter's recursion.
 type diffInterp struct {
-	ad     dpl.Differentiator
-	fuel   *interderive.Counter
-	budget int
-	names  *dpl.Names
-	onRd   func(trace, derivative dpl.Term)
-	depth  int       // activations of eval, trace and traceValue
-	nodes  dpl.Nodes // the nodes of the traces
-	layers int       // nested layers
-}
-
-func newDiffInterp(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (*diffInterp, error) {
-	if ad == nil {
-		return nil, interderive.Stuck("", "no differentiation strategy")
-	}
-	if err := dpl.CheckDepth("term", t); err != nil {
-		return nil, err
-	}
-	return &diffInterp{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(), names: dpl.NewNames(t), onRd: onRd}, nil
+	dpl.Run
+	depth int // activations of eval, trace and traceValue
 }
 
 // activate counts an activation of eval, trace or traceValue; deactivate ends it.
@@ -169,24 +142,7 @@ func (in *diffInterp) activate() error {
 
 func (in *diffInterp) deactivate() { in.depth-- }
 
-// nest starts a nested layer; unnest ends it.
-func (in *diffInterp) nest() error {
-	if in.layers >= MaxDiffLayers {
-		return dpl.LayerError()
-	}
-	in.layers++
-	return nil
-}
-
-func (in *diffInterp) unnest() { in.layers-- }
-
-func (in *diffInterp) contract(rule string) error { return in.fuel.Contract(rule) }
-
-func (in *diffInterp) reportRd(c, der dpl.Term) {
-	if in.onRd != nil {
-		in.onRd(c, der)
-	}
-}
+func (in *diffInterp) contract(rule string) error { return in.Fuel.Contract(rule) }
 
 // Ordinary evaluation (Figures 2 and 3).
 
@@ -321,7 +277,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			in.reportRd(c, der)
+			in.ReportRd(c, der)
 			phi, rho, m = nil, nil, der
 		case *dpl.Fd:
 			return nil, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
@@ -389,10 +345,10 @@ func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, err
 
 // evalIn is φ | ρ ⊢ C ⇒ V for a trace term C, in a nested layer.
 func (in *diffInterp) evalIn(rho *diffEnv, c dpl.Term) (dpl.Term, error) {
-	if err := in.nest(); err != nil {
+	if err := in.Enter(); err != nil {
 		return nil, err
 	}
-	defer in.unnest()
+	defer in.Leave()
 	return in.eval(nil, rho, c)
 }
 
@@ -417,7 +373,7 @@ func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValu
 	if err != nil {
 		return nil, nil, err
 	}
-	if in.onRd == nil { // two calls, so that c is dead during this one (see the machine's derivative)
+	if in.OnRd == nil { // two calls, so that c is dead during this one (see the machine's derivative)
 		der, err := in.derivative(rho, t, w, v, c)
 		return nil, der, err
 	}
@@ -427,9 +383,8 @@ func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValu
 
 // derivative is W.R_V(x:T. C), for the rd t whose body traces to c.
 func (in *diffInterp) derivative(rho *diffEnv, t *dpl.Rd, w, v diffValue, c dpl.Term) (dpl.Term, error) {
-	left := in.budget - in.fuel.Steps()
 	env := rho.BindValue(w).BindValue(v)
-	der, err := dpl.Derive(in.ad, dpl.DiffEnv{Types: dplval.Types(env, nil), Names: in.names, Budget: left}, in.fuel.Steps(), w.Term, v.Term, t.Param, t.T, c)
+	der, err := in.Derive(dplval.Types(env, nil), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return nil, err
 	}
@@ -440,10 +395,10 @@ func (in *diffInterp) derivative(rho *diffEnv, t *dpl.Rd, w, v diffValue, c dpl.
 
 // nestedTrace is trace in a nested layer.
 func (in *diffInterp) nestedTrace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
-	if err := in.nest(); err != nil {
+	if err := in.Enter(); err != nil {
 		return nil, err
 	}
-	defer in.unnest()
+	defer in.Leave()
 	return in.trace(phi, rho, m, prefix)
 }
 
@@ -483,7 +438,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err := in.contract(dpl.SymLet); err != nil {
 				return nil, err
 			}
-			prefix = append(prefix, in.nodes.Let(t.P, t.Name, t.T, v.Term))
+			prefix = append(prefix, in.Nodes.Let(t.P, t.Name, t.T, v.Term))
 			rho, m = rho.Bind(t.Name, v.Val, true), t.Body
 		case *dpl.If: // if true then M else N ⇝ C  if M ⇝ C;  if false ... if N ⇝ C
 			b, err := in.condSym(phi, rho, t.Cond, &prefix)
@@ -513,7 +468,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err := in.contract(dpl.SymCall); err != nil {
 				return nil, err
 			}
-			prefix = append(prefix, in.nodes.Let(t.P, fn.Param, fn.ParamT, v.Term))
+			prefix = append(prefix, in.Nodes.Let(t.P, fn.Param, fn.ParamT, v.Term))
 			phi, rho = enter(fn, v.Val, true)
 			m = fn.Body
 		case *dpl.Rd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
@@ -525,7 +480,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err != nil {
 				return nil, err
 			}
-			in.reportRd(c, der)
+			in.ReportRd(c, der)
 			return whole, nil
 		case *dpl.Fd:
 			return nil, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
@@ -571,7 +526,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if err != nil {
 			return diffValue{}, err
 		}
-		return dplval.Pair(&in.nodes, t.P, x, y, t.T, t.U), nil
+		return dplval.Pair(&in.Nodes, t.P, x, y, t.T, t.U), nil
 	case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
 		c, x, y, err := in.primitive(phi, rho, m, prefix)
 		if err != nil {
@@ -590,7 +545,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if err := in.contract(dpl.SymLet); err != nil {
 			return diffValue{}, err
 		}
-		start := in.nodes.Let(t.P, t.Name, t.T, v.Term)
+		start := in.Nodes.Let(t.P, t.Name, t.T, v.Term)
 		c, err := in.nestedTrace(phi, rho.Bind(t.Name, v.Val, true), t.Body, []*dpl.Let{start})
 		if err != nil {
 			return diffValue{}, err
@@ -634,7 +589,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if err := in.contract(dpl.SymCall); err != nil {
 			return diffValue{}, err
 		}
-		start := in.nodes.Let(t.P, fn.Param, fn.ParamT, v.Term)
+		start := in.Nodes.Let(t.P, fn.Param, fn.ParamT, v.Term)
 		phi1, rho1 := enter(fn, v.Val, true)
 		c, err := in.nestedTrace(phi1, rho1, fn.Body, []*dpl.Let{start})
 		if err != nil {
@@ -650,7 +605,7 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		if err != nil {
 			return diffValue{}, err
 		}
-		in.reportRd(c, der)
+		in.ReportRd(c, der)
 		return in.let(t.P, der, v, prefix), nil
 	case *dpl.Fd:
 		return diffValue{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
@@ -674,7 +629,7 @@ func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		c, x, y, rule = in.nodes.Plus(t.P, a.Term, b.Term), a.Val, b.Val, dpl.SymPlus
+		c, x, y, rule = in.Nodes.Plus(t.P, a.Term, b.Term), a.Val, b.Val, dpl.SymPlus
 	case *dpl.OpApp:
 		if p, ok := t.Arg.(*dpl.Pair); ok {
 			// The trace needs the pair as it stands, the contraction only its
@@ -683,14 +638,14 @@ func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 			if err != nil {
 				return nil, nil, nil, err
 			}
-			c, x, y, rule = in.nodes.OpApp(t.P, t.Op, in.nodes.Pair(p.P, a.Term, b.Term, p.T, p.U)), a.Val, b.Val, dpl.SymOp
+			c, x, y, rule = in.Nodes.OpApp(t.P, t.Op, in.Nodes.Pair(p.P, a.Term, b.Term, p.T, p.U)), a.Val, b.Val, dpl.SymOp
 			break
 		}
 		a, err := operand(t.Arg)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		c, x, rule = in.nodes.OpApp(t.P, t.Op, a.Term), a.Val, dpl.SymOp
+		c, x, rule = in.Nodes.OpApp(t.P, t.Op, a.Term), a.Val, dpl.SymOp
 	case *dpl.Fst:
 		a, err := operand(t.X)
 		if err != nil {
@@ -716,11 +671,11 @@ func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 // is C's own contraction (the events are eval's on C, and the layer and activation
 // are counted as eval's).
 func (in *diffInterp) evalPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
-	if err := in.nest(); err != nil {
+	if err := in.Enter(); err != nil {
 		return nil, err
 	}
 	if err := in.activate(); err != nil {
-		in.unnest()
+		in.Leave()
 		return nil, err
 	}
 	var v dpl.Term
@@ -729,7 +684,7 @@ func (in *diffInterp) evalPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
 		v, err = dpl.Delta(c, x, y)
 	}
 	in.deactivate()
-	in.unnest()
+	in.Leave()
 	return v, err
 }
 
@@ -813,21 +768,9 @@ func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *diffEnv, prefix *[]*dpl.L
 
 // let adds let x:T_V = C in to the trace, x fresh, and returns x ▷ V.
 func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) diffValue {
-	return dplval.LetFresh(prefix, in.names, &in.nodes, p, c, v)
+	return diffValue{Term: in.BindFresh(prefix, p, c, v), Val: v}
 }
 
 // Differentiable is this stage's artefact for the differentiable language
 // (dpl.StageOf). It has no intermediate states to show: its observer sees every rd.
-func (Stage) Differentiable() dpl.Stage { return diffStage{} }
-
-type diffStage struct{}
-
-// Eval is EvalDiff, reporting every rd to opts.Observer, if set.
-func (diffStage) Eval(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
-	obs := opts.Observer
-	if obs == nil {
-		return EvalDiff(ad, prog, opts)
-	}
-	s := dpl.NewShower(opts, interderive.NewLimits(opts, nil))
-	return EvalDiffTraced(ad, prog, opts, func(trace, derivative dpl.Term) { s.ReportRd(obs, 0, "", trace, derivative) })
-}
+func (Stage) Differentiable() dpl.Stage { return dpl.Traced(EvalDiffTraced) }

@@ -107,7 +107,7 @@ func TestDiffDeep(t *testing.T) {
 	// Under rd, each pending call of a non-tail recursion is a nested layer.
 	deep := dplcases.Program(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
 	var de *interderive.DepthError
-	if _, _, _, err := diffRun(dpl.Pruned, deep, 0); !errors.As(err, &de) || de.Limit != interp.MaxDiffLayers {
+	if _, _, _, err := diffRun(dpl.Pruned, deep, 0); !errors.As(err, &de) || de.Limit != dpl.MaxLayers {
 		t.Errorf("20000 nested layers: %v, want the layer bound", err)
 	}
 	// A loop of 60000 iterations traces to a let-chain deeper than dpl.MaxDepth.

@@ -66,13 +66,10 @@ import (
 // recurse over traces and derivative terms: as the reference semantics does, the
 // machine refuses a trace or derivative term deeper than dpl.MaxDepth, a derivative
 // larger than the fuel left (out of fuel) or (figure6, pruned) than dpl.MaxRedexes, and a nesting of
-// layers deeper than DiffMaxLayers (a *interderive.DepthError), so that every stage
-// gives the same outcome on every program.
-
-// DiffMaxLayers bounds the nesting of layers, as the reference semantics bounds it
-// (its layers are Go recursion; the machine's are data, but a run must end the same
-// way on every stage).
-const DiffMaxLayers = dpl.MaxLayers
+// layers deeper than dpl.MaxLayers (a *interderive.DepthError: the reference
+// semantics' layers are Go recursion, the machine's are data, but a run must end the
+// same way on every stage), so that every stage gives the same outcome on every
+// program.
 
 // DiffControl says which transition function applies to a state.
 type DiffControl uint8
@@ -266,7 +263,7 @@ type (
 	DiffExitBind struct {
 		P  dpl.Pos
 		C  dpl.Term
-		Rd *DiffRdReport
+		Rd *dpl.RdReport
 	}
 )
 
@@ -274,10 +271,6 @@ func (*DiffExitProgram) isDiffExit() {}
 func (*DiffExitRd) isDiffExit()      {}
 func (*DiffExitTrace) isDiffExit()   {}
 func (*DiffExitBind) isDiffExit()    {}
-
-// DiffRdReport is an rd as a tracer sees it: the trace C of its body and its
-// derivative term W.R_V(x:T. C).
-type DiffRdReport struct{ Trace, Derivative dpl.Term }
 
 // DiffState is a configuration of the machine.
 type DiffState struct {
@@ -315,24 +308,22 @@ func (s *DiffState) toReturn(result dpl.Term) {
 	s.Control, s.Result, s.Term, s.Env, s.Phi = DiffReturn, result, nil, nil, nil
 }
 
-// DiffMachine runs the machine for one program.
+// DiffMachine runs the machine.
 type DiffMachine struct {
-	ad     dpl.Differentiator
-	fuel   *interderive.Counter
-	budget int
-	names  *dpl.Names
-	nodes  dpl.Nodes // the nodes of the traces
-	onRd   func(trace, derivative dpl.Term)
+	ad   dpl.Differentiator
+	opts interderive.Options
+	onRd func(trace, derivative dpl.Term)
+	run  dpl.Run // the current run's state that every stage keeps: fuel, names, ...
 	// Trace, if not nil, is called with every state before its transition.
 	Trace func(*DiffState)
 }
 
-// NewDiff makes a machine for a differentiation strategy. onRd, if not nil, is called
-// for every rd the run evaluates, at any depth, with the trace term of its body and
-// its derivative term, when its contraction is complete (the reference semantics'
-// order).
+// NewDiff makes a machine for a differentiation strategy, whose runs have the budgets
+// of opts. onRd, if not nil, is called for every rd a run evaluates, at any depth,
+// with the trace term of its body and its derivative term, when its contraction is
+// complete (the reference semantics' order).
 func NewDiff(ad dpl.Differentiator, opts interderive.Options, onRd func(trace, derivative dpl.Term)) *DiffMachine {
-	return &DiffMachine{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(), onRd: onRd}
+	return &DiffMachine{ad: ad, opts: opts, onRd: onRd}
 }
 
 // EvalDiff runs an elaborated, closed, well-typed program (dpl.Check) on the machine
@@ -356,26 +347,21 @@ type diffStage struct{}
 
 // Eval is EvalDiff, showing every state and every rd to opts.Observer, if set.
 func (diffStage) Eval(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
-	obs := opts.Observer
-	if obs == nil {
-		return EvalDiff(ad, prog, opts)
+	m := NewDiff(ad, opts, dpl.RdReporter(opts))
+	if obs := opts.Observer; obs != nil {
+		m.Trace = func(st *DiffState) { obs.Step(st.String()) }
 	}
-	s := dpl.NewShower(opts, interderive.NewLimits(opts, nil))
-	m := NewDiff(ad, opts, func(trace, derivative dpl.Term) { s.ReportRd(obs, 0, "", trace, derivative) })
-	m.Trace = func(st *DiffState) { obs.Step(st.String()) }
 	return m.Run(prog)
 }
 
 // Run iterates the transitions from the initial state, eval(prog, ε, ε) in an
 // ordinary layer with an empty stack, to the final one.
 func (m *DiffMachine) Run(prog dpl.Term) (dpl.Answer, error) {
-	if m.ad == nil {
-		return dpl.Answer{}, interderive.Stuck("", "no differentiation strategy")
-	}
-	if err := dpl.CheckDepth("term", prog); err != nil {
+	run, err := dpl.NewRun(m.ad, prog, m.opts, m.onRd)
+	if err != nil {
 		return dpl.Answer{}, err
 	}
-	m.names = dpl.NewNames(prog)
+	m.run = run
 	s := &DiffState{Layers: []*DiffLayer{{Mode: dpl.Ordinary, Exit: &DiffExitProgram{}}}}
 	s.toEval(prog, nil, nil)
 	for s.Control != DiffHalt {
@@ -400,13 +386,13 @@ func (m *DiffMachine) Run(prog dpl.Term) (dpl.Answer, error) {
 
 // contract counts the contraction of a redex, named by the current layer's mode.
 func (m *DiffMachine) contract(s *DiffState, rule string) error {
-	return m.fuel.Contract(s.top().Mode.Rule(rule))
+	return m.run.Fuel.Contract(s.top().Mode.Rule(rule))
 }
 
 // enter starts a nested layer (Figure 5, or rd's premise).
 func (m *DiffMachine) enter(s *DiffState, l *DiffLayer) error {
-	if len(s.Layers) > DiffMaxLayers {
-		return dpl.LayerError()
+	if err := dpl.CheckLayers(len(s.Layers) - 1); err != nil {
+		return err
 	}
 	s.Layers = append(s.Layers, l)
 	return nil
@@ -517,7 +503,7 @@ func (m *DiffMachine) cont(s *DiffState) error {
 		s.push(&DiffKPairRight{P: f.P, Left: v, T: f.T, U: f.U})
 		s.toEval(f.Right, f.Env, f.Phi)
 	case *DiffKPairRight: // <V, W> is a value
-		s.toContinue(dplval.Pair(&m.nodes, f.P, f.Left, v, f.T, f.U))
+		s.toContinue(dplval.Pair(&m.run.Nodes, f.P, f.Left, v, f.T, f.U))
 	case *DiffKRdPoint:
 		s.push(&DiffKRdCotangent{P: f.P, Point: v, Param: f.Param, T: f.T, Body: f.Body, Env: f.Env, Phi: f.Phi})
 		s.toEval(f.Cotangent, f.Env, f.Phi)
@@ -681,9 +667,9 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 	}
 	switch f := frame.(type) {
 	case *DiffKPlusRight:
-		return finished(dpl.RulePlus, m.nodes.Plus(f.P, f.Left.Term, v.Term), f.Env, f.Left.Val, v.Val)
+		return finished(dpl.RulePlus, m.run.Nodes.Plus(f.P, f.Left.Term, v.Term), f.Env, f.Left.Val, v.Val)
 	case *DiffKOp:
-		return finished(dpl.RuleOp, m.nodes.OpApp(f.P, f.Op, v.Term), f.Env, v.Val, nil)
+		return finished(dpl.RuleOp, m.run.Nodes.OpApp(f.P, f.Op, v.Term), f.Env, v.Val, nil)
 	case *DiffKFst:
 		return finished(dpl.RuleFst, &dpl.Fst{P: f.P, X: v.Term, T: f.T, U: f.U}, f.Env, v.Val, nil)
 	case *DiffKSnd:
@@ -692,7 +678,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 		if err := m.contract(s, dpl.RuleLet); err != nil {
 			return err
 		}
-		binding := m.nodes.Let(f.P, f.Name, f.T, v.Term)
+		binding := m.run.Nodes.Let(f.P, f.Name, f.T, v.Term)
 		body, rho := f.Body, f.Env.Bind(f.Name, v.Val, true)
 		if trivial {
 			l.Tape.Lets = append(l.Tape.Lets, binding)
@@ -722,7 +708,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 			return err
 		}
 		clo := f.Clo
-		binding := m.nodes.Let(f.P, clo.Param, clo.ParamT, v.Term)
+		binding := m.run.Nodes.Let(f.P, clo.Param, clo.ParamT, v.Term)
 		body, rho, phi := callee(clo, v.Val, true)
 		if trivial {
 			l.Tape.Lets = append(l.Tape.Lets, binding)
@@ -767,10 +753,10 @@ func (m *DiffMachine) nestedEval(s *DiffState, exit *DiffExitBind, rho *DiffEnv)
 // unprefixed: the layer is ordinary), and the bound on layers is checked as enter
 // checks it. Runs with an observer (Trace) take every transition instead.
 func (m *DiffMachine) bindPrimitive(s *DiffState, rule string, c, x, y dpl.Term) error {
-	if len(s.Layers) > DiffMaxLayers {
-		return dpl.LayerError()
+	if err := dpl.CheckLayers(len(s.Layers) - 1); err != nil {
+		return err
 	}
-	if err := m.fuel.Contract(rule); err != nil {
+	if err := m.run.Fuel.Contract(rule); err != nil {
 		return err
 	}
 	v, err := dpl.Delta(c, x, y)
@@ -784,10 +770,10 @@ func (m *DiffMachine) bindPrimitive(s *DiffState, rule string, c, x, y dpl.Term)
 // bind is DiffExitBind's work on the current layer, once C ⇒ V: let x:T_V = C goes on
 // the tape, x fresh, and the layer goes on with x in its context (rd, if not nil, is
 // the rd whose derivative C is, reported now).
-func (m *DiffMachine) bind(s *DiffState, p dpl.Pos, c, v dpl.Term, rd *DiffRdReport) {
-	x := s.top().Tape.BindFresh(m.names, &m.nodes, p, c, v)
+func (m *DiffMachine) bind(s *DiffState, p dpl.Pos, c, v dpl.Term, rd *dpl.RdReport) {
+	x := s.top().Tape.BindFresh(&m.run, p, c, v)
 	if rd != nil {
-		m.report(rd)
+		m.run.ReportRd(rd.Trace, rd.Derivative)
 	}
 	s.toContinue(x)
 }
@@ -819,28 +805,26 @@ func (m *DiffMachine) ret(s *DiffState) error {
 // the derivative term W.R_V(x:T. C), computed by the strategy.
 func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error {
 	l := s.top() // the layer of the rd
-	left := m.budget - m.fuel.Steps()
-	env := dpl.DiffEnv{Types: dplval.Types(x.Env, l.Tape.Fresh), Names: m.names, Budget: left}
+	types := dplval.Types(x.Env, l.Tape.Fresh)
 	var der dpl.Term
 	var err error
-	if m.onRd == nil {
+	if m.run.OnRd == nil {
 		// Nothing reports the trace: R is its last user, and a long trace, as large
 		// as its derivative, can go as R walks it. (Two calls, so that c is dead
 		// during this one: with one call and the trace to report chosen apart,
 		// before it or after, the compiler keeps c alive through R, and the peak
 		// live heap of a long gradient grows by a third; GOGC=5 GODEBUG=gctrace=1.)
-		der, err = dpl.Derive(m.ad, env, m.fuel.Steps(), x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
+		der, err = m.run.Derive(types, x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
 		c = nil
 	} else {
-		der, err = dpl.Derive(m.ad, env, m.fuel.Steps(), x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
+		der, err = m.run.Derive(types, x.Cotangent.Term, x.Point.Term, x.Param, x.T, c)
 	}
 	if err != nil {
 		return err
 	}
-	rep := &DiffRdReport{Trace: c, Derivative: der}
 	switch {
 	case l.Mode == dpl.Ordinary: // rd ⇒ X because rd ⇝ der and der ⇒ X: evaluate der in place
-		m.report(rep)
+		m.run.ReportRd(c, der)
 		s.toEval(der, nil, nil)
 		return nil
 	case len(l.K) == 0: // Figure 4: the trace of the layer ends with der
@@ -848,18 +832,12 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 		if err != nil {
 			return err
 		}
-		m.report(rep)
+		m.run.ReportRd(c, der)
 		s.toReturn(t)
 		return nil
 	}
 	// Figure 5: der ⇒ V in a nested ordinary layer, under the rd's environment.
-	return m.nestedEval(s, &DiffExitBind{P: x.P, C: der, Rd: rep}, x.Env)
-}
-
-func (m *DiffMachine) report(r *DiffRdReport) {
-	if m.onRd != nil {
-		m.onRd(r.Trace, r.Derivative)
-	}
+	return m.nestedEval(s, &DiffExitBind{P: x.P, C: der, Rd: &dpl.RdReport{Trace: c, Derivative: der}}, x.Env)
 }
 
 // String shows a state for a person: the transition, the term or value, and the
