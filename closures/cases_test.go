@@ -5,8 +5,16 @@ import (
 
 	"github.com/interderive/interderive/closures"
 	"github.com/interderive/interderive/internal/castcases"
+	"github.com/interderive/interderive/internal/dplcases"
 )
 
 // TestCastCases runs the hand-derived programs of package castcases: answers and
 // whole contraction sequences, one rule per contraction.
 func TestCastCases(t *testing.T) { castcases.Run(t, closures.EvalCast) }
+
+// TestDiffCases runs the hand-derived cases of package dplcases: answers, whole
+// contraction sequences, rd traces and derivatives, symbolic evaluation, undefinedness,
+// fuel and the bounds on nesting.
+func TestDiffCases(t *testing.T) {
+	dplcases.Suite{Traced: closures.EvalDiffTraced, TraceDiff: closures.TraceDiff}.Run(t)
+}
