@@ -67,22 +67,17 @@ import (
 // the package that name them so.
 type DiffMode = dpl.Mode
 
-// dpl.Symbolic is dpl.Symbolic (see dpl.Mode).
+// DiffSymbolic is dpl.Symbolic (see DiffMode).
 const DiffSymbolic = dpl.Symbolic
 
-// DiffEnv is a value environment ρ; nil is ε. It binds ordinary variables to closed
-// values; Sym marks the bindings made by symbolic evaluation, whose variables stay
-// symbolic in traces. DiffFun is a function closure clo_φ(f(x:T):U. M), and
-// DiffFunEnv a function environment φ. All three are internal/dplval's, shared with
-// the machine, the CPS evaluator and the interpreter.
-type (
-	DiffEnv    = dplval.Env
-	DiffFun    = dplval.Closure
-	DiffFunEnv = dplval.Funs
-)
+// The environments are internal/dplval's, shared with the machine, the CPS evaluator
+// and the interpreter: a value environment ρ (dplval.Env; nil is ε), which binds
+// ordinary variables to closed values, its Sym marking the bindings made by symbolic
+// evaluation, whose variables stay symbolic in traces; function closures
+// clo_φ(f(x:T):U. M) (dplval.Closure), and function environments φ (dplval.Funs).
 
 // envValue is the value closure of the variable bound by the binding rho, under mode.
-func envValue(rho *DiffEnv, p dpl.Pos, mode dpl.Mode) *DiffValue {
+func envValue(rho *dplval.Env, p dpl.Pos, mode dpl.Mode) *DiffValue {
 	if mode == dpl.Symbolic && rho.Sym {
 		return &DiffValue{Term: &dpl.Var{P: p, Name: rho.Name}, Val: rho.Val}
 	}
@@ -92,7 +87,7 @@ func envValue(rho *DiffEnv, p dpl.Pos, mode dpl.Mode) *DiffValue {
 // bindValue extends ρ with the variables of the value v as it stands in a term, each
 // bound (symbolic) to the part of v's value it stands for: the free variables of a
 // trace built from v are then bound to their values.
-func bindValue(rho *DiffEnv, v *DiffValue) *DiffEnv {
+func bindValue(rho *dplval.Env, v *DiffValue) *dplval.Env {
 	return rho.BindValue(dplval.Value{Term: v.Term, Val: v.Val})
 }
 
@@ -103,8 +98,8 @@ type (
 	// DiffClo is M[φ|ρ]: a term closed by its environments.
 	DiffClo struct {
 		M   dpl.Term
-		Fun *DiffFunEnv
-		Env *DiffEnv
+		Fun *dplval.Funs
+		Env *dplval.Env
 	}
 	// DiffValue is a value V ▷ ρ(V): Term is the value as it stands in the term (with
 	// the variables of symbolic bindings, under symbolic evaluation), Val its closed
@@ -132,8 +127,8 @@ type (
 		T     dpl.Type
 		Bound DiffClosure
 		Body  dpl.Term
-		Fun   *DiffFunEnv
-		Env   *DiffEnv
+		Fun   *dplval.Funs
+		Env   *dplval.Env
 	}
 	// DiffPair is <cl, cl>_{T,U}.
 	DiffPair struct {
@@ -168,7 +163,7 @@ type (
 	DiffCall struct {
 		P    dpl.Pos
 		Name string
-		Fn   *DiffFun
+		Fn   *dplval.Closure
 		Arg  DiffClosure
 	}
 	// DiffRd is cl.rd[cl](x:T. N)[φ|ρ]: the body stays a term, closed by φ and ρ.
@@ -179,8 +174,8 @@ type (
 		Param     string
 		T         dpl.Type
 		Body      dpl.Term
-		Fun       *DiffFunEnv
-		Env       *DiffEnv
+		Fun       *dplval.Funs
+		Env       *dplval.Env
 	}
 )
 
@@ -230,8 +225,8 @@ type (
 		Name string
 		T    dpl.Type
 		Body dpl.Term
-		Fun  *DiffFunEnv
-		Env  *DiffEnv
+		Fun  *dplval.Funs
+		Env  *dplval.Env
 	}
 	// DiffPairLeft is <[], cl>_{T,U}.
 	DiffPairLeft struct {
@@ -269,7 +264,7 @@ type (
 	DiffCallArg struct {
 		P    dpl.Pos
 		Name string
-		Fn   *DiffFun
+		Fn   *dplval.Closure
 	}
 	// DiffRdPoint is cl.rd[[]](x:T. N)[φ|ρ].
 	DiffRdPoint struct {
@@ -278,8 +273,8 @@ type (
 		Param     string
 		T         dpl.Type
 		Body      dpl.Term
-		Fun       *DiffFunEnv
-		Env       *DiffEnv
+		Fun       *dplval.Funs
+		Env       *dplval.Env
 	}
 	// DiffRdCotangent is [].rd[V̂](x:T. N)[φ|ρ].
 	DiffRdCotangent struct {
@@ -288,8 +283,8 @@ type (
 		Param string
 		T     dpl.Type
 		Body  dpl.Term
-		Fun   *DiffFunEnv
-		Env   *DiffEnv
+		Fun   *dplval.Funs
+		Env   *dplval.Env
 	}
 )
 
@@ -454,7 +449,7 @@ func descendDiff(mode dpl.Mode, E *DiffContext, cl DiffClosure) (*DiffValue, Dif
 }
 
 // lookupFun is φ(f) for the call c (dplval.Funs.Called).
-func lookupFun(phi *DiffFunEnv, c *dpl.Call) (*DiffFun, error) {
+func lookupFun(phi *dplval.Funs, c *dpl.Call) (*dplval.Closure, error) {
 	fn, ok := phi.Called(c)
 	if !ok {
 		return nil, interderive.Stuck("", "call of the unbound function %s", c.Name)
@@ -598,7 +593,7 @@ func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts 
 	if err != nil {
 		return nil, nil, err
 	}
-	var env *DiffEnv
+	var env *dplval.Env
 	for x, v := range rho {
 		env = env.Bind(x, v, true)
 	}
@@ -674,7 +669,7 @@ func (r *diffRun) eval(cl DiffClosure) (dpl.Term, error) {
 
 // evalIn is φ | ρ ⊢ C ⇒ V for a trace term C: ordinary evaluation of C[ε|ρ], in a
 // nested layer.
-func (r *diffRun) evalIn(rho *DiffEnv, c dpl.Term) (dpl.Term, error) {
+func (r *diffRun) evalIn(rho *dplval.Env, c dpl.Term) (dpl.Term, error) {
 	if err := r.Enter(); err != nil {
 		return nil, err
 	}
@@ -716,7 +711,7 @@ func (r *diffRun) contractOrdinary(redex DiffClosure, ev *DiffEvent) (DiffClosur
 		return letrecDiff(red), nil
 	case *DiffCall: // clo_φ'(f(x:T):U. M)(V) ⇒ M[φ'[clo/f]|{x ↦ V}]
 		fn := red.Fn
-		return &DiffClo{M: fn.Body, Fun: fn.Phi.Bind(fn.Name, fn), Env: (*DiffEnv)(nil).Bind(fn.Param, red.Arg.(*DiffValue).Val, false)}, nil
+		return &DiffClo{M: fn.Body, Fun: fn.Phi.Bind(fn.Name, fn), Env: (*dplval.Env)(nil).Bind(fn.Param, red.Arg.(*DiffValue).Val, false)}, nil
 	case *DiffRd: // W.rd[V](x:T. N) ⇒ W.R_V(x:T. C)[ε|ε], where N ⇝ C
 		der, err := r.rd(red, ev)
 		if err != nil {
@@ -736,7 +731,7 @@ func (r *diffRun) contractOrdinary(redex DiffClosure, ev *DiffEvent) (DiffClosur
 // letrecDiff contracts (letrec f(x:T):U = M in N)[φ|ρ] to N[φ[clo_φ(f(x:T):U. M)/f]|ρ].
 func letrecDiff(c *DiffClo) DiffClosure {
 	l := c.M.(*dpl.Letrec)
-	fn := &DiffFun{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Phi: c.Fun}
+	fn := &dplval.Closure{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Phi: c.Fun}
 	return &DiffClo{M: l.Body, Fun: c.Fun.Bind(l.Name, fn), Env: c.Env}
 }
 
@@ -778,7 +773,7 @@ type symContraction struct {
 	finished dpl.Term
 	binding  *dpl.Let // let x:T = V, its body to come
 	next     DiffClosure
-	env      *DiffEnv
+	env      *dplval.Env
 }
 
 // trace is ⇝: the closure is reduced symbolically, one step at a time from the root,
@@ -868,16 +863,16 @@ func (r *diffRun) contractSymbolic(redex DiffClosure, ev *DiffEvent) (symContrac
 	case *DiffPlus: // V + W ⇝ V + W
 		x, y := red.X.(*DiffValue), red.Y.(*DiffValue)
 		return symContraction{finished: &dpl.Plus{P: red.P, X: x.Term, Y: y.Term},
-			env: bindValue(bindValue((*DiffEnv)(nil), x), y)}, nil
+			env: bindValue(bindValue((*dplval.Env)(nil), x), y)}, nil
 	case *DiffOp: // op(V) ⇝ op(V)
 		a := red.Arg.(*DiffValue)
-		return symContraction{finished: &dpl.OpApp{P: red.P, Op: red.Op, Arg: a.Term}, env: bindValue((*DiffEnv)(nil), a)}, nil
+		return symContraction{finished: &dpl.OpApp{P: red.P, Op: red.Op, Arg: a.Term}, env: bindValue((*dplval.Env)(nil), a)}, nil
 	case *DiffFst: // fst(V) ⇝ fst(V)
 		a := red.X.(*DiffValue)
-		return symContraction{finished: &dpl.Fst{P: red.P, X: a.Term, T: red.T, U: red.U}, env: bindValue((*DiffEnv)(nil), a)}, nil
+		return symContraction{finished: &dpl.Fst{P: red.P, X: a.Term, T: red.T, U: red.U}, env: bindValue((*dplval.Env)(nil), a)}, nil
 	case *DiffSnd: // snd(V) ⇝ snd(V)
 		a := red.X.(*DiffValue)
-		return symContraction{finished: &dpl.Snd{P: red.P, X: a.Term, T: red.T, U: red.U}, env: bindValue((*DiffEnv)(nil), a)}, nil
+		return symContraction{finished: &dpl.Snd{P: red.P, X: a.Term, T: red.T, U: red.U}, env: bindValue((*dplval.Env)(nil), a)}, nil
 	case *DiffLet: // let x:T = V in N ⇝ let x:T = V in C  if N ⇝ C under ρ[ρ(V)/x]
 		v := red.Bound.(*DiffValue)
 		return symContraction{binding: &dpl.Let{P: red.P, Name: red.Name, T: red.T, Bound: v.Term},
@@ -894,8 +889,8 @@ func (r *diffRun) contractSymbolic(redex DiffClosure, ev *DiffEvent) (symContrac
 	case *DiffCall: // f(V) ⇝ let x:T = V in C  if M ⇝ C under φ'[φ(f)/f] | {x ↦ ρ(V)}
 		fn, v := red.Fn, red.Arg.(*DiffValue)
 		return symContraction{binding: &dpl.Let{P: red.P, Name: fn.Param, T: fn.ParamT, Bound: v.Term},
-			next: &DiffClo{M: fn.Body, Fun: fn.Phi.Bind(fn.Name, fn), Env: (*DiffEnv)(nil).Bind(fn.Param, v.Val, true)},
-			env:  bindValue((*DiffEnv)(nil), v)}, nil
+			next: &DiffClo{M: fn.Body, Fun: fn.Phi.Bind(fn.Name, fn), Env: (*dplval.Env)(nil).Bind(fn.Param, v.Val, true)},
+			env:  bindValue((*dplval.Env)(nil), v)}, nil
 	case *DiffRd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
 		der, err := r.rd(red, ev)
 		if err != nil {
@@ -941,13 +936,13 @@ func redexPos(redex DiffClosure) dpl.Pos {
 // a value V ▷ ρ(V) reads back as ρ(V) under ordinary evaluation and as V under symbolic
 // evaluation. It recurses over the closure (and is meant for inspection, not for runs).
 func DiffSigma(mode dpl.Mode, cl DiffClosure) dpl.Term {
-	s := &diffSigma{mode: mode, funs: map[*DiffFun]*dpl.Closure{}}
+	s := &diffSigma{mode: mode, funs: map[*dplval.Closure]*dpl.Closure{}}
 	return s.closure(cl)
 }
 
 type diffSigma struct {
 	mode dpl.Mode
-	funs map[*DiffFun]*dpl.Closure
+	funs map[*dplval.Closure]*dpl.Closure
 }
 
 func (s *diffSigma) value(v *DiffValue) dpl.Term {
@@ -990,7 +985,7 @@ func (s *diffSigma) closure(cl DiffClosure) dpl.Term {
 
 // term is σ(M[φ|ρ]). A binding without a value (nil Val) marks a variable bound
 // around M by the read-back itself: it is never substituted.
-func (s *diffSigma) term(m dpl.Term, phi *DiffFunEnv, rho *DiffEnv) dpl.Term {
+func (s *diffSigma) term(m dpl.Term, phi *dplval.Funs, rho *dplval.Env) dpl.Term {
 	m = dpl.SubstValues(m, func(x string) (dpl.Term, bool) {
 		b, ok := rho.Lookup(x)
 		if !ok || b.Val == nil || s.mode == dpl.Symbolic && b.Sym {
@@ -1003,7 +998,7 @@ func (s *diffSigma) term(m dpl.Term, phi *DiffFunEnv, rho *DiffEnv) dpl.Term {
 
 // resolve resolves the calls of m to the functions of φ, but for the function named
 // self (whose calls a closure's body ties at call time).
-func (s *diffSigma) resolve(m dpl.Term, phi *DiffFunEnv, self string) dpl.Term {
+func (s *diffSigma) resolve(m dpl.Term, phi *dplval.Funs, self string) dpl.Term {
 	seen := map[string]bool{self: self != ""}
 	for ; phi != nil; phi = phi.Next {
 		if !seen[phi.Name] {
@@ -1016,7 +1011,7 @@ func (s *diffSigma) resolve(m dpl.Term, phi *DiffFunEnv, self string) dpl.Term {
 
 // fun is σ(clo_φ(f(x:T):U. M)): the closure whose body has the calls of φ's functions
 // resolved (those of f stay unresolved: the recursion is tied at call time).
-func (s *diffSigma) fun(fn *DiffFun) *dpl.Closure {
+func (s *diffSigma) fun(fn *dplval.Closure) *dpl.Closure {
 	if k, ok := s.funs[fn]; ok {
 		return k
 	}

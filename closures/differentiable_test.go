@@ -10,6 +10,7 @@ import (
 	"github.com/interderive/interderive/dpl"
 	"github.com/interderive/interderive/internal/dplcases"
 	"github.com/interderive/interderive/internal/dplgen"
+	"github.com/interderive/interderive/internal/dplval"
 	"pgregory.net/rapid"
 )
 
@@ -71,7 +72,7 @@ func TestDiffReadBack(t *testing.T) {
 	if call.Clo.Name != "f" || body.Name != "f" || body.Clo != nil {
 		t.Errorf("the closure's body %s: its call of f must stay unresolved", dpl.Format(call.Clo.Body))
 	}
-	env := (*closures.DiffEnv)(nil).Bind("a", &dpl.RealLit{R: 3}, false).Bind("x", &dpl.RealLit{R: 2}, true)
+	env := (*dplval.Env)(nil).Bind("a", &dpl.RealLit{R: 3}, false).Bind("x", &dpl.RealLit{R: 2}, true)
 	cl := &closures.DiffClo{M: dplcases.Expected(t, "a * x"), Env: env}
 	if got := dpl.Format(closures.DiffSigma(dpl.Symbolic, cl)); got != "mul(<3, x>)" {
 		t.Errorf("symbolic read-back %s, want mul(<3, x>)", got)

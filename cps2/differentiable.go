@@ -32,29 +32,22 @@ import (
 // eval with the initial inner continuation and a new meta-continuation that resumes
 // the layer below with k.
 //
-// Values, environments, contraction events, bounds and the moment an rd is reported
-// are the machine's (see its doc comment): one Counter.Contract per redex, named as
-// the reference semantics names it (sym/ in symbolic layers), and no event for
-// lookups, continuation calls and the bookkeeping of tapes.
+// Values and environments are the environment-based stages' shared ones
+// (internal/dplval): a value V as the current layer sees it with ρ(V) (Value), ρ (Env,
+// whose Sym marks the variables a symbolic layer bound, which its traces keep as
+// names), φ (Funs), and clo_φ(f(x:T):U. M) (Closure). They, the contraction events,
+// the bounds and the moment an rd is reported are the machine's (see its doc
+// comment): one Counter.Contract per redex, named as the reference semantics names it
+// (sym/ in symbolic layers), and no event for lookups, continuation calls and the
+// bookkeeping of tapes.
 //
 // Go stack. Every call of a continuation, and every descent into a subterm, returns a
 // step to the driver loop (a trampoline): the Go stack does not grow with the term,
 // the program's recursion or the nesting of rd, only the continuations on the heap.
 
-// Values and environments are the environment-based stages' shared ones
-// (internal/dplval): a value V as the current layer sees it with ρ(V), ρ (whose Sym
-// marks the variables a symbolic layer bound, which its traces keep as names), φ, and
-// clo_φ(f(x:T):U. M).
-type (
-	diffValue   = dplval.Value
-	diffEnv     = dplval.Env
-	diffFuns    = dplval.Funs
-	diffClosure = dplval.Closure
-)
-
 // diffCont is the inner continuation: the rest of the current layer.
 type diffCont struct {
-	apply   func(v diffValue, mk *diffMeta) step
+	apply   func(v dplval.Value, mk *diffMeta) step
 	initial bool // the trivial context []
 }
 
@@ -128,12 +121,12 @@ func (ev *diffEvaluator) contract(mk *diffMeta, rule string) bool {
 }
 
 // diffK builds a non-initial inner continuation.
-func diffK(apply func(v diffValue, mk *diffMeta) step) diffCont { return diffCont{apply: apply} }
+func diffK(apply func(v dplval.Value, mk *diffMeta) step) diffCont { return diffCont{apply: apply} }
 
 // initial is a layer's initial inner continuation: it hands the layer's result to
 // the meta-continuation — M ⇒ V, or V ⇝ V ending the trace.
 func (ev *diffEvaluator) initial() diffCont {
-	return diffCont{initial: true, apply: func(v diffValue, mk *diffMeta) step {
+	return diffCont{initial: true, apply: func(v dplval.Value, mk *diffMeta) step {
 		if mk.mode == dpl.Ordinary {
 			return mk.ret(v.Val)
 		}
@@ -142,7 +135,7 @@ func (ev *diffEvaluator) initial() diffCont {
 }
 
 // throw passes v to k through the trampoline.
-func throw(k diffCont, v diffValue, mk *diffMeta) step {
+func throw(k diffCont, v dplval.Value, mk *diffMeta) step {
 	return func() step { return k.apply(v, mk) }
 }
 
@@ -165,7 +158,7 @@ func (ev *diffEvaluator) nested(mk *diffMeta, mode dpl.Mode, ret func(dpl.Term) 
 }
 
 // eval evaluates t under ρ and φ in the current layer and passes its value to k.
-func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) eval(t dpl.Term, rho *dplval.Env, phi *dplval.Funs, k diffCont, mk *diffMeta) step {
 	// descend evaluates a subterm, through the trampoline.
 	descend := func(t dpl.Term, k diffCont) step {
 		return func() step { return ev.eval(t, rho, phi, k, mk) }
@@ -180,40 +173,40 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 		}
 		return throw(k, v, mk)
 	case *dpl.Plus:
-		return descend(t.X, diffK(func(a diffValue, mk *diffMeta) step {
-			return ev.eval(t.Y, rho, phi, diffK(func(b diffValue, mk *diffMeta) step {
+		return descend(t.X, diffK(func(a dplval.Value, mk *diffMeta) step {
+			return ev.eval(t.Y, rho, phi, diffK(func(b dplval.Value, mk *diffMeta) step {
 				return ev.plus(t.P, a, b, k, mk)
 			}), mk)
 		}))
 	case *dpl.OpApp:
-		return descend(t.Arg, diffK(func(a diffValue, mk *diffMeta) step {
+		return descend(t.Arg, diffK(func(a dplval.Value, mk *diffMeta) step {
 			return ev.op(t, a, k, mk)
 		}))
 	case *dpl.Let:
-		return descend(t.Bound, diffK(func(v diffValue, mk *diffMeta) step {
+		return descend(t.Bound, diffK(func(v dplval.Value, mk *diffMeta) step {
 			return ev.let(t, v, rho, phi, k, mk)
 		}))
 	case *dpl.Pair:
-		return descend(t.X, diffK(func(a diffValue, mk *diffMeta) step {
-			return ev.eval(t.Y, rho, phi, diffK(func(b diffValue, mk *diffMeta) step {
+		return descend(t.X, diffK(func(a dplval.Value, mk *diffMeta) step {
+			return ev.eval(t.Y, rho, phi, diffK(func(b dplval.Value, mk *diffMeta) step {
 				return throw(k, dplval.Pair(&ev.Nodes, t.P, a, b, t.T, t.U), mk) // <V, W> is a value
 			}), mk)
 		}))
 	case *dpl.Fst:
-		return descend(t.X, diffK(func(v diffValue, mk *diffMeta) step {
+		return descend(t.X, diffK(func(v dplval.Value, mk *diffMeta) step {
 			return ev.proj(dpl.RuleFst, t.P, t.T, t.U, v, k, mk)
 		}))
 	case *dpl.Snd:
-		return descend(t.X, diffK(func(v diffValue, mk *diffMeta) step {
+		return descend(t.X, diffK(func(v dplval.Value, mk *diffMeta) step {
 			return ev.proj(dpl.RuleSnd, t.P, t.T, t.U, v, k, mk)
 		}))
 	case *dpl.If:
-		return descend(t.Cond, diffK(func(b diffValue, mk *diffMeta) step {
+		return descend(t.Cond, diffK(func(b dplval.Value, mk *diffMeta) step {
 			return ev.cond(t, b, rho, phi, k, mk)
 		}))
 	case *dpl.PredApp:
 		// pred(V) ⇒ bev(pred, ρ(V)) in either mode: booleans are never traced.
-		return descend(t.Arg, diffK(func(v diffValue, mk *diffMeta) step {
+		return descend(t.Arg, diffK(func(v dplval.Value, mk *diffMeta) step {
 			if !ev.contract(mk, dpl.RulePred) {
 				return nil
 			}
@@ -228,13 +221,13 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 		if !ok {
 			return ev.fail(interderive.Stuck("", "call of the unbound function %s", t.Name))
 		}
-		return descend(t.Arg, diffK(func(v diffValue, mk *diffMeta) step {
+		return descend(t.Arg, diffK(func(v dplval.Value, mk *diffMeta) step {
 			return ev.call(t.P, clo, v, rho, k, mk)
 		}))
 	case *dpl.Rd:
 		// The point first, then the cotangent.
-		return descend(t.Point, diffK(func(p diffValue, mk *diffMeta) step {
-			return ev.eval(t.Cotangent, rho, phi, diffK(func(w diffValue, mk *diffMeta) step {
+		return descend(t.Point, diffK(func(p dplval.Value, mk *diffMeta) step {
+			return ev.eval(t.Cotangent, rho, phi, diffK(func(w dplval.Value, mk *diffMeta) step {
 				return ev.rd(t, w, p, rho, phi, k, mk)
 			}), mk)
 		}))
@@ -249,20 +242,20 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 // lookup is V ⇒ ρ(V) for a variable, no contraction; a symbolic layer keeps a
 // symbolic variable as itself. The fresh variables of Figure 5 are found on the tape
 // that binds them.
-func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
+func lookup(rho *dplval.Env, mk *diffMeta, x *dpl.Var) (dplval.Value, error) {
 	if e, ok := rho.Lookup(x.Name); ok {
 		if mk.mode == dpl.Symbolic && e.Sym {
-			return diffValue{Term: x, Val: e.Val}, nil
+			return dplval.Value{Term: x, Val: e.Val}, nil
 		}
 		return dplval.Closed(e.Val), nil
 	}
 	if v, ok := mk.tape.Fresh.Get(x.Name); ok {
 		if mk.mode == dpl.Symbolic {
-			return diffValue{Term: x, Val: v}, nil
+			return dplval.Value{Term: x, Val: v}, nil
 		}
 		return dplval.Closed(v), nil
 	}
-	return diffValue{}, interderive.Stuck("", "unbound variable %s", x.Name)
+	return dplval.Value{}, interderive.Stuck("", "unbound variable %s", x.Name)
 }
 
 // finished is the symbolic contraction of a redex whose trace is itself (V + W,
@@ -289,7 +282,7 @@ func (ev *diffEvaluator) finished(c, x, y dpl.Term, k diffCont, mk *diffMeta) st
 }
 
 // plus contracts V + W: r + s, or V + W ⇝ V + W.
-func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) plus(p dpl.Pos, a, b dplval.Value, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RulePlus) {
 		return nil
 	}
@@ -304,7 +297,7 @@ func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, k diffCont, mk *diffMet
 }
 
 // op contracts op(V): ev(op, V), or op(V) ⇝ op(V).
-func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) op(t *dpl.OpApp, v dplval.Value, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleOp) {
 		return nil
 	}
@@ -319,7 +312,7 @@ func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, k diffCont, mk *diffMeta)
 }
 
 // proj contracts fst(V) and snd(V): a component, or fst(V) ⇝ fst(V), snd(V) ⇝ snd(V).
-func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v dplval.Value, k diffCont, mk *diffMeta) step {
 	pr, ok := v.Val.(*dpl.Pair)
 	if !ok {
 		return ev.fail(interderive.Stuck("", "%s of %s", rule, dpl.FormatShort(v.Val, interderive.MaxStuckShown)))
@@ -341,7 +334,7 @@ func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue
 
 // let contracts let x:T = V in N: N under ρ[V/x]; symbolically, the tape grows by
 // let x:T = V and N is traced under ρ[ρ(V)/x].
-func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) let(t *dpl.Let, v dplval.Value, rho *dplval.Env, phi *dplval.Funs, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleLet) {
 		return nil
 	}
@@ -355,7 +348,7 @@ func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFun
 // environment is rho) that adds binding (if not nil) to the tape: in place in the
 // trivial context (Figure 4), in a nested layer otherwise (Figure 5: R ⇝ C, then
 // C ⇒ V).
-func (ev *diffEvaluator) inPlace(p dpl.Pos, binding *dpl.Let, next dpl.Term, env *diffEnv, phi *diffFuns, rho *diffEnv, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) inPlace(p dpl.Pos, binding *dpl.Let, next dpl.Term, env *dplval.Env, phi *dplval.Funs, rho *dplval.Env, k diffCont, mk *diffMeta) step {
 	if k.initial {
 		if binding != nil {
 			mk.tape.Lets = append(mk.tape.Lets, binding)
@@ -376,7 +369,7 @@ func (ev *diffEvaluator) inPlace(p dpl.Pos, binding *dpl.Let, next dpl.Term, env
 // ordinary layer under rho and the layer's fresh variables; then the tape grows by
 // let x:T_V = C, x fresh, and the layer goes on with x in its context k. rep, if not
 // nil, is the rd whose derivative C is, reported now that its contraction is complete.
-func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *dpl.RdReport, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *dplval.Env, rep *dpl.RdReport, k diffCont, mk *diffMeta) step {
 	inner, ok := ev.nested(mk, dpl.Ordinary, func(v dpl.Term) step { return ev.bound(p, c, v, rep, k, mk) })
 	if !ok {
 		return nil
@@ -397,7 +390,7 @@ func (ev *diffEvaluator) bound(p dpl.Pos, c, v dpl.Term, rep *dpl.RdReport, k di
 
 // cond contracts if b then M else N: the branch, evaluated (or traced) in place, or,
 // under symbolic evaluation in a nontrivial context, traced in a nested layer.
-func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) cond(t *dpl.If, b dplval.Value, rho *dplval.Env, phi *dplval.Funs, k diffCont, mk *diffMeta) step {
 	bl, ok := b.Val.(*dpl.BoolLit)
 	if !ok {
 		return ev.fail(interderive.Stuck("", "if on %s", dpl.FormatShort(b.Val, interderive.MaxStuckShown)))
@@ -416,11 +409,11 @@ func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFun
 }
 
 // letrec contracts letrec f(x:T):U = M in N: N under φ[clo_φ(f(x:T):U. M)/f].
-func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *dplval.Env, phi *dplval.Funs, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleLetrec) {
 		return nil
 	}
-	clo := &diffClosure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
+	clo := &dplval.Closure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
 	phi2 := phi.Bind(t.Name, clo)
 	if mk.mode == dpl.Ordinary {
 		return ev.eval(t.Body, rho, phi2, k, mk)
@@ -430,20 +423,20 @@ func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k di
 
 // call contracts f(V): the body M under φ'[φ(f)/f] | {x ↦ V}; symbolically, the tape
 // grows by let x:T = V and M is traced under {x ↦ ρ(V)}.
-func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) call(p dpl.Pos, clo *dplval.Closure, v dplval.Value, rho *dplval.Env, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleCall) {
 		return nil
 	}
 	phi := clo.Phi.Bind(clo.Name, clo)
 	if mk.mode == dpl.Ordinary {
-		return ev.eval(clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, false), phi, k, mk)
+		return ev.eval(clo.Body, (*dplval.Env)(nil).Bind(clo.Param, v.Val, false), phi, k, mk)
 	}
-	return ev.inPlace(p, ev.Nodes.Let(p, clo.Param, clo.ParamT, v.Term), clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
+	return ev.inPlace(p, ev.Nodes.Let(p, clo.Param, clo.ParamT, v.Term), clo.Body, (*dplval.Env)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
 }
 
 // rd contracts W.rd[V](x:T. N), in either mode: the rd event, then N ⇝ C under
 // ρ[ρ(V)/x] in a nested symbolic layer, whose trace derivative differentiates.
-func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) rd(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, phi *dplval.Funs, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleRd) {
 		return nil
 	}
@@ -457,7 +450,7 @@ func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFu
 // derivative finishes an rd once the trace C of its body is known: the contractum is
 // W.R_V(x:T. C). Under ordinary evaluation it is evaluated in place; under symbolic
 // evaluation it ends the layer's trace (trivial context) or Figure 5 evaluates it.
-func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c dpl.Term, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, c dpl.Term, k diffCont, mk *diffMeta) step {
 	der, err := ev.Derive(dplval.Types(rho, mk.tape.Fresh), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return ev.fail(err)

@@ -27,12 +27,16 @@ import (
 //     C ⇒ V (eval: literally the premise of Figure 5). A condition pred(V) is decided
 //     with ρ(V), never traced.
 //
-// A value of symbolic evaluation is a diffValue: V as it stands in the trace, and its
-// closed value ρ(V). As in the reference semantics, the variables that stay symbolic in
-// a trace are those bound by symbolic evaluation — the parameter of the rd traced, the
-// variables of its lets and calls, the fresh variables of Figure 5: ρ marks their
-// bindings; the others (bound by the ordinary evaluation around an rd) read as their
-// values, since the reference has substituted them.
+// The environments are internal/dplval's, shared with the machine and the CPS
+// evaluator: ρ (Env), whose Sym marks the bindings made by symbolic evaluation, φ
+// (Funs), and function closures clo_φ(f(x:T):U. M) (Closure). A value of symbolic
+// evaluation is a dplval.Value: V as it stands in the trace (Term), and its closed
+// value ρ(V) (Val; the same closed value when V has no symbolic variable). As in the
+// reference semantics, the variables that stay symbolic in a trace are those bound by
+// symbolic evaluation — the parameter of the rd traced, the variables of its lets and
+// calls, the fresh variables of Figure 5: ρ marks their bindings; the others (bound by
+// the ordinary evaluation around an rd) read as their values, since the reference has
+// substituted them.
 //
 // Contraction events are the reference's: every rule counts one contraction when it
 // fires, named plus, op, let, fst, snd, if, letrec, call, rd, pred under ⇒ and sym/ and
@@ -49,41 +53,26 @@ import (
 // the ordinary evaluations of their traces — is bounded by dpl.MaxLayers, as in the
 // reference; traces and derivatives deeper than dpl.MaxDepth are refused, as there.
 
-// diffEnv is a value environment ρ (internal/dplval, shared with the machine and the
-// CPS evaluator); Sym marks the bindings made by symbolic evaluation.
-type diffEnv = dplval.Env
-
 // lookup is ρ(x).
-func lookup(rho *diffEnv, x string) (*diffEnv, error) {
+func lookup(rho *dplval.Env, x string) (*dplval.Env, error) {
 	if e, ok := rho.Lookup(x); ok {
 		return e, nil
 	}
 	return nil, interderive.Stuck("", "unbound variable %s", x)
 }
 
-// diffFun is a function closure clo_φ(f(x:T):U. M), and diffFunEnv a function
-// environment φ (internal/dplval).
-type (
-	diffFun    = dplval.Closure
-	diffFunEnv = dplval.Funs
-)
-
 // lookupFun is φ(f) for the call c (dplval.Funs.Called).
-func lookupFun(phi *diffFunEnv, c *dpl.Call) (*diffFun, error) {
+func lookupFun(phi *dplval.Funs, c *dpl.Call) (*dplval.Closure, error) {
 	if fn, ok := phi.Called(c); ok {
 		return fn, nil
 	}
 	return nil, interderive.Stuck("", "call of the unbound function %s", c.Name)
 }
 
-// enter is the environments of a call of fn: φ'[fn/f] and {x ↦ v}.
-func enter(fn *diffFun, v dpl.Term, symbolic bool) (*diffFunEnv, *diffEnv) {
-	return fn.Phi.Bind(fn.Name, fn), (*diffEnv)(nil).Bind(fn.Param, v, symbolic)
+// callEnvs is the environments of a call of fn: φ'[fn/f] and {x ↦ v}.
+func callEnvs(fn *dplval.Closure, v dpl.Term, symbolic bool) (*dplval.Funs, *dplval.Env) {
+	return fn.Phi.Bind(fn.Name, fn), (*dplval.Env)(nil).Bind(fn.Param, v, symbolic)
 }
-
-// diffValue is a value of symbolic evaluation: V as it stands in the trace (Term), and
-// its closed value ρ(V) (Val; the same closed value when V has no symbolic variable).
-type diffValue = dplval.Value
 
 // EvalDiff runs an elaborated, closed, well-typed program (dpl.Check) to its answer
 // under the differentiation strategy ad: a closed value, or undefined with its cause.
@@ -115,7 +104,7 @@ func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts 
 	if err != nil {
 		return nil, nil, err
 	}
-	var env *diffEnv
+	var env *dplval.Env
 	for x, v := range rho {
 		env = env.Bind(x, v, true)
 	}
@@ -147,7 +136,7 @@ func (in *diffInterp) contract(rule string) error { return in.Fuel.Contract(rule
 // Ordinary evaluation (Figures 2 and 3).
 
 // eval is φ | ρ ⊢ M ⇒ V.
-func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term, error) {
+func (in *diffInterp) eval(phi *dplval.Funs, rho *dplval.Env, m dpl.Term) (dpl.Term, error) {
 	if err := in.activate(); err != nil {
 		return nil, err
 	}
@@ -159,7 +148,7 @@ func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term,
 // evalBody is eval's work. (The depth accounting is eval's, not deferred here: a
 // deferred call in a function with this many returns is not open-coded, and the
 // runtime's deferred calls were an eighth of a long trace's time.)
-func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term, error) {
+func (in *diffInterp) evalBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term) (dpl.Term, error) {
 	for {
 		switch t := m.(type) {
 		case *dpl.Var: // V ⇒ ρ(V)
@@ -259,7 +248,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err := in.contract(dpl.RuleCall); err != nil {
 				return nil, err
 			}
-			phi, rho = enter(fn, v, false)
+			phi, rho = callEnvs(fn, v, false)
 			m = fn.Body
 		case *dpl.Rd: // W.rd[V](x:T. N) ⇒ X  if W.rd[V](x:T. N) ⇝ C and C ⇒ X
 			l, err := in.eval(phi, rho, t.Point)
@@ -289,7 +278,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 
 // opPair is op(<M, N>) ⇒ ev(op, <V, W>): the pair is evaluated as eval evaluates it,
 // M then N, but not built, as op reads its coordinates off V and W (dpl.EvPair).
-func (in *diffInterp) opPair(phi *diffFunEnv, rho *diffEnv, op *dpl.Operator, p *dpl.Pair) (dpl.Term, error) {
+func (in *diffInterp) opPair(phi *dplval.Funs, rho *dplval.Env, op *dpl.Operator, p *dpl.Pair) (dpl.Term, error) {
 	x, y, err := in.evalPair(phi, rho, p)
 	if err != nil {
 		return nil, err
@@ -302,7 +291,7 @@ func (in *diffInterp) opPair(phi *diffFunEnv, rho *diffEnv, op *dpl.Operator, p 
 
 // evalPair is eval on the pair p, for a caller that needs its components' values
 // only: <M, N> ⇒ <V, W>, the pair not built.
-func (in *diffInterp) evalPair(phi *diffFunEnv, rho *diffEnv, p *dpl.Pair) (x, y dpl.Term, err error) {
+func (in *diffInterp) evalPair(phi *dplval.Funs, rho *dplval.Env, p *dpl.Pair) (x, y dpl.Term, err error) {
 	if err := in.activate(); err != nil { // as eval on the pair
 		return nil, nil, err
 	}
@@ -315,7 +304,7 @@ func (in *diffInterp) evalPair(phi *diffFunEnv, rho *diffEnv, p *dpl.Pair) (x, y
 }
 
 // cond is φ | ρ ⊢ B ⇒ b: pred(V) ⇒ bev(pred, V), true ⇒ true, false ⇒ false.
-func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, error) {
+func (in *diffInterp) cond(phi *dplval.Funs, rho *dplval.Env, b dpl.Term) (bool, error) {
 	switch t := b.(type) {
 	case *dpl.BoolLit:
 		return t.B, nil
@@ -344,7 +333,7 @@ func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, err
 }
 
 // evalIn is φ | ρ ⊢ C ⇒ V for a trace term C, in a nested layer.
-func (in *diffInterp) evalIn(rho *diffEnv, c dpl.Term) (dpl.Term, error) {
+func (in *diffInterp) evalIn(rho *dplval.Env, c dpl.Term) (dpl.Term, error) {
 	if err := in.Enter(); err != nil {
 		return nil, err
 	}
@@ -360,15 +349,15 @@ func projection(t dpl.Term) (dpl.Term, string) {
 }
 
 // letrec is φ[clo_φ(f(x:T):U. M)/f].
-func letrec(phi *diffFunEnv, l *dpl.Letrec) *diffFunEnv {
-	return phi.Bind(l.Name, &diffFun{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Phi: phi})
+func letrec(phi *dplval.Funs, l *dpl.Letrec) *dplval.Funs {
+	return phi.Bind(l.Name, &dplval.Closure{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Phi: phi})
 }
 
 // rd is the premise of both rd rules: N ⇝ C under ρ[ρ(V)/x], in a nested layer, and
 // the derivative term W.R_V(x:T. C), W and V as they stand (closed under ⇒). The
 // trace C is returned only to be reported (onRd): otherwise R is its last user, and a
 // long trace, as large as its derivative, can go as R walks it.
-func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValue) (dpl.Term, dpl.Term, error) {
+func (in *diffInterp) rd(phi *dplval.Funs, rho *dplval.Env, t *dpl.Rd, w, v dplval.Value) (dpl.Term, dpl.Term, error) {
 	c, err := in.nestedTrace(phi, rho.Bind(t.Param, v.Val, true), t.Body, nil)
 	if err != nil {
 		return nil, nil, err
@@ -382,7 +371,7 @@ func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValu
 }
 
 // derivative is W.R_V(x:T. C), for the rd t whose body traces to c.
-func (in *diffInterp) derivative(rho *diffEnv, t *dpl.Rd, w, v diffValue, c dpl.Term) (dpl.Term, error) {
+func (in *diffInterp) derivative(rho *dplval.Env, t *dpl.Rd, w, v dplval.Value, c dpl.Term) (dpl.Term, error) {
 	env := rho.BindValue(w).BindValue(v)
 	der, err := in.Derive(dplval.Types(env, nil), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
@@ -394,7 +383,7 @@ func (in *diffInterp) derivative(rho *diffEnv, t *dpl.Rd, w, v diffValue, c dpl.
 // Symbolic evaluation (Figures 4 and 5).
 
 // nestedTrace is trace in a nested layer.
-func (in *diffInterp) nestedTrace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
+func (in *diffInterp) nestedTrace(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
 	if err := in.Enter(); err != nil {
 		return nil, err
 	}
@@ -404,7 +393,7 @@ func (in *diffInterp) nestedTrace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, pre
 
 // trace is φ | ρ ⊢ M ⇝ C for M in the trivial context, the trace so far being the
 // let-chain prefix.
-func (in *diffInterp) trace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
+func (in *diffInterp) trace(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
 	if err := in.activate(); err != nil {
 		return nil, err
 	}
@@ -414,7 +403,7 @@ func (in *diffInterp) trace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []
 }
 
 // traceBody is trace's work (the depth accounting is trace's: see evalBody).
-func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
+func (in *diffInterp) traceBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
 	for {
 		switch t := m.(type) {
 		case *dpl.Var, *dpl.RealLit, *dpl.UnitLit, *dpl.Pair: // V ⇝ V
@@ -469,7 +458,7 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 				return nil, err
 			}
 			prefix = append(prefix, in.Nodes.Let(t.P, fn.Param, fn.ParamT, v.Term))
-			phi, rho = enter(fn, v.Val, true)
+			phi, rho = callEnvs(fn, v.Val, true)
 			m = fn.Body
 		case *dpl.Rd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
 			c, der, _, err := in.symbolicRd(phi, rho, t, &prefix)
@@ -493,9 +482,9 @@ func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefi
 // traceValue is M in a nontrivial context E of a symbolic evaluation (Figure 5): it
 // returns what M leaves in E's hole, the trace prefix growing by let x:T_V = C in for
 // every redex R ⇝ C met (C ⇒ V, x fresh).
-func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (diffValue, error) {
+func (in *diffInterp) traceValue(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix *[]*dpl.Let) (dplval.Value, error) {
 	if err := in.activate(); err != nil {
-		return diffValue{}, err
+		return dplval.Value{}, err
 	}
 	v, err := in.traceValueBody(phi, rho, m, prefix)
 	in.deactivate()
@@ -504,15 +493,15 @@ func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, pref
 
 // traceValueBody is traceValue's work (the depth accounting is traceValue's: see
 // evalBody).
-func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (diffValue, error) {
+func (in *diffInterp) traceValueBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix *[]*dpl.Let) (dplval.Value, error) {
 	switch t := m.(type) {
 	case *dpl.Var:
 		b, err := lookup(rho, t.Name)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		if b.Sym {
-			return diffValue{Term: t, Val: b.Val}, nil
+			return dplval.Value{Term: t, Val: b.Val}, nil
 		}
 		return dplval.Closed(b.Val), nil
 	case *dpl.RealLit, *dpl.UnitLit:
@@ -520,44 +509,44 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 	case *dpl.Pair:
 		x, err := in.traceValue(phi, rho, t.X, prefix)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		y, err := in.traceValue(phi, rho, t.Y, prefix)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		return dplval.Pair(&in.Nodes, t.P, x, y, t.T, t.U), nil
 	case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
 		c, x, y, err := in.primitive(phi, rho, m, prefix)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		v, err := in.evalPrimitive(c, x, y)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		return in.let(t.Pos(), c, v, prefix), nil
 	case *dpl.Let:
 		v, err := in.traceValue(phi, rho, t.Bound, prefix)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		if err := in.contract(dpl.SymLet); err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		start := in.Nodes.Let(t.P, t.Name, t.T, v.Term)
 		c, err := in.nestedTrace(phi, rho.Bind(t.Name, v.Val, true), t.Body, []*dpl.Let{start})
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		return in.bind(t.P, c, rho.BindValue(v), prefix)
 	case *dpl.If:
 		b, err := in.condSym(phi, rho, t.Cond, prefix)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		if err := in.contract(dpl.SymIf); err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		branch := t.Else
 		if b {
@@ -565,59 +554,59 @@ func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, 
 		}
 		c, err := in.nestedTrace(phi, rho, branch, nil)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		return in.bind(t.P, c, rho, prefix)
 	case *dpl.Letrec:
 		if err := in.contract(dpl.SymLetrec); err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		c, err := in.nestedTrace(letrec(phi, t), rho, t.Body, nil)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		return in.bind(t.P, c, rho, prefix)
 	case *dpl.Call:
 		fn, err := lookupFun(phi, t)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		v, err := in.traceValue(phi, rho, t.Arg, prefix)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		if err := in.contract(dpl.SymCall); err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		start := in.Nodes.Let(t.P, fn.Param, fn.ParamT, v.Term)
-		phi1, rho1 := enter(fn, v.Val, true)
+		phi1, rho1 := callEnvs(fn, v.Val, true)
 		c, err := in.nestedTrace(phi1, rho1, fn.Body, []*dpl.Let{start})
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
-		return in.bind(t.P, c, (*diffEnv)(nil).BindValue(v), prefix)
+		return in.bind(t.P, c, (*dplval.Env)(nil).BindValue(v), prefix)
 	case *dpl.Rd:
 		c, der, env, err := in.symbolicRd(phi, rho, t, prefix)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		v, err := in.evalIn(env, der)
 		if err != nil {
-			return diffValue{}, err
+			return dplval.Value{}, err
 		}
 		in.ReportRd(c, der)
 		return in.let(t.P, der, v, prefix), nil
 	case *dpl.Fd:
-		return diffValue{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
+		return dplval.Value{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
 	}
-	return diffValue{}, interderive.Stuck("", "cannot trace %s", dpl.FormatShort(m, interderive.MaxStuckShown))
+	return dplval.Value{}, interderive.Stuck("", "cannot trace %s", dpl.FormatShort(m, interderive.MaxStuckShown))
 }
 
 // primitive is Figure 4 on V + W, op(V), fst(V) and snd(V), M's operands first: the
 // trace term it ends with, and the closed values of that term's operands (x and y
 // for V + W, x alone for the others).
-func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (c, x, y dpl.Term, err error) {
-	operand := func(x dpl.Term) (diffValue, error) { return in.traceValue(phi, rho, x, prefix) }
+func (in *diffInterp) primitive(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix *[]*dpl.Let) (c, x, y dpl.Term, err error) {
+	operand := func(x dpl.Term) (dplval.Value, error) { return in.traceValue(phi, rho, x, prefix) }
 	var rule string
 	switch t := m.(type) {
 	case *dpl.Plus:
@@ -691,7 +680,7 @@ func (in *diffInterp) evalPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
 // symbolicRd is W.rd[V](x:T. N) ⇝ W.R_V(x:T. C), the point and the cotangent first:
 // the trace of the body, the derivative, and the environment that binds the
 // derivative's variables.
-func (in *diffInterp) symbolicRd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, prefix *[]*dpl.Let) (c, der dpl.Term, env *diffEnv, err error) {
+func (in *diffInterp) symbolicRd(phi *dplval.Funs, rho *dplval.Env, t *dpl.Rd, prefix *[]*dpl.Let) (c, der dpl.Term, env *dplval.Env, err error) {
 	v, err := in.traceValue(phi, rho, t.Point, prefix)
 	if err != nil {
 		return nil, nil, nil, err
@@ -712,7 +701,7 @@ func (in *diffInterp) symbolicRd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, prefi
 
 // condSym decides a condition of a symbolic evaluation: pred(V) with ρ(V) (E[R_bool] ⇝
 // C if R_bool ⇒ b and E[b] ⇝ C), the argument traced in its nontrivial context.
-func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix *[]*dpl.Let) (bool, error) {
+func (in *diffInterp) condSym(phi *dplval.Funs, rho *dplval.Env, b dpl.Term, prefix *[]*dpl.Let) (bool, error) {
 	switch t := b.(type) {
 	case *dpl.BoolLit:
 		return t.B, nil
@@ -743,7 +732,7 @@ func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix 
 
 // tracePair is traceValue on the pair p, for a caller that builds what it needs of
 // the pair itself: the values of its components.
-func (in *diffInterp) tracePair(phi *diffFunEnv, rho *diffEnv, p *dpl.Pair, prefix *[]*dpl.Let) (x, y diffValue, err error) {
+func (in *diffInterp) tracePair(phi *dplval.Funs, rho *dplval.Env, p *dpl.Pair, prefix *[]*dpl.Let) (x, y dplval.Value, err error) {
 	if err := in.activate(); err != nil { // as traceValue on the pair
 		return x, y, err
 	}
@@ -758,17 +747,17 @@ func (in *diffInterp) tracePair(phi *diffFunEnv, rho *diffEnv, p *dpl.Pair, pref
 // bind is the rest of Figure 5 once R ⇝ C: C ⇒ V (under env, which binds C's free
 // variables), and the trace grows by let x:T_V = C in, x fresh, which M leaves in
 // its context.
-func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *diffEnv, prefix *[]*dpl.Let) (diffValue, error) {
+func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *dplval.Env, prefix *[]*dpl.Let) (dplval.Value, error) {
 	v, err := in.evalIn(env, c)
 	if err != nil {
-		return diffValue{}, err
+		return dplval.Value{}, err
 	}
 	return in.let(p, c, v, prefix), nil
 }
 
 // let adds let x:T_V = C in to the trace, x fresh, and returns x ▷ V.
-func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) diffValue {
-	return diffValue{Term: in.BindFresh(prefix, p, c, v), Val: v}
+func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) dplval.Value {
+	return dplval.Value{Term: in.BindFresh(prefix, p, c, v), Val: v}
 }
 
 // Differentiable is this stage's artefact for the differentiable language

@@ -18,8 +18,8 @@ import (
 // pushing frames) and continue (pop a frame with a value: resume evaluation in the
 // next subterm, or contract the redex the frame and the value form), and the
 // substitutions of the reduction semantics become environments, as in the paper:
-// value environments ρ (DiffEnv) and function environments φ (DiffFuns) holding
-// closures clo_φ(f(x:T):U. M) (DiffClosure). A call runs the body under
+// value environments ρ (dplval.Env) and function environments φ (dplval.Funs) holding
+// closures clo_φ(f(x:T):U. M) (dplval.Closure). A call runs the body under
 // φ'[clo/f] | {x ↦ V}: the recursion is tied at call time.
 //
 // Two judgements, one machine. Ordinary evaluation φ | ρ ⊢ M ⇒ V and symbolic
@@ -48,7 +48,7 @@ import (
 // Values. In an ordinary layer a value is closed. In a symbolic layer a value V may
 // mention the variables the layer keeps symbolic (let-bound, parameters, rd binders,
 // the fresh variables of Figure 5), and the conditions need its closed value ρ(V):
-// a DiffValue carries both, as the reference semantics reads ρ(V) off its
+// a dplval.Value carries both, as the reference semantics reads ρ(V) off its
 // environment. A variable bound by an ordinary layer is never symbolic: the reference
 // semantics has substituted its value.
 //
@@ -89,18 +89,6 @@ var diffControlNames = [...]string{"eval", "continue", "return", "halt"}
 
 func (c DiffControl) String() string { return diffControlNames[c] }
 
-// The machine's values and environments are the environment-based stages' shared
-// ones (internal/dplval): DiffValue is a value V as the current layer sees it (Term:
-// symbolic variables stay names) with ρ(V) (Val, closed); DiffEnv is ρ, whose Sym
-// marks the variables a symbolic layer bound; DiffFuns is φ; DiffClosure is
-// clo_φ(f(x:T):U. M).
-type (
-	DiffValue   = dplval.Value
-	DiffEnv     = dplval.Env
-	DiffFuns    = dplval.Funs
-	DiffClosure = dplval.Closure
-)
-
 // DiffFrame is a frame of a layer's stack K: one production of the evaluation
 // contexts E and E_bool, over machine values, with the environments of the subterms
 // still to evaluate. Frames whose redex a symbolic layer may contract in a nontrivial
@@ -114,20 +102,20 @@ type (
 	DiffKPlusLeft struct {
 		P     dpl.Pos
 		Right dpl.Term
-		Env   *DiffEnv
-		Phi   *DiffFuns
+		Env   *dplval.Env
+		Phi   *dplval.Funs
 	}
 	// DiffKPlusRight is V + E.
 	DiffKPlusRight struct {
 		P    dpl.Pos
-		Left DiffValue
-		Env  *DiffEnv
+		Left dplval.Value
+		Env  *dplval.Env
 	}
 	// DiffKOp is op(E).
 	DiffKOp struct {
 		P   dpl.Pos
 		Op  *dpl.Operator
-		Env *DiffEnv
+		Env *dplval.Env
 	}
 	// DiffKLet is let x:T = E in N.
 	DiffKLet struct {
@@ -135,41 +123,41 @@ type (
 		Name string
 		T    dpl.Type
 		Body dpl.Term
-		Env  *DiffEnv
-		Phi  *DiffFuns
+		Env  *dplval.Env
+		Phi  *dplval.Funs
 	}
 	// DiffKPairLeft is <E, N>_{T,U}.
 	DiffKPairLeft struct {
 		P     dpl.Pos
 		Right dpl.Term
 		T, U  dpl.Type
-		Env   *DiffEnv
-		Phi   *DiffFuns
+		Env   *dplval.Env
+		Phi   *dplval.Funs
 	}
 	// DiffKPairRight is <V, E>_{T,U}.
 	DiffKPairRight struct {
 		P    dpl.Pos
-		Left DiffValue
+		Left dplval.Value
 		T, U dpl.Type
 	}
 	// DiffKFst is fst_{T,U}(E).
 	DiffKFst struct {
 		P    dpl.Pos
 		T, U dpl.Type
-		Env  *DiffEnv
+		Env  *dplval.Env
 	}
 	// DiffKSnd is snd_{T,U}(E).
 	DiffKSnd struct {
 		P    dpl.Pos
 		T, U dpl.Type
-		Env  *DiffEnv
+		Env  *dplval.Env
 	}
 	// DiffKIf is if E_bool then M else N.
 	DiffKIf struct {
 		P          dpl.Pos
 		Then, Else dpl.Term
-		Env        *DiffEnv
-		Phi        *DiffFuns
+		Env        *dplval.Env
+		Phi        *dplval.Funs
 	}
 	// DiffKPred is pred(E): E_bool.
 	DiffKPred struct {
@@ -180,8 +168,8 @@ type (
 	DiffKCall struct {
 		P    dpl.Pos
 		Name string
-		Clo  *DiffClosure
-		Env  *DiffEnv
+		Clo  *dplval.Closure
+		Env  *dplval.Env
 	}
 	// DiffKRdPoint is M.rd[E](x:T. N): the point first.
 	DiffKRdPoint struct {
@@ -190,18 +178,18 @@ type (
 		Param     string
 		T         dpl.Type
 		Body      dpl.Term
-		Env       *DiffEnv
-		Phi       *DiffFuns
+		Env       *dplval.Env
+		Phi       *dplval.Funs
 	}
 	// DiffKRdCotangent is E.rd[V](x:T. N).
 	DiffKRdCotangent struct {
 		P     dpl.Pos
-		Point DiffValue
+		Point dplval.Value
 		Param string
 		T     dpl.Type
 		Body  dpl.Term
-		Env   *DiffEnv
-		Phi   *DiffFuns
+		Env   *dplval.Env
+		Phi   *dplval.Funs
 	}
 )
 
@@ -244,17 +232,17 @@ type (
 	// is the rd's environment ρ.
 	DiffExitRd struct {
 		P                dpl.Pos
-		Cotangent, Point DiffValue
+		Cotangent, Point dplval.Value
 		Param            string
 		T                dpl.Type
-		Env              *DiffEnv
+		Env              *dplval.Env
 	}
 	// DiffExitTrace receives the trace C of a redex R in a nontrivial context of a
 	// symbolic layer (Figure 5, R ⇝ C), and evaluates it in a nested ordinary layer
 	// under the redex's environment Env.
 	DiffExitTrace struct {
 		P   dpl.Pos
-		Env *DiffEnv
+		Env *dplval.Env
 	}
 	// DiffExitBind receives the value V of the trace C of a redex in a nontrivial
 	// context (Figure 5, C ⇒ V): the layer below binds let x:T_V = C on its tape, x
@@ -275,10 +263,10 @@ func (*DiffExitBind) isDiffExit()    {}
 // DiffState is a configuration of the machine.
 type DiffState struct {
 	Control DiffControl
-	Term    dpl.Term  // DiffEval: the term under evaluation
-	Env     *DiffEnv  // DiffEval: its value environment
-	Phi     *DiffFuns // DiffEval: its function environment
-	Value   DiffValue // DiffContinue: the value returned
+	Term    dpl.Term     // DiffEval: the term under evaluation
+	Env     *dplval.Env  // DiffEval: its value environment
+	Phi     *dplval.Funs // DiffEval: its function environment
+	Value   dplval.Value // DiffContinue: the value returned
 	// Result is, for DiffReturn, what the current layer hands over: a closed value
 	// (ordinary layer) or a finished trace (symbolic layer).
 	Result dpl.Term
@@ -296,11 +284,11 @@ func (s *DiffState) push(f DiffFrame) {
 	l.K = append(l.K, f)
 }
 
-func (s *DiffState) toEval(t dpl.Term, rho *DiffEnv, phi *DiffFuns) {
+func (s *DiffState) toEval(t dpl.Term, rho *dplval.Env, phi *dplval.Funs) {
 	s.Control, s.Term, s.Env, s.Phi = DiffEval, t, rho, phi
 }
 
-func (s *DiffState) toContinue(v DiffValue) {
+func (s *DiffState) toContinue(v dplval.Value) {
 	s.Control, s.Value, s.Term, s.Env, s.Phi = DiffContinue, v, nil, nil, nil
 }
 
@@ -458,21 +446,21 @@ func (m *DiffMachine) eval(s *DiffState) error {
 // lookup is V ⇒ ρ(V) for a variable, no contraction: its closed value, which a
 // symbolic layer keeps as the variable itself if the variable is symbolic. The fresh
 // variables of Figure 5 are found on the tape that binds them.
-func (m *DiffMachine) lookup(s *DiffState, x *dpl.Var) (DiffValue, error) {
+func (m *DiffMachine) lookup(s *DiffState, x *dpl.Var) (dplval.Value, error) {
 	l := s.top()
 	if e, ok := s.Env.Lookup(x.Name); ok {
 		if l.Mode == dpl.Symbolic && e.Sym {
-			return DiffValue{Term: x, Val: e.Val}, nil
+			return dplval.Value{Term: x, Val: e.Val}, nil
 		}
 		return dplval.Closed(e.Val), nil
 	}
 	if v, ok := l.Tape.Fresh.Get(x.Name); ok {
 		if l.Mode == dpl.Symbolic {
-			return DiffValue{Term: x, Val: v}, nil
+			return dplval.Value{Term: x, Val: v}, nil
 		}
 		return dplval.Closed(v), nil
 	}
-	return DiffValue{}, interderive.Stuck("", "unbound variable %s", x.Name)
+	return dplval.Value{}, interderive.Stuck("", "unbound variable %s", x.Name)
 }
 
 // cont applies the current layer's stack to a value: it pops a frame and either
@@ -520,7 +508,7 @@ func (m *DiffMachine) cont(s *DiffState) error {
 
 // pred contracts pred(V) ⇒ bev(pred, ρ(V)), in either mode: booleans are never traced,
 // and E[R_bool] ⇝ C if R_bool ⇒ b and E[b] ⇝ C.
-func (m *DiffMachine) pred(s *DiffState, f *DiffKPred, v DiffValue) error {
+func (m *DiffMachine) pred(s *DiffState, f *DiffKPred, v dplval.Value) error {
 	if err := m.contract(s, dpl.RulePred); err != nil {
 		return err
 	}
@@ -533,11 +521,11 @@ func (m *DiffMachine) pred(s *DiffState, f *DiffKPred, v DiffValue) error {
 }
 
 // letrec contracts letrec f(x:T):U = M in N: N runs under φ[clo_φ(f(x:T):U. M)/f].
-func (m *DiffMachine) letrec(s *DiffState, t *dpl.Letrec, rho *DiffEnv, phi *DiffFuns) error {
+func (m *DiffMachine) letrec(s *DiffState, t *dpl.Letrec, rho *dplval.Env, phi *dplval.Funs) error {
 	if err := m.contract(s, dpl.RuleLetrec); err != nil {
 		return err
 	}
-	clo := &DiffClosure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
+	clo := &dplval.Closure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
 	phi = phi.Bind(t.Name, clo)
 	l := s.top()
 	if l.Mode == dpl.Symbolic && len(l.K) > 0 {
@@ -549,13 +537,13 @@ func (m *DiffMachine) letrec(s *DiffState, t *dpl.Letrec, rho *DiffEnv, phi *Dif
 }
 
 // callee is the body of a called closure and its environments: φ'[clo/f] | {x ↦ V}.
-func callee(clo *DiffClosure, v dpl.Term, sym bool) (dpl.Term, *DiffEnv, *DiffFuns) {
-	return clo.Body, (*DiffEnv)(nil).Bind(clo.Param, v, sym), clo.Phi.Bind(clo.Name, clo)
+func callee(clo *dplval.Closure, v dpl.Term, sym bool) (dpl.Term, *dplval.Env, *dplval.Funs) {
+	return clo.Body, (*dplval.Env)(nil).Bind(clo.Param, v, sym), clo.Phi.Bind(clo.Name, clo)
 }
 
 // ordinary contracts a redex of ordinary evaluation (Figure 2), the contractum
 // evaluated in place.
-func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error {
+func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v dplval.Value) error {
 	switch f := frame.(type) {
 	case *DiffKPlusRight: // V + W ⇒ r + s
 		if err := m.contract(s, dpl.RulePlus); err != nil {
@@ -627,7 +615,7 @@ func (m *DiffMachine) ordinary(s *DiffState, frame DiffFrame, v DiffValue) error
 // rd contracts W.rd[V](x:T. N), in either mode: the rd event, then the symbolic
 // evaluation of N under ρ[ρ(V)/x] in a nested layer, whose trace DiffExitRd
 // differentiates.
-func (m *DiffMachine) rd(s *DiffState, f *DiffKRdCotangent, w DiffValue) error {
+func (m *DiffMachine) rd(s *DiffState, f *DiffKRdCotangent, w dplval.Value) error {
 	if err := m.contract(s, dpl.RuleRd); err != nil {
 		return err
 	}
@@ -641,14 +629,14 @@ func (m *DiffMachine) rd(s *DiffState, f *DiffKRdCotangent, w DiffValue) error {
 
 // symbolic contracts a redex of symbolic evaluation other than pred(V): Figure 4 in
 // the trivial context (the layer's stack is empty), Figure 5 otherwise.
-func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error {
+func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v dplval.Value) error {
 	l := s.top()
 	trivial := len(l.K) == 0
 	// finished is a redex whose trace is itself: V + W ⇝ V + W, op(V) ⇝ op(V),
 	// fst(V) ⇝ fst(V), snd(V) ⇝ snd(V). In the trivial context it ends the trace;
 	// otherwise Figure 5 evaluates it (C ⇒ V) in a nested ordinary layer under rho.
 	// x and y are the closed values of C's operands (see bindPrimitive).
-	finished := func(rule string, c dpl.Term, rho *DiffEnv, x, y dpl.Term) error {
+	finished := func(rule string, c dpl.Term, rho *dplval.Env, x, y dpl.Term) error {
 		if err := m.contract(s, rule); err != nil {
 			return err
 		}
@@ -725,7 +713,7 @@ func (m *DiffMachine) symbolic(s *DiffState, frame DiffFrame, v DiffValue) error
 // nestedTrace starts Figure 5's premise R ⇝ C for a redex R (whose environment is
 // rho) that does not finish its trace at once: a nested symbolic layer whose tape
 // starts with tape, evaluating next under env and phi.
-func (m *DiffMachine) nestedTrace(s *DiffState, p dpl.Pos, rho *DiffEnv, tape []*dpl.Let, next dpl.Term, env *DiffEnv, phi *DiffFuns) error {
+func (m *DiffMachine) nestedTrace(s *DiffState, p dpl.Pos, rho *dplval.Env, tape []*dpl.Let, next dpl.Term, env *dplval.Env, phi *dplval.Funs) error {
 	if err := m.enter(s, &DiffLayer{Mode: dpl.Symbolic, Tape: dplval.Tape{Lets: tape}, Exit: &DiffExitTrace{P: p, Env: rho}}); err != nil {
 		return err
 	}
@@ -735,7 +723,7 @@ func (m *DiffMachine) nestedTrace(s *DiffState, p dpl.Pos, rho *DiffEnv, tape []
 
 // nestedEval starts Figure 5's premise C ⇒ V: a nested ordinary layer evaluating the
 // trace C under the redex's environment rho and the current layer's fresh variables.
-func (m *DiffMachine) nestedEval(s *DiffState, exit *DiffExitBind, rho *DiffEnv) error {
+func (m *DiffMachine) nestedEval(s *DiffState, exit *DiffExitBind, rho *dplval.Env) error {
 	fresh := s.top().Tape.Fresh
 	if err := m.enter(s, &DiffLayer{Mode: dpl.Ordinary, Tape: dplval.Tape{Fresh: fresh}, Exit: exit}); err != nil {
 		return err
@@ -900,7 +888,7 @@ func answerDPL(a dpl.Answer) string {
 }
 
 func formatDiffFrame(f DiffFrame) string {
-	val := func(v DiffValue) string { return briefDPL(v.Term) }
+	val := func(v dplval.Value) string { return briefDPL(v.Term) }
 	term := func(t dpl.Term) string { return briefDPL(t) }
 	switch f := f.(type) {
 	case *DiffKPlusLeft:
