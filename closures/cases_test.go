@@ -14,7 +14,8 @@ func TestCastCases(t *testing.T) { castcases.Run(t, closures.EvalCast) }
 
 // TestDiffCases runs the hand-derived cases of package dplcases: answers, whole
 // contraction sequences, rd traces and derivatives, symbolic evaluation, undefinedness,
-// fuel and the bounds on nesting.
+// fuel, the bounds on nesting, and the stage's artefact as the workbench runs it
+// (Stage.Differentiable, its observer).
 func TestDiffCases(t *testing.T) {
-	dplcases.Suite{Traced: closures.EvalDiffTraced, TraceDiff: closures.TraceDiff}.Run(t)
+	dplcases.Suite{Traced: closures.EvalDiffTraced, Stage: closures.Stage{}.Differentiable(), TraceDiff: closures.TraceDiff}.Run(t)
 }

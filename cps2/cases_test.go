@@ -14,5 +14,8 @@ func TestCastCases(t *testing.T) { castcases.Run(t, cps2.EvalCast) }
 
 // TestDiffCases runs the hand-derived cases of package dplcases: answers, whole
 // contraction sequences, rd traces and derivatives, symbolic evaluation, undefinedness,
-// fuel and the bounds on nesting.
-func TestDiffCases(t *testing.T) { dplcases.Suite{Traced: cps2.EvalDiffTraced}.Run(t) }
+// fuel, the bounds on nesting, and the stage's artefact as the workbench runs it
+// (Stage.Differentiable, its observer).
+func TestDiffCases(t *testing.T) {
+	dplcases.Suite{Traced: cps2.EvalDiffTraced, Stage: cps2.Stage{}.Differentiable()}.Run(t)
+}

@@ -19,10 +19,13 @@ import (
 type TraceDiff func(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts interderive.Options) (dpl.Term, *dpl.Undefined, error)
 
 // Suite runs the cases on one stage: its evaluation, reporting every rd
-// (EvalDiffTraced), and, for the stages that offer it, its symbolic evaluation of open
+// (EvalDiffTraced); its artefact as the workbench runs it (Stage, the stage's
+// Differentiable(); nil: not checked), whose observer must see every rd as Traced
+// reports it; and, for the stages that offer it, its symbolic evaluation of open
 // terms (TraceDiff; nil: the cases that need it are skipped).
 type Suite struct {
 	Traced    dpl.Traced
+	Stage     dpl.Stage
 	TraceDiff TraceDiff
 }
 
@@ -44,6 +47,9 @@ func (s Suite) Run(t *testing.T) {
 	t.Run("Fuel", s.testFuel)
 	t.Run("ResolvedCall", s.testResolvedCall)
 	t.Run("Bounds", s.testBounds)
+	if s.Stage != nil {
+		t.Run("Observed", s.testObserved)
+	}
 }
 
 // Outcome is a run as the cases see it: its answer or error, its contractions, and
@@ -369,4 +375,68 @@ func (s Suite) testBounds(t *testing.T) {
 	if r := s.run(dpl.Pruned, long, 0); !errors.As(r.Err, &de) || de.Limit != dpl.MaxDepth {
 		t.Errorf("a trace of 60000 iterations: %v, want the depth bound %d", r.Err, dpl.MaxDepth)
 	}
+}
+
+// testObserved: the stage's artefact gives the answer and the contractions of its
+// EvalDiffTraced, and reports to its observer every rd that EvalDiffTraced reports, in
+// the same order: its trace, then its derivative. An observed run prints its steps
+// (the calculus of closures prints its closures, read back, at each of them), so the
+// vectors of more than observedMost contractions are left out.
+func (s Suite) testObserved(t *testing.T) {
+	for _, tt := range Vectors {
+		for _, ad := range dpl.Differentiators() {
+			prog := Program(t, tt.Src)
+			want := s.run(ad, prog, 0)
+			if len(want.Events) > observedMost {
+				continue
+			}
+			var got Outcome
+			obs := &reports{}
+			opts := interderive.Options{Observer: obs, OnContract: func(rule string) { got.Events = append(got.Events, rule) }}
+			got.Answer, got.Err = s.Stage.Eval(ad, prog, opts)
+			if got.Err != nil || got.Answer.String() != want.Answer.String() || !slices.Equal(got.Events, want.Events) {
+				t.Errorf("%s/%s: %v (%v) with %d contractions, want %v (%v) with %d", tt.Name, ad.Name(),
+					got.Answer, got.Err, len(got.Events), want.Answer, want.Err, len(want.Events))
+			}
+			if !slices.EqualFunc(obs.terms, want.reported(), dpl.AlphaEqual) || !slices.Equal(obs.labels, want.labels()) {
+				t.Errorf("%s/%s: reports %v %v, want the rd of EvalDiffTraced: %v", tt.Name, ad.Name(), obs.labels, obs.terms, want.reported())
+			}
+		}
+	}
+}
+
+// observedMost is the most contractions of a vector testObserved runs.
+const observedMost = 500
+
+// reports is an observer that keeps what a run reports.
+type reports struct {
+	labels []string
+	terms  []dpl.Term
+}
+
+func (r *reports) Step(string)       {}
+func (r *reports) About(int, string) {}
+func (r *reports) Report(_ int, label string, value any, _ string) {
+	r.labels = append(r.labels, label)
+	t, _ := value.(dpl.Term)
+	r.terms = append(r.terms, t)
+}
+
+// reported is the terms of the rd of o, as an observer receives them: each trace,
+// then its derivative.
+func (o Outcome) reported() []dpl.Term {
+	var ts []dpl.Term
+	for i := range o.Traces {
+		ts = append(ts, o.Traces[i], o.Ders[i])
+	}
+	return ts
+}
+
+// labels is the labels under which an observer receives the rd of o.
+func (o Outcome) labels() []string {
+	var ls []string
+	for range o.Traces {
+		ls = append(ls, dpl.ReportTrace, dpl.ReportDerivative)
+	}
+	return ls
 }
