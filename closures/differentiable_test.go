@@ -17,6 +17,14 @@ import (
 // Every expectation below is derived by hand (in the comments), or taken from the
 // hand-derived tests of the reference semantics (reduction/differentiable_test.go).
 
+// TestDiffCases runs the hand-derived cases of package dplcases: answers, whole
+// contraction sequences, rd traces and derivatives, symbolic evaluation, undefinedness,
+// fuel, the bounds on nesting, and the stage's artefact as the workbench runs it
+// (Stage.Differentiable, its observer).
+func TestDiffCases(t *testing.T) {
+	dplcases.Suite{Traced: closures.EvalDiffTraced, Stage: closures.Stage{}.Differentiable(), TraceDiff: closures.TraceDiff}.Run(t)
+}
+
 // TestDiffSteps follows let x:real = 2 in x + x step by step: environment steps
 // (expand, lookup) are no contractions and leave the read-back unchanged; the let
 // contracts to (x + x)[ε|x ↦ 2], which reads back as 2 + 2.

@@ -5,17 +5,8 @@ import (
 
 	"github.com/interderive/interderive/cps2"
 	"github.com/interderive/interderive/internal/castcases"
-	"github.com/interderive/interderive/internal/dplcases"
 )
 
 // TestCastCases runs the hand-derived programs of package castcases: answers and
 // whole contraction sequences, one rule per contraction.
 func TestCastCases(t *testing.T) { castcases.Run(t, cps2.EvalCast) }
-
-// TestDiffCases runs the hand-derived cases of package dplcases: answers, whole
-// contraction sequences, rd traces and derivatives, symbolic evaluation, undefinedness,
-// fuel, the bounds on nesting, and the stage's artefact as the workbench runs it
-// (Stage.Differentiable, its observer).
-func TestDiffCases(t *testing.T) {
-	dplcases.Suite{Traced: cps2.EvalDiffTraced, Stage: cps2.Stage{}.Differentiable()}.Run(t)
-}

@@ -7,7 +7,14 @@ import (
 	"github.com/interderive/interderive/internal/dplcases"
 )
 
+// TestDiffCases runs the hand-derived cases of package dplcases: answers, whole
+// contraction sequences, rd traces and derivatives, symbolic evaluation, undefinedness,
+// fuel, the bounds on nesting, and the stage's artefact as the workbench runs it
+// (Stage.Differentiable, its observer).
+func TestDiffCases(t *testing.T) {
+	dplcases.Suite{Traced: cps2.EvalDiffTraced, Stage: cps2.Stage{}.Differentiable()}.Run(t)
+}
+
 // TestDiffFlatStack: the program's recursion and the nesting of layers grow the
-// continuations, not the Go stack (the evaluator is trampolined). The shared cases
-// are in cases_test.go.
+// continuations, not the Go stack (the evaluator is trampolined).
 func TestDiffFlatStack(t *testing.T) { dplcases.FlatStack(t, cps2.EvalDiffTraced) }

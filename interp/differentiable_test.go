@@ -10,8 +10,16 @@ import (
 	"github.com/interderive/interderive/interp"
 )
 
-// Every expectation below is derived by hand (in the comments); the shared cases are
-// in cases_test.go.
+// Every expectation below is derived by hand (in the comments), the shared cases'
+// in package dplcases.
+
+// TestDiffCases runs the hand-derived cases of package dplcases: answers, whole
+// contraction sequences, rd traces and derivatives, symbolic evaluation, undefinedness,
+// fuel, the bounds on nesting, and the stage's artefact as the workbench runs it
+// (Stage.Differentiable, its observer).
+func TestDiffCases(t *testing.T) {
+	dplcases.Suite{Traced: interp.EvalDiffTraced, Stage: interp.Stage{}.Differentiable(), TraceDiff: interp.TraceDiff}.Run(t)
+}
 
 // TestDiffDeep: the interpreter's recursion is bounded (interp.MaxDepth) with an
 // error, never a Go stack overflow; tail calls are loops. (The nesting of layers and

@@ -11,8 +11,16 @@ import (
 )
 
 // The expectations of this file are derived by hand (most of them in the comments),
-// or are the paper's and the spec's (differentiable.md §6); the shared cases are in
-// cases_test.go.
+// or are the paper's and the spec's (differentiable.md §6); the shared cases are
+// TestDiffCases' (package dplcases).
+
+// TestDiffCases runs the hand-derived cases of package dplcases: answers, whole
+// contraction sequences, rd traces and derivatives, symbolic evaluation, undefinedness,
+// fuel, the bounds on nesting, and the stage's artefact as the workbench runs it
+// (Stage.Differentiable, its observer).
+func TestDiffCases(t *testing.T) {
+	dplcases.Suite{Traced: machine.EvalDiffTraced, Stage: machine.Stage{}.Differentiable()}.Run(t)
+}
 
 // TestDiffCasesObserved runs the shared cases with an observer, under which the machine
 // takes every transition: Figure 5's C ⇒ V of a primitive redex in a nested ordinary

@@ -251,7 +251,7 @@ func decomposeDiffContext(E *contexts.Diff, v dpl.Term) (dpl.Term, DiffDecomposi
 	}
 }
 
-// dpl.Symbolic is dpl.Symbolic, the mode of symbolic evaluation, for the callers
+// DiffSymbolic is dpl.Symbolic, the mode of symbolic evaluation, for the callers
 // outside the package that name it so.
 const DiffSymbolic = dpl.Symbolic
 

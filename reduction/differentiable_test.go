@@ -24,13 +24,21 @@ import (
 
 // The expectations of this file are derived by hand (most of them in the comments),
 // or are the paper's and the spec's (differentiable.md §6); the cases every stage
-// runs are in cases_test.go.
+// runs are TestDiffCases' (package dplcases).
 
 func real(r float64) dpl.Term { return &dpl.RealLit{R: r} }
 
 // run runs a program on the reference semantics (dplcases.Record).
 func run(ad dpl.Differentiator, prog dpl.Term, fuel int) dplcases.Outcome {
 	return dplcases.Record(reduction.EvalDiffTraced, ad, prog, fuel)
+}
+
+// TestDiffCases runs the hand-derived cases of package dplcases: answers, whole
+// contraction sequences, rd traces and derivatives, symbolic evaluation, undefinedness,
+// fuel, the bounds on nesting, and the stage's artefact as the workbench runs it
+// (Stage.Differentiable, its observer).
+func TestDiffCases(t *testing.T) {
+	dplcases.Suite{Traced: reduction.EvalDiffTraced, Stage: reduction.Stage{}.Differentiable(), TraceDiff: reduction.TraceDiff}.Run(t)
 }
 
 // TestDiffFigures2And3 contracts one redex per rule of Figure 2 (ordinary evaluation:

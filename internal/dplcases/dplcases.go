@@ -1,7 +1,7 @@
 // Package dplcases holds hand-derived cases of the differentiable language — answers,
 // whole contraction sequences, rd traces and derivatives, symbolic evaluation rule by
 // rule, undefinedness, fuel, the bounds on nesting — that every stage's tests run
-// (Suite, from the stage's cases_test.go), and the helpers the stages' own tests share
+// (Suite, from the stage's TestDiffCases), and the helpers the stages' own tests share
 // (Record, FlatStack, Program). The expectations are derived by hand (most of them in
 // the comments), or are the paper's and the spec's (differentiable.md §6).
 package dplcases
