@@ -1,8 +1,10 @@
 package interderive
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -49,6 +51,21 @@ func (l ErrorList) Error() string {
 		return l[0].Error()
 	}
 	return fmt.Sprintf("%s (and %d more errors)", l[0], len(l)-1)
+}
+
+// Add appends an error at pos with the message msg, as go/scanner's ErrorList.Add.
+func (l *ErrorList) Add(pos Pos, msg string) { *l = append(*l, &Error{Pos: pos, Msg: msg}) }
+
+// Sort sorts the list by position, line then column, as go/scanner's ErrorList.Sort:
+// the errors without a position first; errors at one position keep the order they
+// were added in.
+func (l ErrorList) Sort() {
+	slices.SortStableFunc(l, func(a, b *Error) int {
+		if c := cmp.Compare(a.Pos.Line, b.Pos.Line); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Pos.Col, b.Pos.Col)
+	})
 }
 
 // Err returns nil for an empty list and the list itself otherwise.

@@ -76,3 +76,30 @@ func TestDescribeEscapes(t *testing.T) {
 		t.Errorf("Describe without a position: got %q, want %q", got, want)
 	}
 }
+
+// TestErrorListSort: Add appends; Sort orders by line, then column, the errors
+// without a position first, and keeps the order of errors at one position.
+func TestErrorListSort(t *testing.T) {
+	var l ErrorList
+	if l.Err() != nil {
+		t.Fatalf("an empty list is an error: %v", l.Err())
+	}
+	l.Add(Pos{Line: 2, Col: 5}, "d")
+	l.Add(Pos{Line: 1, Col: 9}, "b")
+	l.Add(Pos{Line: 2, Col: 1}, "c")
+	l.Add(Pos{}, "a")
+	l.Add(Pos{Line: 2, Col: 5}, "e")
+	l.Add(Pos{Line: 1, Col: 9}, "b2")
+	l.Sort()
+	var got []string
+	for _, e := range l {
+		got = append(got, e.Pos.String()+" "+e.Msg)
+	}
+	want := "- a, 1:9 b, 1:9 b2, 2:1 c, 2:5 d, 2:5 e"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("sorted %q, want %q", strings.Join(got, ", "), want)
+	}
+	if err := l.Err(); err == nil || err.Error() != "-: a (and 5 more errors)" {
+		t.Errorf("Err() = %v", err)
+	}
+}

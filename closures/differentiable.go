@@ -1,10 +1,7 @@
 package closures
 
 import (
-	"errors"
-
 	"github.com/interderive/interderive"
-	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/dpl"
 	"github.com/interderive/interderive/internal/dplval"
 )
@@ -62,487 +59,20 @@ import (
 // symbolic evaluation), φ's function closures as resolved calls (dpl.Closure).
 //
 // Go stack: decomposition and plugging are loops; the only recursion is the nesting of
-// layers, bounded by MaxDiffLayers as in the reference, and that of the meta-level
+// layers, bounded by dpl.MaxLayers as in the reference, and that of the meta-level
 // functions over traces and derivatives, bounded through dpl.MaxDepth.
+//
+// Files: this one runs the calculus (ordinary and symbolic evaluation, the
+// contractions, rd); the closures, their frames and contexts are in
+// differentiable_closures.go, decomposition in differentiable_decompose.go, read-back in
+// differentiable_sigma.go, and what an observer sees in differentiable_show.go.
 
-// MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and of
-// redexes in nontrivial contexts of a symbolic evaluation) and the ordinary evaluations
-// of their traces. Past it a run stops with an *interderive.DepthError.
-const MaxDiffLayers = dpl.MaxLayers
+// DiffMode and DiffSymbolic are dpl.Mode and dpl.Symbolic, for the callers outside
+// the package that name them so.
+type DiffMode = dpl.Mode
 
-// DiffMode tells the two judgements apart.
-type DiffMode uint8
-
-const (
-	// DiffOrdinary is ordinary evaluation, ⇒.
-	DiffOrdinary DiffMode = iota
-	// DiffSymbolic is symbolic evaluation, ⇝.
-	DiffSymbolic
-)
-
-func (m DiffMode) String() string {
-	if m == DiffSymbolic {
-		return "symbolic"
-	}
-	return "ordinary"
-}
-
-// DiffEnv is a value environment ρ; nil is ε. It binds ordinary variables to closed
-// values; Sym marks the bindings made by symbolic evaluation, whose variables stay
-// symbolic in traces. DiffFun is a function closure clo_φ(f(x:T):U. M), and
-// DiffFunEnv a function environment φ. All three are internal/dplval's, shared with
-// the machine, the CPS evaluator and the interpreter.
-type (
-	DiffEnv    = dplval.Env
-	DiffFun    = dplval.Closure
-	DiffFunEnv = dplval.Funs
-)
-
-// envValue is the value closure of the variable bound by the binding rho, under mode.
-func envValue(rho *DiffEnv, p dpl.Pos, mode DiffMode) *DiffValue {
-	if mode == DiffSymbolic && rho.Sym {
-		return &DiffValue{Term: &dpl.Var{P: p, Name: rho.Name}, Val: rho.Val}
-	}
-	return &DiffValue{Term: rho.Val, Val: rho.Val}
-}
-
-// bindValue extends ρ with the variables of the value v as it stands in a term, each
-// bound (symbolic) to the part of v's value it stands for: the free variables of a
-// trace built from v are then bound to their values.
-func bindValue(rho *DiffEnv, v *DiffValue) *DiffEnv {
-	return rho.BindValue(dplval.Value{Term: v.Term, Val: v.Val})
-}
-
-// DiffClosure is a closure cl of the differentiable language.
-type DiffClosure interface{ isDiffClosure() }
-
-type (
-	// DiffClo is M[φ|ρ]: a term closed by its environments.
-	DiffClo struct {
-		M   dpl.Term
-		Fun *DiffFunEnv
-		Env *DiffEnv
-	}
-	// DiffValue is a value V ▷ ρ(V): Term is the value as it stands in the term (with
-	// the variables of symbolic bindings, under symbolic evaluation), Val its closed
-	// value. Under ordinary evaluation they are the same closed value. Booleans are
-	// values too (never symbolic).
-	DiffValue struct {
-		Term dpl.Term
-		Val  dpl.Term
-	}
-	// DiffPlus is cl + cl.
-	DiffPlus struct {
-		P    dpl.Pos
-		X, Y DiffClosure
-	}
-	// DiffOp is op(cl).
-	DiffOp struct {
-		P   dpl.Pos
-		Op  *dpl.Operator
-		Arg DiffClosure
-	}
-	// DiffLet is let x:T = cl in M[φ|ρ].
-	DiffLet struct {
-		P     dpl.Pos
-		Name  string
-		T     dpl.Type
-		Bound DiffClosure
-		Body  dpl.Term
-		Fun   *DiffFunEnv
-		Env   *DiffEnv
-	}
-	// DiffPair is <cl, cl>_{T,U}.
-	DiffPair struct {
-		P    dpl.Pos
-		X, Y DiffClosure
-		T, U dpl.Type
-	}
-	// DiffFst is fst_{T,U}(cl).
-	DiffFst struct {
-		P    dpl.Pos
-		X    DiffClosure
-		T, U dpl.Type
-	}
-	// DiffSnd is snd_{T,U}(cl).
-	DiffSnd struct {
-		P    dpl.Pos
-		X    DiffClosure
-		T, U dpl.Type
-	}
-	// DiffIf is if cl then cl else cl; the branches are closures M[φ|ρ].
-	DiffIf struct {
-		P                dpl.Pos
-		Cond, Then, Else DiffClosure
-	}
-	// DiffPred is the boolean pred(cl).
-	DiffPred struct {
-		P    dpl.Pos
-		Pred *dpl.Predicate
-		Arg  DiffClosure
-	}
-	// DiffCall is clo_φ(f(x:T):U. M)(cl): a call, its function variable looked up.
-	DiffCall struct {
-		P    dpl.Pos
-		Name string
-		Fn   *DiffFun
-		Arg  DiffClosure
-	}
-	// DiffRd is cl.rd[cl](x:T. N)[φ|ρ]: the body stays a term, closed by φ and ρ.
-	DiffRd struct {
-		P         dpl.Pos
-		Cotangent DiffClosure
-		Point     DiffClosure
-		Param     string
-		T         dpl.Type
-		Body      dpl.Term
-		Fun       *DiffFunEnv
-		Env       *DiffEnv
-	}
-)
-
-func (*DiffClo) isDiffClosure()   {}
-func (*DiffValue) isDiffClosure() {}
-func (*DiffPlus) isDiffClosure()  {}
-func (*DiffOp) isDiffClosure()    {}
-func (*DiffLet) isDiffClosure()   {}
-func (*DiffPair) isDiffClosure()  {}
-func (*DiffFst) isDiffClosure()   {}
-func (*DiffSnd) isDiffClosure()   {}
-func (*DiffIf) isDiffClosure()    {}
-func (*DiffPred) isDiffClosure()  {}
-func (*DiffCall) isDiffClosure()  {}
-func (*DiffRd) isDiffClosure()    {}
-
-// closed is the closed value v as a value closure.
-func closed(v dpl.Term) *DiffValue { return &DiffValue{Term: v, Val: v} }
-
-// DiffFrame is a frame of a closure context.
-type DiffFrame interface {
-	// Plug puts a closure in the frame's hole.
-	Plug(cl DiffClosure) DiffClosure
-}
-
-// The frames of the closure contexts, one per production of the paper's E and E_bool
-// (left to right; in cl.rd[cl](x:T. N), the point first).
-type (
-	// DiffPlusLeft is [] + cl.
-	DiffPlusLeft struct {
-		P     dpl.Pos
-		Right DiffClosure
-	}
-	// DiffPlusRight is V̂ + [].
-	DiffPlusRight struct {
-		P    dpl.Pos
-		Left *DiffValue
-	}
-	// DiffOpArg is op([]).
-	DiffOpArg struct {
-		P  dpl.Pos
-		Op *dpl.Operator
-	}
-	// DiffLetBound is let x:T = [] in M[φ|ρ].
-	DiffLetBound struct {
-		P    dpl.Pos
-		Name string
-		T    dpl.Type
-		Body dpl.Term
-		Fun  *DiffFunEnv
-		Env  *DiffEnv
-	}
-	// DiffPairLeft is <[], cl>_{T,U}.
-	DiffPairLeft struct {
-		P     dpl.Pos
-		Right DiffClosure
-		T, U  dpl.Type
-	}
-	// DiffPairRight is <V̂, []>_{T,U}.
-	DiffPairRight struct {
-		P    dpl.Pos
-		Left *DiffValue
-		T, U dpl.Type
-	}
-	// DiffFstArg is fst_{T,U}([]).
-	DiffFstArg struct {
-		P    dpl.Pos
-		T, U dpl.Type
-	}
-	// DiffSndArg is snd_{T,U}([]).
-	DiffSndArg struct {
-		P    dpl.Pos
-		T, U dpl.Type
-	}
-	// DiffIfCond is if [] then cl else cl.
-	DiffIfCond struct {
-		P          dpl.Pos
-		Then, Else DiffClosure
-	}
-	// DiffPredArg is pred([]).
-	DiffPredArg struct {
-		P    dpl.Pos
-		Pred *dpl.Predicate
-	}
-	// DiffCallArg is clo_φ(f(x:T):U. M)([]).
-	DiffCallArg struct {
-		P    dpl.Pos
-		Name string
-		Fn   *DiffFun
-	}
-	// DiffRdPoint is cl.rd[[]](x:T. N)[φ|ρ].
-	DiffRdPoint struct {
-		P         dpl.Pos
-		Cotangent DiffClosure
-		Param     string
-		T         dpl.Type
-		Body      dpl.Term
-		Fun       *DiffFunEnv
-		Env       *DiffEnv
-	}
-	// DiffRdCotangent is [].rd[V̂](x:T. N)[φ|ρ].
-	DiffRdCotangent struct {
-		P     dpl.Pos
-		Point *DiffValue
-		Param string
-		T     dpl.Type
-		Body  dpl.Term
-		Fun   *DiffFunEnv
-		Env   *DiffEnv
-	}
-)
-
-func (f *DiffPlusLeft) Plug(cl DiffClosure) DiffClosure  { return &DiffPlus{P: f.P, X: cl, Y: f.Right} }
-func (f *DiffPlusRight) Plug(cl DiffClosure) DiffClosure { return &DiffPlus{P: f.P, X: f.Left, Y: cl} }
-func (f *DiffOpArg) Plug(cl DiffClosure) DiffClosure     { return &DiffOp{P: f.P, Op: f.Op, Arg: cl} }
-func (f *DiffLetBound) Plug(cl DiffClosure) DiffClosure {
-	return &DiffLet{P: f.P, Name: f.Name, T: f.T, Bound: cl, Body: f.Body, Fun: f.Fun, Env: f.Env}
-}
-func (f *DiffPairLeft) Plug(cl DiffClosure) DiffClosure {
-	return &DiffPair{P: f.P, X: cl, Y: f.Right, T: f.T, U: f.U}
-}
-func (f *DiffPairRight) Plug(cl DiffClosure) DiffClosure {
-	return &DiffPair{P: f.P, X: f.Left, Y: cl, T: f.T, U: f.U}
-}
-func (f *DiffFstArg) Plug(cl DiffClosure) DiffClosure { return &DiffFst{P: f.P, X: cl, T: f.T, U: f.U} }
-func (f *DiffSndArg) Plug(cl DiffClosure) DiffClosure { return &DiffSnd{P: f.P, X: cl, T: f.T, U: f.U} }
-func (f *DiffIfCond) Plug(cl DiffClosure) DiffClosure {
-	return &DiffIf{P: f.P, Cond: cl, Then: f.Then, Else: f.Else}
-}
-func (f *DiffPredArg) Plug(cl DiffClosure) DiffClosure {
-	return &DiffPred{P: f.P, Pred: f.Pred, Arg: cl}
-}
-func (f *DiffCallArg) Plug(cl DiffClosure) DiffClosure {
-	return &DiffCall{P: f.P, Name: f.Name, Fn: f.Fn, Arg: cl}
-}
-func (f *DiffRdPoint) Plug(cl DiffClosure) DiffClosure {
-	return &DiffRd{P: f.P, Cotangent: f.Cotangent, Point: cl, Param: f.Param, T: f.T, Body: f.Body, Fun: f.Fun, Env: f.Env}
-}
-func (f *DiffRdCotangent) Plug(cl DiffClosure) DiffClosure {
-	return &DiffRd{P: f.P, Cotangent: cl, Point: f.Point, Param: f.Param, T: f.T, Body: f.Body, Fun: f.Fun, Env: f.Env}
-}
-
-// DiffContext is a closure context, outermost frame first; the empty context is [].
-type DiffContext []DiffFrame
-
-// Plug fills the hole, innermost frame first, in a loop.
-func (E DiffContext) Plug(cl DiffClosure) DiffClosure {
-	for i := len(E) - 1; i >= 0; i-- {
-		cl = E[i].Plug(cl)
-	}
-	return cl
-}
-
-// IsTrivial reports whether E is the hole [] itself (Figure 5 distinguishes it).
-func (E DiffContext) IsTrivial() bool { return len(E) == 0 }
-
-// String prints the context read back, with [] for the hole.
-func (E DiffContext) String() string {
-	hole := &dpl.Var{Name: contexts.Hole}
-	return dpl.Format(DiffSigma(DiffSymbolic, E.Plug(&DiffValue{Term: hole, Val: hole})))
-}
-
-// DiffStep is the next step of a closure: an environment step (Env is "expand" or
-// "lookup", Rule is empty: Contractum replaces Redex in Context), or a contraction
-// (Rule names it as ordinary evaluation does; the evaluation contracts Redex), or
-// Done: the closure is the value Value.
-type DiffStep struct {
-	Context    DiffContext
-	Redex      DiffClosure
-	Rule       string
-	Env        string
-	Contractum DiffClosure
-	Done       bool
-	Value      *DiffValue
-}
-
-// DecomposeDiff finds the next step of a closure under mode: it descends from the
-// root, pushing frames, to the leftmost closure that is not a value (an environment
-// step, or a letrec), and climbs back with values until it finds a redex. It is the
-// reference's decomposition over closures, written as one loop.
-func DecomposeDiff(mode DiffMode, cl DiffClosure) (DiffStep, error) {
-	var E DiffContext
-	for {
-		v, st, err := descendDiff(mode, &E, cl)
-		if v == nil {
-			return st, err
-		}
-		if cl, st, err = climbDiff(&E, v); cl == nil {
-			return st, err
-		}
-	}
-}
-
-// descendDiff goes down the closure to a value (returned) or a step.
-func descendDiff(mode DiffMode, E *DiffContext, cl DiffClosure) (*DiffValue, DiffStep, error) {
-	env := func(redex DiffClosure, kind string, contractum DiffClosure) (*DiffValue, DiffStep, error) {
-		return nil, DiffStep{Context: *E, Redex: redex, Env: kind, Contractum: contractum}, nil
-	}
-	for {
-		switch c := cl.(type) {
-		case *DiffValue:
-			return c, DiffStep{}, nil
-		case *DiffClo:
-			phi, rho := c.Fun, c.Env
-			clo := func(m dpl.Term) *DiffClo { return &DiffClo{M: m, Fun: phi, Env: rho} }
-			switch m := c.M.(type) {
-			case *dpl.RealLit, *dpl.UnitLit, *dpl.BoolLit:
-				return closed(m), DiffStep{}, nil
-			case *dpl.Var:
-				b, ok := rho.Lookup(m.Name)
-				if !ok {
-					return nil, DiffStep{}, interderive.Stuck("", "unbound variable %s", m.Name)
-				}
-				return env(c, "lookup", envValue(b, m.P, mode))
-			case *dpl.Plus:
-				return env(c, "expand", &DiffPlus{P: m.P, X: clo(m.X), Y: clo(m.Y)})
-			case *dpl.OpApp:
-				return env(c, "expand", &DiffOp{P: m.P, Op: m.Op, Arg: clo(m.Arg)})
-			case *dpl.Let:
-				return env(c, "expand", &DiffLet{P: m.P, Name: m.Name, T: m.T, Bound: clo(m.Bound), Body: m.Body, Fun: phi, Env: rho})
-			case *dpl.Pair:
-				return env(c, "expand", &DiffPair{P: m.P, X: clo(m.X), Y: clo(m.Y), T: m.T, U: m.U})
-			case *dpl.Fst:
-				return env(c, "expand", &DiffFst{P: m.P, X: clo(m.X), T: m.T, U: m.U})
-			case *dpl.Snd:
-				return env(c, "expand", &DiffSnd{P: m.P, X: clo(m.X), T: m.T, U: m.U})
-			case *dpl.If:
-				return env(c, "expand", &DiffIf{P: m.P, Cond: clo(m.Cond), Then: clo(m.Then), Else: clo(m.Else)})
-			case *dpl.PredApp:
-				return env(c, "expand", &DiffPred{P: m.P, Pred: m.Pred, Arg: clo(m.Arg)})
-			case *dpl.Call:
-				fn, err := lookupFun(phi, m)
-				if err != nil {
-					return nil, DiffStep{}, err
-				}
-				return env(c, "expand", &DiffCall{P: m.P, Name: m.Name, Fn: fn, Arg: clo(m.Arg)})
-			case *dpl.Rd:
-				return env(c, "expand", &DiffRd{P: m.P, Cotangent: clo(m.Cotangent), Point: clo(m.Point),
-					Param: m.Param, T: m.T, Body: m.Body, Fun: phi, Env: rho})
-			case *dpl.Letrec:
-				return nil, DiffStep{Context: *E, Redex: c, Rule: dpl.RuleLetrec}, nil
-			case *dpl.Fd:
-				return nil, DiffStep{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", m.P)
-			default:
-				return nil, DiffStep{}, interderive.Stuck("", "cannot decompose %s", dpl.FormatShort(m, interderive.MaxStuckShown))
-			}
-		case *DiffPlus:
-			*E, cl = append(*E, &DiffPlusLeft{P: c.P, Right: c.Y}), c.X
-		case *DiffOp:
-			*E, cl = append(*E, &DiffOpArg{P: c.P, Op: c.Op}), c.Arg
-		case *DiffLet:
-			*E, cl = append(*E, &DiffLetBound{P: c.P, Name: c.Name, T: c.T, Body: c.Body, Fun: c.Fun, Env: c.Env}), c.Bound
-		case *DiffPair:
-			*E, cl = append(*E, &DiffPairLeft{P: c.P, Right: c.Y, T: c.T, U: c.U}), c.X
-		case *DiffFst:
-			*E, cl = append(*E, &DiffFstArg{P: c.P, T: c.T, U: c.U}), c.X
-		case *DiffSnd:
-			*E, cl = append(*E, &DiffSndArg{P: c.P, T: c.T, U: c.U}), c.X
-		case *DiffIf:
-			*E, cl = append(*E, &DiffIfCond{P: c.P, Then: c.Then, Else: c.Else}), c.Cond
-		case *DiffPred:
-			*E, cl = append(*E, &DiffPredArg{P: c.P, Pred: c.Pred}), c.Arg
-		case *DiffCall:
-			*E, cl = append(*E, &DiffCallArg{P: c.P, Name: c.Name, Fn: c.Fn}), c.Arg
-		case *DiffRd:
-			*E, cl = append(*E, &DiffRdPoint{P: c.P, Cotangent: c.Cotangent, Param: c.Param, T: c.T, Body: c.Body, Fun: c.Fun, Env: c.Env}), c.Point
-		default:
-			return nil, DiffStep{}, interderive.Stuck("", "unknown closure %T", cl)
-		}
-	}
-}
-
-// lookupFun is φ(f) for the call c (dplval.Funs.Called).
-func lookupFun(phi *DiffFunEnv, c *dpl.Call) (*DiffFun, error) {
-	fn, ok := phi.Called(c)
-	if !ok {
-		return nil, interderive.Stuck("", "call of the unbound function %s", c.Name)
-	}
-	return fn, nil
-}
-
-// climbDiff goes up the context with a value until it finds a redex, the empty context
-// (the value is the whole closure's), or a closure still to evaluate (returned, with the
-// frame that waits for it pushed).
-func climbDiff(E *DiffContext, v *DiffValue) (DiffClosure, DiffStep, error) {
-	for {
-		_, isBool := v.Val.(*dpl.BoolLit)
-		if len(*E) == 0 {
-			if isBool {
-				return nil, DiffStep{}, interderive.Stuck("", "a boolean %s where a value is expected", dpl.FormatShort(v.Val, interderive.MaxStuckShown))
-			}
-			return nil, DiffStep{Done: true, Value: v}, nil
-		}
-		frame := (*E)[len(*E)-1]
-		*E = (*E)[:len(*E)-1]
-		if _, cond := frame.(*DiffIfCond); isBool != cond {
-			return nil, DiffStep{}, interderive.Stuck("", "ill-typed closure: %s", dpl.FormatShort(DiffSigma(DiffSymbolic, frame.Plug(v)), interderive.MaxStuckShown))
-		}
-		found := func(rule string) (DiffClosure, DiffStep, error) {
-			return nil, DiffStep{Context: *E, Redex: frame.Plug(v), Rule: rule}, nil
-		}
-		switch f := frame.(type) {
-		case *DiffPlusLeft:
-			*E = append(*E, &DiffPlusRight{P: f.P, Left: v})
-			return f.Right, DiffStep{}, nil
-		case *DiffPlusRight:
-			return found(dpl.RulePlus)
-		case *DiffOpArg:
-			return found(dpl.RuleOp)
-		case *DiffLetBound:
-			return found(dpl.RuleLet)
-		case *DiffPairLeft:
-			*E = append(*E, &DiffPairRight{P: f.P, Left: v, T: f.T, U: f.U})
-			return f.Right, DiffStep{}, nil
-		case *DiffPairRight: // <V̂, Ŵ> is a value: keep climbing
-			v = pairValue(f.P, f.Left, v, f.T, f.U)
-		case *DiffFstArg:
-			return found(dpl.RuleFst)
-		case *DiffSndArg:
-			return found(dpl.RuleSnd)
-		case *DiffIfCond:
-			return found(dpl.RuleIf)
-		case *DiffPredArg:
-			return found(dpl.RulePred)
-		case *DiffCallArg:
-			return found(dpl.RuleCall)
-		case *DiffRdPoint:
-			*E = append(*E, &DiffRdCotangent{P: f.P, Point: v, Param: f.Param, T: f.T, Body: f.Body, Fun: f.Fun, Env: f.Env})
-			return f.Cotangent, DiffStep{}, nil
-		case *DiffRdCotangent:
-			return found(dpl.RuleRd)
-		default:
-			return nil, DiffStep{}, interderive.Stuck("", "unknown context frame %T", frame)
-		}
-	}
-}
-
-// pairValue is the value <V, W>_{T,U} ▷ <ρ(V), ρ(W)>_{T,U}.
-func pairValue(p dpl.Pos, a, b *DiffValue, t, u dpl.Type) *DiffValue {
-	val := &dpl.Pair{P: p, X: a.Val, Y: b.Val, T: t, U: u}
-	if a.Term == a.Val && b.Term == b.Val {
-		return closed(val)
-	}
-	return &DiffValue{Term: &dpl.Pair{P: p, X: a.Term, Y: b.Term, T: t, U: u}, Val: val}
-}
+// DiffSymbolic is dpl.Symbolic (see DiffMode).
+const DiffSymbolic = dpl.Symbolic
 
 // DiffEvent is one step of a run as an observer sees it, once the step is complete.
 type DiffEvent struct {
@@ -552,7 +82,7 @@ type DiffEvent struct {
 	// Layer is 0 for the evaluation of the program and grows by one for each nested
 	// layer.
 	Layer int
-	Mode  DiffMode
+	Mode  dpl.Mode
 	// Rule is the event's name ("let", "sym/let", ...), empty for an environment step.
 	Rule string
 	DiffStep
@@ -598,10 +128,11 @@ func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Optio
 
 // EvalDiffHooks is EvalDiff with observers.
 func EvalDiffHooks(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, hooks DiffHooks) (dpl.Answer, error) {
-	r, err := newDiffRun(ad, prog, opts, hooks)
+	run, err := dpl.NewRun(ad, prog, opts, nil)
 	if err != nil {
 		return dpl.Answer{}, err
 	}
+	r := &diffRun{Run: run, hooks: hooks}
 	v, err := r.eval(&DiffClo{M: prog})
 	return dpl.AnswerOf(v, err)
 }
@@ -610,68 +141,34 @@ func EvalDiffHooks(ad dpl.Differentiator, prog dpl.Term, opts interderive.Option
 // whose free variables rho maps (symbolically) to closed values: it returns the trace
 // term C, or why the symbolic evaluation has no result.
 func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts interderive.Options) (c dpl.Term, undef *dpl.Undefined, err error) {
-	roots := []dpl.Term{m}
-	var env *DiffEnv
-	for x, v := range rho {
-		env = env.Bind(x, v, true)
-		roots = append(roots, &dpl.Var{Name: x}, v)
-	}
-	r, err := newDiffRun(ad, m, opts, DiffHooks{})
+	run, err := dpl.NewOpenRun(ad, rho, m, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.names = dpl.NewNames(roots...)
-	c, err = r.trace(&DiffClo{M: m, Env: env}, nil)
-	if errors.As(err, &undef) {
-		return nil, undef, nil
+	var env *dplval.Env
+	for x, v := range rho {
+		env = env.Bind(x, v, true)
 	}
-	return c, nil, err
+	r := &diffRun{Run: run}
+	return dpl.TraceOf(r.trace(&DiffClo{M: m, Env: env}, nil))
 }
 
-// diffRun is the state of one run: the strategy, the fuel, the supply of fresh names
-// and the current nesting of layers.
+// diffRun is the state of one run: the state every stage keeps (dpl.Run: the
+// strategy, the fuel, the fresh names, the nesting of layers), the limits across
+// environment steps, and the observers.
 type diffRun struct {
-	ad     dpl.Differentiator
-	fuel   *interderive.Counter
-	env    envSteps // the limits across environment steps
-	budget int
-	names  *dpl.Names
-	hooks  DiffHooks
-	layer  int
+	dpl.Run
+	env   envSteps // the limits across environment steps
+	hooks DiffHooks
 }
-
-func newDiffRun(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, hooks DiffHooks) (*diffRun, error) {
-	if ad == nil {
-		return nil, interderive.Stuck("", "no differentiation strategy")
-	}
-	if err := dpl.CheckDepth("term", t); err != nil {
-		return nil, err
-	}
-	return &diffRun{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(),
-		names: dpl.NewNames(t), hooks: hooks}, nil
-}
-
-// enter starts a nested layer; leave ends it.
-func (r *diffRun) enter() error {
-	if r.layer >= MaxDiffLayers {
-		return dpl.LayerError()
-	}
-	r.layer++
-	return nil
-}
-
-func (r *diffRun) leave() { r.layer-- }
 
 // contract counts the contraction of the step's redex under mode.
-func (r *diffRun) contract(mode DiffMode, st DiffStep) (DiffEvent, error) {
-	rule := st.Rule
-	if mode == DiffSymbolic {
-		rule = dpl.Symbolic(rule)
-	}
-	if err := r.fuel.Contract(rule); err != nil {
+func (r *diffRun) contract(mode dpl.Mode, st DiffStep) (DiffEvent, error) {
+	rule := mode.Rule(st.Rule)
+	if err := r.Fuel.Contract(rule); err != nil {
 		return DiffEvent{}, err
 	}
-	return DiffEvent{Step: r.fuel.Steps(), Layer: r.layer, Mode: mode, Rule: rule, DiffStep: st}, nil
+	return DiffEvent{Step: r.Fuel.Steps(), Layer: r.Layer(), Mode: mode, Rule: rule, DiffStep: st}, nil
 }
 
 func (r *diffRun) done(ev DiffEvent) {
@@ -681,10 +178,10 @@ func (r *diffRun) done(ev DiffEvent) {
 }
 
 // administrative performs an environment step: the contractum replaces the redex.
-func (r *diffRun) administrative(mode DiffMode, st DiffStep) DiffClosure {
+func (r *diffRun) administrative(mode dpl.Mode, st DiffStep) DiffClosure {
 	next := st.Context.Plug(st.Contractum)
 	if r.hooks.Step != nil {
-		r.hooks.Step(DiffEvent{Layer: r.layer, Mode: mode, DiffStep: st, Next: next})
+		r.hooks.Step(DiffEvent{Layer: r.Layer(), Mode: mode, DiffStep: st, Next: next})
 	}
 	return next
 }
@@ -694,7 +191,7 @@ func (r *diffRun) administrative(mode DiffMode, st DiffStep) DiffClosure {
 // eval is ⇒: the closure is reduced, one step at a time from the root, to a value.
 func (r *diffRun) eval(cl DiffClosure) (dpl.Term, error) {
 	for {
-		st, err := DecomposeDiff(DiffOrdinary, cl)
+		st, err := DecomposeDiff(dpl.Ordinary, cl)
 		if err != nil {
 			return nil, err
 		}
@@ -702,13 +199,13 @@ func (r *diffRun) eval(cl DiffClosure) (dpl.Term, error) {
 			return st.Value.Val, nil
 		}
 		if st.Rule == "" {
-			if err := r.env.step(r.fuel); err != nil {
+			if err := r.env.step(r.Fuel); err != nil {
 				return nil, err
 			}
-			cl = r.administrative(DiffOrdinary, st)
+			cl = r.administrative(dpl.Ordinary, st)
 			continue
 		}
-		ev, err := r.contract(DiffOrdinary, st)
+		ev, err := r.contract(dpl.Ordinary, st)
 		if err != nil {
 			return nil, err
 		}
@@ -724,11 +221,11 @@ func (r *diffRun) eval(cl DiffClosure) (dpl.Term, error) {
 
 // evalIn is φ | ρ ⊢ C ⇒ V for a trace term C: ordinary evaluation of C[ε|ρ], in a
 // nested layer.
-func (r *diffRun) evalIn(rho *DiffEnv, c dpl.Term) (dpl.Term, error) {
-	if err := r.enter(); err != nil {
+func (r *diffRun) evalIn(rho *dplval.Env, c dpl.Term) (dpl.Term, error) {
+	if err := r.Enter(); err != nil {
 		return nil, err
 	}
-	defer r.leave()
+	defer r.Leave()
 	return r.eval(&DiffClo{M: c, Env: rho})
 }
 
@@ -766,7 +263,7 @@ func (r *diffRun) contractOrdinary(redex DiffClosure, ev *DiffEvent) (DiffClosur
 		return letrecDiff(red), nil
 	case *DiffCall: // clo_φ'(f(x:T):U. M)(V) ⇒ M[φ'[clo/f]|{x ↦ V}]
 		fn := red.Fn
-		return &DiffClo{M: fn.Body, Fun: fn.Phi.Bind(fn.Name, fn), Env: (*DiffEnv)(nil).Bind(fn.Param, red.Arg.(*DiffValue).Val, false)}, nil
+		return &DiffClo{M: fn.Body, Fun: fn.Phi.Bind(fn.Name, fn), Env: (*dplval.Env)(nil).Bind(fn.Param, red.Arg.(*DiffValue).Val, false)}, nil
 	case *DiffRd: // W.rd[V](x:T. N) ⇒ W.R_V(x:T. C)[ε|ε], where N ⇝ C
 		der, err := r.rd(red, ev)
 		if err != nil {
@@ -780,13 +277,13 @@ func (r *diffRun) contractOrdinary(redex DiffClosure, ev *DiffEvent) (DiffClosur
 		}
 		return closed(&dpl.BoolLit{P: red.P, B: b}), nil
 	}
-	return nil, interderive.Stuck("", "no contraction for %s", dpl.FormatShort(DiffSigma(DiffOrdinary, redex), interderive.MaxStuckShown))
+	return nil, interderive.Stuck("", "no contraction for %s", dpl.FormatShort(DiffSigma(dpl.Ordinary, redex), interderive.MaxStuckShown))
 }
 
 // letrecDiff contracts (letrec f(x:T):U = M in N)[φ|ρ] to N[φ[clo_φ(f(x:T):U. M)/f]|ρ].
 func letrecDiff(c *DiffClo) DiffClosure {
 	l := c.M.(*dpl.Letrec)
-	fn := &DiffFun{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Phi: c.Fun}
+	fn := &dplval.Closure{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Phi: c.Fun}
 	return &DiffClo{M: l.Body, Fun: c.Fun.Bind(l.Name, fn), Env: c.Env}
 }
 
@@ -800,9 +297,8 @@ func (r *diffRun) rd(red *DiffRd, ev *DiffEvent) (dpl.Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	left := r.budget - r.fuel.Steps()
 	env := bindValue(bindValue(red.Env, w), v)
-	der, err := dpl.Derive(r.ad, dpl.DiffEnv{Types: dplval.Types(env, nil), Names: r.names, Budget: left}, r.fuel.Steps(), w.Term, v.Term, red.Param, red.T, c)
+	der, err := r.Derive(dplval.Types(env, nil), w.Term, v.Term, red.Param, red.T, c)
 	if err != nil {
 		return nil, err
 	}
@@ -814,10 +310,10 @@ func (r *diffRun) rd(red *DiffRd, ev *DiffEvent) (dpl.Term, error) {
 
 // nestedTrace is trace in a nested layer.
 func (r *diffRun) nestedTrace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
-	if err := r.enter(); err != nil {
+	if err := r.Enter(); err != nil {
 		return nil, err
 	}
-	defer r.leave()
+	defer r.Leave()
 	return r.trace(cl, prefix)
 }
 
@@ -829,28 +325,28 @@ type symContraction struct {
 	finished dpl.Term
 	binding  *dpl.Let // let x:T = V, its body to come
 	next     DiffClosure
-	env      *DiffEnv
+	env      *dplval.Env
 }
 
 // trace is ⇝: the closure is reduced symbolically, one step at a time from the root,
 // the trace so far being the let-chain prefix.
 func (r *diffRun) trace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
 	for {
-		st, err := DecomposeDiff(DiffSymbolic, cl)
+		st, err := DecomposeDiff(dpl.Symbolic, cl)
 		if err != nil {
 			return nil, err
 		}
 		if st.Done { // V ⇝ V
-			return finishTrace(prefix, st.Value.Term)
+			return dpl.LetChain(prefix, st.Value.Term)
 		}
 		if st.Rule == "" {
-			if err := r.env.step(r.fuel); err != nil {
+			if err := r.env.step(r.Fuel); err != nil {
 				return nil, err
 			}
-			cl = r.administrative(DiffSymbolic, st)
+			cl = r.administrative(dpl.Symbolic, st)
 			continue
 		}
-		ev, err := r.contract(DiffSymbolic, st)
+		ev, err := r.contract(dpl.Symbolic, st)
 		if err != nil {
 			return nil, err
 		}
@@ -874,7 +370,7 @@ func (r *diffRun) trace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
 		if st.Context.IsTrivial() {
 			// Figure 4: the redex is the whole closure; go on in place.
 			if sc.finished != nil {
-				c, err := finishTrace(prefix, sc.finished)
+				c, err := dpl.LetChain(prefix, sc.finished)
 				if err != nil {
 					return nil, err
 				}
@@ -905,14 +401,10 @@ func (r *diffRun) trace(cl DiffClosure, prefix []*dpl.Let) (dpl.Term, error) {
 		if err != nil {
 			return nil, err
 		}
-		tv, _ := dpl.TypeOfValue(v)
-		x := r.names.Fresh("s")
-		pos := redexPos(st.Redex)
-		binding := &dpl.Let{P: pos, Name: x, T: tv, Bound: c}
-		prefix = append(prefix, binding)
-		ev.Contractum = &DiffValue{Term: &dpl.Var{P: pos, Name: x}, Val: v}
+		x := r.BindFresh(&prefix, redexPos(st.Redex), c, v)
+		ev.Contractum = &DiffValue{Term: x, Val: v}
 		cl = st.Context.Plug(ev.Contractum)
-		ev.Next, ev.Binding = cl, binding
+		ev.Next, ev.Binding = cl, prefix[len(prefix)-1]
 		r.done(ev)
 	}
 }
@@ -923,16 +415,16 @@ func (r *diffRun) contractSymbolic(redex DiffClosure, ev *DiffEvent) (symContrac
 	case *DiffPlus: // V + W ⇝ V + W
 		x, y := red.X.(*DiffValue), red.Y.(*DiffValue)
 		return symContraction{finished: &dpl.Plus{P: red.P, X: x.Term, Y: y.Term},
-			env: bindValue(bindValue((*DiffEnv)(nil), x), y)}, nil
+			env: bindValue(bindValue((*dplval.Env)(nil), x), y)}, nil
 	case *DiffOp: // op(V) ⇝ op(V)
 		a := red.Arg.(*DiffValue)
-		return symContraction{finished: &dpl.OpApp{P: red.P, Op: red.Op, Arg: a.Term}, env: bindValue((*DiffEnv)(nil), a)}, nil
+		return symContraction{finished: &dpl.OpApp{P: red.P, Op: red.Op, Arg: a.Term}, env: bindValue((*dplval.Env)(nil), a)}, nil
 	case *DiffFst: // fst(V) ⇝ fst(V)
 		a := red.X.(*DiffValue)
-		return symContraction{finished: &dpl.Fst{P: red.P, X: a.Term, T: red.T, U: red.U}, env: bindValue((*DiffEnv)(nil), a)}, nil
+		return symContraction{finished: &dpl.Fst{P: red.P, X: a.Term, T: red.T, U: red.U}, env: bindValue((*dplval.Env)(nil), a)}, nil
 	case *DiffSnd: // snd(V) ⇝ snd(V)
 		a := red.X.(*DiffValue)
-		return symContraction{finished: &dpl.Snd{P: red.P, X: a.Term, T: red.T, U: red.U}, env: bindValue((*DiffEnv)(nil), a)}, nil
+		return symContraction{finished: &dpl.Snd{P: red.P, X: a.Term, T: red.T, U: red.U}, env: bindValue((*dplval.Env)(nil), a)}, nil
 	case *DiffLet: // let x:T = V in N ⇝ let x:T = V in C  if N ⇝ C under ρ[ρ(V)/x]
 		v := red.Bound.(*DiffValue)
 		return symContraction{binding: &dpl.Let{P: red.P, Name: red.Name, T: red.T, Bound: v.Term},
@@ -949,8 +441,8 @@ func (r *diffRun) contractSymbolic(redex DiffClosure, ev *DiffEvent) (symContrac
 	case *DiffCall: // f(V) ⇝ let x:T = V in C  if M ⇝ C under φ'[φ(f)/f] | {x ↦ ρ(V)}
 		fn, v := red.Fn, red.Arg.(*DiffValue)
 		return symContraction{binding: &dpl.Let{P: red.P, Name: fn.Param, T: fn.ParamT, Bound: v.Term},
-			next: &DiffClo{M: fn.Body, Fun: fn.Phi.Bind(fn.Name, fn), Env: (*DiffEnv)(nil).Bind(fn.Param, v.Val, true)},
-			env:  bindValue((*DiffEnv)(nil), v)}, nil
+			next: &DiffClo{M: fn.Body, Fun: fn.Phi.Bind(fn.Name, fn), Env: (*dplval.Env)(nil).Bind(fn.Param, v.Val, true)},
+			env:  bindValue((*dplval.Env)(nil), v)}, nil
 	case *DiffRd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
 		der, err := r.rd(red, ev)
 		if err != nil {
@@ -959,7 +451,7 @@ func (r *diffRun) contractSymbolic(redex DiffClosure, ev *DiffEvent) (symContrac
 		return symContraction{finished: der,
 			env: bindValue(bindValue(red.Env, red.Cotangent.(*DiffValue)), red.Point.(*DiffValue))}, nil
 	}
-	return symContraction{}, interderive.Stuck("", "no symbolic contraction for %s", dpl.FormatShort(DiffSigma(DiffSymbolic, redex), interderive.MaxStuckShown))
+	return symContraction{}, interderive.Stuck("", "no symbolic contraction for %s", dpl.FormatShort(DiffSigma(dpl.Symbolic, redex), interderive.MaxStuckShown))
 }
 
 // redexPos is the source position of a redex.
@@ -985,111 +477,4 @@ func redexPos(redex DiffClosure) dpl.Pos {
 		return red.P
 	}
 	return dpl.Pos{}
-}
-
-// finishTrace builds the trace let x1:T1 = C1 in ... let xn:Tn = Cn in tail.
-func finishTrace(prefix []*dpl.Let, tail dpl.Term) (dpl.Term, error) {
-	c := tail
-	for i := len(prefix) - 1; i >= 0; i-- {
-		b := prefix[i]
-		c = &dpl.Let{P: b.P, Name: b.Name, T: b.T, Bound: b.Bound, Body: c}
-	}
-	if err := dpl.CheckDepth("trace term", c); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// Read-back.
-
-// DiffSigma is the read-back σ: the term a closure stands for, under mode. ρ's values
-// are substituted for their variables (under symbolic evaluation, those of symbolic
-// bindings stay variables, as they stay in traces); the calls of φ's functions become
-// calls resolved to their closures (dpl.Closure, the reference's representation of φ);
-// a value V ▷ ρ(V) reads back as ρ(V) under ordinary evaluation and as V under symbolic
-// evaluation. It recurses over the closure (and is meant for inspection, not for runs).
-func DiffSigma(mode DiffMode, cl DiffClosure) dpl.Term {
-	s := &diffSigma{mode: mode, funs: map[*DiffFun]*dpl.Closure{}}
-	return s.closure(cl)
-}
-
-type diffSigma struct {
-	mode DiffMode
-	funs map[*DiffFun]*dpl.Closure
-}
-
-func (s *diffSigma) value(v *DiffValue) dpl.Term {
-	if s.mode == DiffSymbolic {
-		return v.Term
-	}
-	return v.Val
-}
-
-func (s *diffSigma) closure(cl DiffClosure) dpl.Term {
-	switch c := cl.(type) {
-	case *DiffClo:
-		return s.term(c.M, c.Fun, c.Env)
-	case *DiffValue:
-		return s.value(c)
-	case *DiffPlus:
-		return &dpl.Plus{P: c.P, X: s.closure(c.X), Y: s.closure(c.Y)}
-	case *DiffOp:
-		return &dpl.OpApp{P: c.P, Op: c.Op, Arg: s.closure(c.Arg)}
-	case *DiffLet:
-		return &dpl.Let{P: c.P, Name: c.Name, T: c.T, Bound: s.closure(c.Bound), Body: s.term(c.Body, c.Fun, c.Env.Bind(c.Name, nil, true))}
-	case *DiffPair:
-		return &dpl.Pair{P: c.P, X: s.closure(c.X), Y: s.closure(c.Y), T: c.T, U: c.U}
-	case *DiffFst:
-		return &dpl.Fst{P: c.P, X: s.closure(c.X), T: c.T, U: c.U}
-	case *DiffSnd:
-		return &dpl.Snd{P: c.P, X: s.closure(c.X), T: c.T, U: c.U}
-	case *DiffIf:
-		return &dpl.If{P: c.P, Cond: s.closure(c.Cond), Then: s.closure(c.Then), Else: s.closure(c.Else)}
-	case *DiffPred:
-		return &dpl.PredApp{P: c.P, Pred: c.Pred, Arg: s.closure(c.Arg)}
-	case *DiffCall:
-		return &dpl.Call{P: c.P, Name: c.Name, Arg: s.closure(c.Arg), Clo: s.fun(c.Fn)}
-	case *DiffRd:
-		return &dpl.Rd{P: c.P, Cotangent: s.closure(c.Cotangent), Point: s.closure(c.Point), Param: c.Param, T: c.T,
-			Body: s.term(c.Body, c.Fun, c.Env.Bind(c.Param, nil, true))}
-	}
-	return nil
-}
-
-// term is σ(M[φ|ρ]). A binding without a value (nil Val) marks a variable bound
-// around M by the read-back itself: it is never substituted.
-func (s *diffSigma) term(m dpl.Term, phi *DiffFunEnv, rho *DiffEnv) dpl.Term {
-	m = dpl.SubstValues(m, func(x string) (dpl.Term, bool) {
-		b, ok := rho.Lookup(x)
-		if !ok || b.Val == nil || s.mode == DiffSymbolic && b.Sym {
-			return nil, false
-		}
-		return b.Val, true
-	})
-	return s.resolve(m, phi, "")
-}
-
-// resolve resolves the calls of m to the functions of φ, but for the function named
-// self (whose calls a closure's body ties at call time).
-func (s *diffSigma) resolve(m dpl.Term, phi *DiffFunEnv, self string) dpl.Term {
-	seen := map[string]bool{self: self != ""}
-	for ; phi != nil; phi = phi.Next {
-		if !seen[phi.Name] {
-			seen[phi.Name] = true
-			m = dpl.SubstClosure(m, phi.Name, s.fun(phi.Clo))
-		}
-	}
-	return m
-}
-
-// fun is σ(clo_φ(f(x:T):U. M)): the closure whose body has the calls of φ's functions
-// resolved (those of f stay unresolved: the recursion is tied at call time).
-func (s *diffSigma) fun(fn *DiffFun) *dpl.Closure {
-	if k, ok := s.funs[fn]; ok {
-		return k
-	}
-	k := &dpl.Closure{Name: fn.Name, Param: fn.Param, ParamT: fn.ParamT, ResT: fn.ResT}
-	s.funs[fn] = k
-	k.Body = s.resolve(fn.Body, fn.Phi, fn.Name)
-	return k
 }

@@ -38,7 +38,7 @@ func showDiff(obs interderive.Observer, s dpl.Shower) DiffHooks {
 			s.ReportRd(obs, ev.Step, in, ev.Trace, ev.Derivative)
 		}
 		hole := &dpl.Var{Name: contexts.Hole}
-		context := s.Term(DiffSigma(DiffSymbolic, ev.Context.Plug(&DiffValue{Term: hole, Val: hole})))
+		context := s.Term(DiffSigma(dpl.Symbolic, ev.Context.Plug(&DiffValue{Term: hole, Val: hole})))
 		obs.About(ev.Step, in+"decompose: "+context+"  with redex  "+showClosure(s, ev.Mode, ev.Redex)+dpl.Where(ev.Layer, ev.Mode.String()))
 		if ev.Finished != nil {
 			obs.About(ev.Step, in+"finished:  "+s.Term(ev.Finished))
@@ -58,7 +58,7 @@ func showDiff(obs interderive.Observer, s dpl.Shower) DiffHooks {
 // ((x ↦ V)_sym for a symbolic binding; innermost first, the first eight; ε when
 // empty; M in parentheses unless it is atomic or an application), or anything else
 // read back.
-func showClosure(s dpl.Shower, mode DiffMode, cl DiffClosure) string {
+func showClosure(s dpl.Shower, mode dpl.Mode, cl DiffClosure) string {
 	c, ok := cl.(*DiffClo)
 	if !ok {
 		return s.Term(DiffSigma(mode, cl))

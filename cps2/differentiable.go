@@ -32,40 +32,29 @@ import (
 // eval with the initial inner continuation and a new meta-continuation that resumes
 // the layer below with k.
 //
-// Values, environments, contraction events, bounds and the moment an rd is reported
-// are the machine's (see its doc comment): one Counter.Contract per redex, named as
-// the reference semantics names it (sym/ in symbolic layers), and no event for
-// lookups, continuation calls and the bookkeeping of tapes.
+// Values and environments are the environment-based stages' shared ones
+// (internal/dplval): a value V as the current layer sees it with ρ(V) (Value), ρ (Env,
+// whose Sym marks the variables a symbolic layer bound, which its traces keep as
+// names), φ (Funs), and clo_φ(f(x:T):U. M) (Closure). They, the contraction events,
+// the bounds and the moment an rd is reported are the machine's (see its doc
+// comment): one Counter.Contract per redex, named as the reference semantics names it
+// (sym/ in symbolic layers), and no event for lookups, continuation calls and the
+// bookkeeping of tapes.
 //
 // Go stack. Every call of a continuation, and every descent into a subterm, returns a
 // step to the driver loop (a trampoline): the Go stack does not grow with the term,
 // the program's recursion or the nesting of rd, only the continuations on the heap.
 
-// DiffMaxLayers bounds the nesting of layers as the reference semantics does, so
-// that every stage ends the same way on every program.
-const DiffMaxLayers = dpl.MaxLayers
-
-// Values and environments are the environment-based stages' shared ones
-// (internal/dplval): a value V as the current layer sees it with ρ(V), ρ (whose Sym
-// marks the variables a symbolic layer bound, which its traces keep as names), φ, and
-// clo_φ(f(x:T):U. M).
-type (
-	diffValue   = dplval.Value
-	diffEnv     = dplval.Env
-	diffFuns    = dplval.Funs
-	diffClosure = dplval.Closure
-)
-
 // diffCont is the inner continuation: the rest of the current layer.
 type diffCont struct {
-	apply   func(v diffValue, mk *diffMeta) step
+	apply   func(v dplval.Value, mk *diffMeta) step
 	initial bool // the trivial context []
 }
 
 // diffMeta is the meta-continuation: the current layer's state, and what the
 // enclosing layers do with its result.
 type diffMeta struct {
-	symbolic bool
+	mode dpl.Mode
 	// tape is the trace so far, when symbolic, and the values of the fresh variables
 	// of Figure 5, which a layer evaluating a trace (C ⇒ V) shares with the layer
 	// whose trace it is (internal/dplval).
@@ -75,18 +64,11 @@ type diffMeta struct {
 	ret func(result dpl.Term) step
 }
 
-// diffRdReport is an rd whose contraction is not complete yet: the trace of its body
-// and its derivative.
-type diffRdReport struct{ trace, derivative dpl.Term }
-
-// diffEvaluator holds one run.
+// diffEvaluator holds one run: the state every stage keeps (dpl.Run: the strategy,
+// the fuel, the fresh names, the nodes of the traces, the observer of rd), and how the
+// run ended.
 type diffEvaluator struct {
-	ad     dpl.Differentiator
-	fuel   *interderive.Counter
-	budget int
-	names  *dpl.Names
-	nodes  dpl.Nodes // the nodes of the traces
-	onRd   func(trace, derivative dpl.Term)
+	dpl.Run
 	answer dpl.Answer
 	err    error
 }
@@ -103,13 +85,11 @@ func EvalDiff(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (d
 // evaluates, at any depth, with the trace term of its body and its derivative term,
 // when its contraction is complete (the reference semantics' order).
 func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error) {
-	if ad == nil {
-		return dpl.Answer{}, interderive.Stuck("", "no differentiation strategy")
-	}
-	if err := dpl.CheckDepth("term", prog); err != nil {
+	run, err := dpl.NewRun(ad, prog, opts, onRd)
+	if err != nil {
 		return dpl.Answer{}, err
 	}
-	ev := &diffEvaluator{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(), names: dpl.NewNames(prog), onRd: onRd}
+	ev := &diffEvaluator{Run: run}
 	mk0 := &diffMeta{ret: func(v dpl.Term) step {
 		ev.answer = dpl.Answer{Value: v}
 		return nil
@@ -133,10 +113,7 @@ func (ev *diffEvaluator) fail(err error) step {
 // contract records a contraction, named by the layer's mode; false (and the run ends)
 // when the fuel is spent.
 func (ev *diffEvaluator) contract(mk *diffMeta, rule string) bool {
-	if mk.symbolic {
-		rule = dpl.Symbolic(rule)
-	}
-	if err := ev.fuel.Contract(rule); err != nil {
+	if err := ev.Fuel.Contract(mk.mode.Rule(rule)); err != nil {
 		ev.err = err
 		return false
 	}
@@ -144,13 +121,13 @@ func (ev *diffEvaluator) contract(mk *diffMeta, rule string) bool {
 }
 
 // diffK builds a non-initial inner continuation.
-func diffK(apply func(v diffValue, mk *diffMeta) step) diffCont { return diffCont{apply: apply} }
+func diffK(apply func(v dplval.Value, mk *diffMeta) step) diffCont { return diffCont{apply: apply} }
 
 // initial is a layer's initial inner continuation: it hands the layer's result to
 // the meta-continuation — M ⇒ V, or V ⇝ V ending the trace.
 func (ev *diffEvaluator) initial() diffCont {
-	return diffCont{initial: true, apply: func(v diffValue, mk *diffMeta) step {
-		if !mk.symbolic {
+	return diffCont{initial: true, apply: func(v dplval.Value, mk *diffMeta) step {
+		if mk.mode == dpl.Ordinary {
 			return mk.ret(v.Val)
 		}
 		return ev.finish(mk, v.Term)
@@ -158,7 +135,7 @@ func (ev *diffEvaluator) initial() diffCont {
 }
 
 // throw passes v to k through the trampoline.
-func throw(k diffCont, v diffValue, mk *diffMeta) step {
+func throw(k diffCont, v dplval.Value, mk *diffMeta) step {
 	return func() step { return k.apply(v, mk) }
 }
 
@@ -172,16 +149,16 @@ func (ev *diffEvaluator) finish(mk *diffMeta, tail dpl.Term) step {
 }
 
 // nested makes the meta-continuation of a nested layer, whose result ret receives.
-func (ev *diffEvaluator) nested(mk *diffMeta, symbolic bool, ret func(dpl.Term) step) (*diffMeta, bool) {
-	if mk.depth >= DiffMaxLayers {
-		ev.err = dpl.LayerError()
+func (ev *diffEvaluator) nested(mk *diffMeta, mode dpl.Mode, ret func(dpl.Term) step) (*diffMeta, bool) {
+	if err := dpl.CheckLayers(mk.depth); err != nil {
+		ev.err = err
 		return nil, false
 	}
-	return &diffMeta{symbolic: symbolic, depth: mk.depth + 1, ret: ret}, true
+	return &diffMeta{mode: mode, depth: mk.depth + 1, ret: ret}, true
 }
 
 // eval evaluates t under ρ and φ in the current layer and passes its value to k.
-func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) eval(t dpl.Term, rho *dplval.Env, phi *dplval.Funs, k diffCont, mk *diffMeta) step {
 	// descend evaluates a subterm, through the trampoline.
 	descend := func(t dpl.Term, k diffCont) step {
 		return func() step { return ev.eval(t, rho, phi, k, mk) }
@@ -196,40 +173,40 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 		}
 		return throw(k, v, mk)
 	case *dpl.Plus:
-		return descend(t.X, diffK(func(a diffValue, mk *diffMeta) step {
-			return ev.eval(t.Y, rho, phi, diffK(func(b diffValue, mk *diffMeta) step {
+		return descend(t.X, diffK(func(a dplval.Value, mk *diffMeta) step {
+			return ev.eval(t.Y, rho, phi, diffK(func(b dplval.Value, mk *diffMeta) step {
 				return ev.plus(t.P, a, b, k, mk)
 			}), mk)
 		}))
 	case *dpl.OpApp:
-		return descend(t.Arg, diffK(func(a diffValue, mk *diffMeta) step {
+		return descend(t.Arg, diffK(func(a dplval.Value, mk *diffMeta) step {
 			return ev.op(t, a, k, mk)
 		}))
 	case *dpl.Let:
-		return descend(t.Bound, diffK(func(v diffValue, mk *diffMeta) step {
+		return descend(t.Bound, diffK(func(v dplval.Value, mk *diffMeta) step {
 			return ev.let(t, v, rho, phi, k, mk)
 		}))
 	case *dpl.Pair:
-		return descend(t.X, diffK(func(a diffValue, mk *diffMeta) step {
-			return ev.eval(t.Y, rho, phi, diffK(func(b diffValue, mk *diffMeta) step {
-				return throw(k, dplval.Pair(&ev.nodes, t.P, a, b, t.T, t.U), mk) // <V, W> is a value
+		return descend(t.X, diffK(func(a dplval.Value, mk *diffMeta) step {
+			return ev.eval(t.Y, rho, phi, diffK(func(b dplval.Value, mk *diffMeta) step {
+				return throw(k, dplval.Pair(&ev.Nodes, t.P, a, b, t.T, t.U), mk) // <V, W> is a value
 			}), mk)
 		}))
 	case *dpl.Fst:
-		return descend(t.X, diffK(func(v diffValue, mk *diffMeta) step {
+		return descend(t.X, diffK(func(v dplval.Value, mk *diffMeta) step {
 			return ev.proj(dpl.RuleFst, t.P, t.T, t.U, v, k, mk)
 		}))
 	case *dpl.Snd:
-		return descend(t.X, diffK(func(v diffValue, mk *diffMeta) step {
+		return descend(t.X, diffK(func(v dplval.Value, mk *diffMeta) step {
 			return ev.proj(dpl.RuleSnd, t.P, t.T, t.U, v, k, mk)
 		}))
 	case *dpl.If:
-		return descend(t.Cond, diffK(func(b diffValue, mk *diffMeta) step {
+		return descend(t.Cond, diffK(func(b dplval.Value, mk *diffMeta) step {
 			return ev.cond(t, b, rho, phi, k, mk)
 		}))
 	case *dpl.PredApp:
 		// pred(V) ⇒ bev(pred, ρ(V)) in either mode: booleans are never traced.
-		return descend(t.Arg, diffK(func(v diffValue, mk *diffMeta) step {
+		return descend(t.Arg, diffK(func(v dplval.Value, mk *diffMeta) step {
 			if !ev.contract(mk, dpl.RulePred) {
 				return nil
 			}
@@ -244,13 +221,13 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 		if !ok {
 			return ev.fail(interderive.Stuck("", "call of the unbound function %s", t.Name))
 		}
-		return descend(t.Arg, diffK(func(v diffValue, mk *diffMeta) step {
+		return descend(t.Arg, diffK(func(v dplval.Value, mk *diffMeta) step {
 			return ev.call(t.P, clo, v, rho, k, mk)
 		}))
 	case *dpl.Rd:
 		// The point first, then the cotangent.
-		return descend(t.Point, diffK(func(p diffValue, mk *diffMeta) step {
-			return ev.eval(t.Cotangent, rho, phi, diffK(func(w diffValue, mk *diffMeta) step {
+		return descend(t.Point, diffK(func(p dplval.Value, mk *diffMeta) step {
+			return ev.eval(t.Cotangent, rho, phi, diffK(func(w dplval.Value, mk *diffMeta) step {
 				return ev.rd(t, w, p, rho, phi, k, mk)
 			}), mk)
 		}))
@@ -265,20 +242,20 @@ func (ev *diffEvaluator) eval(t dpl.Term, rho *diffEnv, phi *diffFuns, k diffCon
 // lookup is V ⇒ ρ(V) for a variable, no contraction; a symbolic layer keeps a
 // symbolic variable as itself. The fresh variables of Figure 5 are found on the tape
 // that binds them.
-func lookup(rho *diffEnv, mk *diffMeta, x *dpl.Var) (diffValue, error) {
+func lookup(rho *dplval.Env, mk *diffMeta, x *dpl.Var) (dplval.Value, error) {
 	if e, ok := rho.Lookup(x.Name); ok {
-		if mk.symbolic && e.Sym {
-			return diffValue{Term: x, Val: e.Val}, nil
+		if mk.mode == dpl.Symbolic && e.Sym {
+			return dplval.Value{Term: x, Val: e.Val}, nil
 		}
 		return dplval.Closed(e.Val), nil
 	}
 	if v, ok := mk.tape.Fresh.Get(x.Name); ok {
-		if mk.symbolic {
-			return diffValue{Term: x, Val: v}, nil
+		if mk.mode == dpl.Symbolic {
+			return dplval.Value{Term: x, Val: v}, nil
 		}
 		return dplval.Closed(v), nil
 	}
-	return diffValue{}, interderive.Stuck("", "unbound variable %s", x.Name)
+	return dplval.Value{}, interderive.Stuck("", "unbound variable %s", x.Name)
 }
 
 // finished is the symbolic contraction of a redex whose trace is itself (V + W,
@@ -291,10 +268,10 @@ func (ev *diffEvaluator) finished(c, x, y dpl.Term, k diffCont, mk *diffMeta) st
 	if k.initial {
 		return ev.finish(mk, c)
 	}
-	if mk.depth >= DiffMaxLayers { // as nested checks it
-		return ev.fail(dpl.LayerError())
+	if err := dpl.CheckLayers(mk.depth); err != nil { // as nested checks it
+		return ev.fail(err)
 	}
-	if err := ev.fuel.Contract(dpl.RuleOf(c)); err != nil { // unprefixed: the layer is ordinary
+	if err := ev.Fuel.Contract(dpl.RuleOf(c)); err != nil { // unprefixed: the layer is ordinary
 		return ev.fail(err)
 	}
 	v, err := dpl.Delta(c, x, y)
@@ -305,12 +282,12 @@ func (ev *diffEvaluator) finished(c, x, y dpl.Term, k diffCont, mk *diffMeta) st
 }
 
 // plus contracts V + W: r + s, or V + W ⇝ V + W.
-func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) plus(p dpl.Pos, a, b dplval.Value, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RulePlus) {
 		return nil
 	}
-	if mk.symbolic {
-		return ev.finished(ev.nodes.Plus(p, a.Term, b.Term), a.Val, b.Val, k, mk)
+	if mk.mode == dpl.Symbolic {
+		return ev.finished(ev.Nodes.Plus(p, a.Term, b.Term), a.Val, b.Val, k, mk)
 	}
 	r, err := dpl.AddReals(a.Val, b.Val)
 	if err != nil {
@@ -320,12 +297,12 @@ func (ev *diffEvaluator) plus(p dpl.Pos, a, b diffValue, k diffCont, mk *diffMet
 }
 
 // op contracts op(V): ev(op, V), or op(V) ⇝ op(V).
-func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) op(t *dpl.OpApp, v dplval.Value, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleOp) {
 		return nil
 	}
-	if mk.symbolic {
-		return ev.finished(ev.nodes.OpApp(t.P, t.Op, v.Term), v.Val, nil, k, mk)
+	if mk.mode == dpl.Symbolic {
+		return ev.finished(ev.Nodes.OpApp(t.P, t.Op, v.Term), v.Val, nil, k, mk)
 	}
 	r, err := dpl.Ev(t.Op, v.Val)
 	if err != nil {
@@ -335,7 +312,7 @@ func (ev *diffEvaluator) op(t *dpl.OpApp, v diffValue, k diffCont, mk *diffMeta)
 }
 
 // proj contracts fst(V) and snd(V): a component, or fst(V) ⇝ fst(V), snd(V) ⇝ snd(V).
-func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v dplval.Value, k diffCont, mk *diffMeta) step {
 	pr, ok := v.Val.(*dpl.Pair)
 	if !ok {
 		return ev.fail(interderive.Stuck("", "%s of %s", rule, dpl.FormatShort(v.Val, interderive.MaxStuckShown)))
@@ -343,7 +320,7 @@ func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue
 	if !ev.contract(mk, rule) {
 		return nil
 	}
-	if mk.symbolic {
+	if mk.mode == dpl.Symbolic {
 		if rule == dpl.RuleFst {
 			return ev.finished(&dpl.Fst{P: p, X: v.Term, T: t, U: u}, v.Val, nil, k, mk)
 		}
@@ -357,28 +334,28 @@ func (ev *diffEvaluator) proj(rule string, p dpl.Pos, t, u dpl.Type, v diffValue
 
 // let contracts let x:T = V in N: N under ρ[V/x]; symbolically, the tape grows by
 // let x:T = V and N is traced under ρ[ρ(V)/x].
-func (ev *diffEvaluator) let(t *dpl.Let, v diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) let(t *dpl.Let, v dplval.Value, rho *dplval.Env, phi *dplval.Funs, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleLet) {
 		return nil
 	}
-	if !mk.symbolic {
+	if mk.mode == dpl.Ordinary {
 		return ev.eval(t.Body, rho.Bind(t.Name, v.Val, false), phi, k, mk)
 	}
-	return ev.inPlace(t.P, ev.nodes.Let(t.P, t.Name, t.T, v.Term), t.Body, rho.Bind(t.Name, v.Val, true), phi, rho, k, mk)
+	return ev.inPlace(t.P, ev.Nodes.Let(t.P, t.Name, t.T, v.Term), t.Body, rho.Bind(t.Name, v.Val, true), phi, rho, k, mk)
 }
 
 // inPlace goes on symbolically with next under env and phi after a redex (whose
 // environment is rho) that adds binding (if not nil) to the tape: in place in the
 // trivial context (Figure 4), in a nested layer otherwise (Figure 5: R ⇝ C, then
 // C ⇒ V).
-func (ev *diffEvaluator) inPlace(p dpl.Pos, binding *dpl.Let, next dpl.Term, env *diffEnv, phi *diffFuns, rho *diffEnv, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) inPlace(p dpl.Pos, binding *dpl.Let, next dpl.Term, env *dplval.Env, phi *dplval.Funs, rho *dplval.Env, k diffCont, mk *diffMeta) step {
 	if k.initial {
 		if binding != nil {
 			mk.tape.Lets = append(mk.tape.Lets, binding)
 		}
 		return ev.eval(next, env, phi, k, mk)
 	}
-	inner, ok := ev.nested(mk, true, func(c dpl.Term) step { return ev.bind(p, c, rho, nil, k, mk) })
+	inner, ok := ev.nested(mk, dpl.Symbolic, func(c dpl.Term) step { return ev.bind(p, c, rho, nil, k, mk) })
 	if !ok {
 		return nil
 	}
@@ -392,8 +369,8 @@ func (ev *diffEvaluator) inPlace(p dpl.Pos, binding *dpl.Let, next dpl.Term, env
 // ordinary layer under rho and the layer's fresh variables; then the tape grows by
 // let x:T_V = C, x fresh, and the layer goes on with x in its context k. rep, if not
 // nil, is the rd whose derivative C is, reported now that its contraction is complete.
-func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *diffRdReport, k diffCont, mk *diffMeta) step {
-	inner, ok := ev.nested(mk, false, func(v dpl.Term) step { return ev.bound(p, c, v, rep, k, mk) })
+func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *dplval.Env, rep *dpl.RdReport, k diffCont, mk *diffMeta) step {
+	inner, ok := ev.nested(mk, dpl.Ordinary, func(v dpl.Term) step { return ev.bound(p, c, v, rep, k, mk) })
 	if !ok {
 		return nil
 	}
@@ -403,17 +380,17 @@ func (ev *diffEvaluator) bind(p dpl.Pos, c dpl.Term, rho *diffEnv, rep *diffRdRe
 
 // bound is the rest of bind once C ⇒ V: the tape grows by let x:T_V = C, x fresh,
 // and the layer goes on with x in its context k.
-func (ev *diffEvaluator) bound(p dpl.Pos, c, v dpl.Term, rep *diffRdReport, k diffCont, mk *diffMeta) step {
-	x := mk.tape.BindFresh(ev.names, &ev.nodes, p, c, v)
+func (ev *diffEvaluator) bound(p dpl.Pos, c, v dpl.Term, rep *dpl.RdReport, k diffCont, mk *diffMeta) step {
+	x := mk.tape.BindFresh(&ev.Run, p, c, v)
 	if rep != nil {
-		ev.report(rep.trace, rep.derivative)
+		ev.ReportRd(rep.Trace, rep.Derivative)
 	}
 	return throw(k, x, mk)
 }
 
 // cond contracts if b then M else N: the branch, evaluated (or traced) in place, or,
 // under symbolic evaluation in a nontrivial context, traced in a nested layer.
-func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) cond(t *dpl.If, b dplval.Value, rho *dplval.Env, phi *dplval.Funs, k diffCont, mk *diffMeta) step {
 	bl, ok := b.Val.(*dpl.BoolLit)
 	if !ok {
 		return ev.fail(interderive.Stuck("", "if on %s", dpl.FormatShort(b.Val, interderive.MaxStuckShown)))
@@ -425,20 +402,20 @@ func (ev *diffEvaluator) cond(t *dpl.If, b diffValue, rho *diffEnv, phi *diffFun
 	if bl.B {
 		next = t.Then
 	}
-	if !mk.symbolic {
+	if mk.mode == dpl.Ordinary {
 		return ev.eval(next, rho, phi, k, mk)
 	}
 	return ev.inPlace(t.P, nil, next, rho, phi, rho, k, mk)
 }
 
 // letrec contracts letrec f(x:T):U = M in N: N under φ[clo_φ(f(x:T):U. M)/f].
-func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *dplval.Env, phi *dplval.Funs, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleLetrec) {
 		return nil
 	}
-	clo := &diffClosure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
+	clo := &dplval.Closure{Name: t.Name, Param: t.Param, ParamT: t.ParamT, ResT: t.ResT, Body: t.Fun, Phi: phi}
 	phi2 := phi.Bind(t.Name, clo)
-	if !mk.symbolic {
+	if mk.mode == dpl.Ordinary {
 		return ev.eval(t.Body, rho, phi2, k, mk)
 	}
 	return ev.inPlace(t.P, nil, t.Body, rho, phi2, rho, k, mk)
@@ -446,24 +423,24 @@ func (ev *diffEvaluator) letrec(t *dpl.Letrec, rho *diffEnv, phi *diffFuns, k di
 
 // call contracts f(V): the body M under φ'[φ(f)/f] | {x ↦ V}; symbolically, the tape
 // grows by let x:T = V and M is traced under {x ↦ ρ(V)}.
-func (ev *diffEvaluator) call(p dpl.Pos, clo *diffClosure, v diffValue, rho *diffEnv, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) call(p dpl.Pos, clo *dplval.Closure, v dplval.Value, rho *dplval.Env, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleCall) {
 		return nil
 	}
 	phi := clo.Phi.Bind(clo.Name, clo)
-	if !mk.symbolic {
-		return ev.eval(clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, false), phi, k, mk)
+	if mk.mode == dpl.Ordinary {
+		return ev.eval(clo.Body, (*dplval.Env)(nil).Bind(clo.Param, v.Val, false), phi, k, mk)
 	}
-	return ev.inPlace(p, ev.nodes.Let(p, clo.Param, clo.ParamT, v.Term), clo.Body, (*diffEnv)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
+	return ev.inPlace(p, ev.Nodes.Let(p, clo.Param, clo.ParamT, v.Term), clo.Body, (*dplval.Env)(nil).Bind(clo.Param, v.Val, true), phi, rho, k, mk)
 }
 
 // rd contracts W.rd[V](x:T. N), in either mode: the rd event, then N ⇝ C under
 // ρ[ρ(V)/x] in a nested symbolic layer, whose trace derivative differentiates.
-func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFuns, k diffCont, mk *diffMeta) step {
+func (ev *diffEvaluator) rd(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, phi *dplval.Funs, k diffCont, mk *diffMeta) step {
 	if !ev.contract(mk, dpl.RuleRd) {
 		return nil
 	}
-	inner, ok := ev.nested(mk, true, func(c dpl.Term) step { return ev.derivative(t, w, v, rho, c, k, mk) })
+	inner, ok := ev.nested(mk, dpl.Symbolic, func(c dpl.Term) step { return ev.derivative(t, w, v, rho, c, k, mk) })
 	if !ok {
 		return nil
 	}
@@ -473,44 +450,25 @@ func (ev *diffEvaluator) rd(t *dpl.Rd, w, v diffValue, rho *diffEnv, phi *diffFu
 // derivative finishes an rd once the trace C of its body is known: the contractum is
 // W.R_V(x:T. C). Under ordinary evaluation it is evaluated in place; under symbolic
 // evaluation it ends the layer's trace (trivial context) or Figure 5 evaluates it.
-func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v diffValue, rho *diffEnv, c dpl.Term, k diffCont, mk *diffMeta) step {
-	left := ev.budget - ev.fuel.Steps()
-	der, err := dpl.Derive(ev.ad, dpl.DiffEnv{Types: dplval.Types(rho, mk.tape.Fresh), Names: ev.names, Budget: left}, ev.fuel.Steps(), w.Term, v.Term, t.Param, t.T, c)
+func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, c dpl.Term, k diffCont, mk *diffMeta) step {
+	der, err := ev.Derive(dplval.Types(rho, mk.tape.Fresh), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return ev.fail(err)
 	}
 	switch {
-	case !mk.symbolic: // rd ⇒ X because rd ⇝ der and der ⇒ X
-		ev.report(c, der)
+	case mk.mode == dpl.Ordinary: // rd ⇒ X because rd ⇝ der and der ⇒ X
+		ev.ReportRd(c, der)
 		return ev.eval(der, nil, nil, k, mk)
 	case k.initial: // Figure 4: the trace ends with der
 		s := ev.finish(mk, der)
 		if s != nil {
-			ev.report(c, der)
+			ev.ReportRd(c, der)
 		}
 		return s
 	}
-	return ev.bind(t.P, der, rho, &diffRdReport{trace: c, derivative: der}, k, mk)
-}
-
-func (ev *diffEvaluator) report(trace, derivative dpl.Term) {
-	if ev.onRd != nil {
-		ev.onRd(trace, derivative)
-	}
+	return ev.bind(t.P, der, rho, &dpl.RdReport{Trace: c, Derivative: der}, k, mk)
 }
 
 // Differentiable is this stage's artefact for the differentiable language
 // (dpl.StageOf). It has no intermediate states to show: its observer sees every rd.
-func (Stage) Differentiable() dpl.Stage { return diffStage{} }
-
-type diffStage struct{}
-
-// Eval is EvalDiff, reporting every rd to opts.Observer, if set.
-func (diffStage) Eval(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
-	obs := opts.Observer
-	if obs == nil {
-		return EvalDiff(ad, prog, opts)
-	}
-	s := dpl.NewShower(opts, interderive.NewLimits(opts, nil))
-	return EvalDiffTraced(ad, prog, opts, func(trace, derivative dpl.Term) { s.ReportRd(obs, 0, "", trace, derivative) })
-}
+func (Stage) Differentiable() dpl.Stage { return dpl.Traced(EvalDiffTraced) }

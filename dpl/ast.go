@@ -230,16 +230,6 @@ func LetChain(lets []*Let, tail Term) (Term, error) {
 	return c, nil
 }
 
-// MaxLayers bounds the nesting of layers — symbolic evaluations (of rd bodies, and of
-// the redexes of Figure 5) and the ordinary evaluations of their traces — on every
-// stage alike, so that a run that nests too deeply ends the same way on each.
-const MaxLayers = 10_000
-
-// LayerError is the error of a run whose layers would nest deeper than MaxLayers.
-func LayerError() error {
-	return &interderive.DepthError{What: "rd and symbolic evaluation", Limit: MaxLayers}
-}
-
 // MaxDepth bounds the nesting depth of the terms the stages build at run time (traces,
 // derivatives): deeper terms are refused with an *interderive.DepthError. The depth is
 // Depth's, in which a let's body does not nest: traces and derivatives of the tape

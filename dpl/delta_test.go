@@ -72,13 +72,23 @@ func TestDelta(t *testing.T) {
 	}
 }
 
-// TestSymbolic checks that Symbolic names every rule as Sym + the rule, constants and
-// other names alike.
-func TestSymbolic(t *testing.T) {
+// TestSymbolicRule checks that SymbolicRule names every rule as Sym + the rule,
+// constants and other names alike, and that a mode names a rule by it when symbolic
+// and as it is when ordinary.
+func TestSymbolicRule(t *testing.T) {
 	for _, r := range []string{dpl.RulePlus, dpl.RuleOp, dpl.RuleLet, dpl.RuleFst, dpl.RuleSnd, dpl.RuleIf, dpl.RuleLetrec, dpl.RuleCall, dpl.RuleRd, dpl.RulePred, "other"} {
-		if got := dpl.Symbolic(r); got != dpl.Sym+r {
-			t.Errorf("Symbolic(%q) = %q, want %q", r, got, dpl.Sym+r)
+		if got := dpl.SymbolicRule(r); got != "sym/"+r {
+			t.Errorf("SymbolicRule(%q) = %q, want %q", r, got, "sym/"+r)
 		}
+		if got := dpl.Symbolic.Rule(r); got != "sym/"+r {
+			t.Errorf("Symbolic.Rule(%q) = %q, want %q", r, got, "sym/"+r)
+		}
+		if got := dpl.Ordinary.Rule(r); got != r {
+			t.Errorf("Ordinary.Rule(%q) = %q, want %q", r, got, r)
+		}
+	}
+	if dpl.Ordinary.String() != "ordinary" || dpl.Symbolic.String() != "symbolic" {
+		t.Errorf("modes %s and %s, want ordinary and symbolic", dpl.Ordinary, dpl.Symbolic)
 	}
 }
 

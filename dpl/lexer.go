@@ -126,7 +126,7 @@ func lex(src []byte, generated bool, errs *interderive.ErrorList) []token {
 
 func (lx *lexer) errorf(pos Pos, format string, args ...any) {
 	if len(*lx.errs) < maxErrors {
-		*lx.errs = append(*lx.errs, interderive.Errorf(pos, format, args...))
+		lx.errs.Add(pos, fmt.Sprintf(format, args...))
 	}
 }
 

@@ -1,7 +1,7 @@
 package dpl
 
 import (
-	"sort"
+	"fmt"
 
 	"github.com/interderive/interderive"
 )
@@ -96,7 +96,7 @@ func (p *parser) run(f func()) {
 			panic(r)
 		}
 		if b.err != nil && len(p.errs) < maxErrors {
-			p.errs = append(p.errs, b.err)
+			p.errs.Add(b.err.Pos, b.err.Msg)
 		}
 	}()
 	f()
@@ -104,17 +104,8 @@ func (p *parser) run(f func()) {
 
 // err returns the collected errors, sorted by position, or nil.
 func (p *parser) err() error {
-	if len(p.errs) == 0 {
-		return nil
-	}
-	sort.SliceStable(p.errs, func(i, j int) bool {
-		a, b := p.errs[i].Pos, p.errs[j].Pos
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
-	return p.errs
+	p.errs.Sort()
+	return p.errs.Err()
 }
 
 func (p *parser) tok() token    { return p.toks[p.i] }
@@ -579,7 +570,7 @@ func (p *parser) checkTreeDepth(t Term) {
 		}
 		if d > MaxNesting {
 			if len(p.errs) < maxErrors {
-				p.errs = append(p.errs, interderive.Errorf(it.t.Pos(), "expression nests too deeply (limit %d)", MaxNesting))
+				p.errs.Add(it.t.Pos(), fmt.Sprintf("expression nests too deeply (limit %d)", MaxNesting))
 			}
 			return
 		}

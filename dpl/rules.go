@@ -2,7 +2,7 @@ package dpl
 
 // Names of the contractions every stage of the language reports (spec
 // differentiable.md §3), one per redex of ordinary evaluation; symbolic evaluation
-// reports Sym + the name (sym/let, sym/call, ...).
+// reports Sym + the name (SymLet, SymCall, ...).
 const (
 	RulePlus   = "plus"
 	RuleOp     = "op"
@@ -17,31 +17,76 @@ const (
 	Sym        = "sym/"
 )
 
-// Symbolic is Sym + rule, the name symbolic evaluation reports for rule: a constant
-// for the rules above, so that a stage naming its contractions by mode builds no
-// string per contraction.
-func Symbolic(rule string) string {
+// The names symbolic evaluation reports for the rules above.
+const (
+	SymPlus   = Sym + RulePlus
+	SymOp     = Sym + RuleOp
+	SymLet    = Sym + RuleLet
+	SymFst    = Sym + RuleFst
+	SymSnd    = Sym + RuleSnd
+	SymIf     = Sym + RuleIf
+	SymLetrec = Sym + RuleLetrec
+	SymCall   = Sym + RuleCall
+	SymRd     = Sym + RuleRd
+	SymPred   = Sym + RulePred
+)
+
+// SymbolicRule is Sym + rule, the name symbolic evaluation reports for rule: a
+// constant for the rules above, so that a stage naming its contractions by mode builds
+// no string per contraction.
+func SymbolicRule(rule string) string {
 	switch rule {
 	case RulePlus:
-		return "sym/plus"
+		return SymPlus
 	case RuleOp:
-		return "sym/op"
+		return SymOp
 	case RuleLet:
-		return "sym/let"
+		return SymLet
 	case RuleFst:
-		return "sym/fst"
+		return SymFst
 	case RuleSnd:
-		return "sym/snd"
+		return SymSnd
 	case RuleIf:
-		return "sym/if"
+		return SymIf
 	case RuleLetrec:
-		return "sym/letrec"
+		return SymLetrec
 	case RuleCall:
-		return "sym/call"
+		return SymCall
 	case RuleRd:
-		return "sym/rd"
+		return SymRd
 	case RulePred:
-		return "sym/pred"
+		return SymPred
 	}
 	return Sym + rule
+}
+
+// Mode tells the language's two judgements apart: ordinary evaluation φ | ρ ⊢ M ⇒ V
+// (Figures 2 and 3) and symbolic evaluation φ | ρ ⊢ M ⇝ C (Figures 4 and 5), which
+// builds a trace term. Every stage evaluates in one mode at a time: the mode of its
+// current layer (a nested symbolic evaluation for rd's premise and Figure 5's R ⇝ C,
+// an ordinary one for Figure 5's C ⇒ V).
+type Mode uint8
+
+const (
+	// Ordinary is ordinary evaluation, ⇒.
+	Ordinary Mode = iota
+	// Symbolic is symbolic evaluation, ⇝.
+	Symbolic
+)
+
+// String is the mode's name: ordinary or symbolic.
+func (m Mode) String() string {
+	if m == Symbolic {
+		return "symbolic"
+	}
+	return "ordinary"
+}
+
+// Rule is the name under which a contraction of rule is reported in mode m: rule
+// itself under ordinary evaluation, SymbolicRule(rule) under symbolic evaluation.
+func (m Mode) Rule(rule string) string {
+	if m == Symbolic {
+		return SymbolicRule(rule)
+	}
+	return rule
 }

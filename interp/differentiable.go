@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"errors"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
 	"github.com/interderive/interderive/internal/dplval"
@@ -29,12 +27,16 @@ import (
 //     C ⇒ V (eval: literally the premise of Figure 5). A condition pred(V) is decided
 //     with ρ(V), never traced.
 //
-// A value of symbolic evaluation is a diffValue: V as it stands in the trace, and its
-// closed value ρ(V). As in the reference semantics, the variables that stay symbolic in
-// a trace are those bound by symbolic evaluation — the parameter of the rd traced, the
-// variables of its lets and calls, the fresh variables of Figure 5: ρ marks their
-// bindings; the others (bound by the ordinary evaluation around an rd) read as their
-// values, since the reference has substituted them.
+// The environments are internal/dplval's, shared with the machine and the CPS
+// evaluator: ρ (Env), whose Sym marks the bindings made by symbolic evaluation, φ
+// (Funs), and function closures clo_φ(f(x:T):U. M) (Closure). A value of symbolic
+// evaluation is a dplval.Value: V as it stands in the trace (Term), and its closed
+// value ρ(V) (Val; the same closed value when V has no symbolic variable). As in the
+// reference semantics, the variables that stay symbolic in a trace are those bound by
+// symbolic evaluation — the parameter of the rd traced, the variables of its lets and
+// calls, the fresh variables of Figure 5: ρ marks their bindings; the others (bound by
+// the ordinary evaluation around an rd) read as their values, since the reference has
+// substituted them.
 //
 // Contraction events are the reference's: every rule counts one contraction when it
 // fires, named plus, op, let, fst, snd, if, letrec, call, rd, pred under ⇒ and sym/ and
@@ -48,49 +50,31 @@ import (
 // (a program that recurses a million times outside tail position stops there; the
 // reduction semantics, whose contexts are data, would answer it). The nesting of
 // layers — symbolic evaluations of rd bodies and of redexes in nontrivial contexts, and
-// the ordinary evaluations of their traces — is bounded by MaxDiffLayers, as in the
+// the ordinary evaluations of their traces — is bounded by dpl.MaxLayers, as in the
 // reference; traces and derivatives deeper than dpl.MaxDepth are refused, as there.
-
-// MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and
-// of redexes in nontrivial contexts of a symbolic evaluation) and the ordinary
-// evaluations of their traces. Past it a run stops with an *interderive.DepthError.
-const MaxDiffLayers = dpl.MaxLayers
-
-// diffEnv is a value environment ρ (internal/dplval, shared with the machine and the
-// CPS evaluator); Sym marks the bindings made by symbolic evaluation.
-type diffEnv = dplval.Env
+//
+// Files: eval is in this one, trace and traceValue in differentiable_trace.go.
 
 // lookup is ρ(x).
-func lookup(rho *diffEnv, x string) (*diffEnv, error) {
+func lookup(rho *dplval.Env, x string) (*dplval.Env, error) {
 	if e, ok := rho.Lookup(x); ok {
 		return e, nil
 	}
 	return nil, interderive.Stuck("", "unbound variable %s", x)
 }
 
-// diffFun is a function closure clo_φ(f(x:T):U. M), and diffFunEnv a function
-// environment φ (internal/dplval).
-type (
-	diffFun    = dplval.Closure
-	diffFunEnv = dplval.Funs
-)
-
 // lookupFun is φ(f) for the call c (dplval.Funs.Called).
-func lookupFun(phi *diffFunEnv, c *dpl.Call) (*diffFun, error) {
+func lookupFun(phi *dplval.Funs, c *dpl.Call) (*dplval.Closure, error) {
 	if fn, ok := phi.Called(c); ok {
 		return fn, nil
 	}
 	return nil, interderive.Stuck("", "call of the unbound function %s", c.Name)
 }
 
-// enter is the environments of a call of fn: φ'[fn/f] and {x ↦ v}.
-func enter(fn *diffFun, v dpl.Term, symbolic bool) (*diffFunEnv, *diffEnv) {
-	return fn.Phi.Bind(fn.Name, fn), (*diffEnv)(nil).Bind(fn.Param, v, symbolic)
+// callEnvs is the environments of a call of fn: φ'[fn/f] and {x ↦ v}.
+func callEnvs(fn *dplval.Closure, v dpl.Term, symbolic bool) (*dplval.Funs, *dplval.Env) {
+	return fn.Phi.Bind(fn.Name, fn), (*dplval.Env)(nil).Bind(fn.Param, v, symbolic)
 }
-
-// diffValue is a value of symbolic evaluation: V as it stands in the trace (Term), and
-// its closed value ρ(V) (Val; the same closed value when V has no symbolic variable).
-type diffValue = dplval.Value
 
 // EvalDiff runs an elaborated, closed, well-typed program (dpl.Check) to its answer
 // under the differentiation strategy ad: a closed value, or undefined with its cause.
@@ -106,10 +90,11 @@ func EvalDiff(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (d
 // when the rd's rule has fired (for an rd in a nontrivial context of a symbolic
 // evaluation, once its derivative has been evaluated, as Figure 5 asks).
 func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error) {
-	in, err := newDiffInterp(ad, prog, opts, onRd)
+	run, err := dpl.NewRun(ad, prog, opts, onRd)
 	if err != nil {
 		return dpl.Answer{}, err
 	}
+	in := &diffInterp{Run: run}
 	return dpl.AnswerOf(in.eval(nil, nil, prog))
 }
 
@@ -117,45 +102,24 @@ func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Optio
 // whose free variables rho maps (symbolically) to closed values: it returns the trace
 // term C, or why the symbolic evaluation has no result.
 func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts interderive.Options) (c dpl.Term, undef *dpl.Undefined, err error) {
-	roots := []dpl.Term{m}
-	var env *diffEnv
-	for x, v := range rho {
-		env = env.Bind(x, v, true)
-		roots = append(roots, &dpl.Var{Name: x}, v)
-	}
-	in, err := newDiffInterp(ad, m, opts, nil)
+	run, err := dpl.NewOpenRun(ad, rho, m, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	in.names = dpl.NewNames(roots...)
-	c, err = in.trace(nil, env, m, nil)
-	if errors.As(err, &undef) {
-		return nil, undef, nil
+	var env *dplval.Env
+	for x, v := range rho {
+		env = env.Bind(x, v, true)
 	}
-	return c, nil, err
+	in := &diffInterp{Run: run}
+	return dpl.TraceOf(in.trace(nil, env, m, nil))
 }
 
-// diffInterp is the state of one run: the strategy, the fuel, the supply of fresh
-// names, the observer of rd, and the current depths.
+// diffInterp is the state of one run: the state every stage keeps (dpl.Run: the
+// strategy, the fuel, the fresh names, the nodes of the traces, the observer of rd,
+// the nested layers), and the current depth of the interpreter's recursion.
 type diffInterp struct {
-	ad     dpl.Differentiator
-	fuel   *interderive.Counter
-	budget int
-	names  *dpl.Names
-	onRd   func(trace, derivative dpl.Term)
-	depth  int       // activations of eval, trace and traceValue
-	nodes  dpl.Nodes // the nodes of the traces
-	layers int       // nested layers
-}
-
-func newDiffInterp(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (*diffInterp, error) {
-	if ad == nil {
-		return nil, interderive.Stuck("", "no differentiation strategy")
-	}
-	if err := dpl.CheckDepth("term", t); err != nil {
-		return nil, err
-	}
-	return &diffInterp{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(), names: dpl.NewNames(t), onRd: onRd}, nil
+	dpl.Run
+	depth int // activations of eval, trace and traceValue
 }
 
 // activate counts an activation of eval, trace or traceValue; deactivate ends it.
@@ -169,29 +133,12 @@ func (in *diffInterp) activate() error {
 
 func (in *diffInterp) deactivate() { in.depth-- }
 
-// nest starts a nested layer; unnest ends it.
-func (in *diffInterp) nest() error {
-	if in.layers >= MaxDiffLayers {
-		return dpl.LayerError()
-	}
-	in.layers++
-	return nil
-}
-
-func (in *diffInterp) unnest() { in.layers-- }
-
-func (in *diffInterp) contract(rule string) error { return in.fuel.Contract(rule) }
-
-func (in *diffInterp) reportRd(c, der dpl.Term) {
-	if in.onRd != nil {
-		in.onRd(c, der)
-	}
-}
+func (in *diffInterp) contract(rule string) error { return in.Fuel.Contract(rule) }
 
 // Ordinary evaluation (Figures 2 and 3).
 
 // eval is φ | ρ ⊢ M ⇒ V.
-func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term, error) {
+func (in *diffInterp) eval(phi *dplval.Funs, rho *dplval.Env, m dpl.Term) (dpl.Term, error) {
 	if err := in.activate(); err != nil {
 		return nil, err
 	}
@@ -203,7 +150,7 @@ func (in *diffInterp) eval(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term,
 // evalBody is eval's work. (The depth accounting is eval's, not deferred here: a
 // deferred call in a function with this many returns is not open-coded, and the
 // runtime's deferred calls were an eighth of a long trace's time.)
-func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.Term, error) {
+func (in *diffInterp) evalBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term) (dpl.Term, error) {
 	for {
 		switch t := m.(type) {
 		case *dpl.Var: // V ⇒ ρ(V)
@@ -233,7 +180,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("plus"); err != nil {
+			if err := in.contract(dpl.RulePlus); err != nil {
 				return nil, err
 			}
 			return dpl.AddReals(x, y)
@@ -245,7 +192,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("op"); err != nil {
+			if err := in.contract(dpl.RuleOp); err != nil {
 				return nil, err
 			}
 			return dpl.Ev(t.Op, a)
@@ -254,7 +201,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("let"); err != nil {
+			if err := in.contract(dpl.RuleLet); err != nil {
 				return nil, err
 			}
 			rho, m = rho.Bind(t.Name, v, false), t.Body
@@ -271,7 +218,7 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if !ok {
 				return nil, interderive.Stuck("", "%s of %s, which is not a pair", rule, dpl.FormatShort(v, interderive.MaxStuckShown))
 			}
-			if rule == "fst" {
+			if rule == dpl.RuleFst {
 				return p.X, nil
 			}
 			return p.Y, nil
@@ -280,14 +227,14 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("if"); err != nil {
+			if err := in.contract(dpl.RuleIf); err != nil {
 				return nil, err
 			}
 			if m = t.Else; b {
 				m = t.Then
 			}
 		case *dpl.Letrec: // letrec f(x:T):U = M in N ⇒ V  if N ⇒ V under φ[clo_φ(f(x:T):U. M)/f]
-			if err := in.contract("letrec"); err != nil {
+			if err := in.contract(dpl.RuleLetrec); err != nil {
 				return nil, err
 			}
 			phi, m = letrec(phi, t), t.Body
@@ -300,10 +247,10 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("call"); err != nil {
+			if err := in.contract(dpl.RuleCall); err != nil {
 				return nil, err
 			}
-			phi, rho = enter(fn, v, false)
+			phi, rho = callEnvs(fn, v, false)
 			m = fn.Body
 		case *dpl.Rd: // W.rd[V](x:T. N) ⇒ X  if W.rd[V](x:T. N) ⇝ C and C ⇒ X
 			l, err := in.eval(phi, rho, t.Point)
@@ -314,14 +261,14 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 			if err != nil {
 				return nil, err
 			}
-			if err := in.contract("rd"); err != nil {
+			if err := in.contract(dpl.RuleRd); err != nil {
 				return nil, err
 			}
 			c, der, err := in.rd(phi, rho, t, dplval.Closed(w), dplval.Closed(l))
 			if err != nil {
 				return nil, err
 			}
-			in.reportRd(c, der)
+			in.ReportRd(c, der)
 			phi, rho, m = nil, nil, der
 		case *dpl.Fd:
 			return nil, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
@@ -333,12 +280,12 @@ func (in *diffInterp) evalBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term) (dpl.T
 
 // opPair is op(<M, N>) ⇒ ev(op, <V, W>): the pair is evaluated as eval evaluates it,
 // M then N, but not built, as op reads its coordinates off V and W (dpl.EvPair).
-func (in *diffInterp) opPair(phi *diffFunEnv, rho *diffEnv, op *dpl.Operator, p *dpl.Pair) (dpl.Term, error) {
+func (in *diffInterp) opPair(phi *dplval.Funs, rho *dplval.Env, op *dpl.Operator, p *dpl.Pair) (dpl.Term, error) {
 	x, y, err := in.evalPair(phi, rho, p)
 	if err != nil {
 		return nil, err
 	}
-	if err := in.contract("op"); err != nil {
+	if err := in.contract(dpl.RuleOp); err != nil {
 		return nil, err
 	}
 	return dpl.EvPair(op, x, y, p.P)
@@ -346,7 +293,7 @@ func (in *diffInterp) opPair(phi *diffFunEnv, rho *diffEnv, op *dpl.Operator, p 
 
 // evalPair is eval on the pair p, for a caller that needs its components' values
 // only: <M, N> ⇒ <V, W>, the pair not built.
-func (in *diffInterp) evalPair(phi *diffFunEnv, rho *diffEnv, p *dpl.Pair) (x, y dpl.Term, err error) {
+func (in *diffInterp) evalPair(phi *dplval.Funs, rho *dplval.Env, p *dpl.Pair) (x, y dpl.Term, err error) {
 	if err := in.activate(); err != nil { // as eval on the pair
 		return nil, nil, err
 	}
@@ -359,7 +306,7 @@ func (in *diffInterp) evalPair(phi *diffFunEnv, rho *diffEnv, p *dpl.Pair) (x, y
 }
 
 // cond is φ | ρ ⊢ B ⇒ b: pred(V) ⇒ bev(pred, V), true ⇒ true, false ⇒ false.
-func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, error) {
+func (in *diffInterp) cond(phi *dplval.Funs, rho *dplval.Env, b dpl.Term) (bool, error) {
 	switch t := b.(type) {
 	case *dpl.BoolLit:
 		return t.B, nil
@@ -370,7 +317,7 @@ func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, err
 			if err != nil {
 				return false, err
 			}
-			if err := in.contract("pred"); err != nil {
+			if err := in.contract(dpl.RulePred); err != nil {
 				return false, err
 			}
 			return dpl.BevPair(t.Pred, x, y, p.P)
@@ -379,7 +326,7 @@ func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, err
 		if err != nil {
 			return false, err
 		}
-		if err := in.contract("pred"); err != nil {
+		if err := in.contract(dpl.RulePred); err != nil {
 			return false, err
 		}
 		return dpl.Bev(t.Pred, v)
@@ -388,36 +335,36 @@ func (in *diffInterp) cond(phi *diffFunEnv, rho *diffEnv, b dpl.Term) (bool, err
 }
 
 // evalIn is φ | ρ ⊢ C ⇒ V for a trace term C, in a nested layer.
-func (in *diffInterp) evalIn(rho *diffEnv, c dpl.Term) (dpl.Term, error) {
-	if err := in.nest(); err != nil {
+func (in *diffInterp) evalIn(rho *dplval.Env, c dpl.Term) (dpl.Term, error) {
+	if err := in.Enter(); err != nil {
 		return nil, err
 	}
-	defer in.unnest()
+	defer in.Leave()
 	return in.eval(nil, rho, c)
 }
 
 func projection(t dpl.Term) (dpl.Term, string) {
 	if f, ok := t.(*dpl.Fst); ok {
-		return f.X, "fst"
+		return f.X, dpl.RuleFst
 	}
-	return t.(*dpl.Snd).X, "snd"
+	return t.(*dpl.Snd).X, dpl.RuleSnd
 }
 
 // letrec is φ[clo_φ(f(x:T):U. M)/f].
-func letrec(phi *diffFunEnv, l *dpl.Letrec) *diffFunEnv {
-	return phi.Bind(l.Name, &diffFun{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Phi: phi})
+func letrec(phi *dplval.Funs, l *dpl.Letrec) *dplval.Funs {
+	return phi.Bind(l.Name, &dplval.Closure{Name: l.Name, Param: l.Param, ParamT: l.ParamT, ResT: l.ResT, Body: l.Fun, Phi: phi})
 }
 
 // rd is the premise of both rd rules: N ⇝ C under ρ[ρ(V)/x], in a nested layer, and
 // the derivative term W.R_V(x:T. C), W and V as they stand (closed under ⇒). The
 // trace C is returned only to be reported (onRd): otherwise R is its last user, and a
 // long trace, as large as its derivative, can go as R walks it.
-func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValue) (dpl.Term, dpl.Term, error) {
+func (in *diffInterp) rd(phi *dplval.Funs, rho *dplval.Env, t *dpl.Rd, w, v dplval.Value) (dpl.Term, dpl.Term, error) {
 	c, err := in.nestedTrace(phi, rho.Bind(t.Param, v.Val, true), t.Body, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	if in.onRd == nil { // two calls, so that c is dead during this one (see the machine's derivative)
+	if in.OnRd == nil { // two calls, so that c is dead during this one (see the machine's derivative)
 		der, err := in.derivative(rho, t, w, v, c)
 		return nil, der, err
 	}
@@ -426,408 +373,15 @@ func (in *diffInterp) rd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, w, v diffValu
 }
 
 // derivative is W.R_V(x:T. C), for the rd t whose body traces to c.
-func (in *diffInterp) derivative(rho *diffEnv, t *dpl.Rd, w, v diffValue, c dpl.Term) (dpl.Term, error) {
-	left := in.budget - in.fuel.Steps()
+func (in *diffInterp) derivative(rho *dplval.Env, t *dpl.Rd, w, v dplval.Value, c dpl.Term) (dpl.Term, error) {
 	env := rho.BindValue(w).BindValue(v)
-	der, err := dpl.Derive(in.ad, dpl.DiffEnv{Types: dplval.Types(env, nil), Names: in.names, Budget: left}, in.fuel.Steps(), w.Term, v.Term, t.Param, t.T, c)
+	der, err := in.Derive(dplval.Types(env, nil), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return nil, err
 	}
 	return der, nil
 }
 
-// Symbolic evaluation (Figures 4 and 5).
-
-// nestedTrace is trace in a nested layer.
-func (in *diffInterp) nestedTrace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
-	if err := in.nest(); err != nil {
-		return nil, err
-	}
-	defer in.unnest()
-	return in.trace(phi, rho, m, prefix)
-}
-
-// trace is φ | ρ ⊢ M ⇝ C for M in the trivial context, the trace so far being the
-// let-chain prefix.
-func (in *diffInterp) trace(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
-	if err := in.activate(); err != nil {
-		return nil, err
-	}
-	c, err := in.traceBody(phi, rho, m, prefix)
-	in.deactivate()
-	return c, err
-}
-
-// traceBody is trace's work (the depth accounting is trace's: see evalBody).
-func (in *diffInterp) traceBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
-	for {
-		switch t := m.(type) {
-		case *dpl.Var, *dpl.RealLit, *dpl.UnitLit, *dpl.Pair: // V ⇝ V
-			v, err := in.traceValue(phi, rho, m, &prefix)
-			if err != nil {
-				return nil, err
-			}
-			return dpl.LetChain(prefix, v.Term)
-		case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
-			// V + W ⇝ V + W;  op(V) ⇝ op(V);  fst(V) ⇝ fst(V);  snd(V) ⇝ snd(V)
-			c, _, _, err := in.primitive(phi, rho, m, &prefix)
-			if err != nil {
-				return nil, err
-			}
-			return dpl.LetChain(prefix, c)
-		case *dpl.Let: // let x:T = V in N ⇝ let x:T = V in C  if N ⇝ C under ρ[ρ(V)/x]
-			v, err := in.traceValue(phi, rho, t.Bound, &prefix)
-			if err != nil {
-				return nil, err
-			}
-			if err := in.contract("sym/let"); err != nil {
-				return nil, err
-			}
-			prefix = append(prefix, in.nodes.Let(t.P, t.Name, t.T, v.Term))
-			rho, m = rho.Bind(t.Name, v.Val, true), t.Body
-		case *dpl.If: // if true then M else N ⇝ C  if M ⇝ C;  if false ... if N ⇝ C
-			b, err := in.condSym(phi, rho, t.Cond, &prefix)
-			if err != nil {
-				return nil, err
-			}
-			if err := in.contract("sym/if"); err != nil {
-				return nil, err
-			}
-			if m = t.Else; b {
-				m = t.Then
-			}
-		case *dpl.Letrec: // letrec f(x:T):U = M in N ⇝ C  if N ⇝ C under φ[clo_φ(f(x:T):U. M)/f]
-			if err := in.contract("sym/letrec"); err != nil {
-				return nil, err
-			}
-			phi, m = letrec(phi, t), t.Body
-		case *dpl.Call: // f(V) ⇝ let x:T = V in C  if M ⇝ C under φ'[φ(f)/f] | {x ↦ ρ(V)}
-			fn, err := lookupFun(phi, t)
-			if err != nil {
-				return nil, err
-			}
-			v, err := in.traceValue(phi, rho, t.Arg, &prefix)
-			if err != nil {
-				return nil, err
-			}
-			if err := in.contract("sym/call"); err != nil {
-				return nil, err
-			}
-			prefix = append(prefix, in.nodes.Let(t.P, fn.Param, fn.ParamT, v.Term))
-			phi, rho = enter(fn, v.Val, true)
-			m = fn.Body
-		case *dpl.Rd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
-			c, der, _, err := in.symbolicRd(phi, rho, t, &prefix)
-			if err != nil {
-				return nil, err
-			}
-			whole, err := dpl.LetChain(prefix, der)
-			if err != nil {
-				return nil, err
-			}
-			in.reportRd(c, der)
-			return whole, nil
-		case *dpl.Fd:
-			return nil, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
-		default:
-			return nil, interderive.Stuck("", "cannot trace %s", dpl.FormatShort(m, interderive.MaxStuckShown))
-		}
-	}
-}
-
-// traceValue is M in a nontrivial context E of a symbolic evaluation (Figure 5): it
-// returns what M leaves in E's hole, the trace prefix growing by let x:T_V = C in for
-// every redex R ⇝ C met (C ⇒ V, x fresh).
-func (in *diffInterp) traceValue(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (diffValue, error) {
-	if err := in.activate(); err != nil {
-		return diffValue{}, err
-	}
-	v, err := in.traceValueBody(phi, rho, m, prefix)
-	in.deactivate()
-	return v, err
-}
-
-// traceValueBody is traceValue's work (the depth accounting is traceValue's: see
-// evalBody).
-func (in *diffInterp) traceValueBody(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (diffValue, error) {
-	switch t := m.(type) {
-	case *dpl.Var:
-		b, err := lookup(rho, t.Name)
-		if err != nil {
-			return diffValue{}, err
-		}
-		if b.Sym {
-			return diffValue{Term: t, Val: b.Val}, nil
-		}
-		return dplval.Closed(b.Val), nil
-	case *dpl.RealLit, *dpl.UnitLit:
-		return dplval.Closed(m), nil
-	case *dpl.Pair:
-		x, err := in.traceValue(phi, rho, t.X, prefix)
-		if err != nil {
-			return diffValue{}, err
-		}
-		y, err := in.traceValue(phi, rho, t.Y, prefix)
-		if err != nil {
-			return diffValue{}, err
-		}
-		return dplval.Pair(&in.nodes, t.P, x, y, t.T, t.U), nil
-	case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
-		c, x, y, err := in.primitive(phi, rho, m, prefix)
-		if err != nil {
-			return diffValue{}, err
-		}
-		v, err := in.evalPrimitive(c, x, y)
-		if err != nil {
-			return diffValue{}, err
-		}
-		return in.let(t.Pos(), c, v, prefix), nil
-	case *dpl.Let:
-		v, err := in.traceValue(phi, rho, t.Bound, prefix)
-		if err != nil {
-			return diffValue{}, err
-		}
-		if err := in.contract("sym/let"); err != nil {
-			return diffValue{}, err
-		}
-		start := in.nodes.Let(t.P, t.Name, t.T, v.Term)
-		c, err := in.nestedTrace(phi, rho.Bind(t.Name, v.Val, true), t.Body, []*dpl.Let{start})
-		if err != nil {
-			return diffValue{}, err
-		}
-		return in.bind(t.P, c, rho.BindValue(v), prefix)
-	case *dpl.If:
-		b, err := in.condSym(phi, rho, t.Cond, prefix)
-		if err != nil {
-			return diffValue{}, err
-		}
-		if err := in.contract("sym/if"); err != nil {
-			return diffValue{}, err
-		}
-		branch := t.Else
-		if b {
-			branch = t.Then
-		}
-		c, err := in.nestedTrace(phi, rho, branch, nil)
-		if err != nil {
-			return diffValue{}, err
-		}
-		return in.bind(t.P, c, rho, prefix)
-	case *dpl.Letrec:
-		if err := in.contract("sym/letrec"); err != nil {
-			return diffValue{}, err
-		}
-		c, err := in.nestedTrace(letrec(phi, t), rho, t.Body, nil)
-		if err != nil {
-			return diffValue{}, err
-		}
-		return in.bind(t.P, c, rho, prefix)
-	case *dpl.Call:
-		fn, err := lookupFun(phi, t)
-		if err != nil {
-			return diffValue{}, err
-		}
-		v, err := in.traceValue(phi, rho, t.Arg, prefix)
-		if err != nil {
-			return diffValue{}, err
-		}
-		if err := in.contract("sym/call"); err != nil {
-			return diffValue{}, err
-		}
-		start := in.nodes.Let(t.P, fn.Param, fn.ParamT, v.Term)
-		phi1, rho1 := enter(fn, v.Val, true)
-		c, err := in.nestedTrace(phi1, rho1, fn.Body, []*dpl.Let{start})
-		if err != nil {
-			return diffValue{}, err
-		}
-		return in.bind(t.P, c, (*diffEnv)(nil).BindValue(v), prefix)
-	case *dpl.Rd:
-		c, der, env, err := in.symbolicRd(phi, rho, t, prefix)
-		if err != nil {
-			return diffValue{}, err
-		}
-		v, err := in.evalIn(env, der)
-		if err != nil {
-			return diffValue{}, err
-		}
-		in.reportRd(c, der)
-		return in.let(t.P, der, v, prefix), nil
-	case *dpl.Fd:
-		return diffValue{}, interderive.Stuck("", "unexpanded fd at %s: elaborate with dpl.Check before running", t.P)
-	}
-	return diffValue{}, interderive.Stuck("", "cannot trace %s", dpl.FormatShort(m, interderive.MaxStuckShown))
-}
-
-// primitive is Figure 4 on V + W, op(V), fst(V) and snd(V), M's operands first: the
-// trace term it ends with, and the closed values of that term's operands (x and y
-// for V + W, x alone for the others).
-func (in *diffInterp) primitive(phi *diffFunEnv, rho *diffEnv, m dpl.Term, prefix *[]*dpl.Let) (c, x, y dpl.Term, err error) {
-	operand := func(x dpl.Term) (diffValue, error) { return in.traceValue(phi, rho, x, prefix) }
-	var rule string
-	switch t := m.(type) {
-	case *dpl.Plus:
-		a, err := operand(t.X)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		b, err := operand(t.Y)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		c, x, y, rule = in.nodes.Plus(t.P, a.Term, b.Term), a.Val, b.Val, "sym/plus"
-	case *dpl.OpApp:
-		if p, ok := t.Arg.(*dpl.Pair); ok {
-			// The trace needs the pair as it stands, the contraction only its
-			// components' closed values (dpl.EvPair): no closed pair is built.
-			a, b, err := in.tracePair(phi, rho, p, prefix)
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			c, x, y, rule = in.nodes.OpApp(t.P, t.Op, in.nodes.Pair(p.P, a.Term, b.Term, p.T, p.U)), a.Val, b.Val, "sym/op"
-			break
-		}
-		a, err := operand(t.Arg)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		c, x, rule = in.nodes.OpApp(t.P, t.Op, a.Term), a.Val, "sym/op"
-	case *dpl.Fst:
-		a, err := operand(t.X)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		c, x, rule = &dpl.Fst{P: t.P, X: a.Term, T: t.T, U: t.U}, a.Val, "sym/fst"
-	case *dpl.Snd:
-		a, err := operand(t.X)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		c, x, rule = &dpl.Snd{P: t.P, X: a.Term, T: t.T, U: t.U}, a.Val, "sym/snd"
-	}
-	if err := in.contract(rule); err != nil {
-		return nil, nil, nil, err
-	}
-	return c, x, y, nil
-}
-
-// evalPrimitive is Figure 5's premise C ⇒ V for the trace term C of a primitive
-// redex (primitive's), in a nested layer. C's operands are values, which evaluate
-// without a contraction to their closed values x and y, at hand already: what is left
-// is C's own contraction (the events are eval's on C, and the layer and activation
-// are counted as eval's).
-func (in *diffInterp) evalPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
-	if err := in.nest(); err != nil {
-		return nil, err
-	}
-	if err := in.activate(); err != nil {
-		in.unnest()
-		return nil, err
-	}
-	var v dpl.Term
-	err := in.contract(dpl.RuleOf(c))
-	if err == nil {
-		v, err = dpl.Delta(c, x, y)
-	}
-	in.deactivate()
-	in.unnest()
-	return v, err
-}
-
-// symbolicRd is W.rd[V](x:T. N) ⇝ W.R_V(x:T. C), the point and the cotangent first:
-// the trace of the body, the derivative, and the environment that binds the
-// derivative's variables.
-func (in *diffInterp) symbolicRd(phi *diffFunEnv, rho *diffEnv, t *dpl.Rd, prefix *[]*dpl.Let) (c, der dpl.Term, env *diffEnv, err error) {
-	v, err := in.traceValue(phi, rho, t.Point, prefix)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	w, err := in.traceValue(phi, rho, t.Cotangent, prefix)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if err := in.contract("sym/rd"); err != nil {
-		return nil, nil, nil, err
-	}
-	c, der, err = in.rd(phi, rho, t, w, v)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return c, der, rho.BindValue(w).BindValue(v), nil
-}
-
-// condSym decides a condition of a symbolic evaluation: pred(V) with ρ(V) (E[R_bool] ⇝
-// C if R_bool ⇒ b and E[b] ⇝ C), the argument traced in its nontrivial context.
-func (in *diffInterp) condSym(phi *diffFunEnv, rho *diffEnv, b dpl.Term, prefix *[]*dpl.Let) (bool, error) {
-	switch t := b.(type) {
-	case *dpl.BoolLit:
-		return t.B, nil
-	case *dpl.PredApp:
-		if p, ok := t.Arg.(*dpl.Pair); ok {
-			// Decided with ρ(V) alone: the pair is traced but built neither for the
-			// trace nor closed (dpl.BevPair).
-			x, y, err := in.tracePair(phi, rho, p, prefix)
-			if err != nil {
-				return false, err
-			}
-			if err := in.contract("sym/pred"); err != nil {
-				return false, err
-			}
-			return dpl.BevPair(t.Pred, x.Val, y.Val, p.P)
-		}
-		v, err := in.traceValue(phi, rho, t.Arg, prefix)
-		if err != nil {
-			return false, err
-		}
-		if err := in.contract("sym/pred"); err != nil {
-			return false, err
-		}
-		return dpl.Bev(t.Pred, v.Val)
-	}
-	return false, interderive.Stuck("", "%s is not a condition", dpl.FormatShort(b, interderive.MaxStuckShown))
-}
-
-// tracePair is traceValue on the pair p, for a caller that builds what it needs of
-// the pair itself: the values of its components.
-func (in *diffInterp) tracePair(phi *diffFunEnv, rho *diffEnv, p *dpl.Pair, prefix *[]*dpl.Let) (x, y diffValue, err error) {
-	if err := in.activate(); err != nil { // as traceValue on the pair
-		return x, y, err
-	}
-	defer in.deactivate()
-	if x, err = in.traceValue(phi, rho, p.X, prefix); err != nil {
-		return x, y, err
-	}
-	y, err = in.traceValue(phi, rho, p.Y, prefix)
-	return x, y, err
-}
-
-// bind is the rest of Figure 5 once R ⇝ C: C ⇒ V (under env, which binds C's free
-// variables), and the trace grows by let x:T_V = C in, x fresh, which M leaves in
-// its context.
-func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *diffEnv, prefix *[]*dpl.Let) (diffValue, error) {
-	v, err := in.evalIn(env, c)
-	if err != nil {
-		return diffValue{}, err
-	}
-	return in.let(p, c, v, prefix), nil
-}
-
-// let adds let x:T_V = C in to the trace, x fresh, and returns x ▷ V.
-func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) diffValue {
-	return dplval.LetFresh(prefix, in.names, &in.nodes, p, c, v)
-}
-
 // Differentiable is this stage's artefact for the differentiable language
 // (dpl.StageOf). It has no intermediate states to show: its observer sees every rd.
-func (Stage) Differentiable() dpl.Stage { return diffStage{} }
-
-type diffStage struct{}
-
-// Eval is EvalDiff, reporting every rd to opts.Observer, if set.
-func (diffStage) Eval(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
-	obs := opts.Observer
-	if obs == nil {
-		return EvalDiff(ad, prog, opts)
-	}
-	s := dpl.NewShower(opts, interderive.NewLimits(opts, nil))
-	return EvalDiffTraced(ad, prog, opts, func(trace, derivative dpl.Term) { s.ReportRd(obs, 0, "", trace, derivative) })
-}
+func (Stage) Differentiable() dpl.Stage { return dpl.Traced(EvalDiffTraced) }

@@ -1,8 +1,6 @@
 package reduction
 
 import (
-	"errors"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/dpl"
@@ -68,34 +66,13 @@ import (
 // Go stack. Decompose and plug are loops; contexts of any depth are data. The only
 // recursion is the nesting of layers (an rd inside a symbolic evaluation, a redex in a
 // nontrivial context of a symbolic evaluation, the evaluation of its trace), bounded by
-// MaxDiffLayers, and the recursion of the meta-level functions (substitution,
+// dpl.MaxLayers, and the recursion of the meta-level functions (substitution,
 // differentiation) over traces and derivatives, whose depth is bounded by dpl.MaxDepth:
 // past either bound a run stops with an *interderive.DepthError.
 
-// Rule names of the differentiable language's contractions; symbolic evaluation's
-// events are DiffSym + the rule.
-const (
-	DiffRulePlus   = dpl.RulePlus
-	DiffRuleOp     = dpl.RuleOp
-	DiffRuleLet    = dpl.RuleLet
-	DiffRuleFst    = dpl.RuleFst
-	DiffRuleSnd    = dpl.RuleSnd
-	DiffRuleIf     = dpl.RuleIf
-	DiffRuleLetrec = dpl.RuleLetrec
-	DiffRuleCall   = dpl.RuleCall
-	DiffRuleRd     = dpl.RuleRd
-	DiffRulePred   = dpl.RulePred
-	DiffSym        = dpl.Sym
-)
-
-// MaxDiffLayers bounds the nesting of layers: symbolic evaluations (of rd bodies, and
-// of redexes in nontrivial contexts of a symbolic evaluation) and the ordinary
-// evaluations of their traces.
-const MaxDiffLayers = dpl.MaxLayers
-
 // DiffRedex is a redex R or boolean redex R_bool of the differentiable language. Rule
 // is the name of its contraction by ordinary evaluation; symbolic evaluation reports
-// DiffSym + Rule. Term is the redex as it stands in the context's hole.
+// dpl.Sym + Rule. Term is the redex as it stands in the context's hole.
 type DiffRedex interface {
 	Rule() string
 	Term() dpl.Term
@@ -125,16 +102,16 @@ type (
 	DiffPred struct{ Pred *dpl.PredApp }
 )
 
-func (*DiffPlus) Rule() string   { return DiffRulePlus }
-func (*DiffOp) Rule() string     { return DiffRuleOp }
-func (*DiffLet) Rule() string    { return DiffRuleLet }
-func (*DiffFst) Rule() string    { return DiffRuleFst }
-func (*DiffSnd) Rule() string    { return DiffRuleSnd }
-func (*DiffIf) Rule() string     { return DiffRuleIf }
-func (*DiffLetrec) Rule() string { return DiffRuleLetrec }
-func (*DiffCall) Rule() string   { return DiffRuleCall }
-func (*DiffRd) Rule() string     { return DiffRuleRd }
-func (*DiffPred) Rule() string   { return DiffRulePred }
+func (*DiffPlus) Rule() string   { return dpl.RulePlus }
+func (*DiffOp) Rule() string     { return dpl.RuleOp }
+func (*DiffLet) Rule() string    { return dpl.RuleLet }
+func (*DiffFst) Rule() string    { return dpl.RuleFst }
+func (*DiffSnd) Rule() string    { return dpl.RuleSnd }
+func (*DiffIf) Rule() string     { return dpl.RuleIf }
+func (*DiffLetrec) Rule() string { return dpl.RuleLetrec }
+func (*DiffCall) Rule() string   { return dpl.RuleCall }
+func (*DiffRd) Rule() string     { return dpl.RuleRd }
+func (*DiffPred) Rule() string   { return dpl.RulePred }
 
 func (r *DiffPlus) Term() dpl.Term   { return r.Plus }
 func (r *DiffOp) Term() dpl.Term     { return r.App }
@@ -274,22 +251,9 @@ func decomposeDiffContext(E *contexts.Diff, v dpl.Term) (dpl.Term, DiffDecomposi
 	}
 }
 
-// DiffMode tells the two judgements apart.
-type DiffMode uint8
-
-const (
-	// DiffOrdinary is ordinary evaluation, ⇒.
-	DiffOrdinary DiffMode = iota
-	// DiffSymbolic is symbolic evaluation, ⇝.
-	DiffSymbolic
-)
-
-func (m DiffMode) String() string {
-	if m == DiffSymbolic {
-		return "symbolic"
-	}
-	return "ordinary"
-}
+// DiffSymbolic is dpl.Symbolic, the mode of symbolic evaluation, for the callers
+// outside the package that name it so.
+const DiffSymbolic = dpl.Symbolic
 
 // DiffEvent is one contraction as a tracer sees it.
 type DiffEvent struct {
@@ -298,7 +262,7 @@ type DiffEvent struct {
 	// Layer is 0 for the evaluation of the program and grows by one for each nested
 	// layer: a symbolic evaluation, or the ordinary evaluation of a trace.
 	Layer int
-	Mode  DiffMode
+	Mode  dpl.Mode
 	// Rule is the event's name: "let", "sym/let", ...
 	Rule string
 	DiffDecomposition
@@ -352,12 +316,28 @@ func EvalDiff(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (d
 	return EvalDiffHooks(ad, prog, opts, DiffHooks{})
 }
 
+// EvalDiffTraced is EvalDiff calling onRd, for every rd it evaluates (at any depth),
+// with the trace term of its body and its derivative term, when its contraction is
+// complete.
+func EvalDiffTraced(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, onRd func(trace, derivative dpl.Term)) (dpl.Answer, error) {
+	var hooks DiffHooks
+	if onRd != nil {
+		hooks.Step = func(ev DiffEvent) {
+			if ev.Trace != nil {
+				onRd(ev.Trace, ev.Derivative)
+			}
+		}
+	}
+	return EvalDiffHooks(ad, prog, opts, hooks)
+}
+
 // EvalDiffHooks is EvalDiff with observers.
 func EvalDiffHooks(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options, hooks DiffHooks) (dpl.Answer, error) {
-	r, err := newDiffRun(ad, prog, opts, hooks)
+	run, err := dpl.NewRun(ad, prog, opts, nil)
 	if err != nil {
 		return dpl.Answer{}, err
 	}
+	r := &diffRun{Run: run, hooks: hooks}
 	v, err := r.eval(prog)
 	return dpl.AnswerOf(v, err)
 }
@@ -368,10 +348,11 @@ func EvalDiffHooks(ad dpl.Differentiator, prog dpl.Term, opts interderive.Option
 // contraction (whose events opts.OnContract also receives, and which spend opts'
 // fuel). If the contraction is undefined, the error is a *dpl.Undefined.
 func ReduceDiff(ad dpl.Differentiator, t dpl.Term, opts interderive.Options) (step DiffStep, done bool, err error) {
-	r, err := newDiffRun(ad, t, opts, DiffHooks{})
+	run, err := dpl.NewRun(ad, t, opts, nil)
 	if err != nil {
 		return DiffStep{}, false, err
 	}
+	r := &diffRun{Run: run}
 	return r.reduce(t)
 }
 
@@ -380,67 +361,32 @@ func ReduceDiff(ad dpl.Differentiator, t dpl.Term, opts interderive.Options) (st
 // none). When the symbolic evaluation has no result (a condition, or the trace of a
 // redex in a nontrivial context, is undefined), undef says why.
 func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts interderive.Options) (c dpl.Term, undef *dpl.Undefined, err error) {
-	roots := []dpl.Term{m}
-	var env *diffEnv
-	for x, v := range rho {
-		env = env.bind(x, v)
-		roots = append(roots, &dpl.Var{Name: x}, v)
-	}
-	r, err := newDiffRun(ad, m, opts, DiffHooks{})
+	run, err := dpl.NewOpenRun(ad, rho, m, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.names = dpl.NewNames(roots...)
-	c, err = r.trace(env, m, nil)
-	if errors.As(err, &undef) {
-		return nil, undef, nil
+	var env *diffEnv
+	for x, v := range rho {
+		env = env.bind(x, v)
 	}
-	return c, nil, err
+	r := &diffRun{Run: run}
+	return dpl.TraceOf(r.trace(env, m, nil))
 }
 
-// diffRun is the state of one run: the strategy, the fuel, the supply of fresh names
-// and the current nesting of layers.
+// diffRun is the state of one run: the state every stage keeps (dpl.Run: the
+// strategy, the fuel, the fresh names, the nesting of layers) and the observers.
 type diffRun struct {
-	ad     dpl.Differentiator
-	fuel   *interderive.Counter
-	budget int
-	names  *dpl.Names
-	hooks  DiffHooks
-	layer  int
+	dpl.Run
+	hooks DiffHooks
 }
-
-func newDiffRun(ad dpl.Differentiator, t dpl.Term, opts interderive.Options, hooks DiffHooks) (*diffRun, error) {
-	if ad == nil {
-		return nil, interderive.Stuck("", "no differentiation strategy")
-	}
-	if err := dpl.CheckDepth("term", t); err != nil {
-		return nil, err
-	}
-	return &diffRun{ad: ad, fuel: interderive.NewCounter(opts), budget: opts.Budget(),
-		names: dpl.NewNames(t), hooks: hooks}, nil
-}
-
-// enter starts a nested layer; leave ends it.
-func (r *diffRun) enter() error {
-	if r.layer >= MaxDiffLayers {
-		return dpl.LayerError()
-	}
-	r.layer++
-	return nil
-}
-
-func (r *diffRun) leave() { r.layer-- }
 
 // contract counts the contraction of a redex and announces it.
-func (r *diffRun) contract(mode DiffMode, d DiffDecomposition) (DiffEvent, error) {
-	rule := d.Redex.Rule()
-	if mode == DiffSymbolic {
-		rule = dpl.Symbolic(rule) // DiffSym + rule
-	}
-	if err := r.fuel.Contract(rule); err != nil {
+func (r *diffRun) contract(mode dpl.Mode, d DiffDecomposition) (DiffEvent, error) {
+	rule := mode.Rule(d.Redex.Rule())
+	if err := r.Fuel.Contract(rule); err != nil {
 		return DiffEvent{}, err
 	}
-	ev := DiffEvent{Step: r.fuel.Steps(), Layer: r.layer, Mode: mode, Rule: rule, DiffDecomposition: d}
+	ev := DiffEvent{Step: r.Fuel.Steps(), Layer: r.Layer(), Mode: mode, Rule: rule, DiffDecomposition: d}
 	if r.hooks.Redex != nil {
 		r.hooks.Redex(ev)
 	}
@@ -471,10 +417,10 @@ func (r *diffRun) eval(m dpl.Term) (dpl.Term, error) {
 
 // evalIn is φ | ρ ⊢ C ⇒ V: ordinary evaluation of ρ(C), in a nested layer.
 func (r *diffRun) evalIn(rho *diffEnv, c dpl.Term) (dpl.Term, error) {
-	if err := r.enter(); err != nil {
+	if err := r.Enter(); err != nil {
 		return nil, err
 	}
-	defer r.leave()
+	defer r.Leave()
 	return r.eval(dpl.SubstValues(c, rho.lookup))
 }
 
@@ -487,7 +433,7 @@ func (r *diffRun) reduce(m dpl.Term) (DiffStep, bool, error) {
 	if d.Redex == nil {
 		return DiffStep{DiffDecomposition: d}, true, nil
 	}
-	ev, err := r.contract(DiffOrdinary, d)
+	ev, err := r.contract(dpl.Ordinary, d)
 	if err != nil {
 		return DiffStep{}, false, err
 	}
@@ -561,7 +507,6 @@ func (r *diffRun) rd(rho *diffEnv, rd *dpl.Rd, ev *DiffEvent) (dpl.Term, error) 
 	if err != nil {
 		return nil, err
 	}
-	left := r.budget - r.fuel.Steps()
 	types := func(y string) (dpl.Type, bool) {
 		v, ok := rho.lookup(y)
 		if !ok {
@@ -569,7 +514,7 @@ func (r *diffRun) rd(rho *diffEnv, rd *dpl.Rd, ev *DiffEvent) (dpl.Term, error) 
 		}
 		return dpl.TypeOfValue(v)
 	}
-	der, err := dpl.Derive(r.ad, dpl.DiffEnv{Types: types, Names: r.names, Budget: left}, r.fuel.Steps(), rd.Cotangent, rd.Point, rd.Param, rd.T, c)
+	der, err := r.Derive(types, rd.Cotangent, rd.Point, rd.Param, rd.T, c)
 	if err != nil {
 		return nil, err
 	}
@@ -616,10 +561,10 @@ func (e *diffEnv) lookup(x string) (dpl.Term, bool) {
 
 // nestedTrace is trace in a nested layer.
 func (r *diffRun) nestedTrace(rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
-	if err := r.enter(); err != nil {
+	if err := r.Enter(); err != nil {
 		return nil, err
 	}
-	defer r.leave()
+	defer r.Leave()
 	return r.trace(rho, m, prefix)
 }
 
@@ -642,9 +587,9 @@ func (r *diffRun) trace(rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, 
 			return nil, err
 		}
 		if d.Redex == nil { // V ⇝ V
-			return finishTrace(prefix, d.Value)
+			return dpl.LetChain(prefix, d.Value)
 		}
-		ev, err := r.contract(DiffSymbolic, d)
+		ev, err := r.contract(dpl.Symbolic, d)
 		if err != nil {
 			return nil, err
 		}
@@ -668,7 +613,7 @@ func (r *diffRun) trace(rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, 
 		if d.Context.IsTrivial() {
 			// Figure 4: the redex is the whole term; go on in place.
 			if sc.finished != nil {
-				c, err := finishTrace(prefix, sc.finished)
+				c, err := dpl.LetChain(prefix, sc.finished)
 				if err != nil {
 					return nil, err
 				}
@@ -700,14 +645,11 @@ func (r *diffRun) trace(rho *diffEnv, m dpl.Term, prefix []*dpl.Let) (dpl.Term, 
 		if err != nil {
 			return nil, err
 		}
-		tv, _ := dpl.TypeOfValue(v)
-		x := r.names.Fresh("s")
-		binding := &dpl.Let{P: d.Redex.Term().Pos(), Name: x, T: tv, Bound: c}
-		prefix = append(prefix, binding)
-		rho = rho.bind(x, v)
-		ev.Contractum = &dpl.Var{P: binding.P, Name: x}
-		m = d.Context.Plug(ev.Contractum)
-		ev.Next, ev.Binding = m, binding
+		x := r.BindFresh(&prefix, d.Redex.Term().Pos(), c, v)
+		rho = rho.bind(x.Name, v)
+		ev.Contractum = x
+		m = d.Context.Plug(x)
+		ev.Next, ev.Binding = m, prefix[len(prefix)-1]
 		r.done(ev)
 	}
 }
@@ -749,17 +691,4 @@ func (r *diffRun) contractSymbolic(rho *diffEnv, red DiffRedex, ev *DiffEvent) (
 		return symContraction{finished: der}, nil
 	}
 	return symContraction{}, interderive.Stuck(dpl.FormatShort(red.Term(), interderive.MaxStuckShown), "no rule applies")
-}
-
-// finishTrace builds the trace let x1:T1 = C1 in ... let xn:Tn = Cn in tail.
-func finishTrace(prefix []*dpl.Let, tail dpl.Term) (dpl.Term, error) {
-	c := tail
-	for i := len(prefix) - 1; i >= 0; i-- {
-		b := prefix[i]
-		c = &dpl.Let{P: b.P, Name: b.Name, T: b.T, Bound: b.Bound, Body: c}
-	}
-	if err := dpl.CheckDepth("trace term", c); err != nil {
-		return nil, err
-	}
-	return c, nil
 }

@@ -39,7 +39,7 @@ func showDiff(obs interderive.Observer, s dpl.Shower) DiffHooks {
 			switch {
 			case ev.Finished != nil:
 				obs.About(ev.Step, in+"finished:  "+s.Term(ev.Finished))
-			case ev.Mode == DiffSymbolic:
+			case ev.Mode == dpl.Symbolic:
 				if ev.Binding != nil {
 					obs.About(ev.Step, in+"trace +=   "+s.Binding(ev.Binding))
 				}

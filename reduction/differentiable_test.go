@@ -22,15 +22,23 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Helpers.
+// The expectations of this file are derived by hand (most of them in the comments),
+// or are the paper's and the spec's (differentiable.md §6); the cases every stage
+// runs are TestDiffCases' (package dplcases).
 
 func real(r float64) dpl.Term { return &dpl.RealLit{R: r} }
 
-// run evaluates a program, recording its events.
-func run(_ any, ad dpl.Differentiator, prog dpl.Term, fuel int) (dpl.Answer, []string, error) {
-	var events []string
-	a, err := reduction.EvalDiff(ad, prog, interderive.Options{Fuel: fuel, OnContract: func(r string) { events = append(events, r) }})
-	return a, events, err
+// run runs a program on the reference semantics (dplcases.Record).
+func run(ad dpl.Differentiator, prog dpl.Term, fuel int) dplcases.Outcome {
+	return dplcases.Record(reduction.EvalDiffTraced, ad, prog, fuel)
+}
+
+// TestDiffCases runs the hand-derived cases of package dplcases: answers, whole
+// contraction sequences, rd traces and derivatives, symbolic evaluation, undefinedness,
+// fuel, the bounds on nesting, and the stage's artefact as the workbench runs it
+// (Stage.Differentiable, its observer).
+func TestDiffCases(t *testing.T) {
+	dplcases.Suite{Traced: reduction.EvalDiffTraced, Stage: reduction.Stage{}.Differentiable(), TraceDiff: reduction.TraceDiff}.Run(t)
 }
 
 // TestDiffFigures2And3 contracts one redex per rule of Figure 2 (ordinary evaluation:
@@ -139,86 +147,6 @@ func TestDiffFigures2And3(t *testing.T) {
 	})
 }
 
-// TestDiffFigures4And5 checks symbolic evaluation rule by rule against the
-// hand-derived table every environment stage runs too (dplcases.Figures4And5).
-func TestDiffFigures4And5(t *testing.T) { dplcases.Figures4And5(t, reduction.TraceDiff) }
-
-// TestDiffEvents pins the whole event stream of a program (the reference for the
-// lockstep comparison of stages), derived by hand. The trace of x * x at 2 is
-// mul(<x, x>) (sym/op); its derivative (Figure 6, pruned alike: x occurs everywhere) is
-//
-//	let x:real = 2 in let y:real*real = mul_r(<<x, x>, 1>) in
-//	let z:real*real = y in let y1:real = fst(z) in let z1:real = snd(z) in y1 + z1
-//
-// (op clause, then the pair clause's let-tuple), evaluated with the events let, op,
-// let, let, fst, let, snd, let, plus: mul_r(<<2, 2>, 1>) = <2, 2>, and 2 + 2 = 4.
-func TestDiffEvents(t *testing.T) {
-	want := []string{"rd", "sym/op", "let", "op", "let", "let", "fst", "let", "snd", "let", "plus"}
-	for _, ad := range dpl.Differentiators() {
-		a, events, err := run(t, ad, dplcases.Program(t, "1.rd[2](x:real. x * x)"), 0)
-		if err != nil || a.Observe() != "4" || !slices.Equal(events, want) {
-			t.Errorf("%s: %v (%v), events %v; want 4 with %v", ad.Name(), a, err, events, want)
-		}
-	}
-}
-
-// TestDiffSpecVectors runs the test vectors of spec §6 and the paper's (among them
-// the perturbation-confusion tests: nested-rd, letrec-rd, fd-inside-rd, three-levels)
-// under every strategy.
-func TestDiffSpecVectors(t *testing.T) {
-	for _, tt := range dplcases.Vectors {
-		for _, ad := range dpl.Differentiators() {
-			a, _, err := run(t, ad, dplcases.Program(t, tt.Src), 0)
-			if err != nil || a.Observe() != tt.Want {
-				t.Errorf("%s/%s: %s = %v (%v), want %s", tt.Name, ad.Name(), tt.Src, a, err, tt.Want)
-			}
-		}
-	}
-}
-
-// TestDiffUndefined: undefined operators and predicates, inside and outside rd, give
-// the answer undefined with its cause: never a number, NaN, an error or a crash.
-func TestDiffUndefined(t *testing.T) {
-	tests := []struct{ src, cause string }{
-		{"log(0)", "log(0)"},
-		{"log(-1)", "log(-1)"},
-		{"1 + log(0)", "log(0)"},
-		{"inv(0)", "inv(0)"},
-		{"1 / (2 - 2)", "inv(0)"},
-		{"if 1 <. 1 then 0 else 1", "lt(<1, 1>)"},
-		{"let u:real = inv(0) in 5", "inv(0)"},
-		{"exp(1000)", "exp(1000)"},           // overflows float64
-		{"1e308 + 1e308", "1e+308 + 1e+308"}, // overflows float64
-		{"mul(<1e200, 1e200>)", "mul(<1e+200, 1e+200>)"},
-		// Inside rd: in the trace (Figure 5 evaluates non-final redexes), in a condition,
-		// in the derivative only, and in a constant body.
-		{"1.rd[0](x:real. 1 / x)", "inv(0)"},
-		{"1.rd[0](x:real. if x <. 0 then 0 else x)", "lt(<0, 0>)"},
-		{"1.rd[2](x:real. if x * x <. 4 then x else 3 * x)", "lt(<4, 4>)"},
-		{"1.rd[-1](x:real. log(x))", "log_r(<-1, 1>)"},
-		// The trace is let a = neg(1) in let b = x + a in log(b), b = 0: figure6
-		// computes log_r(<0, 1>), pruned evaluates log(b) itself (x does not occur in it).
-		{"1.rd[1](x:real. log(x - 1))", ""},
-		{"1.rd[0](x:real. inv(x))", "inv_r(<0, 1>)"},
-		{"1.rd[1](x:real. log(0))", ""}, // pruned: log(0); figure6: log_r(<0, 1>)
-		{"1 / (1.rd[2](x:real. log(x)) - 0.5)", "inv(0)"},
-		// Nested: the inner derivative is undefined.
-		{"1.rd[1](x:real. 1.rd[x - 1](y:real. log(y)))", ""},
-	}
-	for _, tt := range tests {
-		for _, ad := range dpl.Differentiators() {
-			a, _, err := run(t, ad, dplcases.Program(t, tt.src), 0)
-			if err != nil || a.Undefined == nil {
-				t.Errorf("%s: %s = %v (%v), want undefined", ad.Name(), tt.src, a, err)
-				continue
-			}
-			if a.Observe() != "undefined" || tt.cause != "" && a.String() != "undefined: "+tt.cause {
-				t.Errorf("%s: %s: %s, want undefined: %s", ad.Name(), tt.src, a, tt.cause)
-			}
-		}
-	}
-}
-
 // figure6Fuel caps the fuel of Figure 6 on the corpus (its derivative terms are large
 // and the reduction semantics is quadratic): a run that needs more is not judged.
 const figure6Fuel = 300_000
@@ -271,7 +199,8 @@ func TestDiffExamples(t *testing.T) {
 			if ad == dpl.Figure6 && (f == 0 || f > figure6Fuel) {
 				f = figure6Fuel
 			}
-			a, _, err := run(t, ad, p, f)
+			r := run(ad, p, f)
+			a, err := r.Answer, r.Err
 			got := a.Observe()
 			switch {
 			case ad == dpl.Figure6 && f != fuel && errors.Is(err, interderive.ErrOutOfFuel):
@@ -347,21 +276,21 @@ func TestDiffBeyondFigure6(t *testing.T) {
   if n <. 0.5 then 1 else x * pow(<x, n - 1>)
 in 1.rd[3](x:real. pow(<x, 4>))`)
 	for _, ad := range dpl.Figure6Strategies() {
-		if _, _, err := run(t, ad, prog, 200_000); !errors.Is(err, interderive.ErrOutOfFuel) {
-			t.Errorf("%s: %v, want out of fuel", ad.Name(), err)
+		if r := run(ad, prog, 200_000); !errors.Is(r.Err, interderive.ErrOutOfFuel) {
+			t.Errorf("%s: %v, want out of fuel", ad.Name(), r.Err)
 		}
 	}
 	// The tape's derivative is linear in the trace: d/dx x^4 = 4 · 27 = 108 at 3.
-	if a, _, err := run(t, dpl.Tape, prog, 200_000); err != nil || a.Observe() != "108" {
-		t.Errorf("tape: %v (%v), want 108", a, err)
+	if r := run(dpl.Tape, prog, 200_000); r.Err != nil || r.Answer.Observe() != "108" {
+		t.Errorf("tape: %v (%v), want 108", r.Answer, r.Err)
 	}
 	// Two iterations are still within reach: d/dx x^2 = 6 at 3.
 	prog = dplcases.Program(t, `letrec pow(p:real * real):real =
   let <x:real, n:real> = p in
   if n <. 0.5 then 1 else x * pow(<x, n - 1>)
 in 1.rd[3](x:real. pow(<x, 2>))`)
-	if a, _, err := run(t, dpl.Pruned, prog, 0); err != nil || a.Observe() != "6" {
-		t.Errorf("pruned: %v (%v), want 6", a, err)
+	if r := run(dpl.Pruned, prog, 0); r.Err != nil || r.Answer.Observe() != "6" {
+		t.Errorf("pruned: %v (%v), want 6", r.Answer, r.Err)
 	}
 }
 
@@ -414,7 +343,8 @@ func TestDiffLoop(t *testing.T) {
 	if len(xs) != 50 {
 		t.Fatalf("the loop squares %d times, want 50", len(xs))
 	}
-	a, events, err := run(t, dpl.Pruned, dplcases.Program(t, squaringLoop), 0)
+	r := run(dpl.Pruned, dplcases.Program(t, squaringLoop), 0)
+	a, events, err := r.Answer, r.Events, r.Err
 	if err != nil || a.Value == nil {
 		t.Fatalf("%v (%v)", a, err)
 	}
@@ -433,40 +363,17 @@ func TestDiffLoop(t *testing.T) {
 	t.Logf("%d contractions", len(events))
 	// Figure 6 read literally would build a term of about 2^100 nodes: it gives up, as
 	// out of fuel when the fuel is small, and with a budget error otherwise.
-	if _, _, err := run(t, dpl.Figure6, dplcases.Program(t, squaringLoop), 20_000); !errors.Is(err, interderive.ErrOutOfFuel) {
-		t.Errorf("figure6 with fuel 20000: %v, want out of fuel", err)
+	if r := run(dpl.Figure6, dplcases.Program(t, squaringLoop), 20_000); !errors.Is(r.Err, interderive.ErrOutOfFuel) {
+		t.Errorf("figure6 with fuel 20000: %v, want out of fuel", r.Err)
 	}
-	if _, _, err := run(t, dpl.Figure6, dplcases.Program(t, squaringLoop), 0); !errors.Is(err, dpl.ErrOverBudget) {
-		t.Errorf("figure6: %v, want a budget error", err)
-	}
-}
-
-// TestDiffFuel: a divergent program, in or out of rd, runs out of fuel after exactly
-// its budget of contractions; exactly enough fuel is enough.
-func TestDiffFuel(t *testing.T) {
-	for _, src := range []string{
-		"letrec f(x:real):real = f(x + 1) in f(0)",
-		"1.rd[1](x:real. letrec loop(y:real):real = loop(y) in loop(x))",
-	} {
-		n := 0
-		_, err := reduction.EvalDiff(dpl.Pruned, dplcases.Program(t, src), interderive.Options{Fuel: 100, OnContract: func(string) { n++ }})
-		var fe *interderive.FuelError
-		if !errors.As(err, &fe) || fe.Steps != 100 || n != 100 {
-			t.Errorf("%s: %v after %d events, want out of fuel after 100", src, err, n)
-		}
-	}
-	// 1.rd[2](x. x * x) takes 11 contractions (TestDiffEvents).
-	prog := dplcases.Program(t, "1.rd[2](x:real. x * x)")
-	if a, err := reduction.EvalDiff(dpl.Pruned, prog, interderive.Options{Fuel: 11}); err != nil || a.Observe() != "4" {
-		t.Errorf("with fuel 11: %v, %v", a, err)
-	}
-	if _, err := reduction.EvalDiff(dpl.Pruned, prog, interderive.Options{Fuel: 10}); !errors.Is(err, interderive.ErrOutOfFuel) {
-		t.Errorf("with fuel 10: %v, want out of fuel", err)
+	if r := run(dpl.Figure6, dplcases.Program(t, squaringLoop), 0); !errors.Is(r.Err, dpl.ErrOverBudget) {
+		t.Errorf("figure6: %v, want a budget error", r.Err)
 	}
 }
 
 // TestDiffDeep: decomposition and plugging are loops, so contexts of any depth are
-// data; the nesting of layers and of traces is bounded with an error, not a crash.
+// data. (The nesting of layers and of traces is bounded with an error, not a crash:
+// dplcases' Bounds.)
 func TestDiffDeep(t *testing.T) {
 	const depth = 1_000_000
 	var e dpl.Term = real(0)
@@ -481,16 +388,6 @@ func TestDiffDeep(t *testing.T) {
 	sum := dplcases.Program(t, "letrec sum(n:real):real = if n <. 0.5 then 0 else n + sum(n + -1) in sum(2000)")
 	if a, err := reduction.EvalDiff(dpl.Pruned, sum, interderive.Options{}); err != nil || a.Observe() != "2.001e+06" {
 		t.Errorf("sum(2000) = %v, %v; want 2.001e+06 (2001000)", a, err)
-	}
-	// Under rd, each pending call of a non-tail recursion is a nested layer.
-	deep := dplcases.Program(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
-	if _, err := reduction.EvalDiff(dpl.Pruned, deep, interderive.Options{}); !errors.Is(err, interderive.ErrTooDeep) {
-		t.Errorf("20000 nested layers: %v, want too deep", err)
-	}
-	// A loop of 60000 iterations traces to a let-chain deeper than dpl.MaxDepth.
-	long := dplcases.Program(t, "letrec l(p:real * real):real = if snd(p) <. 0.5 then fst(p) else l(<fst(p) + 1, snd(p) + -1>) in 1.rd[1](x:real. l(<x, 60000>))")
-	if _, err := reduction.EvalDiff(dpl.Pruned, long, interderive.Options{}); !errors.Is(err, interderive.ErrTooDeep) {
-		t.Errorf("a trace of 60000 iterations: %v, want too deep", err)
 	}
 }
 
@@ -508,8 +405,9 @@ func TestDiffDeterminacy(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		prog := dplgen.Program(t, dplConfig)
 		ad := rapid.SampledFrom(dpl.Differentiators()).Draw(t, "ad")
-		a1, ev1, err1 := run(t, ad, prog, propertyFuel)
-		a2, ev2, err2 := run(t, ad, prog, propertyFuel)
+		r1, r2 := run(ad, prog, propertyFuel), run(ad, prog, propertyFuel)
+		a1, ev1, err1 := r1.Answer, r1.Events, r1.Err
+		a2, ev2, err2 := r2.Answer, r2.Events, r2.Err
 		if err1 != nil && !driver.Inconclusive(err1) {
 			t.Fatalf("%s: %v\n%s", ad.Name(), err1, dpl.Format(prog))
 		}
@@ -598,9 +496,11 @@ func errString(err error) string {
 func TestDiffStrategiesAgree(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		prog := dplgen.Program(t, dplConfig)
-		a, _, err1 := run(t, dpl.Figure6, prog, propertyFuel)
+		r1 := run(dpl.Figure6, prog, propertyFuel)
+		a, err1 := r1.Answer, r1.Err
 		for _, other := range []dpl.Differentiator{dpl.Pruned, dpl.Tape} {
-			b, _, err2 := run(t, other, prog, propertyFuel)
+			r2 := run(other, prog, propertyFuel)
+			b, err2 := r2.Answer, r2.Err
 			if driver.Inconclusive(err1) || driver.Inconclusive(err2) {
 				continue
 			}

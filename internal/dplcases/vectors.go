@@ -1,8 +1,8 @@
 package dplcases
 
 // Vectors are the test vectors of spec §6 and the paper's, with their hand
-// derivations: every stage's tests run them under every strategy (Suite, and the
-// reduction semantics' TestDiffSpecVectors), and they seed the fuzz targets.
+// derivations: every stage's tests run them under every strategy (Suite's
+// SpecVectors), and they seed the fuzz targets.
 var Vectors = []struct{ Name, Src, Want string }{
 	// Paper §3: no perturbation confusion. Inner: d/dy (x + y) = 1 whatever x; the body
 	// is x * 1, whose derivative is 1. A confused implementation gives 2.

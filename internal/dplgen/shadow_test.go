@@ -114,7 +114,7 @@ func TestShadowingReached(t *testing.T) {
 			}
 			calls := 0
 			_, err := reduction.EvalDiff(dpl.Tape, p, interderive.Options{Fuel: 20_000, OnContract: func(r string) {
-				if r == dpl.RuleCall || r == dpl.Symbolic(dpl.RuleCall) {
+				if r == dpl.RuleCall || r == dpl.SymCall {
 					calls++
 				}
 			}})

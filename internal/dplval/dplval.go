@@ -310,26 +310,16 @@ type Tape struct {
 	Fresh *dpl.NameMap[dpl.Term]
 }
 
-// BindFresh is the end of Figure 5 once C ⇒ V: the tape grows by let x:T_V = C, x
-// fresh, whose value Fresh records; it returns x ▷ V, what the redex leaves in its
-// context.
-func (t *Tape) BindFresh(names *dpl.Names, nodes *dpl.Nodes, p dpl.Pos, c, v dpl.Term) Value {
-	x := LetFresh(&t.Lets, names, nodes, p, c, v)
+// BindFresh is the end of Figure 5 once C ⇒ V, for the run r: the tape grows by
+// let x:T_V = C, x fresh (dpl.Run.BindFresh), whose value Fresh records; it returns
+// x ▷ V, what the redex leaves in its context.
+func (t *Tape) BindFresh(r *dpl.Run, p dpl.Pos, c, v dpl.Term) Value {
+	x := r.BindFresh(&t.Lets, p, c, v)
 	if t.Fresh == nil {
 		t.Fresh = &dpl.NameMap[dpl.Term]{}
 	}
-	t.Fresh.Set(x.Term.(*dpl.Var).Name, v)
-	return x
-}
-
-// LetFresh appends let x:T_V = C to lets, x fresh, and returns x ▷ V: Figure 5's
-// binding, for an evaluator that keeps its trace as a list of lets and finds the
-// value of x in the value it returns (interp; BindFresh records it too).
-func LetFresh(lets *[]*dpl.Let, names *dpl.Names, nodes *dpl.Nodes, p dpl.Pos, c, v dpl.Term) Value {
-	tv, _ := dpl.TypeOfValue(v)
-	x := names.Fresh("s")
-	*lets = append(*lets, nodes.Let(p, x, tv, c))
-	return Value{Term: nodes.Var(p, x), Val: v}
+	t.Fresh.Set(x.Name, v)
+	return Value{Term: x, Val: v}
 }
 
 // Finish is the trace of a layer whose tape this is and whose last body is tail: let

@@ -8,26 +8,13 @@ import (
 	"github.com/interderive/interderive/dpl"
 )
 
-// Every expectation below is derived by hand (in the comments), or taken from the
-// hand-derived tests of the reference semantics (reduction/differentiable_test.go).
+// More of Suite's cases: whole contraction sequences, the trace and derivative of
+// every rd, and symbolic evaluation rule by rule (Figures 4 and 5). Every expectation
+// is derived by hand (in the comments), or taken from the hand-derived tests of the
+// reference semantics (reduction/differentiable_test.go).
 
-// EnvSuite runs a second set of hand-derived cases on one stage: events, traces, and
-// Figures 4 and 5 in environments (the spec's vectors are Suite's).
-type EnvSuite struct {
-	Traced    Traced
-	TraceDiff TraceDiff
-}
-
-// TraceDiff is a stage's symbolic evaluation φ | ρ ⊢ M ⇝ C of an open term.
-type TraceDiff func(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts interderive.Options) (dpl.Term, *dpl.Undefined, error)
-
-// run evaluates a program, recording its contraction events and its rd: Suite's.
-func (s EnvSuite) run(ad dpl.Differentiator, prog dpl.Term, fuel int) diffRun {
-	return Suite{Traced: s.Traced}.run(ad, prog, fuel)
-}
-
-// TestDiffEvents pins whole contraction sequences, derived by hand.
-func (s EnvSuite) testEvents(t *testing.T) {
+// testContractions pins whole contraction sequences, derived by hand.
+func (s Suite) testContractions(t *testing.T) {
 	tests := []struct {
 		src, answer string
 		events      []string
@@ -57,7 +44,7 @@ func (s EnvSuite) testEvents(t *testing.T) {
 	for _, tt := range tests {
 		for _, ad := range dpl.Figure6Strategies() {
 			r := s.run(ad, Program(t, tt.src), 0)
-			a, events, err := r.answer, r.events, r.err
+			a, events, err := r.Answer, r.Events, r.Err
 			if err != nil || a.Observe() != tt.answer {
 				t.Errorf("%s/%s: %v (%v), want %s", tt.src, ad.Name(), a, err, tt.answer)
 			}
@@ -71,23 +58,23 @@ func (s EnvSuite) testEvents(t *testing.T) {
 	}
 }
 
-// TestDiffTraced: the trace and derivative of every rd, in the order the rules fire.
+// testTraced: the trace and derivative of every rd, in the order the rules fire.
 // Under let a = 3, the body a * x traces to mul(<3, x>): a is the ordinary evaluation's,
 // substituted, and x is the rd's, symbolic. Its derivative (Figure 6 and pruned alike:
 // the op clause, then the pair clause's let-tuple, 1.R(x. 3) = 0 and z1.R(x. x) = z1)
 // evaluates to 0 + 1 * 3.
-func (s EnvSuite) testTraced(t *testing.T) {
+func (s Suite) testTraced(t *testing.T) {
 	for _, ad := range dpl.Figure6Strategies() {
 		r := s.run(ad, Program(t, "let a:real = 3 in 1.rd[2](x:real. a * x)"), 0)
 		want := []string{"let", "rd", "sym/op", "let", "op", "let", "let", "fst", "let", "snd", "let", "plus"}
-		if r.err != nil || r.answer.Observe() != "3" || !slices.Equal(r.events, want) || len(r.traces) != 1 {
-			t.Fatalf("%s: %v (%v), events %v, %d rd; want 3, %v, 1 rd", ad.Name(), r.answer, r.err, r.events, len(r.traces), want)
+		if r.Err != nil || r.Answer.Observe() != "3" || !slices.Equal(r.Events, want) || len(r.Traces) != 1 {
+			t.Fatalf("%s: %v (%v), events %v, %d rd; want 3, %v, 1 rd", ad.Name(), r.Answer, r.Err, r.Events, len(r.Traces), want)
 		}
 		trace := Expected(t, "mul(<3, x>)")
 		der := Expected(t, `let x:real = 2 in let y:real * real = mul_r(<<3, x>, 1>) in
 			let z:real * real = y in let y1:real = fst(z) in let z1:real = snd(z) in 0 + z1`)
-		if !dpl.AlphaEqual(r.traces[0], trace) || !dpl.AlphaEqual(r.ders[0], der) {
-			t.Errorf("%s: trace %s, derivative %s", ad.Name(), dpl.Format(r.traces[0]), dpl.Format(r.ders[0]))
+		if !dpl.AlphaEqual(r.Traces[0], trace) || !dpl.AlphaEqual(r.Ders[0], der) {
+			t.Errorf("%s: trace %s, derivative %s", ad.Name(), dpl.Format(r.Traces[0]), dpl.Format(r.Ders[0]))
 		}
 	}
 	// The nested example reports the inner rd first (trace x + y, derivative
@@ -101,10 +88,10 @@ func (s EnvSuite) testTraced(t *testing.T) {
 	}
 	for _, ad := range dpl.Differentiators() {
 		r := s.run(ad, Program(t, "1.rd[1](x:real. x * 1.rd[1](y:real. x + y))"), 0)
-		if r.err != nil || len(r.traces) != 2 {
-			t.Fatalf("%s: %d rd (%v), want 2", ad.Name(), len(r.traces), r.err)
+		if r.Err != nil || len(r.Traces) != 2 {
+			t.Fatalf("%s: %d rd (%v), want 2", ad.Name(), len(r.Traces), r.Err)
 		}
-		rds := [][2]dpl.Term{{r.traces[0], r.ders[0]}, {r.traces[1], r.ders[1]}}
+		rds := [][2]dpl.Term{{r.Traces[0], r.Ders[0]}, {r.Traces[1], r.Ders[1]}}
 		for i, want := range nested[ad.Name()] {
 			if got := rds[i/2][i%2]; !dpl.AlphaEqual(got, Expected(t, want)) {
 				t.Errorf("%s: %s, want %s", ad.Name(), dpl.Format(got), want)
@@ -115,8 +102,8 @@ func (s EnvSuite) testTraced(t *testing.T) {
 
 // Figures4And5 checks a stage's symbolic evaluation, ρ ⊢ M ⇝ C, rule by rule (Figure 4:
 // the redexes in the trivial context; Figure 5: in a nontrivial context), against
-// traces derived by hand (compared up to α-renaming), and the events it reports. The
-// reduction semantics runs it too.
+// traces derived by hand (compared up to α-renaming), and the events it reports
+// (Suite runs it on the stages that have a TraceDiff).
 func Figures4And5(t *testing.T, traceDiff TraceDiff) {
 	two := map[string]dpl.Term{"x": &dpl.RealLit{R: 2}}
 	tests := []struct {
@@ -189,13 +176,4 @@ func Figures4And5(t *testing.T, traceDiff TraceDiff) {
 			t.Errorf("%s: undefined %v, err %v; want undefined", src, undef, err)
 		}
 	}
-}
-
-func (s EnvSuite) testFigures4And5(t *testing.T) { Figures4And5(t, s.TraceDiff) }
-
-// Run runs every case as a subtest.
-func (s EnvSuite) Run(t *testing.T) {
-	t.Run("Events", s.testEvents)
-	t.Run("Traced", s.testTraced)
-	t.Run("Figures4And5", s.testFigures4And5)
 }
