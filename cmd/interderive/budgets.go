@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"runtime/debug"
 	"time"
 
@@ -64,33 +63,4 @@ func (b *budgetFlags) apply(opts interderive.Options) interderive.Options {
 		debug.SetMemoryLimit(opts.Memory)
 	}
 	return opts
-}
-
-// flagFor names the flag that gives a run stopped by err more of what it ran out of,
-// or "" if none does.
-func flagFor(err error) string {
-	switch {
-	case errors.Is(err, interderive.ErrOutOfFuel):
-		return "--fuel"
-	case errors.Is(err, interderive.ErrTimeout):
-		return "--timeout"
-	case errors.Is(err, interderive.ErrOutOfMemory):
-		return "--memory"
-	case errors.Is(err, interderive.ErrOutputLimit):
-		return "--print-limit"
-	}
-	return ""
-}
-
-// hint is what finish adds to the message of a run stopped at a budget: the flag that
-// allows more.
-func hint(err error) string {
-	switch flag := flagFor(err); flag {
-	case "":
-		return ""
-	case "--fuel":
-		return " (--fuel allows more)"
-	default:
-		return " (" + flag + " allows more; 0 for no limit)"
-	}
 }
