@@ -3,7 +3,7 @@ package closures
 import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/values/dplval"
 )
 
 // The calculus of closures of the differentiable language (spec differentiable.md §3;

@@ -3,10 +3,10 @@ package closures
 import (
 	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/values/dplval"
 )
 
-// The environments are internal/dplval's, shared with the machine, the CPS evaluator
+// The environments are internal/values/dplval's, shared with the machine, the CPS evaluator
 // and the interpreter: a value environment ρ (dplval.Env; nil is ε), which binds
 // ordinary variables to closed values, its Sym marking the bindings made by symbolic
 // evaluation, whose variables stay symbolic in traces; function closures

@@ -3,7 +3,7 @@ package closures
 import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/values/dplval"
 )
 
 // DiffStep is the next step of a closure: an environment step (Env is "expand" or

@@ -2,7 +2,7 @@ package closures
 
 import (
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/values/dplval"
 )
 
 // DiffSigma is the read-back σ: the term a closure stands for, under mode. ρ's values

@@ -8,9 +8,9 @@ import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplcases"
-	"github.com/interderive/interderive/internal/dplgen"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/cases/dplcases"
+	"github.com/interderive/interderive/internal/gen/dplgen"
+	"github.com/interderive/interderive/internal/values/dplval"
 	"pgregory.net/rapid"
 )
 

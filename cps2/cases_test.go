@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive/cps2"
-	"github.com/interderive/interderive/internal/castcases"
+	"github.com/interderive/interderive/internal/cases/castcases"
 )
 
 // TestCastCases runs the hand-derived programs of package castcases: answers and

@@ -3,7 +3,7 @@ package cps2
 import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/values/dplval"
 )
 
 // The two-level CPS evaluator of the differentiable language (spec differentiable.md
@@ -33,7 +33,7 @@ import (
 // the layer below with k.
 //
 // Values and environments are the environment-based stages' shared ones
-// (internal/dplval): a value V as the current layer sees it with ρ(V) (Value), ρ (Env,
+// (internal/values/dplval): a value V as the current layer sees it with ρ(V) (Value), ρ (Env,
 // whose Sym marks the variables a symbolic layer bound, which its traces keep as
 // names), φ (Funs), and clo_φ(f(x:T):U. M) (Closure). They, the contraction events,
 // the bounds and the moment an rd is reported are the machine's (see its doc
@@ -57,7 +57,7 @@ type diffMeta struct {
 	mode dpl.Mode
 	// tape is the trace so far, when symbolic, and the values of the fresh variables
 	// of Figure 5, which a layer evaluating a trace (C ⇒ V) shares with the layer
-	// whose trace it is (internal/dplval).
+	// whose trace it is (internal/values/dplval).
 	tape  dplval.Tape
 	depth int
 	// ret receives the layer's result: a closed value, or a finished trace.

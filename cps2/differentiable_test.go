@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive/cps2"
-	"github.com/interderive/interderive/internal/dplcases"
+	"github.com/interderive/interderive/internal/cases/dplcases"
 )
 
 // TestDiffCases runs the hand-derived cases of package dplcases: answers, whole

@@ -3,7 +3,7 @@ package cps2
 import (
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
-	v "github.com/interderive/interderive/internal/castval"
+	v "github.com/interderive/interderive/internal/values/castval"
 )
 
 // step is one bounce of the trampoline: the rest of the computation, or nil when the

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplgen"
+	"github.com/interderive/interderive/internal/gen/dplgen"
 	"pgregory.net/rapid"
 )
 

@@ -67,7 +67,7 @@ func NewNames(ts ...Term) *Names {
 
 // FreshNumber is k for a fresh name base#k (one a Names made), or -1 for any other
 // name, or a number too large to be a run's. Tables keyed by names use it to keep
-// fresh names in slices (the tape's scope, the environment index of internal/dplval).
+// fresh names in slices (the tape's scope, the environment index of internal/values/dplval).
 func FreshNumber(name string) int {
 	k, unit := 0, 1
 	for i := len(name) - 1; i >= 0; i-- {

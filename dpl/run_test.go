@@ -69,7 +69,7 @@ func TestRunLayers(t *testing.T) {
 
 // TestRunDerive: Derive is R of the run's strategy, held to the fuel left. 1.R_2(x.
 // mul(<x, x>)) is, by Figure 6's op clause and the pair clause's let-tuple (see
-// internal/dplcases' Events), let x = 2 in let y = mul_r(<<x, x>, 1>) in let z = y
+// internal/cases/dplcases' Events), let x = 2 in let y = mul_r(<<x, x>, 1>) in let z = y
 // in let y1 = fst(z) in let z1 = snd(z) in y1 + z1: nine redexes (five lets, op, fst,
 // snd, plus), more than a run with one contraction left can evaluate.
 func TestRunDerive(t *testing.T) {

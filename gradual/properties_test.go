@@ -6,7 +6,7 @@ import (
 
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/internal/driver"
-	"github.com/interderive/interderive/internal/gradualgen"
+	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"pgregory.net/rapid"
 )
 

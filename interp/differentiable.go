@@ -3,7 +3,7 @@ package interp
 import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/values/dplval"
 )
 
 // The big-step interpreter of the differentiable language: Figures 2–5 of Abadi &
@@ -27,7 +27,7 @@ import (
 //     C ⇒ V (eval: literally the premise of Figure 5). A condition pred(V) is decided
 //     with ρ(V), never traced.
 //
-// The environments are internal/dplval's, shared with the machine and the CPS
+// The environments are internal/values/dplval's, shared with the machine and the CPS
 // evaluator: ρ (Env), whose Sym marks the bindings made by symbolic evaluation, φ
 // (Funs), and function closures clo_φ(f(x:T):U. M) (Closure). A value of symbolic
 // evaluation is a dplval.Value: V as it stands in the trace (Term), and its closed

@@ -6,7 +6,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplcases"
+	"github.com/interderive/interderive/internal/cases/dplcases"
 	"github.com/interderive/interderive/interp"
 )
 

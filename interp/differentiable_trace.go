@@ -3,7 +3,7 @@ package interp
 import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/values/dplval"
 )
 
 // Symbolic evaluation (Figures 4 and 5): trace, for a term in the trivial context, and

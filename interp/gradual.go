@@ -3,7 +3,7 @@ package interp
 import (
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
-	v "github.com/interderive/interderive/internal/castval"
+	v "github.com/interderive/interderive/internal/values/castval"
 )
 
 // MaxDepth bounds the nesting of the interpreter's recursive calls: past it a run

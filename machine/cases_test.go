@@ -3,7 +3,7 @@ package machine_test
 import (
 	"testing"
 
-	"github.com/interderive/interderive/internal/castcases"
+	"github.com/interderive/interderive/internal/cases/castcases"
 	"github.com/interderive/interderive/machine"
 )
 

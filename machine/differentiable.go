@@ -3,7 +3,7 @@ package machine
 import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/values/dplval"
 )
 
 // The machine for the differentiable language (spec differentiable.md §3; Abadi &
@@ -210,7 +210,7 @@ func (*DiffKRdPoint) isDiffFrame()     {}
 func (*DiffKRdCotangent) isDiffFrame() {}
 
 // DiffLayer is one evaluation: its mode, its stack of frames K (top last), its tape
-// (internal/dplval: the trace so far when symbolic, and the values of the fresh
+// (internal/values/dplval: the trace so far when symbolic, and the values of the fresh
 // variables of Figure 5, which an ordinary layer evaluating a trace shares with the
 // symbolic layer whose trace it is), and what the layer below does with its result.
 type DiffLayer struct {

@@ -3,7 +3,7 @@ package machine
 import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/values/dplval"
 )
 
 // pred contracts pred(V) ⇒ bev(pred, ρ(V)), in either mode: booleans are never traced,

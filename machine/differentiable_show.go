@@ -6,7 +6,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplval"
+	"github.com/interderive/interderive/internal/values/dplval"
 )
 
 // Differentiable is the abstract machine of the differentiable language

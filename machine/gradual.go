@@ -3,7 +3,7 @@ package machine
 import (
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
-	v "github.com/interderive/interderive/internal/castval"
+	v "github.com/interderive/interderive/internal/values/castval"
 )
 
 // The machine for the cast calculus λ⟨·⟩ is layered like its reduction semantics

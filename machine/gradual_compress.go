@@ -2,7 +2,7 @@ package machine
 
 import (
 	g "github.com/interderive/interderive/gradual"
-	v "github.com/interderive/interderive/internal/castval"
+	v "github.com/interderive/interderive/internal/values/castval"
 )
 
 // The machine's performance machinery, apart from its transitions (eval, cont, ceval,

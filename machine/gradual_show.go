@@ -6,7 +6,7 @@ import (
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
-	v "github.com/interderive/interderive/internal/castval"
+	v "github.com/interderive/interderive/internal/values/castval"
 )
 
 // String shows a state for a person: the mode, the term or value, and the two stacks

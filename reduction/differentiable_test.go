@@ -14,8 +14,8 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplcases"
-	"github.com/interderive/interderive/internal/dplgen"
+	"github.com/interderive/interderive/internal/cases/dplcases"
+	"github.com/interderive/interderive/internal/gen/dplgen"
 	"github.com/interderive/interderive/internal/driver"
 	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/reduction"

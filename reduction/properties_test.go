@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	g "github.com/interderive/interderive/gradual"
-	"github.com/interderive/interderive/internal/gradualgen"
+	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"github.com/interderive/interderive/reduction"
 	"pgregory.net/rapid"
 )

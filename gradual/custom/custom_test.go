@@ -5,7 +5,7 @@ import (
 
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/gradual/custom"
-	"github.com/interderive/interderive/internal/gradualgen"
+	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"github.com/interderive/interderive/internal/testenv"
 	"pgregory.net/rapid"
 )

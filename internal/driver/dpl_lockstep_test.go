@@ -8,7 +8,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplgen"
+	"github.com/interderive/interderive/internal/gen/dplgen"
 	"pgregory.net/rapid"
 )
 

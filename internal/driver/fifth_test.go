@@ -5,7 +5,7 @@ import (
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
-	"github.com/interderive/interderive/internal/gradualgen"
+	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"pgregory.net/rapid"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
-	"github.com/interderive/interderive/internal/gradualgen"
+	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/machine"
 	"pgregory.net/rapid"

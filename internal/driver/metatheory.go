@@ -10,8 +10,8 @@ import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
 	g "github.com/interderive/interderive/gradual"
-	"github.com/interderive/interderive/internal/dplgen"
-	"github.com/interderive/interderive/internal/gradualgen"
+	"github.com/interderive/interderive/internal/gen/dplgen"
+	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"github.com/interderive/interderive/reduction"
 	"pgregory.net/rapid"
 )

@@ -10,7 +10,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplgen"
+	"github.com/interderive/interderive/internal/gen/dplgen"
 	"github.com/interderive/interderive/internal/workbench"
 	"pgregory.net/rapid"
 )

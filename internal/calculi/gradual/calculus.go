@@ -10,7 +10,7 @@ import (
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/gradual/custom"
-	"github.com/interderive/interderive/internal/gradualgen"
+	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"github.com/interderive/interderive/internal/workbench"
 	"pgregory.net/rapid"
 )

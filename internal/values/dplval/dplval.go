@@ -1,7 +1,7 @@
 // Package dplval holds the run-time values and environments of the environment-based
 // stages of the differentiable language (closures, machine, cps2, interp): a value as
 // a layer sees it, the value environment ρ and the function environment φ of Figures
-// 2–5, and function closures. It is data only: no evaluator lives here (as internal/castval for
+// 2–5, and function closures. It is data only: no evaluator lives here (as internal/values/castval for
 // the cast calculus).
 package dplval
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
-	"github.com/interderive/interderive/internal/dplgen"
+	"github.com/interderive/interderive/internal/gen/dplgen"
 	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/reduction"
 	"pgregory.net/rapid"
