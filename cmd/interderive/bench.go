@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/interderive/interderive"
@@ -26,16 +25,18 @@ func (a *app) newBenchCmd() *cobra.Command {
 	variants := map[string]*string{}
 	var dir, only, stages, plotFile, sizes, cpuProfile string
 	var limit time.Duration
-	var forTargets, force bool
+	var forTargets, force, asJSON bool
+	var format string
 	cmd := &cobra.Command{
 		Use:   "bench [flags]",
 		Short: "Run the benchmark suite on every stage, or measure the performance targets",
 		Long: `Bench runs every program of the suite (testdata/bench/*.in, each parameterised by a
 size n) at each of its sizes on every stage of its calculus and every variant (the
 variant flags take all or a list), and prints, per program, a
-table of time (the mean of runs repeated for at least 50 ms after a first run that samples
-the heap), contractions, contractions per second and
-peak heap, then the growth exponent of each stage: k in time ≈ a · contractions^k,
+table of time (the mean of runs repeated in 6 rounds of at least 10 ms each, after a
+first run that samples the heap; 3 rounds for runs over a second), its spread (half
+the range of the rounds' means, relative to the mean), contractions, contractions per
+second and peak heap, then the growth exponent of each stage: k in time ≈ a · contractions^k,
 fitted by least squares on the logarithms. A stage stops growing a program once one of
 its runs takes longer than --limit, or when its last two runs predict more than 15
 times --limit for the next size (the row says "skipped"). A program stating its answer at a size (-- answer)
@@ -55,6 +56,18 @@ this run (with --program, only the targets named):
 an unknown name is an error, as is a suite directory with no program. A bench whose
 every run failed is an error too (status 3 when they all stopped at a limit, else 2).
 
+--format gobench prints Go's benchmark format instead, one line per round
+(BenchmarkInterderive/program=P/variant=V/stage=S/n=N, in ns/op and
+contractions/op), so that
+benchstat compares two runs or two builds with confidence intervals:
+
+  interderive bench --format gobench > old.txt   (then, after a change)
+  interderive bench --format gobench > new.txt
+  go run golang.org/x/perf/cmd/benchstat@latest old.txt new.txt
+
+--format json (or --json) prints one JSON document: the tables, each row's mean,
+spread and rounds, the growth exponents, and the counts of runs.
+
 --cpuprofile FILE writes a CPU profile of the run (pprof format), for
 go tool pprof.
 
@@ -62,6 +75,18 @@ go tool pprof.
 --force, and a program of the suite never.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			if asJSON {
+				if cmd.Flags().Changed("format") && format != formatJSON {
+					return fmt.Errorf("--json and --format %s ask for two formats", interderive.Escape(format))
+				}
+				format = formatJSON
+			}
+			if !slices.Contains(benchFormats, format) {
+				return fmt.Errorf("unknown format %q in --format (known: %s)", interderive.Escape(format), strings.Join(benchFormats, ", "))
+			}
+			if forTargets && format != formatTable {
+				return fmt.Errorf("--targets prints its own report: --format %s applies to the suite only", format)
+			}
 			sel, err := a.benchSelection(dir, only, stages, variants, sizes, forTargets)
 			if err != nil {
 				return err
@@ -91,6 +116,7 @@ go tool pprof.
 			}
 			var charts []plot.Chart
 			var total benchCount
+			out := newBenchOut(format, stdout)
 			for _, p := range sel.progs {
 				if sel.sizes != nil {
 					p.Sizes = sel.sizes
@@ -113,11 +139,14 @@ go tool pprof.
 						name += "[" + cf.Label() + "]"
 					}
 					for _, variant := range variants {
-						chart, n := benchTable(stdout, cf.Program, name, stageList, variant, limit)
+						chart, n := benchTable(out, cf.Program, name, stageList, variant, limit)
 						charts = append(charts, chart)
 						total.add(n)
 					}
 				}
+			}
+			if err := out.close(total); err != nil {
+				return err
 			}
 			if total.measured == 0 {
 				// Every run stopped without an answer, or failed to load.
@@ -131,7 +160,11 @@ go tool pprof.
 				if err := writePlot(plotFile, sel.inputs, force, charts); err != nil {
 					return err
 				}
-				fmt.Fprintf(stdout, "\nwrote %s\n", interderive.Escape(plotFile))
+				if format == formatTable {
+					fmt.Fprintf(stdout, "\nwrote %s\n", interderive.Escape(plotFile))
+				} else {
+					fmt.Fprintf(stderr, "wrote %s\n", interderive.Escape(plotFile))
+				}
 			}
 			if total.mismatches > 0 {
 				fmt.Fprintf(stderr, "%d benchmark answers differ from the stated ones\n", total.mismatches)
@@ -152,6 +185,8 @@ go tool pprof.
 	cmd.Flags().StringVar(&plotFile, "plot", "", "write a log-log chart of time against size to this SVG file (a new file, unless --force)")
 	cmd.Flags().BoolVar(&forTargets, "targets", false, "measure the performance targets instead of running the suite")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (a new file, unless --force)")
+	cmd.Flags().StringVar(&format, "format", formatTable, "how to print the suite's measurements: table, gobench (Go's benchmark format, one line per round, for benchstat) or json")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the suite's measurements as JSON (--format json)")
 	cmd.Flags().BoolVar(&force, "force", false, "let --plot and --cpuprofile overwrite existing files (never a program of the suite)")
 	return cmd
 }
@@ -246,15 +281,13 @@ func (c *benchCount) add(d benchCount) {
 }
 
 // benchTable runs one program under one variant on the stages at its sizes, prints the
-// table and the exponents, and returns the chart of time against size and the count
-// of its runs: made, measured (an answer), stopped by a resource limit, and with an
-// answer other than the program's stated one.
-func benchTable(stdout io.Writer, p workbench.BenchProgram, name string, stages []interderive.Stage, variant string, limit time.Duration) (plot.Chart, benchCount) {
-	fmt.Fprintf(stdout, "\n%s (%s)\n", name, variant)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "stage\tn\ttime\tcontractions\tcontractions/s\tpeak heap\tanswer\t")
+// table and the exponents to out, and returns the chart of time against size and the
+// count of its runs: made, measured (an answer), stopped by a resource limit, and with
+// an answer other than the program's stated one.
+func benchTable(out benchOut, p workbench.BenchProgram, name string, stages []interderive.Stage, variant string, limit time.Duration) (plot.Chart, benchCount) {
+	out.begin(name, variant)
 	chart := plot.Chart{Title: name + " (" + variant + ")", XLabel: "n", YLabel: "time"}
-	exponents := map[string]float64{}
+	var exponents []stageExponent
 	var count benchCount
 	for _, st := range stages {
 		stage := st.Name()
@@ -266,7 +299,7 @@ func benchTable(stdout io.Writer, p workbench.BenchProgram, name string, stages 
 				// environment steps of a stage over environments on long chains) would take many times the
 				// limit at the next size.
 				if est, ok := workbench.NextTime(rows[i-2], rows[i-1], size); ok && est > 15*limit {
-					fmt.Fprintf(tw, "%s\t%s\t(skipped: about %s)\t\t\t\t\t\n", stage, size, est.Round(time.Second))
+					out.skipped(stage, size, est)
 					break
 				}
 			}
@@ -287,8 +320,7 @@ func benchTable(stdout io.Writer, p workbench.BenchProgram, name string, stages 
 			default:
 				count.measured++
 			}
-			rate := float64(r.Contractions) / r.Time.Seconds()
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.3g\t%s\t%s\t\n", stage, size, r.Time.Round(time.Microsecond), r.Contractions, rate, interderive.FormatBytes(int64(r.PeakHeap)), answer)
+			out.row(r, answer)
 			if x, err := strconv.ParseFloat(size, 64); err == nil && r.Err == nil {
 				series.Points = append(series.Points, plot.Point{X: x, Y: r.Time.Seconds()})
 			}
@@ -297,31 +329,26 @@ func benchTable(stdout io.Writer, p workbench.BenchProgram, name string, stages 
 			}
 		}
 		chart.Series = append(chart.Series, series)
-		exponents[stage] = workbench.GrowthExponent(rows)
+		if k := workbench.GrowthExponent(rows); !math.IsNaN(k) {
+			exponents = append(exponents, stageExponent{stage, k})
+		}
 	}
 	if strings.HasPrefix(name, "fib-typed") {
 		series := plot.Series{Name: "native Go"}
 		for _, size := range p.Sizes {
 			n, _ := strconv.Atoi(size)
-			start, reps, sink := time.Now(), 0, 0
-			for time.Since(start) < 20*time.Millisecond {
+			reps, sink := 0, 0
+			t, _ := workbench.TimeRounds(func() error {
 				sink += targets.NativeFib(n)
 				reps++
-			}
-			d := time.Since(start) / time.Duration(reps)
-			fmt.Fprintf(tw, "native Go\t%s\t%s\t\t\t\t%d\t\n", size, d.Round(time.Nanosecond), sink/reps)
-			series.Points = append(series.Points, plot.Point{X: float64(n), Y: d.Seconds()})
+				return nil
+			})
+			out.native(size, t, sink/reps)
+			series.Points = append(series.Points, plot.Point{X: float64(n), Y: t.Mean().Seconds()})
 		}
 		chart.Series = append(chart.Series, series)
 	}
-	tw.Flush()
-	fmt.Fprint(stdout, "growth exponent (time vs contractions):")
-	for _, st := range stages {
-		if k := exponents[st.Name()]; !math.IsNaN(k) {
-			fmt.Fprintf(stdout, "  %s %.2f", st.Name(), k)
-		}
-	}
-	fmt.Fprintln(stdout)
+	out.end(exponents)
 	return chart, count
 }
 

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/interderive/interderive/internal/workbench"
 )
 
 // TestBench runs a two-program suite: a table per program and variant, the growth
@@ -74,5 +77,76 @@ func TestBenchMeasuredNothing(t *testing.T) {
 	rows := regexp.MustCompile(`(?m)^\s+interp\s+(\d+)\s`).FindAllStringSubmatch(stdout, -1)
 	if code != 0 || len(rows) != 2 || rows[0][1] != "5" || rows[1][1] != "10" {
 		t.Errorf("--sizes 5,10: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestBenchFormats: --format gobench prints one line per round in Go's benchmark
+// format (what benchstat reads), --json one document with each row's rounds and
+// spread; a format that is not known, or two formats at once, is a usage error.
+func TestBenchFormats(t *testing.T) {
+	dir := t.TempDir()
+	// count n = 0 after n + 1 calls, whatever n. Every round of a run reports the
+	// same contractions: the run is deterministic.
+	src := "-- sizes: 10\n-- answer 10: 0\nletrec count: Int -> Int = \\n:Int. if n = 0 then 0 else count (n - 1) in count {n}"
+	if err := os.WriteFile(filepath.Join(dir, "count.gtlc.in"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCmd("bench", "--dir", dir, "--stage", "machine", "--semantics", "ed", "--format", "gobench")
+	if code != 0 {
+		t.Fatalf("gobench: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	line := regexp.MustCompile(`^BenchmarkInterderive/program=count\.gtlc/variant=ed/stage=machine/n=10 \t[1-9][0-9]*\t[0-9.]+ ns/op\t([0-9]+) contractions/op\t[0-9]+ peak-heap-bytes$`)
+	rounds, contractions := 0, map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		if m := line.FindStringSubmatch(l); m != nil {
+			rounds++
+			contractions[m[1]] = true
+		} else if !regexp.MustCompile(`^[a-z]+: `).MatchString(l) {
+			t.Errorf("a line neither a benchmark nor a configuration: %q", l)
+		}
+	}
+	if rounds != workbench.Rounds || len(contractions) != 1 {
+		t.Errorf("%d rounds (want %d), contractions %v\n%s", rounds, workbench.Rounds, contractions, stdout)
+	}
+
+	stdout, stderr, code = runCmd("bench", "--dir", dir, "--stage", "machine,interp", "--semantics", "ed", "--json")
+	if code != 0 {
+		t.Fatalf("json: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var doc struct {
+		Tables []struct {
+			Program, Variant string
+			Rows             []struct {
+				Stage, N, Answer string
+				MeanNs           float64 `json:"mean_ns"`
+				Spread           *float64
+				Rounds           []struct {
+					Runs     int
+					NsPerRun float64 `json:"ns_per_run"`
+				}
+			}
+		}
+		Runs, Measured int
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if doc.Runs != 2 || doc.Measured != 2 || len(doc.Tables) != 1 || doc.Tables[0].Program != "count.gtlc" || doc.Tables[0].Variant != "ed" || len(doc.Tables[0].Rows) != 2 {
+		t.Fatalf("document: %+v", doc)
+	}
+	for i, r := range doc.Tables[0].Rows {
+		if r.Stage != []string{"machine", "interp"}[i] || r.N != "10" || r.Answer != "0" || r.MeanNs <= 0 || r.Spread == nil || len(r.Rounds) != workbench.Rounds {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+
+	for _, args := range [][]string{
+		{"--format", "csv"},
+		{"--json", "--format", "table"},
+		{"--targets", "--format", "json"},
+	} {
+		if stdout, stderr, code := runCmd(append([]string{"bench", "--dir", dir}, args...)...); code != 2 || stdout != "" {
+			t.Errorf("%v: exit %d (want 2), %q, %q", args, code, stdout, stderr)
+		}
 	}
 }

@@ -189,7 +189,8 @@ type BenchRow struct {
 	Program, Size, Stage, Variant string
 	Answer                        string
 	Contractions                  int
-	Time                          time.Duration // the mean of the repetitions
+	Time                          time.Duration // the mean of the repetitions (Timing.Mean)
+	Timing                        Timing        // the repetitions, in rounds
 	PeakHeap                      uint64        // heap in use at the highest sample, above the heap before the run
 	PeakAbs                       uint64        // heap in use at the highest sample, the process's whole heap
 	Err                           error
@@ -198,26 +199,76 @@ type BenchRow struct {
 	Mismatch string
 }
 
-// MinBenchTime is how long RunBench repeats a fast run to time it. It reports the mean
-// time of the repetitions, so that every run pays its share of collecting the garbage
-// the runs make: the fastest repetition of a small run would be one that no collection
-// interrupted, and a small run would look cheaper per contraction than a large one.
-const MinBenchTime = 50 * time.Millisecond
+// MinBenchTime is how long RunBench repeats a fast run to time it, over all its rounds.
+// It reports the mean time of the repetitions, so that every run pays its share of
+// collecting the garbage the runs make: the fastest repetition of a small run would be
+// one that no collection interrupted, and a small run would look cheaper per
+// contraction than a large one.
+const MinBenchTime = 60 * time.Millisecond
+
+// Rounds is how many rounds TimeRounds times a run in: each repeats the run, at least
+// once, for MinBenchTime/Rounds, so that the spread of the rounds' means says how far
+// the mean can be trusted (benchstat reads one line per round: bench --format
+// gobench; it needs six for a confidence interval). A run longer than LongRun is
+// timed in MinRounds rounds only.
+const (
+	Rounds    = 6
+	MinRounds = 3
+	LongRun   = time.Second
+)
+
+// A Round is one round of a timing: N runs whose mean time is PerRun.
+type Round struct {
+	N      int
+	PerRun time.Duration
+}
+
+// A Timing is the rounds of repeated runs that time one run.
+type Timing struct {
+	Rounds []Round
+}
+
+// Mean is the mean time of every run of every round.
+func (t Timing) Mean() time.Duration {
+	var total time.Duration
+	n := 0
+	for _, r := range t.Rounds {
+		total += r.PerRun * time.Duration(r.N)
+		n += r.N
+	}
+	if n == 0 {
+		return 0
+	}
+	return total / time.Duration(n)
+}
+
+// Spread is half the range of the rounds' means, relative to the mean: the mean is
+// within ±Spread of every round's (NaN with fewer than two rounds).
+func (t Timing) Spread() float64 {
+	if len(t.Rounds) < 2 {
+		return math.NaN()
+	}
+	lo, hi := t.Rounds[0].PerRun, t.Rounds[0].PerRun
+	for _, r := range t.Rounds[1:] {
+		lo, hi = min(lo, r.PerRun), max(hi, r.PerRun)
+	}
+	return float64(hi-lo) / 2 / float64(t.Mean())
+}
 
 // RunBench runs a program at one size on one stage under one variant, with opts as
 // given (in each stage's default mode, unless the caller applied one): once while
-// sampling the heap (RunOnce), for its answer, contractions and peak heap, then again,
-// at least once, until MinBenchTime has passed; the time is the mean of the runs
-// after the first. (The sampling stops the world every millisecond to read the heap,
-// which slows a long run with a large heap by a third or more: timing that run would
-// weigh on long runs only, as the gradient against its forward run.)
+// sampling the heap (RunOnce), for its answer, contractions and peak heap, then again
+// in Rounds rounds (TimeRounds); the time is the mean of the runs after the first. (The
+// sampling stops the world every millisecond to read the heap, which slows a long run
+// with a large heap by a third or more: timing that run would weigh on long runs only,
+// as the gradient against its forward run.)
 func RunBench(p BenchProgram, size string, stage interderive.Stage, variant string, opts interderive.Options) BenchRow {
 	row, prog := runOnce(p, size, stage, variant, opts)
 	if row.Err != nil {
 		return row
 	}
 	opts.OnContract = nil
-	t, err := TimeIt(func() error {
+	t, err := TimeRounds(func() error {
 		_, err := runSafely(prog, stage, variant, opts)
 		return err
 	})
@@ -225,22 +276,35 @@ func RunBench(p BenchProgram, size string, stage interderive.Stage, variant stri
 		row.Err = err
 		return row
 	}
-	row.Time = t
+	row.Timing, row.Time = t, t.Mean()
 	return row
 }
 
-// TimeIt returns the mean time of runs of f repeated, at least once, until
-// MinBenchTime has passed.
+// TimeIt returns the mean time of runs of f (TimeRounds).
 func TimeIt(f func() error) (time.Duration, error) {
-	total, reps := time.Duration(0), 0
-	for ; reps == 0 || total < MinBenchTime; reps++ {
-		start := time.Now()
-		if err := f(); err != nil {
-			return 0, err
+	t, err := TimeRounds(f)
+	return t.Mean(), err
+}
+
+// TimeRounds times f in Rounds rounds (MinRounds if a run takes longer than LongRun),
+// each repeating f, at least once, until MinBenchTime/Rounds has passed.
+func TimeRounds(f func() error) (Timing, error) {
+	var t Timing
+	for len(t.Rounds) < Rounds {
+		total, n := time.Duration(0), 0
+		for ; n == 0 || total < MinBenchTime/Rounds; n++ {
+			start := time.Now()
+			if err := f(); err != nil {
+				return t, err
+			}
+			total += time.Since(start)
 		}
-		total += time.Since(start)
+		t.Rounds = append(t.Rounds, Round{N: n, PerRun: total / time.Duration(n)})
+		if len(t.Rounds) >= MinRounds && total/time.Duration(n) > LongRun {
+			break
+		}
 	}
-	return total / time.Duration(reps), nil
+	return t, nil
 }
 
 // RunOnce runs a program at one size on one stage under one variant, once, sampling

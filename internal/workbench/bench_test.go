@@ -168,3 +168,55 @@ func TestPeakRSS(t *testing.T) {
 		t.Errorf("peak %d, %v", peak, err)
 	}
 }
+
+// TestTiming: the mean is over every run of every round (not the mean of the rounds'
+// means), the spread half the range of the rounds' means over the mean.
+func TestTiming(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		rounds []Round
+		mean   time.Duration
+		spread float64 // NaN: fewer than two rounds
+	}{
+		{nil, 0, math.NaN()},
+		{[]Round{{N: 4, PerRun: 2 * ms}}, 2 * ms, math.NaN()},
+		// (1·1 + 3·3) / 4 = 2.5 ms; (3 − 1) / 2 / 2.5 = 0.4.
+		{[]Round{{N: 1, PerRun: 1 * ms}, {N: 3, PerRun: 3 * ms}}, 2500 * time.Microsecond, 0.4},
+		// Equal rounds: no spread.
+		{[]Round{{N: 2, PerRun: 5 * ms}, {N: 7, PerRun: 5 * ms}, {N: 1, PerRun: 5 * ms}}, 5 * ms, 0},
+	}
+	for _, tt := range tests {
+		tm := Timing{Rounds: tt.rounds}
+		if got := tm.Mean(); got != tt.mean {
+			t.Errorf("%v: mean %v, want %v", tt.rounds, got, tt.mean)
+		}
+		if got := tm.Spread(); !(math.IsNaN(tt.spread) && math.IsNaN(got)) && math.Abs(got-tt.spread) > 1e-12 {
+			t.Errorf("%v: spread %v, want %v", tt.rounds, got, tt.spread)
+		}
+	}
+}
+
+// TestTimeRounds: Rounds rounds of at least one run each, every round at least
+// MinBenchTime/Rounds long; a run longer than LongRun would make MinRounds (not
+// measured here: it would take seconds).
+func TestTimeRounds(t *testing.T) {
+	calls := 0
+	tm, err := TimeRounds(func() error { calls++; time.Sleep(time.Millisecond); return nil })
+	if err != nil || len(tm.Rounds) != Rounds {
+		t.Fatalf("%v rounds, %v", len(tm.Rounds), err)
+	}
+	n := 0
+	for _, r := range tm.Rounds {
+		n += r.N
+		if r.N < 1 || time.Duration(r.N)*r.PerRun < MinBenchTime/Rounds {
+			t.Errorf("round %+v shorter than %v", r, MinBenchTime/Rounds)
+		}
+	}
+	if n != calls {
+		t.Errorf("rounds count %d runs, f ran %d times", n, calls)
+	}
+	boom := errors.New("boom")
+	if _, err := TimeRounds(func() error { return boom }); err != boom {
+		t.Errorf("error %v, want boom", err)
+	}
+}
