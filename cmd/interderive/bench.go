@@ -26,7 +26,8 @@ func (a *app) newBenchCmd() *cobra.Command {
 	var dir, only, stages, plotFile, sizes, cpuProfile string
 	var limit time.Duration
 	var forTargets, force, asJSON bool
-	var format string
+	var format, peerName string
+	var peerTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "bench [flags]",
 		Short: "Run the benchmark suite on every stage, or measure the performance targets",
@@ -68,6 +69,14 @@ benchstat compares two runs or two builds with confidence intervals:
 --format json (or --json) prints one JSON document: the tables, each row's mean,
 spread and rounds, the growth exponents, and the counts of runs.
 
+--peer redex compares the stages with PLT Redex models of the same rules
+(testdata/bench/redex: the cast calculus, layered, with its four semantics, and its
+typed call-by-value fragment), on the programs of the suite that name the sizes
+Redex runs them at (-- peer redex: 14): each stage's time, and how many times faster
+than each model it is, per size and variant (narrow them with --semantics). Redex
+runs under racket; where it is not installed the comparison is skipped, and says so.
+An answer that differs from Redex's makes the exit status 1.
+
 --cpuprofile FILE writes a CPU profile of the run (pprof format), for
 go tool pprof.
 
@@ -83,6 +92,15 @@ go tool pprof.
 			}
 			if !slices.Contains(benchFormats, format) {
 				return fmt.Errorf("unknown format %q in --format (known: %s)", interderive.Escape(format), strings.Join(benchFormats, ", "))
+			}
+			var peer workbench.Peer
+			if peerName != "" {
+				if peer, err = workbench.PeerNamed(peerName); err != nil {
+					return err
+				}
+				if forTargets || format != formatTable || plotFile != "" {
+					return fmt.Errorf("--peer prints its own comparison: it takes neither --targets, --format nor --plot")
+				}
 			}
 			if forTargets && format != formatTable {
 				return fmt.Errorf("--targets prints its own report: --format %s applies to the suite only", format)
@@ -111,6 +129,9 @@ go tool pprof.
 					}
 				}()
 			}
+			if peerName != "" {
+				return a.benchPeer(stdout, stderr, dir, sel, peer, peerTimeout)
+			}
 			if forTargets {
 				return runTargets(stdout, stderr, sel.progs, sel.targets)
 			}
@@ -125,10 +146,7 @@ go tool pprof.
 				if err != nil {
 					return err
 				}
-				stageList := a.wb.StagesOf(p.Calculus)
-				if sel.stages != nil {
-					stageList = slices.DeleteFunc(slices.Clone(stageList), func(s interderive.Stage) bool { return !slices.Contains(sel.stages, s.Name()) })
-				}
+				stageList := a.selectedStages(p, sel)
 				configs := p.Configurations()
 				if len(configs) > 1 {
 					configs = []workbench.Configuration{configs[0], configs[len(configs)-1]}
@@ -187,6 +205,8 @@ go tool pprof.
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (a new file, unless --force)")
 	cmd.Flags().StringVar(&format, "format", formatTable, "how to print the suite's measurements: table, gobench (Go's benchmark format, one line per round, for benchstat) or json")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the suite's measurements as JSON (--format json)")
+	cmd.Flags().StringVar(&peerName, "peer", "", "compare the stages with another tool instead: redex (PLT Redex models, run by racket; skipped where it is not installed)")
+	cmd.Flags().DurationVar(&peerTimeout, "peer-timeout", 30*time.Minute, "stop a peer's run after this long (0 for no limit)")
 	cmd.Flags().BoolVar(&force, "force", false, "let --plot and --cpuprofile overwrite existing files (never a program of the suite)")
 	return cmd
 }
@@ -269,6 +289,15 @@ func (a *app) benchSelection(dir, programs, stages string, variants map[string]*
 		}
 	}
 	return sel, nil
+}
+
+// selectedStages are the stages of a program's calculus that --stage selects.
+func (a *app) selectedStages(p workbench.BenchProgram, sel benchSel) []interderive.Stage {
+	stages := a.wb.StagesOf(p.Calculus)
+	if sel.stages != nil {
+		stages = slices.DeleteFunc(slices.Clone(stages), func(s interderive.Stage) bool { return !slices.Contains(sel.stages, s.Name()) })
+	}
+	return stages
 }
 
 // benchCount counts the runs of the tables.

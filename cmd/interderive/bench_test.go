@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -148,5 +149,72 @@ func TestBenchFormats(t *testing.T) {
 		if stdout, stderr, code := runCmd(append([]string{"bench", "--dir", dir}, args...)...); code != 2 || stdout != "" {
 			t.Errorf("%v: exit %d (want 2), %q, %q", args, code, stdout, stderr)
 		}
+	}
+}
+
+// TestBenchPeer runs bench --peer against a stand-in for racket (a script on PATH that
+// prints what peer.rkt prints), so that the comparison's plumbing is tested wherever
+// the suite runs: the peer's models and each stage, with the ratios; an answer other
+// than the peer's fails; without the runtime the comparison is skipped and says so.
+func TestBenchPeer(t *testing.T) {
+	dir := t.TempDir()
+	// count n = 0 for every n (its answer at 10 is 0).
+	src := "-- sizes: 10\n-- peer redex: 10\nletrec count: Int -> Int = \\n:Int. if n = 0 then 0 else count (n - 1) in count {n}"
+	if err := os.WriteFile(filepath.Join(dir, "count.gtlc.in"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "redex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "redex", "peer.rkt"), []byte("; stand-in"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	fake := func(answer string) {
+		script := "#!/bin/sh\n[ \"$2 $3 $4\" = \"count.gtlc 10 ed\" ] || { echo \"args: $*\" >&2; exit 2; }\necho \"cast 99 " + answer + " 2.5\"\n"
+		if err := os.WriteFile(filepath.Join(bin, "racket"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin)
+	fake("0")
+	stdout, stderr, code := runCmd("bench", "--dir", dir, "--peer", "redex", "--stage", "machine", "--semantics", "ed")
+	if code != 0 || !strings.Contains(stdout, "count.gtlc n=10 (ed), against redex") || !regexp.MustCompile(`redex cast +99 +0 +2\.5s`).MatchString(stdout) ||
+		!regexp.MustCompile(`machine +[0-9]+ +0 +[0-9.]+[µm]?s ±[0-9.]+% +[0-9.e+]+`).MatchString(stdout) || !strings.Contains(stdout, "1 run compared with redex") {
+		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	fake("1")
+	if stdout, stderr, code := runCmd("bench", "--dir", dir, "--peer", "redex", "--stage", "machine", "--semantics", "ed"); code != 1 || !strings.Contains(stdout, "0 DIFFERS from redex") || !strings.Contains(stderr, "1 run failed or differ") {
+		t.Errorf("a different answer: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if stdout, stderr, code := runCmd("bench", "--dir", dir, "--peer", "redex"); code != 0 || stdout != "" || !strings.Contains(stderr, "bench --peer redex: skipped 1 program: redex: racket is not installed") {
+		t.Errorf("no racket: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, args := range [][]string{
+		{"--peer", "redx"},
+		{"--peer", "redex", "--targets"},
+		{"--peer", "redex", "--json"},
+		{"--peer", "redex", "--dir", t.TempDir()},
+	} {
+		if stdout, stderr, code := runCmd(append([]string{"bench", "--dir", dir}, args...)...); code != 2 || stdout != "" {
+			t.Errorf("%v: exit %d (want 2), %q, %q", args, code, stdout, stderr)
+		}
+	}
+}
+
+// TestRedexModels runs the Redex models' own tests (the specification's worked
+// examples in all four semantics) where racket is installed.
+func TestRedexModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs racket")
+	}
+	racket, err := exec.LookPath("racket")
+	if err != nil {
+		t.Skip("racket is not installed")
+	}
+	out, err := exec.Command(racket, filepath.Join("..", "..", "testdata", "bench", "redex", "cast-test.rkt")).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Errorf("%v\n%s", err, out)
 	}
 }

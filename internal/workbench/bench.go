@@ -28,6 +28,7 @@ import (
 //	-- sizes: 10, 20, 40          the sizes the suite runs it at
 //	-- answer 10: 55              the answer at a size (checked by every run at that size)
 //	-- answer 10: ~ 1.99989       the same, to a relative 1e-9
+//	-- peer redex: 14             the sizes a peer runs it at (bench --peer, Peers)
 //
 // Besides {n}, the text may write {B^n}: the real number B to the power n (so that a
 // loop bounded by a real runs about n times).
@@ -43,6 +44,7 @@ type BenchProgram struct {
 	Text     string
 	Sizes    []string
 	Answers  map[string]string // size -> expected observation
+	Peers    map[string][]string // peer -> sizes it runs the program at (-- peer NAME: sizes)
 }
 
 // LoadBench reads the suite's programs from a directory, each in the calculus of its
@@ -75,13 +77,18 @@ func (w *Workbench) ParseBench(name string, src []byte) (BenchProgram, error) {
 	if err != nil {
 		return BenchProgram{}, err
 	}
-	p := BenchProgram{Name: name, Calculus: c, Lang: l.Ext, Text: string(src), Answers: map[string]string{}}
+	p := BenchProgram{Name: name, Calculus: c, Lang: l.Ext, Text: string(src), Answers: map[string]string{}, Peers: map[string][]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if rest, ok := strings.CutPrefix(line, "-- sizes:"); ok {
 			for _, s := range strings.Split(rest, ",") {
 				p.Sizes = append(p.Sizes, strings.TrimSpace(s))
+			}
+		}
+		if rest, ok := strings.CutPrefix(line, "-- peer "); ok {
+			if err := parsePeerLine(rest, p.Peers); err != nil {
+				return BenchProgram{}, err
 			}
 		}
 		if rest, ok := strings.CutPrefix(line, "-- answer "); ok {
