@@ -43,7 +43,7 @@ type BenchProgram struct {
 	Lang     string // EXT
 	Text     string
 	Sizes    []string
-	Answers  map[string]string // size -> expected observation
+	Answers  map[string]string   // size -> expected observation
 	Peers    map[string][]string // peer -> sizes it runs the program at (-- peer NAME: sizes)
 }
 
