@@ -1,0 +1,185 @@
+package sem
+
+import (
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/interderive/interderive"
+)
+
+// TermOp says what a term node is.
+type TermOp uint8
+
+// The term nodes.
+const (
+	TermVar TermOp = iota // a variable (an occurrence, or a binder's name)
+	TermInt               // an integer literal
+	TermCon               // a constructor applied to its arguments
+)
+
+// Term is a term of a rule-defined calculus: a generic syntax tree. Terms are
+// immutable once built (closed is a cache).
+type Term struct {
+	P    Pos
+	Op   TermOp
+	Name string // TermVar
+	N    int64  // TermInt
+	Con  *Con   // TermCon
+	Args []*Term
+
+	closed atomic.Bool // known to have no free variable (Subst was given it as a closed value)
+}
+
+// Var is the variable x.
+func Var(p Pos, x string) *Term { return &Term{P: p, Op: TermVar, Name: x} }
+
+// Int is the integer n.
+func Int(p Pos, n int64) *Term { return &Term{P: p, Op: TermInt, N: n} }
+
+// App is c applied to args.
+func App(p Pos, c *Con, args ...*Term) *Term { return &Term{P: p, Op: TermCon, Con: c, Args: args} }
+
+// Format prints t as an s-expression: (app (lam x x) 1).
+func Format(t *Term) string {
+	s, _ := FormatBounded(t, 0)
+	return s
+}
+
+// FormatBounded prints t in at most max bytes (0: no bound), cut and ended with "…"
+// when longer; ok is false when it was cut. It uses no recursion.
+func FormatBounded(t *Term, max int) (s string, ok bool) {
+	var b strings.Builder
+	type item struct {
+		t   *Term
+		lit string
+	}
+	stack := []item{{t: t}}
+	for len(stack) > 0 {
+		if max > 0 && b.Len() > max {
+			return b.String()[:max] + "…", false
+		}
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.t == nil {
+			b.WriteString(it.lit)
+			continue
+		}
+		switch it.t.Op {
+		case TermVar:
+			b.WriteString(it.t.Name)
+		case TermInt:
+			b.WriteString(strconv.FormatInt(it.t.N, 10))
+		case TermCon:
+			b.WriteString("(" + it.t.Con.Name)
+			stack = append(stack, item{lit: ")"})
+			for i := len(it.t.Args) - 1; i >= 0; i-- {
+				stack = append(stack, item{t: it.t.Args[i]}, item{lit: " "})
+			}
+		}
+	}
+	if max > 0 && b.Len() > max {
+		return b.String()[:max] + "…", false
+	}
+	return b.String(), true
+}
+
+// String prints the term (Format).
+func (t *Term) String() string { return Format(t) }
+
+// ReadTerm reads a program of the language: one s-expression of its program sort (the
+// first sort), closed. An integer is an integer literal, a symbol a variable, a list a
+// constructor applied to its arguments, (lam x (add x 1)). Every node keeps its
+// position. It never panics; on failure the error is an interderive.ErrorList.
+func (l *Language) ReadTerm(src []byte) (*Term, error) {
+	ss, err := ReadSExprs(src)
+	if err != nil {
+		return nil, err
+	}
+	var errs interderive.ErrorList
+	switch len(ss) {
+	case 0:
+		errs.Add(Pos{Line: 1, Col: 1}, "no term")
+		return nil, errs
+	case 1:
+	default:
+		errs.Add(ss[1].P, "a second term after the program")
+		return nil, errs
+	}
+	t := l.readTerm(ss[0], l.Sorts[0], map[string]int{}, &errs)
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	return t, nil
+}
+
+// readTerm converts s to a term of sort so; scope counts the binders of each name
+// around s.
+func (l *Language) readTerm(s *SExpr, so *Sort, scope map[string]int, errs *interderive.ErrorList) *Term {
+	switch s.Kind {
+	case SInt:
+		if !so.Ints {
+			errs.Add(s.P, "sort "+so.Name+" has no integers")
+		}
+		return Int(s.P, s.N)
+	case SSym:
+		if !so.Vars {
+			errs.Add(s.P, "sort "+so.Name+" has no variables")
+		} else if scope[s.Sym] == 0 {
+			errs.Add(s.P, "unbound variable "+s.Sym)
+		}
+		return Var(s.P, s.Sym)
+	case SStr:
+		errs.Add(s.P, "a string is not a term")
+		return nil
+	}
+	if len(s.List) == 0 || s.List[0].Kind != SSym {
+		errs.Add(s.P, "a term is an integer, a variable or (constructor argument ...)")
+		return nil
+	}
+	c, ok := l.cons[s.List[0].Sym]
+	if !ok || c.Sort != so {
+		errs.Add(s.List[0].P, "unknown constructor "+s.List[0].Sym+" of sort "+so.Name)
+		return nil
+	}
+	if len(s.List)-1 != len(c.Args) {
+		errs.Add(s.P, c.Name+" takes "+strconv.Itoa(len(c.Args))+" arguments, not "+strconv.Itoa(len(s.List)-1))
+		return nil
+	}
+	args := make([]*Term, len(c.Args))
+	for i, a := range c.Args {
+		if a.Kind != ArgVar {
+			continue
+		}
+		x := s.List[i+1]
+		if x.Kind != SSym {
+			errs.Add(x.P, "argument "+strconv.Itoa(i)+" of "+c.Name+" is a variable")
+			return nil
+		}
+		args[i] = Var(x.P, x.Sym)
+	}
+	for i, a := range c.Args {
+		x := s.List[i+1]
+		switch a.Kind {
+		case ArgInt:
+			if x.Kind != SInt {
+				errs.Add(x.P, "argument "+strconv.Itoa(i)+" of "+c.Name+" is an integer")
+				return nil
+			}
+			args[i] = Int(x.P, x.N)
+		case ArgTerm:
+			for _, b := range c.scope[i] {
+				scope[args[b].Name]++
+			}
+			args[i] = l.readTerm(x, a.Sort, scope, errs)
+			for _, b := range c.scope[i] {
+				scope[args[b].Name]--
+			}
+			if args[i] == nil {
+				return nil
+			}
+		}
+	}
+	return App(s.P, c, args...)
+}
