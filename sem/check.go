@@ -411,7 +411,7 @@ func (c *checker) check(t *Term, k *Kind) {
 			if !l.IsValue(v, f.Hole) {
 				continue
 			}
-			t2 := plugAt(t, f.Path, v)
+			t2 := PlugAt(t, f.Path, v)
 			for _, e := range k.Frames[:f.Index] {
 				b2 := make([]*Term, e.Metas)
 				if l.Match(e.Pat, t2, b2) && !l.IsValue(b2[e.HoleSlot], e.Hole) {
@@ -442,14 +442,4 @@ func (c *checker) check(t *Term, k *Kind) {
 		}
 		c.report(key, p, "a non-value does not decompose: %s is not a value of kind %s, enters no frame, and no rule contracts it (declare it with (stuck ...) if it is an error by design)", w, k.Name)
 	}
-}
-
-// plugAt is t with the subterm at path replaced by v.
-func plugAt(t *Term, path []int, v *Term) *Term {
-	if len(path) == 0 {
-		return v
-	}
-	args := slices.Clone(t.Args)
-	args[path[0]] = plugAt(t.Args[path[0]], path[1:], v)
-	return &Term{P: t.P, Op: TermCon, Con: t.Con, Args: args}
 }

@@ -42,46 +42,63 @@ func App(p Pos, c *Con, args ...*Term) *Term { return &Term{P: p, Op: TermCon, C
 
 // Format prints t as an s-expression: (app (lam x x) 1).
 func Format(t *Term) string {
-	s, _ := FormatBounded(t, 0)
+	s, _ := FormatBounded(t, interderive.PrintBudget{})
 	return s
 }
 
-// FormatBounded prints t in at most max bytes (0: no bound), cut and ended with "…"
-// when longer; ok is false when it was cut. It uses no recursion.
-func FormatBounded(t *Term, max int) (s string, ok bool) {
-	var b strings.Builder
+// FormatBounded prints t within a print budget: at most b.Max bytes (0: no bound),
+// the prefix that fits and an *interderive.OutputError when longer, and b.Check's
+// error (the run's time or memory) if it stops the printing. It uses no recursion.
+func FormatBounded(t *Term, b interderive.PrintBudget) (string, error) {
+	var w strings.Builder
 	type item struct {
 		t   *Term
 		lit string
 	}
+	next := interderive.CheckEvery
 	stack := []item{{t: t}}
 	for len(stack) > 0 {
-		if max > 0 && b.Len() > max {
-			return b.String()[:max] + "…", false
+		if b.Max > 0 && w.Len() > b.Max {
+			return interderive.Cut(w.String(), b.Max), &interderive.OutputError{What: "the term", Limit: b.Max}
+		}
+		if b.Check != nil && w.Len() >= next {
+			next += interderive.CheckEvery
+			if err := b.Check(); err != nil {
+				return w.String(), err
+			}
 		}
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if it.t == nil {
-			b.WriteString(it.lit)
+			w.WriteString(it.lit)
 			continue
 		}
 		switch it.t.Op {
 		case TermVar:
-			b.WriteString(it.t.Name)
+			w.WriteString(it.t.Name)
 		case TermInt:
-			b.WriteString(strconv.FormatInt(it.t.N, 10))
+			w.WriteString(strconv.FormatInt(it.t.N, 10))
 		case TermCon:
-			b.WriteString("(" + it.t.Con.Name)
+			w.WriteString("(" + it.t.Con.Name)
 			stack = append(stack, item{lit: ")"})
 			for i := len(it.t.Args) - 1; i >= 0; i-- {
 				stack = append(stack, item{t: it.t.Args[i]}, item{lit: " "})
 			}
 		}
 	}
-	if max > 0 && b.Len() > max {
-		return b.String()[:max] + "…", false
+	if b.Max > 0 && w.Len() > b.Max {
+		return interderive.Cut(w.String(), b.Max), &interderive.OutputError{What: "the term", Limit: b.Max}
 	}
-	return b.String(), true
+	return w.String(), nil
+}
+
+// FormatShort prints t in at most max bytes, ended with … when cut: for messages.
+func FormatShort(t *Term, max int) string {
+	s, err := FormatBounded(t, interderive.PrintBudget{Max: max})
+	if err != nil {
+		return s + "…"
+	}
+	return s
 }
 
 // String prints the term (Format).
