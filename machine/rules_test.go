@@ -274,6 +274,24 @@ func sumProgram(n int) string {
 	return fmt.Sprintf("(letrec s k (if0 k 0 (add k (app s (sub k 1)))) (app s %d))", n)
 }
 
+// TestRulesDocExample: the program docs/rules.md gives as testdata/lambda/fib.lam
+// erased of its types computes fib 10 = 55 (that file's hand derivation), on both
+// derived stages.
+func TestRulesDocExample(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	e, err := l.ReadTerm([]byte(`(letrec fib n
+  (if0 n 0 (if0 (sub n 1) 1 (add (app fib (sub n 1)) (app fib (sub n 2)))))
+  (app fib 10))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []sem.Stage{reduction.Stage{}.Rules(), machine.Stage{}.Rules()} {
+		if a, err := s.Eval(l, e, interderive.Options{}); err != nil || sem.Format(a.Value) != "55" {
+			t.Errorf("%v (%v), want 55", a, err)
+		}
+	}
+}
+
 // TestRulesSumProgram: the benchmark's program computes its sum (10 + 9 + ... + 0 =
 // 55) on both derived stages.
 func TestRulesSumProgram(t *testing.T) {
