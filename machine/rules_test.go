@@ -157,12 +157,19 @@ func TestRulesLambdaRandom(t *testing.T) {
 	})
 }
 
-// TestRulesCBN: the call-by-name programs of testdata/rules/cbn on the derived
-// machine and the derived reduction semantics, in lockstep, and with the answer and
-// contraction sequence each file derives by hand.
-func TestRulesCBN(t *testing.T) {
-	l := loadRules(t, "cbn.sem")
-	files, _ := filepath.Glob("../testdata/rules/cbn/*.term")
+// TestRulesCorpus: the programs of testdata/rules/L/ (call by name; call by name
+// with a strictness operator, two context kinds) on the derived machine and the
+// derived reduction semantics, in lockstep, and with the answer and contraction
+// sequence each file derives by hand.
+func TestRulesCorpus(t *testing.T) {
+	for _, lang := range []string{"cbn", "cbn-strict"} {
+		t.Run(lang, func(t *testing.T) { corpus(t, lang) })
+	}
+}
+
+func corpus(t *testing.T, lang string) {
+	l := loadRules(t, lang+".sem")
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "rules", lang, "*.term"))
 	if len(files) < 4 {
 		t.Fatalf("%d programs", len(files))
 	}

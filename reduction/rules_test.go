@@ -175,12 +175,19 @@ func readExpectation(t *testing.T, file string, src []byte) cbnExpectation {
 	return x
 }
 
-// TestRulesCBN runs the programs of testdata/rules/cbn on the reduction semantics
-// derived from cbn.sem: each gives the answer and exactly the contractions its
-// comments derive by hand.
-func TestRulesCBN(t *testing.T) {
-	l := loadRules(t, "cbn.sem")
-	files, _ := filepath.Glob("../testdata/rules/cbn/*.term")
+// TestRulesCorpus runs the programs of testdata/rules/L/ on the reduction semantics
+// derived from testdata/rules/L.sem (call by name; call by name with a strictness
+// operator, two context kinds): each gives the answer and exactly the contractions
+// its comments derive by hand.
+func TestRulesCorpus(t *testing.T) {
+	for _, lang := range []string{"cbn", "cbn-strict"} {
+		t.Run(lang, func(t *testing.T) { corpus(t, lang) })
+	}
+}
+
+func corpus(t *testing.T, lang string) {
+	l := loadRules(t, lang+".sem")
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "rules", lang, "*.term"))
 	if len(files) < 4 {
 		t.Fatalf("%d programs", len(files))
 	}

@@ -133,7 +133,7 @@ func TestCheckErrors(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	for _, name := range []string{"cbv.sem", "cbn.sem"} {
+	for _, name := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem"} {
 		t.Run(name, func(t *testing.T) {
 			l := load(t, name)
 			printed := l.String()
