@@ -17,8 +17,9 @@ import (
 // one it does not. A violation is reported at the declaration at fault with the
 // first term of the enumeration (smallest first) that witnesses it.
 
-// MaxShapes bounds the terms Check enumerates per constructor; past it, the
-// arguments are drawn from the smallest representatives only.
+// MaxShapes bounds the terms Check enumerates per constructor: the arguments are
+// drawn from fewer representatives (the smallest) until the product fits, and the
+// enumeration stops at the bound in any case.
 const MaxShapes = 20_000
 
 // Check runs the static checks on a parsed language; the error is an
@@ -335,6 +336,9 @@ func (c *checker) applications(con *Con) []*Term {
 			return
 		}
 		for _, t := range choices[order[j]] {
+			if len(out) >= MaxShapes {
+				return
+			}
 			args[order[j]] = t
 			binders(j + 1)
 		}
@@ -348,6 +352,9 @@ func (c *checker) applications(con *Con) []*Term {
 func rec2(con *Con, choices [][]*Term, args []*Term, i int, out *[]*Term) {
 	for i < len(con.Args) && con.Args[i].Kind != ArgTerm {
 		i++
+	}
+	if len(*out) >= MaxShapes {
+		return // the bound: the enumeration stops, smallest first
 	}
 	if i == len(con.Args) {
 		*out = append(*out, App(Pos{}, con, slices.Clone(args)...))
