@@ -26,11 +26,12 @@ import (
 //	continue(f[t] : K, v) otherwise, rule r contracts f[v] to c
 //	                                                     -> eval(c, f's kind, K)       r
 //
-// where f[t] is the frame instantiated on the term t it was entered from. Terms are
-// substituted (the rules' (subst t x v)), not closed by environments: the calculus of
-// closures is not derived yet. The transitions run in an explicit loop, one an
-// iteration, so that the machine's depth is bounded by memory alone. No transition is
-// compressed.
+// where f[t] is the frame instantiated on the term t it was entered from. The same
+// transitions run over closures, with environments for substitution, for every rule
+// file that qualifies (rules_env.go: no pattern matches a variable occurrence), and
+// over terms, with substitution (the rules' (subst t x v)), for the others. The
+// transitions run in an explicit loop, one an iteration, so that the machine's depth
+// is bounded by memory alone. No transition is compressed.
 
 // Rules is the abstract machine derived from a rule file (sem.StageOf).
 func (Stage) Rules() sem.Stage { return rulesStage{} }
@@ -70,7 +71,26 @@ type rulesMachine struct {
 
 // Eval runs a closed term on the machine. An observer (opts.Observer) sees every
 // state before its transition.
+//
+// A rule file that qualifies (rules_env.go) runs on the environment machine, any
+// other on the substitution machine.
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
+	if envQualifies(l) {
+		m := &envMachine{envMeta: envMeta{l: l, back: map[*clo]*sem.Term{}}, fuel: interderive.NewCounter(opts)}
+		if opts.Observer != nil {
+			m.obs, m.pr = opts.Observer, interderive.NewItemPrinter(opts, m.fuel.Limits())
+		}
+		v, err := m.run(t)
+		if err != nil {
+			return sem.Answer{}, err
+		}
+		return sem.Answer{Value: v}, nil
+	}
+	return substEval(l, t, opts)
+}
+
+// substEval runs a closed term on the substitution machine.
+func substEval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
 	m := &rulesMachine{l: l, fuel: interderive.NewCounter(opts)}
 	if opts.Observer != nil {
 		m.obs, m.pr = opts.Observer, interderive.NewItemPrinter(opts, m.fuel.Limits())
