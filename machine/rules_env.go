@@ -165,6 +165,8 @@ func (m *envMeta) match(p *sem.Pattern, c *clo, b []*clo) bool {
 			if c = resolve(c); !m.isValue(c, p.Sort.ValuesOf) {
 				return false
 			}
+		default:
+			c = resolve(c) // a variable stands for its closure: no chains of look-ups
 		}
 		b[p.Slot] = c
 		return true
@@ -183,8 +185,19 @@ func (m *envMeta) match(p *sem.Pattern, c *clo, b []*clo) bool {
 	return false
 }
 
+// lookup lists the declarations of one of k's tables that may match the expanded
+// closure v (sem.Kind.Lookup).
+func lookup(k *sem.Kind, table sem.Table, v *clo) []int {
+	if v.t == nil {
+		return k.Lookup(table, sem.TermCon, v.con)
+	}
+	return k.Lookup(table, v.t.Op, v.t.Con)
+}
+
 func (m *envMeta) isValue(c *clo, k *sem.Kind) bool {
-	for _, v := range k.Values {
+	c = view(c)
+	for _, i := range lookup(k, sem.ValueTable, c) {
+		v := k.Values[i]
 		if m.match(v.Pat, c, make([]*clo, v.Metas)) {
 			return true
 		}
@@ -194,8 +207,9 @@ func (m *envMeta) isValue(c *clo, k *sem.Kind) bool {
 
 // findFrame is the first frame of k from index from on that c matches.
 func (m *envMeta) findFrame(c *clo, k *sem.Kind, from int) (*sem.Frame, bool) {
-	for _, f := range k.Frames[from:] {
-		if m.match(f.Pat, c, make([]*clo, f.Metas)) {
+	c = view(c)
+	for _, i := range lookup(k, sem.FrameTable, c) {
+		if f := k.Frames[i]; i >= from && m.match(f.Pat, c, make([]*clo, f.Metas)) {
 			return f, true
 		}
 	}
@@ -442,7 +456,9 @@ func (m *envMeta) readLeaf(t *sem.Term, env *cenv, hidden map[string]int) *sem.T
 
 // contract contracts the potential redex c of kind k by the first rule that matches.
 func (m *envMeta) contract(c *clo, k *sem.Kind) (*clo, *sem.Rule, error) {
-	for _, r := range k.Rules {
+	c = view(c)
+	for _, i := range lookup(k, sem.RuleTable, c) {
+		r := k.Rules[i]
 		b := make([]*clo, r.Metas)
 		if !m.match(r.LHS, c, b) || !m.conditions(r, b) {
 			continue
@@ -453,8 +469,8 @@ func (m *envMeta) contract(c *clo, k *sem.Kind) (*clo, *sem.Rule, error) {
 		}
 		return out, r, nil
 	}
-	for _, s := range k.Stucks {
-		if m.match(s.Pat, c, make([]*clo, s.Metas)) {
+	for _, i := range lookup(k, sem.StuckTable, c) {
+		if s := k.Stucks[i]; m.match(s.Pat, c, make([]*clo, s.Metas)) {
 			return nil, nil, interderive.Stuck(m.short(c), "%s", s.Reason)
 		}
 	}

@@ -231,6 +231,31 @@ func (x *index) candidates(t *Term) []int {
 	return x.byCon[t.Con.Index]
 }
 
+// Table names one of a kind's decomposition tables.
+type Table uint8
+
+// The tables of a kind.
+const (
+	ValueTable Table = iota // Kind.Values
+	FrameTable              // Kind.Frames
+	RuleTable               // Kind.Rules
+	StuckTable              // Kind.Stucks
+)
+
+// Lookup lists, in declaration order, the indices of the declarations of one of k's
+// tables whose pattern may match a term whose root is op (and con, for a
+// constructor): the decomposition tables, indexed by root constructor.
+func (k *Kind) Lookup(table Table, op TermOp, con *Con) []int {
+	x := [...]*index{&k.values, &k.frames, &k.rules, &k.stucks}[table]
+	switch op {
+	case TermInt:
+		return x.ints
+	case TermVar:
+		return x.vars
+	}
+	return x.byCon[con.Index]
+}
+
 // Con returns the constructor named name.
 func (l *Language) Con(name string) (*Con, bool) { c, ok := l.cons[name]; return c, ok }
 
