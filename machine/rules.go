@@ -76,7 +76,7 @@ type rulesMachine struct {
 // other on the substitution machine.
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
 	if envQualifies(l) {
-		m := &envMachine{envMeta: envMeta{l: l, back: map[*clo]*sem.Term{}}, fuel: interderive.NewCounter(opts)}
+		m := &envMachine{envMeta: newEnvMeta(l), fuel: interderive.NewCounter(opts)}
 		if opts.Observer != nil {
 			m.obs, m.pr = opts.Observer, interderive.NewItemPrinter(opts, m.fuel.Limits())
 		}

@@ -139,7 +139,12 @@ func envQualifies(l *sem.Language) bool {
 // read-back, the closure counterparts of sem's.
 type envMeta struct {
 	l    *sem.Language
-	back map[*clo]*sem.Term // read-back, memoized
+	back map[*clo]*sem.Term            // read-back, memoized
+	fvs  map[*sem.Term]map[string]bool // the free variables of leaves' terms, memoized
+}
+
+func newEnvMeta(l *sem.Language) envMeta {
+	return envMeta{l: l, back: map[*clo]*sem.Term{}, fvs: map[*sem.Term]map[string]bool{}}
 }
 
 // match matches c against p, filling b.
@@ -404,26 +409,70 @@ func subst(c *clo, x string, v *clo) *clo {
 }
 
 // readBack is the term a closure stands for (σ): each leaf's term with its
-// environment's closures substituted, read back in turn.
+// environment's closures (those of its free variables) substituted, read back in
+// turn. Closures nest as deep as the run made them (a closure over a closure over
+// ...), so readBack keeps the closures still to read back in a stack of its own rather
+// than Go's, and reads a closure that several others hold back once; it recurses only
+// into a leaf's term, a subterm of the program or of a rule's right-hand side.
 func (m *envMeta) readBack(c *clo) *sem.Term {
 	if t, ok := m.back[c]; ok {
 		return t
 	}
-	var t *sem.Term
-	if c.t == nil {
-		args := make([]*sem.Term, len(c.args))
-		for i, a := range c.args {
-			args[i] = m.readBack(a)
+	stack := []*clo{c}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		if _, done := m.back[top]; done {
+			stack = stack[:len(stack)-1]
+			continue
 		}
-		t = sem.App(sem.Pos{}, c.con, args...)
-	} else {
-		t = m.readLeaf(c.t, c.env, map[string]int{})
+		pending := false
+		for _, d := range m.deps(top) {
+			if _, done := m.back[d]; !done {
+				stack, pending = append(stack, d), true
+			}
+		}
+		if pending {
+			continue
+		}
+		stack = stack[:len(stack)-1]
+		if top.t == nil {
+			args := make([]*sem.Term, len(top.args))
+			for i, a := range top.args {
+				args[i] = m.back[a]
+			}
+			m.back[top] = sem.App(sem.Pos{}, top.con, args...)
+		} else {
+			m.back[top] = m.readLeaf(top.t, top.env, map[string]int{})
+		}
 	}
-	m.back[c] = t
-	return t
+	return m.back[c]
 }
 
-// readLeaf substitutes env into t, but for the names a binder of t hides.
+// deps are the closures c's read-back needs first: a node's children, a leaf's
+// closures of its free variables.
+func (m *envMeta) deps(c *clo) []*clo {
+	if c.t == nil {
+		return c.args
+	}
+	if c.env == nil || c.t.Op == sem.TermInt {
+		return nil
+	}
+	fv, ok := m.fvs[c.t]
+	if !ok {
+		fv = sem.FreeVars(c.t)
+		m.fvs[c.t] = fv
+	}
+	var out []*clo
+	for x := range fv {
+		if e := c.env.find(x); e != nil && e.c != nil {
+			out = append(out, e.c)
+		}
+	}
+	return out
+}
+
+// readLeaf substitutes env's read-back closures into t, but for the names a binder of
+// t hides.
 func (m *envMeta) readLeaf(t *sem.Term, env *cenv, hidden map[string]int) *sem.Term {
 	switch t.Op {
 	case sem.TermInt:
@@ -433,7 +482,7 @@ func (m *envMeta) readLeaf(t *sem.Term, env *cenv, hidden map[string]int) *sem.T
 			return t
 		}
 		if e := env.find(t.Name); e != nil && e.c != nil {
-			return m.readBack(e.c)
+			return m.back[e.c]
 		}
 		return t
 	}

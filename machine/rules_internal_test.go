@@ -115,7 +115,8 @@ func TestSubstMachine(t *testing.T) {
 // of subst (rules_env.go): a leaf's environment is extended where it shadows x.
 func TestEnvSubst(t *testing.T) {
 	l := loadRuleFile(t, "cbv.sem")
-	m := &envMeta{l: l, back: map[*clo]*sem.Term{}}
+	em := newEnvMeta(l)
+	m := &em
 	read := func(src string) *sem.Term {
 		e, err := l.ReadTerm([]byte(src))
 		if err != nil {

@@ -370,3 +370,56 @@ func FuzzRules(f *testing.F) {
 		}
 	})
 }
+
+// chainProgram builds, by a non-tail recursion, a function wrapped n times: f 0 is
+// \y. y, f k is \z. (f (k - 1)) z — a closure over a closure over ... n deep, whose
+// read-back nests n lambdas around the identity.
+func chainProgram(n int) string {
+	return fmt.Sprintf("(letrec f x (if0 x (lam y y) (let g (app f (sub x 1)) (lam z (app g z)))) (app f %d))", n)
+}
+
+// lambdaDepth counts the lambdas along t's chain of bodies and function positions,
+// without recursion.
+func lambdaDepth(t *sem.Term) int {
+	n := 0
+	for t.Op == sem.TermCon {
+		switch t.Con.Name {
+		case "lam":
+			n++
+			t = t.Args[1]
+		case "app":
+			t = t.Args[0]
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// TestRulesDeepClosures: an answer that is a closure nested as deep as the run made
+// it reads back without exhausting the Go stack, and is the derived reduction
+// semantics' answer (compared on a smaller n, the reduction semantics being
+// quadratic here).
+func TestRulesDeepClosures(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	e, err := l.ReadTerm([]byte(chainProgram(300)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := runDerived(machine.Stage{}.Rules(), l, e, 0)
+	agree(t, "machine / reduction", m, runDerived(reduction.Stage{}.Rules(), l, e, 0))
+	n := 200_000
+	if testing.Short() {
+		n = 20_000
+	}
+	if e, err = l.ReadTerm([]byte(chainProgram(n))); err != nil {
+		t.Fatal(err)
+	}
+	a, err := machine.Stage{}.Rules().Eval(l, e, interderive.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lambdaDepth(a.Value); got != n+1 {
+		t.Errorf("%d lambdas, want %d", got, n+1)
+	}
+}

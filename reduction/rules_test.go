@@ -282,3 +282,31 @@ func TestRulesDeep(t *testing.T) {
 		t.Errorf("got %v (%v), want %d", a, err, n+1)
 	}
 }
+
+// TestRulesTrace: the lines the derived reduction semantics shows for (1 + 2) * 4,
+// derived by hand: the first decomposition enters the left operand of * (the frame
+// (mul [] t)) and finds 1 + 2 (its operands values, no frame after (add v []) enters
+// it); the second finds 3 * 4 at the root. (recorder is gradual_test.go's.)
+func TestRulesTrace(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	e, err := l.ReadTerm([]byte("(mul (add 1 2) 4)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r recorder
+	stage := reduction.Stage{}.Rules()
+	if _, err := stage.Eval(l, e, interderive.Options{Observer: &r}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"step decompose: (mul [] 4)  with redex  (add 1 2)  of kind E",
+		"about 1 contract:  3",
+		"about 1 plug:      (mul 3 4)",
+		"step decompose: []  with redex  (mul 3 4)  of kind E",
+		"about 2 contract:  12",
+		"about 2 plug:      12",
+	}
+	if !slices.Equal(r.lines, want) {
+		t.Errorf("lines:\n%s\nwant\n%s", strings.Join(r.lines, "\n"), strings.Join(want, "\n"))
+	}
+}
