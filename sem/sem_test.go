@@ -309,3 +309,36 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestFormatTables: the tables of a small language, written by hand from its
+// declarations: each root's row lists what a term with that root is tried against.
+func TestFormatTables(t *testing.T) {
+	l, err := sem.Load([]byte(mini + `(frame E (app (hole) t))
+(frame E (app v (hole)))
+(rule beta E (app (lam x t) v) (subst t x v))
+(stuck E (app n v) "application of a non-function")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `language mini, root kind E
+
+kind E (sort t), values v:
+  value  n
+  value  (lam x t)
+  frames, in search order:
+    1  (app [] t)                   hole E
+    2  (app v [])                   hole E
+  rules, in order:
+    beta     (app (lam x t) v)  ->  (subst t x v)
+  stuck shapes:
+    1  (app n v)  "application of a non-function"
+  decomposition table, by root:
+    integer  value
+    variable nothing: no term of this root in this kind decomposes
+    lam      value
+    app      frames 1, 2; rules beta; stuck 1
+`
+	if got := sem.FormatTables(l); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
