@@ -332,7 +332,7 @@ func (c *checker) applications(con *Con) []*Term {
 	var binders func(j int)
 	binders = func(j int) {
 		if j == len(order) {
-			rec2(con, choices, args, 0, &out)
+			enumerateTerms(con, choices, args, 0, &out)
 			return
 		}
 		for _, t := range choices[order[j]] {
@@ -347,9 +347,10 @@ func (c *checker) applications(con *Con) []*Term {
 	return out
 }
 
-// rec2 enumerates the term arguments of con (its binders and integers already in
-// args), the variables bound around an argument included among its choices.
-func rec2(con *Con, choices [][]*Term, args []*Term, i int, out *[]*Term) {
+// enumerateTerms enumerates the term arguments of con (its binders and integers
+// already in args), the variables bound around an argument included among its
+// choices.
+func enumerateTerms(con *Con, choices [][]*Term, args []*Term, i int, out *[]*Term) {
 	for i < len(con.Args) && con.Args[i].Kind != ArgTerm {
 		i++
 	}
@@ -368,7 +369,7 @@ func rec2(con *Con, choices [][]*Term, args []*Term, i int, out *[]*Term) {
 	}
 	for _, t := range opts {
 		args[i] = t
-		rec2(con, choices, args, i+1, out)
+		enumerateTerms(con, choices, args, i+1, out)
 	}
 }
 

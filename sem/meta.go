@@ -209,6 +209,9 @@ func subst(t *Term, x string, v *Term, fv map[string]bool) *Term {
 		y2 := FreshName(y, avoid...)
 		args[bd.Binder] = Var(args[bd.Binder].P, y2)
 		for _, j := range bd.Scope {
+			if !innermost(c, t, bd.Binder, j) {
+				continue // a later binder of the same name binds y in argument j
+			}
 			args[j] = subst(args[j], y, Var(args[bd.Binder].P, y2), map[string]bool{y2: true})
 		}
 	}
@@ -227,6 +230,20 @@ func subst(t *Term, x string, v *Term, fv map[string]bool) *Term {
 		}
 	}
 	return &Term{P: t.P, Op: TermCon, Con: c, Args: args}
+}
+
+// innermost reports whether binder b of t is the innermost binder of its name around
+// argument j: no later bind of the constructor (inside it) binds the same name there.
+func innermost(c *Con, t *Term, b, j int) bool {
+	after := false
+	for _, bi := range c.scope[j] {
+		if bi == b {
+			after = true
+		} else if after && t.Args[bi].Name == t.Args[b].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // FreeVars is the set of the variables free in t. It uses no recursion, and skips

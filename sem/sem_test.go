@@ -222,6 +222,9 @@ func TestSubst(t *testing.T) {
 		{"(letrec x y (app x y) (app x y))", "x", "1", "(letrec x y (app x y) (app x y))"},
 		{"(letrec y x (app y x) (app x y))", "x", "1", "(letrec y x (app y x) (app 1 y))"},
 		{"(letrec f y (app x y) x)", "x", "y", "(letrec f y' (app y y') y)"},
+		// Both binders named y: in the function's body y is the parameter (the inner
+		// bind); renaming the function's name must leave it alone.
+		{"(letrec y y (app x y) (app y x))", "x", "y", "(letrec y' y' (app y y') (app y' y))"},
 		{"(app x (if0 x y x))", "x", "(lam y y)", "(app (lam y y) (if0 (lam y y) y (lam y y)))"},
 	}
 	for _, tc := range tests {
