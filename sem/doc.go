@@ -48,7 +48,9 @@
 // renaming a capturing binder to its name primed), FreeVars, FreshName, AlphaEqual,
 // IsValue: what every derived stage shares, as the hand-written calculi share their
 // meta.go. The decomposition tables (each kind's values, frames, rules and stuck
-// shapes indexed by their root constructor) are built by Parse.
+// shapes indexed by their root constructor, Kind.Lookup) are built by Parse;
+// FormatTables prints them. FindFrame and Contract are the elementary decomposition
+// and the contraction every derived stage drives.
 //
 // # Static checks
 //
