@@ -1,0 +1,214 @@
+package machine
+
+import (
+	"fmt"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/sem"
+)
+
+// The machine of a rule-defined calculus (sem) is its derived reduction semantics
+// refocused: one generic eval/continue machine for every rule file, driven by the
+// file's tables (each kind's values, frames in search order, rules). The contractum
+// is decomposed in place, under the context it was found in, not plugged back and
+// decomposed from the root. The stack K is the context, one frame of the file (with
+// the term around its hole) a layer; each transition is one of
+//
+//	eval(t, k, K)         t a value of k                 -> continue(K, t)
+//	eval(t, k, K)         t enters frame f of k (the first in search order)
+//	                                                     -> eval(f's hole, f's hole kind, f[t] : K)
+//	eval(t, k, K)         otherwise, rule r contracts t to c
+//	                                                     -> eval(c, k, K)              r
+//	continue([], v)                                      -> halt(v)
+//	continue(f[t] : K, v) f[v] enters a frame g of f's kind after f in search order
+//	                                                     -> eval(g's hole, g's hole kind, g[f[v]] : K)
+//	continue(f[t] : K, v) f[v] a value of f's kind        -> continue(K, f[v])
+//	continue(f[t] : K, v) otherwise, rule r contracts f[v] to c
+//	                                                     -> eval(c, f's kind, K)       r
+//
+// where f[t] is the frame instantiated on the term t it was entered from. The same
+// transitions run over closures, with environments for substitution, for every rule
+// file that qualifies (rules_env.go: no pattern matches a variable occurrence), and
+// over terms, with substitution (the rules' (subst t x v)), for the others. The
+// transitions run in an explicit loop, one an iteration, so that the machine's depth
+// is bounded by memory alone. No transition is compressed.
+
+// Rules is the abstract machine derived from a rule file (sem.StageOf).
+func (Stage) Rules() sem.Stage { return rulesStage{} }
+
+type rulesStage struct{}
+
+// rulesMode says which transition function applies to a state.
+type rulesMode uint8
+
+const (
+	rulesEval rulesMode = iota
+	rulesContinue
+	rulesHalt
+)
+
+// rulesFrame is a frame of K: a frame of the rule file, and the term around its hole.
+type rulesFrame struct {
+	frame *sem.Frame
+	term  *sem.Term
+}
+
+// rulesState is a configuration of the machine.
+type rulesState struct {
+	mode rulesMode
+	term *sem.Term // eval: the term under evaluation; continue: the value returned; halt: the answer
+	kind *sem.Kind // eval: the term's kind
+	k    []rulesFrame
+}
+
+// rulesMachine runs the machine for one program.
+type rulesMachine struct {
+	l    *sem.Language
+	fuel *interderive.Counter
+	obs  interderive.Observer
+	pr   *interderive.ItemPrinter
+}
+
+// Eval runs a closed term on the machine. An observer (opts.Observer) sees every
+// state before its transition.
+//
+// A rule file that qualifies (rules_env.go) runs on the environment machine, any
+// other on the substitution machine.
+func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
+	if envQualifies(l) {
+		m := &envMachine{envMeta: newEnvMeta(l), fuel: interderive.NewCounter(opts)}
+		if opts.Observer != nil {
+			m.obs, m.pr = opts.Observer, interderive.NewItemPrinter(opts, m.fuel.Limits())
+		}
+		v, err := m.run(t)
+		if err != nil {
+			return sem.Answer{}, err
+		}
+		return sem.Answer{Value: v}, nil
+	}
+	return substEval(l, t, opts)
+}
+
+// substEval runs a closed term on the substitution machine.
+func substEval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
+	m := &rulesMachine{l: l, fuel: interderive.NewCounter(opts)}
+	if opts.Observer != nil {
+		m.obs, m.pr = opts.Observer, interderive.NewItemPrinter(opts, m.fuel.Limits())
+	}
+	v, err := m.run(t)
+	if err != nil {
+		return sem.Answer{}, err
+	}
+	return sem.Answer{Value: v}, nil
+}
+
+// run iterates the transitions from the initial state eval(t, root kind, []) to the
+// final one.
+func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
+	s := &rulesState{mode: rulesEval, term: t, kind: m.l.Root()}
+	for s.mode != rulesHalt {
+		if m.obs != nil {
+			m.obs.Step(m.show(s))
+			if err := m.pr.Err(); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if s.mode == rulesEval {
+			err = m.eval(s)
+		} else {
+			err = m.cont(s)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s.term, nil
+}
+
+// eval is one transition from eval(t, k, K): return a value to K, enter the first
+// frame t matches, or contract t in place.
+func (m *rulesMachine) eval(s *rulesState) error {
+	t, k := s.term, s.kind
+	if m.l.IsValue(t, k) {
+		s.mode = rulesContinue
+		return nil
+	}
+	if f, ok := m.l.FindFrame(t, k, 0); ok {
+		s.k = append(s.k, rulesFrame{frame: f, term: t})
+		s.term, s.kind = sem.At(t, f.Path), f.Hole
+		return nil
+	}
+	return m.contract(s, t, k)
+}
+
+// contract contracts the potential redex t of kind k and goes on evaluating the
+// contractum in place (refocusing).
+func (m *rulesMachine) contract(s *rulesState, t *sem.Term, k *sem.Kind) error {
+	c, r, err := m.l.Contract(t, k)
+	if err != nil {
+		return err
+	}
+	if err := m.fuel.Contract(r.Name); err != nil {
+		return err
+	}
+	s.mode, s.term, s.kind = rulesEval, c, k
+	return nil
+}
+
+// cont is one transition from continue(K, v): pop a frame, plug v into it, and
+// resume the search after that frame: enter the next frame, return the plugged term
+// if it is a value, or contract it in place.
+func (m *rulesMachine) cont(s *rulesState) error {
+	if len(s.k) == 0 {
+		s.mode = rulesHalt
+		return nil
+	}
+	top := s.k[len(s.k)-1]
+	s.k = s.k[:len(s.k)-1]
+	t := sem.PlugAt(top.term, top.frame.Path, s.term)
+	k := top.frame.Kind
+	if g, ok := m.l.FindFrame(t, k, top.frame.Index+1); ok {
+		s.k = append(s.k, rulesFrame{frame: g, term: t})
+		s.mode, s.term, s.kind = rulesEval, sem.At(t, g.Path), g.Hole
+		return nil
+	}
+	if m.l.IsValue(t, k) {
+		s.term = t
+		return nil
+	}
+	return m.contract(s, t, k)
+}
+
+// show prints a state for a person, within the run's print budget: the mode, the term
+// (and its kind), and K, innermost frame last, each frame as its term with [] for its
+// hole, shortened.
+func (m *rulesMachine) show(s *rulesState) string {
+	return m.pr.Item(func(b interderive.PrintBudget) (string, error) {
+		w := interderive.Bounded(b)
+		switch s.mode {
+		case rulesEval:
+			fmt.Fprintf(&w, "%-10s ", "eval")
+		case rulesContinue:
+			fmt.Fprintf(&w, "%-10s ", "continue")
+		}
+		t, err := sem.FormatBounded(s.term, w.Left())
+		w.WriteString(t)
+		w.Fail(err)
+		if s.mode == rulesEval {
+			w.WriteString("  in " + s.kind.Name)
+		}
+		w.WriteString("\n           K=[")
+		for i, f := range s.k {
+			if w.Stopped() {
+				break
+			}
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			w.WriteString(sem.FormatShort(sem.PlugAt(f.term, f.frame.Path, sem.Var(sem.Pos{}, "[]")), 40))
+		}
+		w.WriteString("]")
+		return w.Result()
+	})
+}

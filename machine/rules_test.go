@@ -1,0 +1,425 @@
+package machine_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/gen/lambdagen"
+	"github.com/interderive/interderive/lambda"
+	"github.com/interderive/interderive/machine"
+	"github.com/interderive/interderive/reduction"
+	"github.com/interderive/interderive/sem"
+	"github.com/interderive/interderive/sem/semlambda"
+	"pgregory.net/rapid"
+)
+
+// loadRules reads a rule file of testdata/rules.
+func loadRules(t testing.TB, name string) *sem.Language {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sem.Load(src)
+	if err != nil {
+		t.Fatal(interderive.Describe(name, src, err))
+	}
+	return l
+}
+
+// tb is what the lockstep needs of a test: *testing.T or *rapid.T.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// run is a run of a stage: its contraction events, and its answer or error.
+type run struct {
+	events []string
+	answer string // the answer, printed as a term of the rule-defined calculus
+	value  *sem.Term
+	err    error
+}
+
+func (r run) String() string {
+	if r.err != nil {
+		return fmt.Sprintf("%v after %d contractions", r.err, len(r.events))
+	}
+	return r.answer
+}
+
+func options(r *run, fuel int) interderive.Options {
+	return interderive.Options{Fuel: fuel, OnContract: func(rule string) { r.events = append(r.events, rule) }}
+}
+
+// runDerived runs a term on a derived stage.
+func runDerived(s sem.Stage, l *sem.Language, e *sem.Term, fuel int) run {
+	var r run
+	a, err := s.Eval(l, e, options(&r, fuel))
+	r.err = err
+	if err == nil {
+		r.value, r.answer = a.Value, sem.Format(a.Value)
+	}
+	return r
+}
+
+// agree checks that two runs made the same contractions and ended alike: the same
+// answer up to α-equivalence, or both out of fuel, or both stuck for one reason.
+func agree(t tb, what string, a, b run) {
+	t.Helper()
+	if !slices.Equal(a.events, b.events) {
+		t.Fatalf("%s: the contraction events differ:\n%v\n%v", what, a.events, b.events)
+	}
+	var sa, sb *interderive.StuckError
+	switch {
+	case a.err == nil && b.err == nil:
+		if !sem.AlphaEqual(a.value, b.value) {
+			t.Fatalf("%s: answers differ: %s, %s", what, a, b)
+		}
+	case errors.Is(a.err, interderive.ErrOutOfFuel) && errors.Is(b.err, interderive.ErrOutOfFuel):
+	case errors.As(a.err, &sa) && errors.As(b.err, &sb) && sa.Reason == sb.Reason:
+	default:
+		t.Fatalf("%s: %v, %v", what, a, b)
+	}
+}
+
+// lockstep runs a λ-program on the machine derived from cbv.sem, on the derived
+// reduction semantics, and on lambda's hand-derived machine (the independent check,
+// with environments; its answer read back and translated): all three must make the
+// same contractions and give the same answer.
+func lockstep(t tb, l *sem.Language, tr *semlambda.Translator, p lambda.Expr, fuel int) run {
+	t.Helper()
+	e, err := tr.Term(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := runDerived(machine.Stage{}.Rules(), l, e, fuel)
+	agree(t, "derived machine / derived reduction", m, runDerived(reduction.Stage{}.Rules(), l, e, fuel))
+	var h run
+	a, err := machine.Stage{}.Lambda().Eval(p, options(&h, fuel))
+	h.err = err
+	if err == nil {
+		if h.value, err = tr.Term(a.Value); err != nil {
+			t.Fatal(err)
+		}
+		h.answer = sem.Format(h.value)
+	}
+	agree(t, "derived machine / hand machine", m, h)
+	return m
+}
+
+// TestRulesLambdaCorpus: the well-typed programs of testdata/lambda in lockstep.
+func TestRulesLambdaCorpus(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	tr, err := semlambda.New(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../testdata/lambda/*.lam")
+	if len(files) < 10 {
+		t.Fatalf("the corpus: %d files", len(files))
+	}
+	ran := 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := lambda.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lambda.TypeOf(p); err != nil {
+			continue
+		}
+		ran++
+		t.Run(filepath.Base(file), func(t *testing.T) { lockstep(t, l, tr, p, 20_000) })
+	}
+	t.Logf("%d programs in lockstep", ran)
+}
+
+// TestRulesLambdaRandom: random well-typed λ-programs in lockstep.
+func TestRulesLambdaRandom(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	tr, err := semlambda.New(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		lockstep(rt, l, tr, lambdagen.Program(rt, lambdagen.Config{}), 2000)
+	})
+}
+
+// TestRulesCorpus: the programs of testdata/rules/L/ (call by name; call by name
+// with a strictness operator, two context kinds) on the derived machine and the
+// derived reduction semantics, in lockstep, and with the answer and contraction
+// sequence each file derives by hand.
+func TestRulesCorpus(t *testing.T) {
+	for _, lang := range []string{"cbn", "cbn-strict"} {
+		t.Run(lang, func(t *testing.T) { corpus(t, lang) })
+	}
+}
+
+func corpus(t *testing.T, lang string) {
+	l := loadRules(t, lang+".sem")
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "rules", lang, "*.term"))
+	if len(files) < 4 {
+		t.Fatalf("%d programs", len(files))
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := l.ReadTerm(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := runDerived(machine.Stage{}.Rules(), l, e, 1000)
+			agree(t, "machine / reduction", m, runDerived(reduction.Stage{}.Rules(), l, e, 1000))
+			var want string
+			var rules []string
+			for _, line := range strings.Split(string(src), "\n") {
+				if a, ok := strings.CutPrefix(line, "; expect: "); ok {
+					want = a
+				}
+				if r, ok := strings.CutPrefix(line, "; rules: "); ok {
+					rules = strings.Split(strings.ReplaceAll(r, " ", ""), ",")
+				}
+			}
+			got := m.answer
+			var stuck *interderive.StuckError
+			if errors.As(m.err, &stuck) {
+				got = "stuck: " + stuck.Reason
+			}
+			if got != want || !slices.Equal(m.events, rules) {
+				t.Errorf("got %s %v, want %s %v", got, m.events, want, rules)
+			}
+		})
+	}
+}
+
+// TestRulesMachineBudgets: a divergent program stops at its fuel, cleanly.
+func TestRulesMachineBudgets(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	e, err := l.ReadTerm([]byte("(letrec f x (app f x) (app f 0))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = machine.Stage{}.Rules().Eval(l, e, interderive.Options{Fuel: 1000})
+	var fe *interderive.FuelError
+	if !errors.As(err, &fe) || fe.Steps != 1000 {
+		t.Errorf("got %v, want out of fuel after 1000 contractions", err)
+	}
+}
+
+// recorder is an observer that keeps the machine's states.
+type recorder struct{ steps []string }
+
+func (r *recorder) Step(line string)                { r.steps = append(r.steps, line) }
+func (r *recorder) About(int, string)               {}
+func (r *recorder) Report(int, string, any, string) {}
+
+// TestRulesMachineStates: the states of a run of 1 + 2, derived by hand from the
+// transitions (machine/rules.go) and cbv.sem's frames: the left operand is entered
+// first, then, 1 being a value, the frame after it in search order, then 1 + 2 is
+// contracted in place (delta) and 3 returned to the empty stack.
+func TestRulesMachineStates(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	e, err := l.ReadTerm([]byte("(add 1 2)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r recorder
+	m := machine.Stage{}.Rules()
+	if _, err := m.Eval(l, e, interderive.Options{Observer: &r}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"eval       (add 1 2)  in E\n           K=[]",
+		"eval       1  in E\n           K=[(add [] 2)]",
+		"continue   1\n           K=[(add [] 2)]",
+		"eval       2  in E\n           K=[(add 1 [])]",
+		"continue   2\n           K=[(add 1 [])]",
+		"eval       3  in E\n           K=[]",
+		"continue   3\n           K=[]",
+	}
+	if !slices.Equal(r.steps, want) {
+		t.Errorf("states:\n%s\nwant\n%s", strings.Join(r.steps, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRulesMachineDeep: a term nested as deep as the reader allows runs without
+// exhausting the Go stack.
+func TestRulesMachineDeep(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	n := sem.MaxNesting
+	src := strings.Repeat("(add 1 ", n) + "1" + strings.Repeat(")", n)
+	e, err := l.ReadTerm([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := machine.Stage{}.Rules().Eval(l, e, interderive.Options{})
+	if err != nil || a.Value.Op != sem.TermInt || a.Value.N != int64(n+1) {
+		t.Errorf("got %v (%v), want %d", a, err, n+1)
+	}
+}
+
+// sumProgram is sum n = n + (n - 1) + ... + 0 by a non-tail recursion, in cbv.sem:
+// its terms grow with n, so that the naive reduction semantics, which decomposes
+// from the root at every contraction, takes time quadratic in n where the refocused
+// machine takes linear time.
+func sumProgram(n int) string {
+	return fmt.Sprintf("(letrec s k (if0 k 0 (add k (app s (sub k 1)))) (app s %d))", n)
+}
+
+// TestRulesDocExample: the program docs/rules.md gives as testdata/lambda/fib.lam
+// erased of its types computes fib 10 = 55 (that file's hand derivation), on both
+// derived stages.
+func TestRulesDocExample(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	e, err := l.ReadTerm([]byte(`(letrec fib n
+  (if0 n 0 (if0 (sub n 1) 1 (add (app fib (sub n 1)) (app fib (sub n 2)))))
+  (app fib 10))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []sem.Stage{reduction.Stage{}.Rules(), machine.Stage{}.Rules()} {
+		if a, err := s.Eval(l, e, interderive.Options{}); err != nil || sem.Format(a.Value) != "55" {
+			t.Errorf("%v (%v), want 55", a, err)
+		}
+	}
+}
+
+// TestRulesSumProgram: the benchmark's program computes its sum (10 + 9 + ... + 0 =
+// 55) on both derived stages.
+func TestRulesSumProgram(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	e, err := l.ReadTerm([]byte(sumProgram(10)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []sem.Stage{reduction.Stage{}.Rules(), machine.Stage{}.Rules()} {
+		if a, err := s.Eval(l, e, interderive.Options{}); err != nil || sem.Format(a.Value) != "55" {
+			t.Errorf("%v (%v), want 55", a, err)
+		}
+	}
+}
+
+// BenchmarkRulesGrowing compares the derived machine with the derived reduction
+// semantics on a growing program (not a timed test: go test -bench RulesGrowing).
+func BenchmarkRulesGrowing(b *testing.B) {
+	l := loadRules(b, "cbv.sem")
+	stages := []struct {
+		name  string
+		stage sem.Stage
+	}{{"reduction", reduction.Stage{}.Rules()}, {"machine", machine.Stage{}.Rules()}}
+	for _, n := range []int{100, 200, 400, 800} {
+		e, err := l.ReadTerm([]byte(sumProgram(n)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range stages {
+			b.Run(fmt.Sprintf("%s/n=%d", s.name, n), func(b *testing.B) {
+				for b.Loop() {
+					a, err := s.stage.Eval(l, e, interderive.Options{})
+					if err != nil || a.Value.N != int64(n*(n+1)/2) {
+						b.Fatalf("%v %v", a, err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// FuzzRules runs every program the fuzzer finds, in every rule file of
+// testdata/rules, on the derived reduction semantics and the derived machine with a
+// small fuel: both must make the same contractions and end alike (an answer, out of
+// fuel, or stuck for one reason) — never a panic.
+func FuzzRules(f *testing.F) {
+	for _, src := range []string{
+		"(app (lam x (add x 1)) 2)",
+		"(letrec f x (if0 x 0 (add x (app f (sub x 1)))) (app f 3))",
+		"(letrec f f (if0 f 0 (add f 100)) (add (app f 1) (app f 0)))",
+		"(bang (app (lam x 7) (app (lam y y) 2)))",
+		"(let x (lam y y) (app x (app 1 2)))",
+	} {
+		f.Add(src)
+	}
+	var langs []*sem.Language
+	for _, name := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem"} {
+		langs = append(langs, loadRules(f, name))
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, l := range langs {
+			e, err := l.ReadTerm([]byte(src))
+			if err != nil {
+				continue
+			}
+			m := runDerived(machine.Stage{}.Rules(), l, e, 2000)
+			r := runDerived(reduction.Stage{}.Rules(), l, e, 2000)
+			agree(t, l.Name, m, r)
+		}
+	})
+}
+
+// chainProgram builds, by a non-tail recursion, a function wrapped n times: f 0 is
+// \y. y, f k is \z. (f (k - 1)) z — a closure over a closure over ... n deep, whose
+// read-back nests n lambdas around the identity.
+func chainProgram(n int) string {
+	return fmt.Sprintf("(letrec f x (if0 x (lam y y) (let g (app f (sub x 1)) (lam z (app g z)))) (app f %d))", n)
+}
+
+// lambdaDepth counts the lambdas along t's chain of bodies and function positions,
+// without recursion.
+func lambdaDepth(t *sem.Term) int {
+	n := 0
+	for t.Op == sem.TermCon {
+		switch t.Con.Name {
+		case "lam":
+			n++
+			t = t.Args[1]
+		case "app":
+			t = t.Args[0]
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// TestRulesDeepClosures: an answer that is a closure nested as deep as the run made
+// it reads back without exhausting the Go stack, and is the derived reduction
+// semantics' answer (compared on a smaller n, the reduction semantics being
+// quadratic here).
+func TestRulesDeepClosures(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	e, err := l.ReadTerm([]byte(chainProgram(300)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := runDerived(machine.Stage{}.Rules(), l, e, 0)
+	agree(t, "machine / reduction", m, runDerived(reduction.Stage{}.Rules(), l, e, 0))
+	n := 200_000
+	if testing.Short() {
+		n = 20_000
+	}
+	if e, err = l.ReadTerm([]byte(chainProgram(n))); err != nil {
+		t.Fatal(err)
+	}
+	a, err := machine.Stage{}.Rules().Eval(l, e, interderive.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lambdaDepth(a.Value); got != n+1 {
+		t.Errorf("%d lambdas, want %d", got, n+1)
+	}
+}

@@ -1,0 +1,280 @@
+package sem
+
+// Language is a calculus defined by a rule file: its term grammar, its context kinds
+// with their values and frames, and its contraction rules. Everything a derived stage
+// needs is here as data; Load builds it from a file and checks it.
+type Language struct {
+	Name   string
+	P      Pos
+	Sorts  []*Sort // the term sorts; the first is the sort of programs
+	Cons   []*Con  // every constructor, in declaration order (Con.Index)
+	Kinds  []*Kind // the context kinds; the first is the root kind
+	Rules  []*Rule // the contraction rules, in the order they are tried
+	Stucks []*Stuck
+	// Layers are inner languages a rule may step (a sub-event Rule/<inner rule>):
+	// part of the model, not implemented yet: a file that declares one is refused.
+	Layers []*Layer
+
+	cons  map[string]*Con
+	kinds map[string]*Kind
+	metas map[string]MetaSort // a metavariable's base name (before _) and its sort
+}
+
+// Sort is a term sort: its constructors, and whether variables and integer literals
+// are terms of it.
+type Sort struct {
+	Name     string
+	P        Pos
+	Metas    []string // its metavariable names (the sort's name first)
+	Vars     bool     // variables are terms of the sort
+	VarMetas []string // the metavariable names of its variables
+	Ints     bool     // integer literals are terms of the sort
+	IntMetas []string // the metavariable names of its integers
+	Cons     []*Con
+}
+
+// ArgKind says what an argument of a constructor is.
+type ArgKind uint8
+
+// The kinds of argument.
+const (
+	ArgTerm ArgKind = iota // a term of a sort
+	ArgVar                 // a variable of a sort: a binder
+	ArgInt                 // an integer of a sort
+)
+
+// Arg is the sort of a constructor's argument.
+type Arg struct {
+	Kind ArgKind
+	Sort *Sort
+}
+
+// Bind says that the variable argument Binder binds its name in the arguments Scope:
+// substitution stops there at a binder of its variable, and renames the binder when it
+// would capture.
+type Bind struct {
+	Binder int
+	Scope  []int
+}
+
+// Con is a constructor of a sort.
+type Con struct {
+	Name  string
+	P     Pos
+	Sort  *Sort
+	Args  []Arg
+	Binds []Bind
+	Index int // in Language.Cons
+
+	scope [][]int // for each argument, the binder arguments whose scope it is in
+}
+
+// BindersOf are the binder arguments whose scope argument j is in.
+func (c *Con) BindersOf(j int) []int { return c.scope[j] }
+
+// Kind is a context kind (Generalized Refocusing): its values, and its frames in
+// search order. A frame of kind K with a hole of kind H is an elementary context that
+// turns a context of kind K around it into one of kind H inside.
+type Kind struct {
+	Name   string
+	P      Pos
+	Sort   *Sort
+	Meta   string // the metavariable name of its values (v)
+	Index  int
+	Values []*Value
+	Frames []*Frame
+	Rules  []*Rule  // the rules of the kind, in order
+	Stucks []*Stuck // the declared stuck shapes of the kind
+
+	values, frames, rules, stucks index
+}
+
+// Value is a value pattern of a kind.
+type Value struct {
+	P     Pos
+	Kind  *Kind
+	Pat   *Pattern
+	Metas int // number of metavariable slots of the pattern
+}
+
+// Frame is an elementary context of a kind: a pattern with one hole. Its position in
+// Kind.Frames is its place in the search order.
+type Frame struct {
+	P     Pos
+	Kind  *Kind
+	Pat   *Pattern
+	Hole  *Kind // the kind of the hole
+	Path  []int // the argument indices from the pattern's root down to the hole
+	Metas int   // metavariable slots, the hole's included (HoleSlot)
+	Index int   // in Kind.Frames
+	// HoleSlot is the slot of the hole's contents among the bindings of a match.
+	HoleSlot int
+}
+
+// Rule is a contraction rule: a redex pattern of a kind, a right-hand side, and side
+// conditions. Several rules may share a name (the two cases of if0): they are one
+// rule to the contraction events.
+type Rule struct {
+	Name  string
+	P     Pos
+	Kind  *Kind
+	LHS   *Pattern
+	RHS   *Pattern
+	Where []*Cond
+	Metas int // metavariable slots: the LHS's, then those fresh binds
+	// Layer, when not nil, is the inner layer the rule steps (not implemented yet).
+	Layer *Layer
+}
+
+// Stuck declares a shape of a kind that no rule contracts, on purpose: a run that
+// reaches it stops with a stuck error and the reason (a type error that a type
+// system would rule out). A non-value that no frame enters, no rule contracts and no
+// stuck shape declares is an error of the rule file (the static checks).
+type Stuck struct {
+	P      Pos
+	Kind   *Kind
+	Pat    *Pattern
+	Reason string
+	Metas  int
+}
+
+// Layer is reserved for inner layers (a coercion calculus stepped by a rule of the
+// outer one): its language, and the outer sort its terms are in.
+type Layer struct {
+	Name string
+	P    Pos
+	Lang *Language
+}
+
+// CondKind says what a side condition is.
+type CondKind uint8
+
+// The side conditions.
+const (
+	CondEq    CondKind = iota // (= a b): equal up to α-equivalence
+	CondNe                    // (!= a b)
+	CondPrim                  // (prim OP a b): a comparison of integers
+	CondFresh                 // (fresh x_new x_base t ...): a name not occurring in the terms
+)
+
+// Cond is a side condition of a rule.
+type Cond struct {
+	P    Pos
+	Kind CondKind
+	Prim *Prim
+	Args []*Pattern // for CondFresh: the new name, its base, the terms to avoid
+}
+
+// MetaKind says what a metavariable ranges over.
+type MetaKind uint8
+
+// The kinds of metavariable.
+const (
+	MetaTerm  MetaKind = iota // any term of a sort
+	MetaVar                   // a variable of a sort
+	MetaInt                   // an integer of a sort
+	MetaValue                 // a value of a kind
+)
+
+// MetaSort is what a metavariable ranges over.
+type MetaSort struct {
+	Kind     MetaKind
+	Sort     *Sort
+	ValuesOf *Kind // MetaValue
+}
+
+// PatKind says what a pattern node is.
+type PatKind uint8
+
+// The pattern nodes.
+const (
+	PatMeta  PatKind = iota // a metavariable
+	PatCon                  // a constructor applied to patterns
+	PatInt                  // an integer literal
+	PatHole                 // a frame's hole
+	PatSubst                // right-hand sides: (subst t x v), t[x := v]
+	PatPrim                 // right-hand sides: (prim OP n ...), an integer computed by δ
+)
+
+// Pattern is a pattern (left-hand sides, values, frames, stuck shapes) or a template
+// (right-hand sides).
+type Pattern struct {
+	P    Pos
+	Kind PatKind
+	Meta string // PatMeta: its name (v, t_1)
+	Sort MetaSort
+	Slot int // PatMeta: its slot in the bindings; PatHole: the hole's slot
+	Con  *Con
+	N    int64 // PatInt
+	Prim *Prim // PatPrim
+	Hole *Kind // PatHole
+	Args []*Pattern
+}
+
+// index lists, for a root constructor, the declarations of a kind whose pattern may
+// match a term with that root: byCon[c.Index], ints (integer roots), vars (variable
+// roots); a declaration whose root is a term metavariable is in every list.
+type index struct {
+	byCon [][]int
+	ints  []int
+	vars  []int
+}
+
+// candidates are the indices of the declarations that may match t.
+func (x *index) candidates(t *Term) []int {
+	switch t.Op {
+	case TermInt:
+		return x.ints
+	case TermVar:
+		return x.vars
+	}
+	return x.byCon[t.Con.Index]
+}
+
+// Table names one of a kind's decomposition tables.
+type Table uint8
+
+// The tables of a kind.
+const (
+	ValueTable Table = iota // Kind.Values
+	FrameTable              // Kind.Frames
+	RuleTable               // Kind.Rules
+	StuckTable              // Kind.Stucks
+)
+
+// Lookup lists, in declaration order, the indices of the declarations of one of k's
+// tables whose pattern may match a term whose root is op (and con, for a
+// constructor): the decomposition tables, indexed by root constructor.
+func (k *Kind) Lookup(table Table, op TermOp, con *Con) []int {
+	x := [...]*index{&k.values, &k.frames, &k.rules, &k.stucks}[table]
+	switch op {
+	case TermInt:
+		return x.ints
+	case TermVar:
+		return x.vars
+	}
+	return x.byCon[con.Index]
+}
+
+// Con returns the constructor named name.
+func (l *Language) Con(name string) (*Con, bool) { c, ok := l.cons[name]; return c, ok }
+
+// Kind returns the kind named name.
+func (l *Language) Kind(name string) (*Kind, bool) { k, ok := l.kinds[name]; return k, ok }
+
+// Root is the root kind: the kind of a whole program's context.
+func (l *Language) Root() *Kind { return l.Kinds[0] }
+
+// RuleNames are the names of the rules, each once, in the order they are first
+// declared: the contraction events the derived stages report.
+func (l *Language) RuleNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range l.Rules {
+		if !seen[r.Name] {
+			seen[r.Name] = true
+			out = append(out, r.Name)
+		}
+	}
+	return out
+}

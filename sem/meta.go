@@ -1,0 +1,382 @@
+package sem
+
+import (
+	"fmt"
+)
+
+// The generic meta-level pieces every derived stage shares: matching, instantiation,
+// capture-avoiding substitution on the declared binders, α-equivalence.
+
+// IsValue reports whether t is a value of kind k: it matches one of k's value
+// patterns.
+func (l *Language) IsValue(t *Term, k *Kind) bool {
+	for _, i := range k.values.candidates(t) {
+		v := k.Values[i]
+		if l.Match(v.Pat, t, make([]*Term, v.Metas)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Match matches t against the pattern p, filling the slots of b with the terms the
+// metavariables (and a frame's hole) stand for. A value metavariable matches only a
+// value of its kind. It recurses as deep as the pattern nests, and as deep as the
+// values that value metavariables meet.
+func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
+	switch p.Kind {
+	case PatHole:
+		b[p.Slot] = t
+		return true
+	case PatInt:
+		return t.Op == TermInt && t.N == p.N
+	case PatMeta:
+		switch p.Sort.Kind {
+		case MetaVar:
+			if t.Op != TermVar {
+				return false
+			}
+		case MetaInt:
+			if t.Op != TermInt {
+				return false
+			}
+		case MetaValue:
+			if !l.IsValue(t, p.Sort.ValuesOf) {
+				return false
+			}
+		}
+		b[p.Slot] = t
+		return true
+	case PatCon:
+		if t.Op != TermCon || t.Con != p.Con {
+			return false
+		}
+		for i, a := range p.Args {
+			if !l.Match(a, t.Args[i], b) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Conditions evaluates a rule's side conditions on the bindings of its left-hand
+// side, in order (a fresh binds its metavariable).
+func (l *Language) Conditions(r *Rule, b []*Term) bool {
+	for _, c := range r.Where {
+		switch c.Kind {
+		case CondEq, CondNe:
+			eq := sameAtom(b[c.Args[0].Slot], b[c.Args[1].Slot])
+			if eq != (c.Kind == CondEq) {
+				return false
+			}
+		case CondPrim:
+			args := make([]int64, len(c.Args))
+			for i, a := range c.Args {
+				n, ok := l.intOf(a, b)
+				if !ok {
+					return false
+				}
+				args[i] = n
+			}
+			if !c.Prim.Cmp(args) {
+				return false
+			}
+		case CondFresh:
+			base := b[c.Args[1].Slot]
+			avoid := make([]*Term, 0, len(c.Args)-2)
+			for _, a := range c.Args[2:] {
+				avoid = append(avoid, b[a.Slot])
+			}
+			b[c.Args[0].Slot] = Var(base.P, FreshName(base.Name, avoid...))
+		}
+	}
+	return true
+}
+
+// sameAtom is the equality of = and !=: the same name, the same integer, or
+// α-equivalent terms.
+func sameAtom(a, b *Term) bool {
+	if a.Op == TermVar && b.Op == TermVar {
+		return a.Name == b.Name
+	}
+	return AlphaEqual(a, b)
+}
+
+// intOf evaluates an integer pattern of a prim: a literal, an integer metavariable,
+// or a prim (on right-hand sides).
+func (l *Language) intOf(p *Pattern, b []*Term) (int64, bool) {
+	switch p.Kind {
+	case PatInt:
+		return p.N, true
+	case PatMeta:
+		if t := b[p.Slot]; t != nil && t.Op == TermInt {
+			return t.N, true
+		}
+	case PatPrim:
+		args := make([]int64, len(p.Args))
+		for i, a := range p.Args {
+			n, ok := l.intOf(a, b)
+			if !ok {
+				return 0, false
+			}
+			args[i] = n
+		}
+		return p.Prim.Int(args)
+	}
+	return 0, false
+}
+
+// Instantiate builds a rule's right-hand side from the bindings of its left-hand side
+// and conditions. at is the position the new nodes take (the redex's). It fails only
+// where a prim is undefined (a division by zero).
+func (l *Language) Instantiate(p *Pattern, b []*Term, at Pos) (*Term, error) {
+	switch p.Kind {
+	case PatMeta:
+		return b[p.Slot], nil
+	case PatInt:
+		return Int(at, p.N), nil
+	case PatPrim:
+		n, ok := l.intOf(p, b)
+		if !ok {
+			return nil, fmt.Errorf("prim %s is undefined here", p.Prim.Name)
+		}
+		return Int(at, n), nil
+	case PatSubst:
+		t, err := l.Instantiate(p.Args[0], b, at)
+		if err != nil {
+			return nil, err
+		}
+		x := b[p.Args[1].Slot]
+		v, err := l.Instantiate(p.Args[2], b, at)
+		if err != nil {
+			return nil, err
+		}
+		return Subst(t, x.Name, v), nil
+	case PatCon:
+		args := make([]*Term, len(p.Args))
+		for i, a := range p.Args {
+			var err error
+			if args[i], err = l.Instantiate(a, b, at); err != nil {
+				return nil, err
+			}
+		}
+		return App(at, p.Con, args...), nil
+	}
+	return nil, fmt.Errorf("cannot instantiate a %v", p.Kind)
+}
+
+// Subst is the capture-avoiding substitution t[x := v] on the declared binders: it
+// stops at a binder of x, and renames a binder that would capture a free variable of
+// v (to the binder's name primed until it occurs nowhere in v or the node, as the
+// hand-written calculi's FreshName). When v is closed — always, in a run of a closed
+// program whose rules substitute values — no binder is renamed, v is marked closed,
+// and substitution goes into no term so marked (which has no free variable): a value
+// a run substitutes is never walked again when later substitutions meet it. It
+// recurses as deep as t nests outside its closed terms.
+func Subst(t *Term, x string, v *Term) *Term {
+	fv := FreeVars(v)
+	if len(fv) == 0 {
+		v.closed.Store(true)
+	}
+	return subst(t, x, v, fv)
+}
+
+func subst(t *Term, x string, v *Term, fv map[string]bool) *Term {
+	switch t.Op {
+	case TermVar:
+		if t.Name == x {
+			return v
+		}
+		return t
+	case TermInt:
+		return t
+	}
+	if t.closed.Load() {
+		return t
+	}
+	c := t.Con
+	args := make([]*Term, len(t.Args))
+	copy(args, t.Args)
+	// Rename the binders that would capture a free variable of v.
+	for _, bd := range c.Binds {
+		y := args[bd.Binder].Name
+		if y == x || !fv[y] {
+			continue
+		}
+		avoid := append([]*Term{v}, t.Args...)
+		y2 := FreshName(y, avoid...)
+		args[bd.Binder] = Var(args[bd.Binder].P, y2)
+		for _, j := range bd.Scope {
+			if !innermost(c, t, bd.Binder, j) {
+				continue // a later binder of the same name binds y in argument j
+			}
+			args[j] = subst(args[j], y, Var(args[bd.Binder].P, y2), map[string]bool{y2: true})
+		}
+	}
+	for j, a := range c.Args {
+		if a.Kind != ArgTerm {
+			continue
+		}
+		hidden := false
+		for _, bi := range c.scope[j] {
+			if args[bi].Name == x {
+				hidden = true
+			}
+		}
+		if !hidden {
+			args[j] = subst(args[j], x, v, fv)
+		}
+	}
+	return &Term{P: t.P, Op: TermCon, Con: c, Args: args}
+}
+
+// innermost reports whether binder b of t is the innermost binder of its name around
+// argument j: no later bind of the constructor (inside it) binds the same name there.
+func innermost(c *Con, t *Term, b, j int) bool {
+	after := false
+	for _, bi := range c.scope[j] {
+		if bi == b {
+			after = true
+		} else if after && t.Args[bi].Name == t.Args[b].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// FreeVars is the set of the variables free in t. It uses no recursion, and skips
+// the terms known to be closed.
+func FreeVars(t *Term) map[string]bool {
+	fv := map[string]bool{}
+	type item struct {
+		t     *Term
+		bound *names
+	}
+	stack := []item{{t: t}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch t := it.t; t.Op {
+		case TermVar:
+			if !it.bound.has(t.Name) {
+				fv[t.Name] = true
+			}
+		case TermCon:
+			if t.closed.Load() {
+				continue
+			}
+			for j, a := range t.Con.Args {
+				if a.Kind != ArgTerm {
+					continue
+				}
+				bound := it.bound
+				for _, bi := range t.Con.scope[j] {
+					bound = &names{t.Args[bi].Name, bound}
+				}
+				stack = append(stack, item{t.Args[j], bound})
+			}
+		}
+	}
+	return fv
+}
+
+// names is a list of bound names, innermost first.
+type names struct {
+	x    string
+	next *names
+}
+
+func (n *names) has(x string) bool {
+	for ; n != nil; n = n.next {
+		if n.x == x {
+			return true
+		}
+	}
+	return false
+}
+
+// FreshName is x followed by as many primes as it takes for a name that occurs
+// nowhere in the terms, free or bound (lambda.FreshName's rule).
+func FreshName(x string, in ...*Term) string {
+	used := map[string]bool{}
+	stack := append([]*Term(nil), in...)
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if t.Op == TermVar {
+			used[t.Name] = true
+		}
+		stack = append(stack, t.Args...)
+	}
+	for x += "'"; used[x]; x += "'" {
+	}
+	return x
+}
+
+// AlphaEqual reports whether two terms are equal up to renaming of bound variables
+// (and up to positions). It uses no recursion.
+func AlphaEqual(a, b *Term) bool {
+	type item struct {
+		p    *pairs
+		a, b *Term
+	}
+	stack := []item{{nil, a, b}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		a, b := it.a, it.b
+		if a.Op != b.Op {
+			return false
+		}
+		switch a.Op {
+		case TermInt:
+			if a.N != b.N {
+				return false
+			}
+		case TermVar:
+			if !it.p.related(a.Name, b.Name) {
+				return false
+			}
+		case TermCon:
+			if a.Con != b.Con {
+				return false
+			}
+			for j, arg := range a.Con.Args {
+				if arg.Kind == ArgVar {
+					continue
+				}
+				if arg.Kind == ArgInt {
+					if a.Args[j].N != b.Args[j].N {
+						return false
+					}
+					continue
+				}
+				p := it.p
+				for _, bi := range a.Con.scope[j] {
+					p = &pairs{a.Args[bi].Name, b.Args[bi].Name, p}
+				}
+				stack = append(stack, item{p, a.Args[j], b.Args[j]})
+			}
+		}
+	}
+	return true
+}
+
+// pairs records, innermost first, which bound names of a and b correspond.
+type pairs struct {
+	x, y string
+	next *pairs
+}
+
+// related reports whether x in a corresponds to y in b: bound together by the
+// innermost binder of either, or both free and the same name.
+func (p *pairs) related(x, y string) bool {
+	for ; p != nil; p = p.next {
+		if p.x == x || p.y == y {
+			return p.x == x && p.y == y
+		}
+	}
+	return x == y
+}

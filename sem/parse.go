@@ -1,0 +1,577 @@
+package sem
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/interderive/interderive"
+)
+
+// reserved are the words a rule file gives a meaning: they name no sort, constructor,
+// kind or metavariable.
+var reserved = []string{"hole", "subst", "prim", "where", "fresh", "=", "!=", "bind"}
+
+// Parse reads a rule file into a language, checking its syntax, its names, and that
+// its patterns are linear and well-sorted and its right-hand sides use only bound
+// metavariables. It does not run the static checks of decomposition (Check does;
+// Load does both). It never panics; on failure the error is an interderive.ErrorList
+// in source order.
+func Parse(src []byte) (*Language, error) {
+	ss, err := ReadSExprs(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &langParser{l: &Language{cons: map[string]*Con{}, kinds: map[string]*Kind{}, metas: map[string]MetaSort{}}, sorts: map[string]*Sort{}}
+	p.parse(ss)
+	if len(p.errs) > 0 {
+		p.errs.Sort()
+		return nil, p.errs
+	}
+	return p.l, nil
+}
+
+// Load parses a rule file and runs the static checks (Check).
+func Load(src []byte) (*Language, error) {
+	l, err := Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(l); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+type langParser struct {
+	l     *Language
+	sorts map[string]*Sort
+	errs  interderive.ErrorList
+}
+
+func (p *langParser) errorf(pos Pos, format string, args ...any) {
+	p.errs = append(p.errs, interderive.Errorf(pos, format, args...))
+}
+
+// head returns a declaration's keyword, or "" (and reports it) if s is not a list
+// starting with a symbol.
+func (p *langParser) head(s *SExpr) string {
+	if s.Kind != SList || len(s.List) == 0 || s.List[0].Kind != SSym {
+		p.errorf(s.P, "expected a declaration: (language ...), (sort ...), (kind ...), (value ...), (frame ...), (rule ...) or (stuck ...)")
+		return ""
+	}
+	return s.List[0].Sym
+}
+
+// name checks that s is a symbol usable as a name and returns it.
+func (p *langParser) name(s *SExpr, what string) (string, bool) {
+	if s.Kind != SSym {
+		p.errorf(s.P, "expected %s, a symbol", what)
+		return "", false
+	}
+	if slices.Contains(reserved, s.Sym) {
+		p.errorf(s.P, "%s is a reserved word", s.Sym)
+		return "", false
+	}
+	return s.Sym, true
+}
+
+// meta declares a metavariable base name.
+func (p *langParser) meta(s *SExpr, ms MetaSort) string {
+	n, ok := p.name(s, "a metavariable name")
+	if !ok {
+		return ""
+	}
+	if strings.Contains(n, "_") {
+		p.errorf(s.P, "a metavariable name has no _ (t_1 is the metavariable t with subscript 1)")
+		return ""
+	}
+	if _, dup := p.l.metas[n]; dup {
+		p.errorf(s.P, "metavariable %s declared twice", n)
+		return ""
+	}
+	p.l.metas[n] = ms
+	return n
+}
+
+func (p *langParser) parse(ss []*SExpr) {
+	// Pass 1: the language's name, the sorts and their metavariables, the kinds.
+	for _, s := range ss {
+		switch p.head(s) {
+		case "language":
+			if p.l.Name != "" {
+				p.errorf(s.P, "a second (language ...)")
+			} else if len(s.List) != 2 || s.List[1].Kind != SSym {
+				p.errorf(s.P, "(language NAME)")
+			} else {
+				p.l.Name, p.l.P = s.List[1].Sym, s.P
+			}
+		case "sort":
+			p.sortHeader(s)
+		case "layer":
+			p.errorf(s.P, "layers are not supported yet")
+		case "kind", "value", "frame", "rule", "stuck", "":
+		default:
+			p.errorf(s.List[0].P, "unknown declaration %s", s.List[0].Sym)
+		}
+	}
+	if p.l.Name == "" {
+		p.errorf(Pos{Line: 1, Col: 1}, "no (language NAME) declaration")
+	}
+	if len(p.l.Sorts) == 0 {
+		p.errorf(Pos{Line: 1, Col: 1}, "no (sort ...) declaration")
+		return
+	}
+	for _, s := range ss {
+		if s.Kind == SList && len(s.List) > 0 && s.List[0].Kind == SSym && s.List[0].Sym == "kind" {
+			p.kind(s)
+		}
+	}
+	if len(p.l.Kinds) == 0 {
+		p.errorf(Pos{Line: 1, Col: 1}, "no (kind ...) declaration")
+		return
+	}
+	// Pass 2: the constructors.
+	for _, s := range ss {
+		if s.Kind == SList && len(s.List) > 0 && s.List[0].Kind == SSym && s.List[0].Sym == "sort" {
+			p.sortBody(s)
+		}
+	}
+	if len(p.errs) > 0 {
+		return
+	}
+	// Pass 3: values, frames, rules, stuck shapes.
+	for _, s := range ss {
+		if s.Kind != SList || len(s.List) == 0 || s.List[0].Kind != SSym {
+			continue
+		}
+		switch s.List[0].Sym {
+		case "value":
+			p.value(s)
+		case "frame":
+			p.frame(s)
+		case "rule":
+			p.rule(s)
+		case "stuck":
+			p.stuck(s)
+		}
+	}
+	if len(p.errs) == 0 {
+		p.l.buildIndexes()
+	}
+}
+
+// sortHeader declares a sort (sort NAME META ... DECL ...): its name, its metavariable
+// names, and those of its variables and integers.
+func (p *langParser) sortHeader(s *SExpr) {
+	if len(s.List) < 2 {
+		p.errorf(s.P, "(sort NAME META ... (variable X ...) (integer N ...) (con NAME ARG ... (bind I J ...)) ...)")
+		return
+	}
+	n, ok := p.name(s.List[1], "the sort's name")
+	if !ok {
+		return
+	}
+	if _, dup := p.sorts[n]; dup {
+		p.errorf(s.List[1].P, "sort %s declared twice", n)
+		return
+	}
+	so := &Sort{Name: n, P: s.P}
+	p.sorts[n] = so
+	p.l.Sorts = append(p.l.Sorts, so)
+	for _, m := range s.List[1:] {
+		if m.Kind == SList {
+			if len(m.List) == 0 || m.List[0].Kind != SSym {
+				p.errorf(m.P, "expected (variable ...), (integer ...) or (con ...)")
+				continue
+			}
+			switch m.List[0].Sym {
+			case "variable", "integer":
+				if len(m.List) < 2 {
+					p.errorf(m.P, "(%s META ...) names at least one metavariable", m.List[0].Sym)
+					continue
+				}
+				kind, metas := MetaVar, &so.VarMetas
+				if m.List[0].Sym == "integer" {
+					kind, metas = MetaInt, &so.IntMetas
+					if so.Ints {
+						p.errorf(m.P, "a second (integer ...)")
+					}
+					so.Ints = true
+				} else {
+					if so.Vars {
+						p.errorf(m.P, "a second (variable ...)")
+					}
+					so.Vars = true
+				}
+				for _, x := range m.List[1:] {
+					if name := p.meta(x, MetaSort{Kind: kind, Sort: so}); name != "" {
+						*metas = append(*metas, name)
+					}
+				}
+			case "con":
+			default:
+				p.errorf(m.List[0].P, "unknown sort declaration %s: (variable ...), (integer ...) or (con ...)", m.List[0].Sym)
+			}
+			continue
+		}
+		if name := p.meta(m, MetaSort{Kind: MetaTerm, Sort: so}); name != "" {
+			so.Metas = append(so.Metas, name)
+		}
+	}
+}
+
+// kind declares a context kind (kind NAME VALUE-META [SORT]).
+func (p *langParser) kind(s *SExpr) {
+	if len(s.List) < 3 || len(s.List) > 4 {
+		p.errorf(s.P, "(kind NAME VALUE-METAVARIABLE [SORT])")
+		return
+	}
+	n, ok := p.name(s.List[1], "the kind's name")
+	if !ok {
+		return
+	}
+	if _, dup := p.l.kinds[n]; dup {
+		p.errorf(s.List[1].P, "kind %s declared twice", n)
+		return
+	}
+	so := p.l.Sorts[0]
+	if len(s.List) == 4 {
+		if s.List[3].Kind != SSym || p.sorts[s.List[3].Sym] == nil {
+			p.errorf(s.List[3].P, "expected a sort's name")
+			return
+		}
+		so = p.sorts[s.List[3].Sym]
+	}
+	k := &Kind{Name: n, P: s.P, Sort: so, Index: len(p.l.Kinds)}
+	k.Meta = p.meta(s.List[2], MetaSort{Kind: MetaValue, Sort: so, ValuesOf: k})
+	p.l.kinds[n] = k
+	p.l.Kinds = append(p.l.Kinds, k)
+}
+
+// argSort reads a constructor's argument sort: a metavariable name of a sort (t, x, n).
+func (p *langParser) argSort(s *SExpr) (Arg, bool) {
+	if s.Kind == SSym {
+		if ms, ok := p.l.metas[s.Sym]; ok {
+			switch ms.Kind {
+			case MetaTerm:
+				return Arg{Kind: ArgTerm, Sort: ms.Sort}, true
+			case MetaVar:
+				return Arg{Kind: ArgVar, Sort: ms.Sort}, true
+			case MetaInt:
+				return Arg{Kind: ArgInt, Sort: ms.Sort}, true
+			}
+		}
+	}
+	p.errorf(s.P, "expected an argument sort: a metavariable name of a sort's terms, variables or integers")
+	return Arg{}, false
+}
+
+// sortBody declares the constructors of a sort.
+func (p *langParser) sortBody(s *SExpr) {
+	if len(s.List) < 2 || s.List[1].Kind != SSym || p.sorts[s.List[1].Sym] == nil {
+		return
+	}
+	so := p.sorts[s.List[1].Sym]
+	for _, m := range s.List[2:] {
+		if m.Kind != SList || len(m.List) == 0 || m.List[0].Kind != SSym || m.List[0].Sym != "con" {
+			continue
+		}
+		if len(m.List) < 2 {
+			p.errorf(m.P, "(con NAME ARG ... (bind I J ...) ...)")
+			continue
+		}
+		n, ok := p.name(m.List[1], "the constructor's name")
+		if !ok {
+			continue
+		}
+		if _, dup := p.l.cons[n]; dup {
+			p.errorf(m.List[1].P, "constructor %s declared twice", n)
+			continue
+		}
+		if _, meta := p.l.metas[n]; meta {
+			p.errorf(m.List[1].P, "%s is a metavariable name", n)
+			continue
+		}
+		c := &Con{Name: n, P: m.P, Sort: so}
+		for _, a := range m.List[2:] {
+			if a.Kind == SList {
+				p.bind(c, a)
+				continue
+			}
+			if len(c.Binds) > 0 {
+				p.errorf(a.P, "the arguments come before the binds")
+			}
+			if arg, ok := p.argSort(a); ok {
+				c.Args = append(c.Args, arg)
+			}
+		}
+		c.scope = make([][]int, len(c.Args))
+		bound := map[int]bool{}
+		for _, b := range c.Binds {
+			bound[b.Binder] = true
+			for _, j := range b.Scope {
+				c.scope[j] = append(c.scope[j], b.Binder)
+			}
+		}
+		for i, a := range c.Args {
+			if a.Kind == ArgVar && !bound[i] {
+				p.errorf(m.P, "argument %d of %s is a variable that no (bind %d ...) declares a binder", i, n, i)
+			}
+		}
+		c.Index = len(p.l.Cons)
+		p.l.cons[n] = c
+		p.l.Cons = append(p.l.Cons, c)
+		so.Cons = append(so.Cons, c)
+	}
+}
+
+// bind reads (bind I J ...): argument I binds in arguments J ....
+func (p *langParser) bind(c *Con, s *SExpr) {
+	if len(s.List) < 3 || s.List[0].Kind != SSym || s.List[0].Sym != "bind" {
+		p.errorf(s.P, "(bind BINDER SCOPE ...): argument indices from 0")
+		return
+	}
+	idx := func(x *SExpr) (int, bool) {
+		if x.Kind != SInt || x.N < 0 || x.N >= int64(len(c.Args)) {
+			p.errorf(x.P, "expected an argument index of %s, 0 to %d", c.Name, len(c.Args)-1)
+			return 0, false
+		}
+		return int(x.N), true
+	}
+	b, ok := idx(s.List[1])
+	if !ok {
+		return
+	}
+	if c.Args[b].Kind != ArgVar {
+		p.errorf(s.List[1].P, "argument %d of %s is not a variable", b, c.Name)
+		return
+	}
+	bd := Bind{Binder: b}
+	for _, x := range s.List[2:] {
+		j, ok := idx(x)
+		if !ok {
+			return
+		}
+		if c.Args[j].Kind != ArgTerm {
+			p.errorf(x.P, "argument %d of %s is not a term", j, c.Name)
+			return
+		}
+		if c.Args[j].Sort != c.Args[b].Sort {
+			p.errorf(x.P, "argument %d of %s is not of the binder's sort %s", j, c.Name, c.Args[b].Sort.Name)
+			return
+		}
+		if slices.Contains(bd.Scope, j) {
+			p.errorf(x.P, "argument %d twice", j)
+			return
+		}
+		bd.Scope = append(bd.Scope, j)
+	}
+	for _, o := range c.Binds {
+		if o.Binder == b {
+			p.errorf(s.P, "argument %d of %s has a second bind", b, c.Name)
+			return
+		}
+	}
+	c.Binds = append(c.Binds, bd)
+}
+
+// kindArg reads the kind a declaration is of.
+func (p *langParser) kindArg(s *SExpr) *Kind {
+	if s.Kind == SSym {
+		if k, ok := p.l.kinds[s.Sym]; ok {
+			return k
+		}
+	}
+	p.errorf(s.P, "expected a context kind's name")
+	return nil
+}
+
+// value reads (value KIND PATTERN).
+func (p *langParser) value(s *SExpr) {
+	if len(s.List) != 3 {
+		p.errorf(s.P, "(value KIND PATTERN)")
+		return
+	}
+	k := p.kindArg(s.List[1])
+	if k == nil {
+		return
+	}
+	ps := newPatScope(patValue, k)
+	pat := p.pattern(s.List[2], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	if pat == nil {
+		return
+	}
+	if pat.Kind == PatMeta && pat.Sort.Kind == MetaValue {
+		p.errorf(s.List[2].P, "a value pattern is more than a value metavariable")
+		return
+	}
+	k.Values = append(k.Values, &Value{P: s.P, Kind: k, Pat: pat, Metas: len(ps.slots)})
+}
+
+// frame reads (frame KIND PATTERN), the pattern with one (hole [KIND]).
+func (p *langParser) frame(s *SExpr) {
+	if len(s.List) != 3 {
+		p.errorf(s.P, "(frame KIND PATTERN): a pattern with one (hole [KIND])")
+		return
+	}
+	k := p.kindArg(s.List[1])
+	if k == nil {
+		return
+	}
+	ps := newPatScope(patFrame, k)
+	pat := p.pattern(s.List[2], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	if pat == nil {
+		return
+	}
+	if pat.Kind != PatCon {
+		p.errorf(s.List[2].P, "a frame is a constructor around its hole")
+		return
+	}
+	if ps.holes != 1 {
+		p.errorf(s.List[2].P, "a frame has exactly one hole, not %d", ps.holes)
+		return
+	}
+	f := &Frame{P: s.P, Kind: k, Pat: pat, Metas: len(ps.slots) + 1, HoleSlot: len(ps.slots), Index: len(k.Frames)}
+	f.Path, f.Hole = holePath(pat)
+	setHoleSlot(pat, f.HoleSlot)
+	k.Frames = append(k.Frames, f)
+}
+
+// holePath finds the hole of a frame's pattern: the path of argument indices to it.
+func holePath(pat *Pattern) ([]int, *Kind) {
+	var path []int
+	for pat.Kind == PatCon {
+		found := false
+		for i, a := range pat.Args {
+			if containsHole(a) {
+				path, pat, found = append(path, i), a, true
+				break
+			}
+		}
+		if !found {
+			return nil, nil
+		}
+	}
+	return path, pat.Hole
+}
+
+func containsHole(pat *Pattern) bool {
+	if pat.Kind == PatHole {
+		return true
+	}
+	for _, a := range pat.Args {
+		if containsHole(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func setHoleSlot(pat *Pattern, slot int) {
+	if pat.Kind == PatHole {
+		pat.Slot = slot
+	}
+	for _, a := range pat.Args {
+		setHoleSlot(a, slot)
+	}
+}
+
+// stuck reads (stuck KIND PATTERN "REASON").
+func (p *langParser) stuck(s *SExpr) {
+	if len(s.List) != 4 || s.List[3].Kind != SStr {
+		p.errorf(s.P, "(stuck KIND PATTERN \"REASON\")")
+		return
+	}
+	k := p.kindArg(s.List[1])
+	if k == nil {
+		return
+	}
+	ps := newPatScope(patLHS, k)
+	pat := p.pattern(s.List[2], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	if pat == nil {
+		return
+	}
+	st := &Stuck{P: s.P, Kind: k, Pat: pat, Reason: s.List[3].Sym, Metas: len(ps.slots)}
+	k.Stucks = append(k.Stucks, st)
+	p.l.Stucks = append(p.l.Stucks, st)
+}
+
+// rule reads (rule NAME KIND LHS RHS (where COND) ...).
+func (p *langParser) rule(s *SExpr) {
+	if len(s.List) < 5 {
+		p.errorf(s.P, "(rule NAME KIND LHS RHS (where CONDITION) ...)")
+		return
+	}
+	n, ok := p.name(s.List[1], "the rule's name")
+	if !ok {
+		return
+	}
+	if strings.ContainsAny(n, "/,") {
+		p.errorf(s.List[1].P, "a rule's name has no / or ,")
+		return
+	}
+	k := p.kindArg(s.List[2])
+	if k == nil {
+		return
+	}
+	ps := newPatScope(patLHS, k)
+	lhs := p.pattern(s.List[3], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	if lhs == nil {
+		return
+	}
+	if lhs.Kind == PatMeta && lhs.Sort.Kind != MetaInt && lhs.Sort.Kind != MetaVar {
+		p.errorf(s.List[3].P, "a left-hand side is more than a metavariable")
+		return
+	}
+	r := &Rule{Name: n, P: s.P, Kind: k, LHS: lhs}
+	ps.mode = patCond
+	for _, w := range s.List[5:] {
+		if c := p.cond(w, ps); c != nil {
+			r.Where = append(r.Where, c)
+		}
+	}
+	ps.mode = patRHS
+	r.RHS = p.pattern(s.List[4], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	if r.RHS == nil {
+		return
+	}
+	r.Metas = len(ps.slots)
+	k.Rules = append(k.Rules, r)
+	p.l.Rules = append(p.l.Rules, r)
+}
+
+// buildIndexes builds, for every kind, the index of its values, frames, rules and
+// stuck shapes by their pattern's root: the decomposition tables.
+func (l *Language) buildIndexes() {
+	for _, k := range l.Kinds {
+		k.values = l.indexOf(len(k.Values), func(i int) *Pattern { return k.Values[i].Pat })
+		k.frames = l.indexOf(len(k.Frames), func(i int) *Pattern { return k.Frames[i].Pat })
+		k.rules = l.indexOf(len(k.Rules), func(i int) *Pattern { return k.Rules[i].LHS })
+		k.stucks = l.indexOf(len(k.Stucks), func(i int) *Pattern { return k.Stucks[i].Pat })
+	}
+}
+
+func (l *Language) indexOf(n int, pat func(int) *Pattern) index {
+	x := index{byCon: make([][]int, len(l.Cons))}
+	for i := range n {
+		p := pat(i)
+		switch {
+		case p.Kind == PatCon:
+			x.byCon[p.Con.Index] = append(x.byCon[p.Con.Index], i)
+		case p.Kind == PatInt || p.Kind == PatMeta && p.Sort.Kind == MetaInt:
+			x.ints = append(x.ints, i)
+		case p.Kind == PatMeta && p.Sort.Kind == MetaVar:
+			x.vars = append(x.vars, i)
+		default: // a term or value metavariable: any root
+			x.ints = append(x.ints, i)
+			x.vars = append(x.vars, i)
+			for c := range x.byCon {
+				x.byCon[c] = append(x.byCon[c], i)
+			}
+		}
+	}
+	return x
+}
+
+// String names a metavariable sort (for messages).
+func (ms MetaSort) String() string { return describeMeta(ms) }

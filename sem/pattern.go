@@ -1,0 +1,356 @@
+package sem
+
+import "strings"
+
+// The reading of patterns, templates and side conditions (Parse).
+
+// cond reads a side condition (where C).
+func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
+	if s.Kind != SList || len(s.List) != 2 || s.List[0].Kind != SSym || s.List[0].Sym != "where" ||
+		s.List[1].Kind != SList || len(s.List[1].List) == 0 || s.List[1].List[0].Kind != SSym {
+		p.errorf(s.P, "(where (= A B)), (where (!= A B)), (where (prim OP N ...)) or (where (fresh X-NEW X T ...))")
+		return nil
+	}
+	c := s.List[1]
+	args := c.List[1:]
+	switch op := c.List[0].Sym; op {
+	case "=", "!=":
+		if len(args) != 2 {
+			p.errorf(c.P, "(%s A B) compares two metavariables", op)
+			return nil
+		}
+		a, b := p.boundMeta(args[0], ps), p.boundMeta(args[1], ps)
+		if a == nil || b == nil {
+			return nil
+		}
+		if family(a.Sort.Kind) != family(b.Sort.Kind) || a.Sort.Sort != b.Sort.Sort {
+			p.errorf(c.P, "%s and %s are not of one sort", a.Meta, b.Meta)
+			return nil
+		}
+		k := CondEq
+		if op == "!=" {
+			k = CondNe
+		}
+		return &Cond{P: s.P, Kind: k, Args: []*Pattern{a, b}}
+	case "prim":
+		pr := p.prim(c, true)
+		if pr == nil {
+			return nil
+		}
+		pats := p.intArgs(args[1:], ps)
+		if pats == nil {
+			return nil
+		}
+		return &Cond{P: s.P, Kind: CondPrim, Prim: pr, Args: pats}
+	case "fresh":
+		if len(args) < 2 {
+			p.errorf(c.P, "(fresh X-NEW X T ...): a variable named like X that occurs in no T")
+			return nil
+		}
+		base := p.boundMeta(args[1], ps)
+		if base == nil {
+			return nil
+		}
+		if base.Sort.Kind != MetaVar {
+			p.errorf(args[1].P, "%s is not a variable's metavariable", base.Meta)
+			return nil
+		}
+		out := []*Pattern{nil, base}
+		for _, a := range args[2:] {
+			m := p.boundMeta(a, ps)
+			if m == nil {
+				return nil
+			}
+			out = append(out, m)
+		}
+		ms, ok := p.metaOf(args[0])
+		if !ok || ms.Kind != MetaVar || ms.Sort != base.Sort.Sort {
+			p.errorf(args[0].P, "expected a new metavariable of %s's variables", base.Meta)
+			return nil
+		}
+		if _, dup := ps.slots[args[0].Sym]; dup {
+			p.errorf(args[0].P, "metavariable %s is already bound", args[0].Sym)
+			return nil
+		}
+		ps.slots[args[0].Sym] = len(ps.slots)
+		ps.sorts[args[0].Sym] = ms
+		out[0] = &Pattern{P: args[0].P, Kind: PatMeta, Meta: args[0].Sym, Sort: ms, Slot: ps.slots[args[0].Sym]}
+		return &Cond{P: s.P, Kind: CondFresh, Args: out}
+	}
+	p.errorf(c.List[0].P, "unknown condition %s: =, !=, prim or fresh", c.List[0].Sym)
+	return nil
+}
+
+// family groups the metavariable kinds compared by = and !=: names, integers, terms.
+func family(k MetaKind) MetaKind {
+	if k == MetaValue {
+		return MetaTerm
+	}
+	return k
+}
+
+// boundMeta reads a metavariable that the left-hand side (or a fresh) bound.
+func (p *langParser) boundMeta(s *SExpr, ps *patScope) *Pattern {
+	if s.Kind != SSym {
+		p.errorf(s.P, "expected a metavariable")
+		return nil
+	}
+	slot, ok := ps.slots[s.Sym]
+	if !ok {
+		p.errorf(s.P, "metavariable %s is not bound by the left-hand side", s.Sym)
+		return nil
+	}
+	return &Pattern{P: s.P, Kind: PatMeta, Meta: s.Sym, Sort: ps.sorts[s.Sym], Slot: slot}
+}
+
+// prim reads the name of a δ-hook: a comparison (test) or an integer operation.
+func (p *langParser) prim(c *SExpr, test bool) *Prim {
+	if len(c.List) < 2 || c.List[1].Kind != SSym {
+		p.errorf(c.P, "(prim OP ARG ...), OP one of %s", strings.Join(PrimNames(), ", "))
+		return nil
+	}
+	pr, ok := LookupPrim(c.List[1].Sym)
+	if !ok {
+		p.errorf(c.List[1].P, "unknown prim %s: one of %s", c.List[1].Sym, strings.Join(PrimNames(), ", "))
+		return nil
+	}
+	if pr.Test != test {
+		what := "an integer operation, for right-hand sides"
+		if pr.Test {
+			what = "a comparison, for side conditions"
+		}
+		p.errorf(c.List[1].P, "prim %s is %s", pr.Name, what)
+		return nil
+	}
+	if len(c.List)-2 != pr.Arity {
+		p.errorf(c.P, "prim %s takes %d arguments", pr.Name, pr.Arity)
+		return nil
+	}
+	return pr
+}
+
+// intArgs reads the integer arguments of a prim.
+func (p *langParser) intArgs(args []*SExpr, ps *patScope) []*Pattern {
+	out := make([]*Pattern, len(args))
+	for i, a := range args {
+		out[i] = p.pattern(a, Arg{Kind: ArgInt}, ps)
+		if out[i] == nil {
+			return nil
+		}
+	}
+	return out
+}
+
+// patMode says where a pattern is.
+type patMode uint8
+
+const (
+	patValue patMode = iota
+	patFrame
+	patLHS
+	patCond
+	patRHS
+)
+
+// patScope is what a pattern's reading knows: where it is, and the metavariables bound
+// so far with their slots.
+type patScope struct {
+	mode  patMode
+	kind  *Kind
+	slots map[string]int
+	sorts map[string]MetaSort
+	holes int
+}
+
+func newPatScope(mode patMode, k *Kind) *patScope {
+	return &patScope{mode: mode, kind: k, slots: map[string]int{}, sorts: map[string]MetaSort{}}
+}
+
+// metaOf resolves a symbol to a metavariable: its base name (before the first _) is
+// a declared metavariable name.
+func (p *langParser) metaOf(s *SExpr) (MetaSort, bool) {
+	if s.Kind != SSym {
+		return MetaSort{}, false
+	}
+	base, sub, hasSub := strings.Cut(s.Sym, "_")
+	if hasSub && sub == "" {
+		return MetaSort{}, false
+	}
+	ms, ok := p.l.metas[base]
+	return ms, ok
+}
+
+// fits reports whether a metavariable of sort ms may stand in a position of sort a.
+func fits(ms MetaSort, a Arg) bool {
+	if ms.Sort != a.Sort && a.Sort != nil {
+		return false
+	}
+	switch a.Kind {
+	case ArgVar:
+		return ms.Kind == MetaVar
+	case ArgInt:
+		return ms.Kind == MetaInt
+	}
+	return true // a term position takes terms, values, variables (occurrences) and integers
+}
+
+func describe(a Arg) string {
+	switch a.Kind {
+	case ArgVar:
+		return "a variable of sort " + a.Sort.Name
+	case ArgInt:
+		if a.Sort == nil {
+			return "an integer"
+		}
+		return "an integer of sort " + a.Sort.Name
+	}
+	return "a term of sort " + a.Sort.Name
+}
+
+// pattern reads a pattern in a position of sort a. Left-hand sides (and values, frames,
+// stuck shapes) bind their metavariables, each once (linear patterns); right-hand
+// sides use only bound ones.
+func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
+	switch s.Kind {
+	case SStr:
+		p.errorf(s.P, "a string is not a pattern")
+		return nil
+	case SInt:
+		if a.Kind == ArgVar || a.Kind == ArgTerm && !a.Sort.Ints {
+			p.errorf(s.P, "expected %s, not an integer", describe(a))
+			return nil
+		}
+		return &Pattern{P: s.P, Kind: PatInt, N: s.N}
+	case SSym:
+		ms, ok := p.metaOf(s)
+		if !ok {
+			p.errorf(s.P, "%s is not a metavariable (a declared metavariable name, with an optional _subscript)", s.Sym)
+			return nil
+		}
+		if !fits(ms, a) {
+			p.errorf(s.P, "metavariable %s stands for %s, here is expected %s", s.Sym, describeMeta(ms), describe(a))
+			return nil
+		}
+		slot, bound := ps.slots[s.Sym]
+		switch ps.mode {
+		case patRHS, patCond:
+			if !bound {
+				p.errorf(s.P, "metavariable %s is not bound by the left-hand side", s.Sym)
+				return nil
+			}
+			if bs := ps.sorts[s.Sym]; bs != ms {
+				p.errorf(s.P, "metavariable %s is bound to %s", s.Sym, describeMeta(bs))
+				return nil
+			}
+		default:
+			if bound {
+				p.errorf(s.P, "metavariable %s occurs twice: patterns are linear (compare with (where (= A B)))", s.Sym)
+				return nil
+			}
+			slot = len(ps.slots)
+			ps.slots[s.Sym] = slot
+			ps.sorts[s.Sym] = ms
+		}
+		return &Pattern{P: s.P, Kind: PatMeta, Meta: s.Sym, Sort: ms, Slot: slot}
+	}
+	if len(s.List) == 0 || s.List[0].Kind != SSym {
+		p.errorf(s.P, "expected (CONSTRUCTOR PATTERN ...)")
+		return nil
+	}
+	head := s.List[0].Sym
+	args := s.List[1:]
+	switch head {
+	case "hole":
+		if ps.mode != patFrame {
+			p.errorf(s.P, "a hole is only in a frame")
+			return nil
+		}
+		if a.Kind != ArgTerm {
+			p.errorf(s.P, "expected %s, not a hole", describe(a))
+			return nil
+		}
+		hk := ps.kind
+		if len(args) > 1 {
+			p.errorf(s.P, "(hole [KIND])")
+			return nil
+		}
+		if len(args) == 1 {
+			if hk = p.kindArg(args[0]); hk == nil {
+				return nil
+			}
+		}
+		if hk.Sort != a.Sort {
+			p.errorf(s.P, "the hole's kind %s is of sort %s, here is expected %s", hk.Name, hk.Sort.Name, describe(a))
+			return nil
+		}
+		ps.holes++
+		return &Pattern{P: s.P, Kind: PatHole, Hole: hk}
+	case "subst":
+		if ps.mode != patRHS {
+			p.errorf(s.P, "subst is only in a right-hand side")
+			return nil
+		}
+		if a.Kind != ArgTerm || len(args) != 3 {
+			p.errorf(s.P, "(subst TERM VARIABLE TERM), a term")
+			return nil
+		}
+		t := p.pattern(args[0], a, ps)
+		x := p.pattern(args[1], Arg{Kind: ArgVar, Sort: a.Sort}, ps)
+		v := p.pattern(args[2], a, ps)
+		if t == nil || x == nil || v == nil {
+			return nil
+		}
+		return &Pattern{P: s.P, Kind: PatSubst, Args: []*Pattern{t, x, v}}
+	case "prim":
+		if ps.mode != patRHS {
+			p.errorf(s.P, "an integer prim is only in a right-hand side (a comparison is a (where (prim ...)))")
+			return nil
+		}
+		if a.Kind == ArgVar || a.Kind == ArgTerm && !a.Sort.Ints {
+			p.errorf(s.P, "expected %s, not an integer", describe(a))
+			return nil
+		}
+		pr := p.prim(s, false)
+		if pr == nil {
+			return nil
+		}
+		pats := p.intArgs(args[1:], ps)
+		if pats == nil {
+			return nil
+		}
+		return &Pattern{P: s.P, Kind: PatPrim, Prim: pr, Args: pats}
+	}
+	c, ok := p.l.cons[head]
+	if !ok {
+		p.errorf(s.List[0].P, "unknown constructor %s", head)
+		return nil
+	}
+	if a.Kind != ArgTerm || c.Sort != a.Sort {
+		p.errorf(s.P, "expected %s, not a %s", describe(a), c.Name)
+		return nil
+	}
+	if len(args) != len(c.Args) {
+		p.errorf(s.P, "%s takes %d arguments, not %d", c.Name, len(c.Args), len(args))
+		return nil
+	}
+	out := &Pattern{P: s.P, Kind: PatCon, Con: c, Args: make([]*Pattern, len(args))}
+	for i, x := range args {
+		out.Args[i] = p.pattern(x, c.Args[i], ps)
+		if out.Args[i] == nil {
+			return nil
+		}
+	}
+	return out
+}
+
+func describeMeta(ms MetaSort) string {
+	switch ms.Kind {
+	case MetaVar:
+		return "a variable of sort " + ms.Sort.Name
+	case MetaInt:
+		return "an integer of sort " + ms.Sort.Name
+	case MetaValue:
+		return "a value of kind " + ms.ValuesOf.Name
+	}
+	return "a term of sort " + ms.Sort.Name
+}

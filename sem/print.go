@@ -1,0 +1,128 @@
+package sem
+
+import (
+	"strconv"
+	"strings"
+)
+
+// FormatPattern prints a pattern in the rule file's syntax.
+func FormatPattern(p *Pattern) string {
+	var b strings.Builder
+	writePattern(&b, p)
+	return b.String()
+}
+
+func writePattern(b *strings.Builder, p *Pattern) {
+	switch p.Kind {
+	case PatMeta:
+		b.WriteString(p.Meta)
+		return
+	case PatInt:
+		b.WriteString(strconv.FormatInt(p.N, 10))
+		return
+	case PatHole:
+		b.WriteString("(hole " + p.Hole.Name + ")")
+		return
+	case PatSubst:
+		b.WriteString("(subst")
+	case PatPrim:
+		b.WriteString("(prim " + p.Prim.Name)
+	case PatCon:
+		b.WriteString("(" + p.Con.Name)
+	}
+	for _, a := range p.Args {
+		b.WriteByte(' ')
+		writePattern(b, a)
+	}
+	b.WriteByte(')')
+}
+
+// FormatCond prints a side condition.
+func FormatCond(c *Cond) string {
+	var parts []string
+	switch c.Kind {
+	case CondEq:
+		parts = []string{"="}
+	case CondNe:
+		parts = []string{"!="}
+	case CondPrim:
+		parts = []string{"prim", c.Prim.Name}
+	case CondFresh:
+		parts = []string{"fresh"}
+	}
+	for _, a := range c.Args {
+		parts = append(parts, FormatPattern(a))
+	}
+	return "(where (" + strings.Join(parts, " ") + "))"
+}
+
+// String prints the language as a rule file: its declarations in a normal form
+// (explicit hole kinds, one declaration a line) that Parse reads back to the same
+// language.
+func (l *Language) String() string {
+	var b strings.Builder
+	b.WriteString("(language " + l.Name + ")\n")
+	for _, so := range l.Sorts {
+		b.WriteString("(sort " + strings.Join(so.Metas, " "))
+		if so.Vars {
+			b.WriteString("\n  (variable " + strings.Join(so.VarMetas, " ") + ")")
+		}
+		if so.Ints {
+			b.WriteString("\n  (integer " + strings.Join(so.IntMetas, " ") + ")")
+		}
+		for _, c := range so.Cons {
+			b.WriteString("\n  (con " + c.Name)
+			for _, a := range c.Args {
+				b.WriteString(" " + argName(a))
+			}
+			for _, bd := range c.Binds {
+				b.WriteString(" (bind " + strconv.Itoa(bd.Binder))
+				for _, j := range bd.Scope {
+					b.WriteString(" " + strconv.Itoa(j))
+				}
+				b.WriteString(")")
+			}
+			b.WriteString(")")
+		}
+		b.WriteString(")\n")
+	}
+	for _, k := range l.Kinds {
+		b.WriteString("(kind " + k.Name + " " + k.Meta + " " + k.Sort.Name + ")\n")
+	}
+	for _, k := range l.Kinds {
+		for _, v := range k.Values {
+			b.WriteString("(value " + k.Name + " " + FormatPattern(v.Pat) + ")\n")
+		}
+		for _, f := range k.Frames {
+			b.WriteString("(frame " + k.Name + " " + FormatPattern(f.Pat) + ")\n")
+		}
+	}
+	for _, r := range l.Rules {
+		b.WriteString("(rule " + r.Name + " " + r.Kind.Name + " " + FormatPattern(r.LHS) + " " + FormatPattern(r.RHS))
+		for _, c := range r.Where {
+			b.WriteString(" " + FormatCond(c))
+		}
+		b.WriteString(")\n")
+	}
+	for _, s := range l.Stucks {
+		b.WriteString("(stuck " + s.Kind.Name + " " + FormatPattern(s.Pat) + " " + quote(s.Reason) + ")\n")
+	}
+	return b.String()
+}
+
+// argName is the metavariable name that declares an argument's sort.
+func argName(a Arg) string {
+	switch a.Kind {
+	case ArgVar:
+		return a.Sort.VarMetas[0]
+	case ArgInt:
+		return a.Sort.IntMetas[0]
+	}
+	return a.Sort.Metas[0]
+}
+
+// quote writes a string in the reader's syntax: in double quotes, with " and \
+// escaped.
+func quote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}

@@ -1,0 +1,104 @@
+package sem
+
+import (
+	"fmt"
+	"strings"
+)
+
+// FormatTables prints what the stages derive their decomposition from, for a person:
+// for each kind, its values, its frames in search order (the hole as [], with its
+// kind), its rules in order, its stuck shapes, and the decomposition table: for each
+// root (an integer, a variable, each constructor), the value patterns, frames, rules
+// and stuck shapes a term with that root is tried against, in order.
+func FormatTables(l *Language) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "language %s, root kind %s\n", l.Name, l.Root().Name)
+	for _, k := range l.Kinds {
+		fmt.Fprintf(&b, "\nkind %s (sort %s), values %s:\n", k.Name, k.Sort.Name, k.Meta)
+		for _, v := range k.Values {
+			fmt.Fprintf(&b, "  value  %s\n", formatFrame(v.Pat))
+		}
+		if len(k.Frames) > 0 {
+			b.WriteString("  frames, in search order:\n")
+			for i, f := range k.Frames {
+				fmt.Fprintf(&b, "    %d  %-28s hole %s\n", i+1, formatFrame(f.Pat), f.Hole.Name)
+			}
+		}
+		if len(k.Rules) > 0 {
+			b.WriteString("  rules, in order:\n")
+			for _, r := range k.Rules {
+				fmt.Fprintf(&b, "    %-8s %s  ->  %s", r.Name, FormatPattern(r.LHS), FormatPattern(r.RHS))
+				for _, c := range r.Where {
+					b.WriteString("  " + FormatCond(c))
+				}
+				b.WriteByte('\n')
+			}
+		}
+		if len(k.Stucks) > 0 {
+			b.WriteString("  stuck shapes:\n")
+			for i, s := range k.Stucks {
+				fmt.Fprintf(&b, "    %d  %s  %s\n", i+1, FormatPattern(s.Pat), quote(s.Reason))
+			}
+		}
+		b.WriteString("  decomposition table, by root:\n")
+		row := func(root string, op TermOp, con *Con) {
+			var parts []string
+			if n := len(k.Lookup(ValueTable, op, con)); n > 0 {
+				parts = append(parts, "value")
+			}
+			if fs := k.Lookup(FrameTable, op, con); len(fs) > 0 {
+				parts = append(parts, "frames "+numbers(fs))
+			}
+			if rs := k.Lookup(RuleTable, op, con); len(rs) > 0 {
+				var names []string
+				for _, i := range rs {
+					names = append(names, k.Rules[i].Name)
+				}
+				parts = append(parts, "rules "+strings.Join(names, ", "))
+			}
+			if ss := k.Lookup(StuckTable, op, con); len(ss) > 0 {
+				parts = append(parts, "stuck "+numbers(ss))
+			}
+			if len(parts) == 0 {
+				parts = []string{"nothing: no term of this root in this kind decomposes"}
+			}
+			fmt.Fprintf(&b, "    %-8s %s\n", root, strings.Join(parts, "; "))
+		}
+		if k.Sort.Ints {
+			row("integer", TermInt, nil)
+		}
+		if k.Sort.Vars {
+			row("variable", TermVar, nil)
+		}
+		for _, c := range k.Sort.Cons {
+			row(c.Name, TermCon, c)
+		}
+	}
+	return b.String()
+}
+
+// numbers prints 0-based indices as the 1-based numbers the tables show.
+func numbers(is []int) string {
+	s := make([]string, len(is))
+	for i, n := range is {
+		s[i] = fmt.Sprint(n + 1)
+	}
+	return strings.Join(s, ", ")
+}
+
+// formatFrame prints a pattern with its hole as [].
+func formatFrame(p *Pattern) string {
+	return strings.NewReplacer("(hole "+holeKind(p)+")", "[]").Replace(FormatPattern(p))
+}
+
+func holeKind(p *Pattern) string {
+	if p.Kind == PatHole {
+		return p.Hole.Name
+	}
+	for _, a := range p.Args {
+		if k := holeKind(a); k != "" {
+			return k
+		}
+	}
+	return ""
+}

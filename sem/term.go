@@ -1,0 +1,202 @@
+package sem
+
+import (
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/interderive/interderive"
+)
+
+// TermOp says what a term node is.
+type TermOp uint8
+
+// The term nodes.
+const (
+	TermVar TermOp = iota // a variable (an occurrence, or a binder's name)
+	TermInt               // an integer literal
+	TermCon               // a constructor applied to its arguments
+)
+
+// Term is a term of a rule-defined calculus: a generic syntax tree. Terms are
+// immutable once built (closed is a cache).
+type Term struct {
+	P    Pos
+	Op   TermOp
+	Name string // TermVar
+	N    int64  // TermInt
+	Con  *Con   // TermCon
+	Args []*Term
+
+	closed atomic.Bool // known to have no free variable (Subst was given it as a closed value)
+}
+
+// Var is the variable x.
+func Var(p Pos, x string) *Term { return &Term{P: p, Op: TermVar, Name: x} }
+
+// Int is the integer n.
+func Int(p Pos, n int64) *Term { return &Term{P: p, Op: TermInt, N: n} }
+
+// App is c applied to args.
+func App(p Pos, c *Con, args ...*Term) *Term { return &Term{P: p, Op: TermCon, Con: c, Args: args} }
+
+// Format prints t as an s-expression: (app (lam x x) 1).
+func Format(t *Term) string {
+	s, _ := FormatBounded(t, interderive.PrintBudget{})
+	return s
+}
+
+// FormatBounded prints t within a print budget: at most b.Max bytes (0: no bound),
+// the prefix that fits and an *interderive.OutputError when longer, and b.Check's
+// error (the run's time or memory) if it stops the printing. It uses no recursion.
+func FormatBounded(t *Term, b interderive.PrintBudget) (string, error) {
+	var w strings.Builder
+	type item struct {
+		t   *Term
+		lit string
+	}
+	next := interderive.CheckEvery
+	stack := []item{{t: t}}
+	for len(stack) > 0 {
+		if b.Max > 0 && w.Len() > b.Max {
+			return interderive.Cut(w.String(), b.Max), &interderive.OutputError{What: "the term", Limit: b.Max}
+		}
+		if b.Check != nil && w.Len() >= next {
+			next += interderive.CheckEvery
+			if err := b.Check(); err != nil {
+				return w.String(), err
+			}
+		}
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.t == nil {
+			w.WriteString(it.lit)
+			continue
+		}
+		switch it.t.Op {
+		case TermVar:
+			w.WriteString(it.t.Name)
+		case TermInt:
+			w.WriteString(strconv.FormatInt(it.t.N, 10))
+		case TermCon:
+			w.WriteString("(" + it.t.Con.Name)
+			stack = append(stack, item{lit: ")"})
+			for i := len(it.t.Args) - 1; i >= 0; i-- {
+				stack = append(stack, item{t: it.t.Args[i]}, item{lit: " "})
+			}
+		}
+	}
+	if b.Max > 0 && w.Len() > b.Max {
+		return interderive.Cut(w.String(), b.Max), &interderive.OutputError{What: "the term", Limit: b.Max}
+	}
+	return w.String(), nil
+}
+
+// FormatShort prints t in at most max bytes, ended with … when cut: for messages.
+func FormatShort(t *Term, max int) string {
+	s, err := FormatBounded(t, interderive.PrintBudget{Max: max})
+	if err != nil {
+		return s + "…"
+	}
+	return s
+}
+
+// String prints the term (Format).
+func (t *Term) String() string { return Format(t) }
+
+// ReadTerm reads a program of the language: one s-expression of its program sort (the
+// first sort), closed. An integer is an integer literal, a symbol a variable, a list a
+// constructor applied to its arguments, (lam x (add x 1)). Every node keeps its
+// position. It never panics; on failure the error is an interderive.ErrorList.
+func (l *Language) ReadTerm(src []byte) (*Term, error) {
+	ss, err := ReadSExprs(src)
+	if err != nil {
+		return nil, err
+	}
+	var errs interderive.ErrorList
+	switch len(ss) {
+	case 0:
+		errs.Add(Pos{Line: 1, Col: 1}, "no term")
+		return nil, errs
+	case 1:
+	default:
+		errs.Add(ss[1].P, "a second term after the program")
+		return nil, errs
+	}
+	t := l.readTerm(ss[0], l.Sorts[0], map[string]int{}, &errs)
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	return t, nil
+}
+
+// readTerm converts s to a term of sort so; scope counts the binders of each name
+// around s.
+func (l *Language) readTerm(s *SExpr, so *Sort, scope map[string]int, errs *interderive.ErrorList) *Term {
+	switch s.Kind {
+	case SInt:
+		if !so.Ints {
+			errs.Add(s.P, "sort "+so.Name+" has no integers")
+		}
+		return Int(s.P, s.N)
+	case SSym:
+		if !so.Vars {
+			errs.Add(s.P, "sort "+so.Name+" has no variables")
+		} else if scope[s.Sym] == 0 {
+			errs.Add(s.P, "unbound variable "+s.Sym)
+		}
+		return Var(s.P, s.Sym)
+	case SStr:
+		errs.Add(s.P, "a string is not a term")
+		return nil
+	}
+	if len(s.List) == 0 || s.List[0].Kind != SSym {
+		errs.Add(s.P, "a term is an integer, a variable or (constructor argument ...)")
+		return nil
+	}
+	c, ok := l.cons[s.List[0].Sym]
+	if !ok || c.Sort != so {
+		errs.Add(s.List[0].P, "unknown constructor "+s.List[0].Sym+" of sort "+so.Name)
+		return nil
+	}
+	if len(s.List)-1 != len(c.Args) {
+		errs.Add(s.P, c.Name+" takes "+strconv.Itoa(len(c.Args))+" arguments, not "+strconv.Itoa(len(s.List)-1))
+		return nil
+	}
+	args := make([]*Term, len(c.Args))
+	for i, a := range c.Args {
+		if a.Kind != ArgVar {
+			continue
+		}
+		x := s.List[i+1]
+		if x.Kind != SSym {
+			errs.Add(x.P, "argument "+strconv.Itoa(i)+" of "+c.Name+" is a variable")
+			return nil
+		}
+		args[i] = Var(x.P, x.Sym)
+	}
+	for i, a := range c.Args {
+		x := s.List[i+1]
+		switch a.Kind {
+		case ArgInt:
+			if x.Kind != SInt {
+				errs.Add(x.P, "argument "+strconv.Itoa(i)+" of "+c.Name+" is an integer")
+				return nil
+			}
+			args[i] = Int(x.P, x.N)
+		case ArgTerm:
+			for _, b := range c.scope[i] {
+				scope[args[b].Name]++
+			}
+			args[i] = l.readTerm(x, a.Sort, scope, errs)
+			for _, b := range c.scope[i] {
+				scope[args[b].Name]--
+			}
+			if args[i] == nil {
+				return nil
+			}
+		}
+	}
+	return App(s.P, c, args...)
+}
