@@ -39,3 +39,23 @@ type Observer interface {
 	// completes if the stage knows n; n is 0 if it does not.
 	Report(n int, label string, value any, line string)
 }
+
+// A ReportObserver is an Observer that wants only what a run reports (Report), not
+// the stage's own steps: a stage need not build its Step and About lines for it, which
+// cost a printed term, closure or state at every step (a lockstep check compares the
+// contractions and the reports alone).
+type ReportObserver interface {
+	Observer
+	// ReportsOnly marks the observer; it is never called.
+	ReportsOnly()
+}
+
+// StepObserver is the observer that wants the stage's own steps (Observer.Step,
+// Observer.About): Observer, or nil when there is none or it wants only reports
+// (ReportObserver). A stage builds its lines for it alone, and reports to Observer.
+func (o Options) StepObserver() Observer {
+	if _, reportsOnly := o.Observer.(ReportObserver); reportsOnly {
+		return nil
+	}
+	return o.Observer
+}

@@ -67,13 +67,6 @@ import (
 // differentiable_closures.go, decomposition in differentiable_decompose.go, read-back in
 // differentiable_sigma.go, and what an observer sees in differentiable_show.go.
 
-// DiffMode and DiffSymbolic are dpl.Mode and dpl.Symbolic, for the callers outside
-// the package that name them so.
-type DiffMode = dpl.Mode
-
-// DiffSymbolic is dpl.Symbolic (see DiffMode).
-const DiffSymbolic = dpl.Symbolic
-
 // DiffEvent is one step of a run as an observer sees it, once the step is complete.
 type DiffEvent struct {
 	// Step is the number of the contraction in the run (1-based); 0 for an

@@ -14,13 +14,28 @@ func (Stage) Differentiable() dpl.Stage { return diffStage{} }
 
 type diffStage struct{}
 
-// Eval is EvalDiffHooks, with hooks that show the run to opts.Observer, if set.
+// Eval is EvalDiffHooks, with hooks that show the run to opts.Observer, if set: its
+// steps and its reports, or its reports alone (interderive.ReportObserver).
 func (diffStage) Eval(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
 	var hooks DiffHooks
-	if opts.Observer != nil {
-		hooks = showDiff(opts.Observer, dpl.NewShower(opts, interderive.NewLimits(opts, nil)))
+	switch obs := opts.Observer; {
+	case obs == nil:
+	case opts.StepObserver() == nil:
+		hooks = reportDiff(obs, dpl.NewShower(opts, interderive.NewLimits(opts, nil)))
+	default:
+		hooks = showDiff(obs, dpl.NewShower(opts, interderive.NewLimits(opts, nil)))
 	}
 	return EvalDiffHooks(ad, prog, opts, hooks)
+}
+
+// reportDiff are hooks that report every rd to obs, as showDiff does, and show nothing
+// else.
+func reportDiff(obs interderive.Observer, s dpl.Shower) DiffHooks {
+	return DiffHooks{Step: func(ev DiffEvent) {
+		if ev.Trace != nil {
+			s.ReportRd(obs, ev.Step, dpl.Indent(ev.Layer), ev.Trace, ev.Derivative)
+		}
+	}}
 }
 
 // showDiff are hooks that show the calculus of closures' steps to obs: its environment

@@ -13,11 +13,12 @@ type castShow struct {
 }
 
 func newCastShow(opts interderive.Options, fuel *interderive.Counter) *castShow {
-	if opts.Observer == nil {
+	obs := opts.StepObserver()
+	if obs == nil {
 		return nil
 	}
 	pr := interderive.NewItemPrinter(opts, fuel.Limits())
-	return &castShow{obs: opts.Observer, pr: pr, cp: NewPrinter(pr.Budget())}
+	return &castShow{obs: obs, pr: pr, cp: NewPrinter(pr.Budget())}
 }
 
 func (s *castShow) closure(cl Closure) string { return s.pr.Result(s.cp.Closure(cl)) }

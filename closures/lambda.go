@@ -479,10 +479,11 @@ type lambdaShow struct {
 }
 
 func newLambdaShow(opts interderive.Options, fuel *interderive.Counter) *lambdaShow {
-	if opts.Observer == nil {
+	obs := opts.StepObserver()
+	if obs == nil {
 		return nil
 	}
-	return &lambdaShow{obs: opts.Observer, pr: interderive.NewItemPrinter(opts, fuel.Limits()), names: map[weak.Pointer[lambdaEnv]]int{}}
+	return &lambdaShow{obs: obs, pr: interderive.NewItemPrinter(opts, fuel.Limits()), names: map[weak.Pointer[lambdaEnv]]int{}}
 }
 
 // step shows a step before it is taken: an environment step as ENV: redex ~>

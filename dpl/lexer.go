@@ -102,7 +102,7 @@ func (t token) quoted() string {
 type lexer struct {
 	src       []byte
 	off       int
-	line, col int32 // a source is at most driver.MaxSource() ≤ MaxInt32 bytes: no overflow
+	line, col int32 // a source is at most workbench.MaxSource() ≤ MaxInt32 bytes: no overflow
 	generated bool  // accept generated names x#3 (ParseGenerated)
 	errs      *interderive.ErrorList
 }

@@ -122,7 +122,7 @@ func (t token) quoted() string {
 type lexer struct {
 	src       []byte
 	off       int
-	line, col int32 // a source is at most driver.MaxSource() ≤ MaxInt32 bytes: no overflow
+	line, col int32 // a source is at most workbench.MaxSource() ≤ MaxInt32 bytes: no overflow
 	errs      *interderive.ErrorList
 	names     map[string]string // identifiers met so far: every occurrence of a name shares one string
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	g "github.com/interderive/interderive/gradual"
-	"github.com/interderive/interderive/internal/driver"
+	gradualcalc "github.com/interderive/interderive/internal/calculi/gradual"
 	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"pgregory.net/rapid"
 )
@@ -21,14 +21,14 @@ func grammarNormal(sem g.Semantics, c g.Coercion) bool {
 // TestSeqCorrect is the correctness of composition (a conjecture of Siek & Garcia,
 // proved for ED in PEPM 2014): for well-typed normal forms ĉ1 : S => T and
 // ĉ2 : T => U, seq(ĉ1, ĉ2) is the normal form that one-step reduction reaches from
-// ĉ1 ; ĉ2 (driver.SeqCorrect, on driver.DrawComposition's pairs).
+// ĉ1 ; ĉ2 (internal/calculi/gradual's SeqCorrect, on its DrawComposition's pairs).
 func TestSeqCorrect(t *testing.T) {
 	for _, sem := range g.Standard() {
 		t.Run(sem.Name(), func(tt *testing.T) {
 			fired := map[string]int{}
 			rapid.Check(tt, func(t *rapid.T) {
-				c := driver.DrawComposition(t, sem)
-				rules, err := driver.SeqCorrect(sem, c.C1, c.C2)
+				c := gradualcalc.DrawComposition(t, sem)
+				rules, err := gradualcalc.SeqCorrect(sem, c.C1, c.C2)
 				for _, r := range rules {
 					fired[r]++
 				}

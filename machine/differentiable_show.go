@@ -18,7 +18,7 @@ type diffStage struct{}
 // Eval is EvalDiff, showing every state and every rd to opts.Observer, if set.
 func (diffStage) Eval(ad dpl.Differentiator, prog dpl.Term, opts interderive.Options) (dpl.Answer, error) {
 	m := NewDiff(ad, opts, dpl.RdReporter(opts))
-	if obs := opts.Observer; obs != nil {
+	if obs := opts.StepObserver(); obs != nil {
 		m.Trace = func(st *DiffState) { obs.Step(st.String()) }
 	}
 	return m.Run(prog)

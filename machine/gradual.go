@@ -138,7 +138,7 @@ func New(sem g.Semantics, opts interderive.Options) *Machine {
 // answer back.
 func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, error) {
 	m := New(sem, opts)
-	if obs := opts.Observer; obs != nil {
+	if obs := opts.StepObserver(); obs != nil {
 		m.Trace = func(s *State) { obs.Step(s.String()) }
 	}
 	a, err := m.Run(e)

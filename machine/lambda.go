@@ -44,8 +44,8 @@ type lambdaStage struct{}
 // observer (opts.Observer) sees every state before its transition.
 func (lambdaStage) Eval(e lambda.Expr, opts interderive.Options) (lambda.Answer, error) {
 	m := &lambdaMachine{fuel: interderive.NewCounter(opts)}
-	if opts.Observer != nil {
-		m.obs, m.pr = opts.Observer, interderive.NewItemPrinter(opts, m.fuel.Limits())
+	if obs := opts.StepObserver(); obs != nil {
+		m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
 	}
 	v, err := m.run(e)
 	if err != nil {

@@ -251,10 +251,6 @@ func decomposeDiffContext(E *contexts.Diff, v dpl.Term) (dpl.Term, DiffDecomposi
 	}
 }
 
-// DiffSymbolic is dpl.Symbolic, the mode of symbolic evaluation, for the callers
-// outside the package that name it so.
-const DiffSymbolic = dpl.Symbolic
-
 // DiffEvent is one contraction as a tracer sees it.
 type DiffEvent struct {
 	// Step is the number of the contraction in the run (1-based).

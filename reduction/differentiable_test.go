@@ -14,8 +14,8 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
+	"github.com/interderive/interderive/internal/calculi/differentiable"
 	"github.com/interderive/interderive/internal/cases/dplcases"
-	"github.com/interderive/interderive/internal/driver"
 	"github.com/interderive/interderive/internal/gen/dplgen"
 	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/reduction"
@@ -408,10 +408,10 @@ func TestDiffDeterminacy(t *testing.T) {
 		r1, r2 := run(ad, prog, propertyFuel), run(ad, prog, propertyFuel)
 		a1, ev1, err1 := r1.Answer, r1.Events, r1.Err
 		a2, ev2, err2 := r2.Answer, r2.Events, r2.Err
-		if err1 != nil && !driver.Inconclusive(err1) {
+		if err1 != nil && !differentiable.Inconclusive(err1) {
 			t.Fatalf("%s: %v\n%s", ad.Name(), err1, dpl.Format(prog))
 		}
-		if (err1 == nil) != (err2 == nil) || !driver.SameDPLAnswer(a1, a2) || !slices.Equal(ev1, ev2) {
+		if (err1 == nil) != (err2 == nil) || !differentiable.SameDPLAnswer(a1, a2) || !slices.Equal(ev1, ev2) {
 			t.Fatalf("two runs differ: %v (%v) then %v (%v)\n%s", a1, err1, a2, err2, dpl.Format(prog))
 		}
 	})
@@ -419,12 +419,12 @@ func TestDiffDeterminacy(t *testing.T) {
 
 // TestDiffInterpolation (Proposition 3.5): M ⇒ V iff M ⇝ C and C ⇒ V for some C; and
 // the two computations perform the same floating-point operations, so V is the same to
-// the bit (driver.Interpolation).
+// the bit (differentiable.Interpolation).
 func TestDiffInterpolation(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		prog := dplgen.Program(t, dplConfig)
 		ad := rapid.SampledFrom(dpl.Differentiators()).Draw(t, "ad")
-		if err := driver.Interpolation(ad, prog, propertyFuel); err != nil {
+		if err := differentiable.Interpolation(ad, prog, propertyFuel); err != nil {
 			t.Fatalf("%v\nM = %s", err, dpl.Format(prog))
 		}
 	})
@@ -467,7 +467,7 @@ func TestDiffDerivativesWellTyped(t *testing.T) {
 			}
 		}}
 		_, err := reduction.EvalDiffHooks(ad, prog, interderive.Options{Fuel: propertyFuel}, hooks)
-		if err != nil && !driver.Inconclusive(err) {
+		if err != nil && !differentiable.Inconclusive(err) {
 			t.Fatalf("%v\n%s", err, dpl.Format(prog))
 		}
 		if failure != "" {
@@ -501,7 +501,7 @@ func TestDiffStrategiesAgree(t *testing.T) {
 		for _, other := range []dpl.Differentiator{dpl.Pruned, dpl.Tape} {
 			r2 := run(other, prog, propertyFuel)
 			b, err2 := r2.Answer, r2.Err
-			if driver.Inconclusive(err1) || driver.Inconclusive(err2) {
+			if differentiable.Inconclusive(err1) || differentiable.Inconclusive(err2) {
 				continue
 			}
 			if err1 != nil || err2 != nil {
@@ -518,14 +518,14 @@ func TestDiffStrategiesAgree(t *testing.T) {
 // semantics computes is the true derivative. For a random body N over x:real (or
 // x:real*real, coordinate by coordinate) and a point a, 1.rd[a](x. N) is compared with
 // the central difference (f(a + h) - f(a - h)) / 2h of f = x ↦ N, evaluated as
-// let x = a ± h in N (driver.FiniteDifferences, on driver.DrawGradientCase's inputs).
-// Points where f is undefined or not smooth nearby (the trace of N, which fixes the
-// branches taken, differs at a ± h) are skipped.
+// let x = a ± h in N (differentiable.FiniteDifferences, on the inputs of
+// differentiable.DrawGradientCase). Points where f is undefined or not smooth nearby
+// (the trace of N, which fixes the branches taken, differs at a ± h) are skipped.
 func TestDiffFiniteDifferences(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := driver.DrawGradientCase(t, 3)
+		c := differentiable.DrawGradientCase(t, 3)
 		ad := rapid.SampledFrom(dpl.Differentiators()).Draw(t, "ad")
-		if err := driver.FiniteDifferences(ad, c.Body, c.T, c.Point, propertyFuel); err != nil {
+		if err := differentiable.FiniteDifferences(ad, c.Body, c.T, c.Point, propertyFuel); err != nil {
 			t.Fatalf("%v\n%s", err, dpl.Format(c.Program()))
 		}
 	})

@@ -15,10 +15,11 @@ type castShow struct {
 }
 
 func newCastShow(opts interderive.Options, fuel *interderive.Counter) *castShow {
-	if opts.Observer == nil {
+	obs := opts.StepObserver()
+	if obs == nil {
 		return nil
 	}
-	return &castShow{obs: opts.Observer, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
+	return &castShow{obs: obs, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
 }
 
 func (s *castShow) term(e g.Expr) string {

@@ -237,10 +237,11 @@ type lambdaShow struct {
 }
 
 func newLambdaShow(opts interderive.Options, fuel *interderive.Counter) *lambdaShow {
-	if opts.Observer == nil {
+	obs := opts.StepObserver()
+	if obs == nil {
 		return nil
 	}
-	return &lambdaShow{obs: opts.Observer, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
+	return &lambdaShow{obs: obs, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
 }
 
 func (s *lambdaShow) term(e lambda.Expr) string {

@@ -39,11 +39,15 @@ type report struct {
 }
 
 // recorder is the observer of a lockstep run: it keeps the contractions and the
-// reports, and nothing else.
+// reports, and nothing else; it wants nothing else (interderive.ReportObserver), so
+// that the stages do not print their steps for it.
 type recorder struct {
 	rules   []string
 	reports []report
 }
+
+// ReportsOnly marks the recorder as an interderive.ReportObserver.
+func (*recorder) ReportsOnly() {}
 
 // Step is not kept.
 func (*recorder) Step(string) {}
