@@ -77,8 +77,8 @@ type rulesMachine struct {
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
 	if envQualifies(l) {
 		m := &envMachine{envMeta: newEnvMeta(l), fuel: interderive.NewCounter(opts)}
-		if opts.Observer != nil {
-			m.obs, m.pr = opts.Observer, interderive.NewItemPrinter(opts, m.fuel.Limits())
+		if obs := opts.StepObserver(); obs != nil {
+			m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
 		}
 		v, err := m.run(t)
 		if err != nil {
@@ -92,8 +92,8 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 // substEval runs a closed term on the substitution machine.
 func substEval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
 	m := &rulesMachine{l: l, fuel: interderive.NewCounter(opts)}
-	if opts.Observer != nil {
-		m.obs, m.pr = opts.Observer, interderive.NewItemPrinter(opts, m.fuel.Limits())
+	if obs := opts.StepObserver(); obs != nil {
+		m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
 	}
 	v, err := m.run(t)
 	if err != nil {

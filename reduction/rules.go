@@ -162,10 +162,11 @@ type rulesShow struct {
 }
 
 func newRulesShow(opts interderive.Options, fuel *interderive.Counter) *rulesShow {
-	if opts.Observer == nil {
+	obs := opts.StepObserver() // an observer of reports only is shown no step
+	if obs == nil {
 		return nil
 	}
-	return &rulesShow{obs: opts.Observer, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
+	return &rulesShow{obs: obs, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
 }
 
 func (s *rulesShow) term(t *sem.Term) string {
