@@ -3,6 +3,8 @@ package abductive_test
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -396,4 +398,28 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%q prints as %q, which reads back as %v (%v)", src, text, back, err)
 		}
 	})
+}
+
+// TestCorpusStatic: every corpus program parses, and type-checks exactly when it does
+// not expect a type error (the runs are the stages' and the calculus's tests).
+func TestCorpusStatic(t *testing.T) {
+	files, err := filepath.Glob("../testdata/abductive/*.abd")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := abductive.Parse(src)
+		if err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		_, err = abductive.TypeOf(e)
+		if want := strings.Contains(string(src), "-- expect: type error"); (err != nil) != want {
+			t.Errorf("%s: type error %v, want one: %v", file, err, want)
+		}
+	}
 }
