@@ -408,3 +408,52 @@ func (a Answer) Observe() string {
 
 // String prints the answer's value in the syntax of terms at run time.
 func (a Answer) String() string { return Format(a.Value) }
+
+// Decoupling is what every stage reports of a decoupling (the report "decoupling"):
+// the model's footprint, in label order, and σ of each of its labels — the
+// parameters.
+type Decoupling struct {
+	Labels Footprint
+	Values []float64
+}
+
+// DecouplingOf is the report of the decoupling whose parameters are params (as
+// Decouple returns them).
+func DecouplingOf(params *Vec) Decoupling {
+	d := Decoupling{Labels: params.Foot, Values: make([]float64, len(params.Elems))}
+	for i, x := range params.Elems {
+		if n, ok := x.(*Num); ok {
+			d.Values[i] = n.V
+		}
+	}
+	return d
+}
+
+// Equal reports whether two reports are the same (numbers bit for bit).
+func (d Decoupling) Equal(e Decoupling) bool {
+	if !d.Labels.Equal(e.Labels) || len(d.Values) != len(e.Values) {
+		return false
+	}
+	for i := range d.Values {
+		if !sameReal(d.Values[i], e.Values[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// String prints the report: footprint {ℓ1, ℓ2}, σ: ℓ1 ↦ 2, ℓ2 ↦ 3.
+func (d Decoupling) String() string {
+	var b strings.Builder
+	b.WriteString("footprint " + d.Labels.String() + ", σ:")
+	if len(d.Labels) == 0 {
+		b.WriteString(" (no parameter)")
+	}
+	for i, l := range d.Labels {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(" " + LabelName(l) + " ↦ " + FormatReal(d.Values[i]))
+	}
+	return b.String()
+}
