@@ -13,6 +13,20 @@ func AlphaEqual(a, b Expr) bool {
 		a, b Expr
 	}
 	stack := []item{{nil, a, b}}
+	// Pairs of closed functions met already: compared once (they are equal, or the
+	// comparison fails), however often the terms share them.
+	type pair struct{ a, b Expr }
+	seen := map[pair]bool{}
+	closedPair := func(a, b Expr) bool {
+		if !isClosedFun(a) || !isClosedFun(b) {
+			return false
+		}
+		if seen[pair{a, b}] {
+			return true
+		}
+		seen[pair{a, b}] = true
+		return false
+	}
 	push := func(p *pairs, xs, ys []Expr) bool {
 		if len(xs) != len(ys) {
 			return false
@@ -26,6 +40,9 @@ func AlphaEqual(a, b Expr) bool {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		p := it.p
+		if closedPair(it.a, it.b) {
+			continue
+		}
 		switch a := it.a.(type) {
 		case *Num:
 			b, ok := it.b.(*Num)
@@ -100,6 +117,18 @@ func AlphaEqual(a, b Expr) bool {
 		}
 	}
 	return true
+}
+
+// isClosedFun reports whether e is a function known to be closed (Subst was given it
+// as a value).
+func isClosedFun(e Expr) bool {
+	switch e := e.(type) {
+	case *Lam:
+		return e.fn.closed.Load()
+	case *Abduct:
+		return e.fn.closed.Load()
+	}
+	return false
 }
 
 // sameReal reports whether two numbers are the same float64, NaN being itself.

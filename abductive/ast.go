@@ -1,6 +1,8 @@
 package abductive
 
 import (
+	"sync/atomic"
+
 	"github.com/interderive/interderive"
 )
 
@@ -82,6 +84,8 @@ type (
 		T     Type
 		Body  Expr
 		Foot  Footprint
+
+		fn funCache
 	}
 	// App is Fun Arg; its position is its argument's. Sugar says that it was written
 	// let f @ p = Arg in t, where Fun is abduct f, p. t (printing keeps the form, so
@@ -107,6 +111,8 @@ type (
 		F, Par string
 		Body   Expr
 		Foot   Footprint
+
+		fn funCache
 	}
 	// Let is let x = Bound in Body (sugar for (\x:T. Body) Bound, and contracted as
 	// it: a beta).
@@ -149,6 +155,16 @@ type (
 		Body Expr
 	}
 )
+
+// funCache is what is known of a function node, which is immutable: that it is
+// closed (Subst was given it as a value, so that it has no free variable and
+// substitution need not walk it), and its footprint once computed. A run's terms
+// share their subterms (substitution puts one value in many places), so that a walk
+// that did not stop at what it knows would take time exponential in the run.
+type funCache struct {
+	closed atomic.Bool
+	foot   atomic.Pointer[Footprint]
+}
 
 func (e *Num) Pos() Pos    { return e.P }
 func (e *Param) Pos() Pos  { return e.P }

@@ -100,15 +100,26 @@ func FootprintOf(v Expr) Footprint {
 	case *Vec:
 		return v.Foot
 	case *Lam:
-		return Union(v.Foot, labelsIn(v.Body))
+		return funFootprint(&v.fn, v.Foot, v.Body)
 	case *Abduct:
-		return Union(v.Foot, labelsIn(v.Body))
+		return funFootprint(&v.fn, v.Foot, v.Body)
 	}
 	return labelsIn(v)
 }
 
+// funFootprint is a function's footprint, foot and its body's labels, computed once.
+func funFootprint(c *funCache, foot Footprint, body Expr) Footprint {
+	if f := c.foot.Load(); f != nil {
+		return *f
+	}
+	f := Union(foot, labelsIn(body))
+	c.foot.Store(&f)
+	return f
+}
+
 // labelsIn is the union of the labels of e's provisional constants and labels and
-// the footprints e's values and marks carry.
+// the footprints e's values and marks carry. It walks e without recursion, but for
+// the functions in it, whose footprints FootprintOf computes once each.
 func labelsIn(e Expr) Footprint {
 	var f Footprint
 	for stack := []Expr{e}; len(stack) > 0; {
@@ -125,10 +136,9 @@ func labelsIn(e Expr) Footprint {
 			f = Union(f, e.Foot)
 		case *Vec:
 			f = Union(f, e.Foot)
-		case *Lam:
-			f = Union(f, e.Foot)
-		case *Abduct:
-			f = Union(f, e.Foot)
+		case *Lam, *Abduct:
+			f = Union(f, FootprintOf(e)) // computed once per function, not walked again
+			continue
 		case *Mark:
 			f = Union(f, e.Foot)
 		}

@@ -166,7 +166,7 @@ func Decouple(p Pos, sigma Store, m Expr) (f *Lam, params *Vec) {
 	}
 	params = &Vec{P: p, Elems: elems, Foot: foot}
 	y := FreshName("y", m)
-	ls := labelSubst{p: p, index: index, y: y, n: n}
+	ls := labelSubst{p: p, index: index, y: y, n: n, done: map[Expr]Expr{}}
 	return &Lam{P: p, Param: y, T: &VecType{}, Body: ls.expr(m)}, params
 }
 
@@ -179,6 +179,7 @@ type labelSubst struct {
 	index map[int]int
 	y     string
 	n     int
+	done  map[Expr]Expr // the functions substituted already: shared, not walked again
 }
 
 func (s labelSubst) project(l int) Expr {
@@ -217,9 +218,19 @@ func (s labelSubst) expr(e Expr) Expr {
 	case *Mark:
 		return s.expr(e.Body)
 	case *Lam:
-		return &Lam{P: e.P, Param: e.Param, T: e.T, Body: s.expr(e.Body)}
+		if d, ok := s.done[e]; ok {
+			return d
+		}
+		d := &Lam{P: e.P, Param: e.Param, T: e.T, Body: s.expr(e.Body)}
+		s.done[e] = d
+		return d
 	case *Abduct:
-		return &Abduct{P: e.P, F: e.F, Par: e.Par, Body: s.expr(e.Body)}
+		if d, ok := s.done[e]; ok {
+			return d
+		}
+		d := &Abduct{P: e.P, F: e.F, Par: e.Par, Body: s.expr(e.Body)}
+		s.done[e] = d
+		return d
 	case *App:
 		return &App{P: e.P, Fun: s.expr(e.Fun), Arg: s.expr(e.Arg), Sugar: e.Sugar}
 	case *Binary:
@@ -231,8 +242,21 @@ func (s labelSubst) expr(e Expr) Expr {
 }
 
 // Subst is e[x := v] for a closed value v: since v has no free variables, no binder of
-// e can capture it, and substitution stops only where x is rebound.
+// e can capture it, and substitution stops only where x is rebound. It marks v, if it
+// is a function, as closed, and goes into no function so marked, which has no free
+// variable to substitute: a value a run substitutes is never walked again (the
+// terms of a run share their subterms, which walking would unfold).
 func Subst(e Expr, x string, v Expr) Expr {
+	switch v := v.(type) {
+	case *Lam:
+		v.fn.closed.Store(true)
+	case *Abduct:
+		v.fn.closed.Store(true)
+	}
+	return subst(e, x, v)
+}
+
+func subst(e Expr, x string, v Expr) Expr {
 	switch e := e.(type) {
 	case *Var:
 		if e.Name == x {
@@ -240,45 +264,46 @@ func Subst(e Expr, x string, v Expr) Expr {
 		}
 		return e
 	case *Lam:
-		if e.Param == x {
+		if e.Param == x || e.fn.closed.Load() {
 			return e
 		}
-		return &Lam{P: e.P, Param: e.Param, T: e.T, Body: Subst(e.Body, x, v), Foot: e.Foot}
+		return &Lam{P: e.P, Param: e.Param, T: e.T, Body: subst(e.Body, x, v), Foot: e.Foot}
 	case *Abduct:
-		if e.F == x || e.Par == x {
+		if e.F == x || e.Par == x || e.fn.closed.Load() {
 			return e
 		}
-		return &Abduct{P: e.P, F: e.F, Par: e.Par, Body: Subst(e.Body, x, v), Foot: e.Foot}
+		return &Abduct{P: e.P, F: e.F, Par: e.Par, Body: subst(e.Body, x, v), Foot: e.Foot}
 	case *App:
-		return &App{P: e.P, Fun: Subst(e.Fun, x, v), Arg: Subst(e.Arg, x, v), Sugar: e.Sugar}
+		return &App{P: e.P, Fun: subst(e.Fun, x, v), Arg: subst(e.Arg, x, v), Sugar: e.Sugar}
 	case *Binary:
-		return &Binary{P: e.P, Op: e.Op, X: Subst(e.X, x, v), Y: Subst(e.Y, x, v), From: e.From}
+		return &Binary{P: e.P, Op: e.Op, X: subst(e.X, x, v), Y: subst(e.Y, x, v), From: e.From}
 	case *Let:
 		body := e.Body
 		if e.Name != x {
-			body = Subst(body, x, v)
+			body = subst(body, x, v)
 		}
-		return &Let{P: e.P, Name: e.Name, Bound: Subst(e.Bound, x, v), Body: body}
+		return &Let{P: e.P, Name: e.Name, Bound: subst(e.Bound, x, v), Body: body}
 	case *Vec:
 		if IsValue(e) {
 			return e
 		}
 		elems := make([]Expr, len(e.Elems))
 		for i, y := range e.Elems {
-			elems[i] = Subst(y, x, v)
+			elems[i] = subst(y, x, v)
 		}
 		return &Vec{P: e.P, Elems: elems, Foot: e.Foot}
 	case *Mark:
-		return &Mark{P: e.P, Foot: e.Foot, Body: Subst(e.Body, x, v)}
+		return &Mark{P: e.P, Foot: e.Foot, Body: subst(e.Body, x, v)}
 	}
 	return e // Num, Param, Label, Resid: no variable in them
 }
 
 // FreshName is x followed by as many primes as it takes for a name that occurs
 // nowhere in e, free or bound: renaming a variable to it captures nothing. (x itself
-// if it occurs nowhere.)
+// if it occurs nowhere.) It walks each function of e once, however often e shares it.
 func FreshName(x string, e Expr) string {
 	used := map[string]bool{}
+	seen := map[Expr]bool{} // the functions walked: a term shares its subterms
 	for stack := []Expr{e}; len(stack) > 0; {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -286,9 +311,15 @@ func FreshName(x string, e Expr) string {
 		case *Var:
 			used[e.Name] = true
 		case *Lam:
-			used[e.Param] = true
+			if seen[e] {
+				continue
+			}
+			seen[e], used[e.Param] = true, true
 		case *Abduct:
-			used[e.F], used[e.Par] = true, true
+			if seen[e] {
+				continue
+			}
+			seen[e], used[e.F], used[e.Par] = true, true, true
 		case *Let:
 			used[e.Name] = true
 		}
@@ -331,9 +362,13 @@ func FreeVars(e Expr) map[string]bool {
 				fv[e.Name] = true
 			}
 		case *Lam:
-			under(e.Body, e.Param)
+			if !e.fn.closed.Load() { // a closed function has no free variable
+				under(e.Body, e.Param)
+			}
 		case *Abduct:
-			under(e.Body, e.F, e.Par)
+			if !e.fn.closed.Load() {
+				under(e.Body, e.F, e.Par)
+			}
 		case *Let:
 			stack = append(stack, item{e: e.Bound}) // walked after the body's binder is left
 			under(e.Body, e.Name)

@@ -98,10 +98,18 @@ func (v *Closure) WithFoot(add abductive.Footprint) *Closure {
 }
 
 // ReadBack is σ, the term a value closure stands for: a function with the values of
-// its free variables (their innermost bindings in ρ) read back and substituted.
+// its free variables (their innermost bindings in ρ) read back and substituted. A
+// closure that several environments hold is read back once.
 func ReadBack(v *Closure) abductive.Expr {
+	return readBack(v, map[*Closure]abductive.Expr{})
+}
+
+func readBack(v *Closure, done map[*Closure]abductive.Expr) abductive.Expr {
 	if !v.IsFunction() || v.Env == nil {
 		return v.E
+	}
+	if e, ok := done[v]; ok {
+		return e
 	}
 	fv := abductive.FreeVars(v.E)
 	names := make([]string, 0, len(fv))
@@ -112,9 +120,10 @@ func ReadBack(v *Closure) abductive.Expr {
 	e := v.E
 	for _, x := range names {
 		if w, ok := v.Env.Lookup(x); ok {
-			e = abductive.Subst(e, x, ReadBack(w))
+			e = abductive.Subst(e, x, readBack(w, done))
 		}
 	}
+	done[v] = e
 	return e
 }
 
