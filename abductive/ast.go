@@ -121,6 +121,8 @@ type (
 		Name  string
 		Bound Expr
 		Body  Expr
+
+		fun atomic.Pointer[Lam] // LetFunction's result, built once
 	}
 
 	// Label is ℓN, a provisional constant evaluated: a residual of type F. Foot is
@@ -164,6 +166,7 @@ type (
 type funCache struct {
 	closed atomic.Bool
 	foot   atomic.Pointer[Footprint]
+	free   atomic.Pointer[[]string]
 }
 
 func (e *Num) Pos() Pos    { return e.P }

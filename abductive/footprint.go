@@ -119,7 +119,9 @@ func funFootprint(c *funCache, foot Footprint, body Expr) Footprint {
 
 // labelsIn is the union of the labels of e's provisional constants and labels and
 // the footprints e's values and marks carry. It walks e without recursion, but for
-// the functions in it, whose footprints FootprintOf computes once each.
+// the functions in it (and the bodies of its lets, as functions), whose footprints
+// FootprintOf computes once each: so that the footprints of all the functions of a
+// program take time linear in it.
 func labelsIn(e Expr) Footprint {
 	var f Footprint
 	for stack := []Expr{e}; len(stack) > 0; {
@@ -138,6 +140,10 @@ func labelsIn(e Expr) Footprint {
 			f = Union(f, e.Foot)
 		case *Lam, *Abduct:
 			f = Union(f, FootprintOf(e)) // computed once per function, not walked again
+			continue
+		case *Let: // its body as the function it is, computed once
+			f = Union(f, FootprintOf(LetFunction(e)))
+			stack = append(stack, e.Bound)
 			continue
 		case *Mark:
 			f = Union(f, e.Foot)

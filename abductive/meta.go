@@ -2,6 +2,7 @@ package abductive
 
 import (
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -331,8 +332,13 @@ func FreshName(x string, e Expr) string {
 	return x
 }
 
-// FreeVars is the set of the variables free in e. It uses no recursion.
+// FreeVars is the set of the variables free in e. It walks e without recursion, but
+// for the functions in it (and the bodies of its lets, as functions), whose free
+// variables FunFreeVars computes once each: so that the free variables of all the
+// functions of a program take time linear in it. A closed function (Subst was given
+// it as a value) has none.
 func FreeVars(e Expr) map[string]bool {
+	e0 := e
 	fv := map[string]bool{}
 	bound := map[string]int{}
 	type item struct {
@@ -361,23 +367,71 @@ func FreeVars(e Expr) map[string]bool {
 			if bound[e.Name] == 0 {
 				fv[e.Name] = true
 			}
-		case *Lam:
-			if !e.fn.closed.Load() { // a closed function has no free variable
-				under(e.Body, e.Param)
+		case *Lam, *Abduct:
+			if it.e != e0 { // a function inside: its own free variables, computed once
+				for _, x := range FunFreeVars(e) {
+					if bound[x] == 0 {
+						fv[x] = true
+					}
+				}
+				continue
 			}
-		case *Abduct:
-			if !e.fn.closed.Load() {
-				under(e.Body, e.F, e.Par)
+			if l, ok := e.(*Lam); ok {
+				under(l.Body, l.Param)
+			} else if a, ok := e.(*Abduct); ok {
+				under(a.Body, a.F, a.Par)
 			}
 		case *Let:
-			stack = append(stack, item{e: e.Bound}) // walked after the body's binder is left
-			under(e.Body, e.Name)
+			stack = append(stack, item{e: e.Bound})
+			for _, x := range FunFreeVars(LetFunction(e)) { // its body, as a function
+				if bound[x] == 0 {
+					fv[x] = true
+				}
+			}
 		default:
 			for _, k := range Children(e) {
 				stack = append(stack, item{e: k})
 			}
 		}
 	}
+	return fv
+}
+
+// LetFunction is the function \x. body a let x = v in body applies (its beta): the
+// function whose footprint the contraction adds. It is built once per let node.
+func LetFunction(l *Let) *Lam {
+	if f := l.fun.Load(); f != nil {
+		return f
+	}
+	l.fun.CompareAndSwap(nil, &Lam{P: l.P, Param: l.Name, T: Field, Body: l.Body})
+	return l.fun.Load()
+}
+
+// FunFreeVars is the free variables of a function (a lambda or an abduct), sorted,
+// computed once per node; nil for any other term.
+func FunFreeVars(e Expr) []string {
+	var c *funCache
+	switch e := e.(type) {
+	case *Lam:
+		c = &e.fn
+	case *Abduct:
+		c = &e.fn
+	default:
+		return nil
+	}
+	if fv := c.free.Load(); fv != nil {
+		return *fv
+	}
+	if c.closed.Load() {
+		return nil
+	}
+	set := FreeVars(e)
+	fv := make([]string, 0, len(set))
+	for x := range set {
+		fv = append(fv, x)
+	}
+	sort.Strings(fv)
+	c.free.Store(&fv)
 	return fv
 }
 

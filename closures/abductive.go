@@ -68,13 +68,14 @@ type (
 		from int
 		x, y abductiveClosure
 	}
-	// abductiveLetCl is let x = cl in e[ρ].
+	// abductiveLetCl is let x = cl in e[ρ] (let: the let node).
 	abductiveLetCl struct {
 		p     abductive.Pos
 		name  string
 		bound abductiveClosure
 		body  abductive.Expr
 		env   *abductiveval.Env
+		let   *abductive.Let
 	}
 	// abductiveVecCl is [cl, ...].
 	abductiveVecCl struct {
@@ -130,6 +131,7 @@ type (
 		name string
 		body abductive.Expr
 		env  *abductiveval.Env
+		let  *abductive.Let
 	}
 	abductiveVecElem struct { // [v, ..., [], cl, ...]
 		p    abductive.Pos
@@ -161,7 +163,7 @@ func (f *abductiveBinaryRight) plug(cl abductiveClosure) abductiveClosure {
 	return &abductiveBinaryCl{p: f.p, op: f.op, from: f.from, x: abductiveVal(f.left), y: cl}
 }
 func (f *abductiveLetBound) plug(cl abductiveClosure) abductiveClosure {
-	return &abductiveLetCl{p: f.p, name: f.name, bound: cl, body: f.body, env: f.env}
+	return &abductiveLetCl{p: f.p, name: f.name, bound: cl, body: f.body, env: f.env, let: f.let}
 }
 func (f *abductiveVecElem) plug(cl abductiveClosure) abductiveClosure {
 	elems := make([]abductiveClosure, 0, len(f.done)+1+len(f.rest))
@@ -237,7 +239,7 @@ func (abductiveCalculus) decomposeTerm(E *abductiveContext, cl abductiveClosure)
 		case *abductiveBinaryCl:
 			*E, cl = append(*E, &abductiveBinaryLeft{p: c.p, op: c.op, from: c.from, right: c.y}), c.x
 		case *abductiveLetCl:
-			*E, cl = append(*E, &abductiveLetBound{p: c.p, name: c.name, body: c.body, env: c.env}), c.bound
+			*E, cl = append(*E, &abductiveLetBound{p: c.p, name: c.name, body: c.body, env: c.env, let: c.let}), c.bound
 		case *abductiveVecCl:
 			if len(c.elems) == 0 {
 				return abductiveval.Closed(&abductive.Vec{P: c.p, Foot: c.foot}), abductiveDecomposition{}, nil
@@ -374,7 +376,7 @@ func (abductiveCalculus) contract(r abductiveRedex, sigma abductive.Store) (abdu
 		if !ok {
 			return stuck("let of a non-value")
 		}
-		foot := abductive.Union(abductiveval.FunFootprint(cl.name, cl.body, cl.env), v.Footprint())
+		foot := abductive.Union(abductiveval.LetFootprint(cl.let, cl.env), v.Footprint())
 		return abductiveMarked(cl.p, foot, &abductiveClo{e: cl.body, env: cl.env.Bind(cl.name, v)}), nil, nil
 	case *abductiveClo: // param: {r}[ρ] -> ℓn[ε]
 		if p, ok := cl.e.(*abductive.Param); ok {
@@ -403,7 +405,7 @@ func (abductiveCalculus) envStep(r abductiveRedex) (abductiveClosure, error) {
 	case *abductive.Binary:
 		return &abductiveBinaryCl{p: e.P, op: e.Op, from: e.From, x: at(e.X), y: at(e.Y)}, nil
 	case *abductive.Let:
-		return &abductiveLetCl{p: e.P, name: e.Name, bound: at(e.Bound), body: e.Body, env: rho}, nil
+		return &abductiveLetCl{p: e.P, name: e.Name, bound: at(e.Bound), body: e.Body, env: rho, let: e}, nil
 	case *abductive.Vec:
 		elems := make([]abductiveClosure, len(e.Elems))
 		for i, x := range e.Elems {

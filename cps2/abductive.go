@@ -150,7 +150,7 @@ func (ev *abductiveEvaluator) eval(e abductive.Expr, rho *abductiveval.Env, k ab
 			if !ev.contract(abductive.RuleBeta) {
 				return nil
 			}
-			foot := abductive.Union(abductiveval.FunFootprint(e.Name, e.Body, rho), v.Footprint())
+			foot := abductive.Union(abductiveval.LetFootprint(e, rho), v.Footprint())
 			return ev.descend(e.Body, rho.Bind(e.Name, v), abductiveMarked(foot, k))
 		})
 	case *abductive.Vec:

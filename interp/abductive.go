@@ -120,7 +120,7 @@ func (in *abductiveInterpreter) eval(e abductive.Expr, rho *abductiveval.Env) (*
 			if err := in.fuel.Contract(abductive.RuleBeta); err != nil {
 				return nil, err
 			}
-			foot = abductive.Union(foot, abductive.Union(abductiveval.FunFootprint(t.Name, t.Body, rho), v.Footprint()))
+			foot = abductive.Union(foot, abductive.Union(abductiveval.LetFootprint(t, rho), v.Footprint()))
 			e, rho = t.Body, rho.Bind(t.Name, v)
 		case *abductive.Vec:
 			elems := make([]abductive.Expr, len(t.Elems))

@@ -243,7 +243,7 @@ func (m *abductiveMachine) cont(s *abductiveState) error {
 			return err
 		}
 		l := f.e.(*abductive.Let)
-		s.mark(l.P, abductive.Union(abductiveval.FunFootprint(l.Name, l.Body, f.env), v.Footprint()))
+		s.mark(l.P, abductive.Union(abductiveval.LetFootprint(l, f.env), v.Footprint()))
 		s.toEval(l.Body, f.env.Bind(l.Name, v))
 	case abductiveVecElem:
 		done := append(f.done[:len(f.done):len(f.done)], v)

@@ -7,8 +7,6 @@
 package abductiveval
 
 import (
-	"sort"
-
 	"github.com/interderive/interderive/abductive"
 )
 
@@ -70,10 +68,11 @@ func (v *Closure) Footprint() abductive.Footprint {
 	return foot
 }
 
-// Captured is the union of the footprints of the values ρ binds e's free variables to.
+// Captured is the union of the footprints of the values ρ binds the free variables of
+// the function e to.
 func Captured(e abductive.Expr, rho *Env) abductive.Footprint {
 	var foot abductive.Footprint
-	for x := range abductive.FreeVars(e) {
+	for _, x := range abductive.FunFreeVars(e) {
 		if w, ok := rho.Lookup(x); ok {
 			foot = abductive.Union(foot, w.Footprint())
 		}
@@ -81,10 +80,11 @@ func Captured(e abductive.Expr, rho *Env) abductive.Footprint {
 	return foot
 }
 
-// FunFootprint is the footprint of the function \x. body closed by ρ: the labels of
-// body and what ρ binds its free variables (but x) to. A let's beta adds it.
-func FunFootprint(x string, body abductive.Expr, rho *Env) abductive.Footprint {
-	fun := &abductive.Lam{Param: x, T: abductive.Field, Body: body}
+// LetFootprint is the footprint of the function \x. body of the let l
+// (abductive.LetFunction) closed by ρ: the labels of body and what ρ binds its free
+// variables (but x) to. The let's beta adds it.
+func LetFootprint(l *abductive.Let, rho *Env) abductive.Footprint {
+	fun := abductive.LetFunction(l)
 	return abductive.Union(abductive.FootprintOf(fun), Captured(fun, rho))
 }
 
@@ -111,14 +111,8 @@ func readBack(v *Closure, done map[*Closure]abductive.Expr) abductive.Expr {
 	if e, ok := done[v]; ok {
 		return e
 	}
-	fv := abductive.FreeVars(v.E)
-	names := make([]string, 0, len(fv))
-	for x := range fv {
-		names = append(names, x)
-	}
-	sort.Strings(names)
 	e := v.E
-	for _, x := range names {
+	for _, x := range abductive.FunFreeVars(v.E) {
 		if w, ok := v.Env.Lookup(x); ok {
 			e = abductive.Subst(e, x, readBack(w, done))
 		}
