@@ -351,10 +351,10 @@ func (s *abductiveShow) contracted(n int, contractum, next abductive.Expr, dec *
 	if s == nil {
 		return nil
 	}
+	s.obs.About(n, "contract:  "+s.term(contractum))
+	s.obs.About(n, "plug:      "+s.term(next))
 	if dec != nil {
 		s.obs.Report(n, "decoupling", *dec, dec.String())
 	}
-	s.obs.About(n, "contract:  "+s.term(contractum))
-	s.obs.About(n, "plug:      "+s.term(next))
 	return s.pr.Err()
 }

@@ -75,7 +75,7 @@ func nestedShapes() []nestedShape {
 		}, same("function"), 1},
 		{"decouplings", func(n int) string {
 			return strings.Repeat("let f @ p = (", n) + "{1}" + strings.Repeat(") in f p", n)
-		}, same("1"), 3}, // the let, its model, and its parentheses
+		}, same("1"), 2}, // the model, and its parentheses
 		{"provisional sums", func(n int) string { return "{1}" + strings.Repeat(" + {1}", n-1) }, itoa, 1},
 	}
 }
