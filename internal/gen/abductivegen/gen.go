@@ -21,8 +21,10 @@ type Config struct {
 	// Depth bounds the term's depth (DefaultDepth when zero).
 	Depth int
 	// Exact restricts numbers and operations to those float64 computes exactly
-	// whatever the order (small integers; +, - and *; no division), for the property
-	// that permuting labels changes no observation.
+	// whatever the order, for the property that permuting labels changes no
+	// observation: small integers; +, - and dot products; * only by a numeral; no
+	// division and no *L (whose products of computed numbers would grow past 2^53,
+	// where float64 rounds and the order of a sum shows).
 	Exact bool
 }
 
@@ -193,7 +195,7 @@ func (gen *generator) small(sc scope, name string) gtype {
 
 // numbers are the numerals drawn: exact ones, and others.
 var (
-	exactNumbers = []float64{0, 1, 2, 3, -1, -2}
+	exactNumbers = []float64{0, 1, 2, -1}
 	numbers      = []float64{0, 1, 2, 3, -1, 0.5, 1e300, 0.1}
 )
 
@@ -238,10 +240,13 @@ func (gen *generator) term(sc scope, ty gtype, depth int) abductive.Expr {
 		case 0:
 			return &abductive.Binary{Op: abductive.OpAdd, X: gen.term(sc, t, depth-1), Y: gen.term(sc, t, depth-1)}
 		case 1:
-			return &abductive.Binary{Op: abductive.OpMul, X: gen.term(sc, field, depth-1), Y: gen.term(sc, t, depth-1)}
+			return &abductive.Binary{Op: abductive.OpMul, X: gen.factor(sc, depth-1), Y: gen.term(sc, t, depth-1)}
 		case 2:
 			return &abductive.Binary{Op: abductive.OpIterAdd, X: gen.term(sc, &gArrow{t, t}, depth-1), Y: gen.term(sc, t, depth-1)}
 		default:
+			if gen.cfg.Exact {
+				return &abductive.Binary{Op: abductive.OpAdd, X: gen.term(sc, t, depth-1), Y: gen.term(sc, t, depth-1)}
+			}
 			return &abductive.Binary{Op: abductive.OpIterMul, X: gen.term(sc, &gArrow{t, field}, depth-1), Y: gen.term(sc, t, depth-1)}
 		}
 	}
@@ -254,7 +259,19 @@ func (gen *generator) term(sc scope, ty gtype, depth int) abductive.Expr {
 		ops = ops[:3]
 	}
 	op := ops[gen.draw("op", len(ops))]
+	if op == abductive.OpMul {
+		return &abductive.Binary{Op: op, X: gen.factor(sc, depth-1), Y: gen.term(sc, field, depth-1)}
+	}
 	return &abductive.Binary{Op: op, X: gen.term(sc, field, depth-1), Y: gen.term(sc, field, depth-1)}
+}
+
+// factor draws the left operand of a product: any term of type F, or with Exact a
+// numeral (not a provisional constant, which a decoupling may replace by any number).
+func (gen *generator) factor(sc scope, depth int) abductive.Expr {
+	if !gen.cfg.Exact {
+		return gen.term(sc, field, depth)
+	}
+	return &abductive.Num{V: gen.number("factor-value")}
 }
 
 // decoupling draws let f @ p = m in t: the model of type F, F -> F or an outer
