@@ -7,6 +7,7 @@ import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
 	"github.com/interderive/interderive/cps2"
+	"github.com/interderive/interderive/internal/calculi/abductive"
 	"github.com/interderive/interderive/internal/calculi/differentiable"
 	"github.com/interderive/interderive/internal/calculi/gradual"
 	"github.com/interderive/interderive/internal/calculi/lambda"
@@ -22,6 +23,7 @@ func All() []workbench.Calculus {
 		gradual.Calculus,
 		differentiable.Calculus,
 		lambda.Calculus,
+		abductive.Calculus,
 	}
 }
 
