@@ -451,6 +451,14 @@ func (ev *diffEvaluator) rd(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, phi *
 // W.R_V(x:T. C). Under ordinary evaluation it is evaluated in place; under symbolic
 // evaluation it ends the layer's trace (trivial context) or Figure 5 evaluates it.
 func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, c dpl.Term, k diffCont, mk *diffMeta) step {
+	if mk.mode == dpl.Ordinary && ev.Fuses() {
+		if x, ok, err := ev.fusedDerivative(t, w, v, c); ok {
+			if err != nil {
+				return ev.fail(err)
+			}
+			return throw(k, dplval.Closed(x), mk)
+		}
+	}
 	der, err := ev.Derive(dplval.Types(rho, mk.tape.Fresh), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return ev.fail(err)
@@ -467,6 +475,19 @@ func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v dplval.Value, rho *dplval.En
 		return s
 	}
 	return ev.bind(t.P, der, rho, &dpl.RdReport{Trace: c, Derivative: der}, k, mk)
+}
+
+// fusedDerivative is rd ⇒ X once the trace C of the rd's body is known, under
+// ordinary evaluation, with R fused with the evaluation of its output
+// (dpl.Run.EvalDerivative), for a run in which nothing observes the derivative term
+// (dpl.Run.Fuses). Unfused, derivative evaluates the derivative term with the rd's
+// continuation k (eval(der, ε, ε, k, mk)), a let-chain of redexes on values;
+// fused, the bindings are evaluated as R emits them, with the same contractions in
+// the same order and the same bits, and k receives the value. The continuations are
+// on the heap: the derivative's depth is bounded by R's bound alone. ok is false when
+// the fused evaluation declines (nothing reported): derivative goes on unfused.
+func (ev *diffEvaluator) fusedDerivative(t *dpl.Rd, w, v dplval.Value, c dpl.Term) (dpl.Term, bool, error) {
+	return ev.EvalDerivative(w.Val, v.Val, t.Param, t.T, c, dpl.MaxDepth)
 }
 
 // Differentiable is this stage's artefact for the differentiable language

@@ -64,6 +64,7 @@ type tvar struct {
 	used    bool // the derivative term needs its value
 	adj     Term // its adjoint so far, a value or a sum (pending); nil: zero
 	pending bool // adj is a sum not yet bound to a variable
+	id      int  // its index in the fused evaluation's values (tape_fused.go)
 }
 
 // tref stands for a tvar inside the atoms of the tape: a variable found without a
@@ -101,6 +102,10 @@ type taper struct {
 	out   []*Let        // the emitted bindings, in order
 	deep  int           // the largest Depth of a let emitted so far (its bound term's + 1)
 	zeros map[Term]bool // the 0_T the backward pass wrote (see isZero)
+
+	// fused, if not nil, evaluates the derivative term as R emits it, without
+	// building it (tape_fused.go).
+	fused *fusion
 
 	// The nodes R makes, from slabs.
 	nodes Nodes
@@ -236,8 +241,14 @@ func chainRedexes(c Term) int {
 
 // newVar makes a tvar named after base.
 func (p *taper) newVar(pos Pos, base string, t Type) *tvar {
-	name := p.names.Fresh(base)
 	v := p.tvars.New()
+	if p.fused != nil {
+		// The fused evaluation writes no term: the variable needs no name.
+		v.t, v.ref, v.self, v.id = t, p.fused.anon, tref{v}, len(p.fused.vars)
+		p.fused.vars = append(p.fused.vars, fvar{})
+		return v
+	}
+	name := p.names.Fresh(base)
 	v.t, v.ref, v.self = t, p.nodes.Var(pos, name), tref{v}
 	return v
 }

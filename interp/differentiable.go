@@ -264,7 +264,16 @@ func (in *diffInterp) evalBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term) (d
 			if err := in.contract(dpl.RuleRd); err != nil {
 				return nil, err
 			}
-			c, der, err := in.rd(phi, rho, t, dplval.Closed(w), dplval.Closed(l))
+			c, err := in.nestedTrace(phi, rho.Bind(t.Param, l, true), t.Body, nil)
+			if err != nil {
+				return nil, err
+			}
+			if in.Fuses() {
+				if x, ok, err := in.fusedDerivative(t, w, l, c); ok {
+					return x, err
+				}
+			}
+			c, der, err := in.differentiate(rho, t, dplval.Closed(w), dplval.Closed(l), c)
 			if err != nil {
 				return nil, err
 			}
@@ -364,12 +373,32 @@ func (in *diffInterp) rd(phi *dplval.Funs, rho *dplval.Env, t *dpl.Rd, w, v dplv
 	if err != nil {
 		return nil, nil, err
 	}
+	return in.differentiate(rho, t, w, v, c)
+}
+
+// differentiate is the rest of rd once N ⇝ C: the trace C, if it is to be reported,
+// and the derivative term.
+func (in *diffInterp) differentiate(rho *dplval.Env, t *dpl.Rd, w, v dplval.Value, c dpl.Term) (dpl.Term, dpl.Term, error) {
 	if in.OnRd == nil { // two calls, so that c is dead during this one (see the machine's derivative)
 		der, err := in.derivative(rho, t, w, v, c)
 		return nil, der, err
 	}
 	der, err := in.derivative(rho, t, w, v, c)
 	return c, der, err
+}
+
+// fusedDerivative is W.R_V(x:T. C) ⇒ X, the premise of the ordinary rd rule once
+// N ⇝ C, with R fused with the evaluation of its output (dpl.Run.EvalDerivative), for
+// a run in which nothing observes the derivative term (dpl.Run.Fuses). Unfused, eval
+// goes on with the derivative term in place, a let-chain whose bindings it evaluates
+// one by one; fused, the bindings are evaluated as R emits them, with the same
+// contractions in the same order and the same bits, and the term is never built. The
+// interpreter's recursion counts too: evaluating a term of Depth d from here takes
+// d activations at most, so a derivative deeper than the room left under MaxDepth is
+// left to the unfused path (ok false, nothing reported), as is any derivative whose
+// evaluation does not end with a value.
+func (in *diffInterp) fusedDerivative(t *dpl.Rd, w, v, c dpl.Term) (dpl.Term, bool, error) {
+	return in.EvalDerivative(w, v, t.Param, t.T, c, MaxDepth-in.depth-1)
 }
 
 // derivative is W.R_V(x:T. C), for the rd t whose body traces to c.

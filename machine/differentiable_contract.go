@@ -293,6 +293,15 @@ func (m *DiffMachine) ret(s *DiffState) error {
 // the derivative term W.R_V(x:T. C), computed by the strategy.
 func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error {
 	l := s.top() // the layer of the rd
+	if l.Mode == dpl.Ordinary && m.Trace == nil && m.run.Fuses() {
+		if v, ok, err := m.fusedDerivative(x, c); ok {
+			if err != nil {
+				return err
+			}
+			s.toContinue(dplval.Closed(v))
+			return nil
+		}
+	}
 	types := dplval.Types(x.Env, l.Tape.Fresh)
 	var der dpl.Term
 	var err error
@@ -326,4 +335,18 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 	}
 	// Figure 5: der ⇒ V in a nested ordinary layer, under the rd's environment.
 	return m.nestedEval(s, &DiffExitBind{P: x.P, C: der, Rd: &dpl.RdReport{Trace: c, Derivative: der}}, x.Env)
+}
+
+// fusedDerivative is rd ⇒ X once the trace C of the rd's body is known, under
+// ordinary evaluation, with R fused with the evaluation of its output
+// (dpl.Run.EvalDerivative), for a run in which nothing observes the derivative term:
+// no rd reports (dpl.Run.Fuses) and no states shown (Trace). Unfused, the machine
+// evaluates the derivative term in place (derivative's toEval), a let-chain of
+// redexes on values, and continues with its value; fused, the bindings are evaluated
+// as R emits them, with the same contractions in the same order and the same bits,
+// and the machine continues with the value (toContinue). The machine's stack is data:
+// the derivative's depth is bounded by R's bound alone. ok is false when the fused
+// evaluation declines (nothing reported): derivative goes on unfused.
+func (m *DiffMachine) fusedDerivative(x *DiffExitRd, c dpl.Term) (dpl.Term, bool, error) {
+	return m.run.EvalDerivative(x.Cotangent.Val, x.Point.Val, x.Param, x.T, c, dpl.MaxDepth)
 }
