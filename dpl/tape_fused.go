@@ -33,27 +33,40 @@ import (
 // reported, and the stage then derives and evaluates the term as before: its errors,
 // undefinedness included, are the unfused path's own, event for event.
 
-// fvar is the fused evaluation's state of a tvar: its closed value, and its adjoint.
+// Values. A closed value of the tape is a tuple of reals and units: the fused
+// evaluation holds it by its coordinates (its reals, in the order flatten lists them),
+// end to end in one slice, and its type, which the tape knows, says how they nest. So
+// an operator computes on the coordinates (evCoords, as Ev and EvPair do, without
+// building its argument or its result), a projection is a range of its argument's
+// coordinates, and the evaluation allocates nothing per binding but its coordinates.
+
+// fval is a value: the coordinates xs[off : off+n] of the fusion.
+type fval struct{ off, n int32 }
+
+// fvar is the fused evaluation's state of a tvar: its value, and its adjoint.
 type fvar struct {
-	val     Term // its value, once its binding is evaluated (x': V)
-	adj     fcot // its adjoint so far, when has
-	has     bool
-	pending bool // adj is old + adj, a sum Tape has not bound to a variable yet
-	old     fcot
+	val       fval
+	evaluated bool // val is set (x', or a binding the forward pass evaluated)
+	has       bool // adj is set
+	pending   bool // the adjoint is old + adj, a sum Tape has not bound yet
+	adj, old  fcot
 }
 
-// fcot is a cotangent as the backward pass writes it, held by its closed value: a
-// leaf (a variable, W, a 0_T) or a pair of cotangents (a Pair node of the term, which
-// the backward pass takes apart without a projection).
+// fcot is a cotangent as the backward pass writes it: a leaf (a variable, W, a 0_T)
+// held by its value, or a pair of cotangents (a Pair node of the term, which the
+// backward pass takes apart without a projection), pairs[pair-1].
 type fcot struct {
-	val   Term  // a leaf's closed value
-	x, y  *fcot // a pair's components
-	t, u  Type  // a pair's component types
+	val   fval
+	pair  int32
 	zero  bool  // a 0_T the backward pass wrote (Tape's zero)
-	depth int   // the Depth of the term Tape writes
+	depth int32 // the Depth of the term Tape writes
 }
 
-func (c fcot) isPair() bool { return c.x != nil }
+// fpair is a pair of cotangents of types t and u.
+type fpair struct {
+	x, y fcot
+	t, u Type
+}
 
 // The contraction events of the fused evaluation, one byte each.
 const (
@@ -72,7 +85,11 @@ var fusedRules = [...]string{evLet: RuleLet, evOp: RuleOp, evPlus: RulePlus, evF
 type fusion struct {
 	anon   *Var // the variable every tvar is written as: the fused evaluation names none
 	vars   []fvar
+	xs     []float64 // the coordinates of every value
+	pairs  []fpair
 	events []uint8
+	a, b   []float64 // scratch: the coordinates of an operation's operands
+	ys     []float64 // scratch: an operator's result
 }
 
 // errDecline stops the fused evaluation where the unfused path must take over.
@@ -87,7 +104,7 @@ func (r *Run) Fuses() bool { return r.AD == Tape && r.OnRd == nil }
 // EvalDerivative is W.R_V(x:T. C) ⇒ X under Tape, fused: the value X that evaluating
 // the derivative term Tape emits gives, with the contraction events that evaluation
 // performs reported to r.Fuel in the same order, and the term never built (see the
-// comment above fvar). W and V are closed values, C the trace term of the rd's body.
+// comment above fval). W and V are closed values, C the trace term of the rd's body.
 // limit bounds the Depth of the derivative term: a stage whose evaluation of a term
 // of depth d recurses d deep gives the room it has left (at most MaxDepth).
 //
@@ -110,15 +127,16 @@ func (r *Run) EvalDerivative(w, v Term, x string, t Type, c Term, limit int) (va
 }
 
 // fusedTapeR is tapeR with every emitted binding evaluated instead of built: the
-// value of the derivative term, and its contraction events. It follows tapeR line by
-// line; an error means that it declines.
+// value of the derivative term, and its contraction events. It follows tapeR step by
+// step; an error means that it declines.
 func fusedTapeR(env DiffEnv, w, v Term, x string, t Type, c Term, depthLimit int) (res Term, events []uint8, err error) {
 	names, limit := env.setup(w, v, c, math.MaxInt)
 	f := &fusion{anon: &Var{Name: "_"}}
-	p := &taper{names: names, limit: limit, zeros: map[Term]bool{}, fused: f}
+	p := &taper{names: names, limit: limit, fused: f}
 	redexLets := chainRedexes(c)
 	p.binds = make([]tbinding, 0, redexLets+8)
-	f.vars = make([]fvar, 0, 2*redexLets+8)
+	f.vars = make([]fvar, 0, redexLets+8)
+	f.xs = make([]float64, 0, 4*redexLets+8)
 	f.events = make([]uint8, 0, 6*redexLets+8)
 	defer recoverAbort(&res, &err)
 	p.x = p.newVar(Pos{}, x, t)
@@ -127,26 +145,28 @@ func fusedTapeR(env DiffEnv, w, v Term, x string, t Type, c Term, depthLimit int
 	result := p.chain(c, false)
 	p.decide()
 
-	// The prologue.
-	f.vars[p.x.id].val = v
+	// The prologue: x' = V, W.
+	xv := &f.vars[p.x.id]
+	xv.val, xv.evaluated = p.flat(v, t), true
 	if p.x.used || !IsValue(v) {
 		p.fusedLet(redexes(v), Depth(v))
 	}
 	active := p.activeAtom(result) && hasReals(p.atomType(result))
 	var wc fcot
 	if active {
-		wc = fcot{val: w, depth: Depth(w)}
+		wc = fcot{val: p.flat(w, p.atomType(result)), depth: int32(Depth(w))}
 		switch w.(type) {
 		case *Var, *RealLit:
 		default:
-			p.fusedLet(redexes(w), wc.depth)
+			p.fusedLet(redexes(w), int(wc.depth))
 			wc.depth = 1
 		}
 	}
 	// The forward pass.
 	for i := range p.binds {
 		if b := &p.binds[i]; b.keep {
-			f.vars[b.v.id].val = p.forward(b)
+			fv := &f.vars[b.v.id]
+			fv.val, fv.evaluated = p.forward(b), true
 		}
 	}
 	// The backward pass.
@@ -158,21 +178,22 @@ func fusedTapeR(env DiffEnv, w, v Term, x string, t Type, c Term, depthLimit int
 			p.fbackward(&p.binds[i])
 		}
 	}
-	var body Term
-	bodyDepth := 0
-	if xv := &f.vars[p.x.id]; !xv.has {
-		body = Zero(t)
-		bodyDepth = Depth(body)
-	} else if xv.pending {
-		body = p.plusT(t, xv.old, xv.adj)
-		bodyDepth = plusTDepth(t, xv.old.depth, xv.adj.depth)
-	} else {
-		body, bodyDepth = p.cotValue(xv.adj), xv.adj.depth
+	xv = &f.vars[p.x.id]
+	var body fval
+	var bodyDepth int
+	switch {
+	case !xv.has:
+		body, bodyDepth = p.zeroVal(t), zeroDepth(t)
+	case xv.pending:
+		body, bodyDepth = p.plusT(t, xv.old, xv.adj), plusTDepth(t, int(xv.old.depth), int(xv.adj.depth))
+	default:
+		body, bodyDepth = p.cotFlat(xv.adj), int(xv.adj.depth)
 	}
 	if max(p.deep, bodyDepth) > depthLimit {
 		return nil, nil, errDecline
 	}
-	return body, f.events, nil
+	res, _ = build(t, f.xs[body.off:body.off+body.n], Pos{})
+	return res, f.events, nil
 }
 
 // fusedLet is emitDepth for a binding whose bound term, of n redexes and Depth d,
@@ -189,46 +210,100 @@ func (p *taper) event(e uint8) { p.fused.events = append(p.fused.events, e) }
 // decline stops the fused evaluation.
 func (p *taper) decline() { p.fail(errDecline) }
 
-// check declines on an error of an operation (an undefined one, above all).
-func (p *taper) check(v Term, err error) Term {
-	if err != nil {
-		p.fail(err)
+// push stores coordinates: the value they are.
+func (p *taper) push(ys []float64) fval {
+	f := p.fused
+	v := fval{int32(len(f.xs)), int32(len(ys))}
+	f.xs = append(f.xs, ys...)
+	return v
+}
+
+// flat is the value of a closed term of type t.
+func (p *taper) flat(v Term, t Type) fval {
+	xs, ok := flatten(v, t, p.fused.a[:0])
+	if !ok {
+		p.decline()
+	}
+	p.fused.a = xs
+	return p.push(xs)
+}
+
+// zeroVal is the value 0_T.
+func (p *taper) zeroVal(t Type) fval {
+	f := p.fused
+	v := fval{int32(len(f.xs)), int32(width(t))}
+	for range v.n {
+		f.xs = append(f.xs, 0)
 	}
 	return v
 }
 
+// coords appends the coordinates of v to xs.
+func (p *taper) coords(xs []float64, v fval) []float64 {
+	return append(xs, p.fused.xs[v.off:v.off+v.n]...)
+}
+
+// width is the number of coordinates of a value of type t.
+func width(t Type) int {
+	switch t := t.(type) {
+	case *Prod:
+		return width(t.Fst) + width(t.Snd)
+	case Base:
+		if t == Real {
+			return 1
+		}
+	}
+	return 0
+}
+
+// zeroDepth is Depth(Zero(t)).
+func zeroDepth(t Type) int {
+	if t, ok := t.(*Prod); ok {
+		return 1 + max(zeroDepth(t.Fst), zeroDepth(t.Snd))
+	}
+	return 1
+}
+
 // forward evaluates a binding of the forward pass, let v = prim: its value.
-func (p *taper) forward(b *tbinding) Term {
+func (p *taper) forward(b *tbinding) fval {
+	f := p.fused
 	switch m := b.prim.(type) {
 	case *OpApp: // let v = op(a): op, let
-		d := p.atomDepth(m.Arg)
 		p.add(2)
-		p.deep = max(p.deep, 2+d)
+		p.deep = max(p.deep, 2+p.atomDepth(m.Arg))
 		p.event(evOp)
-		val := p.evOp(m.Op, m.Arg)
+		f.a = p.atomCoords(f.a[:0], m.Arg)
+		val := p.evOp(m.Op, f.a)
 		p.event(evLet)
 		return val
 	case *Plus: // let v = a + b: plus, let
 		p.add(2)
 		p.deep = max(p.deep, 2+max(p.atomDepth(m.X), p.atomDepth(m.Y)))
 		p.event(evPlus)
-		val := p.check(AddReals(p.atomValue(m.X), p.atomValue(m.Y)))
-		p.event(evLet)
-		return val
-	case *Fst, *Snd: // let v = fst(a): fst, let
-		x, e, first := projArg(m)
-		p.add(2)
-		p.deep = max(p.deep, 2+p.atomDepth(x))
-		p.event(e)
-		pr, ok := p.atomValue(x).(*Pair)
-		if !ok {
+		f.a = p.atomCoords(f.a[:0], m.X)
+		f.a = p.atomCoords(f.a, m.Y)
+		if len(f.a) != 2 {
 			p.decline()
 		}
+		f.a[0] = p.add2(f.a[0], f.a[1])
+		val := p.push(f.a[:1])
 		p.event(evLet)
-		if first {
-			return pr.X
-		}
-		return pr.Y
+		return val
+	case *Fst: // let v = fst(a): fst, let
+		p.add(2)
+		p.deep = max(p.deep, 2+p.atomDepth(m.X))
+		p.event(evFst)
+		a := p.atomValue(m.X)
+		p.event(evLet)
+		return fval{a.off, int32(width(m.T))}
+	case *Snd: // let v = snd(a): snd, let
+		p.add(2)
+		p.deep = max(p.deep, 2+p.atomDepth(m.X))
+		p.event(evSnd)
+		a := p.atomValue(m.X)
+		p.event(evLet)
+		n := int32(width(m.T))
+		return fval{a.off + n, a.n - n}
 	}
 	// A copy of a pair atom: let v = <a, b>, no redex.
 	val := p.atomValue(b.prim)
@@ -236,37 +311,55 @@ func (p *taper) forward(b *tbinding) Term {
 	return val
 }
 
-// projArg is a projection's argument, event, and whether it is fst.
-func projArg(m Term) (Term, uint8, bool) {
-	if f, ok := m.(*Fst); ok {
-		return f.X, evFst, true
+// add2 is a + b as AddReals computes it; undefined (declined) where it overflows.
+func (p *taper) add2(a, b float64) float64 {
+	s := a + b
+	if math.IsInf(s, 0) || math.IsNaN(s) {
+		p.decline()
 	}
-	return m.(*Snd).X, evSnd, false
+	return s
 }
 
-// evOp is ev(op, a) for an atom a, as a stage evaluates op(a): EvPair on a pair
-// atom's components (the stages' opPair), Ev otherwise; both compute on the same
-// coordinates.
-func (p *taper) evOp(op *Operator, a Term) Term {
-	if pr, ok := a.(*Pair); ok {
-		return p.check(EvPair(op, p.atomValue(pr.X), p.atomValue(pr.Y), pr.P))
+// evOp is ev(op, V) on the coordinates xs of V, as Ev and EvPair compute it.
+func (p *taper) evOp(op *Operator, xs []float64) fval {
+	f := p.fused
+	ys, why := evCoords(op, xs, f.ys[:0])
+	f.ys = ys
+	if why != "" {
+		p.decline()
 	}
-	return p.check(Ev(op, p.atomValue(a)))
+	return p.push(ys)
 }
 
-// atomValue is the closed value of an atom of the tape.
-func (p *taper) atomValue(a Term) Term {
-	switch a := a.(type) {
-	case *tref:
-		v := p.fused.vars[a.v.id].val
-		if v == nil {
+// atomValue is the value of an atom of the tape (a variable's own, without a copy).
+func (p *taper) atomValue(a Term) fval {
+	if r, ok := a.(*tref); ok {
+		v := &p.fused.vars[r.v.id]
+		if !v.evaluated {
 			p.decline() // not evaluated: cannot happen, as decide needs it
 		}
-		return v
-	case *RealLit, *UnitLit:
-		return a
+		return v.val
+	}
+	f := p.fused
+	f.a = p.atomCoords(f.a[:0], a)
+	return p.push(f.a)
+}
+
+// atomCoords appends the coordinates of an atom of the tape to xs.
+func (p *taper) atomCoords(xs []float64, a Term) []float64 {
+	switch a := a.(type) {
+	case *tref:
+		v := &p.fused.vars[a.v.id]
+		if !v.evaluated {
+			p.decline()
+		}
+		return p.coords(xs, v.val)
+	case *RealLit:
+		return append(xs, a.R)
+	case *UnitLit:
+		return xs
 	case *Pair:
-		return &Pair{P: a.P, X: p.atomValue(a.X), Y: p.atomValue(a.Y), T: a.T, U: a.U}
+		return p.atomCoords(p.atomCoords(xs, a.X), a.Y)
 	}
 	p.decline() // a free variable of C other than x: no value here
 	return nil
@@ -284,8 +377,8 @@ func (p *taper) atomDepth(a Term) int {
 // use, contribute and sumPairs, on cotangents held by their values.
 
 func (p *taper) fbackward(b *tbinding) {
-	fv := &p.fused.vars[b.v.id]
-	has := fv.has
+	f := p.fused
+	has := f.vars[b.v.id].has
 	switch m := b.prim.(type) {
 	case *Plus:
 		if has {
@@ -302,13 +395,14 @@ func (p *taper) fbackward(b *tbinding) {
 		if has {
 			cot = p.fuse(b.v)
 		} else {
-			z := Zero(op.Cod)
-			cot = fcot{val: z, depth: Depth(z)}
+			cot = fcot{val: p.zeroVal(op.Cod), depth: int32(zeroDepth(op.Cod))}
 		}
 		p.add(2)
-		p.deep = max(p.deep, 1+2+max(p.atomDepth(m.Arg), cot.depth))
+		p.deep = max(p.deep, 1+2+max(p.atomDepth(m.Arg), int(cot.depth)))
 		p.event(evOp)
-		g := p.check(EvPair(op.R(), p.atomValue(m.Arg), p.cotValue(cot), m.P))
+		f.a = p.atomCoords(f.a[:0], m.Arg)
+		f.a = p.cotCoords(f.a, cot)
+		g := p.evOp(op.R(), f.a) // op_r(<a, ā>)
 		p.event(evLet)
 		if has {
 			p.fcontribute(fcot{val: g, depth: 1}, m.Arg)
@@ -316,18 +410,25 @@ func (p *taper) fbackward(b *tbinding) {
 	case *Fst:
 		if has {
 			x, y := p.fuse(b.v), p.fzero(m.U)
-			p.fcontribute(fcot{x: &x, y: &y, t: m.T, u: m.U, depth: 1 + max(x.depth, y.depth)}, m.X)
+			p.fcontribute(p.fpair(x, y, m.T, m.U), m.X)
 		}
 	case *Snd:
 		if has {
 			x, y := p.fzero(m.T), p.fuse(b.v)
-			p.fcontribute(fcot{x: &x, y: &y, t: m.T, u: m.U, depth: 1 + max(x.depth, y.depth)}, m.X)
+			p.fcontribute(p.fpair(x, y, m.T, m.U), m.X)
 		}
 	default: // a copy
 		if has {
 			p.fcontribute(p.fuse(b.v), m)
 		}
 	}
+}
+
+// fpair is the pair node <x, y> of types t, u.
+func (p *taper) fpair(x, y fcot, t, u Type) fcot {
+	f := p.fused
+	f.pairs = append(f.pairs, fpair{x, y, t, u})
+	return fcot{pair: int32(len(f.pairs)), depth: 1 + max(x.depth, y.depth)}
 }
 
 // fuse is use: the adjoint of v, a pending sum evaluated and bound first.
@@ -337,7 +438,8 @@ func (p *taper) fuse(v *tvar) fcot {
 		return fv.adj
 	}
 	sum := p.plusT(v.t, fv.old, fv.adj)
-	p.fusedLet(0, plusTDepth(v.t, fv.old.depth, fv.adj.depth))
+	p.fusedLet(0, plusTDepth(v.t, int(fv.old.depth), int(fv.adj.depth)))
+	fv = &p.fused.vars[v.id]
 	fv.adj, fv.pending, fv.old = fcot{val: sum, depth: 1}, false, fcot{}
 	return fv.adj
 }
@@ -361,13 +463,13 @@ func (p *taper) fcontribute1(cot fcot, a Term) {
 		if !hasReals(v.t) {
 			return
 		}
-		fv := &p.fused.vars[v.id]
-		if !fv.has {
+		if fv := &p.fused.vars[v.id]; !fv.has {
 			fv.adj, fv.has = cot, true
 			return
 		}
 		old := p.fuse(v)
-		if old.isPair() && cot.isPair() {
+		fv := &p.fused.vars[v.id]
+		if old.pair != 0 && cot.pair != 0 {
 			fv.adj = p.fsumPairs(v.t.(*Prod), old, cot)
 			return
 		}
@@ -375,36 +477,31 @@ func (p *taper) fcontribute1(cot fcot, a Term) {
 		fv.old, fv.adj, fv.pending = old, cot, true
 	case *Pair:
 		u, s := a.T, a.U
-		if cot.isPair() {
-			p.fcontribute(*cot.x, a.X)
-			p.fcontribute(*cot.y, a.Y)
+		if cot.pair != 0 {
+			pr := p.fused.pairs[cot.pair-1]
+			p.fcontribute(pr.x, a.X)
+			p.fcontribute(pr.y, a.Y)
 			return
 		}
 		left, right := p.activeAtom(a.X) && hasReals(u), p.activeAtom(a.Y) && hasReals(s)
 		if left && right { // let z = cot: let
-			p.fusedLet(0, cot.depth)
-			cot = fcot{val: p.cotValue(cot), depth: 1}
+			p.fusedLet(0, int(cot.depth))
+			cot.depth = 1
 		}
-		var pr *Pair
-		if left || right {
-			var ok bool
-			if pr, ok = p.cotValue(cot).(*Pair); !ok {
-				p.decline()
-			}
-		}
+		n := int32(width(u))
 		if left { // let y = fst(cot): fst, let
 			p.add(2)
-			p.deep = max(p.deep, 2+cot.depth)
+			p.deep = max(p.deep, 2+int(cot.depth))
 			p.event(evFst)
 			p.event(evLet)
-			p.fcontribute(fcot{val: pr.X, depth: 1}, a.X)
+			p.fcontribute(fcot{val: fval{cot.val.off, n}, depth: 1}, a.X)
 		}
 		if right { // let z = snd(cot): snd, let
 			p.add(2)
-			p.deep = max(p.deep, 2+cot.depth)
+			p.deep = max(p.deep, 2+int(cot.depth))
 			p.event(evSnd)
 			p.event(evLet)
-			p.fcontribute(fcot{val: pr.Y, depth: 1}, a.Y)
+			p.fcontribute(fcot{val: fval{cot.val.off + n, cot.val.n - n}, depth: 1}, a.Y)
 		}
 	}
 }
@@ -418,23 +515,23 @@ func (p *taper) fsumPairs(t *Prod, a, b fcot) fcot {
 		case p.fisZero(y):
 			return x
 		}
-		if x.isPair() && y.isPair() {
+		if x.pair != 0 && y.pair != 0 {
 			return p.fsumPairs(t.(*Prod), x, y)
 		}
 		p.add(plusRedexes(t))
 		s := p.plusT(t, x, y)
-		p.fusedLet(0, plusTDepth(t, x.depth, y.depth))
+		p.fusedLet(0, plusTDepth(t, int(x.depth), int(y.depth)))
 		return fcot{val: s, depth: 1}
 	}
-	x := sum(t.Fst, *a.x, *b.x)
-	y := sum(t.Snd, *a.y, *b.y)
-	return fcot{x: &x, y: &y, t: t.Fst, u: t.Snd, depth: 1 + max(x.depth, y.depth)}
+	pa, pb := p.fused.pairs[a.pair-1], p.fused.pairs[b.pair-1]
+	x := sum(t.Fst, pa.x, pb.x)
+	y := sum(t.Snd, pa.y, pb.y)
+	return p.fpair(x, y, t.Fst, t.Snd)
 }
 
 // fzero is zero: 0_T, written by the backward pass.
 func (p *taper) fzero(t Type) fcot {
-	z := Zero(t)
-	return fcot{val: z, zero: true, depth: Depth(z)}
+	return fcot{val: p.zeroVal(t), zero: true, depth: int32(zeroDepth(t))}
 }
 
 // fisZero is isZero.
@@ -442,52 +539,66 @@ func (p *taper) fisZero(c fcot) bool {
 	if c.zero {
 		return true
 	}
-	return c.isPair() && p.fisZero(*c.x) && p.fisZero(*c.y)
+	if c.pair == 0 {
+		return false
+	}
+	pr := p.fused.pairs[c.pair-1]
+	return p.fisZero(pr.x) && p.fisZero(pr.y)
 }
 
-// cotValue is the closed value of a cotangent.
-func (p *taper) cotValue(c fcot) Term {
-	if !c.isPair() {
+// cotCoords appends the coordinates of a cotangent to xs.
+func (p *taper) cotCoords(xs []float64, c fcot) []float64 {
+	if c.pair == 0 {
+		return p.coords(xs, c.val)
+	}
+	pr := p.fused.pairs[c.pair-1]
+	return p.cotCoords(p.cotCoords(xs, pr.x), pr.y)
+}
+
+// cotFlat is the value of a cotangent.
+func (p *taper) cotFlat(c fcot) fval {
+	if c.pair == 0 {
 		return c.val
 	}
-	return &Pair{X: p.cotValue(*c.x), Y: p.cotValue(*c.y), T: c.t, U: c.u}
+	f := p.fused
+	f.a = p.cotCoords(f.a[:0], c)
+	return p.push(f.a)
 }
 
-// plusT evaluates PlusT(t, a, b) on the cotangents a and b, recording its events in
-// the order the term PlusT writes performs them: + at real; at unit two lets; at
-// T * U, let <x1, x2> = a in let <y1, y2> = b in <x1 +_T y1, x2 +_U y2>, each
-// let-tuple a let, a fst and its let, a snd and its let.
-func (p *taper) plusT(t Type, a, b fcot) Term {
-	return p.plusTValues(t, p.cotValue(a), p.cotValue(b))
+// plusT evaluates PlusT(t, a, b) on the cotangents a and b: the events in the order
+// the term PlusT writes performs them (+ at real; two lets at unit; at T * U,
+// let <x1, x2> = a in let <y1, y2> = b in <x1 +_T y1, x2 +_U y2>, each let-tuple a
+// let, a fst and its let, a snd and its let), and the sum, coordinate by coordinate.
+func (p *taper) plusT(t Type, a, b fcot) fval {
+	f := p.fused
+	f.a = p.cotCoords(f.a[:0], a)
+	f.b = p.cotCoords(f.b[:0], b)
+	if len(f.a) != len(f.b) || len(f.a) != width(t) {
+		p.decline()
+	}
+	p.plusEvents(t)
+	for i := range f.a {
+		f.a[i] = p.add2(f.a[i], f.b[i])
+	}
+	return p.push(f.a)
 }
 
-func (p *taper) plusTValues(t Type, a, b Term) Term {
+func (p *taper) plusEvents(t Type) {
 	switch t := t.(type) {
 	case *Prod:
-		ap, ok1 := a.(*Pair)
-		bp, ok2 := b.(*Pair)
-		if !ok1 || !ok2 {
-			p.decline()
-		}
 		for range 2 {
-			p.event(evLet)
-			p.event(evFst)
-			p.event(evLet)
-			p.event(evSnd)
-			p.event(evLet)
+			p.fused.events = append(p.fused.events, evLet, evFst, evLet, evSnd, evLet)
 		}
-		x := p.plusTValues(t.Fst, ap.X, bp.X)
-		y := p.plusTValues(t.Snd, ap.Y, bp.Y)
-		return &Pair{X: x, Y: y, T: t.Fst, U: t.Snd}
+		p.plusEvents(t.Fst)
+		p.plusEvents(t.Snd)
+		return
 	case Base:
 		if t == Unit {
-			p.event(evLet)
-			p.event(evLet)
-			return &UnitLit{}
+			p.fused.events = append(p.fused.events, evLet, evLet)
+			return
 		}
 	}
 	p.event(evPlus)
-	return p.check(AddReals(a, b))
 }
 
 // plusTDepth is the Depth of PlusT(t, a, b) for a and b of Depths da and db.

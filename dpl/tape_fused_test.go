@@ -144,11 +144,14 @@ func BenchmarkTapeFused(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	newRun := func() dpl.Run {
-		run, err := dpl.NewRun(dpl.Tape, c, interderive.Options{}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+	base, err := dpl.NewRun(dpl.Tape, c, interderive.Options{}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	newRun := func() dpl.Run { // as a stage's run has it: names fresh for c, fuel
+		run := base
+		names := *base.Names
+		run.Names, run.Fuel = &names, interderive.NewCounter(interderive.Options{})
 		return run
 	}
 	b.Run("phase/R", func(b *testing.B) {
