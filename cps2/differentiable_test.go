@@ -24,5 +24,5 @@ func TestDiffFlatStack(t *testing.T) { dplcases.FlatStack(t, cps2.EvalDiffTraced
 // and evaluates every derivative term: the same contractions, one by one, the same
 // answers to the bit, the same definedness and errors (dplcases.Fused).
 func TestDiffFused(t *testing.T) {
-	dplcases.Fused(t, cps2.EvalDiffTraced, "../testdata/differentiable")
+	dplcases.Fused(t, cps2.EvalDiffTraced, cps2.Stage{}.Differentiable(), "../testdata/differentiable")
 }

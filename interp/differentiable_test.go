@@ -54,5 +54,5 @@ func TestDiffDeep(t *testing.T) {
 // and evaluates every derivative term: the same contractions, one by one, the same
 // answers to the bit, the same definedness and errors (dplcases.Fused).
 func TestDiffFused(t *testing.T) {
-	dplcases.Fused(t, interp.EvalDiffTraced, "../testdata/differentiable")
+	dplcases.Fused(t, interp.EvalDiffTraced, interp.Stage{}.Differentiable(), "../testdata/differentiable")
 }

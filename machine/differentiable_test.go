@@ -85,5 +85,5 @@ func TestDiffStateString(t *testing.T) {
 // and evaluates every derivative term: the same contractions, one by one, the same
 // answers to the bit, the same definedness and errors (dplcases.Fused).
 func TestDiffFused(t *testing.T) {
-	dplcases.Fused(t, machine.EvalDiffTraced, "../testdata/differentiable")
+	dplcases.Fused(t, machine.EvalDiffTraced, machine.Stage{}.Differentiable(), "../testdata/differentiable")
 }

@@ -23,7 +23,13 @@ import (
 // answer, bit for bit (math.Float64bits of every coordinate), the same definedness
 // and cause, and the same error. The runs report no rd (an rd reported is observed,
 // and never fused).
-func Fused(t *testing.T, traced dpl.Traced, corpusDir string) {
+//
+// Observed, with the stage's artefact as the workbench runs it (stage; nil: skipped),
+// checks that an observer still sees every term (trace --reports, a side-by-side
+// trace): every rd, nested ones included, is reported with its trace and derivative,
+// the terms the unfused run builds, and the contractions are the unobserved fused
+// run's.
+func Fused(t *testing.T, traced dpl.Traced, stage dpl.Stage, corpusDir string) {
 	t.Run("Cases", func(t *testing.T) {
 		srcs := slices.Clone(FusedCases)
 		for _, v := range Vectors {
@@ -74,6 +80,34 @@ func Fused(t *testing.T, traced dpl.Traced, corpusDir string) {
 			fusedLockstep(t, traced, dpl.Format(prog), prog, 20_000)
 		})
 	})
+	if stage != nil {
+		t.Run("Observed", func(t *testing.T) {
+			for _, src := range FusedCases {
+				prog := Program(t, src)
+				fused := recordUnreported(traced, dpl.Tape, prog, 0)
+				want := Record(traced, dpl.Unfused(dpl.Tape), prog, 0)
+				var got Outcome
+				obs := &reports{}
+				opts := interderive.Options{Observer: obs, OnContract: func(rule string) { got.Events = append(got.Events, rule) }}
+				got.Answer, got.Err = stage.Eval(dpl.Tape, prog, opts)
+				if why := sameRun(got, fused); why != "" {
+					t.Errorf("%s: observed and unobserved runs differ: %s", src, why)
+				}
+				rds := 0
+				for _, e := range got.Events {
+					if e == dpl.RuleRd || e == dpl.SymRd {
+						rds++
+					}
+				}
+				if len(want.Ders) != rds && got.Answer.Undefined == nil && got.Err == nil {
+					t.Errorf("%s: %d rd reported, %d rd contracted", src, len(want.Ders), rds)
+				}
+				if !slices.EqualFunc(obs.terms, want.reported(), dpl.AlphaEqual) || !slices.Equal(obs.labels, want.labels()) {
+					t.Errorf("%s: reports %v %v, want the terms of the unfused run: %v", src, obs.labels, obs.terms, want.reported())
+				}
+			}
+		})
+	}
 	t.Run("Fuel", func(t *testing.T) {
 		// Every budget from none to enough: a gradient cut anywhere, in its trace, in
 		// R (a derivative over the fuel left) or in the derivative's evaluation, is
