@@ -452,12 +452,14 @@ func (ev *diffEvaluator) rd(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, phi *
 // evaluation it ends the layer's trace (trivial context) or Figure 5 evaluates it.
 func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, c dpl.Term, k diffCont, mk *diffMeta) step {
 	if mk.mode == dpl.Ordinary && ev.Fuses() {
-		if x, ok, err := ev.fusedDerivative(t, w, v, c); ok {
-			if err != nil {
-				return ev.fail(err)
-			}
+		x, der, err := ev.fusedDerivative(t, w, v, rho, c, mk)
+		switch {
+		case err != nil:
+			return ev.fail(err)
+		case der == nil:
 			return throw(k, dplval.Closed(x), mk)
 		}
+		return ev.eval(der, nil, nil, k, mk) // declined: evaluated as unfused
 	}
 	der, err := ev.Derive(dplval.Types(rho, mk.tape.Fresh), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
@@ -484,10 +486,12 @@ func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v dplval.Value, rho *dplval.En
 // continuation k (eval(der, ε, ε, k, mk)), a let-chain of redexes on values;
 // fused, the bindings are evaluated as R emits them, with the same contractions in
 // the same order and the same bits, and k receives the value. The continuations are
-// on the heap: the derivative's depth is bounded by R's bound alone. ok is false when
-// the fused evaluation declines (nothing reported): derivative goes on unfused.
-func (ev *diffEvaluator) fusedDerivative(t *dpl.Rd, w, v dplval.Value, c dpl.Term) (dpl.Term, bool, error) {
-	return ev.EvalDerivative(w.Val, v.Val, t.Param, t.T, c, dpl.MaxDepth)
+// on the heap: the derivative's depth is bounded by R's bound alone. Where the fused
+// evaluation declines (a derivative that does not evaluate to a value), der is the
+// derivative term, to evaluate as unfused. c is not used after the call: the trace
+// can go as R reads it.
+func (ev *diffEvaluator) fusedDerivative(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, c dpl.Term, mk *diffMeta) (x, der dpl.Term, err error) {
+	return ev.EvalDerivative(dplval.Types(rho, mk.tape.Fresh), w.Val, v.Val, t.Param, t.T, c, dpl.MaxDepth)
 }
 
 // Differentiable is this stage's artefact for the differentiable language

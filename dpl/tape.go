@@ -146,13 +146,25 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (Term, error) {
 func tapeR(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, depth int, err error) {
 	names, limit := env.setup(w, v, c, math.MaxInt) // linear: fuel is its only bound
 	p := &taper{names: names, outer: env.Types, limit: limit, zeros: map[Term]bool{}}
+	defer recoverAbort(&res, &err) // depth is set last: 0 on a failure
+	result := p.tape(x, t, c)
+	return p.derivative(w, v, t, result)
+}
+
+// tape is the forward pass's tape of c, differentiated with respect to x:t: its
+// bindings (p.binds), each marked with what the derivative term needs of it (decide),
+// and the atom of c's value.
+func (p *taper) tape(x string, t Type, c Term) Term {
 	// Room for the tape of c's let-chain (append grows it if need be): a binding per
 	// let whose bound term is not a variable or a constant, and a few lets of the
 	// derivative term per binding (see TestTapeLinear).
 	redexLets := chainRedexes(c)
 	p.binds = make([]tbinding, 0, redexLets+8)
-	p.out = make([]*Let, 0, 4*redexLets+8)
-	defer recoverAbort(&res, &err) // depth is set last: 0 on a failure
+	if p.fused == nil {
+		p.out = make([]*Let, 0, 4*redexLets+8)
+	} else {
+		p.fused.vars = make([]fvar, 0, redexLets+8)
+	}
 	// Renaming: x becomes a fresh x', so that binding x' = V captures nothing of W; the
 	// forward pass binds fresh names only (the scope maps source names to atoms).
 	p.x = p.newVar(Pos{}, x, t)
@@ -160,7 +172,13 @@ func tapeR(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, depth in
 	p.scope.Set(x, &p.x.self)
 	result := p.chain(c, false)
 	p.decide()
+	return result
+}
 
+// derivative emits the derivative term W.R_V(x:T. C) from the tape of C, whose value
+// is the atom result: the term, and its Depth.
+func (p *taper) derivative(w, v Term, t Type, result Term) (Term, int, error) {
+	names := p.names
 	// The prologue: x' = V (when something needs x', or V is not a value), W.
 	if p.x.used || !IsValue(v) {
 		p.emit(v.Pos(), p.x.ref.Name, t, v, redexes(v))
@@ -213,7 +231,7 @@ func tapeR(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, depth in
 	if p.x.adj != nil {
 		body = p.x.adj // a value, or a sum counted when it was made
 	}
-	depth = max(p.deep, Depth(body))
+	depth := max(p.deep, Depth(body))
 	if depth > MaxDepth {
 		return nil, 0, &interderive.DepthError{What: "derivative term", Limit: MaxDepth}
 	}
@@ -246,6 +264,7 @@ func (p *taper) newVar(pos Pos, base string, t Type) *tvar {
 		// The fused evaluation writes no term: the variable needs no name.
 		v.t, v.ref, v.self, v.id = t, p.fused.anon, tref{v}, len(p.fused.vars)
 		p.fused.vars = append(p.fused.vars, fvar{})
+		p.fused.named = append(p.fused.named, naming{pos, base})
 		return v
 	}
 	name := p.names.Fresh(base)

@@ -3,6 +3,8 @@ package dpl
 import (
 	"errors"
 	"math"
+
+	"github.com/interderive/interderive"
 )
 
 // R fused with the evaluation of its output (spec §4, "evaluation fused with R").
@@ -29,9 +31,12 @@ import (
 // It is optimistic: the events are kept, as one byte each, and reported only when the
 // whole derivative has evaluated to a value. Anything else — an undefined operation, a
 // derivative over the budget or deeper than the bound, an operator differentiated too
-// often, a trace with a free variable — declines (ok is false) without a contraction
-// reported, and the stage then derives and evaluates the term as before: its errors,
-// undefinedness included, are the unfused path's own, event for event.
+// often, a trace with a free variable — declines, without a contraction reported: R
+// then emits the derivative term from the same tape, as Tape does, and the stage
+// evaluates it as before, so that its errors, undefinedness included, are the unfused
+// path's own, event for event. The trace C is read once, by the forward pass: the
+// stage need not keep it for the unfused path, and it can go while the derivative is
+// evaluated.
 
 // Values. A closed value of the tape is a tuple of reals and units: the fused
 // evaluation holds it by its coordinates (its reals, in the order flatten lists them),
@@ -88,6 +93,7 @@ type fusion struct {
 	xs     []float64 // the coordinates of every value
 	pairs  []fpair
 	events []uint8
+	named  []naming  // how tape would name each variable, for unfuse
 	a, b   []float64 // scratch: the coordinates of an operation's operands
 	ys     []float64 // scratch: an operator's result
 }
@@ -104,46 +110,89 @@ func (r *Run) Fuses() bool { return r.AD == Tape && r.OnRd == nil }
 // EvalDerivative is W.R_V(x:T. C) ⇒ X under Tape, fused: the value X that evaluating
 // the derivative term Tape emits gives, with the contraction events that evaluation
 // performs reported to r.Fuel in the same order, and the term never built (see the
-// comment above fval). W and V are closed values, C the trace term of the rd's body.
-// limit bounds the Depth of the derivative term: a stage whose evaluation of a term
-// of depth d recurses d deep gives the room it has left (at most MaxDepth).
+// comment above fval). W and V are closed values, C the trace term of the rd's body,
+// types types C's free variables other than x (as Derive's). limit bounds the Depth
+// of the derivative term: a stage whose evaluation of a term of depth d recurses d
+// deep gives the room it has left (at most MaxDepth).
 //
-// ok is false when the fused evaluation declines: nothing was reported, and the
-// caller derives and evaluates the term as before (Run.Derive). With ok, err is the
-// error of reporting the events (a budget of time or memory), if any.
-func (r *Run) EvalDerivative(w, v Term, x string, t Type, c Term, limit int) (val Term, ok bool, err error) {
+// When the fused evaluation declines, nothing is reported and der is the derivative
+// term Derive gives, built from the same tape, for the stage to evaluate as before;
+// err is the error Derive gives, or with a value the error of reporting the events (a
+// budget of time or memory). C is not needed after R's forward pass has read it: the
+// caller need not keep it, and can let it go.
+func (r *Run) EvalDerivative(types TypeEnv, w, v Term, x string, t Type, c Term, limit int) (val, der Term, err error) {
 	steps := r.Fuel.Steps()
-	env := DiffEnv{Names: r.Names, Budget: r.budget - steps}
-	val, events, err := fusedTapeR(env, w, v, x, t, c, min(limit, MaxDepth))
+	env := DiffEnv{Types: types, Names: r.Names, Budget: r.budget - steps}
+	val, events, der, err := fusedTapeR(env, w, v, x, t, c, min(limit, MaxDepth))
 	if err != nil {
-		return nil, false, nil
+		var be *BudgetError
+		if errors.As(err, &be) && be.Limit == env.Budget { // as Derive
+			return nil, nil, &interderive.FuelError{Steps: steps}
+		}
+		return nil, nil, err
+	}
+	if der != nil {
+		return nil, der, nil
 	}
 	for _, e := range events {
 		if err := r.Fuel.Contract(fusedRules[e]); err != nil {
-			return nil, true, err
+			return nil, nil, err
 		}
 	}
-	return val, true, nil
+	return val, nil, nil
 }
 
 // fusedTapeR is tapeR with every emitted binding evaluated instead of built: the
-// value of the derivative term, and its contraction events. It follows tapeR step by
-// step; an error means that it declines.
-func fusedTapeR(env DiffEnv, w, v Term, x string, t Type, c Term, depthLimit int) (res Term, events []uint8, err error) {
+// value of the derivative term and its contraction events; or, where the fused
+// evaluation declines, the derivative term tapeR emits from the same tape (named as
+// tapeR names it: the fused evaluation takes no fresh name), or tapeR's error.
+func fusedTapeR(env DiffEnv, w, v Term, x string, t Type, c Term, depthLimit int) (val Term, events []uint8, der Term, err error) {
 	names, limit := env.setup(w, v, c, math.MaxInt)
-	f := &fusion{anon: &Var{Name: "_"}}
-	p := &taper{names: names, limit: limit, fused: f}
-	redexLets := chainRedexes(c)
-	p.binds = make([]tbinding, 0, redexLets+8)
-	f.vars = make([]fvar, 0, redexLets+8)
+	p := &taper{names: names, outer: env.Types, limit: limit, fused: &fusion{anon: &Var{Name: "_"}}}
+	defer recoverAbort(&der, &err)
+	result := p.tape(x, t, c)
+	if val, events, err := p.evalFused(w, v, t, result, depthLimit); err == nil {
+		return val, events, nil, nil
+	}
+	p.unfuse()
+	der, _, err = p.derivative(w, v, t, result)
+	return nil, nil, der, err
+}
+
+// unfuse makes a taper whose fused evaluation declined ready to emit the derivative
+// term: its variables named, in the order tape would have named them, and the count
+// of the term's redexes and its depth back to none.
+func (p *taper) unfuse() {
+	f := p.fused
+	p.fused = nil
+	p.count, p.deep, p.depth = 0, 0, 0
+	p.zeros = map[Term]bool{}
+	p.out = make([]*Let, 0, 4*len(p.binds)+8)
+	name := func(v *tvar) {
+		n := f.named[v.id]
+		v.ref = p.nodes.Var(n.pos, p.names.Fresh(n.base))
+	}
+	name(p.x)
+	for i := range p.binds {
+		name(p.binds[i].v)
+	}
+}
+
+// naming is how tape names a variable (newVar): fresh, on base, at pos.
+type naming struct {
+	pos  Pos
+	base string
+}
+
+// evalFused is derivative with every emitted binding evaluated instead of built: the
+// value of the derivative term and its contraction events, or an error where it
+// declines.
+func (p *taper) evalFused(w, v Term, t Type, result Term, depthLimit int) (res Term, events []uint8, err error) {
+	f := p.fused
+	redexLets := len(p.binds)
 	f.xs = make([]float64, 0, 4*redexLets+8)
 	f.events = make([]uint8, 0, 6*redexLets+8)
 	defer recoverAbort(&res, &err)
-	p.x = p.newVar(Pos{}, x, t)
-	p.x.active = true
-	p.scope.Set(x, &p.x.self)
-	result := p.chain(c, false)
-	p.decide()
 
 	// The prologue: x' = V, W.
 	xv := &f.vars[p.x.id]

@@ -20,11 +20,13 @@ import (
 
 // TestEvalDerivative: R fused with the evaluation of its output against R followed
 // by the reference semantics' evaluation of the term R emits (the independent check),
-// on random derivatives W.R_V(x:T. C) of random trace terms C: where the term
-// evaluates to a value, the fused evaluation must not decline, and must give the same
-// value to the bit with the same contractions, in order; where it does not (an
-// undefined operation, a term over the budget), the fused evaluation must decline,
-// having reported nothing.
+// on random derivatives W.R_V(x:T. C) of random trace terms C, under budgets that cut
+// some of them: where R fails, the fused evaluation fails the same way, having
+// reported nothing; where the term evaluates to a value, the fused evaluation gives
+// the same value, to the bit, with the same contractions, in order, and builds no
+// term; where the term's evaluation does not end with a value (undefined, out of
+// fuel), the fused evaluation declines, having reported nothing, and gives the term R
+// gives, names and all.
 func TestEvalDerivative(t *testing.T) {
 	fused := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -38,13 +40,13 @@ func TestEvalDerivative(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want []string
-		der, derr := run.Derive(nil, rd.Cotangent, rd.Point, rd.Param, rd.T, rd.Body)
+		der0, rerr := run.Derive(nil, rd.Cotangent, rd.Point, rd.Param, rd.T, rd.Body)
 		var a dpl.Answer
-		if derr == nil {
-			a, derr = reduction.EvalDiff(dpl.Tape, der, interderive.Options{Fuel: budget,
+		var everr error
+		if rerr == nil {
+			a, everr = reduction.EvalDiff(dpl.Tape, der0, interderive.Options{Fuel: budget,
 				OnContract: func(rule string) { want = append(want, rule) }})
 		}
-		valued := derr == nil && a.Undefined == nil
 
 		// Fused.
 		var got []string
@@ -53,22 +55,29 @@ func TestEvalDerivative(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, ok, err := run.EvalDerivative(rd.Cotangent, rd.Point, rd.Param, rd.T, rd.Body, dpl.MaxDepth)
+		v, der, err := run.EvalDerivative(nil, rd.Cotangent, rd.Point, rd.Param, rd.T, rd.Body, dpl.MaxDepth)
+		src := dpl.Format(rd)
 		switch {
-		case !valued && ok:
-			t.Fatalf("%s: fused to %v (%v), but the derivative term gives %v (%v)", dpl.Format(rd), v, err, a, derr)
-		case !valued && len(got) > 0:
-			t.Fatalf("%s: declined after reporting %v", dpl.Format(rd), got)
-		case !valued:
-			return
-		case !ok || err != nil:
-			t.Fatalf("%s: declined (%v), but the derivative term %s evaluates to %v", dpl.Format(rd), err, dpl.Format(der), a)
-		case !slices.Equal(got, want):
-			t.Fatalf("%s: contractions %v, want %v (the evaluation of %s)", dpl.Format(rd), got, want, dpl.Format(der))
-		case !dplcases.SameBits(v, a.Value):
-			t.Fatalf("%s: %s, want %s to the bit", dpl.Format(rd), dpl.Format(v), dpl.Format(a.Value))
+		case rerr != nil:
+			if err == nil || err.Error() != rerr.Error() || v != nil || der != nil || len(got) > 0 {
+				t.Fatalf("%s: %v, %v, %v with %v; want R's error %v and nothing reported", src, v, der, err, got, rerr)
+			}
+		case everr == nil && a.Undefined == nil:
+			if err != nil || der != nil {
+				t.Fatalf("%s: declined (%v, %v), but the derivative term %s evaluates to %v", src, der, err, dpl.Format(der0), a)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: contractions %v, want %v (the evaluation of %s)", src, got, want, dpl.Format(der0))
+			}
+			if !dplcases.SameBits(v, a.Value) {
+				t.Fatalf("%s: %s, want %s to the bit", src, dpl.Format(v), dpl.Format(a.Value))
+			}
+			fused++
+		default:
+			if err != nil || v != nil || der == nil || dpl.Format(der) != dpl.Format(der0) || len(got) > 0 {
+				t.Fatalf("%s: %v, %v, %v with %v; want the term %s (which gives %v, %v) and nothing reported", src, v, der, err, got, dpl.Format(der0), a, everr)
+			}
 		}
-		fused++
 	})
 	if fused == 0 {
 		t.Fatal("no derivative was fused")
@@ -177,7 +186,7 @@ func BenchmarkTapeFused(b *testing.B) {
 	b.Run("phase/fused", func(b *testing.B) {
 		for b.Loop() {
 			run := newRun()
-			if _, ok, err := run.EvalDerivative(one, one, "x", dpl.Real, c, dpl.MaxDepth); !ok || err != nil {
+			if v, _, err := run.EvalDerivative(nil, one, one, "x", dpl.Real, c, dpl.MaxDepth); v == nil || err != nil {
 				b.Fatal("not fused", err)
 			}
 		}

@@ -269,9 +269,15 @@ func (in *diffInterp) evalBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term) (d
 				return nil, err
 			}
 			if in.Fuses() {
-				if x, ok, err := in.fusedDerivative(t, w, l, c); ok {
-					return x, err
+				x, der, err := in.fusedDerivative(rho, t, w, l, c)
+				switch {
+				case err != nil:
+					return nil, err
+				case der == nil:
+					return x, nil
 				}
+				phi, rho, m = nil, nil, der // declined: evaluated as before
+				continue
 			}
 			c, der, err := in.differentiate(rho, t, dplval.Closed(w), dplval.Closed(l), c)
 			if err != nil {
@@ -395,10 +401,12 @@ func (in *diffInterp) differentiate(rho *dplval.Env, t *dpl.Rd, w, v dplval.Valu
 // contractions in the same order and the same bits, and the term is never built. The
 // interpreter's recursion counts too: evaluating a term of Depth d from here takes
 // d activations at most, so a derivative deeper than the room left under MaxDepth is
-// left to the unfused path (ok false, nothing reported), as is any derivative whose
-// evaluation does not end with a value.
-func (in *diffInterp) fusedDerivative(t *dpl.Rd, w, v, c dpl.Term) (dpl.Term, bool, error) {
-	return in.EvalDerivative(w, v, t.Param, t.T, c, MaxDepth-in.depth-1)
+// not fused. Where the fused evaluation declines (that, or a derivative that does not
+// evaluate to a value), der is the derivative term, for eval to go on with in place,
+// as unfused. c is not used after the call: the trace can go as R reads it.
+func (in *diffInterp) fusedDerivative(rho *dplval.Env, t *dpl.Rd, w, v, c dpl.Term) (x, der dpl.Term, err error) {
+	types := dplval.Types(rho.BindValue(dplval.Closed(w)).BindValue(dplval.Closed(v)), nil)
+	return in.EvalDerivative(types, w, v, t.Param, t.T, c, MaxDepth-in.depth-1)
 }
 
 // derivative is W.R_V(x:T. C), for the rd t whose body traces to c.

@@ -294,13 +294,16 @@ func (m *DiffMachine) ret(s *DiffState) error {
 func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error {
 	l := s.top() // the layer of the rd
 	if l.Mode == dpl.Ordinary && m.Trace == nil && m.run.Fuses() {
-		if v, ok, err := m.fusedDerivative(x, c); ok {
-			if err != nil {
-				return err
-			}
+		v, der, err := m.fusedDerivative(s, x, c)
+		switch {
+		case err != nil:
+			return err
+		case der == nil:
 			s.toContinue(dplval.Closed(v))
-			return nil
+		default: // declined: evaluated in place, as unfused
+			s.toEval(der, nil, nil)
 		}
+		return nil
 	}
 	types := dplval.Types(x.Env, l.Tape.Fresh)
 	var der dpl.Term
@@ -345,8 +348,11 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 // redexes on values, and continues with its value; fused, the bindings are evaluated
 // as R emits them, with the same contractions in the same order and the same bits,
 // and the machine continues with the value (toContinue). The machine's stack is data:
-// the derivative's depth is bounded by R's bound alone. ok is false when the fused
-// evaluation declines (nothing reported): derivative goes on unfused.
-func (m *DiffMachine) fusedDerivative(x *DiffExitRd, c dpl.Term) (dpl.Term, bool, error) {
-	return m.run.EvalDerivative(x.Cotangent.Val, x.Point.Val, x.Param, x.T, c, dpl.MaxDepth)
+// the derivative's depth is bounded by R's bound alone. Where the fused evaluation
+// declines (a derivative that does not evaluate to a value), der is the derivative
+// term, to evaluate in place as unfused. c is not used after the call: the trace can
+// go as R reads it.
+func (m *DiffMachine) fusedDerivative(s *DiffState, x *DiffExitRd, c dpl.Term) (v, der dpl.Term, err error) {
+	types := dplval.Types(x.Env, s.top().Tape.Fresh)
+	return m.run.EvalDerivative(types, x.Cotangent.Val, x.Point.Val, x.Param, x.T, c, dpl.MaxDepth)
 }
