@@ -41,6 +41,11 @@ import (
 // (sym/ in symbolic layers), and no event for lookups, continuation calls and the
 // bookkeeping of tapes.
 //
+// Fusion. Under tape, where nothing observes the derivative term (no rd reported), an
+// rd under ordinary evaluation evaluates its derivative fused with R
+// (fusedDerivative): the same contractions and bits as evaluating the term with the
+// rd's continuation, without the term; the continuation receives the value.
+//
 // Go stack. Every call of a continuation, and every descent into a subterm, returns a
 // step to the driver loop (a trampoline): the Go stack does not grow with the term,
 // the program's recursion or the nesting of rd, only the continuations on the heap.

@@ -46,6 +46,10 @@ import (
 // with W = 0 where the value is unused), and op_r(<D, 0>) can be undefined where op(D)
 // is defined, by overflow (inv_r(<1e-200, 0>) = -0 · 1e400 = NaN). Skipping it would
 // give a value where pruned and Figure 6 give undefined.
+//
+// Its R can also run fused with the evaluation of its output (Run.EvalDerivative,
+// tape_fused.go): the same passes over the same tape, every binding evaluated where
+// it would be emitted, the term never built.
 var Tape Differentiator = tape{}
 
 type tape struct{}

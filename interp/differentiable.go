@@ -38,6 +38,10 @@ import (
 // the ordinary evaluation around an rd) read as their values, since the reference has
 // substituted them.
 //
+// Under tape, where nothing observes the derivative term (no rd reported), the
+// ordinary rd rule evaluates the derivative fused with R (fusedDerivative): the same
+// contractions and bits as evaluating the term in place, without the term.
+//
 // Contraction events are the reference's: every rule counts one contraction when it
 // fires, named plus, op, let, fst, snd, if, letrec, call, rd, pred under ⇒ and sym/ and
 // the same names under ⇝ (an undefined op or pred is still an event, the last one). The
