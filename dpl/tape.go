@@ -168,6 +168,7 @@ func (p *taper) tape(x string, t Type, c Term) Term {
 		p.out = make([]*Let, 0, 4*redexLets+8)
 	} else {
 		p.fused.vars = make([]fvar, 0, redexLets+8)
+		p.fused.named = make([]naming, 0, redexLets+8)
 	}
 	// Renaming: x becomes a fresh x', so that binding x' = V captures nothing of W; the
 	// forward pass binds fresh names only (the scope maps source names to atoms).
