@@ -238,7 +238,7 @@ func (p *taper) evalFused(w, v Term, t Type, result Term, depthLimit int) (res T
 	default:
 		body, bodyDepth = p.cotFlat(xv.adj), int(xv.adj.depth)
 	}
-	if max(p.deep, bodyDepth) > depthLimit {
+	if max(p.deep, bodyDepth) > depthLimit || int(body.n) != width(t) {
 		return nil, nil, errDecline
 	}
 	res, _ = build(t, f.xs[body.off:body.off+body.n], Pos{})
@@ -344,20 +344,28 @@ func (p *taper) forward(b *tbinding) fval {
 		p.event(evFst)
 		a := p.atomValue(m.X)
 		p.event(evLet)
-		return fval{a.off, int32(width(m.T))}
+		return p.sub(a, 0, width(m.T))
 	case *Snd: // let v = snd(a): snd, let
 		p.add(2)
 		p.deep = max(p.deep, 2+p.atomDepth(m.X))
 		p.event(evSnd)
 		a := p.atomValue(m.X)
 		p.event(evLet)
-		n := int32(width(m.T))
-		return fval{a.off + n, a.n - n}
+		n := width(m.T)
+		return p.sub(a, n, int(a.n)-n)
 	}
 	// A copy of a pair atom: let v = <a, b>, no redex.
 	val := p.atomValue(b.prim)
 	p.fusedLet(0, p.atomDepth(b.prim))
 	return val
+}
+
+// sub is the n coordinates of v from its i-th: a component of a pair.
+func (p *taper) sub(v fval, i, n int) fval {
+	if i < 0 || n < 0 || i+n > int(v.n) {
+		p.decline() // not a pair of that type: the term is stuck, unfused
+	}
+	return fval{v.off + int32(i), int32(n)}
 }
 
 // add2 is a + b as AddReals computes it; undefined (declined) where it overflows.
@@ -372,6 +380,9 @@ func (p *taper) add2(a, b float64) float64 {
 // evOp is ev(op, V) on the coordinates xs of V, as Ev and EvPair compute it.
 func (p *taper) evOp(op *Operator, xs []float64) fval {
 	f := p.fused
+	if len(xs) != width(op.Dom) {
+		p.decline() // not a value of op's domain: the term is stuck, unfused
+	}
 	ys, why := evCoords(op, xs, f.ys[:0])
 	f.ys = ys
 	if why != "" {
@@ -537,20 +548,20 @@ func (p *taper) fcontribute1(cot fcot, a Term) {
 			p.fusedLet(0, int(cot.depth))
 			cot.depth = 1
 		}
-		n := int32(width(u))
+		n := width(u)
 		if left { // let y = fst(cot): fst, let
 			p.add(2)
 			p.deep = max(p.deep, 2+int(cot.depth))
 			p.event(evFst)
 			p.event(evLet)
-			p.fcontribute(fcot{val: fval{cot.val.off, n}, depth: 1}, a.X)
+			p.fcontribute(fcot{val: p.sub(cot.val, 0, n), depth: 1}, a.X)
 		}
 		if right { // let z = snd(cot): snd, let
 			p.add(2)
 			p.deep = max(p.deep, 2+int(cot.depth))
 			p.event(evSnd)
 			p.event(evLet)
-			p.fcontribute(fcot{val: fval{cot.val.off + n, cot.val.n - n}, depth: 1}, a.Y)
+			p.fcontribute(fcot{val: p.sub(cot.val, n, int(cot.val.n)-n), depth: 1}, a.Y)
 		}
 	}
 }
