@@ -151,6 +151,7 @@ func fusedTapeR(env DiffEnv, w, v Term, x string, t Type, c Term, depthLimit int
 	p := &taper{names: names, outer: env.Types, limit: limit, fused: &fusion{anon: &Var{Name: "_"}}}
 	defer recoverAbort(&der, &err)
 	result := p.tape(x, t, c)
+	p.scope, p.undo = NameMap[Term]{}, nil // the forward pass's alone: let them go
 	if val, events, err := p.evalFused(w, v, t, result, depthLimit); err == nil {
 		return val, events, nil, nil
 	}
