@@ -41,6 +41,11 @@ import (
 // (sym/ in symbolic layers), and no event for lookups, continuation calls and the
 // bookkeeping of tapes.
 //
+// Fusion. Under tape, where nothing observes the derivative term (no rd reported), an
+// rd under ordinary evaluation evaluates its derivative fused with R
+// (fusedDerivative): the same contractions and bits as evaluating the term with the
+// rd's continuation, without the term; the continuation receives the value.
+//
 // Go stack. Every call of a continuation, and every descent into a subterm, returns a
 // step to the driver loop (a trampoline): the Go stack does not grow with the term,
 // the program's recursion or the nesting of rd, only the continuations on the heap.
@@ -451,6 +456,16 @@ func (ev *diffEvaluator) rd(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, phi *
 // W.R_V(x:T. C). Under ordinary evaluation it is evaluated in place; under symbolic
 // evaluation it ends the layer's trace (trivial context) or Figure 5 evaluates it.
 func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, c dpl.Term, k diffCont, mk *diffMeta) step {
+	if mk.mode == dpl.Ordinary && ev.Fuses() {
+		x, der, err := ev.fusedDerivative(t, w, v, rho, c, mk)
+		switch {
+		case err != nil:
+			return ev.fail(err)
+		case der == nil:
+			return throw(k, dplval.Closed(x), mk)
+		}
+		return ev.eval(der, nil, nil, k, mk) // declined: evaluated as unfused
+	}
 	der, err := ev.Derive(dplval.Types(rho, mk.tape.Fresh), w.Term, v.Term, t.Param, t.T, c)
 	if err != nil {
 		return ev.fail(err)
@@ -467,6 +482,21 @@ func (ev *diffEvaluator) derivative(t *dpl.Rd, w, v dplval.Value, rho *dplval.En
 		return s
 	}
 	return ev.bind(t.P, der, rho, &dpl.RdReport{Trace: c, Derivative: der}, k, mk)
+}
+
+// fusedDerivative is rd ⇒ X once the trace C of the rd's body is known, under
+// ordinary evaluation, with R fused with the evaluation of its output
+// (dpl.Run.EvalDerivative), for a run in which nothing observes the derivative term
+// (dpl.Run.Fuses). Unfused, derivative evaluates the derivative term with the rd's
+// continuation k (eval(der, ε, ε, k, mk)), a let-chain of redexes on values;
+// fused, the bindings are evaluated as R emits them, with the same contractions in
+// the same order and the same bits, and k receives the value. The continuations are
+// on the heap: the derivative's depth is bounded by R's bound alone. Where the fused
+// evaluation declines (a derivative that does not evaluate to a value), der is the
+// derivative term, to evaluate as unfused. c is not used after the call: the trace
+// can go as R reads it.
+func (ev *diffEvaluator) fusedDerivative(t *dpl.Rd, w, v dplval.Value, rho *dplval.Env, c dpl.Term, mk *diffMeta) (x, der dpl.Term, err error) {
+	return ev.EvalDerivative(dplval.Types(rho, mk.tape.Fresh), w.Val, v.Val, t.Param, t.T, c, dpl.MaxDepth)
 }
 
 // Differentiable is this stage's artefact for the differentiable language

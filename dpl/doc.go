@@ -16,7 +16,12 @@
 //     substitution (Subst), α-equivalence (AlphaEqual) and fresh names (Names) that can
 //     never collide with source names;
 //   - symbolic reverse-mode differentiation W.R_V(x:T. C) of Figure 6 behind the
-//     Differentiator interface, with the strategies figure6, pruned and tape (spec §4).
+//     Differentiator interface, with the strategies figure6, pruned and tape (spec §4);
+//   - tape's R fused with the evaluation of its output (Run.EvalDerivative, spec §4):
+//     the value of the derivative term, with the contractions its evaluation performs,
+//     without the term, for the stages to call where nobody observes the term. It is
+//     a meta-level function like R: the evaluation of a let-chain of δ-redexes on
+//     values, which every stage performs alike (the same δ, the same events).
 //
 // Names follow the paper: ev, bev, op_r (Operator.R), 0_T, +_T, R.
 package dpl

@@ -444,7 +444,20 @@ func EvPair(op *Operator, a, b Term, p Pos) (Term, error) {
 // evFlat is ev(op, V) on the coordinates xs of V: the result, built at position p, or
 // nil and why it is undefined.
 func evFlat(op *Operator, xs []float64, p Pos) (Term, string) {
-	var vbuf, ybuf [16]float64
+	var ybuf [16]float64
+	ys, why := evCoords(op, xs, ybuf[:0])
+	if why != "" {
+		return nil, why
+	}
+	r, _ := build(op.Cod, ys, p)
+	return r, ""
+}
+
+// evCoords is ev(op, V) on the coordinates xs of V: the coordinates of the result,
+// appended to ys, or why it is undefined. Every evaluation of an operator computes
+// through it (evFlat, and R fused with evaluation), so that all compute the same bits.
+func evCoords(op *Operator, xs, ys []float64) ([]float64, string) {
+	var vbuf [16]float64
 	prog := op.compiled()
 	var vals []float64
 	if len(prog.code) <= len(vbuf) {
@@ -456,22 +469,17 @@ func evFlat(op *Operator, xs []float64, p Pos) (Term, string) {
 	for k, g := range op.guards {
 		a := vals[prog.guards[k]]
 		if g.positive && !(a > 0) || !g.positive && a == 0 {
-			return nil, g.reason
+			return ys, g.reason
 		}
-	}
-	ys := ybuf[:0]
-	if len(op.out) > len(ybuf) {
-		ys = make([]float64, 0, len(op.out))
 	}
 	for _, k := range prog.out {
 		y := vals[k]
 		if math.IsInf(y, 0) || math.IsNaN(y) {
-			return nil, overflow
+			return ys, overflow
 		}
 		ys = append(ys, y)
 	}
-	r, _ := build(op.Cod, ys, p)
-	return r, ""
+	return ys, ""
 }
 
 // Bev is bev(pred, V), for a closed value v of type pred.Dom; where it is undefined,

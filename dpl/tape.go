@@ -46,6 +46,10 @@ import (
 // with W = 0 where the value is unused), and op_r(<D, 0>) can be undefined where op(D)
 // is defined, by overflow (inv_r(<1e-200, 0>) = -0 · 1e400 = NaN). Skipping it would
 // give a value where pruned and Figure 6 give undefined.
+//
+// Its R can also run fused with the evaluation of its output (Run.EvalDerivative,
+// tape_fused.go): the same passes over the same tape, every binding evaluated where
+// it would be emitted, the term never built.
 var Tape Differentiator = tape{}
 
 type tape struct{}
@@ -64,6 +68,7 @@ type tvar struct {
 	used    bool // the derivative term needs its value
 	adj     Term // its adjoint so far, a value or a sum (pending); nil: zero
 	pending bool // adj is a sum not yet bound to a variable
+	id      int  // its index in the fused evaluation's values (tape_fused.go)
 }
 
 // tref stands for a tvar inside the atoms of the tape: a variable found without a
@@ -101,6 +106,10 @@ type taper struct {
 	out   []*Let        // the emitted bindings, in order
 	deep  int           // the largest Depth of a let emitted so far (its bound term's + 1)
 	zeros map[Term]bool // the 0_T the backward pass wrote (see isZero)
+
+	// fused, if not nil, evaluates the derivative term as R emits it, without
+	// building it (tape_fused.go).
+	fused *fusion
 
 	// The nodes R makes, from slabs.
 	nodes Nodes
@@ -141,13 +150,26 @@ func (tape) R(env DiffEnv, w, v Term, x string, t Type, c Term) (Term, error) {
 func tapeR(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, depth int, err error) {
 	names, limit := env.setup(w, v, c, math.MaxInt) // linear: fuel is its only bound
 	p := &taper{names: names, outer: env.Types, limit: limit, zeros: map[Term]bool{}}
+	defer recoverAbort(&res, &err) // depth is set last: 0 on a failure
+	result := p.tape(x, t, c)
+	return p.derivative(w, v, t, result)
+}
+
+// tape is the forward pass's tape of c, differentiated with respect to x:t: its
+// bindings (p.binds), each marked with what the derivative term needs of it (decide),
+// and the atom of c's value.
+func (p *taper) tape(x string, t Type, c Term) Term {
 	// Room for the tape of c's let-chain (append grows it if need be): a binding per
 	// let whose bound term is not a variable or a constant, and a few lets of the
 	// derivative term per binding (see TestTapeLinear).
 	redexLets := chainRedexes(c)
 	p.binds = make([]tbinding, 0, redexLets+8)
-	p.out = make([]*Let, 0, 4*redexLets+8)
-	defer recoverAbort(&res, &err) // depth is set last: 0 on a failure
+	if p.fused == nil {
+		p.out = make([]*Let, 0, 4*redexLets+8)
+	} else {
+		p.fused.vars = make([]fvar, 0, redexLets+8)
+		p.fused.named = make([]naming, 0, redexLets+8)
+	}
 	// Renaming: x becomes a fresh x', so that binding x' = V captures nothing of W; the
 	// forward pass binds fresh names only (the scope maps source names to atoms).
 	p.x = p.newVar(Pos{}, x, t)
@@ -155,7 +177,13 @@ func tapeR(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, depth in
 	p.scope.Set(x, &p.x.self)
 	result := p.chain(c, false)
 	p.decide()
+	return result
+}
 
+// derivative emits the derivative term W.R_V(x:T. C) from the tape of C, whose value
+// is the atom result: the term, and its Depth.
+func (p *taper) derivative(w, v Term, t Type, result Term) (Term, int, error) {
+	names := p.names
 	// The prologue: x' = V (when something needs x', or V is not a value), W.
 	if p.x.used || !IsValue(v) {
 		p.emit(v.Pos(), p.x.ref.Name, t, v, redexes(v))
@@ -208,7 +236,7 @@ func tapeR(env DiffEnv, w, v Term, x string, t Type, c Term) (res Term, depth in
 	if p.x.adj != nil {
 		body = p.x.adj // a value, or a sum counted when it was made
 	}
-	depth = max(p.deep, Depth(body))
+	depth := max(p.deep, Depth(body))
 	if depth > MaxDepth {
 		return nil, 0, &interderive.DepthError{What: "derivative term", Limit: MaxDepth}
 	}
@@ -236,8 +264,15 @@ func chainRedexes(c Term) int {
 
 // newVar makes a tvar named after base.
 func (p *taper) newVar(pos Pos, base string, t Type) *tvar {
-	name := p.names.Fresh(base)
 	v := p.tvars.New()
+	if p.fused != nil {
+		// The fused evaluation writes no term: the variable needs no name.
+		v.t, v.ref, v.self, v.id = t, p.fused.anon, tref{v}, len(p.fused.vars)
+		p.fused.vars = append(p.fused.vars, fvar{})
+		p.fused.named = append(p.fused.named, naming{pos, base})
+		return v
+	}
+	name := p.names.Fresh(base)
 	v.t, v.ref, v.self = t, p.nodes.Var(pos, name), tref{v}
 	return v
 }

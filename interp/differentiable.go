@@ -38,6 +38,10 @@ import (
 // the ordinary evaluation around an rd) read as their values, since the reference has
 // substituted them.
 //
+// Under tape, where nothing observes the derivative term (no rd reported), the
+// ordinary rd rule evaluates the derivative fused with R (fusedDerivative): the same
+// contractions and bits as evaluating the term in place, without the term.
+//
 // Contraction events are the reference's: every rule counts one contraction when it
 // fires, named plus, op, let, fst, snd, if, letrec, call, rd, pred under ⇒ and sym/ and
 // the same names under ⇝ (an undefined op or pred is still an event, the last one). The
@@ -264,7 +268,22 @@ func (in *diffInterp) evalBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term) (d
 			if err := in.contract(dpl.RuleRd); err != nil {
 				return nil, err
 			}
-			c, der, err := in.rd(phi, rho, t, dplval.Closed(w), dplval.Closed(l))
+			c, err := in.nestedTrace(phi, rho.Bind(t.Param, l, true), t.Body, nil)
+			if err != nil {
+				return nil, err
+			}
+			if in.Fuses() {
+				x, der, err := in.fusedDerivative(rho, t, w, l, c)
+				switch {
+				case err != nil:
+					return nil, err
+				case der == nil:
+					return x, nil
+				}
+				phi, rho, m = nil, nil, der // declined: evaluated as before
+				continue
+			}
+			c, der, err := in.differentiate(rho, t, dplval.Closed(w), dplval.Closed(l), c)
 			if err != nil {
 				return nil, err
 			}
@@ -364,12 +383,34 @@ func (in *diffInterp) rd(phi *dplval.Funs, rho *dplval.Env, t *dpl.Rd, w, v dplv
 	if err != nil {
 		return nil, nil, err
 	}
+	return in.differentiate(rho, t, w, v, c)
+}
+
+// differentiate is the rest of rd once N ⇝ C: the trace C, if it is to be reported,
+// and the derivative term.
+func (in *diffInterp) differentiate(rho *dplval.Env, t *dpl.Rd, w, v dplval.Value, c dpl.Term) (dpl.Term, dpl.Term, error) {
 	if in.OnRd == nil { // two calls, so that c is dead during this one (see the machine's derivative)
 		der, err := in.derivative(rho, t, w, v, c)
 		return nil, der, err
 	}
 	der, err := in.derivative(rho, t, w, v, c)
 	return c, der, err
+}
+
+// fusedDerivative is W.R_V(x:T. C) ⇒ X, the premise of the ordinary rd rule once
+// N ⇝ C, with R fused with the evaluation of its output (dpl.Run.EvalDerivative), for
+// a run in which nothing observes the derivative term (dpl.Run.Fuses). Unfused, eval
+// goes on with the derivative term in place, a let-chain whose bindings it evaluates
+// one by one; fused, the bindings are evaluated as R emits them, with the same
+// contractions in the same order and the same bits, and the term is never built. The
+// interpreter's recursion counts too: evaluating a term of Depth d from here takes
+// d activations at most, so a derivative deeper than the room left under MaxDepth is
+// not fused. Where the fused evaluation declines (that, or a derivative that does not
+// evaluate to a value), der is the derivative term, for eval to go on with in place,
+// as unfused. c is not used after the call: the trace can go as R reads it.
+func (in *diffInterp) fusedDerivative(rho *dplval.Env, t *dpl.Rd, w, v, c dpl.Term) (x, der dpl.Term, err error) {
+	types := dplval.Types(rho.BindValue(dplval.Closed(w)).BindValue(dplval.Closed(v)), nil)
+	return in.EvalDerivative(types, w, v, t.Param, t.T, c, MaxDepth-in.depth-1)
 }
 
 // derivative is W.R_V(x:T. C), for the rd t whose body traces to c.

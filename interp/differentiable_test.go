@@ -48,3 +48,11 @@ func TestDiffDeep(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffFused: R fused with the evaluation of its output (the default under tape,
+// when nothing observes the derivative) against the unfused evaluation, which builds
+// and evaluates every derivative term: the same contractions, one by one, the same
+// answers to the bit, the same definedness and errors (dplcases.Fused).
+func TestDiffFused(t *testing.T) {
+	dplcases.Fused(t, interp.EvalDiffTraced, interp.Stage{}.Differentiable(), "../testdata/differentiable")
+}

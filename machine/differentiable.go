@@ -68,6 +68,11 @@ import (
 // must end the same way on every stage), so that every stage gives the same outcome
 // on every program.
 //
+// Fusion. Under tape, where nothing observes the derivative term (no rd reported, no
+// state shown), an rd under ordinary evaluation evaluates its derivative fused with R
+// (fusedDerivative): the same contractions and bits as evaluating the term in place,
+// without the term; the machine continues with the value.
+//
 // Files: this one holds the states and the loop with its eval and continue
 // transitions; the contractions, the nested layers and their returns are in
 // differentiable_contract.go, and the states as a person sees them in

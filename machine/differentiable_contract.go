@@ -293,6 +293,18 @@ func (m *DiffMachine) ret(s *DiffState) error {
 // the derivative term W.R_V(x:T. C), computed by the strategy.
 func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error {
 	l := s.top() // the layer of the rd
+	if l.Mode == dpl.Ordinary && m.Trace == nil && m.run.Fuses() {
+		v, der, err := m.fusedDerivative(s, x, c)
+		switch {
+		case err != nil:
+			return err
+		case der == nil:
+			s.toContinue(dplval.Closed(v))
+		default: // declined: evaluated in place, as unfused
+			s.toEval(der, nil, nil)
+		}
+		return nil
+	}
 	types := dplval.Types(x.Env, l.Tape.Fresh)
 	var der dpl.Term
 	var err error
@@ -326,4 +338,21 @@ func (m *DiffMachine) derivative(s *DiffState, x *DiffExitRd, c dpl.Term) error 
 	}
 	// Figure 5: der ⇒ V in a nested ordinary layer, under the rd's environment.
 	return m.nestedEval(s, &DiffExitBind{P: x.P, C: der, Rd: &dpl.RdReport{Trace: c, Derivative: der}}, x.Env)
+}
+
+// fusedDerivative is rd ⇒ X once the trace C of the rd's body is known, under
+// ordinary evaluation, with R fused with the evaluation of its output
+// (dpl.Run.EvalDerivative), for a run in which nothing observes the derivative term:
+// no rd reports (dpl.Run.Fuses) and no states shown (Trace). Unfused, the machine
+// evaluates the derivative term in place (derivative's toEval), a let-chain of
+// redexes on values, and continues with its value; fused, the bindings are evaluated
+// as R emits them, with the same contractions in the same order and the same bits,
+// and the machine continues with the value (toContinue). The machine's stack is data:
+// the derivative's depth is bounded by R's bound alone. Where the fused evaluation
+// declines (a derivative that does not evaluate to a value), der is the derivative
+// term, to evaluate in place as unfused. c is not used after the call: the trace can
+// go as R reads it.
+func (m *DiffMachine) fusedDerivative(s *DiffState, x *DiffExitRd, c dpl.Term) (v, der dpl.Term, err error) {
+	types := dplval.Types(x.Env, s.top().Tape.Fresh)
+	return m.run.EvalDerivative(types, x.Cotangent.Val, x.Point.Val, x.Param, x.T, c, dpl.MaxDepth)
 }

@@ -371,11 +371,15 @@ func TargetSpace(c Config) (Target, error) {
 
 // TargetTape takes the gradient of a multiplication chain with --ad tape on the
 // refocused stages, at 10,000 and 100,000 multiplications: the target is at most 5× the
-// chain's forward evaluation at 100,000. A run that stops (a depth bound) is reported
-// and fails the target. It also reports the ratio in contractions, and at 100,000
-// where each gradient's time goes (gradientPhases): the trace, R, the derivative.
+// chain's forward evaluation at 100,000 on each, and at most 3× on the fastest. The
+// gradient runs as the command runs it: R fused with the evaluation of its output
+// (dpl.Run.EvalDerivative), as nothing observes the derivative term. A run that stops
+// (a depth bound) is reported and fails the target. It also reports the ratio in
+// contractions, and at 100,000 where each gradient's time goes: unfused
+// (gradientPhases: the trace, R, the derivative term's evaluation), and fused (the
+// gradient less the trace: R with the derivative's evaluation).
 func TargetTape(c Config) (Target, error) {
-	t := Target{Name: "linear reverse mode (--ad tape), multiplication chain", Bound: "gradient ≤ 5× forward evaluation at n = 100,000 on machine, cps2, interp"}
+	t := Target{Name: "linear reverse mode (--ad tape), multiplication chain", Bound: "gradient ≤ 5× forward evaluation at n = 100,000 on machine, cps2, interp, ≤ 3× on the fastest"}
 	grad, err := c.program("grad-chain.dpl")
 	if err != nil {
 		return t, err
@@ -387,7 +391,7 @@ func TargetTape(c Config) (Target, error) {
 	var measured []string
 	t.Met = true
 	for _, size := range []string{"10000", "100000"} {
-		worst, failed, steps, shareR := 0.0, "", 0.0, 0.0
+		worst, best, failed, steps, shareR := 0.0, math.Inf(1), "", 0.0, 0.0
 		for _, stage := range []string{"machine", "cps2", "interp"} {
 			// A gradient runs a few times only within MinBenchTime, and where a
 			// collection falls moves its time by a tenth or more: both runs take the
@@ -414,26 +418,26 @@ func TargetTape(c Config) (Target, error) {
 					x := func(d time.Duration) string {
 						return fmt.Sprintf("%s (%.1f×)", d.Round(time.Millisecond), d.Seconds()/f.Time.Seconds())
 					}
-					line += fmt.Sprintf("; trace %s, R %s, derivative %s", x(ph.Before), x(ph.R), x(ph.After))
+					line += fmt.Sprintf("; unfused: trace %s, R %s, derivative %s; fused: R with the derivative ≈ %s", x(ph.Before), x(ph.R), x(ph.After), x(max(r.Time-ph.Before, 0)))
 					shareR = max(shareR, ph.R.Seconds()/f.Time.Seconds())
 				}
 			}
 			steps = max(steps, float64(r.Contractions)/float64(f.Contractions))
 			c.logf("  %s", line)
 			t.Details = append(t.Details, line)
-			worst = max(worst, ratio)
+			worst, best = max(worst, ratio), min(best, ratio)
 		}
 		switch {
 		case failed != "":
 			measured = append(measured, fmt.Sprintf("n=%s: does not run (see details)", size))
 			t.Met = false
 		default:
-			m := fmt.Sprintf("n=%s: worst gradient/forward %.1f× (in contractions %.2f×", size, worst, steps)
+			m := fmt.Sprintf("n=%s: worst gradient/forward %.1f×, best %.1f× (in contractions %.2f×", size, worst, best, steps)
 			if shareR > 0 {
-				m += fmt.Sprintf("; R alone up to %.1f× forward", shareR)
+				m += fmt.Sprintf("; unfused, R alone up to %.1f× forward", shareR)
 			}
 			measured = append(measured, m+")")
-			if size == "100000" && worst > 5 {
+			if size == "100000" && (worst > 5 || best > 3) {
 				t.Met = false
 			}
 		}
@@ -462,7 +466,8 @@ func (d timedR) R(env dpl.DiffEnv, w, v dpl.Term, x string, t dpl.Type, c dpl.Te
 	return d.Differentiator.R(env, w, v, x, t, c)
 }
 
-// gradientPhases cuts a run where R runs: Before the first R (for a gradient, the
+// gradientPhases cuts a run where R runs (unfused: timedR is not Tape, so that the
+// run builds the derivative term, dpl.Run.Fuses): Before the first R (for a gradient, the
 // symbolic run that traces the rd's body), in R, and After the last R (the evaluation
 // of the derivative term). Mean times of runs repeated over MinBenchTime.
 type gradientPhases struct{ Before, R, After time.Duration }
@@ -544,5 +549,6 @@ func Doc() string {
   fib             typed fib within 30× of native Go, the machine within 3× interp
   configurations  no typing configuration of config.gtlc over 3× the fully dynamic one
   space           merged coercions: even/odd in constant space on the refocused stages
-  tape            the gradient of a 100,000-multiplication chain within 5× its forward run`
+  tape            the gradient of a 100,000-multiplication chain within 5× its forward run
+                  on machine, cps2 and interp, within 3× on the fastest`
 }
