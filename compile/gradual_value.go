@@ -32,9 +32,9 @@ type (
 	}
 )
 
-func (boolRef) isRef()   {}
-func (*closure) isRef()  {}
-func (*wrapped) isRef()  {}
+func (boolRef) isRef()       {}
+func (*closure) isRef()      {}
+func (*wrapped) isRef()      {}
 func intValue(n int64) value { return value{n: n} }
 
 func boolValue(b bool) value {
