@@ -38,7 +38,7 @@ func evalCast(sem g.Semantics, e g.Expr, opts interderive.Options, maxDepth int)
 	c := &compiler{sem: sem, merge: merge}
 	top := &scope{}
 	body := c.interp(e, top, place{tail: true})
-	m := &machine{sem: sem, fuel: interderive.NewCounter(opts), merge: merge, maxDepth: maxDepth}
+	m := &machine{sem: sem, fuel: newMeter(opts), merge: merge, maxDepth: maxDepth}
 	val, err := m.run(body, top.max)
 	if b, ok := err.(*blamed); ok {
 		return g.Answer{Blamed: true, Blame: b.l}, nil
@@ -87,7 +87,11 @@ func (c *compiler) interp(e g.Expr, sc *scope, at place) code {
 			return m.delta(op, a, value{})
 		})
 	case *g.Binary:
-		return c.ret(at, c.binary(t, sc, at))
+		general := c.binary(t, sc, at)
+		if fast := c.binaryAtoms(t, sc, general); fast != nil {
+			return c.ret(at, fast)
+		}
+		return c.ret(at, general)
 	case *g.If:
 		return c.conditional(t, sc, at)
 	case *g.App:
@@ -104,7 +108,7 @@ func (c *compiler) interp(e g.Expr, sc *scope, at place) code {
 			if err != nil {
 				return value{}, err
 			}
-			if err := m.fuel.Contract(g.RuleLet); err != nil {
+			if err := m.fuel.contract(g.RuleLet); err != nil {
 				return value{}, err
 			}
 			loc[i] = b
@@ -116,7 +120,7 @@ func (c *compiler) interp(e g.Expr, sc *scope, at place) code {
 		body := c.interp(t.Body, sc, at.same())
 		sc.unbind()
 		return func(m *machine, loc []value, self *closure) (value, error) {
-			if err := m.fuel.Contract(g.RuleLetrec); err != nil {
+			if err := m.fuel.contract(g.RuleLetrec); err != nil {
 				return value{}, err
 			}
 			loc[i] = value{ref: fn.close(loc, self)}
@@ -210,7 +214,17 @@ func (c *compiler) binary(t *g.Binary, sc *scope, at place) code {
 		if err != nil {
 			return value{}, err
 		}
-		return m.delta(op, a, b)
+		if !a.isInt() || !b.isInt() {
+			return m.delta(op, a, b) // stuck
+		}
+		if err := m.fuel.contract(g.RuleDelta); err != nil {
+			return value{}, err
+		}
+		n, truth, isBool := prim(op, a.n, b.n)
+		if isBool {
+			return boolValue(truth), nil
+		}
+		return intValue(n), nil
 	}
 }
 
@@ -220,7 +234,7 @@ func (c *compiler) conditional(t *g.If, sc *scope, at place) code {
 	cond := c.interp(t.Cond, sc, at.operand())
 	then := c.interp(t.Then, sc, at.same())
 	els := c.interp(t.Else, sc, at.same())
-	return func(m *machine, loc []value, self *closure) (value, error) {
+	general := func(m *machine, loc []value, self *closure) (value, error) {
 		b, err := cond(m, loc, self)
 		if err != nil {
 			return value{}, err
@@ -228,7 +242,7 @@ func (c *compiler) conditional(t *g.If, sc *scope, at place) code {
 		if !b.isBool() {
 			return value{}, interderive.Stuck(show(b), "if on a non-boolean")
 		}
-		if err := m.fuel.Contract(g.RuleIf); err != nil {
+		if err := m.fuel.contract(g.RuleIf); err != nil {
 			return value{}, err
 		}
 		if b.n != 0 {
@@ -236,6 +250,10 @@ func (c *compiler) conditional(t *g.If, sc *scope, at place) code {
 		}
 		return els(m, loc, self)
 	}
+	if fast := c.conditionAtoms(t, sc, then, els, general); fast != nil {
+		return fast
+	}
+	return general
 }
 
 // application is the code of f a: both operands, then apply; the call is the
@@ -245,7 +263,7 @@ func (c *compiler) application(t *g.App, sc *scope, at place) code {
 	arg := c.interp(t.Arg, sc, at.operand())
 	w := at.weight()
 	tail := at.tail
-	return func(m *machine, loc []value, self *closure) (value, error) {
+	general := func(m *machine, loc []value, self *closure) (value, error) {
 		f, err := fun(m, loc, self)
 		if err != nil {
 			return value{}, err
@@ -273,6 +291,10 @@ func (c *compiler) application(t *g.App, sc *scope, at place) code {
 		}
 		return m.call(clo, a, k, w)
 	}
+	if fast := c.applicationAtoms(t, sc, at, general); fast != nil {
+		return fast
+	}
+	return general
 }
 
 // coerce is the code of <c> e, interp's coerce: in the merging mode, unless <c> e is

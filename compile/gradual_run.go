@@ -24,7 +24,7 @@ const DepthFrame = 512
 // stack of the activations' locals, and the context of the running activation.
 type machine struct {
 	sem      g.Semantics
-	fuel     *interderive.Counter
+	fuel     meter
 	merge    bool
 	depth    int
 	maxDepth int
@@ -83,6 +83,43 @@ func (m *machine) call(clo *closure, arg value, k ctx, w int) (value, error) {
 	return val, err
 }
 
+// enter is call in the inner context, written out for the compiler to inline into
+// the code of an application: the call most programs make most.
+func (m *machine) enter(clo *closure, arg value, w int) (value, error) {
+	if m.depth+w > m.maxDepth {
+		return value{}, m.tooDeep()
+	}
+	m.depth += w
+	saved, base := m.k, m.sp
+	m.k = inner
+	fn := clo.fn
+	top := base + fn.nloc
+	if top > len(m.stack) {
+		m.stack = make([]value, max(2*len(m.stack), top, 64))
+	}
+	m.sp = top
+	loc := m.stack[base:top:top]
+	loc[0] = arg
+	val, err := fn.body(m, loc, clo)
+	if m.next != nil {
+		val, err = m.continueLoop(base, err)
+	}
+	m.k, m.sp = saved, base
+	m.depth -= w
+	return val, err
+}
+
+// continueLoop goes on with the call in tail position that the activation at base made
+// (unless it failed: err).
+func (m *machine) continueLoop(base int, err error) (value, error) {
+	clo, arg := m.next, m.arg
+	m.k, m.next = m.nextK, nil
+	if err != nil {
+		return value{}, err
+	}
+	return m.loop(clo, arg, base)
+}
+
 // loop runs calls until one answers: the body of clo on arg, in a frame at base, then
 // every call it makes in tail position, each in the frame of the call before (which
 // is dead).
@@ -138,11 +175,11 @@ func (m *machine) tailCall(clo *closure, arg value, k ctx) (value, error) {
 // letrec function, its body's Letrec contraction too (a corridor, compressed, as in
 // interp).
 func (m *machine) beta(clo *closure) error {
-	if err := m.fuel.Contract(g.RuleBeta); err != nil {
+	if err := m.fuel.contract(g.RuleBeta); err != nil {
 		return err
 	}
 	if clo.fn.unfolds {
-		return m.fuel.Contract(g.RuleLetrec)
+		return m.fuel.contract(g.RuleLetrec)
 	}
 	return nil
 }
@@ -168,7 +205,7 @@ func (b *blamed) Error() string { return "blame " + string(b.l) }
 // blame is the answer blame l; outside the empty context it is a Blame contraction.
 func (m *machine) blame(l g.Label, k ctx) (value, error) {
 	if !k.empty() {
-		if err := m.fuel.Contract(g.RuleBlame); err != nil {
+		if err := m.fuel.contract(g.RuleBlame); err != nil {
 			return value{}, err
 		}
 	}
@@ -184,7 +221,7 @@ func (m *machine) delta(op g.Op, x, y value) (value, error) {
 	if !ok {
 		return value{}, illTyped(op)
 	}
-	if err := m.fuel.Contract(g.RuleDelta); err != nil {
+	if err := m.fuel.contract(g.RuleDelta); err != nil {
 		return value{}, err
 	}
 	if isBool {
@@ -212,7 +249,7 @@ func (m *machine) apply(f, a value, k ctx, w int) (clo *closure, arg value, kk c
 		if !ok {
 			break
 		}
-		if err := m.fuel.Contract(g.RuleAppCst); err != nil {
+		if err := m.fuel.contract(g.RuleAppCst); err != nil {
 			return nil, value{}, k, value{}, err
 		}
 		if m.merge { // <d̃> pending, then apply(s, cast(c̃, v)) in tail position
@@ -268,7 +305,7 @@ func (m *machine) pending(d g.Coercion, k ctx, isValue func(g.Coercion) bool) (c
 		return k, n, nil
 	}
 	if k.pending != nil {
-		if err := m.fuel.Contract(g.RuleMergeCst); err != nil {
+		if err := m.fuel.contract(g.RuleMergeCst); err != nil {
 			return ctx{}, nil, err
 		}
 		if n, err = m.seq(n, k.pending); err != nil {
@@ -285,12 +322,12 @@ func (m *machine) cast(c g.Coercion, val value, k ctx) (value, error) {
 	var err error
 	if w, ok := val.ref.(*wrapped); ok {
 		if _, id := c.(g.IdC); id {
-			if err := m.fuel.Contract(g.RuleIdCst); err != nil {
+			if err := m.fuel.contract(g.RuleIdCst); err != nil {
 				return value{}, err
 			}
 			return val, nil
 		}
-		if err := m.fuel.Contract(g.RuleCmpCst); err != nil {
+		if err := m.fuel.contract(g.RuleCmpCst); err != nil {
 			return value{}, err
 		}
 		if c, err = m.seq(w.c, c); err != nil {
@@ -309,18 +346,18 @@ func (m *machine) cast(c g.Coercion, val value, k ctx) (value, error) {
 func (m *machine) mkCast(c g.Coercion, s value, k ctx) (value, error) {
 	switch c := c.(type) {
 	case g.IdC:
-		if err := m.fuel.Contract(g.RuleIdCst); err != nil {
+		if err := m.fuel.contract(g.RuleIdCst); err != nil {
 			return value{}, err
 		}
 		return s, nil
 	case *g.Fail:
-		if err := m.fuel.Contract(g.RuleFailCst); err != nil {
+		if err := m.fuel.contract(g.RuleFailCst); err != nil {
 			return value{}, err
 		}
 		return m.blame(c.L, k)
 	}
 	if l, ok := g.IsFailingWrapper(c); ok {
-		if err := m.fuel.Contract(g.RuleFailFC); err != nil {
+		if err := m.fuel.contract(g.RuleFailFC); err != nil {
 			return value{}, err
 		}
 		return m.blame(l, k)
@@ -368,7 +405,7 @@ func (m *machine) normalize(c g.Coercion) (g.Coercion, error) {
 	if !ok {
 		return node, nil
 	}
-	if err := m.fuel.Contract(g.StepCst(rule)); err != nil {
+	if err := m.fuel.contract(g.StepCst(rule)); err != nil {
 		return nil, err
 	}
 	return m.normalize(r)
