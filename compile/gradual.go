@@ -38,7 +38,7 @@ func evalCast(sem g.Semantics, e g.Expr, opts interderive.Options, maxDepth int)
 	c := &compiler{sem: sem, merge: merge}
 	top := &scope{}
 	body := c.interp(e, top, place{tail: true})
-	m := &machine{sem: sem, fuel: newMeter(opts), merge: merge, maxDepth: maxDepth}
+	m := &machine{sem: sem, fuel: newMeter(opts), merge: merge, room: maxDepth, maxDepth: maxDepth}
 	val, err := m.run(body, top.max)
 	if b, ok := err.(*blamed); ok {
 		return g.Answer{Blamed: true, Blame: b.l}, nil
@@ -65,6 +65,15 @@ func (m *machine) run(body code, locals int) (value, error) {
 // interp is the code of e in the scope sc, at the place at: interp's eval, one case per
 // construct, each returning what that case computes, as code.
 func (c *compiler) interp(e g.Expr, sc *scope, at place) code {
+	if at.tail && sc.fn != nil {
+		switch e.(type) {
+		case *g.App, *g.Coerce, *g.Blame: // a call in tail position, or blame: the context
+			sc.fn.readsK = true
+		}
+		if c.merge { // ret: the pending coercion
+			sc.fn.readsK = true
+		}
+	}
 	switch t := e.(type) {
 	case *g.IntLit, *g.BoolLit:
 		val, _ := constant(t)

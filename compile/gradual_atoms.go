@@ -185,7 +185,8 @@ func (c *compiler) applicationAtoms(t *g.App, sc *scope, at place, general code)
 		}
 		clo, isClosure := fv.ref.(*closure)
 		if isClosure {
-			if err := m.fuel.tick(corridor(a.binary, clo)); err != nil {
+			rules := corridor(a.binary, clo)
+			if err := m.fuel.tick(len(rules), rules); err != nil {
 				return value{}, err
 			}
 		} else {
@@ -242,7 +243,7 @@ func (c *compiler) conditionAtoms(t *g.If, sc *scope, then, els, general code) c
 		if o.op == g.OpEq {
 			truth = x.n == y.n
 		}
-		if err := m.fuel.tick(corridorDeltaIf); err != nil {
+		if err := m.fuel.tick(2, corridorDeltaIf); err != nil {
 			return value{}, err
 		}
 		if truth {
@@ -286,10 +287,30 @@ func (c *compiler) selfCall(f atom, a simpleOperand, sc *scope, at place, genera
 		if !x.isInt() {
 			return general(m, loc, self)
 		}
-		if err := m.fuel.tick(corridorDeltaLetrec); err != nil {
+		if err := m.fuel.tick(3, corridorDeltaLetrec); err != nil {
 			return value{}, err
 		}
-		return m.enter(self, intValue(x.n+d), w)
+		// m.enter(self, intValue(x.n+d), w), written out.
+		fn := self.fn
+		if fn.readsK {
+			return m.call(self, intValue(x.n+d), inner, w)
+		}
+		if m.room < w {
+			return value{}, m.tooDeep()
+		}
+		m.room -= w
+		base := m.sp
+		top := base + fn.nloc
+		if top > len(m.stack) {
+			m.stack = make([]value, max(2*len(m.stack), top, 64))
+		}
+		m.sp = top
+		callee := m.stack[base:top:top]
+		callee[0] = intValue(x.n + d)
+		val, err := fn.body(m, callee, self)
+		m.sp = base
+		m.room += w
+		return val, err
 	}
 }
 
@@ -306,7 +327,7 @@ func (c *compiler) compareLocal(o simpleOperand, then, els, general code) code {
 			if !x.isInt() {
 				return general(m, loc, self)
 			}
-			if err := m.fuel.tick(corridorDeltaIf); err != nil {
+			if err := m.fuel.tick(2, corridorDeltaIf); err != nil {
 				return value{}, err
 			}
 			if x.n == n {
@@ -320,7 +341,7 @@ func (c *compiler) compareLocal(o simpleOperand, then, els, general code) code {
 		if !x.isInt() {
 			return general(m, loc, self)
 		}
-		if err := m.fuel.tick(corridorDeltaIf); err != nil {
+		if err := m.fuel.tick(2, corridorDeltaIf); err != nil {
 			return value{}, err
 		}
 		if x.n < n {

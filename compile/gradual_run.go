@@ -26,7 +26,7 @@ type machine struct {
 	sem      g.Semantics
 	fuel     meter
 	merge    bool
-	depth    int
+	room     int // the depth left: MaxDepth less the weights of the calls running
 	maxDepth int
 
 	stack []value // the activations' locals: the running one's end at sp
@@ -71,28 +71,32 @@ func (m *machine) frame(base, n int) []value {
 // the context k, and the calls it makes in tail position: interp(e, (x ↦ a) : ρ, k)
 // from apply, within the depth bound; w is the call's weight.
 func (m *machine) call(clo *closure, arg value, k ctx, w int) (value, error) {
-	if m.depth+w > m.maxDepth {
+	if m.room < w {
 		return value{}, m.tooDeep()
 	}
-	m.depth += w
+	m.room -= w
 	saved, base := m.k, m.sp
 	m.k = k
 	val, err := m.loop(clo, arg, base)
 	m.k, m.sp = saved, base
-	m.depth -= w
+	m.room += w
 	return val, err
 }
 
 // enter is call in the inner context, written out for the compiler to inline into
-// the code of an application: the call most programs make most.
+// the code of an application: the call most programs make most. A body that does not
+// read its context (function.readsK) makes no call in tail position either: it is
+// entered without setting the context, and without a loop.
 func (m *machine) enter(clo *closure, arg value, w int) (value, error) {
-	if m.depth+w > m.maxDepth {
+	fn := clo.fn
+	if fn.readsK {
+		return m.call(clo, arg, inner, w)
+	}
+	if m.room < w {
 		return value{}, m.tooDeep()
 	}
-	m.depth += w
-	saved, base := m.k, m.sp
-	m.k = inner
-	fn := clo.fn
+	m.room -= w
+	base := m.sp
 	top := base + fn.nloc
 	if top > len(m.stack) {
 		m.stack = make([]value, max(2*len(m.stack), top, 64))
@@ -101,11 +105,8 @@ func (m *machine) enter(clo *closure, arg value, w int) (value, error) {
 	loc := m.stack[base:top:top]
 	loc[0] = arg
 	val, err := fn.body(m, loc, clo)
-	if m.next != nil {
-		val, err = m.continueLoop(base, err)
-	}
-	m.k, m.sp = saved, base
-	m.depth -= w
+	m.sp = base
+	m.room += w
 	return val, err
 }
 
@@ -141,10 +142,10 @@ func (m *machine) loop(clo *closure, arg value, base int) (value, error) {
 // but in the context k: interp's eval(e, ρ, k) for a subterm whose context is not
 // known when it is compiled (a coercion the merging mode makes pending).
 func (m *machine) sub(x code, loc []value, self *closure, k ctx, w int) (value, error) {
-	if m.depth+w > m.maxDepth {
+	if m.room < w {
 		return value{}, m.tooDeep()
 	}
-	m.depth += w
+	m.room -= w
 	saved, base := m.k, m.sp
 	m.k = k
 	val, err := x(m, loc, self)
@@ -156,7 +157,7 @@ func (m *machine) sub(x code, loc []value, self *closure, k ctx, w int) (value, 
 		m.next = nil
 	}
 	m.k, m.sp = saved, base
-	m.depth -= w
+	m.room += w
 	return val, err
 }
 

@@ -21,6 +21,9 @@ type function struct {
 	// unfolds: lam is Unfold(l), whose body is the letrec l: a call makes l's Letrec
 	// contraction too, and binds l's name to the closure called (castval.BindLetrec).
 	unfolds bool
+	// readsK: the body's code reads the context of its activation (m.k), which a
+	// call must then set; a body that does not (fib's) is entered without it.
+	readsK bool
 }
 
 // capture is a free variable of a function: its name, and where the scope in which
