@@ -259,7 +259,7 @@ func (c *compiler) conditional(t *g.If, sc *scope, at place) code {
 		}
 		return els(m, loc, self)
 	}
-	if fast := c.conditionAtoms(t, sc, then, els, general); fast != nil {
+	if fast := c.conditionAtoms(t, sc, at, then, els, general); fast != nil {
 		return fast
 	}
 	return general

@@ -222,7 +222,7 @@ func (c *compiler) applicationAtoms(t *g.App, sc *scope, at place, general code)
 // conditionAtoms is the code of if whose condition compares atoms (interp's
 // condition): its δ and If contractions at once, then a branch; nil if t's condition
 // is not that.
-func (c *compiler) conditionAtoms(t *g.If, sc *scope, then, els, general code) code {
+func (c *compiler) conditionAtoms(t *g.If, sc *scope, at place, then, els, general code) code {
 	b, ok := t.Cond.(*g.Binary)
 	if !ok || (b.Op != g.OpLt && b.Op != g.OpEq) {
 		return nil
@@ -231,7 +231,7 @@ func (c *compiler) conditionAtoms(t *g.If, sc *scope, then, els, general code) c
 	if !ok {
 		return nil
 	}
-	if local := c.compareLocal(o, then, els, general); local != nil {
+	if local := c.compareLocal(o, c.branchOf(t.Then, sc, at, then), c.branchOf(t.Else, sc, at, els), general); local != nil {
 		return local
 	}
 	return func(m *machine, loc []value, self *closure) (value, error) {
@@ -314,9 +314,35 @@ func (c *compiler) selfCall(f atom, a simpleOperand, sc *scope, at place, genera
 	}
 }
 
+// branch is a branch of an if: an atom, read where the if is (when nothing is to be
+// done with it before it returns: not in tail position in the merging mode), or code.
+type branch struct {
+	a      atom
+	isAtom bool
+	code   code
+}
+
+// branchOf is e, a branch compiled as code, as a branch.
+func (c *compiler) branchOf(e g.Expr, sc *scope, at place, code code) branch {
+	if !at.tail || !c.merge {
+		if a, ok := atomOf(e, sc); ok {
+			return branch{a: a, isAtom: true, code: code}
+		}
+	}
+	return branch{code: code}
+}
+
+// run is the branch's value.
+func (b *branch) run(m *machine, loc []value, self *closure) (value, error) {
+	if b.isAtom {
+		return b.a.get(loc, self), nil
+	}
+	return b.code(m, loc, self)
+}
+
 // compareLocal is the code of if x < n (or x = n) on a local x and an integer n, or nil
 // if the condition is not that.
-func (c *compiler) compareLocal(o simpleOperand, then, els, general code) code {
+func (c *compiler) compareLocal(o simpleOperand, then, els branch, general code) code {
 	if o.x.kind != atomLocal || o.y.kind != atomConst || !o.y.val.isInt() {
 		return nil
 	}
@@ -331,9 +357,9 @@ func (c *compiler) compareLocal(o simpleOperand, then, els, general code) code {
 				return value{}, err
 			}
 			if x.n == n {
-				return then(m, loc, self)
+				return then.run(m, loc, self)
 			}
-			return els(m, loc, self)
+			return els.run(m, loc, self)
 		}
 	}
 	return func(m *machine, loc []value, self *closure) (value, error) {
@@ -345,8 +371,8 @@ func (c *compiler) compareLocal(o simpleOperand, then, els, general code) code {
 			return value{}, err
 		}
 		if x.n < n {
-			return then(m, loc, self)
+			return then.run(m, loc, self)
 		}
-		return els(m, loc, self)
+		return els.run(m, loc, self)
 	}
 }
