@@ -282,28 +282,17 @@ func (c *compiler) selfCall(f atom, a simpleOperand, sc *scope, at place, genera
 		return nil
 	}
 	w := at.weight()
+	fn := sc.fn // the closure running is always one of fn
 	return func(m *machine, loc []value, self *closure) (value, error) {
 		x := loc[i]
-		if !x.isInt() {
-			return general(m, loc, self)
-		}
-		if err := m.fuel.tick(3, corridorDeltaLetrec); err != nil {
-			return value{}, err
-		}
-		// m.enter(self, intValue(x.n+d), w), written out.
-		fn := self.fn
-		if fn.readsK {
-			return m.call(self, intValue(x.n+d), inner, w)
-		}
-		if m.room < w {
-			return value{}, m.tooDeep()
-		}
-		m.room -= w
 		base := m.sp
 		top := base + fn.nloc
-		if top > len(m.stack) {
-			m.stack = make([]value, max(2*len(m.stack), top, 64))
+		if !x.isInt() || fn.readsK || m.room < w || m.fuel.n+3 > m.fuel.fast || top > len(m.stack) {
+			return m.selfCallSlow(general, loc, self, x, d, w)
 		}
+		// The corridor counted, then m.enter(self, intValue(x.n+d), w), written out.
+		m.fuel.n += 3
+		m.room -= w
 		m.sp = top
 		callee := m.stack[base:top:top]
 		callee[0] = intValue(x.n + d)
@@ -312,6 +301,21 @@ func (c *compiler) selfCall(f atom, a simpleOperand, sc *scope, at place, genera
 		m.room += w
 		return val, err
 	}
+}
+
+// selfCallSlow is selfCall's code where it cannot take its fast path, in order: the
+// general code if the operand x is not an integer, the corridor, the call of self on
+// x + d.
+//
+//go:noinline
+func (m *machine) selfCallSlow(general code, loc []value, self *closure, x value, d int64, w int) (value, error) {
+	if !x.isInt() {
+		return general(m, loc, self)
+	}
+	if err := m.fuel.tick(3, corridorDeltaLetrec); err != nil {
+		return value{}, err
+	}
+	return m.enter(self, intValue(x.n+d), w)
 }
 
 // branch is a branch of an if: an atom, read where the if is (when nothing is to be
