@@ -36,7 +36,7 @@ func EvalCast(sem g.Semantics, e g.Expr, opts interderive.Options) (g.Answer, er
 func evalCast(sem g.Semantics, e g.Expr, opts interderive.Options, maxDepth int) (g.Answer, error) {
 	merge := opts.Merging.Merge(g.MergesSafely(sem))
 	c := &compiler{sem: sem, merge: merge}
-	top := &scope{}
+	top := &gradualScope{}
 	body := c.interp(e, top, place{tail: true})
 	m := &machine{sem: sem, fuel: newMeter(opts), merge: merge, room: maxDepth, maxDepth: maxDepth}
 	val, err := m.run(body, top.max)
@@ -64,7 +64,7 @@ func (m *machine) run(body code, locals int) (value, error) {
 
 // interp is the code of e in the scope sc, at the place at: interp's eval, one case per
 // construct, each returning what that case computes, as code.
-func (c *compiler) interp(e g.Expr, sc *scope, at place) code {
+func (c *compiler) interp(e g.Expr, sc *gradualScope, at place) code {
 	if at.tail && sc.fn != nil {
 		switch e.(type) {
 		case *g.App, *g.Coerce, *g.Blame: // a call in tail position, or blame: the context
@@ -162,7 +162,7 @@ func (c *compiler) ret(at place, x code) code {
 }
 
 // variable is the code of a variable: its slot, resolved now.
-func (c *compiler) variable(t *g.Var, sc *scope) code {
+func (c *compiler) variable(t *g.Var, sc *gradualScope) code {
 	s, ok := sc.lookup(t.Name)
 	if !ok {
 		stuck := interderive.Stuck("", "unbound variable %s", t.Name)
@@ -181,9 +181,9 @@ func (c *compiler) variable(t *g.Var, sc *scope) code {
 // own, whose free variables come from sc. The body of an unfolded letrec function
 // (Unfold(l)) is the letrec l, whose contraction the call makes (machine.beta): the
 // code starts at l's body, where l's name is the closure called.
-func (c *compiler) function(f *g.Lam, sc *scope) *function {
+func (c *compiler) function(f *g.Lam, sc *gradualScope) *function {
 	fn := &function{lam: f}
-	in := &scope{fn: fn, parent: sc}
+	in := &gradualScope{fn: fn, captures: &fn.captures, parent: sc}
 	in.bind(f.Param)
 	body := f.Body
 	if l := g.Unfolding(f); l != nil {
@@ -210,7 +210,7 @@ func (fn *function) close(loc []value, self *closure) *closure {
 }
 
 // binary is the code of x op y: both operands, then δ.
-func (c *compiler) binary(t *g.Binary, sc *scope, at place) code {
+func (c *compiler) binary(t *g.Binary, sc *gradualScope, at place) code {
 	x := c.interp(t.X, sc, at.operand())
 	y := c.interp(t.Y, sc, at.operand())
 	op := t.Op
@@ -239,7 +239,7 @@ func (c *compiler) binary(t *g.Binary, sc *scope, at place) code {
 
 // conditional is the code of if: the condition, the If contraction, a branch in the
 // if's position.
-func (c *compiler) conditional(t *g.If, sc *scope, at place) code {
+func (c *compiler) conditional(t *g.If, sc *gradualScope, at place) code {
 	cond := c.interp(t.Cond, sc, at.operand())
 	then := c.interp(t.Then, sc, at.same())
 	els := c.interp(t.Else, sc, at.same())
@@ -267,7 +267,7 @@ func (c *compiler) conditional(t *g.If, sc *scope, at place) code {
 
 // application is the code of f a: both operands, then apply; the call is the
 // activation loop's in tail position, a recursive call elsewhere.
-func (c *compiler) application(t *g.App, sc *scope, at place) code {
+func (c *compiler) application(t *g.App, sc *gradualScope, at place) code {
 	fun := c.interp(t.Fun, sc, at.operand())
 	arg := c.interp(t.Arg, sc, at.operand())
 	w := at.weight()
@@ -309,7 +309,7 @@ func (c *compiler) application(t *g.App, sc *scope, at place) code {
 // coerce is the code of <c> e, interp's coerce: in the merging mode, unless <c> e is
 // a value at once, the coercion becomes the context's pending one and e goes on in its
 // place; otherwise e's value, cast.
-func (c *compiler) coerce(t *g.Coerce, sc *scope, at place) code {
+func (c *compiler) coerce(t *g.Coerce, sc *gradualScope, at place) code {
 	co := t.C
 	if !c.merge {
 		x := c.interp(t.X, sc, at.operand())
@@ -375,7 +375,7 @@ func (c *compiler) coerce(t *g.Coerce, sc *scope, at place) code {
 // wrapsValue is castval.WrapsValue staged: whether <d> e, at run time, denotes a value
 // <c̄> s without a step — e a constant, a lambda, or a variable bound to a simple
 // value, and d a wrapper in normal form.
-func (c *compiler) wrapsValue(e g.Expr, sc *scope) func(d g.Coercion, loc []value, self *closure) bool {
+func (c *compiler) wrapsValue(e g.Expr, sc *gradualScope) func(d g.Coercion, loc []value, self *closure) bool {
 	normal := func(d g.Coercion) bool { return g.IsWrapperShape(d) && g.IsNormal(c.sem, d) }
 	switch x := e.(type) {
 	case *g.IntLit, *g.BoolLit, *g.Lam:

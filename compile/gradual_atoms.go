@@ -31,7 +31,7 @@ type atom struct {
 }
 
 // atomOf is e as an atom, if it is a bound variable or a constant.
-func atomOf(e g.Expr, sc *scope) (atom, bool) {
+func atomOf(e g.Expr, sc *gradualScope) (atom, bool) {
 	switch t := e.(type) {
 	case *g.IntLit, *g.BoolLit:
 		val, _ := constant(t)
@@ -89,7 +89,7 @@ type simpleOperand struct {
 }
 
 // simpleOperandOf is e as a simple operand, if it is one.
-func simpleOperandOf(e g.Expr, sc *scope) (simpleOperand, bool) {
+func simpleOperandOf(e g.Expr, sc *gradualScope) (simpleOperand, bool) {
 	if a, ok := atomOf(e, sc); ok {
 		return simpleOperand{x: a}, true
 	}
@@ -123,7 +123,7 @@ func (o *simpleOperand) get(loc []value, self *closure) (value, bool) {
 }
 
 // binaryAtoms is the code of x op y on atoms, or nil if t is not that.
-func (c *compiler) binaryAtoms(t *g.Binary, sc *scope, general code) code {
+func (c *compiler) binaryAtoms(t *g.Binary, sc *gradualScope, general code) code {
 	o, ok := simpleOperandOf(t, sc)
 	if !ok || !o.binary {
 		return nil
@@ -166,7 +166,7 @@ func corridor(delta bool, clo *closure) []string {
 // applicationAtoms is the code of f a where f is an atom and a a simple operand, or nil
 // if t is not that. general is the application's general code, for a run that is
 // stuck.
-func (c *compiler) applicationAtoms(t *g.App, sc *scope, at place, general code) code {
+func (c *compiler) applicationAtoms(t *g.App, sc *gradualScope, at place, general code) code {
 	f, okf := atomOf(t.Fun, sc)
 	a, oka := simpleOperandOf(t.Arg, sc)
 	if !okf || !oka {
@@ -222,7 +222,7 @@ func (c *compiler) applicationAtoms(t *g.App, sc *scope, at place, general code)
 // conditionAtoms is the code of if whose condition compares atoms (interp's
 // condition): its δ and If contractions at once, then a branch; nil if t's condition
 // is not that.
-func (c *compiler) conditionAtoms(t *g.If, sc *scope, at place, then, els, general code) code {
+func (c *compiler) conditionAtoms(t *g.If, sc *gradualScope, at place, then, els, general code) code {
 	b, ok := t.Cond.(*g.Binary)
 	if !ok || (b.Op != g.OpLt && b.Op != g.OpEq) {
 		return nil
@@ -276,7 +276,7 @@ func (o *simpleOperand) offset() (i int, d int64, ok bool) {
 // function whose body is being compiled (sc.fn, unfolded) and x a local: the
 // function called is known now, and so are its contractions (δ, beta, Letrec); nil if
 // the application is not that.
-func (c *compiler) selfCall(f atom, a simpleOperand, sc *scope, at place, general code) code {
+func (c *compiler) selfCall(f atom, a simpleOperand, sc *gradualScope, at place, general code) code {
 	i, d, ok := a.offset()
 	if !ok || f.kind != atomSelf || at.tail || sc.fn == nil || !sc.fn.unfolds {
 		return nil
@@ -327,7 +327,7 @@ type branch struct {
 }
 
 // branchOf is e, a branch compiled as code, as a branch.
-func (c *compiler) branchOf(e g.Expr, sc *scope, at place, code code) branch {
+func (c *compiler) branchOf(e g.Expr, sc *gradualScope, at place, code code) branch {
 	if !at.tail || !c.merge {
 		if a, ok := atomOf(e, sc); ok {
 			return branch{a: a, isAtom: true, code: code}
