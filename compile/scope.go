@@ -28,7 +28,6 @@ type slot struct {
 	i    int
 }
 
-
 // scope is what compile knows of the environment ρ of a subterm: the bindings of the
 // function being compiled (innermost last), and the scope it is made in, where its
 // free variables are found (each the first time it occurs: flat closures). F is the
