@@ -1,9 +1,6 @@
 package compile
 
-import (
-	"github.com/interderive/interderive"
-	g "github.com/interderive/interderive/gradual"
-)
+import g "github.com/interderive/interderive/gradual"
 
 // What interp does without a call for speed, compile does without a code of its own:
 // an atom (a variable or a constant) is read where it is used, an operator on atoms is
@@ -253,7 +250,6 @@ func (c *compiler) conditionAtoms(t *g.If, sc *gradualScope, at place, then, els
 	}
 }
 
-var _ = interderive.Stuck
 
 // offset is the integer d of an operand x + d or x - (-d) whose x is a local and d a
 // constant: the operand of most recursive calls (fib (k - 1)); ok is false for any

@@ -110,17 +110,6 @@ func (m *machine) enter(clo *closure, arg value, w int) (value, error) {
 	return val, err
 }
 
-// continueLoop goes on with the call in tail position that the activation at base made
-// (unless it failed: err).
-func (m *machine) continueLoop(base int, err error) (value, error) {
-	clo, arg := m.next, m.arg
-	m.k, m.next = m.nextK, nil
-	if err != nil {
-		return value{}, err
-	}
-	return m.loop(clo, arg, base)
-}
-
 // loop runs calls until one answers: the body of clo on arg, in a frame at base, then
 // every call it makes in tail position, each in the frame of the call before (which
 // is dead).
