@@ -250,7 +250,6 @@ func (c *compiler) conditionAtoms(t *g.If, sc *gradualScope, at place, then, els
 	}
 }
 
-
 // offset is the integer d of an operand x + d or x - (-d) whose x is a local and d a
 // constant: the operand of most recursive calls (fib (k - 1)); ok is false for any
 // other operand. Subtracting n is adding -n in 64-bit wrapping arithmetic, whatever
