@@ -92,7 +92,7 @@ func TestCorpusLockstep(t *testing.T) {
 	files = append(files, more...)
 	fuel := lockstepFuel
 	if testing.Short() {
-		fuel = 3_000
+		fuel = 1_000 // the reduction semantics is quadratic in a run's length
 	}
 	runs, loaded := 0, 0
 	for _, file := range files {
