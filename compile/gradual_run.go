@@ -12,7 +12,7 @@ import (
 // units half of interderive.StackLimit: the other half is for the activation on top
 // (whose code nests as deep as its function's body, bounded by the calculi's
 // MaxNesting) and the meta-level functions it calls. So 2^29 / 2 / 512 = 524,288 on
-// 64-bit platforms. (TestDepthBound runs recursions to a bound under a stack limited
+// 64-bit platforms. (TestDepthFrame runs recursions to a bound under a stack limited
 // as MaxDepth's derivation says.)
 const MaxDepth = interderive.StackLimit / 2 / DepthFrame
 

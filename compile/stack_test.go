@@ -15,6 +15,7 @@ import (
 	"github.com/interderive/interderive/compile"
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/internal/calculi/gradual"
+	"github.com/interderive/interderive/lambda"
 )
 
 // childEnv names, in the environment of a process a test starts to run itself under a
@@ -153,7 +154,8 @@ func TestNestingLimit(t *testing.T) {
 // to 2 × bound × DepthFrame, runs recursions that are not tail calls into a depth
 // bound of bound units (the derivation's: half of the stack for them), which stop
 // with a depth error, not a crash — through every kind of frame a recursion passes:
-// operators, lets, casts through Dyn and wrapped functions, merged or not.
+// operators, lets, casts through Dyn and wrapped functions, merged or not; and the
+// λ-calculus's.
 func TestDepthFrame(t *testing.T) {
 	if !inChild(t) {
 		return
@@ -184,6 +186,19 @@ func TestDepthFrame(t *testing.T) {
 					t.Errorf("%s under %s %s: %v, want the depth bound", src, sem.Name(), mode, err)
 				}
 			}
+		}
+	}
+	for _, src := range []string{
+		`letrec sum:Int -> Int = \n:Int. if0 n then 0 else n + sum (n - 1) in sum 100000000`,
+		`letrec f:Int -> Int = \n:Int. if0 n then 0 else let y = f (n - 1) in y + 1 in f 100000000`,
+	} {
+		fmt.Printf("pass: %s\n", src)
+		e, err := lambda.Parse([]byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if _, err := compile.LambdaEvalDepth(e, interderive.Options{Fuel: 1 << 40}, bound); !errors.Is(err, interderive.ErrTooDeep) {
+			t.Errorf("%s: %v, want the depth bound", src, err)
 		}
 	}
 }
