@@ -214,6 +214,25 @@ func (c *compiler) binary(t *g.Binary, sc *gradualScope, at place) code {
 	x := c.interp(t.X, sc, at.operand())
 	y := c.interp(t.Y, sc, at.operand())
 	op := t.Op
+	if op == g.OpAdd { // the common case, without prim's dispatch on the operator
+		return func(m *machine, loc []value, self *closure) (value, error) {
+			a, err := x(m, loc, self)
+			if err != nil {
+				return value{}, err
+			}
+			b, err := y(m, loc, self)
+			if err != nil {
+				return value{}, err
+			}
+			if !a.isInt() || !b.isInt() {
+				return m.delta(op, a, b) // stuck
+			}
+			if err := m.fuel.contract(g.RuleDelta); err != nil {
+				return value{}, err
+			}
+			return intValue(a.n + b.n), nil
+		}
+	}
 	return func(m *machine, loc []value, self *closure) (value, error) {
 		a, err := x(m, loc, self)
 		if err != nil {

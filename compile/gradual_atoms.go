@@ -355,10 +355,16 @@ func (c *compiler) compareLocal(o simpleOperand, then, els branch, general code)
 			if err := m.fuel.tick(2, corridorDeltaIf); err != nil {
 				return value{}, err
 			}
-			if x.n == n {
-				return then.run(m, loc, self)
+			if x.n == n { // then.run, els.run, written out for the compiler to inline
+				if then.isAtom {
+					return then.a.get(loc, self), nil
+				}
+				return then.code(m, loc, self)
 			}
-			return els.run(m, loc, self)
+			if els.isAtom {
+				return els.a.get(loc, self), nil
+			}
+			return els.code(m, loc, self)
 		}
 	}
 	return func(m *machine, loc []value, self *closure) (value, error) {
@@ -369,9 +375,15 @@ func (c *compiler) compareLocal(o simpleOperand, then, els branch, general code)
 		if err := m.fuel.tick(2, corridorDeltaIf); err != nil {
 			return value{}, err
 		}
-		if x.n < n {
-			return then.run(m, loc, self)
+		if x.n < n { // then.run, els.run, written out for the compiler to inline
+			if then.isAtom {
+				return then.a.get(loc, self), nil
+			}
+			return then.code(m, loc, self)
 		}
-		return els.run(m, loc, self)
+		if els.isAtom {
+			return els.a.get(loc, self), nil
+		}
+		return els.code(m, loc, self)
 	}
 }
