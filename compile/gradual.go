@@ -185,14 +185,26 @@ func (c *compiler) function(f *g.Lam, sc *gradualScope) *function {
 	fn := &function{lam: f}
 	in := &gradualScope{fn: fn, captures: &fn.captures, parent: sc}
 	in.bind(f.Param)
-	body := f.Body
+	body, self := f.Body, ""
 	if l := g.Unfolding(f); l != nil {
 		fn.unfolds = true
 		in.names = append(in.names, binding{l.Name, slot{kind: isSelf}})
-		body = l.Body
+		body, self = l.Body, l.Name
 	}
 	fn.body = c.interp(body, in, place{tail: true})
 	fn.nloc = in.max
+	if fn.ibody = c.intBody(f, fn, self, body); fn.ibody != nil {
+		// Called on an integer, the function runs its code for integers; on anything
+		// else (a run that will get stuck), its general code.
+		general, ibody := fn.body, fn.ibody
+		fn.body = func(m *machine, loc []value, self *closure) (value, error) {
+			if k := loc[0]; k.isInt() {
+				n, err := ibody(m, k.n)
+				return intValue(n), err
+			}
+			return general(m, loc, self)
+		}
+	}
 	return fn
 }
 

@@ -21,6 +21,9 @@ type function struct {
 	// readsK: the body's code reads the context of its activation (m.k), which a
 	// call must then set; a body that does not (fib's) is entered without it.
 	readsK bool
+	// ibody is the body compiled for integers, if the function computes with
+	// integers only (gradual_int.go); nil otherwise.
+	ibody icode
 }
 
 // gradualScope is a scope of the gradual calculi's compiled code.
