@@ -283,3 +283,54 @@ func TestStuck(t *testing.T) {
 		}
 	}
 }
+
+// TestFuelUnwatched: without an observer the compiled code counts corridors of
+// contractions at once (and functions compiled for integers count their own), yet
+// spends the fuel contraction by contraction: for every program of the corpus under
+// every standard semantics, unmerged, with N the number of contractions the reduction
+// semantics makes (an independent count), the compiled stage answers as it does with
+// fuel N, and stops after exactly k contractions with fuel k < N.
+func TestFuelUnwatched(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(corpus, "*.gtlc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := gradual.Calculus.Load("gtlc", src)
+		if err != nil {
+			continue
+		}
+		term := p.(interface{ Term() g.Expr }).Term()
+		for _, sem := range g.Standard() {
+			e := g.Translate(sem, term)
+			n := 0
+			count := interderive.Options{Fuel: 5_000, Merging: interderive.Unmerged, OnContract: func(string) { n++ }}
+			ref, err := reduction.Stage{}.Gradual().Eval(sem, e, count)
+			if err != nil {
+				continue // out of fuel: not a run to count
+			}
+			for _, fuel := range []int{n, n - 1, n / 2, 1} {
+				if fuel < 1 {
+					continue
+				}
+				a, err := compile.EvalCast(sem, e, interderive.Options{Fuel: fuel, Merging: interderive.Unmerged})
+				var fe *interderive.FuelError
+				switch {
+				case fuel == n && (err != nil || a.Observe() != ref.Observe()):
+					t.Errorf("%s under %s, fuel %d: %v, %v; want %s", file, sem.Name(), fuel, a.Observe(), err, ref.Observe())
+				case fuel < n && (!errors.As(err, &fe) || fe.Steps != fuel):
+					t.Errorf("%s under %s, fuel %d of %d: %v, want out of fuel after %d", file, sem.Name(), fuel, n, err, fuel)
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 100 {
+		t.Errorf("%d runs checked, want the corpus's (100 or more)", checked)
+	}
+}
