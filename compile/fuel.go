@@ -9,7 +9,8 @@ import "github.com/interderive/interderive"
 // something watches them, every contraction goes to the run's interderive.Counter, one
 // by one and by name, as in every other stage.
 type meter struct {
-	n, fast int // below fast, a contraction is counted by n alone
+	left    int // the contractions the fast path may still count (-1: none, ever)
+	fast    int // the count at which the fast path ends: the count is fast - left
 	budget  int
 	next    int // the count at which to look at the limits next
 	limits  *interderive.Limits
@@ -22,15 +23,15 @@ type meter struct {
 // take microseconds.
 const lookEvery = 256
 
-// newMeter starts counting for a run configured by opts.
-func newMeter(opts interderive.Options) meter {
+// start starts counting for a run configured by opts.
+func (c *meter) start(opts interderive.Options) {
 	if opts.OnContract != nil || opts.Observer != nil {
-		return meter{fast: -1, counter: interderive.NewCounter(opts)}
+		*c = meter{left: -1, counter: interderive.NewCounter(opts)}
+		return
 	}
-	m := meter{budget: opts.Budget()}
-	m.limits = interderive.NewLimits(opts, m.steps)
-	m.setFast()
-	return m
+	*c = meter{budget: opts.Budget()}
+	c.limits = interderive.NewLimits(opts, c.steps)
+	c.setFast(0)
 }
 
 // steps is the number of contractions so far.
@@ -38,23 +39,24 @@ func (c *meter) steps() int {
 	if c.counter != nil {
 		return c.counter.Steps()
 	}
-	return c.n
+	return c.fast - c.left
 }
 
-// setFast sets the bound of the fast path: the budget, or the next look at the
-// limits, whichever comes first.
-func (c *meter) setFast() {
+// setFast sets the end of the fast path, the count being n: the budget, or the next
+// look at the limits, whichever comes first.
+func (c *meter) setFast(n int) {
 	c.fast = c.budget
 	if c.limits.Active() {
 		c.fast = min(c.budget, c.next)
 	}
+	c.left = c.fast - n
 }
 
 // contract counts one contraction of the rule: a *FuelError if the budget is spent, a
 // *TimeoutError or a *MemoryError past the limits, in which case it must not happen.
 func (c *meter) contract(rule string) error {
-	if c.n < c.fast {
-		c.n++
+	if c.left > 0 {
+		c.left--
 		return nil
 	}
 	return c.slow(rule)
@@ -63,8 +65,8 @@ func (c *meter) contract(rule string) error {
 // tick counts a corridor: the n contractions rules, in a row, nothing between them
 // (n is len(rules), a constant where tick is called).
 func (c *meter) tick(n int, rules []string) error {
-	if c.n+n <= c.fast {
-		c.n += n
+	if c.left >= n {
+		c.left -= n
 		return nil
 	}
 	return c.tickSlow(rules)
@@ -88,16 +90,16 @@ func (c *meter) slow(rule string) error {
 	if c.counter != nil {
 		return c.counter.Contract(rule)
 	}
-	if c.n >= c.budget {
-		return &interderive.FuelError{Steps: c.n}
+	n := c.fast - c.left
+	if n >= c.budget {
+		return &interderive.FuelError{Steps: n}
 	}
-	if c.n >= c.next && c.limits.Active() {
+	if n >= c.next && c.limits.Active() {
 		if err := c.limits.Check(); err != nil {
 			return err
 		}
-		c.next = c.n + lookEvery
+		c.next = n + lookEvery
 	}
-	c.n++
-	c.setFast()
+	c.setFast(n + 1)
 	return nil
 }

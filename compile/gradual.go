@@ -38,7 +38,8 @@ func evalCast(sem g.Semantics, e g.Expr, opts interderive.Options, maxDepth int)
 	c := &compiler{sem: sem, merge: merge}
 	top := &gradualScope{}
 	body := c.interp(e, top, place{tail: true})
-	m := &machine{sem: sem, fuel: newMeter(opts), merge: merge, room: maxDepth, maxDepth: maxDepth}
+	m := &machine{sem: sem, merge: merge, room: maxDepth, maxDepth: maxDepth}
+	m.fuel.start(opts)
 	val, err := m.run(body, top.max)
 	if b, ok := err.(*blamed); ok {
 		return g.Answer{Blamed: true, Blame: b.l}, nil

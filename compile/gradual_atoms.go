@@ -282,11 +282,11 @@ func (c *compiler) selfCall(f atom, a simpleOperand, sc *gradualScope, at place,
 		x := loc[i]
 		base := m.sp
 		top := base + fn.nloc
-		if !x.isInt() || fn.readsK || m.room < w || m.fuel.n+3 > m.fuel.fast || top > len(m.stack) {
+		if !x.isInt() || fn.readsK || m.room < w || m.fuel.left < 3 || top > len(m.stack) {
 			return m.selfCallSlow(general, loc, self, x, d, w)
 		}
 		// The corridor counted, then m.enter(self, intValue(x.n+d), w), written out.
-		m.fuel.n += 3
+		m.fuel.left -= 3
 		m.room -= w
 		m.sp = top
 		callee := m.stack[base:top:top]

@@ -31,7 +31,8 @@ func (lambdaStage) Eval(e lambda.Expr, opts interderive.Options) (lambda.Answer,
 func lambdaEval(e lambda.Expr, opts interderive.Options, maxDepth int) (lambda.Answer, error) {
 	top := &lambdaScope{}
 	body := lambdaCompiler{}.interp(e, top, place{tail: true})
-	m := &lambdaMachine{fuel: newMeter(opts), room: maxDepth, maxDepth: maxDepth}
+	m := &lambdaMachine{room: maxDepth, maxDepth: maxDepth}
+	m.fuel.start(opts)
 	val, err := m.run(body, top.max)
 	if err != nil {
 		return lambda.Answer{}, err
