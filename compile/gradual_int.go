@@ -101,6 +101,22 @@ func (ic intCompiler) binary(t *g.Binary, at place) (icode, bool) {
 		return nil, false
 	}
 	op := t.Op
+	if op == g.OpAdd { // without prim's dispatch on the operator
+		return func(m *machine, k int64) (int64, error) {
+			a, err := x(m, k)
+			if err != nil {
+				return 0, err
+			}
+			b, err := y(m, k)
+			if err != nil {
+				return 0, err
+			}
+			if err := m.fuel.contract(g.RuleDelta); err != nil {
+				return 0, err
+			}
+			return a + b, nil
+		}, true
+	}
 	return func(m *machine, k int64) (int64, error) {
 		a, err := x(m, k)
 		if err != nil {
@@ -152,6 +168,17 @@ func (ic intCompiler) conditional(t *g.If, at place) (icode, bool) {
 	if v, ok := cmp.X.(*g.Var); ok && v.Name == ic.param && cmp.Op == g.OpLt {
 		if n, ok := cmp.Y.(*g.IntLit); ok { // k < n, the common test
 			n := n.N
+			if v, ok := t.Then.(*g.Var); ok && v.Name == ic.param { // then k: fib's leaves
+				return func(m *machine, k int64) (int64, error) {
+					if err := m.fuel.tick(2, corridorDeltaIf); err != nil {
+						return 0, err
+					}
+					if k < n {
+						return k, nil
+					}
+					return els(m, k)
+				}, true
+			}
 			return func(m *machine, k int64) (int64, error) {
 				if err := m.fuel.tick(2, corridorDeltaIf); err != nil {
 					return 0, err
