@@ -331,14 +331,6 @@ func (c *compiler) branchOf(e g.Expr, sc *gradualScope, at place, code code) bra
 	return branch{code: code}
 }
 
-// run is the branch's value.
-func (b *branch) run(m *machine, loc []value, self *closure) (value, error) {
-	if b.isAtom {
-		return b.a.get(loc, self), nil
-	}
-	return b.code(m, loc, self)
-}
-
 // compareLocal is the code of if x < n (or x = n) on a local x and an integer n, or nil
 // if the condition is not that.
 func (c *compiler) compareLocal(o simpleOperand, then, els branch, general code) code {
@@ -355,7 +347,7 @@ func (c *compiler) compareLocal(o simpleOperand, then, els branch, general code)
 			if err := m.fuel.tick(2, corridorDeltaIf); err != nil {
 				return value{}, err
 			}
-			if x.n == n { // then.run, els.run, written out for the compiler to inline
+			if x.n == n {
 				if then.isAtom {
 					return then.a.get(loc, self), nil
 				}
@@ -375,7 +367,7 @@ func (c *compiler) compareLocal(o simpleOperand, then, els branch, general code)
 		if err := m.fuel.tick(2, corridorDeltaIf); err != nil {
 			return value{}, err
 		}
-		if x.n < n { // then.run, els.run, written out for the compiler to inline
+		if x.n < n {
 			if then.isAtom {
 				return then.a.get(loc, self), nil
 			}
