@@ -151,9 +151,12 @@ func (ic intCompiler) offset(t *g.Binary) (d int64, ok bool) {
 	return 0, false
 }
 
-// conditional is the icode of if on a comparison (< or =) of integer operands: the
-// operands, δ and If at once, a branch.
+// conditional is the icode of if on a comparison (< or =) of integer operands, or on
+// zero? of one: the operands, δ and If at once, a branch.
 func (ic intCompiler) conditional(t *g.If, at place) (icode, bool) {
+	if z, ok := t.Cond.(*g.Unary); ok && z.Op == g.OpZero {
+		return ic.zero(t, z, at)
+	}
 	cmp, ok := t.Cond.(*g.Binary)
 	if !ok || cmp.Op != g.OpLt && cmp.Op != g.OpEq {
 		return nil, false
@@ -204,6 +207,29 @@ func (ic intCompiler) conditional(t *g.If, at place) (icode, bool) {
 			return 0, err
 		}
 		if eq && a == b || !eq && a < b {
+			return then(m, k)
+		}
+		return els(m, k)
+	}, true
+}
+
+// zero is the icode of if zero? x then ... else ...: x, δ and If at once, a branch.
+func (ic intCompiler) zero(t *g.If, z *g.Unary, at place) (icode, bool) {
+	x, okx := ic.compile(z.X, at.operand())
+	then, okt := ic.compile(t.Then, at.same())
+	els, oke := ic.compile(t.Else, at.same())
+	if !okx || !okt || !oke {
+		return nil, false
+	}
+	return func(m *machine, k int64) (int64, error) {
+		a, err := x(m, k)
+		if err != nil {
+			return 0, err
+		}
+		if err := m.fuel.tick(2, corridorDeltaIf); err != nil {
+			return 0, err
+		}
+		if a == 0 {
 			return then(m, k)
 		}
 		return els(m, k)
