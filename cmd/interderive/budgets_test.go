@@ -123,13 +123,13 @@ func TestPrintBudget(t *testing.T) {
 func TestTraceAllBudgets(t *testing.T) {
 	loop := write(t, "loop.gtlc", "letrec loop: Int -> Int = \\x:Int. loop x in loop 0")
 	stdout, stderr, code := runCmd("trace", "--stage", "all", "--fuel", "50", loop)
-	if code != exitFuel || strings.Count(stdout, "out of fuel after 50 contractions") != 5 ||
+	if code != exitFuel || strings.Count(stdout, "out of fuel after 50 contractions") != 6 ||
 		!strings.Contains(stdout, "contraction 50: beta") || !strings.Contains(stderr, "--fuel allows more") {
 		t.Errorf("--fuel 50: exit %d, %q, stdout ends %q", code, stderr, stdout[max(0, len(stdout)-400):])
 	}
 	start := time.Now()
 	stdout, stderr, code = runCmd("trace", "--stage", "all", "--fuel", "1000000000000", "--timeout", "300ms", loop)
-	if code != exitFuel || strings.Count(stdout, "timed out after 300ms") != 5 || !strings.Contains(stderr, "--timeout allows more") {
+	if code != exitFuel || strings.Count(stdout, "timed out after 300ms") != 6 || !strings.Contains(stderr, "--timeout allows more") {
 		t.Errorf("--timeout 300ms: exit %d, %q", code, stderr)
 	}
 	if d := time.Since(start); d > 10*time.Second {
@@ -154,11 +154,11 @@ func TestCompareCut(t *testing.T) {
 	loop := write(t, "loop.gtlc", "letrec loop: Int -> Int = \\x:Int. loop x in loop 0")
 	stdout, _, code := runCmd("compare", "--semantics", "ed", "--timeout", "5ms", "--fuel", "1000000000000", loop)
 	if code != exitFuel || strings.Contains(stdout, "DISAGREE") || !strings.Contains(stdout, "PARTIAL ed: the stages agree on the first ") ||
-		!strings.Contains(stdout, "reduction, closures, machine, cps2, interp cut by --timeout") || strings.Contains(stdout, "all stages agree") {
+		!strings.Contains(stdout, "reduction, closures, machine, cps2, interp, compile cut by --timeout") || strings.Contains(stdout, "all stages agree") {
 		t.Errorf("--timeout 5ms: exit %d\n%s", code, stdout)
 	}
 	stdout, _, code = runCmd("compare", "--semantics", "ld,ed", "--fuel", "1000", loop)
-	if code != exitFuel || !strings.Contains(stdout, "PARTIAL ld: the stages agree on the first 1000 contractions; reduction, closures, machine, cps2, interp cut by --fuel") ||
+	if code != exitFuel || !strings.Contains(stdout, "PARTIAL ld: the stages agree on the first 1000 contractions; reduction, closures, machine, cps2, interp, compile cut by --fuel") ||
 		!strings.Contains(stdout, "ed         interp     out of fuel  1000") {
 		t.Errorf("--fuel 1000: exit %d\n%s", code, stdout)
 	}

@@ -25,9 +25,9 @@ func writeFiles(t *testing.T, files map[string]string) string {
 
 // TestCheck counts files and runs, groups a file's identical failures, and exits 2
 // when a file cannot be checked, else 1 when a run failed. The counts, by hand: a
-// gradual file with an expectation under the four standard semantics runs on 5 stages
-// unmerged under each (20) and merged under LD and LUD (10), 30 runs; one with a type
-// error runs once per semantics (4); good.cast expects under all four (30).
+// gradual file with an expectation under the four standard semantics runs on 6 stages
+// unmerged under each (24) and merged under LD and LUD (12), 36 runs; one with a type
+// error runs once per semantics (4); good.cast expects under all four (36).
 func TestCheck(t *testing.T) {
 	good := "-- expect[ld]: blame l2\n-- expect[lud]: blame l1\n-- expect[ed,eud]: blame *\n" +
 		"-- rules[lud]: StepCst/Arr\n" +
@@ -39,19 +39,19 @@ func TestCheck(t *testing.T) {
 		"notes.txt":    "not a program",
 	})
 	stdout, _, code := runCmd("check", dir)
-	if code != 0 || stdout != "3 files, 64 runs: 64 passed, 0 failed\n" {
+	if code != 0 || stdout != "3 files, 76 runs: 76 passed, 0 failed\n" {
 		t.Errorf("check: exit %d, output %q", code, stdout)
 	}
 
-	os.WriteFile(filepath.Join(dir, "wrong.gtlc"), []byte("-- expect: 5\ninc 3\n"), 0o644)                  // 30 runs fail
-	os.WriteFile(filepath.Join(dir, "norule.gtlc"), []byte("-- expect: 4\n-- rules: beta\ninc 3\n"), 0o644) // 20 unmerged runs fail, 10 merged pass
-	os.WriteFile(filepath.Join(dir, "partial.gtlc"), []byte("-- expect[ld]: 4\ninc 3\n"), 0o644)            // 10 runs pass
+	os.WriteFile(filepath.Join(dir, "wrong.gtlc"), []byte("-- expect: 5\ninc 3\n"), 0o644)                  // 36 runs fail
+	os.WriteFile(filepath.Join(dir, "norule.gtlc"), []byte("-- expect: 4\n-- rules: beta\ninc 3\n"), 0o644) // 24 unmerged runs fail, 12 merged pass
+	os.WriteFile(filepath.Join(dir, "partial.gtlc"), []byte("-- expect[ld]: 4\ninc 3\n"), 0o644)            // 12 runs pass
 	stdout, _, code = runCmd("check", dir)
 	want := "FAIL " + filepath.Join(dir, "norule.gtlc") + "\n" +
-		"    rule beta never fired (fired: delta) on reduction, closures, machine, cps2, interp under ld (unmerged), lud (unmerged), ed, eud\n" +
+		"    rule beta never fired (fired: delta) on reduction, closures, machine, cps2, interp, compile under ld (unmerged), lud (unmerged), ed, eud\n" +
 		"FAIL " + filepath.Join(dir, "wrong.gtlc") + "\n" +
-		"    expected 5, got 4 on reduction, closures, machine, cps2, interp under ld, lud, ed, eud\n" +
-		"6 files, 134 runs: 84 passed, 50 failed\n"
+		"    expected 5, got 4 on reduction, closures, machine, cps2, interp, compile under ld, lud, ed, eud\n" +
+		"6 files, 160 runs: 100 passed, 60 failed\n"
 	if code != 1 || stdout != want {
 		t.Errorf("check with failures: exit %d, output\n%s\nwant\n%s", code, stdout, want)
 	}
@@ -60,7 +60,7 @@ func TestCheck(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "none.gtlc"), []byte("-- expect[ld] 4\ninc 3\n"), 0o644)
 	stdout, _, code = runCmd("check", dir)
 	if code != 2 || !strings.Contains(stdout, "none.gtlc:1:15: a colon must follow expect[...]") ||
-		!strings.HasSuffix(stdout, "7 files, 134 runs: 84 passed, 50 failed; 1 file not checked (errors above)\n") {
+		!strings.HasSuffix(stdout, "7 files, 160 runs: 100 passed, 60 failed; 1 file not checked (errors above)\n") {
 		t.Errorf("check with an error: exit %d\n%s", code, stdout)
 	}
 }
@@ -81,7 +81,7 @@ func TestCheckNothingPassesByAccident(t *testing.T) {
 		code   int
 		output string // in stdout or stderr
 	}{
-		{[]string{"--stage", "bogus", wrong}, 2, `unknown stage "bogus" in --stage (known: reduction, closures, machine, cps2, interp)`},
+		{[]string{"--stage", "bogus", wrong}, 2, `unknown stage "bogus" in --stage (known: reduction, closures, machine, cps2, interp, compile)`},
 		{[]string{"--stage", "Machine", wrong}, 2, `unknown stage "Machine"`},
 		{[]string{"--stage", "machine,interp", wrong}, 1, "expected 5, got 4 on machine, interp under ld, lud, ed, eud\n1 file, 12 runs: 0 passed, 12 failed"},
 		{[]string{"--stage", "machine,bogus", wrong}, 2, `unknown stage "bogus"`},

@@ -16,7 +16,7 @@ func TestUnknownNames(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "--stage", "Machine", gtlc}, `unknown stage "Machine" in --stage (known: reduction, closures, machine, cps2, interp)`},
+		{[]string{"run", "--stage", "Machine", gtlc}, `unknown stage "Machine" in --stage (known: reduction, closures, machine, cps2, interp, compile)`},
 		{[]string{"run", "--stage", "machine,interp", gtlc}, "--stage takes one name here"},
 		{[]string{"run", "--semantics", "ED", gtlc}, `unknown cast semantics "ED" in --semantics (known: ld, lud, ed, eud, edn)`},
 		{[]string{"run", "--semantics", "xx", dpl}, `unknown cast semantics "xx"`},
@@ -28,7 +28,7 @@ func TestUnknownNames(t *testing.T) {
 		{[]string{"fuzz", "--stage", "machine,Interp"}, `unknown stage "Interp"`},
 		{[]string{"bench", "--dir", suite, "--program", "typo"}, `unknown program "typo" in --program (known: count)`},
 		{[]string{"bench", "--dir", suite, "--program", "coun"}, `unknown program "coun"`},
-		{[]string{"bench", "--dir", suite, "--targets", "--program", "sum"}, `unknown target "sum" in --program (known: refocusing, fib, configurations, space, tape)`},
+		{[]string{"bench", "--dir", suite, "--targets", "--program", "sum"}, `unknown target "sum" in --program (known: refocusing, fib, compiled, configurations, space, tape)`},
 		{[]string{"bench", "--dir", "/nonexistent"}, "--dir /nonexistent: stat /nonexistent: no such file or directory"},
 		{[]string{"bench", "--dir", t.TempDir()}, "holds no benchmark program"},
 		{[]string{"bench", "--dir", suite, "--stage", "compiler"}, `unknown stage "compiler"`},
@@ -53,12 +53,12 @@ func TestCompletion(t *testing.T) {
 		args []string
 		want []string // the completions, in order
 	}{
-		{[]string{"run", "--stage", ""}, []string{"reduction", "closures", "machine", "cps2", "interp"}},
-		{[]string{"trace", "--stage", "c"}, []string{"closures", "cps2"}},
+		{[]string{"run", "--stage", ""}, []string{"reduction", "closures", "machine", "cps2", "interp", "compile"}},
+		{[]string{"trace", "--stage", "c"}, []string{"closures", "cps2", "compile"}},
 		{[]string{"trace", "--stage", "a"}, []string{"all"}},
 		{[]string{"run", "--semantics", "e"}, []string{"ed", "eud", "edn"}},
 		{[]string{"run", "--ad", ""}, []string{"tape", "pruned", "figure6"}},
-		{[]string{"check", "--stage", "machine,"}, []string{"machine,reduction", "machine,closures", "machine,cps2", "machine,interp"}},
+		{[]string{"check", "--stage", "machine,"}, []string{"machine,reduction", "machine,closures", "machine,cps2", "machine,interp", "machine,compile"}},
 		{[]string{"fuzz", "--ad", "tape,p"}, []string{"tape,pruned"}},
 		{[]string{"bench", "--semantics", "l"}, []string{"ld", "lud"}},
 		{[]string{"run", "--lang", ""}, []string{"gtlc", "cast", "dpl", "lam", "abd"}},

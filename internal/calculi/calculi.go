@@ -6,6 +6,7 @@ package calculi
 import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/compile"
 	"github.com/interderive/interderive/cps2"
 	"github.com/interderive/interderive/internal/calculi/abductive"
 	"github.com/interderive/interderive/internal/calculi/differentiable"
@@ -36,5 +37,6 @@ func Stages() []interderive.Stage {
 		machine.Stage{},
 		cps2.Stage{},
 		interp.Stage{},
+		compile.Stage{},
 	}
 }

@@ -99,14 +99,14 @@ func load(t testing.TB, src string) workbench.Program {
 	return p
 }
 
-// TestStages: the calculus runs on the five stages, in derivation order, the reduction
+// TestStages: the calculus runs on the six stages, in derivation order, the reduction
 // semantics first.
 func TestStages(t *testing.T) {
 	var names []string
 	for _, s := range stages(t) {
 		names = append(names, s.Name())
 	}
-	if want := []string{"reduction", "closures", "machine", "cps2", "interp"}; !slices.Equal(names, want) {
+	if want := []string{"reduction", "closures", "machine", "cps2", "interp", "compile"}; !slices.Equal(names, want) {
 		t.Errorf("stages %v, want %v", names, want)
 	}
 }

@@ -27,7 +27,7 @@ func bench(t *testing.T) (*workbench.Workbench, workbench.Calculus) {
 }
 
 // TestRegistered: the registry holds the calculus under its name and extension, with
-// the five stages in derivation order and its variant; an unknown evaluation order is
+// the six stages in derivation order and its variant; an unknown evaluation order is
 // refused, naming the known one.
 func TestRegistered(t *testing.T) {
 	w, c := bench(t)
@@ -38,7 +38,7 @@ func TestRegistered(t *testing.T) {
 	for _, s := range w.StagesOf(c) {
 		names = append(names, s.Name())
 	}
-	if want := []string{"reduction", "closures", "machine", "cps2", "interp"}; !slices.Equal(names, want) {
+	if want := []string{"reduction", "closures", "machine", "cps2", "interp", "compile"}; !slices.Equal(names, want) {
 		t.Errorf("stages %v, want %v", names, want)
 	}
 	if v, err := w.VariantFor(c, ""); err != nil || v != "cbv" {
@@ -54,7 +54,7 @@ func TestRegistered(t *testing.T) {
 	}
 }
 
-// TestWorkbenchCheck: check runs the corpus: 17 files that run, on 5 stages each, and
+// TestWorkbenchCheck: check runs the corpus: 17 files that run, on 6 stages each, and
 // 2 type errors, checked once each.
 func TestWorkbenchCheck(t *testing.T) {
 	w, _ := bench(t)
@@ -67,7 +67,7 @@ func TestWorkbenchCheck(t *testing.T) {
 	report := workbench.RunCheck(files, plans, errs, workbench.CheckOptions{}, nil, func(i int, fs []workbench.Failure) {
 		workbench.WriteCheckFile(&failures, files[i], plans[i], errs[i], fs)
 	})
-	if got, want := report.Summary(), "19 files, 87 runs: 87 passed, 0 failed"; got != want {
+	if got, want := report.Summary(), "19 files, 104 runs: 104 passed, 0 failed"; got != want {
 		t.Errorf("check: %s, want %s\n%s", got, want, failures.String())
 	}
 }
@@ -76,7 +76,7 @@ func TestWorkbenchCheck(t *testing.T) {
 func TestWorkbenchCompare(t *testing.T) {
 	w, c := bench(t)
 	cmp, err := w.Compare(c, load(t, `letrec fact:Int -> Int = \n:Int. if0 n then 1 else n * fact (n - 1) in fact 5`), nil, "", interderive.Options{})
-	if err != nil || len(cmp.Disagreements) > 0 || len(cmp.Partial) > 0 || len(cmp.Rows) != 5 {
+	if err != nil || len(cmp.Disagreements) > 0 || len(cmp.Partial) > 0 || len(cmp.Rows) != 6 {
 		t.Errorf("compare: %v, %+v", err, cmp)
 	}
 	for _, r := range cmp.Rows {
