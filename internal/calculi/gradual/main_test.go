@@ -6,6 +6,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/compile"
 	"github.com/interderive/interderive/cps2"
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/internal/gen/gradualgen"
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // stages are the stages of the derivation, in order, the reduction semantics first:
 // internal/calculi.Stages.
 func stages() []interderive.Stage {
-	return []interderive.Stage{reduction.Stage{}, closures.Stage{}, machine.Stage{}, cps2.Stage{}, interp.Stage{}}
+	return []interderive.Stage{reduction.Stage{}, closures.Stage{}, machine.Stage{}, cps2.Stage{}, interp.Stage{}, compile.Stage{}}
 }
 
 // newBench is a workbench of the gradual calculi alone, on stages().
