@@ -60,6 +60,9 @@ func (calculus) Load(lang string, src []byte) (workbench.Program, error) {
 	if lang != ext {
 		return nil, fmt.Errorf("no language %q in the abductive calculus", lang)
 	}
+	if err := workbench.CheckSize(src); err != nil {
+		return nil, err
+	}
 	e, err := abd.Parse(src)
 	if err != nil {
 		return nil, &workbench.LoadError{Phase: "syntax", Err: err}
