@@ -115,7 +115,7 @@ func ContractRH(env RHEnv, rh *RH, rule string, lets []*Let, x Cmd) (Cmd, error)
 	case RuleRHNest:
 		h := x.(*Handle)
 		return &RH{P: rh.P, H: rh.H, Vals: rh.Vals, Vars: rh.Vars, Types: rh.Types,
-			Body: PlugSpine(lets, &RH{P: h.P, H: h.H, Vals: Projections(h.Arg, len(h.Vars)), Vars: h.Vars, Types: h.Types, Body: h.Body})}, nil
+			Body: PlugSpine(lets, &RH{P: h.P, H: h.H, Vals: typedProjections(h.Arg, h.Types), Vars: h.Vars, Types: h.Types, Body: h.Body})}, nil
 	case RuleRHPure:
 		return env.pure(rh, lets, x)
 	}
@@ -304,4 +304,14 @@ func substAll(m dpl.Term, ys []string, vals []dpl.Term, skip int, names *dpl.Nam
 		}
 	}
 	return m
+}
+
+// typedProjections is Projections with the projections' type subscripts, for a tuple
+// of the left-nested tuple type of ts.
+func typedProjections(t dpl.Term, ts []dpl.Type) []dpl.Term {
+	ps := Projections(t, len(ts))
+	for i, p := range ps {
+		ps[i] = typedProj(p, ts)
+	}
+	return ps
 }
