@@ -1,6 +1,7 @@
 package reduction
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/interderive/interderive"
@@ -354,7 +355,7 @@ func (s handlersSemantics) iterate(ad dpl.Differentiator, prog *handlers.Program
 			if u := undefined(err); u != nil {
 				return handlers.Answer{Undefined: u}, nil
 			}
-			return handlers.Answer{}, err
+			return handlers.Answer{}, handlersStuck(d.redex, err)
 		}
 		c = s.plug(d, m, k)
 		if err := show.contracted(run.fuel.Steps(), m, k, c); err != nil {
@@ -420,4 +421,14 @@ func (s *handlersShow) contracted(n int, m dpl.Term, k handlers.Cmd, next handle
 	}
 	s.obs.About(n, "plug:      "+s.cmd(next))
 	return s.pr.Err()
+}
+
+// handlersStuck is err as a stuck state, unless it is a resource limit or already
+// one: a contraction that fails (fst of a real) has no transition.
+func handlersStuck(r handlersRedex, err error) error {
+	var se *interderive.StuckError
+	if errors.Is(err, interderive.ErrResourceLimit) || errors.As(err, &se) {
+		return err
+	}
+	return interderive.Stuck(r.show(), "%v", err)
 }
