@@ -6,6 +6,7 @@ import (
 	"github.com/interderive/interderive/closures"
 	"github.com/interderive/interderive/handlers"
 	"github.com/interderive/interderive/internal/cases/handlerscases"
+	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
 )
 
@@ -16,5 +17,6 @@ func TestLockstep(t *testing.T) {
 	handlerscases.Lockstep(t, map[string]handlers.Stage{
 		"reduction": reduction.Stage{}.Handlers(),
 		"closures":  closures.Stage{}.Handlers(),
-	}, []string{"reduction", "closures"})
+		"machine":   machine.Stage{}.Handlers(),
+	}, []string{"reduction", "closures", "machine"})
 }
