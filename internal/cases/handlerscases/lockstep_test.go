@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/cps2"
 	"github.com/interderive/interderive/handlers"
 	"github.com/interderive/interderive/internal/cases/handlerscases"
 	"github.com/interderive/interderive/machine"
@@ -18,5 +19,6 @@ func TestLockstep(t *testing.T) {
 		"reduction": reduction.Stage{}.Handlers(),
 		"closures":  closures.Stage{}.Handlers(),
 		"machine":   machine.Stage{}.Handlers(),
-	}, []string{"reduction", "closures", "machine"})
+		"cps2":      cps2.Stage{}.Handlers(),
+	}, []string{"reduction", "closures", "machine", "cps2"})
 }
