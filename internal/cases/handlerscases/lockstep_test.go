@@ -7,6 +7,7 @@ import (
 	"github.com/interderive/interderive/cps2"
 	"github.com/interderive/interderive/handlers"
 	"github.com/interderive/interderive/internal/cases/handlerscases"
+	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
 )
@@ -20,5 +21,6 @@ func TestLockstep(t *testing.T) {
 		"closures":  closures.Stage{}.Handlers(),
 		"machine":   machine.Stage{}.Handlers(),
 		"cps2":      cps2.Stage{}.Handlers(),
-	}, []string{"reduction", "closures", "machine", "cps2"})
+		"interp":    interp.Stage{}.Handlers(),
+	}, []string{"reduction", "closures", "machine", "cps2", "interp"})
 }
