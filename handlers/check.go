@@ -89,7 +89,7 @@ func CheckCmd(sigs map[string]Signature, delta map[string]dpl.Type, c Cmd) (dpl.
 	for _, x := range names {
 		e = e.bind(x, delta[x])
 	}
-	t, err := (&checker{sigs: sigs}).cmd(e, c)
+	t, err := (&checker{sigs: sigs, readonly: true}).cmd(e, c)
 	if err != nil {
 		return nil, asList(err)
 	}
@@ -106,6 +106,9 @@ func asList(err error) error {
 
 type checker struct {
 	sigs map[string]Signature
+	// readonly: check without elaborating (CheckCmd checks the commands of a run,
+	// which share their nodes with the program and with each other).
+	readonly bool
 }
 
 // term types a term under Δ and stores its elaboration.
@@ -114,7 +117,9 @@ func (c *checker) term(e *env, m *dpl.Term) (dpl.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	*m = el
+	if !c.readonly {
+		*m = el
+	}
 	return t, nil
 }
 
@@ -166,7 +171,9 @@ func (c *checker) cmd(e *env, p Cmd) (dpl.Type, error) {
 			if p.T != nil && !dpl.Equal(p.T, a) {
 				return nil, typeErr(p.P, "%s is declared %s but bound to a command of type %s", p.Name, p.T, a)
 			}
-			p.T = a
+			if !c.readonly {
+				p.T = a
+			}
 			e = e.bind(p.Name, a)
 			next, ok := p.Body.(*Let)
 			if !ok {
@@ -183,7 +190,9 @@ func (c *checker) cmd(e *env, p Cmd) (dpl.Type, error) {
 		if !ok {
 			return nil, typeErr(p.Arg.Pos(), "rev handle binds %d variables, but its argument has type %s, not a product of %d components", len(p.Vars), t, len(p.Vars))
 		}
-		p.Types = ts
+		if !c.readonly {
+			p.Types = ts
+		}
 		ct, err := c.cmd(envOf(p.Vars, ts), p.Body)
 		if err != nil {
 			return nil, err
@@ -225,6 +234,9 @@ func (c *checker) handler(h *Handler, ct dpl.Type) error {
 	}
 	if !dpl.Equal(rt, ct) {
 		return typeErr(h.Ret.Pos(), "the return clause has type %s, but the handled command has type %s (they must be equal)", rt, ct)
+	}
+	if c.readonly {
+		return nil // checked when the program was
 	}
 	h.C = ct
 	for _, cl := range h.Clauses {

@@ -23,3 +23,22 @@ func StageOf(s interderive.Stage) (Stage, bool) {
 	}
 	return h.Handlers(), true
 }
+
+// A Stepper is a stage that takes one step at a time: the reduction semantics, whose
+// steps the metatheory follows (progress and preservation).
+type Stepper interface {
+	// Start begins a run of the checked program under the strategy ad.
+	Start(ad dpl.Differentiator, prog *Program) Steps
+}
+
+// Steps is a run taken one step at a time.
+type Steps interface {
+	// Step decomposes the current configuration, contracts its redex and plugs the
+	// contractum back: the rule it contracted by; done when the configuration is an
+	// answer (undefined included), which Answer gives.
+	Step() (rule string, done bool, err error)
+	// Current is the current command.
+	Current() Cmd
+	// Answer is the run's answer once Step reports done.
+	Answer() Answer
+}

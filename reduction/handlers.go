@@ -432,3 +432,48 @@ func handlersStuck(r handlersRedex, err error) error {
 	}
 	return interderive.Stuck(r.show(), "%v", err)
 }
+
+// Start begins a run taken one step at a time (handlers.Stepper).
+func (s handlersSemantics) Start(ad dpl.Differentiator, prog *handlers.Program) handlers.Steps {
+	names := &dpl.Names{}
+	handlers.ReserveNames(names, prog)
+	run := &handlersRun{ad: ad, heap: prog.InitialHeap(), fuel: interderive.NewCounter(interderive.Options{}),
+		env: handlers.RHEnv{Sigs: prog.Signatures(), Names: names}}
+	return &handlersSteps{s: s, run: run, c: prog.Body}
+}
+
+// handlersSteps is a run of the reduction semantics taken one step at a time.
+type handlersSteps struct {
+	s      handlersSemantics
+	run    *handlersRun
+	c      handlers.Cmd
+	answer handlers.Answer
+}
+
+func (st *handlersSteps) Current() handlers.Cmd   { return st.c }
+func (st *handlersSteps) Answer() handlers.Answer { return st.answer }
+
+// Step is one step: decompose, contract, plug.
+func (st *handlersSteps) Step() (rule string, done bool, err error) {
+	d, err := st.s.decompose(st.c)
+	if err != nil {
+		return "", false, err
+	}
+	if d.redex == nil {
+		st.answer = handlers.Answer{Value: d.answer, Heap: st.run.heap}
+		return "", true, nil
+	}
+	if err := st.run.fuel.Contract(d.redex.rule()); err != nil {
+		return "", false, err
+	}
+	m, k, err := st.s.contract(st.run, d.redex)
+	if err != nil {
+		if u := undefined(err); u != nil {
+			st.answer = handlers.Answer{Undefined: u}
+			return d.redex.rule(), true, nil
+		}
+		return "", false, handlersStuck(d.redex, err)
+	}
+	st.c = st.s.plug(d, m, k)
+	return d.redex.rule(), false, nil
+}

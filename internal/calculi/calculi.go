@@ -9,6 +9,7 @@ import (
 	"github.com/interderive/interderive/cps2"
 	"github.com/interderive/interderive/internal/calculi/differentiable"
 	"github.com/interderive/interderive/internal/calculi/gradual"
+	"github.com/interderive/interderive/internal/calculi/handlers"
 	"github.com/interderive/interderive/internal/calculi/lambda"
 	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/interp"
@@ -22,6 +23,7 @@ func All() []workbench.Calculus {
 		gradual.Calculus,
 		differentiable.Calculus,
 		lambda.Calculus,
+		handlers.Calculus,
 	}
 }
 
