@@ -165,4 +165,3 @@ func (p program) Run(stage interderive.Stage, variant string, opts interderive.O
 	}
 	return workbench.Outcome{Observation: obs, Value: value, Answer: a, Steps: steps}, nil
 }
-
