@@ -61,7 +61,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"check", "--stage", "machine,"}, []string{"machine,reduction", "machine,closures", "machine,cps2", "machine,interp"}},
 		{[]string{"fuzz", "--ad", "tape,p"}, []string{"tape,pruned"}},
 		{[]string{"bench", "--semantics", "l"}, []string{"ld", "lud"}},
-		{[]string{"run", "--lang", ""}, []string{"gtlc", "cast", "dpl", "lam"}},
+		{[]string{"run", "--lang", ""}, []string{"gtlc", "cast", "dpl", "lam", "rh"}},
 	}
 	for _, tt := range tests {
 		stdout, _, code := runCmd(append([]string{"__complete"}, tt.args...)...)
