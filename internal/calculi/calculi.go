@@ -11,6 +11,7 @@ import (
 	"github.com/interderive/interderive/internal/calculi/abductive"
 	"github.com/interderive/interderive/internal/calculi/differentiable"
 	"github.com/interderive/interderive/internal/calculi/gradual"
+	"github.com/interderive/interderive/internal/calculi/handlers"
 	"github.com/interderive/interderive/internal/calculi/lambda"
 	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/interp"
@@ -25,6 +26,7 @@ func All() []workbench.Calculus {
 		differentiable.Calculus,
 		lambda.Calculus,
 		abductive.Calculus,
+		handlers.Calculus,
 	}
 }
 

@@ -1,0 +1,317 @@
+package handlers
+
+import (
+	"fmt"
+
+	"github.com/interderive/interderive/dpl"
+)
+
+// The clauses of Fig. 7 (spec §3), shared by every stage: RH_H^V(<y1, ..., ym>. P) is
+// an administrative command, contracted one clause at a time by the shape of its body
+// (Lemma 5.6). The body is F^c[X], F^c the lets along the bound positions (Spine) and
+// X the command at its hole:
+//
+//	rh/ret   X = [y_k], F^c empty
+//	         RH^V(<y>. [y_k]) = let r <= P[V_k/x] in [<0, ..., r, ..., 0>]
+//	rh/var   X = [y_j], F^c = F'^c[let x <= [] in R]
+//	         RH^V(<y>. F'^c[let x <= [y_j] in R]) = RH^V(<y>. F'^c[R[y_j/x]])
+//	rh/op    X = Op(y_i)
+//	         let <b, d> <= Qf[V_i/x] in
+//	         let <b', y'_1, ..., y'_m> <= RH^{<b, V>}(<b, y_1, ..., y_m>. F^c[[b]]) in
+//	         let a <= Qb[b'/y, d/z] in [<y'_1, ..., y'_i + a, ..., y'_m>]
+//	rh/nest  X = rev handle(y_j) <z>. R with H'
+//	         RH^V(<y>. F^c[RH_{H'}^{y_j}(<z>. R)])
+//	rh/pure  X = F^t[M] for [M], Op(M), rev handle(M), M not a variable
+//	         let u <= [M[V/y]] in
+//	         let <w, y'_1, ..., y'_m> <= RH^{<u, V>}(<u, y_1, ..., y_m>. F^c[X[u/M]]) in
+//	         [<y'_1 + w.rd[V_1](y_1. M[V_others/y_others]), ...>]
+//
+// with every introduced name fresh, + at the components' types (dpl.PlusT) and the
+// let-tuples expanded as Def. 3.4 does (LetTuple). When X is itself an RH (after
+// rh/nest), the inner RH contracts first: RH is not a redex then (RHRedex says so).
+// In rh/nest, when the nested handle binds l ≥ 2 variables, V's components are the
+// projections of y_j (fst and snd of it), which the contractions substitute as they
+// substitute values: a variable's components are not values (the paper leaves it
+// open).
+
+// Spine splits a command into its F^c — the lets along the bound positions, outermost
+// first — and the command X at the hole.
+func Spine(c Cmd) (lets []*Let, x Cmd) {
+	for {
+		l, ok := c.(*Let)
+		if !ok {
+			return lets, c
+		}
+		lets = append(lets, l)
+		c = l.Bound
+	}
+}
+
+// PlugSpine is F^c[x] for the spine lets (copied: the lets are not changed).
+func PlugSpine(lets []*Let, x Cmd) Cmd {
+	for i := len(lets) - 1; i >= 0; i-- {
+		l := lets[i]
+		x = &Let{P: l.P, Name: l.Name, T: l.T, Bound: x, Body: l.Body}
+	}
+	return x
+}
+
+// RHShape is the clause of Fig. 7 an RH contracts by, "" when its body's hole holds
+// an RH (which contracts first), with the spine of its body and the command at the
+// hole.
+func RHShape(rh *RH) (rule string, lets []*Let, x Cmd) {
+	lets, x = Spine(rh.Body)
+	switch x := x.(type) {
+	case *Pure:
+		if _, ok := x.M.(*dpl.Var); ok {
+			if len(lets) == 0 {
+				return RuleRHRet, lets, x
+			}
+			return RuleRHVar, lets, x
+		}
+	case *Perform:
+		if _, ok := x.Arg.(*dpl.Var); ok {
+			return RuleRHOp, lets, x
+		}
+	case *Handle:
+		if _, ok := x.Arg.(*dpl.Var); ok {
+			return RuleRHNest, lets, x
+		}
+	case *RH:
+		return "", lets, x
+	}
+	return RuleRHPure, lets, x
+}
+
+// RHEnv is what contracting an RH needs besides the RH: the program's operations and a
+// supply of fresh names (fresh for every name the run has met).
+type RHEnv struct {
+	Sigs  map[string]Signature
+	Names *dpl.Names
+}
+
+// index is the position of the variable x among rh's variables.
+func (rh *RH) index(x string) (int, error) {
+	for i, y := range rh.Vars {
+		if y == x {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%s is not a variable of %s", x, FormatCmd(rh))
+}
+
+// ContractRH contracts rh by the clause rule (RHShape's, not ""), with lets and x its
+// body's spine and hole: the command it stands for. An error is a stuck state.
+func ContractRH(env RHEnv, rh *RH, rule string, lets []*Let, x Cmd) (Cmd, error) {
+	switch rule {
+	case RuleRHRet:
+		return env.ret(rh, x.(*Pure).M.(*dpl.Var).Name)
+	case RuleRHVar:
+		l := lets[len(lets)-1]
+		body := Subst(l.Body, l.Name, x.(*Pure).M, env.Names)
+		return &RH{P: rh.P, H: rh.H, Vals: rh.Vals, Vars: rh.Vars, Types: rh.Types, Body: PlugSpine(lets[:len(lets)-1], body)}, nil
+	case RuleRHOp:
+		return env.op(rh, lets, x.(*Perform))
+	case RuleRHNest:
+		h := x.(*Handle)
+		return &RH{P: rh.P, H: rh.H, Vals: rh.Vals, Vars: rh.Vars, Types: rh.Types,
+			Body: PlugSpine(lets, &RH{P: h.P, H: h.H, Vals: typedProjections(h.Arg, h.Types), Vars: h.Vars, Types: h.Types, Body: h.Body})}, nil
+	case RuleRHPure:
+		return env.pure(rh, lets, x)
+	}
+	return nil, fmt.Errorf("RH: no clause of Fig. 7 for %s", FormatCmd(rh))
+}
+
+// Projections are the n components of the tuple term v (left-nested): v itself for
+// n = 1, the components for a tuple value, the projections fst and snd of it
+// otherwise.
+func Projections(v dpl.Term, n int) []dpl.Term {
+	out := make([]dpl.Term, n)
+	for i := n - 1; i > 0; i-- {
+		if p, ok := v.(*dpl.Pair); ok {
+			out[i], v = p.Y, p.X
+			continue
+		}
+		out[i] = &dpl.Snd{P: v.Pos(), X: v}
+		v = &dpl.Fst{P: v.Pos(), X: v}
+	}
+	out[0] = v
+	return out
+}
+
+func v(name string) *dpl.Var { return &dpl.Var{Name: name} }
+
+// tuple is the left-nested tuple of ms with its type subscripts.
+func tuple(ms []dpl.Term, ts []dpl.Type) dpl.Term {
+	t, ty := ms[0], ts[0]
+	for i := 1; i < len(ms); i++ {
+		t = &dpl.Pair{X: t, Y: ms[i], T: ty, U: ts[i]}
+		ty = dpl.Times(ty, ts[i])
+	}
+	return t
+}
+
+// LetTuple is let <x1, ..., xn> <= P in Q as Def. 3.4 expands it: let z <= P in let x1
+// <= [proj1(z)] in ... in Q, z fresh, for the left-nested tuple type of ts.
+func LetTuple(names *dpl.Names, xs []string, ts []dpl.Type, p, q Cmd) Cmd {
+	if len(xs) == 1 {
+		return &Let{Name: xs[0], T: ts[0], Bound: p, Body: q}
+	}
+	z := names.Fresh("z")
+	projs := Projections(v(z), len(xs))
+	// Fill in the type subscripts of the projections.
+	body := q
+	for i := len(xs) - 1; i >= 0; i-- {
+		body = &Let{Name: xs[i], T: ts[i], Bound: &Pure{M: typedProj(projs[i], ts)}, Body: body}
+	}
+	return &Let{Name: z, T: TupleType(ts), Bound: p, Body: body}
+}
+
+// typedProj fills in the type subscripts of a projection path of a variable of the
+// left-nested tuple type of ts.
+func typedProj(t dpl.Term, ts []dpl.Type) dpl.Term {
+	// The path's depth tells the prefix it projects from.
+	var path []dpl.Term
+	for {
+		switch p := t.(type) {
+		case *dpl.Fst:
+			path = append(path, p)
+			t = p.X
+			continue
+		case *dpl.Snd:
+			path = append(path, p)
+			t = p.X
+			continue
+		}
+		break
+	}
+	// t is the variable, of type T1 * ... * Tn; each fst drops the last component.
+	n := len(ts)
+	res := t
+	for i := len(path) - 1; i >= 0; i-- {
+		pre := TupleType(ts[:n-1])
+		switch path[i].(type) {
+		case *dpl.Fst:
+			res = &dpl.Fst{X: res, T: pre, U: ts[n-1]}
+			n--
+		case *dpl.Snd:
+			res = &dpl.Snd{X: res, T: pre, U: ts[n-1]}
+		}
+	}
+	return res
+}
+
+func (env RHEnv) ret(rh *RH, y string) (Cmd, error) {
+	k, err := rh.index(y)
+	if err != nil {
+		return nil, err
+	}
+	r := env.Names.Fresh("r")
+	ws := make([]dpl.Term, len(rh.Vars))
+	for i, t := range rh.Types {
+		ws[i] = dpl.Zero(t)
+	}
+	ws[k] = v(r)
+	return &Let{P: rh.P, Name: r, T: rh.Types[k], Bound: Subst(rh.H.Ret, rh.H.RetVar, rh.Vals[k], env.Names),
+		Body: &Pure{P: rh.P, M: tuple(ws, rh.Types)}}, nil
+}
+
+func (env RHEnv) op(rh *RH, lets []*Let, x *Perform) (Cmd, error) {
+	i, err := rh.index(x.Arg.(*dpl.Var).Name)
+	if err != nil {
+		return nil, err
+	}
+	sig, ok := env.Sigs[x.OpName()]
+	if !ok {
+		return nil, fmt.Errorf("unknown operation %s", x.OpName())
+	}
+	cl := rh.H.ClauseFor(sig)
+	n := env.Names
+	b, d, b2, a := n.Fresh("b"), n.Fresh("d"), n.Fresh("b"), n.Fresh("a")
+	ys := make([]string, len(rh.Vars))
+	for j, y := range rh.Vars {
+		ys[j] = n.Fresh(y)
+	}
+	inner := &RH{P: rh.P, H: rh.H, Vals: append([]dpl.Term{v(b)}, rh.Vals...), Vars: append([]string{b}, rh.Vars...),
+		Types: append([]dpl.Type{sig.Cod}, rh.Types...), Body: PlugSpine(lets, &Pure{P: x.P, M: &dpl.Var{P: x.P, Name: b}})}
+	qb := Subst(Subst(cl.Bwd, cl.Y, v(b2), n), cl.Z, v(d), n)
+	out := make([]dpl.Term, len(ys))
+	for j := range ys {
+		out[j] = v(ys[j])
+	}
+	out[i] = dpl.PlusT(n, rh.Types[i], v(ys[i]), v(a))
+	return LetTuple(n, []string{b, d}, []dpl.Type{sig.Cod, cl.D}, Subst(cl.Fwd, cl.X, rh.Vals[i], n),
+		LetTuple(n, append([]string{b2}, ys...), inner.Types, inner,
+			&Let{Name: a, T: sig.Dom, Bound: qb, Body: &Pure{P: rh.P, M: tuple(out, rh.Types)}})), nil
+}
+
+func (env RHEnv) pure(rh *RH, lets []*Let, x Cmd) (Cmd, error) {
+	n := env.Names
+	u, w := n.Fresh("u"), n.Fresh("w")
+	var m dpl.Term
+	var hole Cmd
+	uv := &dpl.Var{P: x.Pos(), Name: u}
+	switch x := x.(type) {
+	case *Pure:
+		m, hole = x.M, &Pure{P: x.P, M: uv}
+	case *Perform:
+		m, hole = x.Arg, &Perform{P: x.P, Kind: x.Kind, Name: x.Name, Arg: uv}
+	case *Handle:
+		m, hole = x.Arg, &Handle{P: x.P, Arg: uv, Vars: x.Vars, Types: x.Types, Body: x.Body, H: x.H}
+	default:
+		return nil, fmt.Errorf("RH: no clause of Fig. 7 for %s", FormatCmd(rh))
+	}
+	gamma := envOf(rh.Vars, rh.Types)
+	_, mt, err := dpl.CheckIn(gamma.lookup, m)
+	if err != nil {
+		return nil, fmt.Errorf("RH: %s: %v", dpl.Format(m), err)
+	}
+	// M[V/y], and for each i, M with every V_j but V_i substituted (simultaneously:
+	// a V_j may mention an outer variable named like one of the y).
+	all := substAll(m, rh.Vars, rh.Vals, -1, n)
+	ys := make([]string, len(rh.Vars))
+	for j, y := range rh.Vars {
+		ys[j] = n.Fresh(y)
+	}
+	out := make([]dpl.Term, len(ys))
+	for i, yi := range rh.Vars {
+		p := n.Fresh(yi)
+		mi := substAll(dpl.Subst(m, yi, v(p)), rh.Vars, rh.Vals, i, n)
+		rd := &dpl.Rd{Cotangent: v(w), Point: rh.Vals[i], Param: p, T: rh.Types[i], Body: mi}
+		out[i] = dpl.PlusT(n, rh.Types[i], v(ys[i]), rd)
+	}
+	inner := &RH{P: rh.P, H: rh.H, Vals: append([]dpl.Term{v(u)}, rh.Vals...), Vars: append([]string{u}, rh.Vars...),
+		Types: append([]dpl.Type{mt}, rh.Types...), Body: PlugSpine(lets, hole)}
+	return &Let{P: x.Pos(), Name: u, T: mt, Bound: &Pure{P: x.Pos(), M: all},
+		Body: LetTuple(n, append([]string{w}, ys...), inner.Types, inner,
+			&Pure{P: rh.P, M: tuple(out, rh.Types)})}, nil
+}
+
+// substAll is the simultaneous substitution m[V_j/y_j] for every j but skip: each y_j
+// is first renamed to a fresh name, so that a V_j that mentions a variable named like
+// a y_k is not substituted into.
+func substAll(m dpl.Term, ys []string, vals []dpl.Term, skip int, names *dpl.Names) dpl.Term {
+	fresh := make([]string, len(ys))
+	for j, y := range ys {
+		if j != skip && dpl.OccursFree(y, m) {
+			fresh[j] = names.Fresh(y)
+			m = dpl.Subst(m, y, v(fresh[j]))
+		}
+	}
+	for j, f := range fresh {
+		if f != "" {
+			m = dpl.Subst(m, f, vals[j])
+		}
+	}
+	return m
+}
+
+// typedProjections is Projections with the projections' type subscripts, for a tuple
+// of the left-nested tuple type of ts.
+func typedProjections(t dpl.Term, ts []dpl.Type) []dpl.Term {
+	ps := Projections(t, len(ts))
+	for i, p := range ps {
+		ps[i] = typedProj(p, ts)
+	}
+	return ps
+}
