@@ -1,9 +1,10 @@
 package main
 
 import (
-	"github.com/interderive/interderive/internal/calculi"
 	"strings"
 	"testing"
+
+	"github.com/interderive/interderive/internal/calculi"
 )
 
 // TestUnknownNames: in every command an unknown stage, semantics, strategy, program or
