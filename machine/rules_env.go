@@ -520,10 +520,26 @@ func (m *envMeta) contract(c *clo, k *sem.Kind) (*clo, *sem.Rule, error) {
 	}
 	for _, i := range lookup(k, sem.StuckTable, c) {
 		if s := k.Stucks[i]; m.match(s.Pat, c, make([]*clo, s.Metas)) {
-			return nil, nil, interderive.Stuck(m.short(c), "%s", s.Reason)
+			return nil, nil, interderive.Runtime(cloPos(c), m.short(c), s.Reason)
 		}
 	}
 	return nil, nil, interderive.Stuck(m.short(c), "no rule applies")
+}
+
+// cloPos is the source position of a closure: its leaf's term's, or its first
+// child's with one (a node built by plugging or by a right-hand side has none of its
+// own).
+func cloPos(c *clo) sem.Pos {
+	for c != nil {
+		if c.t != nil {
+			return c.t.P
+		}
+		if len(c.args) == 0 {
+			break
+		}
+		c = c.args[0]
+	}
+	return sem.Pos{}
 }
 
 func (m *envMeta) short(c *clo) string {

@@ -96,7 +96,7 @@ func TestSubstMachine(t *testing.T) {
 			if !slices.Equal(ev, sv) {
 				t.Errorf("%s: environments %v, substitution %v", file, ev, sv)
 			}
-			var es, ss *interderive.StuckError
+			var es, ss *interderive.RuntimeError
 			switch {
 			case eerr == nil && serr == nil:
 				if !sem.AlphaEqual(ea.Value, sa.Value) {

@@ -71,7 +71,9 @@ func (l *Language) FindFrame(t *Term, k *Kind, from int) (*Frame, bool) {
 
 // Contract contracts the potential redex t of kind k: the first rule (in order) whose
 // left-hand side matches and whose side conditions hold gives the contractum; if none
-// does, t is stuck (with the reason of the stuck shape it matches, if any).
+// does, t is stuck: a declared stuck shape it matches is the program's run-time error
+// (*interderive.RuntimeError, with the shape's reason), anything else a stuck run
+// (*interderive.StuckError: the rule file's checks missed it).
 func (l *Language) Contract(t *Term, k *Kind) (*Term, *Rule, error) {
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
@@ -88,7 +90,7 @@ func (l *Language) Contract(t *Term, k *Kind) (*Term, *Rule, error) {
 	for _, i := range k.stucks.candidates(t) {
 		s := k.Stucks[i]
 		if l.Match(s.Pat, t, make([]*Term, s.Metas)) {
-			return nil, nil, interderive.Stuck(FormatShort(t, interderive.MaxStuckShown), "%s", s.Reason)
+			return nil, nil, interderive.Runtime(t.P, FormatShort(t, interderive.MaxStuckShown), s.Reason)
 		}
 	}
 	return nil, nil, interderive.Stuck(FormatShort(t, interderive.MaxStuckShown), "no rule applies")
