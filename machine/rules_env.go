@@ -31,6 +31,7 @@ type clo struct {
 	env  *cenv
 	con  *sem.Con // a node's constructor
 	args []*clo   // a node's children: names (leaves of variables) in binder positions
+	p    sem.Pos  // a node's source position: its term's, the frame's it was plugged into, the redex's it was contracted from
 }
 
 // cenv is an environment: innermost binding first; c nil marks a name a binder
@@ -92,7 +93,7 @@ func view(c *clo) *clo {
 			args[i] = leaf(t.Args[i], env)
 		}
 	}
-	return &clo{con: t.Con, args: args}
+	return &clo{con: t.Con, args: args, p: t.P}
 }
 
 // envQualifies reports whether the environment machine runs l: no pattern matches a
@@ -238,7 +239,7 @@ func plugAt(c *clo, path []int, v *clo) *clo {
 	args := make([]*clo, len(n.args))
 	copy(args, n.args)
 	args[path[0]] = plugAt(n.args[path[0]], path[1:], v)
-	return &clo{con: n.con, args: args}
+	return &clo{con: n.con, args: args, p: n.p}
 }
 
 // intOf is an integer argument of a prim.
@@ -349,7 +350,7 @@ func (m *envMeta) instantiate(p *sem.Pattern, b []*clo, at sem.Pos) (*clo, error
 				return nil, err
 			}
 		}
-		return &clo{con: p.Con, args: args}, nil
+		return &clo{con: p.Con, args: args, p: at}, nil
 	}
 	return nil, fmt.Errorf("cannot instantiate a pattern of kind %d", p.Kind)
 }
@@ -374,7 +375,7 @@ func subst(c *clo, x string, v *clo) *clo {
 				args[j] = subst(c.args[j], x, v)
 			}
 		}
-		return &clo{con: c.con, args: args}
+		return &clo{con: c.con, args: args, p: c.p}
 	}
 	if c.t.Op == sem.TermInt {
 		return c
@@ -512,7 +513,7 @@ func (m *envMeta) contract(c *clo, k *sem.Kind) (*clo, *sem.Rule, error) {
 		if !m.match(r.LHS, c, b) || !m.conditions(r, b) {
 			continue
 		}
-		out, err := m.instantiate(r.RHS, b, sem.Pos{})
+		out, err := m.instantiate(r.RHS, b, cloPos(c))
 		if err != nil {
 			return nil, r, interderive.Stuck(m.short(c), "rule %s: %v", r.Name, err)
 		}
@@ -526,20 +527,12 @@ func (m *envMeta) contract(c *clo, k *sem.Kind) (*clo, *sem.Rule, error) {
 	return nil, nil, interderive.Stuck(m.short(c), "no rule applies")
 }
 
-// cloPos is the source position of a closure: its leaf's term's, or its first
-// child's with one (a node built by plugging or by a right-hand side has none of its
-// own).
+// cloPos is the source position of a closure: its leaf's term's, or the node's.
 func cloPos(c *clo) sem.Pos {
-	for c != nil {
-		if c.t != nil {
-			return c.t.P
-		}
-		if len(c.args) == 0 {
-			break
-		}
-		c = c.args[0]
+	if c.t != nil {
+		return c.t.P
 	}
-	return sem.Pos{}
+	return c.p
 }
 
 func (m *envMeta) short(c *clo) string {

@@ -198,7 +198,7 @@ func corpus(t *testing.T, lang string) {
 			got := m.answer
 			var stuck *interderive.RuntimeError
 			if errors.As(m.err, &stuck) {
-				got = "stuck: " + stuck.Reason
+				got = "run-time error: " + stuck.Reason
 			}
 			if got != want || !slices.Equal(m.events, rules) {
 				t.Errorf("got %s %v, want %s %v", got, m.events, want, rules)

@@ -151,7 +151,7 @@ func TestRulesLambdaRandom(t *testing.T) {
 }
 
 // cbnExpectation is what a program of testdata/rules/cbn promises: its answer (or
-// "stuck: REASON") and its whole contraction sequence, derived by hand.
+// "run-time error: REASON") and its whole contraction sequence, derived by hand.
 type cbnExpectation struct {
 	answer string
 	rules  []string
@@ -208,7 +208,7 @@ func corpus(t *testing.T, lang string) {
 			var stuck *interderive.RuntimeError
 			switch {
 			case errors.As(err, &stuck):
-				got = "stuck: " + stuck.Reason
+				got = "run-time error: " + stuck.Reason
 			case err != nil:
 				t.Fatal(err)
 			default:
@@ -265,7 +265,7 @@ func TestRulesStuck(t *testing.T) {
 		_, err = reduction.Stage{}.Rules().Eval(l, e, interderive.Options{})
 		var stuck *interderive.RuntimeError
 		if !errors.As(err, &stuck) || stuck.Reason != tc.reason || stuck.Pos != (interderive.Pos{Line: 1, Col: tc.col}) {
-			t.Errorf("%s: got %v, want stuck: %s", tc.src, err, tc.reason)
+			t.Errorf("%s: got %v, want run-time error: %s", tc.src, err, tc.reason)
 		}
 	}
 }

@@ -9,6 +9,12 @@ type Stage interface {
 	Eval(l *Language, t *Term, opts interderive.Options) (Answer, error)
 }
 
+// A Describer is a derived stage that shows what it derived from a rule file, for a
+// person (interderive derive): its transitions, its equations.
+type Describer interface {
+	Describe(l *Language) string
+}
+
 // StageOf is the derived artefact of the stage s, if s has one: a stage derives
 // rule-defined calculi by a method Rules() Stage, in a file rules.go of its package.
 func StageOf(s interderive.Stage) (Stage, bool) {

@@ -70,6 +70,9 @@ type Found struct {
 	Counterexample
 	// Round is the round that found it.
 	Round int64
+	// LineComment starts the comment lines of Text ("--" when empty): the calculus's
+	// (Commenter).
+	LineComment string
 	seen  *caseSet // every case drawn, nil when not counted
 }
 
