@@ -73,7 +73,7 @@ type Found struct {
 	// LineComment starts the comment lines of Text ("--" when empty): the calculus's
 	// (Commenter).
 	LineComment string
-	seen  *caseSet // every case drawn, nil when not counted
+	seen        *caseSet // every case drawn, nil when not counted
 }
 
 // record keeps a counterexample of a property, the last one found in the round.

@@ -301,4 +301,3 @@ func Derive(l *sem.Language, stages []interderive.Stage) string {
 	}
 	return b.String()
 }
-
