@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -16,7 +17,7 @@ import (
 func (rulesStage) Describe(l *sem.Language) string {
 	var b strings.Builder
 	env := "substitution: (subst t x v) replaces x in t"
-	if envQualifies(l) {
+	if semval.Qualifies(l) {
 		env = "closures with environments: (subst t x v) extends t's environment with x := v; a variable is looked up, a closure t[ρ] expanded, steps that are not contractions"
 	}
 	fmt.Fprintf(&b, "the refocused eval/continue machine of %s, over %s\n", l.Name, env)
