@@ -74,8 +74,8 @@ func (s rulesCalculus) Eval(l *sem.Language, t *sem.Term, opts interderive.Optio
 	}
 	fuel := interderive.NewCounter(opts)
 	r := &rulesRun{Meta: semval.NewMeta(l)}
-	if opts.Observer != nil {
-		r.obs, r.pr = opts.Observer, interderive.NewItemPrinter(opts, fuel.Limits())
+	if obs := opts.StepObserver(); obs != nil { // an observer of reports only is shown no step
+		r.obs, r.pr = obs, interderive.NewItemPrinter(opts, fuel.Limits())
 	}
 	return r.iterate(semval.Leaf(t, nil), fuel)
 }
