@@ -240,3 +240,32 @@ func TestDerive(t *testing.T) {
 		t.Errorf("DeriverFor x.lam: %v", err)
 	}
 }
+
+// TestTrace: trace --stage all shows every stage's own steps for a rule-defined
+// program, aligned on its contractions: (\x. x + 1) 2 contracts by beta, then delta
+// (testdata/rules/cbv/beta-delta.term); the calculus of closures looks x up in the
+// second, where the machine enters the frame (add [] 1).
+func TestTrace(t *testing.T) {
+	w, c := bench(t)
+	d := define(t, w, c, "cbv.sem")
+	p, err := d.Load("term", []byte("(app (lam x (add x 1)) 2)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := w.WriteSideBySide(&out, d, p, "file", "", interderive.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"contraction 1: beta",
+		"decompose: []  with redex  (app (lam x (add x 1)) 2)  of kind E",
+		"contraction 2: delta",
+		"lookup:    x  ~>  2",
+		"K=[(add [] 1)]",
+		"contract:  3",
+	} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("the side-by-side trace lacks %q:\n%s", line, out.String())
+		}
+	}
+}
