@@ -58,6 +58,13 @@ func (w *Workbench) DeriverFor(path string) (Deriver, error) {
 	return nil, fmt.Errorf("%s: not a definition file (known: %s)", interderive.Escape(path), strings.Join(exts, ", "))
 }
 
+// A Headed program needs comment lines above its source to read back as the same
+// program: a rule-defined program names its rule file. fuzz writes them first in a
+// counterexample's file (each after the calculus's LineComment and a blank).
+type Headed interface {
+	Header() []string
+}
+
 // A Commenter is a calculus whose line comments do not start with "--": its
 // expectation comments (ParseExpectations) start with LineComment instead
 // (";" for s-expressions: ; expect: 4).

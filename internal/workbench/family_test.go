@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive"
+	"pgregory.net/rapid"
 )
 
 // counters is a family of counters (Family): a program's definition is a name, given
@@ -181,5 +182,35 @@ func TestSameEnd(t *testing.T) {
 	}
 	if got := OutcomeName(rt("r")); got != "run-time error" {
 		t.Errorf("OutcomeName: %s", got)
+	}
+}
+
+// headed is a counter whose programs have a header (Headed) and whose comments start
+// with "#" (Commenter).
+type headed struct{ *counter }
+
+func (headed) LineComment() string { return "#" }
+
+func (c headed) Generate(t *rapid.T, size int, v string) Program {
+	return headedProgram{c.counter.Generate(t, size, v).(counterProgram)}
+}
+
+type headedProgram struct{ counterProgram }
+
+func (headedProgram) Header() []string { return []string{"from: here"} }
+
+// TestFuzzHeader: a counterexample of a Headed program has its header first, and its
+// text comments in the calculus's comment syntax. The disagreement is the planted one
+// of TestFuzzFindsThePlantedDisagreement: 4 under one.
+func TestFuzzHeader(t *testing.T) {
+	keepRapidFlags(t)
+	w := newBench(t, headed{newCounter()})
+	_, res := fuzzOne(t, w, FuzzOptions{Size: 5, Props: []string{Lockstep}, Stages: []string{"quiet", "wrong"}}, FuzzConfig{Count: 200, Jobs: 2, Seed: 3})
+	if res.Found == nil {
+		t.Fatalf("fuzz checked %d programs and missed the planted disagreement", res.Checked)
+	}
+	want := "# found by interderive fuzz\n# from: here\n# wrong under one (plain): report 1 (total) is | total 5, but ref's is | total 4\n# expect[one]: done after 4\n4\n"
+	if text := res.Found.Text(); text != want {
+		t.Errorf("text %q, want %q", text, want)
 	}
 }

@@ -239,7 +239,11 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 		if d == nil {
 			continue
 		}
-		comment := []string{d.Error()}
+		var comment []string
+		if h, ok := prog.(Headed); ok {
+			comment = append(comment, h.Header()...)
+		}
+		comment = append(comment, d.Error())
 		var rt *interderive.RuntimeError
 		switch {
 		case errors.As(ref.Err, &rt):

@@ -239,16 +239,20 @@ type Program struct {
 
 func (Program) Lang() string { return ext }
 
-// Source prints the program with a "; semantics: FILE" line naming its rule file (as
-// an absolute path), so that the command reads it back in its calculus wherever it
-// is written (a counterexample of fuzz).
+// Source prints the program.
 func (p Program) Source(b interderive.PrintBudget) (string, error) {
+	return sem.FormatBounded(p.Term, b)
+}
+
+// Header is the "; semantics: FILE" line that names the program's rule file (as an
+// absolute path), so that the command reads the program back in its calculus
+// wherever fuzz writes it (workbench.Headed).
+func (p Program) Header() []string {
 	file, err := filepath.Abs(p.calc.File)
 	if err != nil {
 		file = p.calc.File
 	}
-	s, err := sem.FormatBounded(p.Term, b)
-	return "; " + header + ": " + file + "\n" + s, err
+	return []string{header + ": " + file}
 }
 
 // Run runs the program on the stage's artefact derived from the rule file.
