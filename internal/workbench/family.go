@@ -9,8 +9,8 @@ import (
 	"github.com/interderive/interderive"
 )
 
-// A Family is a calculus made at run time from a definition file: a rule file
-// (docs/rules.md) defines a calculus's grammar and semantics, and every program of
+// A Family is a calculus made at run time from a definition file: a file that
+// defines a calculus's grammar and semantics (docs/extending.md), and every program of
 // the family is in the calculus its definition makes. The family is what the registry
 // lists; its Load refuses (a program needs its definition), and the workbench loads a
 // program of the family in the calculus Define makes for it (Workbench.Define).
@@ -59,7 +59,7 @@ func (w *Workbench) DeriverFor(path string) (Deriver, error) {
 }
 
 // A Headed program needs comment lines above its source to read back as the same
-// program: a rule-defined program names its rule file. fuzz writes them first in a
+// program (one that names its definition file). fuzz writes them first in a
 // counterexample's file (each after the calculus's LineComment and a blank).
 type Headed interface {
 	Header() []string
