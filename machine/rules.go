@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -75,8 +76,8 @@ type rulesMachine struct {
 // A rule file that qualifies (rules_env.go) runs on the environment machine, any
 // other on the substitution machine.
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	if envQualifies(l) {
-		m := &envMachine{envMeta: newEnvMeta(l), fuel: interderive.NewCounter(opts)}
+	if semval.Qualifies(l) {
+		m := &envMachine{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts)}
 		if obs := opts.StepObserver(); obs != nil {
 			m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/lambda"
 	"github.com/interderive/interderive/sem"
 	"github.com/interderive/interderive/sem/semlambda"
@@ -30,7 +31,7 @@ func loadRuleFile(t *testing.T, name string) *sem.Language {
 // they run on the environment machine; a file whose rule does does not.
 func TestEnvQualifies(t *testing.T) {
 	for _, name := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem"} {
-		if !envQualifies(loadRuleFile(t, name)) {
+		if !semval.Qualifies(loadRuleFile(t, name)) {
 			t.Errorf("%s does not qualify", name)
 		}
 	}
@@ -47,7 +48,7 @@ func TestEnvQualifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if envQualifies(l) {
+	if semval.Qualifies(l) {
 		t.Error("a rule that matches a variable occurrence qualifies")
 	}
 }
@@ -96,7 +97,7 @@ func TestSubstMachine(t *testing.T) {
 			if !slices.Equal(ev, sv) {
 				t.Errorf("%s: environments %v, substitution %v", file, ev, sv)
 			}
-			var es, ss *interderive.StuckError
+			var es, ss *interderive.RuntimeError
 			switch {
 			case eerr == nil && serr == nil:
 				if !sem.AlphaEqual(ea.Value, sa.Value) {
@@ -108,38 +109,5 @@ func TestSubstMachine(t *testing.T) {
 				t.Errorf("%s: environments %v, substitution %v", file, eerr, serr)
 			}
 		}
-	}
-}
-
-// TestEnvSubst: substitution over closures, each case derived by hand from the rules
-// of subst (rules_env.go): a leaf's environment is extended where it shadows x.
-func TestEnvSubst(t *testing.T) {
-	l := loadRuleFile(t, "cbv.sem")
-	em := newEnvMeta(l)
-	m := &em
-	read := func(src string) *sem.Term {
-		e, err := l.ReadTerm([]byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
-	one := leaf(read("1"), nil)
-	// The body of (lam x (add x y)) under (y ↦ 2): x is shadowed, so x := 1 binds it.
-	lam := read("(lam x (lam y (add x y)))")
-	body := view(view(leaf(lam, nil)).args[1]).args[1] // (add x y) under x, y shadowed
-	got := m.readBack(subst(body, "x", one))
-	if sem.Format(got) != "(add 1 y)" {
-		t.Errorf("got %s, want (add 1 y)", got)
-	}
-	// Where the environment gives x already, x := 1 changes nothing.
-	given := leaf(read("(lam x x)").Args[1], &cenv{name: "x", c: leaf(read("5"), nil)})
-	if got := m.readBack(subst(given, "x", one)); sem.Format(got) != "5" {
-		t.Errorf("got %s, want 5", got)
-	}
-	// A name renames: x := x' in the shadowed body gives (add x' y).
-	renamed := subst(body, "x", leaf(sem.Var(sem.Pos{}, "x'"), nil))
-	if got := m.readBack(renamed); sem.Format(got) != "(add x' y)" {
-		t.Errorf("got %s, want (add x' y)", got)
 	}
 }

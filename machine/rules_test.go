@@ -77,7 +77,7 @@ func agree(t tb, what string, a, b run) {
 	if !slices.Equal(a.events, b.events) {
 		t.Fatalf("%s: the contraction events differ:\n%v\n%v", what, a.events, b.events)
 	}
-	var sa, sb *interderive.StuckError
+	var sa, sb *interderive.RuntimeError
 	switch {
 	case a.err == nil && b.err == nil:
 		if !sem.AlphaEqual(a.value, b.value) {
@@ -196,9 +196,9 @@ func corpus(t *testing.T, lang string) {
 				}
 			}
 			got := m.answer
-			var stuck *interderive.StuckError
+			var stuck *interderive.RuntimeError
 			if errors.As(m.err, &stuck) {
-				got = "stuck: " + stuck.Reason
+				got = "run-time error: " + stuck.Reason
 			}
 			if got != want || !slices.Equal(m.events, rules) {
 				t.Errorf("got %s %v, want %s %v", got, m.events, want, rules)

@@ -151,7 +151,7 @@ func TestRulesLambdaRandom(t *testing.T) {
 }
 
 // cbnExpectation is what a program of testdata/rules/cbn promises: its answer (or
-// "stuck: REASON") and its whole contraction sequence, derived by hand.
+// "run-time error: REASON") and its whole contraction sequence, derived by hand.
 type cbnExpectation struct {
 	answer string
 	rules  []string
@@ -205,10 +205,10 @@ func corpus(t *testing.T, lang string) {
 			var events []string
 			a, err := reduction.Stage{}.Rules().Eval(l, e, interderive.Options{Fuel: 1000, OnContract: func(r string) { events = append(events, r) }})
 			got := ""
-			var stuck *interderive.StuckError
+			var stuck *interderive.RuntimeError
 			switch {
 			case errors.As(err, &stuck):
-				got = "stuck: " + stuck.Reason
+				got = "run-time error: " + stuck.Reason
 			case err != nil:
 				t.Fatal(err)
 			default:
@@ -242,14 +242,20 @@ func TestRulesBudgets(t *testing.T) {
 	}
 }
 
-// TestRulesStuck: an ill-typed program gets stuck with the reason of the stuck shape.
+// TestRulesStuck: an ill-typed program stops with a run-time error, the reason of the
+// stuck shape, at the redex's position: where its root was in the source (plugging
+// keeps a node's position, so the application of the last one is still at column 8
+// once its function has become 2).
 func TestRulesStuck(t *testing.T) {
 	l := loadRules(t, "cbv.sem")
-	tests := []struct{ src, reason string }{
-		{"(app 1 2)", "application of a non-function"},
-		{"(add (lam x x) 1)", "+ applied to a non-integer"},
-		{"(if0 (lam x x) 1 2)", "if0 on a non-integer"},
-		{"(add 1 (app (add 1 1) 0))", "application of a non-function"},
+	tests := []struct {
+		src, reason string
+		col         int32
+	}{
+		{"(app 1 2)", "application of a non-function", 1},
+		{"(add (lam x x) 1)", "+ applied to a non-integer", 1},
+		{"(if0 (lam x x) 1 2)", "if0 on a non-integer", 1},
+		{"(add 1 (app (add 1 1) 0))", "application of a non-function", 8},
 	}
 	for _, tc := range tests {
 		e, err := l.ReadTerm([]byte(tc.src))
@@ -257,9 +263,9 @@ func TestRulesStuck(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = reduction.Stage{}.Rules().Eval(l, e, interderive.Options{})
-		var stuck *interderive.StuckError
-		if !errors.As(err, &stuck) || stuck.Reason != tc.reason {
-			t.Errorf("%s: got %v, want stuck: %s", tc.src, err, tc.reason)
+		var stuck *interderive.RuntimeError
+		if !errors.As(err, &stuck) || stuck.Reason != tc.reason || stuck.Pos != (interderive.Pos{Line: 1, Col: tc.col}) {
+			t.Errorf("%s: got %v, want run-time error: %s", tc.src, err, tc.reason)
 		}
 	}
 }

@@ -9,6 +9,12 @@ type Stage interface {
 	Eval(l *Language, t *Term, opts interderive.Options) (Answer, error)
 }
 
+// A Describer is a derived stage that shows what it derived from a rule file, for a
+// person (interderive derive): its transitions, its equations.
+type Describer interface {
+	Describe(l *Language) string
+}
+
 // StageOf is the derived artefact of the stage s, if s has one: a stage derives
 // rule-defined calculi by a method Rules() Stage, in a file rules.go of its package.
 func StageOf(s interderive.Stage) (Stage, bool) {
@@ -71,7 +77,9 @@ func (l *Language) FindFrame(t *Term, k *Kind, from int) (*Frame, bool) {
 
 // Contract contracts the potential redex t of kind k: the first rule (in order) whose
 // left-hand side matches and whose side conditions hold gives the contractum; if none
-// does, t is stuck (with the reason of the stuck shape it matches, if any).
+// does, t is stuck: a declared stuck shape it matches is the program's run-time error
+// (*interderive.RuntimeError, with the shape's reason), anything else a stuck run
+// (*interderive.StuckError: the rule file's checks missed it).
 func (l *Language) Contract(t *Term, k *Kind) (*Term, *Rule, error) {
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
@@ -88,7 +96,7 @@ func (l *Language) Contract(t *Term, k *Kind) (*Term, *Rule, error) {
 	for _, i := range k.stucks.candidates(t) {
 		s := k.Stucks[i]
 		if l.Match(s.Pat, t, make([]*Term, s.Metas)) {
-			return nil, nil, interderive.Stuck(FormatShort(t, interderive.MaxStuckShown), "%s", s.Reason)
+			return nil, nil, interderive.Runtime(t.P, FormatShort(t, interderive.MaxStuckShown), s.Reason)
 		}
 	}
 	return nil, nil, interderive.Stuck(FormatShort(t, interderive.MaxStuckShown), "no rule applies")

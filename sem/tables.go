@@ -86,6 +86,9 @@ func numbers(is []int) string {
 	return strings.Join(s, ", ")
 }
 
+// FormatFrame prints a frame's pattern with its hole as [].
+func FormatFrame(p *Pattern) string { return formatFrame(p) }
+
 // formatFrame prints a pattern with its hole as [].
 func formatFrame(p *Pattern) string {
 	return strings.NewReplacer("(hole "+holeKind(p)+")", "[]").Replace(FormatPattern(p))

@@ -19,6 +19,7 @@ func (a *app) newCheckCmd() *cobra.Command {
 	var budgets budgetFlags
 	var asJSON bool
 	variants := map[string]*string{}
+	var defs map[string]*string // the definition flags, by flag
 	cmd := &cobra.Command{
 		Use:   "check [flags] PATH...",
 		Short: "Check programs against their expectation comments",
@@ -74,7 +75,7 @@ flags exclude every run it has). The exit status is then 2, else 1 if a run fail
 					return err
 				}
 			}
-			opts.Fuel, opts.Timeout = fuel, timeout
+			opts.Fuel, opts.Timeout, opts.Definitions = fuel, timeout, values(defs)
 			budget := budgets.apply(interderive.Options{})
 			opts.Memory, opts.Output = budget.Memory, budget.Output
 			files, err := a.wb.SourceFiles(args)
@@ -110,6 +111,7 @@ flags exclude every run it has). The exit status is then 2, else 1 if a run fail
 		variants[p.Flag] = new(string)
 		cmd.Flags().StringVar(variants[p.Flag], p.Flag, "all", fmt.Sprintf("%s to run: all or a comma-separated list of %s", p.Doc, joinNames(p.Values)))
 	}
+	defs = a.registerDefinitionFlags(cmd)
 	cmd.Flags().IntVar(&fuel, "fuel", 0, "contraction budget of every run (default: the file's -- fuel: line, else 10,000,000)")
 	cmd.Flags().DurationVar(&timeout, "timeout", defaultTimeout, "stop each run after this long (e.g. 10s), a failure; 0 for no limit")
 	budgets.register(cmd)

@@ -19,6 +19,7 @@ func (a *app) newFuzzCmd() *cobra.Command {
 	var seed uint64
 	var budget time.Duration
 	variants := map[string]*string{}
+	var defs map[string]*string // the definition flags, by flag
 	cmd := &cobra.Command{
 		Use:   "fuzz [flags]",
 		Short: "Check random well-typed programs: every stage in lockstep, and the metatheory",
@@ -63,7 +64,7 @@ not known), so that it reproduces the failure with run or trace rather than chec
 				}
 				o.Only[flag] = names
 			}
-			o.Size = size
+			o.Size, o.Definitions = size, values(defs)
 			plans, err := a.wb.PlanFuzz(o)
 			if err != nil {
 				return err
@@ -76,6 +77,10 @@ not known), so that it reproduces the failure with run or trace rather than chec
 			failed := false
 			for _, p := range plans {
 				name := p.Calculus.Name()
+				if p.Skip != "" {
+					fmt.Fprintf(a.stdout, "%s: %s\n", name, p.Skip)
+					continue
+				}
 				res := a.wb.Fuzz(p, workbench.FuzzConfig{Count: count, Jobs: jobs, Time: budget, Seed: seed}, fuzzProgress(a.stderr, name))
 				if res.Found == nil {
 					fmt.Fprintln(a.stdout, p.Summary(res))
@@ -109,6 +114,7 @@ not known), so that it reproduces the failure with run or trace rather than chec
 		variants[p.Flag] = new(string)
 		cmd.Flags().StringVar(variants[p.Flag], p.Flag, "all", fmt.Sprintf("%s to check: all or a comma-separated list of %s", p.Doc, joinNames(p.Values)))
 	}
+	defs = a.registerDefinitionFlags(cmd)
 	cmd.Flags().StringVar(&out, "out", ".", "directory for the shrunk counterexample")
 	cmd.Flags().IntVar(&jobs, "jobs", 0, "parallel checkers (0: one per core)")
 	return cmd

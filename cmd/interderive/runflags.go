@@ -15,6 +15,7 @@ import (
 type runFlags struct {
 	stage, mode, lang string
 	variants          map[string]*string // by flag (Parameter.Flag)
+	definitions       map[string]*string // by flag (workbench.Family)
 	fuel              int
 	timeout           time.Duration
 	budgets           budgetFlags
@@ -30,6 +31,7 @@ func (a *app) registerRunFlags(cmd *cobra.Command, f *runFlags, stageHelp string
 		f.variants[p.Flag] = new(string)
 		cmd.Flags().StringVar(f.variants[p.Flag], p.Flag, "", fmt.Sprintf("%s (%s); default %s", p.Doc, joinNames(p.Values), p.Default))
 	}
+	f.definitions = a.registerDefinitionFlags(cmd)
 	cmd.Flags().StringVar(&f.mode, "mode", "", fmt.Sprintf("a mode of the run (%s); by default each stage runs in its own", joinNames(a.modeNames())))
 	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
 	cmd.Flags().StringVar(&f.lang, "lang", "", fmt.Sprintf("language, overriding the file extension (%s; required when FILE is -, standard input)", joinNames(a.wb.LanguageNames())))
@@ -109,6 +111,9 @@ func (a *app) load(f *runFlags, path string) (loaded, error) {
 	} else if err != nil {
 		return l, err
 	}
+	if c, err = a.wb.Define(c, values(f.definitions), path, src); err != nil {
+		return l, err
+	}
 	prog, err := c.Load(lang.Ext, src)
 	if err != nil {
 		fmt.Fprintln(a.stderr, interderive.Describe(workbench.DisplayName(path), src, err))
@@ -116,6 +121,26 @@ func (a *app) load(f *runFlags, path string) (loaded, error) {
 	}
 	l.c, l.lang, l.prog = c, lang, prog
 	return l, nil
+}
+
+// registerDefinitionFlags registers the families' definition flags
+// (workbench.Family: --FLAG FILE names the file that defines a program's calculus).
+func (a *app) registerDefinitionFlags(cmd *cobra.Command) map[string]*string {
+	defs := map[string]*string{}
+	for _, d := range a.wb.DefinitionFlags() {
+		defs[d[0]] = new(string)
+		cmd.Flags().StringVar(defs[d[0]], d[0], "", d[1])
+	}
+	return defs
+}
+
+// values are the flags' values, by flag.
+func values(flags map[string]*string) map[string]string {
+	out := map[string]string{}
+	for f, v := range flags {
+		out[f] = *v
+	}
+	return out
 }
 
 // joinNames lists names for a flag's help: a, b or c.

@@ -13,6 +13,7 @@ import (
 	"github.com/interderive/interderive/internal/calculi/gradual"
 	"github.com/interderive/interderive/internal/calculi/handlers"
 	"github.com/interderive/interderive/internal/calculi/lambda"
+	"github.com/interderive/interderive/internal/calculi/rules"
 	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/machine"
@@ -27,6 +28,7 @@ func All() []workbench.Calculus {
 		lambda.Calculus,
 		abductive.Calculus,
 		handlers.Calculus,
+		rules.Family,
 	}
 }
 

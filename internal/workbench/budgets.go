@@ -36,7 +36,8 @@ func Hint(err error) string {
 }
 
 // OutcomeName is how a run ended, for reports in JSON: answer, out of fuel, timeout,
-// too deep, resource limit, internal error (stuck), or error.
+// too deep, resource limit, internal error (stuck), run-time error (the program's), or
+// error.
 func OutcomeName(err error) string {
 	switch {
 	case err == nil:
@@ -51,6 +52,8 @@ func OutcomeName(err error) string {
 		return "resource limit"
 	case errors.Is(err, interderive.ErrStuck):
 		return "internal error"
+	case errors.Is(err, interderive.ErrRuntime):
+		return "run-time error"
 	}
 	return "error"
 }

@@ -29,6 +29,10 @@ type CheckOptions struct {
 	Timeout time.Duration
 	Memory  int64
 	Output  int
+	// Definitions are the definition flags' values, by flag (Family): a file of a
+	// family is in the calculus of the definition its flag names, else of the one the
+	// file names or sits beside.
+	Definitions map[string]string
 }
 
 // checkNames checks the names the options give: every stage a registered one, every
@@ -187,7 +191,10 @@ func (p *CheckPlan) Run(r CheckRun, opts CheckOptions) []Failure {
 	mode.Apply(&o)
 	out, err := runSafely(p.prog, st, r.Variant, o)
 	got := out.Observation
+	var rt *interderive.RuntimeError
 	switch {
+	case errors.As(err, &rt):
+		got = "run-time error: " + rt.Reason
 	case errors.Is(err, interderive.ErrOutOfFuel):
 		got = "out of fuel"
 	case errors.Is(err, interderive.ErrTimeout):
@@ -241,7 +248,8 @@ func sortedKeys(m map[string]bool) []string {
 // with malformed expectation comments (FILE:LINE:COL: message, the line, a caret),
 // with no expectation, or that no run applies to. "-" is read from stdin, and needs
 // lang. Reading a file stops after opts.Timeout. An unknown name among the options
-// is an error of every file.
+// is an error of every file. A file of a Family is planned in the calculus its
+// definition makes (Define); a definition that cannot be made is the file's error.
 func (w *Workbench) PlanFiles(files []string, lang string, stdin io.Reader, opts CheckOptions) ([]*CheckPlan, []error) {
 	plans, errs := make([]*CheckPlan, len(files)), make([]error, len(files))
 	if err := w.checkNames(opts.Stages, opts.Only); err != nil {
@@ -261,6 +269,10 @@ func (w *Workbench) PlanFiles(files []string, lang string, stdin io.Reader, opts
 		}
 		src, err := ReadSource(file, stdin, opts.Timeout)
 		if err != nil {
+			errs[i] = err
+			continue
+		}
+		if c, err = w.Define(c, opts.Definitions, file, src); err != nil {
 			errs[i] = err
 			continue
 		}

@@ -27,6 +27,17 @@ type CalculusInfo struct {
 	// Stages are its stages in derivation order, the first its reference.
 	Stages  []string      `json:"stages"`
 	Variant ParameterInfo `json:"variant"`
+	// Definition, for a Family, is the flag that names a program's definition file,
+	// and what it says: how to run one of its programs.
+	Definition *DefinitionInfo `json:"definition,omitempty"`
+}
+
+// DefinitionInfo describes a family's definition flag (Family), and the command
+// that shows what the stages derive from a definition, if the family has it (Deriver).
+type DefinitionInfo struct {
+	Flag   string `json:"flag"`
+	Doc    string `json:"doc"`
+	Derive string `json:"derive,omitempty"`
 }
 
 // LanguageInfo describes a language.
@@ -63,6 +74,13 @@ func (w *Workbench) Describe() Description {
 		for _, l := range c.Languages() {
 			info.Languages = append(info.Languages, LanguageInfo(l))
 		}
+		if f, ok := c.(Family); ok {
+			flag, doc := f.DefinitionFlag()
+			info.Definition = &DefinitionInfo{Flag: flag, Doc: doc}
+			if d, ok := c.(Deriver); ok {
+				info.Definition.Derive = "interderive derive FILE." + d.DefinitionExt()
+			}
+		}
 		p := c.Variant()
 		def, _ := w.VariantFor(c, "")
 		info.Variant = ParameterInfo{Flag: p.Flag, Doc: p.Doc, Default: def, Values: []VariantInfo{}}
@@ -84,7 +102,8 @@ func (w *Workbench) Describe() Description {
 
 // WriteText prints the description for a person: each calculus with its doc, its
 // languages (*.EXT), its stages (the reference marked), its variant flag and values
-// (the default marked, with the modes of those that have more than one), then the
+// (the default marked, with the modes of those that have more than one), for a
+// family its definition flag (and the command that shows a derivation), then the
 // stages with their docs.
 func (d Description) WriteText(w io.Writer) {
 	for i, c := range d.Calculi {
@@ -112,6 +131,12 @@ func (d Description) WriteText(w io.Writer) {
 			values = append(values, s)
 		}
 		fmt.Fprintf(w, "  --%-9s %s: %s\n", c.Variant.Flag, c.Variant.Doc, strings.Join(values, ", "))
+		if d := c.Definition; d != nil {
+			fmt.Fprintf(w, "  --%-9s %s\n", d.Flag+" FILE", d.Doc)
+			if d.Derive != "" {
+				fmt.Fprintf(w, "  %-11s what the stages derive from FILE\n", d.Derive)
+			}
+		}
 	}
 	if len(d.Stages) > 0 {
 		fmt.Fprintln(w, "\nstages, in derivation order:")

@@ -21,7 +21,8 @@ import (
 //	-- fuel: N                   (the contraction budget for this file)
 //
 // ANSWER is what run prints (Outcome.Observation), or "type error" (rejected
-// statically), or "out of fuel"; an ANSWER that ends in " *" matches every answer
+// statically), or "out of fuel", or "run-time error: REASON" (a run that stopped at a
+// shape its semantics declares stuck, interderive.RuntimeError); an ANSWER that ends in " *" matches every answer
 // that begins with what comes before the star ("error *": any answer that begins with
 // "error ").
 type Expectations struct {
@@ -54,19 +55,20 @@ type listItem struct {
 	col  int
 }
 
-// scanDirective reads a line as a directive. ok is false for every other line,
+// scanDirective reads a line as a directive, in a comment that starts with comment
+// ("--", or a Commenter's LineComment). ok is false for every other line,
 // prose comments included: a comment whose first word is not followed by [ or : (as
 // -- expect the answer to be 4), or whose first token is not a word (-- -beta->).
-func scanDirective(line string) (d directiveLine, ok bool) {
+func scanDirective(line, comment string) (d directiveLine, ok bool) {
 	col := func(i int) int { return utf8.RuneCountInString(line[:i]) + 1 }
 	i := 0
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
-	if !strings.HasPrefix(line[i:], "--") {
+	if !strings.HasPrefix(line[i:], comment) {
 		return d, false
 	}
-	i += 2
+	i += len(comment)
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
@@ -163,7 +165,8 @@ func editDistance(a, b string) int {
 }
 
 // ParseExpectations reads the expectation comments of src for a calculus, whose
-// variants are the values of its variant parameter. A
+// variants are the values of its variant parameter (comments start with "--", or with
+// the calculus's LineComment if it is a Commenter). A
 // malformed directive is an error at its position (an interderive.ErrorList of every
 // such error): an unknown word shaped as a directive (-- expct[v]: 4, -- expext: 4;
 // -- WORD[...] whatever the word, -- WORD: when the word is a directive's name
@@ -171,7 +174,7 @@ func editDistance(a, b string) int {
 // expectation, a fuel that is not a positive number, a second expectation for a
 // variant or a second fuel line, and rules for a variant that has no expectation.
 func ParseExpectations(src []byte, c Calculus) (Expectations, error) {
-	p := c.Variant()
+	p, comment := c.Variant(), lineComment(c)
 	x := Expectations{Answer: map[string]string{}, Rules: map[string][]string{}}
 	var errs interderive.ErrorList
 	errorf := func(line, col int, format string, args ...any) {
@@ -182,7 +185,7 @@ func ParseExpectations(src []byte, c Calculus) (Expectations, error) {
 	fuelLine := 0
 	for n, text := range strings.Split(string(src), "\n") {
 		line := n + 1
-		d, ok := scanDirective(text)
+		d, ok := scanDirective(text, comment)
 		if !ok {
 			continue
 		}

@@ -70,7 +70,10 @@ type Found struct {
 	Counterexample
 	// Round is the round that found it.
 	Round int64
-	seen  *caseSet // every case drawn, nil when not counted
+	// LineComment starts the comment lines of Text ("--" when empty): the calculus's
+	// (Commenter).
+	LineComment string
+	seen        *caseSet // every case drawn, nil when not counted
 }
 
 // record keeps a counterexample of a property, the last one found in the round.

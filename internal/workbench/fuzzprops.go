@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -59,6 +60,9 @@ type FuzzOptions struct {
 	// Stages are the stages compared with the reference, which always runs.
 	Stages []string
 	Size   int // the depth of the random programs, 1 to MaxFuzzSize
+	// Definitions are the definition flags' values, by flag: a Family is fuzzed in
+	// the calculus of the definition its flag names.
+	Definitions map[string]string
 }
 
 // A FuzzPlan is what fuzz checks of one calculus.
@@ -74,12 +78,17 @@ type FuzzPlan struct {
 	Size   int
 	// Fuel is every lockstep run's (LockstepFueler, or DefaultLockstepFuel).
 	Fuel int
+	// Skip, when not empty, says why the calculus is not fuzzed: a Family whose
+	// definition flag is not given, when fuzz was not asked for it by name.
+	Skip string
 }
 
 // PlanFuzz checks fuzz's options and plans it: a plan per calculus selected that has
 // a selected property, in the registry's order. Every name is checked, whichever
 // calculi the selection keeps: an unknown calculus, property, stage, variant flag or
-// variant is an error, and so is a selection of nothing.
+// variant is an error, and so is a selection of nothing. A Family is planned in the
+// calculus of the definition its flag names; without one, it is an error when the
+// family is named, and a plan with Skip set otherwise.
 func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
 	if o.Size < 1 || o.Size > MaxFuzzSize {
 		return nil, fmt.Errorf("--size must be between 1 and %d, not %d", MaxFuzzSize, o.Size)
@@ -110,6 +119,21 @@ func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
 	}
 	var plans []FuzzPlan
 	for _, c := range calculi {
+		if f, ok := c.(Family); ok {
+			flag, _ := f.DefinitionFlag()
+			if o.Definitions[flag] == "" {
+				if o.Calculi != nil {
+					return nil, fmt.Errorf("fuzz of %s needs its definition: --%s FILE", c.Name(), flag)
+				}
+				plans = append(plans, FuzzPlan{Calculus: c, Skip: fmt.Sprintf("not fuzzed: its programs need a definition (--%s FILE)", flag)})
+				continue
+			}
+			d, err := w.Define(c, o.Definitions, "", nil)
+			if err != nil {
+				return nil, err
+			}
+			c = d
+		}
 		p := FuzzPlan{Calculus: c, Size: o.Size, Fuel: DefaultLockstepFuel}
 		if f, ok := c.(LockstepFueler); ok && f.LockstepFuel() > 0 {
 			p.Fuel = f.LockstepFuel()
@@ -195,6 +219,9 @@ func (w *Workbench) Fuzz(p FuzzPlan, cfg FuzzConfig, progress func(int64)) FuzzR
 	if !lockstep {
 		res.Distinct = -1
 	}
+	if res.Found != nil {
+		res.Found.LineComment = lineComment(p.Calculus)
+	}
 	return res
 }
 
@@ -212,10 +239,18 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 		if d == nil {
 			continue
 		}
-		comment := []string{d.Error()}
-		if ref.Err != nil {
+		var comment []string
+		if h, ok := prog.(Headed); ok {
+			comment = append(comment, h.Header()...)
+		}
+		comment = append(comment, d.Error())
+		var rt *interderive.RuntimeError
+		switch {
+		case errors.As(ref.Err, &rt):
+			comment = append(comment, fmt.Sprintf("expect[%s]: run-time error: %s", variant, rt.Reason))
+		case ref.Err != nil:
 			comment = append(comment, fmt.Sprintf("expect[%s]: out of fuel", variant), fmt.Sprintf("fuel: %d", p.Fuel))
-		} else {
+		default:
 			comment = append(comment, fmt.Sprintf("expect[%s]: %s", variant, ref.Outcome.Observation))
 		}
 		found.record(Lockstep, lockstepFailure, Counterexample{Lang: prog.Lang(), Source: src, Comment: comment, Err: d})
@@ -238,9 +273,13 @@ func (p FuzzPlan) Summary(res FuzzResult) string {
 // Text is the counterexample as a program file: a comment that says where it comes
 // from, its comment lines (the failure, an expectation), and the program.
 func (c *Found) Text() string {
-	text := "-- found by interderive fuzz\n"
+	comment := c.LineComment
+	if comment == "" {
+		comment = "--"
+	}
+	text := comment + " found by interderive fuzz\n"
 	for _, line := range c.Comment {
-		text += "-- " + line + "\n"
+		text += comment + " " + line + "\n"
 	}
 	return text + c.Source + "\n"
 }

@@ -73,7 +73,8 @@ type lockstepRun struct {
 // answer the calculus does not find Equal to the reference's; or reports (labels and
 // values, in order) that differ. A run that gets stuck, or fails otherwise, is a
 // disparity wherever it is, the reference included; running out of fuel alike on
-// every stage (the same contractions up to it) is agreement. It returns the
+// every stage (the same contractions up to it) is agreement, and so is the program's
+// run-time error with the same reason (interderive.RuntimeError). It returns the
 // reference's outcome too, and needs a stage at least.
 func (w *Workbench) Lockstep(c Calculus, prog Program, stages []interderive.Stage, variant string, mode Mode, fuel int) (Reference, *Disparity) {
 	modeName := ""
@@ -95,7 +96,7 @@ func (w *Workbench) Lockstep(c Calculus, prog Program, stages []interderive.Stag
 	refStage := stages[0].Name()
 	ref := run(stages[0])
 	out := Reference{Outcome: ref.out, Err: ref.err}
-	if ref.err != nil && !errors.Is(ref.err, interderive.ErrOutOfFuel) {
+	if ref.err != nil && !sameEnd(ref.err, ref.err) {
 		return out, &Disparity{Stage: refStage, Variant: variant, Mode: modeName, What: ref.err.Error()}
 	}
 	for _, s := range stages[1:] {
@@ -104,7 +105,7 @@ func (w *Workbench) Lockstep(c Calculus, prog Program, stages []interderive.Stag
 		switch i := firstDiff(ref.rules, r.rules); {
 		case i >= 0:
 			d.What = fmt.Sprintf("contraction %d is %s, but %s's is %s", i+1, ruleAt(r.rules, i), refStage, ruleAt(ref.rules, i))
-		case (r.err == nil) != (ref.err == nil) || r.err != nil && !errors.Is(r.err, interderive.ErrOutOfFuel):
+		case !sameEnd(r.err, ref.err):
 			d.What = fmt.Sprintf("error %v, but %s's %v", r.err, refStage, ref.err)
 		case r.err == nil && !c.Equal(r.out.Answer, ref.out.Answer):
 			d.What = fmt.Sprintf("answer %s, but %s's %s", r.out.Value, refStage, ref.out.Value)
@@ -116,6 +117,22 @@ func (w *Workbench) Lockstep(c Calculus, prog Program, stages []interderive.Stag
 		}
 	}
 	return out, nil
+}
+
+// sameEnd reports whether two runs that ended with these errors agree: both with an
+// answer, both out of fuel, or both with the program's run-time error for the same
+// reason. Any other error agrees with nothing.
+func sameEnd(a, b error) bool {
+	var ra, rb *interderive.RuntimeError
+	switch {
+	case a == nil || b == nil:
+		return a == nil && b == nil
+	case errors.Is(a, interderive.ErrOutOfFuel):
+		return errors.Is(b, interderive.ErrOutOfFuel)
+	case errors.As(a, &ra):
+		return errors.As(b, &rb) && ra.Reason == rb.Reason
+	}
+	return false
 }
 
 // differentReports says how a stage's reports part from the reference's, or "" when

@@ -1,0 +1,234 @@
+package closures
+
+import (
+	"fmt"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/values/semval"
+	"github.com/interderive/interderive/sem"
+)
+
+// The calculus of closures of a rule-defined calculus (sem), derived from its rule
+// file: the derived reduction semantics (package reduction) over closures
+// (internal/values/semval) instead of terms,
+//
+//	cl ::= t[ρ] | con(cl, ...)           ρ ::= ε | (x ↦ cl) : ρ | (x ↦ ·) : ρ
+//
+// with the same decomposeTerm, decomposeContext, contract, plug and iterate (from
+// the root, at every contraction), and environment steps besides the contractions,
+// which are administrative (they spend no fuel and are not contraction events):
+//
+//	lookup   x[ρ]                 ~> ρ(x)
+//	expand   con(t1, ..., tn)[ρ]  ~> con(t1[ρ1], ..., tn[ρn])   (ρi: ρ with the binders over ti marked)
+//
+// A rule's (subst t x v) is t's environment extended with x ↦ v (a delayed
+// substitution); everything else of a rule is as in the reduction semantics, matched
+// on closures. The answer is read back by σ, which substitutes the environments.
+//
+// A rule file qualifies for closures when no pattern matches a variable occurrence in
+// a term position (semval.Qualifies): cbv.sem, cbn.sem and cbn-strict.sem do. On any
+// other file the stage refuses to run, saying why.
+
+// Rules is the calculus of closures derived from a rule file (sem.StageOf).
+func (Stage) Rules() sem.Stage { return rulesCalculus{} }
+
+// rulesCalculus is the derived calculus of closures: decomposeTerm and
+// decomposeContext (decompose), contract, plug and iterate.
+type rulesCalculus struct{}
+
+// rulesCloFrame is one layer of a context over closures: the frame of the rule file,
+// and the closure around its hole, expanded (its child at Frame.Path is the hole's
+// former contents).
+type rulesCloFrame struct {
+	frame *sem.Frame
+	node  *semval.Clo
+}
+
+// rulesCloContext is a context over closures, outermost frame first.
+type rulesCloContext []rulesCloFrame
+
+// rulesCloDecomposition is a closure decomposed: a context and the potential redex in
+// its hole with the hole's kind, or (redex nil) an answer.
+type rulesCloDecomposition struct {
+	context rulesCloContext
+	redex   *semval.Clo
+	kind    *sem.Kind
+	answer  *semval.Clo
+}
+
+// rulesRun is one run: the meta-level over closures, and what observes the run.
+type rulesRun struct {
+	semval.Meta
+	obs interderive.Observer
+	pr  *interderive.ItemPrinter
+}
+
+// ErrNotQualified is the error of a rule file the calculus of closures does not run:
+// a pattern of it matches a variable occurrence, which closures look up instead.
+var ErrNotQualified = fmt.Errorf("the calculus of closures runs only rule files whose patterns match no variable occurrence in a term position (docs/rules.md)")
+
+// Eval runs a closed term to its answer (iterate), read back.
+func (s rulesCalculus) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
+	if !semval.Qualifies(l) {
+		return sem.Answer{}, ErrNotQualified
+	}
+	fuel := interderive.NewCounter(opts)
+	r := &rulesRun{Meta: semval.NewMeta(l)}
+	if obs := opts.StepObserver(); obs != nil { // an observer of reports only is shown no step
+		r.obs, r.pr = obs, interderive.NewItemPrinter(opts, fuel.Limits())
+	}
+	return r.iterate(semval.Leaf(t, nil), fuel)
+}
+
+// iterate is evaluation: decompose the whole closure, contract the redex, plug the
+// contractum back, and again from the root, until the closure is an answer. Each
+// contraction spends one unit of fuel and goes to the counter's OnContract; an
+// observer sees each decomposition before its contraction, the environment steps of
+// decomposing, and the contractum and the closure after.
+func (r *rulesRun) iterate(c *semval.Clo, fuel *interderive.Counter) (sem.Answer, error) {
+	for {
+		d, err := r.decompose(c)
+		if err != nil {
+			return sem.Answer{}, err
+		}
+		if d.redex == nil {
+			return sem.Answer{Value: r.ReadBack(d.answer)}, nil
+		}
+		r.showDecomposition(d)
+		contractum, rule, err := r.contract(d.redex, d.kind)
+		if err != nil {
+			return sem.Answer{}, err
+		}
+		if err := fuel.Contract(rule); err != nil {
+			return sem.Answer{}, err
+		}
+		c = r.plug(d.context, contractum)
+		if err := r.showContracted(fuel.Steps(), contractum, c); err != nil {
+			return sem.Answer{}, err
+		}
+	}
+}
+
+// decompose splits a closure into a context and a potential redex, or finds it is an
+// answer: decomposeTerm and decomposeContext, mutually tail-recursive, as one loop.
+func (r *rulesRun) decompose(c *semval.Clo) (rulesCloDecomposition, error) {
+	var E rulesCloContext
+	k := r.Lang().Root()
+	for {
+		v, d, err := r.decomposeTerm(&E, c, k)
+		if err != nil || v == nil {
+			return d, err
+		}
+		if c, k, d = r.decomposeContext(&E, v); c == nil {
+			return d, nil
+		}
+	}
+}
+
+// decomposeTerm descends into c, of kind k, pushing frames onto E, and returns the
+// value it meets, or the potential redex it finds. A variable is looked up and a
+// closure t[ρ] expanded on the way: environment steps.
+func (r *rulesRun) decomposeTerm(E *rulesCloContext, c *semval.Clo, k *sem.Kind) (*semval.Clo, rulesCloDecomposition, error) {
+	for {
+		c = r.lookup(c)
+		if c.T != nil && c.T.Op == sem.TermVar {
+			return nil, rulesCloDecomposition{}, interderive.Stuck(c.T.Name, "free variable %s", c.T.Name)
+		}
+		if r.IsValue(c, k) {
+			return c, rulesCloDecomposition{}, nil
+		}
+		f, ok := r.FindFrame(c, k, 0)
+		if !ok {
+			return nil, rulesCloDecomposition{context: *E, redex: c, kind: k}, nil
+		}
+		n := r.expand(c)
+		*E = append(*E, rulesCloFrame{frame: f, node: n})
+		c, k = semval.At(n, f.Path), f.Hole
+	}
+}
+
+// decomposeContext climbs out of E with the value v until it finds a closure still to
+// decompose (returned with its kind, the frame that waits for it pushed onto E), a
+// potential redex, or the empty context (an answer).
+func (r *rulesRun) decomposeContext(E *rulesCloContext, v *semval.Clo) (*semval.Clo, *sem.Kind, rulesCloDecomposition) {
+	for {
+		if len(*E) == 0 {
+			return nil, nil, rulesCloDecomposition{answer: v}
+		}
+		top := (*E)[len(*E)-1]
+		*E = (*E)[:len(*E)-1]
+		c := semval.PlugAt(top.node, top.frame.Path, v)
+		k := top.frame.Kind
+		if g, ok := r.FindFrame(c, k, top.frame.Index+1); ok {
+			n := semval.View(c)
+			*E = append(*E, rulesCloFrame{frame: g, node: n})
+			return semval.At(n, g.Path), g.Hole, rulesCloDecomposition{}
+		}
+		if !r.IsValue(c, k) {
+			return nil, nil, rulesCloDecomposition{context: *E, redex: c, kind: k}
+		}
+		v = c
+	}
+}
+
+// contract is the contraction of a potential redex by the first rule that matches it,
+// over closures: the contractum and the rule's name.
+func (r *rulesRun) contract(c *semval.Clo, k *sem.Kind) (*semval.Clo, string, error) {
+	out, rule, err := r.Contract(c, k)
+	if err != nil {
+		return nil, "", err
+	}
+	return out, rule.Name, nil
+}
+
+// plug is E[c]: the contractum put back into the context, innermost frame first.
+func (r *rulesRun) plug(E rulesCloContext, c *semval.Clo) *semval.Clo {
+	for i := len(E) - 1; i >= 0; i-- {
+		c = semval.PlugAt(E[i].node, E[i].frame.Path, c)
+	}
+	return c
+}
+
+// lookup is the environment step x[ρ] ~> ρ(x), as often as it applies.
+func (r *rulesRun) lookup(c *semval.Clo) *semval.Clo {
+	v := semval.Resolve(c)
+	if v != c && r.obs != nil {
+		r.obs.Step("lookup:    " + c.T.Name + "  ~>  " + r.show(v))
+	}
+	return v
+}
+
+// expand is the environment step con(t1, ..., tn)[ρ] ~> con(t1[ρ1], ..., tn[ρn]) (or
+// nothing, for a closure that is a node already).
+func (r *rulesRun) expand(c *semval.Clo) *semval.Clo {
+	n := semval.View(c)
+	if n != c && r.obs != nil {
+		r.obs.Step("expand:    " + r.show(c))
+	}
+	return n
+}
+
+// show prints a closure read back, within the run's print budget.
+func (r *rulesRun) show(c *semval.Clo) string {
+	return r.pr.Item(func(b interderive.PrintBudget) (string, error) { return sem.FormatBounded(r.ReadBack(c), b) })
+}
+
+// showDecomposition shows a decomposition: the context, with [] for its hole, and the
+// redex with its kind, read back.
+func (r *rulesRun) showDecomposition(d rulesCloDecomposition) {
+	if r.obs == nil {
+		return
+	}
+	hole := r.plug(d.context, semval.Leaf(sem.Var(sem.Pos{}, "[]"), nil))
+	r.obs.Step("decompose: " + r.show(hole) + "  with redex  " + r.show(d.redex) + "  of kind " + d.kind.Name)
+}
+
+// showContracted shows contraction n's contractum and the closure after plugging it.
+func (r *rulesRun) showContracted(n int, contractum, next *semval.Clo) error {
+	if r.obs == nil {
+		return nil
+	}
+	r.obs.About(n, "contract:  "+r.show(contractum))
+	r.obs.About(n, "plug:      "+r.show(next))
+	return r.pr.Err()
+}

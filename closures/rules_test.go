@@ -1,0 +1,250 @@
+package closures_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/internal/gen/lambdagen"
+	"github.com/interderive/interderive/lambda"
+	"github.com/interderive/interderive/reduction"
+	"github.com/interderive/interderive/sem"
+	"github.com/interderive/interderive/sem/semlambda"
+	"pgregory.net/rapid"
+)
+
+// The calculus of closures derived from a rule file is checked in lockstep with two
+// independent artefacts: the derived reduction semantics (over terms, with
+// substitution), and, on the λ-calculus (cbv.sem), the hand-derived calculus of
+// closures of package lambda's stages.
+
+// loadRules reads a rule file of testdata/rules.
+func loadRules(t testing.TB, name string) *sem.Language {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sem.Load(src)
+	if err != nil {
+		t.Fatal(interderive.Describe(name, src, err))
+	}
+	return l
+}
+
+// tb is what the lockstep needs of a test: *testing.T or *rapid.T.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// rulesRun is a run of a stage: its contraction events, and its answer or error.
+type rulesRun struct {
+	events []string
+	value  *sem.Term
+	err    error
+}
+
+func (r rulesRun) String() string {
+	if r.err != nil {
+		return fmt.Sprintf("%v after %d contractions", r.err, len(r.events))
+	}
+	return sem.Format(r.value)
+}
+
+func rulesOptions(r *rulesRun, fuel int) interderive.Options {
+	return interderive.Options{Fuel: fuel, OnContract: func(rule string) { r.events = append(r.events, rule) }}
+}
+
+func runDerived(s sem.Stage, l *sem.Language, e *sem.Term, fuel int) rulesRun {
+	var r rulesRun
+	a, err := s.Eval(l, e, rulesOptions(&r, fuel))
+	r.value, r.err = a.Value, err
+	return r
+}
+
+// agree checks that two runs made the same contractions and ended alike: the same
+// answer up to α-equivalence, both out of fuel, or the same run-time error (reason and
+// position).
+func agree(t tb, what string, a, b rulesRun) {
+	t.Helper()
+	if !slices.Equal(a.events, b.events) {
+		t.Fatalf("%s: the contraction events differ:\n%v\n%v", what, a.events, b.events)
+	}
+	var ra, rb *interderive.RuntimeError
+	switch {
+	case a.err == nil && b.err == nil:
+		if !sem.AlphaEqual(a.value, b.value) {
+			t.Fatalf("%s: answers differ: %s, %s", what, a, b)
+		}
+	case errors.Is(a.err, interderive.ErrOutOfFuel) && errors.Is(b.err, interderive.ErrOutOfFuel):
+	case errors.As(a.err, &ra) && errors.As(b.err, &rb) && ra.Reason == rb.Reason && ra.Pos == rb.Pos:
+	default:
+		t.Fatalf("%s: %v, %v", what, a, b)
+	}
+}
+
+// TestRulesCorpus: every program of testdata/rules/{cbv,cbn,cbn-strict} on the derived
+// calculus of closures and on the derived reduction semantics, in lockstep.
+func TestRulesCorpus(t *testing.T) {
+	for _, lang := range []string{"cbv", "cbn", "cbn-strict"} {
+		l := loadRules(t, lang+".sem")
+		files, _ := filepath.Glob(filepath.Join("..", "testdata", "rules", lang, "*.term"))
+		if len(files) < 4 {
+			t.Fatalf("%s: %d programs", lang, len(files))
+		}
+		for _, file := range files {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := l.ReadTerm(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			agree(t, file, runDerived(closures.Stage{}.Rules(), l, e, 1000), runDerived(reduction.Stage{}.Rules(), l, e, 1000))
+		}
+	}
+}
+
+// lambdaLockstep runs a λ-program on the calculus of closures derived from cbv.sem,
+// on the derived reduction semantics, and on lambda's hand-derived calculus of
+// closures (its answer read back and translated): the same contractions, the same
+// answer.
+func lambdaLockstep(t tb, l *sem.Language, tr *semlambda.Translator, p lambda.Expr, fuel int) {
+	t.Helper()
+	e, err := tr.Term(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := runDerived(closures.Stage{}.Rules(), l, e, fuel)
+	agree(t, "derived closures / derived reduction", c, runDerived(reduction.Stage{}.Rules(), l, e, fuel))
+	var h rulesRun
+	a, err := closures.Stage{}.Lambda().Eval(p, rulesOptions(&h, fuel))
+	h.err = err
+	if err == nil {
+		if h.value, err = tr.Term(a.Value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	agree(t, "derived closures / hand closures", c, h)
+}
+
+// TestRulesLambdaCorpus: the well-typed programs of testdata/lambda in lockstep.
+func TestRulesLambdaCorpus(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	tr, err := semlambda.New(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../testdata/lambda/*.lam")
+	if len(files) < 10 {
+		t.Fatalf("the corpus: %d files", len(files))
+	}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := lambda.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lambda.TypeOf(p); err != nil {
+			continue
+		}
+		t.Run(filepath.Base(file), func(t *testing.T) { lambdaLockstep(t, l, tr, p, 20_000) })
+	}
+}
+
+// TestRulesLambdaRandom: random well-typed λ-programs in lockstep.
+func TestRulesLambdaRandom(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	tr, err := semlambda.New(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := 1000
+	if testing.Short() {
+		checks = 200
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		if checks--; checks < 0 {
+			rt.Skip("enough")
+		}
+		lambdaLockstep(rt, l, tr, lambdagen.Program(rt, lambdagen.Config{}), 2000)
+	})
+}
+
+// TestRulesStuck: an ill-typed program stops with the program's run-time error, the
+// reason of the stuck shape, at the redex's position, as in the reduction semantics
+// (reduction's TestRulesStuck derives them).
+func TestRulesStuck(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	tests := []struct {
+		src, reason string
+		col         int32
+	}{
+		{"(app 1 2)", "application of a non-function", 1},
+		{"(add (lam x x) 1)", "+ applied to a non-integer", 1},
+		{"(if0 (lam x x) 1 2)", "if0 on a non-integer", 1},
+		{"(add 1 (app (add 1 1) 0))", "application of a non-function", 8},
+	}
+	for _, tc := range tests {
+		e, err := l.ReadTerm([]byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = closures.Stage{}.Rules().Eval(l, e, interderive.Options{})
+		var rt *interderive.RuntimeError
+		if !errors.As(err, &rt) || rt.Reason != tc.reason || rt.Pos != (interderive.Pos{Line: 1, Col: tc.col}) {
+			t.Errorf("%s: got %v, want a run-time error at 1:%d: %s", tc.src, err, tc.col, tc.reason)
+		}
+	}
+}
+
+// TestRulesBudgets: a divergent program stops at its fuel, cleanly.
+func TestRulesBudgets(t *testing.T) {
+	l := loadRules(t, "cbv.sem")
+	e, err := l.ReadTerm([]byte("(letrec f x (app f x) (app f 0))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = closures.Stage{}.Rules().Eval(l, e, interderive.Options{Fuel: 1000})
+	var fe *interderive.FuelError
+	if !errors.As(err, &fe) || fe.Steps != 1000 {
+		t.Errorf("got %v, want out of fuel after 1000 contractions", err)
+	}
+}
+
+// TestRulesNotQualified: a rule file with a rule that matches a variable occurrence
+// (x_2 below) does not qualify for closures, and the stage says so rather than run.
+func TestRulesNotQualified(t *testing.T) {
+	l, err := sem.Load([]byte(`(language open)
+(sort t (variable x) (integer n) (con lam x t (bind 0 1)) (con app t t))
+(kind E v)
+(value E n)
+(value E (lam x t))
+(frame E (app (hole) t))
+(frame E (app v (hole)))
+(rule beta E (app (lam x t) v) (subst t x v))
+(rule eta E (app (lam x_1 (app v x_2)) n) v (where (= x_1 x_2)))
+(stuck E (app n v) "application of a non-function")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := l.ReadTerm([]byte("(app (lam x x) 1)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = closures.Stage{}.Rules().Eval(l, e, interderive.Options{})
+	if !errors.Is(err, closures.ErrNotQualified) {
+		t.Errorf("got %v, want ErrNotQualified", err)
+	}
+}

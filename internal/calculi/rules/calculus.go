@@ -1,0 +1,307 @@
+// Package rules is the calculi defined by rule files (docs/rules.md) as the workbench
+// sees them: a family (workbench.Family) whose programs, *.term files, are closed
+// terms of a rule file's grammar, run on every stage that derives a rule-defined
+// calculus (sem.StageOf). The rule file of a program is the one --rules names, else
+// the one the program names in a "; semantics: FILE.sem" line (relative to the
+// program's directory), else DIR.sem for a program in DIR (testdata/rules/cbn/*.term
+// are cbn.sem's).
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/workbench"
+	"github.com/interderive/interderive/sem"
+	"pgregory.net/rapid"
+)
+
+// Family is the rule-defined calculi: registered as one calculus, each program in
+// the calculus its rule file defines.
+var Family workbench.Family = family{}
+
+// The language's extension, the rule files', the one value of the variant
+// parameter, and the flag that names a rule file.
+const (
+	ext     = "term"
+	semExt  = "sem"
+	variant = "file"
+	flag    = "rules"
+	header  = "semantics"
+)
+
+type family struct{}
+
+func (family) Name() string { return "rules" }
+
+func (family) Doc() string {
+	return "a calculus defined by a rule file (*.sem, docs/rules.md): its programs, *.term, run with --rules FILE.sem, a \"; semantics: FILE.sem\" line, or DIR.sem beside their directory"
+}
+
+func (family) Languages() []workbench.Language {
+	return []workbench.Language{{Ext: ext, Doc: "a closed term of the rule file's grammar, as an s-expression"}}
+}
+
+// Variant: a rule file gives one semantics, which the variant names.
+func (family) Variant() workbench.Parameter {
+	return workbench.Parameter{Flag: "rules-variant", Noun: "variant", Doc: "the semantics of the rule file (it gives one)",
+		Values: []string{variant}, Default: variant}
+}
+
+// Modes: one, which changes nothing.
+func (family) Modes(string) []workbench.Mode {
+	return []workbench.Mode{{Name: "default", Reference: true, Apply: func(*interderive.Options) {}}}
+}
+
+// Supports: the stages that derive a rule-defined calculus.
+func (family) Supports(s interderive.Stage) bool {
+	_, ok := sem.StageOf(s)
+	return ok
+}
+
+// Load refuses: a program needs its rule file (the workbench loads it in the
+// calculus Define makes).
+func (family) Load(string, []byte) (workbench.Program, error) {
+	return nil, errNoRules
+}
+
+var errNoRules = fmt.Errorf("a program of a rule-defined calculus needs its rule file: --%s FILE.%s, a \"; %s: FILE.%s\" line, or DIR.%s beside its directory DIR", flag, semExt, header, semExt, semExt)
+
+// Generate fails: random programs need a grammar (fuzz --rules FILE.sem).
+func (family) Generate(t *rapid.T, _ int, _ string) workbench.Program {
+	t.Fatalf("%v", errNoRules)
+	return nil
+}
+
+func (family) Properties() []workbench.Property { return nil }
+
+// Equal compares answers (sem.Answer): terms equal up to α-renaming.
+func (family) Equal(a, b any) bool {
+	x, ok1 := a.(sem.Answer)
+	y, ok2 := b.(sem.Answer)
+	return ok1 && ok2 && x.Value != nil && y.Value != nil && sem.AlphaEqual(x.Value, y.Value)
+}
+
+// LineComment: programs are s-expressions, whose comments start with ";".
+func (family) LineComment() string { return ";" }
+
+// DefinitionExt is the extension of a rule file (interderive derive).
+func (family) DefinitionExt() string { return semExt }
+
+// Derive loads a rule file and prints what the stages derive from it (Derive).
+func (family) Derive(def string, stages []interderive.Stage) (string, error) {
+	l, err := LoadFile(def)
+	if err != nil {
+		return "", err
+	}
+	return Derive(l, stages), nil
+}
+
+func (family) DefinitionFlag() (string, string) {
+	return flag, fmt.Sprintf("the rule file (*.%s) of the *.%s programs (default: the one a program names in a \"; %s: FILE\" line, else DIR.%s for a program in DIR)", semExt, ext, header, semExt)
+}
+
+// Define makes the calculus of a program: the rule file def, else the one its
+// source names in a "; semantics: FILE" line (relative to its directory), else DIR.sem
+// for a program in the directory DIR. The file is read and checked (sem.Load); its
+// errors are rendered with the file's positions and carets.
+func (f family) Define(def, path string, src []byte) (workbench.Calculus, error) {
+	file, err := RuleFileOf(def, path, src)
+	if err != nil {
+		return nil, err
+	}
+	l, err := LoadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return Calculus{family: f, Lang: l, File: file}, nil
+}
+
+// RuleFileOf is the rule file of a program: def if not "", else the one src names in
+// a "; semantics: FILE" line, relative to path's directory, else DIR.sem for path in
+// DIR. A file named that does not exist is an error, and so is no rule file found.
+func RuleFileOf(def, path string, src []byte) (string, error) {
+	if def != "" {
+		return def, nil
+	}
+	dir := "."
+	if path != "" && path != "-" {
+		dir = filepath.Dir(path)
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), ";")
+		if !ok {
+			continue
+		}
+		if name, ok := strings.CutPrefix(strings.TrimSpace(rest), header+":"); ok {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				return "", fmt.Errorf("the \"; %s:\" line names no rule file", header)
+			}
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, name)
+			}
+			return name, nil
+		}
+	}
+	if path == "" || path == "-" {
+		return "", errNoRules
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	sibling := abs + "." + semExt
+	if _, err := os.Stat(sibling); err != nil {
+		return "", fmt.Errorf("%w (no %s beside the directory)", errNoRules, filepath.Join(filepath.Dir(dir), filepath.Base(abs)+"."+semExt))
+	}
+	return filepath.Join(filepath.Dir(dir), filepath.Base(abs)+"."+semExt), nil
+}
+
+// LoadFile reads and checks a rule file, at most workbench.MaxSource bytes; its
+// errors are rendered with the file's positions and carets.
+func LoadFile(file string) (*sem.Language, error) {
+	src, err := workbench.ReadSource(file, nil, 0)
+	if err != nil {
+		return nil, fmt.Errorf("rule file: %w", err)
+	}
+	l, err := sem.Load(src)
+	if err != nil {
+		return nil, errors.New(interderive.Describe(file, src, err))
+	}
+	return l, nil
+}
+
+// Calculus is the calculus a rule file defines: the family's name, language,
+// variant and stages, with the file's grammar and rules. It is not a Family itself.
+type Calculus struct {
+	family family
+	Lang   *sem.Language
+	File   string // the rule file
+}
+
+// Name is the family's.
+func (c Calculus) Name() string { return c.family.Name() }
+
+// Doc names the rule file.
+func (c Calculus) Doc() string { return "the calculus of the rule file " + c.File }
+
+// Languages are the family's.
+func (c Calculus) Languages() []workbench.Language { return c.family.Languages() }
+
+// Variant is the family's.
+func (c Calculus) Variant() workbench.Parameter { return c.family.Variant() }
+
+// Modes are the family's.
+func (c Calculus) Modes(v string) []workbench.Mode { return c.family.Modes(v) }
+
+// Supports: the family's stages.
+func (c Calculus) Supports(s interderive.Stage) bool { return c.family.Supports(s) }
+
+// Properties: none but lockstep.
+func (c Calculus) Properties() []workbench.Property { return nil }
+
+// Equal compares answers up to α-renaming, as the family does.
+func (c Calculus) Equal(a, b any) bool { return c.family.Equal(a, b) }
+
+// LineComment: ";".
+func (c Calculus) LineComment() string { return c.family.LineComment() }
+
+// Load reads a program: one closed term of the grammar (a syntax error otherwise).
+func (c Calculus) Load(lang string, src []byte) (workbench.Program, error) {
+	if lang != ext {
+		return nil, fmt.Errorf("no language %q in a rule-defined calculus", lang)
+	}
+	if err := workbench.CheckSize(src); err != nil {
+		return nil, err
+	}
+	t, err := c.Lang.ReadTerm(src)
+	if err != nil {
+		return nil, &workbench.LoadError{Phase: "syntax", Err: err}
+	}
+	return Program{calc: c, Term: t}, nil
+}
+
+// Generate draws a closed term of the grammar of depth about size (Generator).
+func (c Calculus) Generate(t *rapid.T, size int, _ string) workbench.Program {
+	return Program{calc: c, Term: Generator{Lang: c.Lang, Depth: size}.Draw(t)}
+}
+
+// Program is a closed term of a rule-defined calculus.
+type Program struct {
+	calc Calculus
+	Term *sem.Term
+}
+
+func (Program) Lang() string { return ext }
+
+// Source prints the program.
+func (p Program) Source(b interderive.PrintBudget) (string, error) {
+	return sem.FormatBounded(p.Term, b)
+}
+
+// Header is the "; semantics: FILE" line that names the program's rule file (as an
+// absolute path), so that the command reads the program back in its calculus
+// wherever fuzz writes it (workbench.Headed).
+func (p Program) Header() []string {
+	file, err := filepath.Abs(p.calc.File)
+	if err != nil {
+		file = p.calc.File
+	}
+	return []string{header + ": " + file}
+}
+
+// Run runs the program on the stage's artefact derived from the rule file.
+func (p Program) Run(stage interderive.Stage, v string, opts interderive.Options) (workbench.Outcome, error) {
+	if v != variant {
+		return workbench.Outcome{}, fmt.Errorf("unknown variant %q (a rule file has %s)", v, variant)
+	}
+	st, ok := sem.StageOf(stage)
+	if !ok {
+		return workbench.Outcome{}, fmt.Errorf("the %s stage does not run rule-defined calculi", stage.Name())
+	}
+	steps := 0
+	on := opts.OnContract
+	opts.OnContract = func(rule string) {
+		steps++
+		if on != nil {
+			on(rule)
+		}
+	}
+	a, err := st.Eval(p.calc.Lang, p.Term, opts)
+	if err != nil {
+		return workbench.Outcome{Steps: steps}, interderive.InStage(err, stage.Name())
+	}
+	s, err := sem.FormatBounded(a.Value, opts.PrintBudget(interderive.NewLimits(opts, func() int { return steps })))
+	if err != nil {
+		if errors.Is(err, interderive.ErrOutputLimit) {
+			err = &interderive.OutputError{What: "the value", Limit: opts.Output}
+		}
+		return workbench.Outcome{Steps: steps}, err
+	}
+	return workbench.Outcome{Observation: s, Value: s, Answer: a, Steps: steps}, nil
+}
+
+// Derive prints what the stages derive from a rule file, for a person: the
+// decomposition tables (sem.FormatTables), then each stage's own description
+// (sem.Describer), in the order given.
+func Derive(l *sem.Language, stages []interderive.Stage) string {
+	var b strings.Builder
+	b.WriteString(sem.FormatTables(l))
+	for _, s := range stages {
+		st, ok := sem.StageOf(s)
+		if !ok {
+			continue
+		}
+		d, ok := st.(sem.Describer)
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "\n== %s (%s) ==\n%s", s.Name(), s.Doc(), d.Describe(l))
+	}
+	return b.String()
+}

@@ -1,0 +1,273 @@
+package rules_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/calculi"
+	"github.com/interderive/interderive/internal/calculi/rules"
+	"github.com/interderive/interderive/internal/workbench"
+	"github.com/interderive/interderive/sem"
+	"pgregory.net/rapid"
+)
+
+// The rule-defined calculi through the workbench's engines, from the registry, as the
+// command runs them.
+
+func bench(t *testing.T) (*workbench.Workbench, workbench.Calculus) {
+	t.Helper()
+	w, err := workbench.New(calculi.All(), calculi.Stages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := w.LanguageNamed("term")
+	if err != nil || c.Name() != "rules" {
+		t.Fatalf("the extension term: %v, %v", c, err)
+	}
+	return w, c
+}
+
+// testdata is the path of testdata/rules from this package.
+var testdata = filepath.Join("..", "..", "..", "testdata", "rules")
+
+// define makes the calculus of a rule file of testdata/rules.
+func define(t *testing.T, w *workbench.Workbench, c workbench.Calculus, file string) workbench.Calculus {
+	t.Helper()
+	d, err := w.Define(c, map[string]string{"rules": filepath.Join(testdata, file)}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestRuleFileOf: the rule file of a program, by the flag, a "; semantics:" line
+// (relative to the program's directory), or the directory's sibling; none is an error
+// that says how to give one.
+func TestRuleFileOf(t *testing.T) {
+	cbn := filepath.Join(testdata, "cbn")
+	tests := []struct {
+		name, def, path, src string
+		want                 string // the file, or a part of the error
+		err                  bool
+	}{
+		{"flag", "x.sem", filepath.Join(cbn, "twice.term"), "; semantics: y.sem\n1", "x.sem", false},
+		{"header", "", filepath.Join(cbn, "twice.term"), "; a comment\n  ;semantics:  ../y.sem \n1", filepath.Join(testdata, "y.sem"), false},
+		{"absolute header", "", "p.term", "; semantics: /r/y.sem\n1", "/r/y.sem", false},
+		{"sibling", "", filepath.Join(cbn, "twice.term"), "1", filepath.Join(testdata, "cbn.sem"), false},
+		{"stdin header", "", "-", "; semantics: y.sem\n1", "y.sem", false},
+		{"empty header", "", "p.term", "; semantics:\n1", "names no rule file", true},
+		{"stdin", "", "-", "1", "needs its rule file: --rules FILE.sem", true},
+		{"no sibling", "", filepath.Join(testdata, "named", "strict-argument.term"), "1", "no " + filepath.Join(testdata, "named.sem"), true},
+	}
+	for _, tt := range tests {
+		got, err := rules.RuleFileOf(tt.def, tt.path, []byte(tt.src))
+		switch {
+		case tt.err && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: got %q, %v, want an error with %q", tt.name, got, err, tt.want)
+		case !tt.err && (err != nil || got != tt.want):
+			t.Errorf("%s: got %q, %v, want %q", tt.name, got, err, tt.want)
+		}
+	}
+}
+
+// TestDefineErrors: an unknown or ill-formed rule file is an error, the latter with
+// its positions; the family alone loads nothing.
+func TestDefineErrors(t *testing.T) {
+	w, c := bench(t)
+	if _, err := w.Define(c, map[string]string{"rules": filepath.Join(testdata, "none.sem")}, "", nil); err == nil {
+		t.Error("a missing rule file: no error")
+	}
+	_, err := w.Define(c, map[string]string{"rules": filepath.Join(testdata, "errors", "ambiguous.sem")}, "", nil)
+	if err == nil || !strings.Contains(err.Error(), "ambiguous.sem:27:1: frames overlap") {
+		t.Errorf("an ambiguous rule file: %v", err)
+	}
+	if _, err := c.Load("term", []byte("1")); err == nil || !strings.Contains(err.Error(), "needs its rule file") {
+		t.Errorf("the family's Load: %v", err)
+	}
+}
+
+// TestCheckCorpus: check runs testdata/rules: every program in the calculus of its
+// rule file, on the five derived stages, with the answers and the
+// rules its comments derive by hand.
+func TestCheckCorpus(t *testing.T) {
+	w, _ := bench(t)
+	files, err := w.SourceFiles([]string{testdata})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, errs := w.PlanFiles(files, "", nil, workbench.CheckOptions{})
+	r := workbench.RunCheck(files, plans, errs, workbench.CheckOptions{}, nil, nil)
+	if r.Errors > 0 || r.Failed > 0 || r.Runs != 5*len(files) || len(files) < 16 {
+		t.Errorf("%s (%d files)", r.Summary(), len(files))
+		for i, p := range plans {
+			for _, run := range p.Runs {
+				for _, f := range p.Run(run, workbench.CheckOptions{}) {
+					t.Errorf("%s: %s", files[i], f.What)
+				}
+			}
+			if errs[i] != nil {
+				t.Error(errs[i])
+			}
+		}
+	}
+}
+
+// TestRun: a program's answer, and its run-time error (a declared stuck shape) with
+// the reason and the position its comments derive, on both derived stages.
+func TestRun(t *testing.T) {
+	w, c := bench(t)
+	d := define(t, w, c, "cbv.sem")
+	tests := []struct {
+		src    string
+		answer string
+		reason string
+		pos    interderive.Pos
+	}{
+		{"(add 1 2)", "3", "", interderive.Pos{}},
+		{"(app (lam x (lam y x)) 1)", "(lam y 1)", "", interderive.Pos{}},
+		{"(app 1 2)", "", "application of a non-function", interderive.Pos{Line: 1, Col: 1}},
+		// the application at column 8 is the redex once its function is 2
+		{"(add 1 (app (add 1 1) 0))", "", "application of a non-function", interderive.Pos{Line: 1, Col: 8}},
+		{"\n  (if0 (lam x x) 1 2)", "", "if0 on a non-integer", interderive.Pos{Line: 2, Col: 3}},
+	}
+	for _, tt := range tests {
+		p, err := d.Load("term", []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range w.StagesOf(d) {
+			out, err := p.Run(s, "file", interderive.Options{Fuel: 100})
+			var rt *interderive.RuntimeError
+			switch {
+			case tt.reason == "" && (err != nil || out.Observation != tt.answer):
+				t.Errorf("%s on %s: %q, %v, want %s", tt.src, s.Name(), out.Observation, err, tt.answer)
+			case tt.reason != "" && (!errors.As(err, &rt) || rt.Reason != tt.reason || rt.Pos != tt.pos):
+				t.Errorf("%s on %s: %v, want a run-time error at %s: %s", tt.src, s.Name(), err, tt.pos, tt.reason)
+			}
+		}
+	}
+	if _, err := d.Load("term", []byte("(app x 1)")); err == nil || !strings.Contains(err.Error(), "1:6: unbound variable x") {
+		t.Errorf("an unbound variable: %v", err)
+	}
+}
+
+// TestGenerator: random programs are closed terms of the grammar, which print and read
+// back as themselves, for every rule file.
+func TestGenerator(t *testing.T) {
+	for _, file := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem"} {
+		l, err := rules.LoadFile(filepath.Join(testdata, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rapid.Check(t, func(t *rapid.T) {
+			e := rules.Generator{Lang: l, Depth: rapid.IntRange(1, 8).Draw(t, "depth")}.Draw(t)
+			if fv := sem.FreeVars(e); len(fv) > 0 {
+				t.Fatalf("%s: free variables %v", sem.Format(e), fv)
+			}
+			back, err := l.ReadTerm([]byte(sem.Format(e)))
+			if err != nil || !sem.AlphaEqual(back, e) {
+				t.Fatalf("%s: read back as %v, %v", sem.Format(e), back, err)
+			}
+		})
+	}
+}
+
+// TestFuzz: fuzz checks lockstep on random programs of each rule file, and finds
+// nothing; the header of a program names its rule file, so that a counterexample
+// reads back in its calculus.
+func TestFuzz(t *testing.T) {
+	w, c := bench(t)
+	for _, file := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem"} {
+		plans, err := w.PlanFuzz(workbench.FuzzOptions{Calculi: []string{"rules"}, Size: 5,
+			Definitions: map[string]string{"rules": filepath.Join(testdata, file)}})
+		if err != nil || len(plans) != 1 {
+			t.Fatalf("%s: %v, %d plans", file, err, len(plans))
+		}
+		r := w.Fuzz(plans[0], workbench.FuzzConfig{Count: 100, Jobs: 1, Seed: 1}, nil)
+		if r.Found != nil || r.Checked == 0 {
+			t.Errorf("%s: %d checked, found %v", file, r.Checked, r.Found)
+		}
+	}
+	d := define(t, w, c, "cbv.sem")
+	p, _ := d.Load("term", []byte("(add 1 2)"))
+	src, _ := p.Source(interderive.PrintBudget{})
+	abs, _ := filepath.Abs(filepath.Join(testdata, "cbv.sem"))
+	head := p.(workbench.Headed).Header()
+	if src != "(add 1 2)" || len(head) != 1 || head[0] != "semantics: "+abs {
+		t.Errorf("source %q, header %q", src, head)
+	}
+	src = "; " + head[0] + "\n" + src
+	dir := t.TempDir()
+	path := filepath.Join(dir, "p.term")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := w.Define(c, nil, path, []byte(src)); err != nil || back.(rules.Calculus).File != abs {
+		t.Errorf("read back: %v, %v", back, err)
+	}
+}
+
+// TestDerive: derive prints the tables, the machine's transitions, what transition
+// compression removed and the CPS evaluator's and the interpreter's equations, among
+// them the lines below, derived by hand from cbv.sem's values, frames and rules.
+func TestDerive(t *testing.T) {
+	w, c := bench(t)
+	text, err := c.(workbench.Deriver).Derive(filepath.Join(testdata, "cbv.sem"), w.StagesOf(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"language cbv, root kind E",
+		"    1  (app [] t)                   hole E",
+		"== machine",
+		"eval((app t_hole t), E, K)                   -> eval(t_hole, E, (app [] t) : K)          frame 1, t_hole not a value of E",
+		"eval((app (lam x t) v), E, K)                -> eval((subst t x v), E, K)                beta",
+		"continue((app [] t) : K, v')                 -> search (app v' t) after frame 1          frame 2, else a value, or a rule, of E",
+		"continue([], v)                              -> halt(v)",
+		// cbv.sem has two value shapes: eval of each hands it to continue.
+		"transition compression, before refunctionalization: 2 administrative transitions removed",
+		"eval((lam x t), E, K) -> continue(K, (lam x t))",
+		"eval((app t_hole t), E, κ)                   = eval(t_hole, E, λv'. resume_1(v', κ))",
+		"interp((app t_hole t), E)                = resume_1(interp(t_hole, E))",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("derive lacks %q:\n%s", want, text)
+		}
+	}
+	if _, err := w.DeriverFor("x.lam"); err == nil || !strings.Contains(err.Error(), "*.sem") {
+		t.Errorf("DeriverFor x.lam: %v", err)
+	}
+}
+
+// TestTrace: trace --stage all shows every stage's own steps for a rule-defined
+// program, aligned on its contractions: (\x. x + 1) 2 contracts by beta, then delta
+// (testdata/rules/cbv/beta-delta.term); the calculus of closures looks x up in the
+// second, where the machine enters the frame (add [] 1).
+func TestTrace(t *testing.T) {
+	w, c := bench(t)
+	d := define(t, w, c, "cbv.sem")
+	p, err := d.Load("term", []byte("(app (lam x (add x 1)) 2)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := w.WriteSideBySide(&out, d, p, "file", "", interderive.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"contraction 1: beta",
+		"decompose: []  with redex  (app (lam x (add x 1)) 2)  of kind E",
+		"contraction 2: delta",
+		"lookup:    x  ~>  2",
+		"K=[(add [] 1)]",
+		"contract:  3",
+	} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("the side-by-side trace lacks %q:\n%s", line, out.String())
+		}
+	}
+}
