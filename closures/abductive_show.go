@@ -18,6 +18,7 @@ type abductiveShow struct {
 	obs   interderive.Observer
 	pr    *interderive.ItemPrinter
 	names map[weak.Pointer[abductiveval.Env]]int
+	steps bool // whether obs is shown the steps (not an observer of reports only)
 	next  int
 	defs  []string
 	swept int
@@ -27,14 +28,14 @@ func newAbductiveShow(opts interderive.Options, fuel *interderive.Counter) *abdu
 	if opts.Observer == nil {
 		return nil
 	}
-	return &abductiveShow{obs: opts.Observer, pr: interderive.NewItemPrinter(opts, fuel.Limits()), names: map[weak.Pointer[abductiveval.Env]]int{}}
+	return &abductiveShow{obs: opts.Observer, steps: opts.StepObserver() != nil, pr: interderive.NewItemPrinter(opts, fuel.Limits()), names: map[weak.Pointer[abductiveval.Env]]int{}}
 }
 
 // step shows a step before it is taken: an environment step as ENV: redex ~>
 // contractum; a contraction as its decomposition and its contractum; each after the
 // definitions of the environments it names first.
 func (s *abductiveShow) step(d abductiveDecomposition, next abductiveClosure) error {
-	if s == nil {
+	if s == nil || !s.steps {
 		return nil
 	}
 	var lines []string

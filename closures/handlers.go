@@ -706,10 +706,11 @@ type handlersClosuresShow struct {
 }
 
 func newHandlersClosuresShow(opts interderive.Options, fuel *interderive.Counter) *handlersClosuresShow {
-	if opts.Observer == nil {
+	obs := opts.StepObserver() // the stage reports nothing: an observer of reports only is shown nothing
+	if obs == nil {
 		return nil
 	}
-	return &handlersClosuresShow{obs: opts.Observer, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
+	return &handlersClosuresShow{obs: obs, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
 }
 
 func (s *handlersClosuresShow) show(t hTerm, c hCmd) string {

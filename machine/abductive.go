@@ -53,6 +53,7 @@ func (abductiveStage) Eval(e abductive.Expr, opts interderive.Options) (abductiv
 	m := &abductiveMachine{fuel: interderive.NewCounter(opts), sigma: abductive.Sigma(e)}
 	if opts.Observer != nil {
 		m.obs, m.pr = opts.Observer, interderive.NewItemPrinter(opts, m.fuel.Limits())
+		m.steps = opts.StepObserver() != nil // an observer of reports only is shown no state
 	}
 	v, err := m.run(e)
 	if err != nil {
@@ -66,6 +67,7 @@ type abductiveMachine struct {
 	fuel  *interderive.Counter
 	sigma abductive.Store
 	obs   interderive.Observer
+	steps bool // whether obs is shown the states (not an observer of reports only)
 	pr    *interderive.ItemPrinter
 }
 
@@ -136,7 +138,7 @@ func (s *abductiveState) mark(p abductive.Pos, foot abductive.Footprint) {
 func (m *abductiveMachine) run(e abductive.Expr) (*abductiveval.Closure, error) {
 	s := &abductiveState{mode: abductiveEval, term: e}
 	for s.mode != abductiveHalt {
-		if m.obs != nil {
+		if m.obs != nil && m.steps {
 			m.obs.Step(m.show(s))
 			if err := m.pr.Err(); err != nil {
 				return nil, err

@@ -110,8 +110,8 @@ func (handlersMachine) Eval(ad dpl.Differentiator, prog *handlers.Program, opts 
 	handlers.ReserveNames(names, prog)
 	r := &handlersMachineRun{ad: ad, heap: prog.InitialHeap(), fuel: interderive.NewCounter(opts),
 		env: handlers.RHEnv{Sigs: prog.Signatures(), Names: names}, limit: opts.Fuel}
-	if opts.Observer != nil {
-		r.obs, r.pr = opts.Observer, interderive.NewItemPrinter(opts, r.fuel.Limits())
+	if obs := opts.StepObserver(); obs != nil { // the stage reports nothing
+		r.obs, r.pr = obs, interderive.NewItemPrinter(opts, r.fuel.Limits())
 	}
 	v, err := r.run(prog.Body)
 	if err != nil {

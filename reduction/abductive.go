@@ -319,15 +319,16 @@ func (s abductiveSemantics) iterate(e abductive.Expr, sigma abductive.Store, opt
 // term within the run's print budget; nil when nothing observes the run, and then
 // every method returns at once.
 type abductiveShow struct {
-	obs interderive.Observer
-	pr  *interderive.ItemPrinter
+	obs   interderive.Observer
+	steps bool // whether obs is shown the steps (not an observer of reports only)
+	pr    *interderive.ItemPrinter
 }
 
 func newAbductiveShow(opts interderive.Options, fuel *interderive.Counter) *abductiveShow {
 	if opts.Observer == nil {
 		return nil
 	}
-	return &abductiveShow{obs: opts.Observer, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
+	return &abductiveShow{obs: opts.Observer, steps: opts.StepObserver() != nil, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
 }
 
 func (s *abductiveShow) term(e abductive.Expr) string {
@@ -337,7 +338,7 @@ func (s *abductiveShow) term(e abductive.Expr) string {
 // decomposition shows a decomposition: the context, with [] for its hole, and the
 // redex.
 func (s *abductiveShow) decomposition(d abductiveDecomposition) {
-	if s == nil {
+	if s == nil || !s.steps {
 		return
 	}
 	hole := d.context.Plug(&abductive.Var{Name: contexts.Hole})
@@ -351,8 +352,10 @@ func (s *abductiveShow) contracted(n int, contractum, next abductive.Expr, dec *
 	if s == nil {
 		return nil
 	}
-	s.obs.About(n, "contract:  "+s.term(contractum))
-	s.obs.About(n, "plug:      "+s.term(next))
+	if s.steps {
+		s.obs.About(n, "contract:  "+s.term(contractum))
+		s.obs.About(n, "plug:      "+s.term(next))
+	}
 	if dec != nil {
 		s.obs.Report(n, "decoupling", *dec, dec.String())
 	}

@@ -379,10 +379,11 @@ type handlersShow struct {
 }
 
 func newHandlersShow(opts interderive.Options, fuel *interderive.Counter) *handlersShow {
-	if opts.Observer == nil {
+	obs := opts.StepObserver() // the stage reports nothing: an observer of reports only is shown nothing
+	if obs == nil {
 		return nil
 	}
-	return &handlersShow{obs: opts.Observer, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
+	return &handlersShow{obs: obs, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
 }
 
 func (s *handlersShow) cmd(c handlers.Cmd) string {

@@ -3,6 +3,7 @@ package calculi_test
 import (
 	"bytes"
 	"errors"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -63,7 +64,8 @@ func TestSourceBytes(t *testing.T) {
 
 // TestMaxSource: a program past the size limit is refused before parsing, with a
 // positioned message, in every language; one at the limit is parsed (here: a comment,
-// then 1). The limit comes from the machine's memory, and admits the let-chains of
+// then 1, or the language's smallest program where 1 is not one: [1], a command that
+// returns 1, for reverse handlers). The limit comes from the machine's memory, and admits the let-chains of
 // 100,000 lets of TestLongLetChains (3 MB). With -short, the limit is checked
 // (workbench.CheckSize, what every Load calls first) without loading.
 func TestMaxSource(t *testing.T) {
@@ -72,11 +74,26 @@ func TestMaxSource(t *testing.T) {
 		t.Errorf("MaxSource() = %d with %d bytes of memory, below 4 MiB", limit, interderive.DefaultMemory())
 	}
 	w := newBench(t)
-	body := []byte("\n1")
-	at := append(bytes.Repeat([]byte("-"), limit-len(body)), body...)
-	over := append(at, '\n')
+	smallest := map[string]string{"rh": "[1]"}
 	for _, c := range w.Calculi() {
+		pad := byte('-') // a line of dashes is a comment in every language but a family's
+		if f, ok := c.(workbench.Family); ok {
+			// A calculus made from a definition file: call by value's, where 1 is a
+			// program and ; starts a comment.
+			d, err := f.Define(filepath.Join("..", "..", "testdata", "rules", "cbv.sem"), "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, pad = d, ';'
+		}
 		for _, l := range c.Languages() {
+			program := "1"
+			if p, ok := smallest[l.Ext]; ok {
+				program = p
+			}
+			body := []byte("\n" + program)
+			at := append(bytes.Repeat([]byte{pad}, limit-len(body)), body...)
+			over := append(at, '\n') // its byte past the limit is on line 2, after the program
 			load := func(src []byte) error {
 				if testing.Short() {
 					return workbench.CheckSize(src)
@@ -90,8 +107,8 @@ func TestMaxSource(t *testing.T) {
 			err := load(over)
 			var le *workbench.LoadError
 			var list interderive.ErrorList
-			if !errors.As(err, &le) || !errors.As(err, &list) || len(list) != 1 || list[0].Pos != (interderive.Pos{Line: 2, Col: 2}) {
-				t.Errorf("%s: %v, want a positioned syntax error at 2:2", l.Ext, err)
+			if !errors.As(err, &le) || !errors.As(err, &list) || len(list) != 1 || list[0].Pos != (interderive.Pos{Line: 2, Col: int32(len(program) + 1)}) {
+				t.Errorf("%s: %v, want a positioned syntax error at 2:%d", l.Ext, err, len(program)+1)
 			}
 		}
 	}
