@@ -31,7 +31,8 @@ import (
 //	-- peer redex: 14             the sizes a peer runs it at (bench --peer, Peers)
 //
 // Besides {n}, the text may write {B^n}: the real number B to the power n (so that a
-// loop bounded by a real runs about n times).
+// loop bounded by a real runs about n times), and {repeat n: TEXT}: TEXT n times (so
+// that a calculus without recursion nests n applications: f ({repeat n:step (}p{repeat n:)})).
 //
 // A program of a calculus whose annotations are optional (a DynamicTyper) may also
 // mark optional type annotations {name:T}: each name is one annotation (all its
@@ -112,10 +113,17 @@ func (w *Workbench) ParseBench(name string, src []byte) (BenchProgram, error) {
 // power matches a placeholder {B^n}.
 var power = regexp.MustCompile(`\{([0-9.]+)\^n\}`)
 
-// Source is the program's text at a size: {n} is the size, {B^n} is B to its power.
+// repeat matches a placeholder {repeat n: TEXT}.
+var repeat = regexp.MustCompile(`\{repeat n:([^{}]*)\}`)
+
+// Source is the program's text at a size: {n} is the size, {B^n} is B to its power,
+// {repeat n: TEXT} is TEXT that many times.
 func (p BenchProgram) Source(size string) string {
 	n, _ := strconv.ParseFloat(size, 64)
-	s := power.ReplaceAllStringFunc(p.Text, func(m string) string {
+	s := repeat.ReplaceAllStringFunc(p.Text, func(m string) string {
+		return strings.Repeat(repeat.FindStringSubmatch(m)[1], max(0, int(n)))
+	})
+	s = power.ReplaceAllStringFunc(s, func(m string) string {
 		b, _ := strconv.ParseFloat(power.FindStringSubmatch(m)[1], 64)
 		return strconv.FormatFloat(math.Pow(b, n), 'g', -1, 64)
 	})

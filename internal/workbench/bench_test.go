@@ -60,6 +60,13 @@ func TestBenchSource(t *testing.T) {
 	if got := p.Source("2"); got != "2 4 2.25" {
 		t.Errorf("got %q", got)
 	}
+	// n nested applications, for a calculus without recursion.
+	p = BenchProgram{Text: "f ({repeat n:g (}x{repeat n:)}) {n}"}
+	for size, want := range map[string]string{"3": "f (g (g (g (x)))) 3", "0": "f (x) 0"} {
+		if got := p.Source(size); got != want {
+			t.Errorf("at %s: got %q, want %q", size, got, want)
+		}
+	}
 }
 
 // TestConfigurations expands two optional annotations, one written twice, into the
