@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/interderive/interderive"
@@ -45,9 +46,13 @@ every core; the report comes in file order, identical failures of a file on one 
 ("expected 3, got 4 on STAGE1, STAGE2 under V1, V2"). On a terminal a progress
 line is shown on standard error. Check ends with "N files, N runs: N passed, N failed".
 
+A file whose calculus has none of the stages --stage names is skipped, and counted
+("; N files skipped"), as a variant flag leaves the files of other calculi alone; a
+check whose every file was skipped ran nothing, and exits with 2.
+
 A file that cannot be checked is an error: unreadable, with malformed expectation
-comments, with no expectation, or that no run applies to (--stage and the variant
-flags exclude every run it has). The exit status is then 2, else 1 if a run failed.
+comments, with no expectation, or that no run applies to (the variant flags exclude
+every run it has). The exit status is then 2, else 1 if a run failed.
 
 ` + budgetsHelp + `
 
@@ -99,6 +104,10 @@ flags exclude every run it has). The exit status is then 2, else 1 if a run fail
 			}
 			switch {
 			case report.Errors > 0:
+				return &exitError{code: exitStatic}
+			case report.Runs == 0:
+				// Every file skipped: a check of nothing does not pass.
+				fmt.Fprintf(a.stderr, "check ran nothing: no file's calculus has the stages %s\n", strings.Join(opts.Stages, ", "))
 				return &exitError{code: exitStatic}
 			case report.Failed > 0:
 				return &exitError{code: exitFailed}

@@ -186,3 +186,27 @@ func TestCheckOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSkipsCalculiWithoutTheStage: --stage names a stage some calculi lack; their
+// files are skipped and counted, the others checked. By hand: inc 3 expects 4 under
+// the four semantics, unmerged, and merged under LD and LUD: 6 runs on compile. A check
+// whose every file was skipped ran nothing, and fails.
+func TestCheckSkipsCalculiWithoutTheStage(t *testing.T) {
+	dir := t.TempDir()
+	gtlc := filepath.Join(dir, "inc.gtlc")
+	dpl := filepath.Join(dir, "double.dpl")
+	if err := os.WriteFile(gtlc, []byte("-- expect: 4\ninc 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dpl, []byte("-- expect: 2\n1.rd[1](x:real. x + x)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCmd("check", "--stage", "compile", dir)
+	if code != 0 || stdout != "2 files, 6 runs: 6 passed, 0 failed; 1 file skipped (no selected stage)\n" {
+		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = runCmd("check", "--stage", "compile", dpl)
+	if code != 2 || !strings.Contains(stdout, "1 file, 0 runs") || !strings.Contains(stderr, "check ran nothing: no file's calculus has the stages compile") {
+		t.Errorf("only skipped: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

@@ -143,7 +143,7 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 	if opts.Stages != nil {
 		stages = slices.DeleteFunc(slices.Clone(all), func(s interderive.Stage) bool { return !slices.Contains(opts.Stages, s.Name()) })
 		if len(stages) == 0 {
-			return nil, fmt.Errorf("no run: %s has none of the stages %s", c.Name(), strings.Join(opts.Stages, ", "))
+			return nil, fmt.Errorf("%w: %s has none of the stages %s", ErrNoStage, c.Name(), strings.Join(opts.Stages, ", "))
 		}
 	}
 	for _, s := range stages {
@@ -157,6 +157,11 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 	}
 	return p, nil
 }
+
+// ErrNoStage says that a file's calculus has none of the stages --stage selects: check
+// skips the file and counts it (CheckReport.Skipped), as --semantics leaves the files
+// of other calculi alone; a check that runs nothing at all is still an error.
+var ErrNoStage = errors.New("skipped")
 
 // Run makes one of the plan's runs and returns its failures, none when it passed.
 // The answer must be the expected one in every mode; the rules lines must hold in
@@ -277,7 +282,10 @@ func (w *Workbench) PlanFiles(files []string, lang string, stdin io.Reader, opts
 			continue
 		}
 		plans[i], err = w.PlanCheck(DisplayName(file), src, c, l.Ext, opts)
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrNoStage):
+			errs[i] = err // skipped, not an error of the file
+		case err != nil:
 			errs[i] = errors.New(interderive.Describe(DisplayName(file), src, err))
 		}
 	}

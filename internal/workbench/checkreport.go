@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -18,7 +19,8 @@ type CheckReport struct {
 	Runs     int            `json:"runs"`
 	Passed   int            `json:"passed"`
 	Failed   int            `json:"failed"`
-	Errors   int            `json:"errors"` // files that could not be checked
+	Errors   int            `json:"errors"`  // files that could not be checked
+	Skipped  int            `json:"skipped"` // files whose calculus has none of the selected stages (ErrNoStage)
 	Failures []CheckFailure `json:"failures"`
 	Problems []CheckError   `json:"file_errors"`
 }
@@ -42,6 +44,9 @@ type CheckError struct {
 // Summary is the report's last line: "3 files, 64 runs: 64 passed, 0 failed".
 func (r *CheckReport) Summary() string {
 	s := fmt.Sprintf("%d %s, %d %s: %d passed, %d failed", r.Files, Plural(r.Files, "file", "files"), r.Runs, Plural(r.Runs, "run", "runs"), r.Passed, r.Failed)
+	if r.Skipped > 0 {
+		s += fmt.Sprintf("; %d %s skipped (no selected stage)", r.Skipped, Plural(r.Skipped, "file", "files"))
+	}
 	if r.Errors > 0 {
 		s += fmt.Sprintf("; %d %s not checked (errors above)", r.Errors, Plural(r.Errors, "file", "files"))
 	}
@@ -141,6 +146,10 @@ func RunCheck(files []string, plans []*CheckPlan, errs []error, opts CheckOption
 
 // record adds a finished file to the report.
 func (r *CheckReport) record(file string, p *CheckPlan, err error, runs [][]Failure, fs []Failure) {
+	if p == nil && errors.Is(err, ErrNoStage) {
+		r.Skipped++
+		return
+	}
 	if p == nil {
 		r.Errors++
 		msg := "not planned"
@@ -172,6 +181,8 @@ func (r *CheckReport) record(file string, p *CheckPlan, err error, runs [][]Fail
 func WriteCheckFile(w io.Writer, file string, p *CheckPlan, err error, fs []Failure) {
 	indent := func(s string) string { return "    " + strings.ReplaceAll(s, "\n", "\n    ") }
 	switch {
+	case p == nil && errors.Is(err, ErrNoStage):
+		// skipped: counted in the summary
 	case p == nil:
 		msg := "not planned"
 		if err != nil {
