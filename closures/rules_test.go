@@ -2,14 +2,13 @@ package closures_test
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/internal/gen/lambdagen"
 	"github.com/interderive/interderive/lambda"
 	"github.com/interderive/interderive/reduction"
@@ -23,72 +22,18 @@ import (
 // substitution), and, on the λ-calculus (cbv.sem), the hand-derived calculus of
 // closures of package lambda's stages.
 
-// loadRules reads a rule file of testdata/rules.
-func loadRules(t testing.TB, name string) *sem.Language {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := sem.Load(src)
-	if err != nil {
-		t.Fatal(interderive.Describe(name, src, err))
-	}
-	return l
-}
+// The helpers the derived stages' tests share (internal/cases/rulescases).
+type (
+	rulesRun = rulescases.Run
+	tb       = rulescases.TB
+)
 
-// tb is what the lockstep needs of a test: *testing.T or *rapid.T.
-type tb interface {
-	Helper()
-	Fatal(args ...any)
-	Fatalf(format string, args ...any)
-}
-
-// rulesRun is a run of a stage: its contraction events, and its answer or error.
-type rulesRun struct {
-	events []string
-	value  *sem.Term
-	err    error
-}
-
-func (r rulesRun) String() string {
-	if r.err != nil {
-		return fmt.Sprintf("%v after %d contractions", r.err, len(r.events))
-	}
-	return sem.Format(r.value)
-}
-
-func rulesOptions(r *rulesRun, fuel int) interderive.Options {
-	return interderive.Options{Fuel: fuel, OnContract: func(rule string) { r.events = append(r.events, rule) }}
-}
-
-func runDerived(s sem.Stage, l *sem.Language, e *sem.Term, fuel int) rulesRun {
-	var r rulesRun
-	a, err := s.Eval(l, e, rulesOptions(&r, fuel))
-	r.value, r.err = a.Value, err
-	return r
-}
-
-// agree checks that two runs made the same contractions and ended alike: the same
-// answer up to α-equivalence, both out of fuel, or the same run-time error (reason and
-// position).
-func agree(t tb, what string, a, b rulesRun) {
-	t.Helper()
-	if !slices.Equal(a.events, b.events) {
-		t.Fatalf("%s: the contraction events differ:\n%v\n%v", what, a.events, b.events)
-	}
-	var ra, rb *interderive.RuntimeError
-	switch {
-	case a.err == nil && b.err == nil:
-		if !sem.AlphaEqual(a.value, b.value) {
-			t.Fatalf("%s: answers differ: %s, %s", what, a, b)
-		}
-	case errors.Is(a.err, interderive.ErrOutOfFuel) && errors.Is(b.err, interderive.ErrOutOfFuel):
-	case errors.As(a.err, &ra) && errors.As(b.err, &rb) && ra.Reason == rb.Reason && ra.Pos == rb.Pos:
-	default:
-		t.Fatalf("%s: %v, %v", what, a, b)
-	}
-}
+var (
+	loadRules    = rulescases.Load
+	rulesOptions = rulescases.Options
+	runDerived   = rulescases.RunDerived
+	agree        = rulescases.Agree
+)
 
 // TestRulesCorpus: every program of testdata/rules/{cbv,cbn,cbn-strict} on the derived
 // calculus of closures and on the derived reduction semantics, in lockstep.
@@ -127,9 +72,9 @@ func lambdaLockstep(t tb, l *sem.Language, tr *semlambda.Translator, p lambda.Ex
 	agree(t, "derived closures / derived reduction", c, runDerived(reduction.Stage{}.Rules(), l, e, fuel))
 	var h rulesRun
 	a, err := closures.Stage{}.Lambda().Eval(p, rulesOptions(&h, fuel))
-	h.err = err
+	h.Err = err
 	if err == nil {
-		if h.value, err = tr.Term(a.Value); err != nil {
+		if h.Value, err = tr.Term(a.Value); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/cps2"
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/lambda"
 	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/sem"
@@ -20,55 +20,15 @@ import (
 // refunctionalizes and, on the λ-calculus (cbv.sem), with the λ-calculus's
 // hand-derived CPS evaluator.
 
-func loadRules(t *testing.T, name string) *sem.Language {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := sem.Load(src)
-	if err != nil {
-		t.Fatal(interderive.Describe(name, src, err))
-	}
-	return l
-}
+// The helpers the derived stages' tests share (internal/cases/rulescases).
+type rulesRun = rulescases.Run
 
-// rulesRun is a run: its contraction events, and its answer or error.
-type rulesRun struct {
-	events []string
-	value  *sem.Term
-	err    error
-}
-
-func rulesOptions(r *rulesRun, fuel int) interderive.Options {
-	return interderive.Options{Fuel: fuel, OnContract: func(rule string) { r.events = append(r.events, rule) }}
-}
-
-func runDerived(s sem.Stage, l *sem.Language, e *sem.Term, fuel int) rulesRun {
-	var r rulesRun
-	a, err := s.Eval(l, e, rulesOptions(&r, fuel))
-	r.value, r.err = a.Value, err
-	return r
-}
-
-// agree checks that two runs made the same contractions and ended alike.
-func agree(t *testing.T, what string, a, b rulesRun) {
-	t.Helper()
-	if !slices.Equal(a.events, b.events) {
-		t.Fatalf("%s: the contraction events differ:\n%v\n%v", what, a.events, b.events)
-	}
-	var ra, rb *interderive.RuntimeError
-	switch {
-	case a.err == nil && b.err == nil:
-		if !sem.AlphaEqual(a.value, b.value) {
-			t.Fatalf("%s: answers differ: %s, %s", what, sem.Format(a.value), sem.Format(b.value))
-		}
-	case errors.Is(a.err, interderive.ErrOutOfFuel) && errors.Is(b.err, interderive.ErrOutOfFuel):
-	case errors.As(a.err, &ra) && errors.As(b.err, &rb) && ra.Reason == rb.Reason && ra.Pos == rb.Pos:
-	default:
-		t.Fatalf("%s: %v, %v", what, a.err, b.err)
-	}
-}
+var (
+	loadRules    = rulescases.Load
+	rulesOptions = rulescases.Options
+	runDerived   = rulescases.RunDerived
+	agree        = rulescases.Agree
+)
 
 // TestRulesCorpus: the programs of testdata/rules/{cbv,cbn,cbn-strict} on the CPS
 // evaluator and the derived machine, in lockstep.
@@ -122,9 +82,9 @@ func TestRulesLambdaCorpus(t *testing.T) {
 		}
 		var h rulesRun
 		a, err := cps2.Stage{}.Lambda().Eval(p, rulesOptions(&h, 20_000))
-		h.err = err
+		h.Err = err
 		if err == nil {
-			if h.value, err = tr.Term(a.Value); err != nil {
+			if h.Value, err = tr.Term(a.Value); err != nil {
 				t.Fatal(err)
 			}
 		}
