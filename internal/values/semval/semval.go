@@ -21,6 +21,7 @@ package semval
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/sem"
@@ -138,6 +139,23 @@ func Qualifies(l *sem.Language) bool {
 				return false
 			}
 		}
+		for _, a := range k.Answers {
+			if !ok(a.Pat, true) {
+				return false
+			}
+		}
+		for _, r := range k.Rules {
+			if r.Delimiter != nil && !ok(r.Delimiter, true) {
+				return false
+			}
+		}
+	}
+	for _, c := range l.Classes {
+		for _, a := range c.Alts {
+			if !ok(a, true) {
+				return false
+			}
+		}
 	}
 	return true
 }
@@ -181,6 +199,10 @@ func (m *Meta) match(p *sem.Pattern, c *Clo, b []*Clo) bool {
 			if c = Resolve(c); !m.IsValue(c, p.Sort.ValuesOf) {
 				return false
 			}
+		case sem.MetaClass:
+			if c = Resolve(c); !m.InClass(c, p.Sort.Class) {
+				return false
+			}
 		default:
 			c = Resolve(c) // a variable stands for its closure: no chains of look-ups
 		}
@@ -215,6 +237,28 @@ func (m *Meta) IsValue(c *Clo, k *sem.Kind) bool {
 	for _, i := range lookup(k, sem.ValueTable, c) {
 		v := k.Values[i]
 		if m.match(v.Pat, c, make([]*Clo, v.Metas)) {
+			return true
+		}
+	}
+	return false
+}
+
+// InClass reports whether c is a term of the class cl (sem.Language.InClass).
+func (m *Meta) InClass(c *Clo, cl *sem.Class) bool {
+	for i, a := range cl.Alts {
+		if m.match(a, c, make([]*Clo, cl.Metas[i])) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsAnswer reports whether c is a non-value answer of kind k (sem.Language.IsAnswer).
+func (m *Meta) IsAnswer(c *Clo, k *sem.Kind) bool {
+	c = View(c)
+	for _, i := range lookup(k, sem.AnswerTable, c) {
+		a := k.Answers[i]
+		if m.match(a.Pat, c, make([]*Clo, a.Metas)) {
 			return true
 		}
 	}
@@ -277,7 +321,8 @@ func (m *Meta) intOf(p *sem.Pattern, b []*Clo) (int64, bool) {
 
 // conditions evaluates a rule's side conditions (sem.Language.Conditions over
 // closures).
-func (m *Meta) conditions(r *sem.Rule, b []*Clo) bool {
+func (m *Meta) conditions(r *sem.Rule, b []*Clo, step Step) (bool, string, error) {
+	event := ""
 	for _, c := range r.Where {
 		switch c.Kind {
 		case sem.CondEq, sem.CondNe:
@@ -289,19 +334,19 @@ func (m *Meta) conditions(r *sem.Rule, b []*Clo) bool {
 				eq = sem.AlphaEqual(m.ReadBack(x), m.ReadBack(y))
 			}
 			if eq != (c.Kind == sem.CondEq) {
-				return false
+				return false, "", nil
 			}
 		case sem.CondPrim:
 			args := make([]int64, len(c.Args))
 			for i, a := range c.Args {
 				n, ok := m.intOf(a, b)
 				if !ok {
-					return false
+					return false, "", nil
 				}
 				args[i] = n
 			}
 			if !c.Prim.Cmp(args) {
-				return false
+				return false, "", nil
 			}
 		case sem.CondFresh:
 			var avoid []*sem.Term
@@ -310,9 +355,18 @@ func (m *Meta) conditions(r *sem.Rule, b []*Clo) bool {
 			}
 			base := b[c.Args[1].Slot].T
 			b[c.Args[0].Slot] = Leaf(sem.Var(base.P, sem.FreshName(base.Name, avoid...)), nil)
+		case sem.CondStep:
+			if step == nil {
+				return false, "", fmt.Errorf("no stepper for the inner layer %s", c.Layer.Name)
+			}
+			next, ev, ok, err := step(b[c.Args[0].Slot], c.Layer)
+			if err != nil || !ok {
+				return false, "", err
+			}
+			b[c.Args[1].Slot], event = next, ev
 		}
 	}
-	return true
+	return true, event, nil
 }
 
 // rawTerms are the terms of c's leaves and the names of its nodes' binders: the names
@@ -352,6 +406,22 @@ func (m *Meta) instantiate(p *sem.Pattern, b []*Clo, at sem.Pos) (*Clo, error) {
 			return nil, err
 		}
 		return Subst(t, b[p.Args[1].Slot].T.Name, v), nil
+	case sem.PatCall:
+		// A function is meta-level: it is computed on the terms the closures stand
+		// for (σ), and its result is a closed term.
+		args := make([]*sem.Term, len(p.Args))
+		for i, a := range p.Args {
+			c, err := m.instantiate(a, b, at)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = m.ReadBack(c)
+		}
+		t, err := m.l.Call(p.Fn, args, at)
+		if err != nil {
+			return nil, err
+		}
+		return Leaf(t, nil), nil
 	case sem.PatCon:
 		args := make([]*Clo, len(p.Args))
 		for i, a := range p.Args {
@@ -514,27 +584,89 @@ func (m *Meta) readLeaf(t *sem.Term, env *Env, hidden map[string]int) *sem.Term 
 	return &sem.Term{P: t.P, Op: sem.TermCon, Con: t.Con, Args: args}
 }
 
-// Contract contracts the potential redex c of kind k by the first rule that matches.
-func (m *Meta) Contract(c *Clo, k *sem.Kind) (*Clo, *sem.Rule, error) {
+// A Step takes one step of an inner layer for a rule's (step K a b), over closures
+// (sem.LayerStep): the stage's own decomposition of c in kind k.
+type Step func(c *Clo, k *sem.Kind) (next *Clo, event string, ok bool, err error)
+
+// Context is a redex's context as a closure stage holds it (sem.Context): its
+// frames, innermost first, each with the closure it was entered from.
+type Context interface {
+	Depth() int
+	Frame(i int) (*sem.Frame, *Clo)
+}
+
+// Contraction is a redex contracted (sem.Contraction over closures).
+type Contraction struct {
+	Clo   *Clo
+	Rule  *sem.Rule
+	Event string
+	Pop   int
+	Kind  *sem.Kind
+}
+
+// Contract contracts the potential redex c of kind k in the context E (nil: empty),
+// stepping inner layers with step (sem.Language.Contract over closures).
+func (m *Meta) Contract(c *Clo, k *sem.Kind, E Context, step Step) (Contraction, error) {
 	c = View(c)
+	depth := 0
+	if E != nil {
+		depth = E.Depth()
+	}
 	for _, i := range lookup(k, sem.RuleTable, c) {
 		r := k.Rules[i]
 		b := make([]*Clo, r.Metas)
-		if !m.match(r.LHS, c, b) || !m.conditions(r, b) {
+		if !m.match(r.LHS, c, b) {
 			continue
 		}
-		out, err := m.instantiate(r.RHS, b, PosOf(c))
-		if err != nil {
-			return nil, r, interderive.Stuck(m.Short(c), "rule %s: %v", r.Name, err)
+		out := Contraction{Rule: r, Kind: k}
+		at := PosOf(c)
+		if r.Context {
+			if out.Pop = m.contextFits(r, E, depth, b); out.Pop == 0 {
+				continue
+			}
+			f, fc := E.Frame(out.Pop - 1)
+			out.Kind, at = f.Kind, PosOf(fc)
+			if r.Delimiter == nil {
+				out.Kind = m.l.Root()
+			}
 		}
-		return out, r, nil
+		ok, inner, err := m.conditions(r, b, step)
+		if err != nil {
+			return Contraction{}, err
+		}
+		if !ok {
+			continue
+		}
+		out.Event = r.Name
+		if r.Layer != nil {
+			out.Event = r.Name + "/" + inner
+		}
+		if out.Clo, err = m.instantiate(r.RHS, b, at); err != nil {
+			return Contraction{}, interderive.Stuck(m.Short(c), "rule %s: %v", r.Name, err)
+		}
+		return out, nil
 	}
 	for _, i := range lookup(k, sem.StuckTable, c) {
 		if s := k.Stucks[i]; m.match(s.Pat, c, make([]*Clo, s.Metas)) {
-			return nil, nil, interderive.Runtime(PosOf(c), m.Short(c), s.Reason)
+			return Contraction{}, interderive.Runtime(PosOf(c), m.Short(c), s.Reason)
 		}
 	}
-	return nil, nil, interderive.Stuck(m.Short(c), "no rule applies")
+	return Contraction{}, interderive.Stuck(m.Short(c), "no rule applies")
+}
+
+// contextFits is the number of frames of E a context rule discards, 0 if its context
+// does not fit (sem.Language's contextFits over closures).
+func (m *Meta) contextFits(r *sem.Rule, E Context, depth int, b []*Clo) int {
+	if r.Delimiter == nil {
+		return depth
+	}
+	for i := range depth {
+		f, fc := E.Frame(i)
+		if slices.Equal(f.Path, r.DelimiterPath) && m.match(r.Delimiter, fc, b) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // PosOf is the source position of a closure: its Leaf's term's, or the node's.
