@@ -174,7 +174,8 @@ func (r *rulesRun) decomposeContext(E *rulesCloContext, v *semval.Clo) (*semval.
 // contract is the contraction of a potential redex by the first rule that matches it,
 // over closures: the contractum and the rule's name.
 func (r *rulesRun) contract(c *semval.Clo, k *sem.Kind) (*semval.Clo, string, error) {
-	out, rule, err := r.Contract(c, k)
+	cc, err := r.Contract(c, k, nil, nil)
+	out, rule := cc.Clo, cc.Rule
 	if err != nil {
 		return nil, "", err
 	}

@@ -146,7 +146,8 @@ func (ev *rulesEvaluator) resume(f *sem.Frame, n, v *semval.Clo, kappa rulesCont
 // contract contracts the potential redex c of kind k and goes on evaluating the
 // contractum with the same continuation.
 func (ev *rulesEvaluator) contract(c *semval.Clo, k *sem.Kind, kappa rulesCont) rulesStep {
-	out, r, err := ev.Contract(c, k)
+	cc, err := ev.Contract(c, k, nil, nil)
+	out, r := cc.Clo, cc.Rule
 	if err != nil {
 		return ev.fail(err)
 	}

@@ -95,7 +95,8 @@ func (in *rulesInterpreter) eval(c *semval.Clo, k *sem.Kind) (*semval.Clo, error
 		}
 		// c is a potential redex of k: contract it, and evaluate the contractum in its
 		// place.
-		out, r, err := in.Contract(c, k)
+		cc, err := in.Contract(c, k, nil, nil)
+		out, r := cc.Clo, cc.Rule
 		if err != nil {
 			return nil, err
 		}

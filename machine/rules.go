@@ -146,7 +146,8 @@ func (m *rulesMachine) eval(s *rulesState) error {
 // contract contracts the potential redex t of kind k and goes on evaluating the
 // contractum in place (refocusing).
 func (m *rulesMachine) contract(s *rulesState, t *sem.Term, k *sem.Kind) error {
-	c, r, err := m.l.Contract(t, k)
+	cc, err := m.l.Contract(t, k, nil, nil)
+	c, r := cc.Term, cc.Rule
 	if err != nil {
 		return err
 	}

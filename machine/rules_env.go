@@ -37,7 +37,8 @@ func (m *envMachine) run(t *sem.Term) (*sem.Term, error) {
 	mode, c, k := rulesEval, semval.Leaf(t, nil), m.Lang().Root()
 	var K []envFrame
 	contract := func(c *semval.Clo, kind *sem.Kind) (*semval.Clo, error) {
-		out, r, err := m.Contract(c, kind)
+		cc, err := m.Contract(c, kind, nil, nil)
+		out, r := cc.Clo, cc.Rule
 		if err != nil {
 			return nil, err
 		}
