@@ -7,6 +7,9 @@
 package workbench
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/interderive/interderive"
 	"pgregory.net/rapid"
 )
@@ -65,6 +68,16 @@ type Parameter struct {
 	// Expect are the values a plain -- expect: comment covers: all of them unless a
 	// calculus says fewer (a variant that runs only where a file names it).
 	Expect []string
+	// FileExt, when set (".sem"), makes a value that ends in it a file's path: a
+	// variant the calculus reads at run time (a cast semantics given as a rule file),
+	// accepted besides Values wherever a value is.
+	FileExt string
+}
+
+// Accepts reports whether v is a value of p: one of its values, or a file's path
+// with its extension.
+func (p Parameter) Accepts(v string) bool {
+	return slices.Contains(p.Values, v) || p.FileExt != "" && strings.HasSuffix(v, p.FileExt) && len(v) > len(p.FileExt)
 }
 
 // A Mode is a way a run may go under a variant, set in its options.

@@ -123,8 +123,8 @@ func (w *Workbench) Compare(c Calculus, prog Program, variants []string, mode st
 	}
 	modes := make([]Mode, len(variants))
 	for i, v := range variants {
-		if !slices.Contains(c.Variant().Values, v) {
-			return Comparison{}, fmt.Errorf("unknown %s %q for %s (known: %s)", c.Variant().Name(), v, c.Name(), strings.Join(c.Variant().Values, ", "))
+		if !c.Variant().Accepts(v) {
+			return Comparison{}, fmt.Errorf("unknown %s %q for %s (known: %s%s)", c.Variant().Name(), v, c.Name(), strings.Join(c.Variant().Values, ", "), fileHint(c.Variant()))
 		}
 		m, err := w.ModeFor(c, v, mode)
 		if err != nil {

@@ -287,8 +287,8 @@ func (w *Workbench) VariantFor(c Calculus, name string) (string, error) {
 		}
 		return p.Values[0], nil
 	}
-	if !slices.Contains(p.Values, name) {
-		return "", fmt.Errorf("unknown %s %q for %s (known: %s)", p.Name(), name, c.Name(), strings.Join(p.Values, ", "))
+	if !p.Accepts(name) {
+		return "", fmt.Errorf("unknown %s %q for %s (known: %s%s)", p.Name(), name, c.Name(), strings.Join(p.Values, ", "), fileHint(p))
 	}
 	return name, nil
 }
@@ -352,6 +352,9 @@ func (w *Workbench) Parameters() []Parameter {
 				out[i].Values = append(out[i].Values, v)
 			}
 		}
+		if out[i].FileExt == "" {
+			out[i].FileExt = p.FileExt
+		}
 	}
 	return out
 }
@@ -368,6 +371,14 @@ func (w *Workbench) Parameter(flag string) (Parameter, error) {
 	return Parameter{}, fmt.Errorf("unknown parameter --%s (known: %s)", flag, strings.Join(flags, ", "))
 }
 
+// fileHint says, in an error's list of known values, that a file's path is one too.
+func fileHint(p Parameter) string {
+	if p.FileExt == "" {
+		return ""
+	}
+	return ", or a FILE" + p.FileExt
+}
+
 // checkOnly checks a selection of variants per flag (check --FLAG V1,V2 ...):
 // every flag is a parameter's, and every name one of its values.
 func (w *Workbench) checkOnly(only map[string][]string) error {
@@ -382,8 +393,8 @@ func (w *Workbench) checkOnly(only map[string][]string) error {
 			return err
 		}
 		for _, v := range only[f] {
-			if !slices.Contains(p.Values, v) {
-				return fmt.Errorf("unknown %s %q in --%s (known: %s)", p.Name(), v, f, strings.Join(p.Values, ", "))
+			if !p.Accepts(v) {
+				return fmt.Errorf("unknown %s %q in --%s (known: %s%s)", p.Name(), v, f, strings.Join(p.Values, ", "), fileHint(p))
 			}
 		}
 	}
@@ -402,8 +413,8 @@ func (w *Workbench) SelectVariants(c Calculus, only map[string][]string) ([]stri
 	}
 	var out []string
 	for _, v := range names {
-		if !slices.Contains(p.Values, v) {
-			return nil, fmt.Errorf("unknown %s %q for %s (known: %s)", p.Name(), v, c.Name(), strings.Join(p.Values, ", "))
+		if !p.Accepts(v) {
+			return nil, fmt.Errorf("unknown %s %q for %s (known: %s%s)", p.Name(), v, c.Name(), strings.Join(p.Values, ", "), fileHint(p))
 		}
 		if !slices.Contains(out, v) {
 			out = append(out, v)

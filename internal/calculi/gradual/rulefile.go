@@ -11,6 +11,7 @@ import (
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -100,14 +101,18 @@ func ParseRuleSemantics(path string, src []byte) (*RuleSemantics, error) {
 	return rs, nil
 }
 
-// ruleFiles caches the rule files a run loads, by path, for one workbench process:
-// fuzz and check run many programs under one file.
+// ruleFiles caches the rule files the calculus reads, by path: fuzz and check run
+// many programs under one file, and reading one runs its static checks. A file is
+// read once per process: its edits show in the next run of the command.
 type ruleFiles struct {
 	mu    sync.Mutex
 	files map[string]*RuleSemantics
 }
 
 func (c *ruleFiles) load(path string) (*RuleSemantics, error) {
+	if c == nil {
+		return LoadRuleSemantics(path)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if rs, ok := c.files[path]; ok {
@@ -122,6 +127,43 @@ func (c *ruleFiles) load(path string) (*RuleSemantics, error) {
 	}
 	c.files[path] = rs
 	return rs, nil
+}
+
+// runRuleFile runs the program on the stage's artefact derived from the rule file
+// at path. A stage with none (compile, which stages the hand-written interpreter) is
+// workbench.ErrNoStage: check skips it and counts it.
+func (p program) runRuleFile(stage interderive.Stage, path string, opts interderive.Options) (workbench.Outcome, error) {
+	ds, ok := sem.StageOf(stage)
+	if !ok {
+		return workbench.Outcome{}, fmt.Errorf("%w: the %s stage derives nothing from a rule file (take --stage reduction, closures, machine, cps2 or interp)", workbench.ErrNoStage, stage.Name())
+	}
+	rs, err := p.files.load(path)
+	if err != nil {
+		return workbench.Outcome{}, err
+	}
+	var labels Labels
+	t, err := rs.Term(p.term, &labels)
+	if err != nil {
+		return workbench.Outcome{}, err
+	}
+	steps := 0
+	on := opts.OnContract
+	opts.OnContract = func(rule string) {
+		steps++
+		if on != nil {
+			on(rule)
+		}
+	}
+	a, err := ds.Eval(rs.Lang, t, opts)
+	if err != nil {
+		return workbench.Outcome{Steps: steps}, interderive.InStage(err, stage.Name())
+	}
+	v, err := sem.FormatBounded(a.Value, opts.PrintBudget(interderive.NewLimits(opts, func() int { return steps })))
+	if err != nil {
+		return workbench.Outcome{Steps: steps}, err
+	}
+	obs := rs.Observe(a.Value, &labels)
+	return workbench.Outcome{Observation: obs, Value: v, Answer: RuleAnswer{Value: a.Value, Observation: obs}, Steps: steps}, nil
 }
 
 // Labels numbers the blame labels of a program, in order of appearance.
