@@ -290,11 +290,11 @@ type Table uint8
 
 // The tables of a kind.
 const (
-	ValueTable Table = iota // Kind.Values
-	FrameTable              // Kind.Frames
-	RuleTable               // Kind.Rules
-	StuckTable              // Kind.Stucks
-	AnswerTable             // Kind.Answers
+	ValueTable  Table = iota // Kind.Values
+	FrameTable               // Kind.Frames
+	RuleTable                // Kind.Rules
+	StuckTable               // Kind.Stucks
+	AnswerTable              // Kind.Answers
 )
 
 // Lookup lists, in declaration order, the indices of the declarations of one of k's

@@ -64,7 +64,7 @@ func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
 			if t.Op != TermInt {
 				return false
 			}
-			case MetaValue:
+		case MetaValue:
 			if !l.IsValue(t, p.Sort.ValuesOf) {
 				return false
 			}

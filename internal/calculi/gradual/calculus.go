@@ -9,10 +9,10 @@ import (
 
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
-	"github.com/interderive/interderive/sem"
 	"github.com/interderive/interderive/gradual/custom"
 	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"github.com/interderive/interderive/internal/workbench"
+	"github.com/interderive/interderive/sem"
 	"pgregory.net/rapid"
 )
 
