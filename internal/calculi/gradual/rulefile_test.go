@@ -1,11 +1,8 @@
 package gradual
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -50,11 +47,13 @@ const ruleFileFuel = 5000
 // semantics and on every stage derived from s's rule file, and reports where a
 // derived stage parts from the hand-written one.
 func checkRuleFile(t fataler, s g.Semantics, rs *RuleSemantics, p program, fuel int) string {
-	hand := runHand(reduction.Stage{}, s, p.term, fuel)
-	for _, st := range derivedStages() {
-		if msg := agree(hand, runDerived(t, st, rs, p.term, fuel)); msg != "" {
-			return st.Name() + " derived from " + rs.Path + ": " + msg
-		}
+	t.Helper()
+	ran, err := CompareRuleFile(s, rs, p.term, reduction.Stage{}, derivedStages(), fuel)
+	if err != nil {
+		return err.Error()
+	}
+	if ran != 5 {
+		t.Fatal("the rule file ran on ", ran, " derived stages, not 5")
 	}
 	return ""
 }
@@ -92,7 +91,11 @@ func TestRuleFilesAgreeOnCorpus(t *testing.T) {
 			if msg := checkRuleFile(t, s, rs, p.(program), ruleFileFuel); msg != "" {
 				t.Errorf("%s under %s: %s", f, s.Name(), msg)
 			}
-			for _, e := range runHand(reduction.Stage{}, s, p.(program).term, ruleFileFuel).events {
+			hand, err := runHand(reduction.Stage{}, s, p.(program).term, ruleFileFuel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range hand.events {
 				rules[e] = true
 			}
 			ran++
@@ -130,76 +133,4 @@ func TestRuleFilesAgree(t *testing.T) {
 	}
 }
 
-// recorded is a run's contractions and its observation or error.
-type recorded struct {
-	events []string
-	obs    string
-	err    error
-}
 
-// runHand runs e on the hand-written stage st under sem, unmerged.
-func runHand(st interderive.Stage, s g.Semantics, e g.Expr, fuel int) recorded {
-	var r recorded
-	gs, _ := g.StageOf(st)
-	a, err := gs.Eval(s, g.Translate(s, e), interderive.Options{Fuel: fuel, Merging: interderive.Unmerged,
-		OnContract: func(rule string) { r.events = append(r.events, rule) }})
-	r.err = err
-	if err == nil {
-		r.obs = a.Observe()
-	}
-	return r
-}
-
-// runDerived runs e on the stage st's artefact derived from the rule file rs.
-func runDerived(t fataler, st interderive.Stage, rs *RuleSemantics, e g.Expr, fuel int) recorded {
-	t.Helper()
-	var r recorded
-	var labels Labels
-	term, err := rs.Term(e, &labels)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, ok := sem.StageOf(st)
-	if !ok {
-		t.Fatal(st.Name() + " derives no stage from a rule file")
-	}
-	a, err := ds.Eval(rs.Lang, term, interderive.Options{Fuel: fuel,
-		OnContract: func(rule string) { r.events = append(r.events, rule) }})
-	r.err = err
-	if err == nil {
-		r.obs = rs.Observe(a.Value, &labels)
-	}
-	return r
-}
-
-// agree compares a derived run with the hand-written one: the same contractions, and
-// the same observation, or both out of fuel.
-func agree(hand, derived recorded) string {
-	if !slices.Equal(hand.events, derived.events) {
-		for i := range min(len(hand.events), len(derived.events)) {
-			if hand.events[i] != derived.events[i] {
-				return "contraction " + itoa(i+1) + ": hand " + hand.events[i] + ", derived " + derived.events[i]
-			}
-		}
-		return "hand " + itoa(len(hand.events)) + " contractions, derived " + itoa(len(derived.events))
-	}
-	if errors.Is(hand.err, interderive.ErrOutOfFuel) && errors.Is(derived.err, interderive.ErrOutOfFuel) {
-		return ""
-	}
-	if hand.err != nil || derived.err != nil {
-		return "hand error " + errString(hand.err) + ", derived error " + errString(derived.err)
-	}
-	if hand.obs != derived.obs {
-		return "hand answer " + hand.obs + ", derived " + derived.obs
-	}
-	return ""
-}
-
-func errString(err error) string {
-	if err == nil {
-		return "none"
-	}
-	return err.Error()
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
