@@ -134,3 +134,44 @@ func TestRuleFilesAgree(t *testing.T) {
 }
 
 
+
+// TestRuleFileEDN: EDN written as a rule file (testdata/gradual/rules/edn.sem, ED's
+// file with mkArrN and without FailR) agrees, on every derived stage and every corpus
+// program, with EDN written in Go (gradual/custom/edn.go): a new semantics needs no Go.
+func TestRuleFileEDN(t *testing.T) {
+	t.Parallel()
+	rs, err := LoadRuleSemantics("../../../testdata/gradual/rules/edn.sem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok := g.Lookup("edn", Semantics()...)
+	if !ok {
+		t.Fatal("no semantics edn")
+	}
+	files, err := filepath.Glob("../../../testdata/gradual/*.*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, f := range files {
+		ext := strings.TrimPrefix(filepath.Ext(f), ".")
+		if ext != cast && ext != gtlc {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Calculus.Load(ext, src)
+		if err != nil {
+			continue
+		}
+		if msg := checkRuleFile(t, s, rs, p.(program), ruleFileFuel); msg != "" {
+			t.Errorf("%s: %s", f, msg)
+		}
+		ran++
+	}
+	if ran < 60 {
+		t.Fatalf("only %d programs ran", ran)
+	}
+}
