@@ -20,7 +20,7 @@ func TestUnknownNames(t *testing.T) {
 	}{
 		{[]string{"run", "--stage", "Machine", gtlc}, `unknown stage "Machine" in --stage (known: reduction, closures, machine, cps2, interp, compile)`},
 		{[]string{"run", "--stage", "machine,interp", gtlc}, "--stage takes one name here"},
-		{[]string{"run", "--semantics", "ED", gtlc}, `unknown cast semantics "ED" in --semantics (known: ld, lud, ed, eud, edn)`},
+		{[]string{"run", "--semantics", "ED", gtlc}, `unknown cast semantics "ED" in --semantics (known: ld, lud, ed, eud, edn, or a FILE.sem)`},
 		{[]string{"run", "--semantics", "xx", dpl}, `unknown cast semantics "xx"`},
 		{[]string{"run", "--ad", "xx", gtlc}, `unknown differentiation strategy "xx" in --ad (known: tape, pruned, figure6)`},
 		{[]string{"trace", "--stage", "bogus", gtlc}, `unknown stage "bogus"`},

@@ -185,3 +185,10 @@ const DefaultLockstepFuel = 20_000
 type DynamicTyper interface {
 	DynamicType() string
 }
+
+// A FileVariants calculus says which of its named variants a file variant (a value
+// with the parameter's FileExt) stands for in expectation comments: check runs a file
+// under --FLAG FILE against the expectations of that variant.
+type FileVariants interface {
+	StandsFor(file string) (variant string, ok bool)
+}

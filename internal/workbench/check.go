@@ -108,6 +108,24 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 	}
 	p := &CheckPlan{Path: path, Calculus: c, Lang: lang, Expect: x, src: src, Stages: stageNames(all),
 		Variants: c.Variant().Values, Modal: modal(c), modes: map[string]Mode{}, stages: map[string]interderive.Stage{}}
+	// A variant that is a file (--semantics FILE.sem) answers to the expectations of
+	// the variant the calculus says it stands for.
+	if fv, ok := c.(FileVariants); ok {
+		for _, v := range opts.Only[c.Variant().Flag] {
+			if slices.Contains(p.Variants, v) || !c.Variant().Accepts(v) {
+				continue
+			}
+			p.Variants = append(slices.Clone(p.Variants), v)
+			if stand, ok := fv.StandsFor(v); ok {
+				if a, ok := x.Answer[stand]; ok {
+					x.Answer[v] = a
+				}
+				if r, ok := x.Rules[stand]; ok {
+					x.Rules[v] = r
+				}
+			}
+		}
+	}
 	// Only the variants with an expectation run: a program may be about some of them
 	// (and a variant can be too slow for some programs).
 	var expected, variants []string

@@ -426,3 +426,16 @@ type RuleAnswer struct {
 	Value       *sem.Term
 	Observation string
 }
+
+// StandsFor is the semantics a rule file stands for in expectation comments: the one
+// its (language NAME) names (gradual/rules/ed.sem is ed's), if the calculus has it.
+func (c calculus) StandsFor(file string) (string, bool) {
+	rs, err := c.files.load(file)
+	if err != nil {
+		return "", false
+	}
+	if _, ok := g.Lookup(rs.Lang.Name, Semantics()...); !ok {
+		return "", false
+	}
+	return rs.Lang.Name, true
+}
