@@ -133,8 +133,6 @@ func TestRuleFilesAgree(t *testing.T) {
 	}
 }
 
-
-
 // TestRuleFileEDN: EDN written as a rule file (testdata/gradual/rules/edn.sem, ED's
 // file with mkArrN and without FailR) agrees, on every derived stage and every corpus
 // program, with EDN written in Go (gradual/custom/edn.go): a new semantics needs no Go.
