@@ -11,6 +11,25 @@ import (
 // IsValue reports whether t is a value of kind k: it matches one of k's value
 // patterns.
 func (l *Language) IsValue(t *Term, k *Kind) bool {
+	if k.Index < 32 {
+		if known := t.values.Load() >> (2 * k.Index); known&1 != 0 {
+			return known&2 != 0
+		}
+	}
+	is := l.isValue(t, k)
+	if k.Index < 32 {
+		bits := uint64(1)
+		if is {
+			bits = 3
+		}
+		t.values.Or(bits << (2 * k.Index))
+	}
+	return is
+}
+
+// isValue is IsValue, not memoized: a term is immutable, so its answer never
+// changes.
+func (l *Language) isValue(t *Term, k *Kind) bool {
 	for _, i := range k.values.candidates(t) {
 		v := k.Values[i]
 		if l.Match(v.Pat, t, make([]*Term, v.Metas)) {

@@ -34,6 +34,11 @@ type Clo struct {
 	Con  *sem.Con  // a node's constructor
 	Args []*Clo    // a node's children: names (leaves of variables) in binder positions
 	P    sem.Pos   // a node's source position: its term's, the frame's it was plugged into, the redex's it was contracted from
+
+	// values memoizes IsValue for the kinds numbered below 32: bit 2i says that
+	// whether c is a value of kind i is known, bit 2i+1 that it is one. A closure is
+	// immutable, so the answer never changes; a run's closures are its own.
+	values uint64
 }
 
 // Env is an environment: innermost binding first; c nil marks a name a binder
@@ -233,6 +238,24 @@ func lookup(k *sem.Kind, table sem.Table, v *Clo) []int {
 }
 
 func (m *Meta) IsValue(c *Clo, k *sem.Kind) bool {
+	if k.Index < 32 {
+		if known := c.values >> (2 * k.Index); known&1 != 0 {
+			return known&2 != 0
+		}
+	}
+	is := m.isValue(c, k)
+	if k.Index < 32 {
+		bits := uint64(1)
+		if is {
+			bits = 3
+		}
+		c.values |= bits << (2 * k.Index)
+	}
+	return is
+}
+
+// isValue is IsValue, not memoized.
+func (m *Meta) isValue(c *Clo, k *sem.Kind) bool {
 	c = View(c)
 	for _, i := range lookup(k, sem.ValueTable, c) {
 		v := k.Values[i]
