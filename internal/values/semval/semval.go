@@ -39,6 +39,8 @@ type Clo struct {
 	// whether c is a value of kind i is known, bit 2i+1 that it is one. A closure is
 	// immutable, so the answer never changes; a run's closures are its own.
 	values uint64
+	// view memoizes View of a Leaf of a constructor term: its expansion.
+	view *Clo
 }
 
 // Env is an environment: innermost binding first; c nil marks a name a binder
@@ -91,6 +93,15 @@ func View(c *Clo) *Clo {
 	if c.T == nil || c.T.Op != sem.TermCon {
 		return c
 	}
+	if c.view != nil {
+		return c.view
+	}
+	c.view = expand(c)
+	return c.view
+}
+
+// expand is a Leaf of a constructor term expanded into a node.
+func expand(c *Clo) *Clo {
 	t := c.T
 	args := make([]*Clo, len(t.Args))
 	for i, a := range t.Con.Args {
@@ -168,6 +179,7 @@ func Qualifies(l *sem.Language) bool {
 // Meta is the meta-level over closures: matching, instantiation, substitution and
 // read-back, the closure counterparts of sem's.
 type Meta struct {
+	buf  []*Clo // the bindings of the matches under way (take, release)
 	l    *sem.Language
 	back map[*Clo]*sem.Term            // read-back, memoized
 	fvs  map[*sem.Term]map[string]bool // the free variables of leaves' terms, memoized
@@ -259,7 +271,7 @@ func (m *Meta) isValue(c *Clo, k *sem.Kind) bool {
 	c = View(c)
 	for _, i := range lookup(k, sem.ValueTable, c) {
 		v := k.Values[i]
-		if m.match(v.Pat, c, make([]*Clo, v.Metas)) {
+		if m.matches(v.Pat, c, v.Metas) {
 			return true
 		}
 	}
@@ -269,7 +281,7 @@ func (m *Meta) isValue(c *Clo, k *sem.Kind) bool {
 // InClass reports whether c is a term of the class cl (sem.Language.InClass).
 func (m *Meta) InClass(c *Clo, cl *sem.Class) bool {
 	for i, a := range cl.Alts {
-		if m.match(a, c, make([]*Clo, cl.Metas[i])) {
+		if m.matches(a, c, cl.Metas[i]) {
 			return true
 		}
 	}
@@ -281,7 +293,7 @@ func (m *Meta) IsAnswer(c *Clo, k *sem.Kind) bool {
 	c = View(c)
 	for _, i := range lookup(k, sem.AnswerTable, c) {
 		a := k.Answers[i]
-		if m.match(a.Pat, c, make([]*Clo, a.Metas)) {
+		if m.matches(a.Pat, c, a.Metas) {
 			return true
 		}
 	}
@@ -292,7 +304,7 @@ func (m *Meta) IsAnswer(c *Clo, k *sem.Kind) bool {
 func (m *Meta) FindFrame(c *Clo, k *sem.Kind, from int) (*sem.Frame, bool) {
 	c = View(c)
 	for _, i := range lookup(k, sem.FrameTable, c) {
-		if f := k.Frames[i]; i >= from && m.match(f.Pat, c, make([]*Clo, f.Metas)) {
+		if f := k.Frames[i]; i >= from && m.matches(f.Pat, c, f.Metas) {
 			return f, true
 		}
 	}
@@ -637,44 +649,73 @@ func (m *Meta) Contract(c *Clo, k *sem.Kind, E Context, step Step) (Contraction,
 	}
 	for _, i := range lookup(k, sem.RuleTable, c) {
 		r := k.Rules[i]
-		b := make([]*Clo, r.Metas)
-		if !m.match(r.LHS, c, b) {
-			continue
+		b := m.take(r.Metas)
+		out, ok, err := m.contractBy(r, c, k, E, depth, step, b)
+		m.release(b)
+		if err != nil || ok {
+			return out, err
 		}
-		out := Contraction{Rule: r, Kind: k}
-		at := PosOf(c)
-		if r.Context {
-			if out.Pop = m.contextFits(r, E, depth, b); out.Pop == 0 {
-				continue
-			}
-			f, fc := E.Frame(out.Pop - 1)
-			out.Kind, at = f.Kind, PosOf(fc)
-			if r.Delimiter == nil {
-				out.Kind = m.l.Root()
-			}
-		}
-		ok, inner, err := m.conditions(r, b, step)
-		if err != nil {
-			return Contraction{}, err
-		}
-		if !ok {
-			continue
-		}
-		out.Event = r.Name
-		if r.Layer != nil {
-			out.Event = r.Name + "/" + inner
-		}
-		if out.Clo, err = m.instantiate(r.RHS, b, at); err != nil {
-			return Contraction{}, interderive.Stuck(m.Short(c), "rule %s: %v", r.Name, err)
-		}
-		return out, nil
 	}
 	for _, i := range lookup(k, sem.StuckTable, c) {
-		if s := k.Stucks[i]; m.match(s.Pat, c, make([]*Clo, s.Metas)) {
+		if s := k.Stucks[i]; m.matches(s.Pat, c, s.Metas) {
 			return Contraction{}, interderive.Runtime(PosOf(c), m.Short(c), s.Reason)
 		}
 	}
 	return Contraction{}, interderive.Stuck(m.Short(c), "no rule applies")
+}
+
+// contractBy contracts c by the rule r if it applies, with b its bindings.
+func (m *Meta) contractBy(r *sem.Rule, c *Clo, k *sem.Kind, E Context, depth int, step Step, b []*Clo) (Contraction, bool, error) {
+	if !m.match(r.LHS, c, b) {
+		return Contraction{}, false, nil
+	}
+	out := Contraction{Rule: r, Kind: k}
+	at := PosOf(c)
+	if r.Context {
+		if out.Pop = m.contextFits(r, E, depth, b); out.Pop == 0 {
+			return Contraction{}, false, nil
+		}
+		f, fc := E.Frame(out.Pop - 1)
+		out.Kind, at = f.Kind, PosOf(fc)
+		if r.Delimiter == nil {
+			out.Kind = m.l.Root()
+		}
+	}
+	ok, inner, err := m.conditions(r, b, step)
+	if err != nil || !ok {
+		return Contraction{}, false, err
+	}
+	out.Event = r.Name
+	if r.Layer != nil {
+		out.Event = r.Name + "/" + inner
+	}
+	if out.Clo, err = m.instantiate(r.RHS, b, at); err != nil {
+		return Contraction{}, false, interderive.Stuck(m.Short(c), "rule %s: %v", r.Name, err)
+	}
+	return out, true, nil
+}
+
+// take is a slice of n bindings, cleared, from the run's stack of bindings (a match
+// allocates none); release gives it back, last taken first.
+func (m *Meta) take(n int) []*Clo {
+	l := len(m.buf)
+	m.buf = slices.Grow(m.buf, n)[:l+n]
+	b := m.buf[l : l+n : l+n]
+	clear(b)
+	return b
+}
+
+func (m *Meta) release(b []*Clo) {
+	clear(b) // let what they held go
+	m.buf = m.buf[:len(m.buf)-len(b)]
+}
+
+// matches reports whether c matches p, whose bindings are n.
+func (m *Meta) matches(p *sem.Pattern, c *Clo, n int) bool {
+	b := m.take(n)
+	ok := m.match(p, c, b)
+	m.release(b)
+	return ok
 }
 
 // contextFits is the number of frames of E a context rule discards, 0 if its context
