@@ -52,10 +52,11 @@ func Render(src []byte, opts RenderOptions) (*Rendering, error) {
 // render typesets the language whose declarations are decls.
 func (l *Language) render(decls []*SExpr, opts RenderOptions) *Rendering {
 	r := &Rendering{}
+	at := l.declarations()
 	shown := map[any]bool{} // the declarations of l typeset in their notation
 	var sorts []*Sort
 	for _, d := range decls {
-		if !l.classify(d, shown, r) {
+		if !l.classify(d, at[d.P], shown, r) {
 			r.Verbatim = append(r.Verbatim, d)
 		}
 	}
@@ -74,7 +75,7 @@ func (l *Language) render(decls []*SExpr, opts RenderOptions) *Rendering {
 	if len(sorts) > 0 {
 		b.WriteString("\n\\subsection*{Grammar}\n")
 		for _, so := range sorts {
-			writeSort(&b, so, r)
+			writeSort(&b, so)
 		}
 	}
 	r.Kinds = l.writeKinds(&b, shown)
@@ -93,83 +94,70 @@ func (l *Language) render(decls []*SExpr, opts RenderOptions) *Rendering {
 	return r
 }
 
-// classify finds the declaration d in the language and marks it shown when it has a
-// notation: when its keyword is known and the language's data prints back to exactly
-// what it says. It reports false for a declaration to print as written. The parts of
-// a sort that have no notation are added to r.Verbatim.
-func (l *Language) classify(d *SExpr, shown map[any]bool, r *Rendering) bool {
+// declarations are the language's declarations by their positions (those of their
+// s-expressions): the language, its sorts and constructors, its kinds, values,
+// frames, rules and stuck shapes.
+func (l *Language) declarations() map[Pos]any {
+	at := map[Pos]any{l.P: l}
+	for _, so := range l.Sorts {
+		at[so.P] = so
+		for _, c := range so.Cons {
+			at[c.P] = c
+		}
+	}
+	for _, k := range l.Kinds {
+		at[k.P] = k
+		for _, v := range k.Values {
+			at[v.P] = v
+		}
+		for _, f := range k.Frames {
+			at[f.P] = f
+		}
+	}
+	for _, r := range l.Rules {
+		at[r.P] = r
+	}
+	for _, s := range l.Stucks {
+		at[s.P] = s
+	}
+	return at
+}
+
+// classify checks that decl, the language's declaration at d's position (nil if
+// none), has a notation: that d's keyword is known and decl prints back to exactly
+// what d says; then it marks decl shown. It reports false for a declaration to print
+// as written. The parts of a sort that have no notation are added to r.Verbatim.
+func (l *Language) classify(d *SExpr, decl any, shown map[any]bool, r *Rendering) bool {
 	if d.Kind != SList || len(d.List) < 2 || d.List[0].Kind != SSym {
 		return false
 	}
 	args := d.List[1:]
-	switch d.List[0].Sym {
-	case "language":
-		return d.P == l.P && len(args) == 1
-	case "sort":
-		for _, so := range l.Sorts {
-			if so.P == d.P {
-				shown[so] = true
-				r.Verbatim = append(r.Verbatim, l.sortExtras(so, args[1:])...)
-				return true
-			}
+	ok := false
+	switch x := decl.(type) {
+	case *Language:
+		ok = d.List[0].Sym == "language" && len(args) == 1 && isSym(args[0], x.Name)
+	case *Sort:
+		ok = d.List[0].Sym == "sort" && isSym(args[0], x.Name)
+		if ok {
+			r.Verbatim = append(r.Verbatim, l.sortExtras(args[1:])...)
 		}
-	case "kind":
-		k, ok := l.kindOf(args[0])
-		if !ok || k.P != d.P || len(args) < 2 || len(args) > 3 || !isSym(args[1], k.Meta) || len(args) == 3 && !isSym(args[2], k.Sort.Name) {
-			return false
-		}
-		shown[k] = true
-		return true
-	case "value":
-		k, ok := l.kindOf(args[0])
-		if !ok || len(args) != 2 {
-			return false
-		}
-		for _, v := range k.Values {
-			if v.P == d.P && samePattern(v.Pat, args[1]) {
-				shown[v] = true
-				return true
-			}
-		}
-	case "frame":
-		k, ok := l.kindOf(args[0])
-		if !ok || len(args) != 2 {
-			return false
-		}
-		for _, f := range k.Frames {
-			if f.P == d.P && samePattern(f.Pat, args[1]) {
-				shown[f] = true
-				return true
-			}
-		}
-	case "rule":
-		for _, ru := range l.Rules {
-			if ru.P == d.P && sameRule(ru, args) {
-				shown[ru] = true
-				return true
-			}
-		}
-	case "stuck":
-		k, ok := l.kindOf(args[0])
-		if !ok || len(args) != 3 || args[2].Kind != SStr {
-			return false
-		}
-		for _, s := range k.Stucks {
-			if s.P == d.P && samePattern(s.Pat, args[1]) && s.Reason == args[2].Sym {
-				shown[s] = true
-				return true
-			}
-		}
+	case *Kind:
+		ok = d.List[0].Sym == "kind" && (len(args) == 2 || len(args) == 3 && isSym(args[2], x.Sort.Name)) &&
+			isSym(args[0], x.Name) && isSym(args[1], x.Meta)
+	case *Value:
+		ok = d.List[0].Sym == "value" && len(args) == 2 && isSym(args[0], x.Kind.Name) && samePattern(x.Pat, args[1])
+	case *Frame:
+		ok = d.List[0].Sym == "frame" && len(args) == 2 && isSym(args[0], x.Kind.Name) && samePattern(x.Pat, args[1])
+	case *Rule:
+		ok = d.List[0].Sym == "rule" && sameRule(x, args)
+	case *Stuck:
+		ok = d.List[0].Sym == "stuck" && len(args) == 3 && isSym(args[0], x.Kind.Name) && samePattern(x.Pat, args[1]) &&
+			args[2].Kind == SStr && args[2].Sym == x.Reason
 	}
-	return false
-}
-
-// kindOf is the kind a symbol names.
-func (l *Language) kindOf(s *SExpr) (*Kind, bool) {
-	if s.Kind != SSym {
-		return nil, false
+	if ok {
+		shown[decl] = true
 	}
-	return l.Kind(s.Sym)
+	return ok
 }
 
 func isSym(s *SExpr, name string) bool { return s.Kind == SSym && s.Sym == name }
@@ -177,7 +165,7 @@ func isSym(s *SExpr, name string) bool { return s.Kind == SSym && s.Sym == name 
 // sortExtras are the items of a sort's declaration that its notation does not show:
 // any but its metavariable names, (variable ...), (integer ...), and the (con ...) of
 // its constructors that print back to what they say.
-func (l *Language) sortExtras(so *Sort, items []*SExpr) []*SExpr {
+func (l *Language) sortExtras(items []*SExpr) []*SExpr {
 	var out []*SExpr
 	for _, it := range items {
 		switch {
@@ -188,7 +176,7 @@ func (l *Language) sortExtras(so *Sort, items []*SExpr) []*SExpr {
 			case "variable", "integer":
 				continue
 			case "con":
-				if c, ok := l.conAt(so, it.P); ok && sameCon(c, it) {
+				if c, ok := l.cons[conName(it)]; ok && c.P == it.P && sameCon(c, it) {
 					continue
 				}
 			}
@@ -198,14 +186,12 @@ func (l *Language) sortExtras(so *Sort, items []*SExpr) []*SExpr {
 	return out
 }
 
-// conAt is the constructor of so declared at p.
-func (l *Language) conAt(so *Sort, p Pos) (*Con, bool) {
-	for _, c := range so.Cons {
-		if c.P == p {
-			return c, true
-		}
+// conName is the name a (con NAME ...) declares, or "".
+func conName(s *SExpr) string {
+	if len(s.List) < 2 || s.List[1].Kind != SSym {
+		return ""
 	}
-	return nil, false
+	return s.List[1].Sym
 }
 
 // sameCon reports whether (con NAME ARG ... (bind I J ...) ...) says exactly what c is.
@@ -261,7 +247,7 @@ func samePattern(p *Pattern, s *SExpr) bool {
 	case PatInt:
 		return s.Kind == SInt && s.N == p.N
 	case PatHole:
-		return s.Kind == SList && (len(s.List) == 1 || len(s.List) == 2 && isSym(s.List[1], p.Hole.Name)) && isSym(s.List[0], "hole")
+		return p.Hole != nil && s.Kind == SList && (len(s.List) == 1 || len(s.List) == 2 && isSym(s.List[1], p.Hole.Name)) && isSym(s.List[0], "hole")
 	}
 	if s.Kind != SList || len(s.List) == 0 {
 		return false
@@ -332,7 +318,7 @@ func sameRule(r *Rule, args []*SExpr) bool {
 
 // writeSort writes a sort's BNF, then what its variables and integers are named and
 // what its binders bind.
-func writeSort(b *strings.Builder, so *Sort, r *Rendering) {
+func writeSort(b *strings.Builder, so *Sort) {
 	var alts []string
 	if so.Vars {
 		alts = append(alts, texMeta(so.VarMetas[0]))
@@ -520,6 +506,10 @@ func (l *Language) writeStucks(b *strings.Builder, shown map[any]bool) int {
 // texCond typesets a side condition.
 func texCond(c *Cond) string {
 	arg := func(i int) string { return texPattern(c.Args[i], false) }
+	switch {
+	case c.Kind == CondFresh && len(c.Args) < 2, (c.Kind == CondEq || c.Kind == CondNe) && len(c.Args) != 2:
+		return texCall("?", c.Args)
+	}
 	switch c.Kind {
 	case CondEq:
 		return arg(0) + " = " + arg(1)
@@ -564,6 +554,9 @@ func texPattern(p *Pattern, arg bool) string {
 	case PatInt:
 		s, atomic = strconv.FormatInt(p.N, 10), p.N >= 0
 	case PatHole:
+		if p.Hole == nil {
+			return `[\,]`
+		}
 		return texMeta(p.Hole.Name)
 	case PatCon:
 		args := make([]string, len(p.Args))
@@ -572,6 +565,9 @@ func texPattern(p *Pattern, arg bool) string {
 		}
 		s, atomic = texApp(p.Con.Name, args), len(p.Args) == 0
 	case PatSubst:
+		if len(p.Args) != 3 {
+			return texCall("subst", p.Args)
+		}
 		s = postfix(p.Args[0]) + "[" + texPattern(p.Args[1], false) + " := " + texPattern(p.Args[2], false) + "]"
 	case PatPrim:
 		if op, ok := operators[p.Prim.Name]; ok && len(p.Args) == 2 {

@@ -212,3 +212,32 @@ func TestRenderEveryRuleFile(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRender: the renderer never panics, and gives every declaration of a file that
+// Parse accepts its notation (what the parser reads, the renderer finds printed back
+// exactly). Parse, not Load: the static checks are slow, and change nothing the
+// renderer reads.
+func FuzzRender(f *testing.F) {
+	for _, path := range []string{"testdata/render/tiny.sem", "../testdata/rules/cbv.sem", "../testdata/rules/cbn-strict.sem", "../testdata/rules/cbn.sem"} {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Add([]byte("(language x) (sort t (integer n) (con c t)) (kind E v t) (value E n) (frame E (c (hole E))) (stuck E (c -0) \"\\\\\")"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		l, err := Parse(src)
+		if err != nil {
+			return
+		}
+		decls, err := ReadSExprs(src)
+		if err != nil {
+			t.Fatalf("Parse accepts what ReadSExprs refuses: %v", err)
+		}
+		r := l.render(decls, RenderOptions{})
+		if !strings.HasPrefix(r.TeX, "\\documentclass{article}\n") || !strings.HasSuffix(r.TeX, "\\end{document}\n") || len(r.Verbatim) != 0 {
+			t.Fatalf("%d declarations verbatim:\n%s", len(r.Verbatim), r.TeX)
+		}
+	})
+}
