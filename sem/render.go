@@ -18,7 +18,8 @@ type RenderOptions struct {
 // Rendering is a rule file typeset as LaTeX, and what the text holds.
 type Rendering struct {
 	TeX string
-	// Sorts, Kinds, Rules and Stucks count the declarations typeset in their notation.
+	// Sorts, Rules and Stucks count the declarations typeset in their notation, and
+	// Kinds the context kinds (each with its values and contexts).
 	Sorts, Kinds, Rules, Stucks int
 	// Verbatim are the declarations (and the parts of a sort's declaration) that have
 	// no notation yet: they are printed as written, in \texttt.
