@@ -288,7 +288,7 @@ tr.current td:first-child { border-left: 4px solid #36c; }
 <span id="where"></span></div>
 <table><thead><tr><th style="width:8em">contraction</th>{{range .Lanes}}<th>{{.Stage}}</th>{{end}}</tr></thead>
 <tbody>
-{{range $i, $row := .Table}}<tr class="step{{if not $row.Agree}} disagree{{end}}" id="row{{$i}}"><td>{{if $row.Rule}}{{$row.N}}. <b>{{$row.Rule}}</b>{{else}}end{{end}}</td>
+{{range $i, $row := .Table}}<tr class="step{{if not $row.Agree}} disagree{{end}}" id="row{{$i}}"><td>{{if not $row.Agree}}{{$row.N}}. <b>the stages disagree</b>{{else if $row.Rule}}{{$row.N}}. <b>{{$row.Rule}}</b>{{else}}end{{end}}</td>
 {{range $row.Cells}}<td><pre>{{.}}</pre></td>{{end}}</tr>
 {{end}}</tbody></table>
 <p>{{range .Lanes}}<b>{{.Stage}}</b>: {{if .Error}}{{.Error}}{{else}}{{.Answer}}{{end}}<br>{{end}}</p>
@@ -308,7 +308,9 @@ show(0, false);
 `))
 
 // WriteHTML writes a self-contained page in which a person can step through the
-// aligned trace (buttons, or the arrow keys).
+// aligned trace (buttons, or the arrow keys). Each row is named by its contraction's
+// rule (or says that the stages disagree, or that the run has ended), and each
+// stage's cell ends with the rule it contracted there: "⇒ RULE".
 func (s SideBySide) WriteHTML(w io.Writer) error {
 	type row struct {
 		N     int
@@ -325,7 +327,10 @@ func (s SideBySide) WriteHTML(w io.Writer) error {
 			if i < len(l.Steps) {
 				cell = strings.Join(l.Steps[i], "\n")
 				if i < len(l.Rules) {
-					cell += "\n⇒ " + l.Rules[i]
+					if cell != "" {
+						cell += "\n"
+					}
+					cell += "⇒ " + l.Rules[i]
 				}
 			}
 			r.Cells = append(r.Cells, cell)

@@ -1,0 +1,243 @@
+package sem
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive"
+)
+
+// The expected documents in testdata/render are written by hand from the rule files
+// and the notation of docs/rules.md (Typesetting), not by the renderer.
+
+// diffLines reports the first line where got and want differ.
+func diffLines(t *testing.T, name, got, want string) {
+	t.Helper()
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range max(len(g), len(w)) {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl || i >= len(g) || i >= len(w) {
+			t.Errorf("%s: line %d:\n got: %q\nwant: %q", name, i+1, gl, wl)
+			return
+		}
+	}
+}
+
+// body is a standalone document's body: the lines between \begin{document} and
+// \end{document}.
+func body(t *testing.T, doc string) string {
+	t.Helper()
+	_, after, ok1 := strings.Cut(doc, "\\begin{document}\n")
+	inner, _, ok2 := strings.Cut(after, "\\end{document}\n")
+	if !ok1 || !ok2 {
+		t.Fatalf("not a standalone document:\n%s", doc)
+	}
+	return inner
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestRenderGolden: the rule files typeset, standalone and as a fragment, line for
+// line as written by hand; the counts are those of the files' declarations.
+func TestRenderGolden(t *testing.T) {
+	tests := []struct {
+		sem, tex                    string
+		sorts, kinds, rules, stucks int
+	}{
+		{"testdata/render/tiny.sem", "testdata/render/tiny.tex", 1, 1, 6, 4},
+		{"../testdata/rules/cbv.sem", "testdata/render/cbv.tex", 1, 1, 9, 5},
+		{"../testdata/rules/cbn-strict.sem", "testdata/render/cbn-strict.tex", 1, 2, 6, 4},
+	}
+	for _, tc := range tests {
+		src, want := readFile(t, tc.sem), string(readFile(t, tc.tex))
+		r, err := Render(src, RenderOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.sem, interderive.Describe(tc.sem, src, err))
+		}
+		diffLines(t, tc.sem, r.TeX, want)
+		if r.Sorts != tc.sorts || r.Kinds != tc.kinds || r.Rules != tc.rules || r.Stucks != tc.stucks || len(r.Verbatim) != 0 {
+			t.Errorf("%s: %d sorts, %d kinds, %d rules, %d stuck shapes, %d verbatim; want %d, %d, %d, %d, 0",
+				tc.sem, r.Sorts, r.Kinds, r.Rules, r.Stucks, len(r.Verbatim), tc.sorts, tc.kinds, tc.rules, tc.stucks)
+		}
+		f, err := Render(src, RenderOptions{Fragment: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		diffLines(t, tc.sem+" (fragment)", f.TeX, body(t, want))
+	}
+}
+
+// TestRenderVerbatim: what the renderer has no notation for is printed as written,
+// in \texttt, and the rest as usual: a declaration it does not know, an item of a
+// sort it does not know, and a rule with a condition it does not know (as the
+// language's data would have it, were the condition added: the rule's data prints
+// back to less than the declaration says). The declarations come from tiny.sem with
+// those additions, at the same positions; the language, from tiny.sem itself.
+func TestRenderVerbatim(t *testing.T) {
+	src := string(readFile(t, "testdata/render/tiny.sem"))
+	l, err := Load([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(old, new string) {
+		t.Helper()
+		if strings.Count(src, old) != 1 {
+			t.Fatalf("tiny.sem has not one %q", old)
+		}
+		src = strings.Replace(src, old, new, 1)
+	}
+	edit("(con if-z e e e))", "(con if-z e e e) (class foo))")
+	edit("(where (prim gt n 0)))", "(where (prim gt n 0)) (where (step E e_1 e_2)))")
+	src += "(answer v)\n"
+	decls, err := ReadSExprs([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := l.render(decls, RenderOptions{})
+
+	want := string(readFile(t, "testdata/render/tiny.tex"))
+	for _, gone := range []string{
+		"\\textsf{if-z}\\;n\\;e_{1}\\;e_{2} &\\longrightarrow \\mathsf{ap}\\;((n \\times 2) + (-n))\\;\\operatorname{quot}(n, -1) && [\\textsf{if-z}]\\\\\n",
+		"&\\qquad \\text{if } n > 0\\\\\n",
+	} {
+		if !strings.Contains(want, gone) {
+			t.Fatalf("tiny.tex lacks %q", gone)
+		}
+		want = strings.Replace(want, gone, "", 1)
+	}
+	want = strings.Replace(want, "\\end{document}\n", `
+\subsection*{Other declarations}
+
+\noindent The declarations that have no notation here yet, as written.
+
+\noindent\texttt{(class foo)}
+
+\noindent\texttt{(rule if-z E (if-z n e\_1 e\_2) (ap (prim add (prim mul n 2) (prim neg n)) (prim quot n -1)) (where (prim gt n 0)) (where (step E e\_1 e\_2)))}
+
+\noindent\texttt{(answer v)}
+\end{document}
+`, 1)
+	diffLines(t, "tiny.sem with additions", r.TeX, want)
+	if r.Rules != 5 || len(r.Verbatim) != 3 {
+		t.Errorf("%d rules, %d verbatim; want 5, 3", r.Rules, len(r.Verbatim))
+	}
+}
+
+// TestRenderErrors: a file Load refuses is refused, with its positions.
+func TestRenderErrors(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"syntax", "(language x", "1:1: unclosed ("},
+		{"unknown declaration", "(language x) (grammar)", "1:15: unknown declaration grammar"},
+		{"ambiguous", string(readFile(t, "../testdata/rules/errors/ambiguous.sem")), "27:1: frames overlap"},
+	}
+	for _, tc := range tests {
+		r, err := Render([]byte(tc.src), RenderOptions{})
+		var list interderive.ErrorList
+		found := false
+		if errors.As(err, &list) {
+			for _, e := range list {
+				found = found || strings.Contains(e.Error(), tc.want)
+			}
+		}
+		if r != nil || !found {
+			t.Errorf("%s: %v, %v; want an error list with %q", tc.name, r, err, tc.want)
+		}
+	}
+}
+
+// TestTexNames: names typeset by hand.
+func TestTexNames(t *testing.T) {
+	tests := []struct {
+		f        func(string) string
+		what, in string
+		want     string
+	}{
+		{texMeta, "meta", "t", "t"},
+		{texMeta, "meta", "t_1", "t_{1}"},
+		{texMeta, "meta", "x_f", "x_{f}"},
+		{texMeta, "meta", "v'", "v'"},
+		{texMeta, "meta", "v'_2", "v'_{2}"},
+		{texMeta, "meta", "val", `\mathit{val}`},
+		{texMeta, "meta", "t_1_2", `t_{\textit{1\_2}}`},
+		{texMeta, "meta", "a-b", `\textit{a-b}`},
+		{texCon, "constructor", "app", `\mathsf{app}`},
+		{texCon, "constructor", "if0", `\mathsf{if0}`},
+		{texCon, "constructor", "if-z", `\textsf{if-z}`},
+		{texCon, "constructor", "let_rec", `\textsf{let\_rec}`},
+		{texCon, "constructor", "<&>", `\textsf{\textless{}\&\textgreater{}}`},
+		{texText, "text", "a\x1bb", `a\textbackslash{}x1bb`},
+		{texText, "text", `\{}$&#^_%~`, `\textbackslash{}\{\}\$\&\#\textasciicircum{}\_\%\textasciitilde{}`},
+		{texText, "text", "λx", "λx"},
+	}
+	for _, tc := range tests {
+		if got := tc.f(tc.in); got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.what, tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestRenderEveryRuleFile: every rule file of testdata/rules (the faulty ones are in
+// testdata/rules/errors) renders, every declaration in its notation.
+func TestRenderEveryRuleFile(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/rules/*.sem")
+	if len(files) < 3 {
+		t.Fatalf("testdata/rules has %d rule files", len(files))
+	}
+	for _, f := range files {
+		r, err := Render(readFile(t, f), RenderOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if len(r.Verbatim) != 0 || r.Rules == 0 {
+			t.Errorf("%s: %d verbatim, %d rules", f, len(r.Verbatim), r.Rules)
+		}
+	}
+}
+
+// FuzzRender: the renderer never panics, and gives every declaration of a file that
+// Parse accepts its notation (what the parser reads, the renderer finds printed back
+// exactly). Parse, not Load: the static checks are slow, and change nothing the
+// renderer reads.
+func FuzzRender(f *testing.F) {
+	for _, path := range []string{"testdata/render/tiny.sem", "../testdata/rules/cbv.sem", "../testdata/rules/cbn-strict.sem", "../testdata/rules/cbn.sem"} {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Add([]byte("(language x) (sort t (integer n) (con c t)) (kind E v t) (value E n) (frame E (c (hole E))) (stuck E (c -0) \"\\\\\")"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		l, err := Parse(src)
+		if err != nil {
+			return
+		}
+		decls, err := ReadSExprs(src)
+		if err != nil {
+			t.Fatalf("Parse accepts what ReadSExprs refuses: %v", err)
+		}
+		r := l.render(decls, RenderOptions{})
+		if !strings.HasPrefix(r.TeX, "\\documentclass{article}\n") || !strings.HasSuffix(r.TeX, "\\end{document}\n") || len(r.Verbatim) != 0 {
+			t.Fatalf("%d declarations verbatim:\n%s", len(r.Verbatim), r.TeX)
+		}
+	})
+}
