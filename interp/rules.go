@@ -155,6 +155,8 @@ type rulesAbort struct {
 	depth int
 }
 
+// Error says where the abort goes: it is an error value only to travel up the Go
+// stack, never a run's error.
 func (a *rulesAbort) Error() string {
 	return fmt.Sprintf("an abort to depth %d (%s)", a.depth, a.event)
 }

@@ -54,9 +54,11 @@ var AbortCases = []Case{
 // reported as count/<the pile's rule>. A pile is a coin, two piles joined, a purse
 // around a pile, or a fake coin; a fake coin empties the innermost purse around it
 // (a delimited context rule), or, with no purse, the whole pile (an abort to the
-// layer's root), or is worth nothing on its own.
+// layer's root), or is worth nothing on its own. A pile of coins and joins only (the
+// class full) can also be tallied at once, by a function (worth) that makes it a sum;
+// any other pile cannot (a stuck shape).
 const CoinsSem = `(language coins)
-(sort t (integer n) (con add t t) (con cash c))
+(sort t (integer n) (con add t t) (con cash c) (con tally c))
 (sort c (con coin n) (con join c c) (con purse c) (con fake))
 (kind E v t)
 (kind C w c)
@@ -67,7 +69,13 @@ const CoinsSem = `(language coins)
 (frame C (join (hole) c))
 (frame C (join w (hole)))
 (frame C (purse (hole)))
+(class full c (coin n) (join full_1 full_2))
+(function worth (c) t
+  ((worth (coin n)) n)
+  ((worth (join c_1 c_2)) (add (worth c_1) (worth c_2))))
 (rule delta E (add n_1 n_2) (prim add n_1 n_2))
+(rule tally E (tally full) (worth full))
+(stuck E (tally c) "only coins are tallied")
 (rule count E (cash c_1) (cash c_2) (where (step C c_1 c_2)))
 (rule cash E (cash (coin n)) n)
 (rule merge C (join (coin n_1) (coin n_2)) (coin (prim add n_1 n_2)))
@@ -111,4 +119,14 @@ var CoinsCases = []Case{
 	//   -> 2 + 0                        cash
 	//   -> 2                            delta
 	{"two-piles", "(add (cash (join (coin 1) (coin 1))) (cash (purse (fake))))", "2", []string{"count/merge", "cash", "count/seize", "cash", "delta"}},
+	// 1 + tally (2 ⊕ (3 ⊕ 4)): a full pile, tallied at once (worth, no contraction of
+	// its own) into 2 + (3 + 4):
+	//   -> 1 + (2 + (3 + 4))   tally
+	//   -> 1 + (2 + 7)         delta
+	//   -> 1 + 9               delta
+	//   -> 10                  delta
+	{"tally", "(add 1 (tally (join (coin 2) (join (coin 3) (coin 4)))))", "10", []string{"tally", "delta", "delta", "delta"}},
+	// cash 1 + tally (purse 1) -> 1 + tally (purse 1)   cash; then a purse is not full:
+	// the stuck shape.
+	{"tally-purse", "(add (cash (coin 1)) (tally (purse (coin 1))))", "run-time error: only coins are tallied", []string{"cash"}},
 }
