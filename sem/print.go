@@ -29,8 +29,6 @@ func writePattern(b *strings.Builder, p *Pattern) {
 		b.WriteString("(prim " + p.Prim.Name)
 	case PatCon:
 		b.WriteString("(" + p.Con.Name)
-	case PatCall:
-		b.WriteString("(" + p.Fn.Name)
 	}
 	for _, a := range p.Args {
 		b.WriteByte(' ')
@@ -51,8 +49,6 @@ func FormatCond(c *Cond) string {
 		parts = []string{"prim", c.Prim.Name}
 	case CondFresh:
 		parts = []string{"fresh"}
-	case CondStep:
-		parts = []string{"step", c.Layer.Name}
 	}
 	for _, a := range c.Args {
 		parts = append(parts, FormatPattern(a))
