@@ -39,6 +39,9 @@ type Sort struct {
 	Ints     bool     // integer literals are terms of the sort
 	IntMetas []string // the metavariable names of its integers
 	Cons     []*Con
+	// Ground says that no variable occurs in a term of the sort: it has no
+	// variables, nor has any sort its terms contain (types, coercions, labels).
+	Ground bool
 }
 
 // ArgKind says what an argument of a constructor is.
@@ -166,12 +169,19 @@ type Stuck struct {
 // matches a term of its sort that one of the alternatives matches. Alternatives may
 // use the class itself (a recursive grammar: the normal forms of a coercion calculus).
 type Class struct {
+	Index int // in Language.Classes
 	Name  string
 	P     Pos
 	Sort  *Sort
 	Alts  []*Pattern
 	Metas []int // the metavariable slots of each alternative
+
+	alts index // the alternatives by the root they match
 }
+
+// Lookup lists, in declaration order, the alternatives of c that may match a term
+// whose root is op (and con, for a constructor).
+func (c *Class) Lookup(op TermOp, con *Con) []int { return c.alts.lookup(op, con) }
 
 // Function is a meta-function: clauses tried in order, the first whose argument
 // patterns match and whose conditions hold giving the result. A call is computed at
@@ -301,7 +311,10 @@ const (
 // tables whose pattern may match a term whose root is op (and con, for a
 // constructor): the decomposition tables, indexed by root constructor.
 func (k *Kind) Lookup(table Table, op TermOp, con *Con) []int {
-	x := [...]*index{&k.values, &k.frames, &k.rules, &k.stucks, &k.answers}[table]
+	return [...]*index{&k.values, &k.frames, &k.rules, &k.stucks, &k.answers}[table].lookup(op, con)
+}
+
+func (x *index) lookup(op TermOp, con *Con) []int {
 	switch op {
 	case TermInt:
 		return x.ints

@@ -42,8 +42,8 @@ func (l *Language) isValue(t *Term, k *Kind) bool {
 // InClass reports whether t is a term of the class c: one of its alternatives
 // matches it.
 func (l *Language) InClass(t *Term, c *Class) bool {
-	for i, a := range c.Alts {
-		if l.Match(a, t, make([]*Term, c.Metas[i])) {
+	for _, i := range c.alts.candidates(t) {
+		if l.Match(c.Alts[i], t, make([]*Term, c.Metas[i])) {
 			return true
 		}
 	}

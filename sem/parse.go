@@ -184,6 +184,64 @@ func (p *langParser) parse(ss []*SExpr) {
 	}
 	if len(p.errs) == 0 {
 		p.l.buildIndexes()
+		p.l.groundSorts()
+	}
+}
+
+// classRoots are the roots a term of the class c may have: integers, variables, and
+// the constructors (by index) its alternatives put at the root, through the classes
+// they name. A term or value metavariable at an alternative's root may be anything.
+func (l *Language) classRoots(c *Class, seen map[*Class]bool) (ints, vars bool, cons map[int]bool) {
+	cons = map[int]bool{}
+	if seen[c] {
+		return false, false, cons
+	}
+	seen[c] = true
+	for _, p := range c.Alts {
+		switch {
+		case p.Kind == PatCon:
+			cons[p.Con.Index] = true
+		case p.Kind == PatInt || p.Kind == PatMeta && p.Sort.Kind == MetaInt:
+			ints = true
+		case p.Kind == PatMeta && p.Sort.Kind == MetaVar:
+			vars = true
+		case p.Kind == PatMeta && p.Sort.Kind == MetaClass:
+			i, v, cs := l.classRoots(p.Sort.Class, seen)
+			ints, vars = ints || i, vars || v
+			for k := range cs {
+				cons[k] = true
+			}
+		default:
+			ints, vars = true, true
+			for k := range l.Cons {
+				cons[k] = true
+			}
+		}
+	}
+	return ints, vars, cons
+}
+
+// groundSorts finds the sorts in whose terms no variable occurs: a least fixed point,
+// from the sorts without variables, dropping those with a constructor argument of a
+// sort not ground.
+func (l *Language) groundSorts() {
+	for _, so := range l.Sorts {
+		so.Ground = !so.Vars
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, so := range l.Sorts {
+			if !so.Ground {
+				continue
+			}
+			for _, c := range so.Cons {
+				for _, a := range c.Args {
+					if a.Kind == ArgVar || a.Kind == ArgTerm && !a.Sort.Ground {
+						so.Ground, changed = false, true
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -614,6 +672,9 @@ func (p *langParser) rule(s *SExpr) {
 // buildIndexes builds, for every kind, the index of its values, frames, rules and
 // stuck shapes by their pattern's root: the decomposition tables.
 func (l *Language) buildIndexes() {
+	for _, c := range l.Classes {
+		c.alts = l.indexOf(len(c.Alts), func(i int) *Pattern { return c.Alts[i] })
+	}
 	for _, k := range l.Kinds {
 		k.values = l.indexOf(len(k.Values), func(i int) *Pattern { return k.Values[i].Pat })
 		k.frames = l.indexOf(len(k.Frames), func(i int) *Pattern { return k.Frames[i].Pat })
@@ -634,6 +695,19 @@ func (l *Language) indexOf(n int, pat func(int) *Pattern) index {
 			x.ints = append(x.ints, i)
 		case p.Kind == PatMeta && p.Sort.Kind == MetaVar:
 			x.vars = append(x.vars, i)
+		case p.Kind == PatMeta && p.Sort.Kind == MetaClass:
+			ints, vars, cons := l.classRoots(p.Sort.Class, map[*Class]bool{})
+			if ints {
+				x.ints = append(x.ints, i)
+			}
+			if vars {
+				x.vars = append(x.vars, i)
+			}
+			for c := range x.byCon {
+				if cons[c] {
+					x.byCon[c] = append(x.byCon[c], i)
+				}
+			}
 		default: // a term or value metavariable: any root
 			x.ints = append(x.ints, i)
 			x.vars = append(x.vars, i)
@@ -654,7 +728,7 @@ func (p *langParser) classHeader(s *SExpr) *Class {
 		p.errorf(s.P, "(class NAME SORT PATTERN ...): a sort's name, then the alternatives")
 		return nil
 	}
-	c := &Class{P: s.P, Sort: p.sorts[s.List[2].Sym]}
+	c := &Class{P: s.P, Sort: p.sorts[s.List[2].Sym], Index: len(p.l.Classes)}
 	if c.Name = p.meta(s.List[1], MetaSort{Kind: MetaClass, Sort: c.Sort, Class: c}); c.Name == "" {
 		return nil
 	}

@@ -39,6 +39,8 @@ type Clo struct {
 	// whether c is a value of kind i is known, bit 2i+1 that it is one. A closure is
 	// immutable, so the answer never changes; a run's closures are its own.
 	values uint64
+	// classes memoizes InClass likewise, for the classes numbered below 32.
+	classes uint64
 	// view memoizes View of a Leaf of a constructor term: its expansion.
 	view *Clo
 }
@@ -280,8 +282,31 @@ func (m *Meta) isValue(c *Clo, k *sem.Kind) bool {
 
 // InClass reports whether c is a term of the class cl (sem.Language.InClass).
 func (m *Meta) InClass(c *Clo, cl *sem.Class) bool {
-	for i, a := range cl.Alts {
-		if m.matches(a, c, cl.Metas[i]) {
+	if cl.Index < 32 {
+		if known := c.classes >> (2 * cl.Index); known&1 != 0 {
+			return known&2 != 0
+		}
+	}
+	is := m.inClass(c, cl)
+	if cl.Index < 32 {
+		bits := uint64(1)
+		if is {
+			bits = 3
+		}
+		c.classes |= bits << (2 * cl.Index)
+	}
+	return is
+}
+
+// inClass is InClass, not memoized.
+func (m *Meta) inClass(c *Clo, cl *sem.Class) bool {
+	v := View(c)
+	op, con := sem.TermCon, v.Con
+	if v.T != nil {
+		op, con = v.T.Op, v.T.Con
+	}
+	for _, i := range cl.Lookup(op, con) {
+		if m.matches(cl.Alts[i], v, cl.Metas[i]) {
 			return true
 		}
 	}
@@ -450,7 +475,7 @@ func (m *Meta) instantiate(p *sem.Pattern, b []*Clo, at sem.Pos) (*Clo, error) {
 			if err != nil {
 				return nil, err
 			}
-			args[i] = m.ReadBack(c)
+			args[i] = m.readArg(c)
 		}
 		t, err := m.l.Call(p.Fn, args, at)
 		if err != nil {
@@ -562,6 +587,25 @@ func (m *Meta) ReadBack(c *Clo) *sem.Term {
 		}
 	}
 	return m.back[c]
+}
+
+// readArg is a function's argument read back: at once where no variable can occur
+// (a Leaf of a ground sort's term is that term), else by ReadBack.
+func (m *Meta) readArg(c *Clo) *sem.Term {
+	if c.T != nil {
+		if c.Env == nil || c.T.Op == sem.TermInt || c.T.Op == sem.TermCon && c.T.Con.Sort.Ground {
+			return c.T
+		}
+		return m.ReadBack(c)
+	}
+	if !c.Con.Sort.Ground {
+		return m.ReadBack(c)
+	}
+	args := make([]*sem.Term, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = m.readArg(a)
+	}
+	return sem.App(c.P, c.Con, args...)
 }
 
 // deps are the closures c's read-back needs first: a node's children, a Leaf's
@@ -697,18 +741,15 @@ func (m *Meta) contractBy(r *sem.Rule, c *Clo, k *sem.Kind, E Context, depth int
 
 // take is a slice of n bindings, cleared, from the run's stack of bindings (a match
 // allocates none); release gives it back, last taken first.
+// A match writes every slot before anything reads it (a metavariable is bound where
+// it occurs, a fresh or a step binds its own), so a slice taken is not cleared.
 func (m *Meta) take(n int) []*Clo {
 	l := len(m.buf)
 	m.buf = slices.Grow(m.buf, n)[:l+n]
-	b := m.buf[l : l+n : l+n]
-	clear(b)
-	return b
+	return m.buf[l : l+n : l+n]
 }
 
-func (m *Meta) release(b []*Clo) {
-	clear(b) // let what they held go
-	m.buf = m.buf[:len(m.buf)-len(b)]
-}
+func (m *Meta) release(b []*Clo) { m.buf = m.buf[:len(m.buf)-len(b)] }
 
 // matches reports whether c matches p, whose bindings are n.
 func (m *Meta) matches(p *sem.Pattern, c *Clo, n int) bool {
