@@ -192,3 +192,29 @@ type DynamicTyper interface {
 type FileVariants interface {
 	StandsFor(file string) (variant string, ok bool)
 }
+
+// A VariantStager is a calculus some of whose stages run only some of its variants:
+// a file variant runs on the stages that derive an artefact from a file. Every
+// command runs a variant on the stages it has (StagesUnder), and says nothing of the
+// others.
+type VariantStager interface {
+	RunsUnder(s interderive.Stage, variant string) bool
+}
+
+// A Preparer readies a variant before any of its runs (a file variant read and
+// checked once), so that no run's time includes it, and a file that does not load
+// is an error before anything runs.
+type Preparer interface {
+	Prepare(variant string) error
+}
+
+// prepare readies a variant of c, if c is a Preparer.
+func prepare(c Calculus, variant string) error {
+	if p, ok := c.(Preparer); ok {
+		return p.Prepare(variant)
+	}
+	return nil
+}
+
+// Prepare readies a variant of c (Preparer) before its runs.
+func Prepare(c Calculus, variant string) error { return prepare(c, variant) }

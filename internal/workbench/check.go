@@ -164,9 +164,13 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 			return nil, fmt.Errorf("%w: %s has none of the stages %s", ErrNoStage, c.Name(), strings.Join(opts.Stages, ", "))
 		}
 	}
+	vs, staged := c.(VariantStager)
 	for _, s := range stages {
 		p.stages[s.Name()] = s
 		for _, v := range variants {
+			if staged && !vs.RunsUnder(s, v) {
+				continue
+			}
 			for _, m := range c.Modes(v) {
 				p.modes[modeKey(v, m.Name)] = m
 				p.Runs = append(p.Runs, CheckRun{Stage: s.Name(), Variant: v, Mode: m.Name})

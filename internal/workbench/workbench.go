@@ -186,6 +186,16 @@ func (w *Workbench) StagesOf(c Calculus) []interderive.Stage {
 	return nil
 }
 
+// StagesUnder are the stages of c that run the variant (VariantStager): all of them,
+// unless c says otherwise.
+func (w *Workbench) StagesUnder(c Calculus, variant string) []interderive.Stage {
+	stages := w.StagesOf(c)
+	if vs, ok := c.(VariantStager); ok {
+		stages = slices.DeleteFunc(stages, func(s interderive.Stage) bool { return !vs.RunsUnder(s, variant) })
+	}
+	return stages
+}
+
 // Reference is a calculus's reference stage, the first of its stages.
 func (w *Workbench) Reference(c Calculus) interderive.Stage {
 	if e := w.entry(c); e != nil {
@@ -276,6 +286,28 @@ func (w *Workbench) StageFor(c Calculus, name string) (interderive.Stage, error)
 		}
 	}
 	return nil, fmt.Errorf("stage %q is not available for %s (available: %s)", name, c.Name(), strings.Join(stageNames(stages), ", "))
+}
+
+// StageUnder finds a stage of a calculus that runs the variant, by name: "" is the
+// last one that does.
+func (w *Workbench) StageUnder(c Calculus, variant, name string) (interderive.Stage, error) {
+	if name == "" {
+		if under := w.StagesUnder(c, variant); len(under) > 0 {
+			return under[len(under)-1], nil
+		}
+	}
+	s, err := w.StageFor(c, name)
+	if err != nil {
+		return nil, err
+	}
+	if vs, ok := c.(VariantStager); ok && !vs.RunsUnder(s, variant) {
+		var names []string
+		for _, u := range w.StagesUnder(c, variant) {
+			names = append(names, u.Name())
+		}
+		return nil, fmt.Errorf("the %s stage does not run %s (the stages that do: %s)", s.Name(), variant, strings.Join(names, ", "))
+	}
+	return s, nil
 }
 
 // VariantFor checks a variant's name for a calculus: "" is the default.

@@ -110,12 +110,14 @@ func (c calculus) Load(lang string, src []byte) (workbench.Program, error) {
 
 // Generate draws a program of GTLC or of the cast calculus (half the time each), with
 // the injections of variant's blame strategy.
-func (calculus) Generate(t *rapid.T, size int, variant string) workbench.Program {
+func (c calculus) Generate(t *rapid.T, size int, variant string) workbench.Program {
 	inj := gradualgen.D
 	if sem, ok := g.Lookup(variant, Semantics()...); ok {
 		inj = gradualgen.For(sem)
 	}
-	return generate(t, size, inj)
+	p := generate(t, size, inj)
+	p.files = c.files // a rule file variant is read once
+	return p
 }
 
 // generate draws a program of GTLC or of the cast calculus (half the time each), the

@@ -439,3 +439,23 @@ func (c calculus) StandsFor(file string) (string, bool) {
 	}
 	return rs.Lang.Name, true
 }
+
+// RunsUnder reports whether the stage runs the semantics variant: every stage runs a
+// named semantics; a rule file runs on the stages that derive an artefact from it
+// (not compile, which stages the hand-written interpreter).
+func (calculus) RunsUnder(s interderive.Stage, variant string) bool {
+	if !IsRuleFile(variant) {
+		return true
+	}
+	_, ok := sem.StageOf(s)
+	return ok
+}
+
+// Prepare reads and checks a rule file variant once, before its runs.
+func (c calculus) Prepare(variant string) error {
+	if !IsRuleFile(variant) {
+		return nil
+	}
+	_, err := c.files.load(variant)
+	return err
+}
