@@ -23,7 +23,15 @@ import (
 //
 // A rule's (subst t x v) is t's environment extended with x ↦ v (a delayed
 // substitution); everything else of a rule is as in the reduction semantics, matched
-// on closures. The answer is read back by σ, which substitutes the environments.
+// on closures: a potential redex in the empty context that is one of the file's
+// answers ends the run; a context rule contracts its redex with the context, the
+// contractum replacing the whole closure or the innermost frame that matches its
+// delimiter (the frames inside discarded, plug puts it back into what remains); a
+// rule that steps an inner layer steps it as this calculus steps everything, the
+// inner closure decomposed from its root in the layer's kind, its redex contracted
+// and the contractum plugged back (stepLayer). A function of a right-hand side is
+// computed on the terms its arguments read back to. The answer is read back by σ,
+// which substitutes the environments.
 //
 // A rule file qualifies for closures when no pattern matches a variable occurrence in
 // a term position (semval.Qualifies): cbv.sem, cbn.sem and cbn-strict.sem do. On any
@@ -46,6 +54,16 @@ type rulesCloFrame struct {
 
 // rulesCloContext is a context over closures, outermost frame first.
 type rulesCloContext []rulesCloFrame
+
+// Depth is the number of frames of E (semval.Context).
+func (E rulesCloContext) Depth() int { return len(E) }
+
+// Frame is E's i-th frame from the innermost, with the closure it was entered from
+// (semval.Context).
+func (E rulesCloContext) Frame(i int) (*sem.Frame, *semval.Clo) {
+	f := E[len(E)-1-i]
+	return f.frame, f.node
+}
 
 // rulesCloDecomposition is a closure decomposed: a context and the potential redex in
 // its hole with the hole's kind, or (redex nil) an answer.
@@ -95,15 +113,15 @@ func (r *rulesRun) iterate(c *semval.Clo, fuel *interderive.Counter) (sem.Answer
 			return sem.Answer{Value: r.ReadBack(d.answer)}, nil
 		}
 		r.showDecomposition(d)
-		contractum, rule, err := r.contract(d.redex, d.kind)
+		ct, err := r.contract(d)
 		if err != nil {
 			return sem.Answer{}, err
 		}
-		if err := fuel.Contract(rule); err != nil {
+		if err := fuel.Contract(ct.Event); err != nil {
 			return sem.Answer{}, err
 		}
-		c = r.plug(d.context, contractum)
-		if err := r.showContracted(fuel.Steps(), contractum, c); err != nil {
+		c = r.plug(d.context, ct)
+		if err := r.showContracted(fuel.Steps(), ct.Clo, c); err != nil {
 			return sem.Answer{}, err
 		}
 	}
@@ -112,8 +130,12 @@ func (r *rulesRun) iterate(c *semval.Clo, fuel *interderive.Counter) (sem.Answer
 // decompose splits a closure into a context and a potential redex, or finds it is an
 // answer: decomposeTerm and decomposeContext, mutually tail-recursive, as one loop.
 func (r *rulesRun) decompose(c *semval.Clo) (rulesCloDecomposition, error) {
+	return r.decomposeIn(c, r.Lang().Root())
+}
+
+// decomposeIn decomposes c of kind k (the root kind, or an inner layer's).
+func (r *rulesRun) decomposeIn(c *semval.Clo, k *sem.Kind) (rulesCloDecomposition, error) {
 	var E rulesCloContext
-	k := r.Lang().Root()
 	for {
 		v, d, err := r.decomposeTerm(&E, c, k)
 		if err != nil || v == nil {
@@ -126,8 +148,9 @@ func (r *rulesRun) decompose(c *semval.Clo) (rulesCloDecomposition, error) {
 }
 
 // decomposeTerm descends into c, of kind k, pushing frames onto E, and returns the
-// value it meets, or the potential redex it finds. A variable is looked up and a
-// closure t[ρ] expanded on the way: environment steps.
+// value it meets, or the potential redex it finds (or, in the empty context, an
+// answer). A variable is looked up and a closure t[ρ] expanded on the way:
+// environment steps.
 func (r *rulesRun) decomposeTerm(E *rulesCloContext, c *semval.Clo, k *sem.Kind) (*semval.Clo, rulesCloDecomposition, error) {
 	for {
 		c = r.lookup(c)
@@ -139,6 +162,9 @@ func (r *rulesRun) decomposeTerm(E *rulesCloContext, c *semval.Clo, k *sem.Kind)
 		}
 		f, ok := r.FindFrame(c, k, 0)
 		if !ok {
+			if len(*E) == 0 && r.IsAnswer(c, k) {
+				return nil, rulesCloDecomposition{answer: c}, nil
+			}
 			return nil, rulesCloDecomposition{context: *E, redex: c, kind: k}, nil
 		}
 		n := r.expand(c)
@@ -149,7 +175,7 @@ func (r *rulesRun) decomposeTerm(E *rulesCloContext, c *semval.Clo, k *sem.Kind)
 
 // decomposeContext climbs out of E with the value v until it finds a closure still to
 // decompose (returned with its kind, the frame that waits for it pushed onto E), a
-// potential redex, or the empty context (an answer).
+// potential redex, or the empty context (an answer: v, or a non-value answer).
 func (r *rulesRun) decomposeContext(E *rulesCloContext, v *semval.Clo) (*semval.Clo, *sem.Kind, rulesCloDecomposition) {
 	for {
 		if len(*E) == 0 {
@@ -165,24 +191,47 @@ func (r *rulesRun) decomposeContext(E *rulesCloContext, v *semval.Clo) (*semval.
 			return semval.At(n, g.Path), g.Hole, rulesCloDecomposition{}
 		}
 		if !r.IsValue(c, k) {
+			if len(*E) == 0 && r.IsAnswer(c, k) {
+				return nil, nil, rulesCloDecomposition{answer: c}
+			}
 			return nil, nil, rulesCloDecomposition{context: *E, redex: c, kind: k}
 		}
 		v = c
 	}
 }
 
-// contract is the contraction of a potential redex by the first rule that matches it,
-// over closures: the contractum and the rule's name.
-func (r *rulesRun) contract(c *semval.Clo, k *sem.Kind) (*semval.Clo, string, error) {
-	out, rule, err := r.Contract(c, k)
-	if err != nil {
-		return nil, "", err
-	}
-	return out, rule.Name, nil
+// contract is the contraction of a potential redex in its context by the first rule
+// that matches it, over closures: the contraction, with the rule's event.
+func (r *rulesRun) contract(d rulesCloDecomposition) (semval.Contraction, error) {
+	return r.Contract(d.redex, d.kind, d.context, r.stepLayer)
 }
 
-// plug is E[c]: the contractum put back into the context, innermost frame first.
-func (r *rulesRun) plug(E rulesCloContext, c *semval.Clo) *semval.Clo {
+// stepLayer is one step of an inner layer: c, of kind k, decomposed from its root,
+// its redex contracted and the contractum plugged back; ok is false when c is a value
+// (or an answer) of k.
+func (r *rulesRun) stepLayer(c *semval.Clo, k *sem.Kind) (*semval.Clo, string, bool, error) {
+	d, err := r.decomposeIn(c, k)
+	if err != nil {
+		return nil, "", false, err
+	}
+	if d.redex == nil {
+		return c, "", false, nil
+	}
+	ct, err := r.contract(d)
+	if err != nil {
+		return nil, "", false, err
+	}
+	return r.plug(d.context, ct), ct.Event, true, nil
+}
+
+// plug is E[c]: the contractum put back into the context, innermost frame first, or
+// into what remains of it when the contraction discarded frames (a context rule's).
+func (r *rulesRun) plug(E rulesCloContext, ct semval.Contraction) *semval.Clo {
+	return r.plugClo(E[:len(E)-ct.Pop], ct.Clo)
+}
+
+// plugClo is E[c] for a closure c.
+func (r *rulesRun) plugClo(E rulesCloContext, c *semval.Clo) *semval.Clo {
 	for i := len(E) - 1; i >= 0; i-- {
 		c = semval.PlugAt(E[i].node, E[i].frame.Path, c)
 	}
@@ -219,7 +268,7 @@ func (r *rulesRun) showDecomposition(d rulesCloDecomposition) {
 	if r.obs == nil {
 		return
 	}
-	hole := r.plug(d.context, semval.Leaf(sem.Var(sem.Pos{}, "[]"), nil))
+	hole := r.plugClo(d.context, semval.Leaf(sem.Var(sem.Pos{}, "[]"), nil))
 	r.obs.Step("decompose: " + r.show(hole) + "  with redex  " + r.show(d.redex) + "  of kind " + d.kind.Name)
 }
 

@@ -193,3 +193,14 @@ func TestRulesNotQualified(t *testing.T) {
 		t.Errorf("got %v, want ErrNotQualified", err)
 	}
 }
+
+// TestRulesContextAndLayers: the programs of the rule files with answers, context
+// rules and inner layers (rulescases.Suites: exceptions.sem and its corpus, aborts to
+// the root, a layer of coins) give on the calculus of closures the answers and the
+// contraction sequences derived by hand, and agree with the derived reduction
+// semantics event by event.
+func TestRulesContextAndLayers(t *testing.T) {
+	if n := rulescases.CheckSuites(t, closures.Stage{}.Rules(), reduction.Stage{}.Rules()); n < 20 {
+		t.Errorf("%d programs", n)
+	}
+}

@@ -31,3 +31,12 @@ func (E Rules) Plug(t *sem.Term) *sem.Term {
 
 // String prints the context as a term with [] for the hole.
 func (E Rules) String() string { return sem.Format(E.Plug(sem.Var(sem.Pos{}, Hole))) }
+
+// Depth is the number of frames of E (sem.Context).
+func (E Rules) Depth() int { return len(E) }
+
+// Frame is E's i-th frame from the innermost (sem.Context).
+func (E Rules) Frame(i int) (*sem.Frame, *sem.Term) {
+	f := E[len(E)-1-i]
+	return f.Frame, f.Term
+}

@@ -9,32 +9,53 @@ import (
 )
 
 // The CPS evaluator of a rule-defined calculus (sem) is the derived machine's stack
-// K refunctionalized (machine/rules.go, over the closures of internal/values/semval):
-// each frame of K, a frame of the rule file with the closure around its hole, becomes
-// a continuation waiting for the value of the hole, and the machine's eval and
-// continue transitions become eval and resume, the code of those continuations:
+// K refunctionalized (machine/rules.go, over the closures of internal/values/semval),
+// in two layers of continuations. The inner layer, κ: each frame of K, a frame of the
+// rule file with the closure around its hole, becomes a continuation waiting for the
+// value of the hole, and the machine's eval and continue transitions become eval and
+// resume, the code of those continuations. The outer layer, γ (the
+// meta-continuation): the frames entered, innermost first, each with the closure it
+// was entered from and the continuation κ that closure was evaluated under: what a
+// context rule (an abort) returns to, and the context a rule is contracted in.
 //
-//	eval(c, k, κ)          c a value of k                -> κ(c)
+//	eval(c, k, κ, γ)       c a value of k                -> κ(c)
 //	                       c enters frame f of k (the first in search order)
-//	                                                     -> eval(f's hole, f's hole kind, λv. resume(f, c, v, κ))
-//	                       otherwise, rule r contracts c to c'
-//	                                                     -> eval(c', k, κ)             r
-//	resume(f, n, v, κ)     f[v] enters a frame g of f's kind after f
-//	                                                     -> eval(g's hole, g's hole kind, λw. resume(g, f[v], w, κ))
+//	                                                     -> eval(f's hole, f's hole kind, λv. resume(f, c, v, κ, γ), (f, c, κ) : γ)
+//	                       γ = [], c an answer of k      -> κ(c)
+//	                       otherwise, rule r contracts c in γ to c'
+//	                                                     -> eval(c', k, κ, γ)                     r
+//	                       or a context rule r contracts c in γ to c', discarding the
+//	                       frames of γ up to (f, n, κ_f) : γ_f
+//	                                                     -> eval(c', f's kind, κ_f, γ_f)           r
+//	resume(f, n, v, κ, γ)  f[v] enters a frame g of f's kind after f
+//	                                                     -> eval(g's hole, g's hole kind, λw. resume(g, f[v], w, κ, γ), (g, f[v], κ) : γ)
 //	                       f[v] a value of f's kind      -> κ(f[v])
-//	                       otherwise, rule r contracts f[v] to c'
-//	                                                     -> eval(c', f's kind, κ)       r
+//	                       γ = [], f[v] an answer        -> κ(f[v])
+//	                       otherwise, rule r contracts f[v] in γ as eval does
 //	κ0 = λv. halt(v)
+//
+// An abort to the root discards κ and γ: it resumes the outermost continuation, κ0,
+// with the contractum (γ's last frame has κ0: with γ empty, κ is κ0, so that an
+// answer in the empty context halts). A delimited abort resumes the continuation
+// captured when the delimiter frame was entered, κ_f: the contractum takes the place
+// of the closure that frame was entered from. Aborts never reinstate a continuation
+// they discard, so that γ needs no more than the frames' list (a persistent one,
+// shared by the continuations, looked up innermost first by Contract: rulesContext).
+//
+// A rule that steps an inner layer, (where (step K a b)), steps a in CPS too
+// (stepLayer): a run of its own of eval and resume, from eval(a, K, κ0', []), whose
+// first contraction ends it, its contractum plugged into the frames of that run's γ
+// (what the machine's inner stack holds), or whose κ0' ends it with no step (a is a
+// value, or an answer, of K). The inner run spends no fuel: its contraction is part of
+// the outer one, reported as Rule/<inner event>.
 //
 // Before refunctionalizing, the machine's transitions are compressed: the
 // administrative transition eval(v, k, K) -> continue(K, v), which only hands a value
 // over, is gone (eval applies κ to the value at once), and so is the state continue
 // itself (a continuation is applied where the machine entered it). The contractions
-// are the machine's, one for one. One layer of continuations suffices: no rule runs a
-// computation of its own (layers are not declared), so the two-level evaluator has
-// its outer layer only. The evaluator is trampolined as the λ-calculus's is: a call
-// goes on directly for up to rulesMaxDirect calls between two bounces of the driver
-// loop, so that the Go stack holds a bounded number of frames.
+// are the machine's, one for one. The evaluator is trampolined as the λ-calculus's
+// is: a call goes on directly for up to rulesMaxDirect calls between two bounces of
+// the driver loop, so that the Go stack holds a bounded number of frames.
 //
 // It runs the rule files that qualify for closures (semval.Qualifies), and refuses
 // the others, saying why.
@@ -46,19 +67,105 @@ func (Stage) Rules() sem.Stage { return rulesStage{} }
 type rulesStage struct{}
 
 // rulesStep is one bounce of the trampoline: the rest of the computation, or nil when
-// the run has ended (with its answer or error in the evaluator).
+// the run has ended (with its answer or error in the run).
 type rulesStep func() rulesStep
 
 // rulesCont is a continuation: what remains to be done with the value of a closure
 // (the refunctionalized stack K).
 type rulesCont func(*semval.Clo) rulesStep
 
-// rulesEvaluator holds one run: the meta-level over closures, the fuel, and where the
-// run ends.
+// rulesEntered is a frame of the meta-continuation γ, a persistent list: a frame
+// entered, the closure it was entered from, the continuation of that closure, and the
+// frames around it.
+type rulesEntered struct {
+	frame *sem.Frame
+	node  *semval.Clo
+	kappa rulesCont
+	next  *rulesEntered
+	depth int // the number of frames from this one out
+}
+
+// push is (f, n, κ) : γ, when the run keeps γ.
+func (r *rulesRun) push(gamma *rulesEntered, f *sem.Frame, n *semval.Clo, kappa rulesCont) *rulesEntered {
+	if !r.ev.track {
+		return nil
+	}
+	d := 1
+	if gamma != nil {
+		d += gamma.depth
+	}
+	return &rulesEntered{frame: f, node: n, kappa: kappa, next: gamma, depth: d}
+}
+
+// rulesContext is γ as the context of a redex (semval.Context): its frames,
+// innermost first, found by walking the list from a cursor, so that Contract's
+// innermost-first search is linear.
+type rulesContext struct {
+	top, at *rulesEntered
+	i       int
+}
+
+// Depth is the number of frames of γ.
+func (E *rulesContext) Depth() int {
+	if E.top == nil {
+		return 0
+	}
+	return E.top.depth
+}
+
+// Frame is γ's i-th frame from the innermost, with the closure it was entered from.
+func (E *rulesContext) Frame(i int) (*sem.Frame, *semval.Clo) {
+	e := E.entry(i)
+	return e.frame, e.node
+}
+
+// entry is γ's i-th frame from the innermost.
+func (E *rulesContext) entry(i int) *rulesEntered {
+	if E.at == nil || i < E.i {
+		E.at, E.i = E.top, 0
+	}
+	for E.i < i {
+		E.at, E.i = E.at.next, E.i+1
+	}
+	return E.at
+}
+
+// rulesEvaluator is what the runs of a program share: the meta-level over closures,
+// the fuel, and whether the runs keep γ.
 type rulesEvaluator struct {
 	semval.Meta
-	fuel   *interderive.Counter
-	answer *semval.Clo
+	fuel *interderive.Counter
+	// track is whether the frames entered are kept in γ: only a rule file with a
+	// context rule or an answer asks for them (seesContext). For the others γ stays
+	// empty, and the evaluator is the one-layer evaluator of the stack
+	// refunctionalized.
+	track bool
+}
+
+// seesContext reports whether the runs of l need the frames entered, γ: l has a
+// context rule (contracted with its context) or an answer (one only in the empty
+// context).
+func seesContext(l *sem.Language) bool {
+	for _, r := range l.Rules {
+		if r.Context {
+			return true
+		}
+	}
+	for _, k := range l.Kinds {
+		if len(k.Answers) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// rulesRun is one run of eval and resume, on its trampoline: the program's, or an
+// inner layer's step (layer), which ends at its first contraction.
+type rulesRun struct {
+	ev     *rulesEvaluator
+	layer  bool
+	answer *semval.Clo // the answer; for a layer's step, the closure after it
+	event  string      // a layer's step: the event of its contraction
 	err    error
 	direct int // calls made directly since the last bounce (see call)
 }
@@ -76,82 +183,128 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 	if !semval.Qualifies(l) {
 		return sem.Answer{}, ErrNotQualified
 	}
-	ev := &rulesEvaluator{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts)}
+	ev := &rulesEvaluator{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts), track: seesContext(l)}
+	r := &rulesRun{ev: ev}
 	k0 := func(v *semval.Clo) rulesStep { // the empty stack
-		ev.answer = v
+		r.answer = v
 		return nil
 	}
-	for s := ev.eval(semval.Leaf(t, nil), l.Root(), k0); s != nil; {
-		ev.direct = 0
+	r.drive(r.eval(semval.Leaf(t, nil), l.Root(), k0, nil))
+	if r.err != nil {
+		return sem.Answer{}, r.err
+	}
+	return sem.Answer{Value: ev.ReadBack(r.answer)}, nil
+}
+
+// stepLayer is one step of an inner layer, for a rule's (step K a b): a run from
+// eval(c, k, κ0', []) to its first contraction, the contractum plugged into that run's
+// frames; ok is false when κ0' ends the run first (c is a value, or an answer, of k).
+func (ev *rulesEvaluator) stepLayer(c *semval.Clo, k *sem.Kind) (*semval.Clo, string, bool, error) {
+	r := &rulesRun{ev: ev, layer: true}
+	k0 := func(*semval.Clo) rulesStep { return nil }
+	r.drive(r.eval(c, k, k0, nil))
+	switch {
+	case r.err != nil:
+		return nil, "", false, r.err
+	case r.answer == nil:
+		return c, "", false, nil
+	}
+	return r.answer, r.event, true, nil
+}
+
+// drive is the trampoline's driver loop: it bounces until the run ends.
+func (r *rulesRun) drive(s rulesStep) {
+	for s != nil {
+		r.direct = 0
 		s = s()
 	}
-	if ev.err != nil {
-		return sem.Answer{}, ev.err
-	}
-	return sem.Answer{Value: ev.ReadBack(ev.answer)}, nil
 }
 
 // call goes on with next: at once, or through the trampoline every rulesMaxDirect
 // calls, which unwinds the Go stack.
-func (ev *rulesEvaluator) call(next rulesStep) rulesStep {
-	if ev.direct < rulesMaxDirect {
-		ev.direct++
+func (r *rulesRun) call(next rulesStep) rulesStep {
+	if r.direct < rulesMaxDirect {
+		r.direct++
 		return next()
 	}
 	return next
 }
 
 // fail ends the run with an error.
-func (ev *rulesEvaluator) fail(err error) rulesStep {
-	ev.err = err
+func (r *rulesRun) fail(err error) rulesStep {
+	r.err = err
 	return nil
 }
 
-// eval evaluates the closure c of kind k and passes its value to κ.
-func (ev *rulesEvaluator) eval(c *semval.Clo, k *sem.Kind, kappa rulesCont) rulesStep {
+// eval evaluates the closure c of kind k, in the frames γ, and passes its value to κ.
+func (r *rulesRun) eval(c *semval.Clo, k *sem.Kind, kappa rulesCont, gamma *rulesEntered) rulesStep {
 	c = semval.Resolve(c) // look-up: an environment step
 	if c.T != nil && c.T.Op == sem.TermVar {
-		return ev.fail(interderive.Stuck(c.T.Name, "free variable %s", c.T.Name))
+		return r.fail(interderive.Stuck(c.T.Name, "free variable %s", c.T.Name))
 	}
-	if ev.IsValue(c, k) {
-		return ev.call(func() rulesStep { return kappa(c) })
+	if r.ev.IsValue(c, k) {
+		return r.call(func() rulesStep { return kappa(c) })
 	}
-	if f, ok := ev.FindFrame(c, k, 0); ok {
+	if f, ok := r.ev.FindFrame(c, k, 0); ok {
 		n := semval.View(c)
-		return ev.call(func() rulesStep {
-			return ev.eval(semval.At(n, f.Path), f.Hole, func(v *semval.Clo) rulesStep { return ev.resume(f, n, v, kappa) })
+		return r.call(func() rulesStep {
+			return r.eval(semval.At(n, f.Path), f.Hole, func(v *semval.Clo) rulesStep { return r.resume(f, n, v, kappa, gamma) }, r.push(gamma, f, n, kappa))
 		})
 	}
-	return ev.contract(c, k, kappa)
+	return r.contract(c, k, kappa, gamma)
 }
 
-// resume is the code of the continuation of frame f entered from the closure n: plug
-// the value v into f, and resume the search after f: enter the next frame, pass the
-// plugged closure to κ if it is a value, or contract it in place.
-func (ev *rulesEvaluator) resume(f *sem.Frame, n, v *semval.Clo, kappa rulesCont) rulesStep {
+// resume is the code of the continuation of frame f entered from the closure n, in
+// the frames γ: plug the value v into f, and resume the search after f: enter the
+// next frame, pass the plugged closure to κ if it is a value, or contract it in place.
+func (r *rulesRun) resume(f *sem.Frame, n, v *semval.Clo, kappa rulesCont, gamma *rulesEntered) rulesStep {
 	c := semval.PlugAt(n, f.Path, v)
 	k := f.Kind
-	if g, ok := ev.FindFrame(c, k, f.Index+1); ok {
+	if g, ok := r.ev.FindFrame(c, k, f.Index+1); ok {
 		m := semval.View(c)
-		return ev.call(func() rulesStep {
-			return ev.eval(semval.At(m, g.Path), g.Hole, func(w *semval.Clo) rulesStep { return ev.resume(g, m, w, kappa) })
+		return r.call(func() rulesStep {
+			return r.eval(semval.At(m, g.Path), g.Hole, func(w *semval.Clo) rulesStep { return r.resume(g, m, w, kappa, gamma) }, r.push(gamma, g, m, kappa))
 		})
 	}
-	if ev.IsValue(c, k) {
-		return ev.call(func() rulesStep { return kappa(c) })
+	if r.ev.IsValue(c, k) {
+		return r.call(func() rulesStep { return kappa(c) })
 	}
-	return ev.contract(c, k, kappa)
+	return r.contract(c, k, kappa, gamma)
 }
 
-// contract contracts the potential redex c of kind k and goes on evaluating the
-// contractum with the same continuation.
-func (ev *rulesEvaluator) contract(c *semval.Clo, k *sem.Kind, kappa rulesCont) rulesStep {
-	out, r, err := ev.Contract(c, k)
+// contract contracts the potential redex c of kind k in the frames γ, and goes on
+// evaluating the contractum: with the same continuation, or, after a context rule,
+// with the continuation of the last frame it discards (the outermost continuation,
+// for an abort to the root). An answer in the empty context goes to κ (κ0 there). A
+// layer's step ends at its contraction.
+func (r *rulesRun) contract(c *semval.Clo, k *sem.Kind, kappa rulesCont, gamma *rulesEntered) rulesStep {
+	if gamma == nil && r.ev.IsAnswer(c, k) {
+		return r.call(func() rulesStep { return kappa(c) })
+	}
+	var E *rulesContext
+	var ctx semval.Context // nil, the empty context, for a run that keeps no γ
+	if r.ev.track {
+		E = &rulesContext{top: gamma}
+		ctx = E
+	}
+	ct, err := r.ev.Contract(c, k, ctx, r.ev.stepLayer)
 	if err != nil {
-		return ev.fail(err)
+		return r.fail(err)
 	}
-	if err := ev.fuel.Contract(r.Name); err != nil {
-		return ev.fail(err)
+	if ct.Pop > 0 {
+		to := E.entry(ct.Pop - 1)
+		kappa, gamma = to.kappa, to.next
 	}
-	return ev.call(func() rulesStep { return ev.eval(out, k, kappa) })
+	if r.layer {
+		out := ct.Clo
+		for e := gamma; e != nil; e = e.next {
+			out = semval.PlugAt(e.node, e.frame.Path, out)
+		}
+		r.answer, r.event = out, ct.Event
+		return nil
+	}
+	if err := r.ev.fuel.Contract(ct.Event); err != nil {
+		return r.fail(err)
+	}
+	return r.call(func() rulesStep { return r.eval(ct.Clo, ct.Kind, kappa, gamma) })
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/lambda"
 	"github.com/interderive/interderive/machine"
+	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
 	"github.com/interderive/interderive/sem/semlambda"
 )
@@ -132,5 +134,41 @@ func TestRulesBudgets(t *testing.T) {
 	var rt *interderive.RuntimeError
 	if !errors.As(err, &rt) || rt.Reason != "application of a non-function" || rt.Pos != (interderive.Pos{Line: 1, Col: 8}) {
 		t.Errorf("got %v, want a run-time error at 1:8", err)
+	}
+}
+
+// TestRulesContextAndLayers: the programs of the rule files with answers, context
+// rules and inner layers (rulescases.Suites) give on the CPS evaluator the answers and
+// the contraction sequences derived by hand, and agree with the derived reduction
+// semantics event by event.
+func TestRulesContextAndLayers(t *testing.T) {
+	if n := rulescases.CheckSuites(t, cps2.Stage{}.Rules(), reduction.Stage{}.Rules()); n < 20 {
+		t.Errorf("%d programs", n)
+	}
+}
+
+// TestRulesDeepAbort: an exception raised under as many frames as the reader allows
+// is caught by the handler around them (raise, then beta: the handler, the identity,
+// applied to 1), or, with no handler, is the answer (uncaught); in bounded Go stack,
+// and with the frames searched for the delimiter once each.
+func TestRulesDeepAbort(t *testing.T) {
+	l := loadRules(t, "exceptions.sem")
+	n := sem.MaxNesting - 2
+	deep := strings.Repeat("(add 1 ", n) + "(raise 1)" + strings.Repeat(")", n)
+	for _, tc := range []struct {
+		src, answer string
+		events      []string
+	}{
+		{"(handle " + deep + " (lam x x))", "1", []string{"raise", "beta"}},
+		{deep, "(raise 1)", []string{"uncaught"}},
+	} {
+		e, err := l.ReadTerm([]byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := runDerived(cps2.Stage{}.Rules(), l, e, 100)
+		if r.Outcome() != tc.answer || !slices.Equal(r.Events, tc.events) {
+			t.Errorf("got %s %v, want %s %v", r.Outcome(), r.Events, tc.answer, tc.events)
+		}
 	}
 }

@@ -1,5 +1,7 @@
 package gradual
 
+import "embed"
+
 // Names of the contractions of the layered reduction semantics of λ⟨·⟩ (spec §4),
 // which every stage reports (interderive.Options.OnContract) and every test and corpus
 // file names: one per rule of the outer layer. A contraction of the inner layer, one
@@ -47,3 +49,11 @@ func StepCst(rule string) string {
 	}
 	return RuleStepCst + "/" + rule
 }
+
+// RuleFiles are the four standard semantics as rule files (rules/ld.sem, lud.sem,
+// ed.sem, eud.sem): the layered reduction semantics of spec §4 with each semantics's
+// coercion layer and translation, which the stages derived from rule files run in
+// lockstep with the hand-written ones (internal/calculi/gradual).
+//
+//go:embed rules/*.sem
+var RuleFiles embed.FS

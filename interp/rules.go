@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/interderive/interderive"
@@ -11,25 +12,46 @@ import (
 // The interpreter of a rule-defined calculus (sem) is its CPS evaluator
 // (cps2/rules.go) back in direct style: the continuations become the Go stack, interp
 // returns a value where the evaluator passed it to a continuation, and the code of a
-// frame's continuation, resume, follows the call that evaluated the frame's hole:
+// frame's continuation, resume, follows the call that evaluated the frame's hole. The
+// frames entered, γ, are passed down as a persistent list: the context a rule is
+// contracted in.
 //
-//	interp(c, k)    c a value of k              = c
-//	                c enters frame f of k       = resume(f, n, interp(f's hole of n, f's hole kind))   (n: c expanded)
-//	                otherwise, rule r contracts c to c'
-//	                                            = interp(c', k)                 r
-//	resume(f, n, v) f[v] enters a frame g of f's kind after f
-//	                                            = resume(g, f[v], interp(g's hole, g's hole kind))
-//	                f[v] a value of f's kind    = f[v]
-//	                otherwise, rule r contracts f[v] to c'
-//	                                            = interp(c', f's kind)          r
+//	interp(c, k, γ)    c a value of k           = c
+//	                   c enters frame f of k    = resume(f, n, interp(f's hole of n, f's hole kind, (f, n) : γ), γ)   (n: c expanded)
+//	                   γ = [], c an answer of k = c
+//	                   otherwise, rule r contracts c in γ to c'
+//	                                            = interp(c', k, γ)                 r
+//	                   or a context rule r contracts c in γ to c', discarding the frames
+//	                   of γ up to (f, n_f) : γ_f
+//	                                            = return abort(c', |γ_f|)           r
+//	resume(f, n, v, γ) f[v] enters a frame g of f's kind after f
+//	                                            = resume(g, f[v], interp(g's hole, g's hole kind, (g, f[v]) : γ), γ)
+//	                   f[v] a value of f's kind = f[v]
+//	                   otherwise, f[v] a potential redex, contracted as interp does
 //
-// The calls in tail position (interp of a contractum, resume after resume) are
-// iterations of loops rather than Go calls; the evaluation of a frame's hole is a
-// call of interp, bounded by MaxDepth. Direct style is allowed when no rule captures
-// its context (a rule that matches the context up to a delimiter would need the
-// continuation as a value): no rule of the language can yet, so every rule file that
-// qualifies for closures (semval.Qualifies) has its interpreter; the others are
-// refused, saying why.
+// where abort(c', d) is an early return: a Go error value (rulesAbort) that carries
+// the contractum up the Go stack, through every call of interp inside the delimiter's
+// frame, to the call of interp at depth d, the one that entered that frame, which
+// catches it and evaluates c' in place of its term (the kind is its own: the
+// delimiter frame's). An abort to the root goes up to the outermost call, the one Eval
+// makes, at depth 0. The calls in tail position (interp of a contractum, resume after
+// resume) are iterations of loops rather than Go calls; the evaluation of a frame's
+// hole is a call of interp, bounded by MaxDepth.
+//
+// Direct style is allowed because every context rule discards its context, an abort,
+// and none reinstates it: the rule language cannot express a rule that puts the
+// context it captured back (a control operator such as call/cc or shift would need
+// the continuation as a value, which direct style does not have). The static check
+// that direct style asks for, that every context rule be an abort, so holds by
+// construction, and every rule file that qualifies for closures (semval.Qualifies) has
+// its interpreter; the others are refused, saying why.
+//
+// A rule that steps an inner layer, (where (step K a b)), steps a by a structural
+// one-step function (step, as gradual.Step steps a coercion): the first child of a in
+// the search order that is not a value steps, or, all of them values, a is contracted
+// at its root; a context rule's abort is caught by the step of the delimiter's term,
+// which returns the contractum. It makes no contraction event of its own and spends
+// no fuel: its contraction is part of the outer one, reported as Rule/<inner event>.
 
 // Rules is the interpreter derived from a rule file (sem.StageOf). It has no
 // intermediate states to show: its observer sees nothing but its contractions.
@@ -43,6 +65,109 @@ type rulesInterpreter struct {
 	semval.Meta
 	fuel  *interderive.Counter
 	depth int
+	// track is whether the frames entered are kept in γ: only a rule file with a
+	// context rule or an answer asks for them (seesContext); for the others γ stays
+	// empty.
+	track bool
+}
+
+// seesContext reports whether the runs of l need the frames entered, γ: l has a
+// context rule (contracted with its context) or an answer (one only in the empty
+// context).
+func seesContext(l *sem.Language) bool {
+	for _, r := range l.Rules {
+		if r.Context {
+			return true
+		}
+	}
+	for _, k := range l.Kinds {
+		if len(k.Answers) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// rulesEntered is a frame of γ, a persistent list: a frame entered, the closure it
+// was entered from, and the frames around it.
+type rulesEntered struct {
+	frame *sem.Frame
+	node  *semval.Clo
+	next  *rulesEntered
+	depth int // the number of frames from this one out
+}
+
+// depthOf is the number of frames of γ.
+func depthOf(gamma *rulesEntered) int {
+	if gamma == nil {
+		return 0
+	}
+	return gamma.depth
+}
+
+// push is (f, n) : γ, when the run keeps γ.
+func (in *rulesInterpreter) push(gamma *rulesEntered, f *sem.Frame, n *semval.Clo) *rulesEntered {
+	if !in.track {
+		return nil
+	}
+	return &rulesEntered{frame: f, node: n, next: gamma, depth: depthOf(gamma) + 1}
+}
+
+// rulesContext is γ as the context of a redex (semval.Context): its frames,
+// innermost first, found by walking the list from a cursor, so that Contract's
+// innermost-first search is linear.
+type rulesContext struct {
+	top, at *rulesEntered
+	i       int
+}
+
+// Depth is the number of frames of γ.
+func (E *rulesContext) Depth() int { return depthOf(E.top) }
+
+// Frame is γ's i-th frame from the innermost, with the closure it was entered from.
+func (E *rulesContext) Frame(i int) (*sem.Frame, *semval.Clo) {
+	if E.at == nil || i < E.i {
+		E.at, E.i = E.top, 0
+	}
+	for E.i < i {
+		E.at, E.i = E.at.next, E.i+1
+	}
+	return E.at.frame, E.at.node
+}
+
+// context is γ as the context of a redex: nil, the empty context, for a run that
+// keeps no γ.
+func (in *rulesInterpreter) context(gamma *rulesEntered) semval.Context {
+	if !in.track {
+		return nil
+	}
+	return &rulesContext{top: gamma}
+}
+
+// rulesAbort is a context rule's early return: the contractum, its kind, the event,
+// and the depth of the call of interp (or step) that catches it, the one whose term
+// the contractum replaces. It never leaves the interpreter: the call at depth 0
+// catches every abort that gets that far.
+type rulesAbort struct {
+	c     *semval.Clo
+	kind  *sem.Kind
+	event string
+	depth int
+}
+
+// Error says where the abort goes: it is an error value only to travel up the Go
+// stack, never a run's error.
+func (a *rulesAbort) Error() string {
+	return fmt.Sprintf("an abort to depth %d (%s)", a.depth, a.event)
+}
+
+// caught is the abort err carries if the call at depth d catches it.
+func caught(err error, d int) (*rulesAbort, bool) {
+	var a *rulesAbort
+	if errors.As(err, &a) && a.depth == d {
+		return a, true
+	}
+	return nil, false
 }
 
 // ErrNotQualified is the error of a rule file this stage does not run: a pattern of
@@ -54,27 +179,29 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 	if !semval.Qualifies(l) {
 		return sem.Answer{}, ErrNotQualified
 	}
-	in := &rulesInterpreter{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts)}
-	v, err := in.interp(semval.Leaf(t, nil), l.Root())
+	in := &rulesInterpreter{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts), track: seesContext(l)}
+	v, err := in.interp(semval.Leaf(t, nil), l.Root(), nil)
 	if err != nil {
 		return sem.Answer{}, err
 	}
 	return sem.Answer{Value: in.ReadBack(v)}, nil
 }
 
-// interp evaluates the closure c of kind k to a value, within the depth bound.
-func (in *rulesInterpreter) interp(c *semval.Clo, k *sem.Kind) (*semval.Clo, error) {
+// interp evaluates the closure c of kind k in the frames γ to a value (or, with γ
+// empty, an answer), within the depth bound.
+func (in *rulesInterpreter) interp(c *semval.Clo, k *sem.Kind, gamma *rulesEntered) (*semval.Clo, error) {
 	if in.depth >= MaxDepth {
 		return nil, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
 	}
 	in.depth++
-	v, err := in.eval(c, k)
+	v, err := in.eval(c, k, gamma)
 	in.depth--
 	return v, err
 }
 
-// eval is interp's body: one iteration per contractum (a tail call).
-func (in *rulesInterpreter) eval(c *semval.Clo, k *sem.Kind) (*semval.Clo, error) {
+// eval is interp's body: one iteration per contractum (a tail call), and per abort
+// it catches.
+func (in *rulesInterpreter) eval(c *semval.Clo, k *sem.Kind, gamma *rulesEntered) (*semval.Clo, error) {
 	for {
 		c = semval.Resolve(c) // look-up: an environment step
 		if c.T != nil && c.T.Op == sem.TermVar {
@@ -84,7 +211,11 @@ func (in *rulesInterpreter) eval(c *semval.Clo, k *sem.Kind) (*semval.Clo, error
 			return c, nil
 		}
 		if f, ok := in.FindFrame(c, k, 0); ok {
-			p, err := in.resume(f, semval.View(c))
+			p, err := in.resume(f, semval.View(c), gamma)
+			if a, ok := caught(err, depthOf(gamma)); ok {
+				c, k = a.c, a.kind // an abort to a frame this call entered
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -93,25 +224,31 @@ func (in *rulesInterpreter) eval(c *semval.Clo, k *sem.Kind) (*semval.Clo, error
 			}
 			c = p
 		}
-		// c is a potential redex of k: contract it, and evaluate the contractum in its
-		// place.
-		out, r, err := in.Contract(c, k)
+		// c is a potential redex of k: an answer, or contract it, and evaluate the
+		// contractum in its place (or return early, for a context rule).
+		if gamma == nil && in.IsAnswer(c, k) {
+			return c, nil
+		}
+		ct, err := in.Contract(c, k, in.context(gamma), in.stepLayer)
 		if err != nil {
 			return nil, err
 		}
-		if err := in.fuel.Contract(r.Name); err != nil {
+		if err := in.fuel.Contract(ct.Event); err != nil {
 			return nil, err
 		}
-		c = out
+		if ct.Pop > 0 {
+			return nil, &rulesAbort{c: ct.Clo, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
+		}
+		c = ct.Clo
 	}
 }
 
 // resume evaluates the hole of frame f of the expanded closure n, plugs its value
 // back and resumes the search after f, as long as a next frame applies; then it
 // returns the plugged closure: a value of f's kind, or a potential redex of it.
-func (in *rulesInterpreter) resume(f *sem.Frame, n *semval.Clo) (*semval.Clo, error) {
+func (in *rulesInterpreter) resume(f *sem.Frame, n *semval.Clo, gamma *rulesEntered) (*semval.Clo, error) {
 	for {
-		v, err := in.interp(semval.At(n, f.Path), f.Hole)
+		v, err := in.interp(semval.At(n, f.Path), f.Hole, in.push(gamma, f, n))
 		if err != nil {
 			return nil, err
 		}
@@ -122,4 +259,65 @@ func (in *rulesInterpreter) resume(f *sem.Frame, n *semval.Clo) (*semval.Clo, er
 		}
 		f, n = g, semval.View(c)
 	}
+}
+
+// stepLayer is one step of an inner layer, for a rule's (step K a b): step from the
+// empty context.
+func (in *rulesInterpreter) stepLayer(c *semval.Clo, k *sem.Kind) (*semval.Clo, string, bool, error) {
+	return in.step(c, k, nil)
+}
+
+// step is the structural one-step function: c, of kind k in the frames γ, steps
+// its first child in the search order that is not a value, or, all of them values, is
+// contracted at its root; ok is false when c is a value (returned, looked up) or, with
+// γ empty, an answer of k. An abort to a frame this call entered is its step: the
+// contractum takes the place of c.
+func (in *rulesInterpreter) step(c *semval.Clo, k *sem.Kind, gamma *rulesEntered) (*semval.Clo, string, bool, error) {
+	if in.depth >= MaxDepth {
+		return nil, "", false, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
+	}
+	in.depth++
+	defer func() { in.depth-- }()
+	c = semval.Resolve(c)
+	if c.T != nil && c.T.Op == sem.TermVar {
+		return nil, "", false, interderive.Stuck(c.T.Name, "free variable %s", c.T.Name)
+	}
+	if in.IsValue(c, k) {
+		return c, "", false, nil
+	}
+	if f, ok := in.FindFrame(c, k, 0); ok {
+		n := semval.View(c)
+		for {
+			next, event, stepped, err := in.step(semval.At(n, f.Path), f.Hole, in.push(gamma, f, n))
+			if a, ok := caught(err, depthOf(gamma)); ok {
+				return a.c, a.event, true, nil
+			}
+			if err != nil {
+				return nil, "", false, err
+			}
+			c = semval.PlugAt(n, f.Path, next)
+			if stepped {
+				return c, event, true, nil
+			}
+			g, ok := in.FindFrame(c, f.Kind, f.Index+1)
+			if !ok {
+				break
+			}
+			f, n = g, semval.View(c)
+		}
+		if in.IsValue(c, k) {
+			return c, "", false, nil
+		}
+	}
+	if gamma == nil && in.IsAnswer(c, k) {
+		return c, "", false, nil
+	}
+	ct, err := in.Contract(c, k, in.context(gamma), in.stepLayer)
+	if err != nil {
+		return nil, "", false, err
+	}
+	if ct.Pop > 0 {
+		return nil, "", false, &rulesAbort{c: ct.Clo, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
+	}
+	return ct.Clo, ct.Event, true, nil
 }

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/interderive/interderive/sem"
@@ -9,33 +10,109 @@ import (
 
 // Describe prints the interpreter's equations instantiated on a rule file, for a
 // person (interderive derive): for each kind k, interp of a value, of a term that
-// enters each frame (the hole evaluated by a call, then resume_i on its value), of a
-// redex of each rule (a loop iteration on the contractum); and resume_i for each
-// frame i.
+// enters each frame (the hole evaluated by a call, the frame pushed onto γ, then
+// resume_i on its value), of an answer (γ empty), of a redex of each rule (a loop
+// iteration on the contractum, or, for a context rule, an early return); and resume_i
+// for each frame i.
 func (rulesStage) Describe(l *sem.Language) string {
 	var b strings.Builder
 	line := func(from, to, why string) {
 		fmt.Fprintf(&b, "  %-40s = %-48s %s\n", from, to, why)
 	}
-	fmt.Fprintf(&b, "the interpreter of %s (the CPS evaluator in direct style: no rule captures its context)\n", l.Name)
+	// γ, kept for the files that have a context rule or an answer only, is shown for
+	// them only.
+	g := seesContext(l)
+	st := ""
+	if g {
+		fmt.Fprintf(&b, "the interpreter of %s (the CPS evaluator in direct style: every context rule is an abort, an\n", l.Name)
+		b.WriteString("early return; γ the frames entered, innermost first, i frame i)\n")
+		st = ", γ"
+	} else {
+		fmt.Fprintf(&b, "the interpreter of %s (the CPS evaluator in direct style: no rule captures its context)\n", l.Name)
+	}
 	for _, k := range l.Kinds {
 		fmt.Fprintf(&b, "\nkind %s:\n", k.Name)
 		for _, v := range k.Values {
 			p := sem.FormatPattern(v.Pat)
-			line(fmt.Sprintf("interp(%s, %s)", p, k.Name), p, "a value")
+			line(fmt.Sprintf("interp(%s, %s%s)", p, k.Name, st), p, "a value")
 		}
 		for i, f := range k.Frames {
 			hole := "t_hole"
-			line(fmt.Sprintf("interp(%s, %s)", strings.Replace(sem.FormatFrame(f.Pat), "[]", hole, 1), k.Name),
-				fmt.Sprintf("resume_%d(interp(%s, %s))", i+1, hole, f.Hole.Name), fmt.Sprintf("frame %d: a call", i+1))
+			to := fmt.Sprintf("resume_%d(interp(%s, %s))", i+1, hole, f.Hole.Name)
+			if g {
+				to = fmt.Sprintf("resume_%d(interp(%s, %s, %d : γ), γ)", i+1, hole, f.Hole.Name, i+1)
+			}
+			line(fmt.Sprintf("interp(%s, %s%s)", strings.Replace(sem.FormatFrame(f.Pat), "[]", hole, 1), k.Name, st), to, fmt.Sprintf("frame %d: a call", i+1))
+		}
+		for _, a := range k.Answers {
+			p := sem.FormatPattern(a.Pat)
+			line(fmt.Sprintf("interp(%s, %s, [])", p, k.Name), p, "an answer, with γ empty; elsewhere a redex")
 		}
 		for _, r := range k.Rules {
-			line(fmt.Sprintf("interp(%s, %s)", sem.FormatPattern(r.LHS), k.Name), fmt.Sprintf("interp(%s, %s)", sem.FormatPattern(r.RHS), k.Name), r.Name+": a loop iteration")
+			lhs, rhs := sem.FormatPattern(r.LHS), sem.FormatPattern(r.RHS)
+			name := r.Name
+			if r.Layer != nil {
+				name += "/<the step's event>"
+			}
+			switch {
+			case r.Context && r.Delimiter == nil:
+				line(fmt.Sprintf("interp(%s, %s, γ ≠ [])", lhs, k.Name), fmt.Sprintf("return abort(%s, 0)", rhs),
+					fmt.Sprintf("%s: caught by the outermost interp, then interp(%s, %s, [])", name, rhs, abortKind(l)))
+			case r.Context:
+				d := sem.FormatFrame(r.Delimiter)
+				line(fmt.Sprintf("interp(%s, %s, γ' ++ %s : γ)", lhs, k.Name, d), fmt.Sprintf("return abort(%s, |γ|)", rhs),
+					fmt.Sprintf("%s: caught by the interp that entered %s (the innermost), then interp(%s, %s, γ)", name, d, rhs, delimiterKind(l, r)))
+			default:
+				line(fmt.Sprintf("interp(%s, %s%s)", lhs, k.Name, st), fmt.Sprintf("interp(%s, %s%s)", rhs, k.Name, st), name+": a loop iteration")
+			}
 		}
 		for i, f := range k.Frames {
 			v := f.Hole.Meta + "'"
-			line(fmt.Sprintf("resume_%d(%s)", i+1, v), "search "+strings.Replace(sem.FormatFrame(f.Pat), "[]", v, 1)+fmt.Sprintf(" after frame %d", i+1), "a value, or interp of a contractum")
+			line(fmt.Sprintf("resume_%d(%s%s)", i+1, v, st), "search "+strings.Replace(sem.FormatFrame(f.Pat), "[]", v, 1)+fmt.Sprintf(" after frame %d", i+1), "a value, or interp of a contractum")
 		}
 	}
+	for _, k := range l.Layers {
+		fmt.Fprintf(&b, "\n(step %s a b): step(a, %s, []), the structural one-step function: the first child of a in the\nsearch order that is not a value steps, or a is contracted at its root (an abort caught by the\nstep of the delimiter's term, k_0 is %s there); no step for a value or an answer.\n", k.Name, k.Name, k.Name)
+	}
 	return b.String()
+}
+
+// abortKind names the kind an abort to the root evaluates its contractum in: the
+// root kind, or, when the file has inner layers, k_0, the kind of the run's whole
+// term (the root kind for the program, K in a step of the layer K).
+func abortKind(l *sem.Language) string {
+	if len(l.Layers) > 0 {
+		return "k_0"
+	}
+	return l.Root().Name
+}
+
+// delimiterKind names the kind of the frames a context rule's delimiter may match
+// (those with its root, its hole's path and kind), the kind its contractum is
+// evaluated in: "k_D" if they are of more than one kind.
+func delimiterKind(l *sem.Language, r *sem.Rule) string {
+	kind := ""
+	for _, k := range l.Kinds {
+		for _, f := range k.Frames {
+			if f.Hole == r.Kind && sameRoot(f.Pat, r.Delimiter) && slices.Equal(f.Path, r.DelimiterPath) {
+				if kind != "" && kind != k.Name {
+					return "k_D"
+				}
+				kind = k.Name
+			}
+		}
+	}
+	if kind == "" {
+		return "k_D"
+	}
+	return kind
+}
+
+// sameRoot reports whether two patterns may match terms of one root: the same
+// constructor, or either a metavariable.
+func sameRoot(p, q *sem.Pattern) bool {
+	if p.Kind != sem.PatCon || q.Kind != sem.PatCon {
+		return true
+	}
+	return p.Con == q.Con
 }

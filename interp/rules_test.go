@@ -2,8 +2,10 @@ package interp_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/lambda"
 	"github.com/interderive/interderive/machine"
+	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
 	"github.com/interderive/interderive/sem/semlambda"
 )
@@ -140,4 +143,41 @@ func TestRulesBudgets(t *testing.T) {
 	if !errors.As(err, &rt) || rt.Reason != "application of a non-function" || rt.Pos != (interderive.Pos{Line: 1, Col: 8}) {
 		t.Errorf("got %v, want a run-time error at 1:8", err)
 	}
+}
+
+// TestRulesContextAndLayers: the programs of the rule files with answers, context
+// rules and inner layers (rulescases.Suites) give on the interpreter the answers and
+// the contraction sequences derived by hand, and agree with the derived reduction
+// semantics event by event.
+func TestRulesContextAndLayers(t *testing.T) {
+	if n := rulescases.CheckSuites(t, interp.Stage{}.Rules(), reduction.Stage{}.Rules()); n < 20 {
+		t.Errorf("%d programs", n)
+	}
+}
+
+// TestRulesAbortDepth: an abort returns early through every call of interp inside
+// its delimiter, to the one that entered the delimiter's frame. Under n/2 additions,
+// an inner handler, and n/2 more additions, raise 1 is caught by the inner handler,
+// n/2 + 1 frames up (raise); its handler applied to 1 (beta) is 1 + 10 = 11 (delta),
+// which flows out through the n/2 additions around the inner handler (a delta each)
+// and the outer handler, which its body's value drops (handle): 11 + n/2.
+func TestRulesAbortDepth(t *testing.T) {
+	l := loadRules(t, "exceptions.sem")
+	const n = 1000
+	src := "(handle " + strings.Repeat("(add 1 ", n/2) + "(handle " + strings.Repeat("(add 1 ", n/2) + "(raise 1)" +
+		strings.Repeat(")", n/2) + " (lam x (add x 10)))" + strings.Repeat(")", n/2) + " (lam y 0))"
+	e, err := l.ReadTerm([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"raise", "beta", "delta"}
+	for range n / 2 {
+		want = append(want, "delta")
+	}
+	want = append(want, "handle")
+	r := runDerived(interp.Stage{}.Rules(), l, e, 10_000)
+	if r.Outcome() != fmt.Sprint(11+n/2) || !slices.Equal(r.Events, want) {
+		t.Errorf("got %s after %d events, want %d after %d", r.Outcome(), len(r.Events), 11+n/2, len(want))
+	}
+	agree(t, "interp / reduction", r, runDerived(reduction.Stage{}.Rules(), l, e, 10_000))
 }

@@ -18,21 +18,39 @@ import (
 //	eval(t, k, K)         t a value of k                 -> continue(K, t)
 //	eval(t, k, K)         t enters frame f of k (the first in search order)
 //	                                                     -> eval(f's hole, f's hole kind, f[t] : K)
-//	eval(t, k, K)         otherwise, rule r contracts t to c
-//	                                                     -> eval(c, k, K)              r
+//	eval(t, k, [])        otherwise, t an answer of k    -> halt(t)
+//	eval(t, k, K)         otherwise, rule r contracts t in K to c, discarding the n
+//	                      innermost frames of K (n = 0 but for a context rule)
+//	                                                     -> eval(c, k', drop(n, K))    r
 //	continue([], v)                                      -> halt(v)
 //	continue(f[t] : K, v) f[v] enters a frame g of f's kind after f in search order
 //	                                                     -> eval(g's hole, g's hole kind, g[f[v]] : K)
 //	continue(f[t] : K, v) f[v] a value of f's kind        -> continue(K, f[v])
-//	continue(f[t] : K, v) otherwise, rule r contracts f[v] to c
-//	                                                     -> eval(c, f's kind, K)       r
+//	continue(f[t] : [], v) otherwise, f[v] an answer of f's kind
+//	                                                     -> halt(f[v])
+//	continue(f[t] : K, v) otherwise, rule r contracts f[v] in K to c, discarding n frames
+//	                                                     -> eval(c, k', drop(n, K))    r
 //
-// where f[t] is the frame instantiated on the term t it was entered from. The same
-// transitions run over closures, with environments for substitution, for every rule
-// file that qualifies (rules_env.go: no pattern matches a variable occurrence), and
-// over terms, with substitution (the rules' (subst t x v)), for the others. The
-// transitions run in an explicit loop, one an iteration, so that the machine's depth
-// is bounded by memory alone. No transition is compressed.
+// where f[t] is the frame instantiated on the term t it was entered from, and k' is
+// the redex's kind, or, for a context rule, the kind of the last frame it discards
+// (the delimiter's: the contractum takes the place of the term that frame was entered
+// from), or the root kind for an abort to the root (it discards all of K). A context
+// rule matches its delimiter against the frames of K, innermost first: the stack is
+// the context (machineStack). A non-value answer (blame, an uncaught exception) halts
+// the machine only with an empty stack; anywhere else it is a potential redex.
+//
+// A rule that steps an inner layer, (where (step K a b)), steps a with the machine's
+// own transitions: from eval(a, K, []), with a stack of its own, to the first
+// contraction, whose contractum plugged into what remains of that stack is b (the
+// event is the outer rule's name, a slash, the inner event), or to halt: a is a value
+// (or an answer) of K, and does not step (stepLayer). The inner run is not shown to an
+// observer and spends no fuel: its contraction is part of the outer one.
+//
+// The same transitions run over closures, with environments for substitution, for
+// every rule file that qualifies (rules_env.go: no pattern matches a variable
+// occurrence), and over terms, with substitution (the rules' (subst t x v)), for the
+// others. The transitions run in an explicit loop, one an iteration, so that the
+// machine's depth is bounded by memory alone. No transition is compressed.
 
 // Rules is the abstract machine derived from a rule file (sem.StageOf).
 func (Stage) Rules() sem.Stage { return rulesStage{} }
@@ -54,12 +72,34 @@ type rulesFrame struct {
 	term  *sem.Term
 }
 
+// machineStack is the stack K, innermost frame last: the context of the term under
+// evaluation (sem.Context).
+type machineStack []rulesFrame
+
+// Depth is the number of frames of K.
+func (K machineStack) Depth() int { return len(K) }
+
+// Frame is K's i-th frame from the innermost (the top), with the term it was entered
+// from.
+func (K machineStack) Frame(i int) (*sem.Frame, *sem.Term) {
+	f := K[len(K)-1-i]
+	return f.frame, f.term
+}
+
+// plug is K[t]: t put into the hole of K, innermost frame first.
+func (K machineStack) plug(t *sem.Term) *sem.Term {
+	for i := len(K) - 1; i >= 0; i-- {
+		t = sem.PlugAt(K[i].term, K[i].frame.Path, t)
+	}
+	return t
+}
+
 // rulesState is a configuration of the machine.
 type rulesState struct {
 	mode rulesMode
 	term *sem.Term // eval: the term under evaluation; continue: the value returned; halt: the answer
 	kind *sem.Kind // eval: the term's kind
-	k    []rulesFrame
+	k    machineStack
 }
 
 // rulesMachine runs the machine for one program.
@@ -104,7 +144,7 @@ func substEval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answ
 }
 
 // run iterates the transitions from the initial state eval(t, root kind, []) to the
-// final one.
+// final one. Each contraction spends one unit of fuel and goes to OnContract.
 func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
 	s := &rulesState{mode: rulesEval, term: t, kind: m.l.Root()}
 	for s.mode != rulesHalt {
@@ -114,56 +154,89 @@ func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
 				return nil, err
 			}
 		}
-		var err error
-		if s.mode == rulesEval {
-			err = m.eval(s)
-		} else {
-			err = m.cont(s)
-		}
+		c, err := m.transition(s)
 		if err != nil {
 			return nil, err
 		}
+		if c.Term == nil {
+			continue
+		}
+		if err := m.fuel.Contract(c.Event); err != nil {
+			return nil, err
+		}
+		m.contracted(s, c)
 	}
 	return s.term, nil
 }
 
+// stepLayer is one step of an inner layer, for a rule's (step K a b): the
+// transitions from eval(t, k, []) to the first contraction, its contractum plugged
+// into the inner stack; ok is false when the run halts first (t a value or an answer
+// of k).
+func (m *rulesMachine) stepLayer(t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
+	s := &rulesState{mode: rulesEval, term: t, kind: k}
+	for s.mode != rulesHalt {
+		c, err := m.transition(s)
+		if err != nil {
+			return nil, "", false, err
+		}
+		if c.Term != nil {
+			return s.k[:len(s.k)-c.Pop].plug(c.Term), c.Event, true, nil
+		}
+	}
+	return t, "", false, nil
+}
+
+// transition is one transition from s: an eval or a continue. A transition that
+// contracts returns the contraction (Term not nil) without making it: the caller goes
+// on with it (contracted) or stops there (stepLayer).
+func (m *rulesMachine) transition(s *rulesState) (sem.Contraction, error) {
+	if s.mode == rulesEval {
+		return m.eval(s)
+	}
+	return m.cont(s)
+}
+
 // eval is one transition from eval(t, k, K): return a value to K, enter the first
-// frame t matches, or contract t in place.
-func (m *rulesMachine) eval(s *rulesState) error {
+// frame t matches, halt on an answer, or contract t.
+func (m *rulesMachine) eval(s *rulesState) (sem.Contraction, error) {
 	t, k := s.term, s.kind
 	if m.l.IsValue(t, k) {
 		s.mode = rulesContinue
-		return nil
+		return sem.Contraction{}, nil
 	}
 	if f, ok := m.l.FindFrame(t, k, 0); ok {
 		s.k = append(s.k, rulesFrame{frame: f, term: t})
 		s.term, s.kind = sem.At(t, f.Path), f.Hole
-		return nil
+		return sem.Contraction{}, nil
 	}
 	return m.contract(s, t, k)
 }
 
-// contract contracts the potential redex t of kind k and goes on evaluating the
-// contractum in place (refocusing).
-func (m *rulesMachine) contract(s *rulesState, t *sem.Term, k *sem.Kind) error {
-	c, r, err := m.l.Contract(t, k)
-	if err != nil {
-		return err
+// contract contracts the potential redex t of kind k in the context K, or halts on
+// it, an answer in the empty context.
+func (m *rulesMachine) contract(s *rulesState, t *sem.Term, k *sem.Kind) (sem.Contraction, error) {
+	if len(s.k) == 0 && m.l.IsAnswer(t, k) {
+		s.mode, s.term = rulesHalt, t
+		return sem.Contraction{}, nil
 	}
-	if err := m.fuel.Contract(r.Name); err != nil {
-		return err
-	}
-	s.mode, s.term, s.kind = rulesEval, c, k
-	return nil
+	return m.l.Contract(t, k, s.k, m.stepLayer)
+}
+
+// contracted goes on after the contraction c: the frames it discards popped, eval of
+// the contractum, in place (refocusing), in its kind.
+func (m *rulesMachine) contracted(s *rulesState, c sem.Contraction) {
+	s.k = s.k[:len(s.k)-c.Pop]
+	s.mode, s.term, s.kind = rulesEval, c.Term, c.Kind
 }
 
 // cont is one transition from continue(K, v): pop a frame, plug v into it, and
 // resume the search after that frame: enter the next frame, return the plugged term
-// if it is a value, or contract it in place.
-func (m *rulesMachine) cont(s *rulesState) error {
+// if it is a value, or contract it.
+func (m *rulesMachine) cont(s *rulesState) (sem.Contraction, error) {
 	if len(s.k) == 0 {
 		s.mode = rulesHalt
-		return nil
+		return sem.Contraction{}, nil
 	}
 	top := s.k[len(s.k)-1]
 	s.k = s.k[:len(s.k)-1]
@@ -172,11 +245,11 @@ func (m *rulesMachine) cont(s *rulesState) error {
 	if g, ok := m.l.FindFrame(t, k, top.frame.Index+1); ok {
 		s.k = append(s.k, rulesFrame{frame: g, term: t})
 		s.mode, s.term, s.kind = rulesEval, sem.At(t, g.Path), g.Hole
-		return nil
+		return sem.Contraction{}, nil
 	}
 	if m.l.IsValue(t, k) {
 		s.term = t
-		return nil
+		return sem.Contraction{}, nil
 	}
 	return m.contract(s, t, k)
 }

@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/interderive/interderive/internal/values/semval"
@@ -10,10 +11,12 @@ import (
 
 // Describe prints the machine's transitions instantiated on a rule file, for a person
 // (interderive derive): for each kind k, eval of a value, eval entering each frame,
-// eval contracting by each rule in place; continue from each frame, resuming the
-// search after it (the frames of k after it whose root is the frame's root, then a
-// value, then the rules); and the final transition. A frame is printed with its hole
-// as [], v' is the value returned into it (of the hole's kind).
+// eval halting on each answer (with an empty stack), eval contracting by each rule in
+// place (a context rule discarding frames of the stack); continue from each frame,
+// resuming the search after it (the frames of k after it whose root is the frame's
+// root, then a value, then the rules); and the final transition. A frame is printed
+// with its hole as [], v' is the value returned into it (of the hole's kind). A rule
+// that steps an inner layer is followed by how the machine steps it.
 func (rulesStage) Describe(l *sem.Language) string {
 	var b strings.Builder
 	env := "substitution: (subst t x v) replaces x in t"
@@ -34,12 +37,31 @@ func (rulesStage) Describe(l *sem.Language) string {
 			line(fmt.Sprintf("eval(%s, %s, K)", strings.Replace(sem.FormatFrame(f.Pat), "[]", hole, 1), k.Name),
 				fmt.Sprintf("eval(%s, %s, %s : K)", hole, f.Hole.Name, sem.FormatFrame(f.Pat)), fmt.Sprintf("frame %d, %s not a value of %s", i+1, hole, f.Hole.Name))
 		}
+		for _, a := range k.Answers {
+			p := sem.FormatPattern(a.Pat)
+			line(fmt.Sprintf("eval(%s, %s, [])", p, k.Name), fmt.Sprintf("halt(%s)", p), "an answer, with an empty stack (elsewhere a redex)")
+		}
 		for _, r := range k.Rules {
 			why := r.Name
+			if r.Layer != nil {
+				why += "/<the step's event>"
+			}
 			for _, c := range r.Where {
 				why += "  " + sem.FormatCond(c)
 			}
-			line(fmt.Sprintf("eval(%s, %s, K)", sem.FormatPattern(r.LHS), k.Name), fmt.Sprintf("eval(%s, %s, K)", sem.FormatPattern(r.RHS), k.Name), why)
+			from, to := fmt.Sprintf("eval(%s, %s, K)", sem.FormatPattern(r.LHS), k.Name), fmt.Sprintf("eval(%s, %s, K)", sem.FormatPattern(r.RHS), k.Name)
+			switch {
+			case r.Context && r.Delimiter == nil:
+				from = fmt.Sprintf("eval(%s, %s, K ≠ [])", sem.FormatPattern(r.LHS), k.Name)
+				to = fmt.Sprintf("eval(%s, %s, [])", sem.FormatPattern(r.RHS), abortKind(l))
+				why += ": an abort to the root, all of K discarded"
+			case r.Context:
+				d := sem.FormatFrame(r.Delimiter)
+				from = fmt.Sprintf("eval(%s, %s, K' ++ %s : K)", sem.FormatPattern(r.LHS), k.Name, d)
+				to = fmt.Sprintf("eval(%s, %s, K)", sem.FormatPattern(r.RHS), delimiterKind(l, r))
+				why += fmt.Sprintf(": %s the innermost frame of its shape, K' discarded with it", d)
+			}
+			line(from, to, why)
 		}
 		for _, s := range k.Stucks {
 			line(fmt.Sprintf("eval(%s, %s, K)", sem.FormatPattern(s.Pat), k.Name), "run-time error", fmt.Sprintf("%q", s.Reason))
@@ -52,6 +74,9 @@ func (rulesStage) Describe(l *sem.Language) string {
 				}
 			}
 			resume := "a value, or a rule, of " + k.Name
+			if len(k.Answers) > 0 {
+				resume = "a value, an answer (with an empty stack), or a rule, of " + k.Name
+			}
 			if len(next) > 0 {
 				resume = "frame " + strings.Join(next, " or ") + ", else " + resume
 			}
@@ -61,7 +86,41 @@ func (rulesStage) Describe(l *sem.Language) string {
 	}
 	fmt.Fprintf(&b, "\n")
 	line("continue([], v)", "halt(v)", "the answer")
+	for _, k := range l.Layers {
+		fmt.Fprintf(&b, "\n(step %s a b): the transitions from eval(a, %s, []), on a stack of their own, to the first\ncontraction, whose contractum plugged into that stack is b; no step if they halt first (k_0 is %s there).\n", k.Name, k.Name, k.Name)
+	}
 	return b.String()
+}
+
+// abortKind names the kind an abort to the root evaluates its contractum in: the
+// root kind, or, when the file has inner layers, k_0, the kind of the run's whole
+// term (the root kind for the program, K in a step of the layer K).
+func abortKind(l *sem.Language) string {
+	if len(l.Layers) > 0 {
+		return "k_0"
+	}
+	return l.Root().Name
+}
+
+// delimiterKind names the kind of the frames a context rule's delimiter may match
+// (those with its root, its hole's path and kind), the kind its contractum is
+// evaluated in: "k_D" if they are of more than one kind.
+func delimiterKind(l *sem.Language, r *sem.Rule) string {
+	kind := ""
+	for _, k := range l.Kinds {
+		for _, f := range k.Frames {
+			if f.Hole == r.Kind && sameRoot(f.Pat, r.Delimiter) && slices.Equal(f.Path, r.DelimiterPath) {
+				if kind != "" && kind != k.Name {
+					return "k_D"
+				}
+				kind = k.Name
+			}
+		}
+	}
+	if kind == "" {
+		return "k_D"
+	}
+	return kind
 }
 
 // sameRoot reports whether two patterns may match terms of one root: the same

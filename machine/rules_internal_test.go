@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/lambda"
+	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
 	"github.com/interderive/interderive/sem/semlambda"
 )
@@ -109,5 +111,22 @@ func TestSubstMachine(t *testing.T) {
 				t.Errorf("%s: environments %v, substitution %v", file, eerr, serr)
 			}
 		}
+	}
+}
+
+// substStage is the substitution machine as a stage, whichever machine Eval chooses.
+type substStage struct{}
+
+func (substStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
+	return substEval(l, t, opts)
+}
+
+// TestSubstMachineContextAndLayers: the substitution machine, too, gives the answers
+// and contraction sequences derived by hand for the rule files with answers, context
+// rules and inner layers (rulescases.Suites), and agrees with the derived reduction
+// semantics.
+func TestSubstMachineContextAndLayers(t *testing.T) {
+	if n := rulescases.CheckSuites(t, substStage{}, reduction.Stage{}.Rules()); n < 20 {
+		t.Errorf("%d programs", n)
 	}
 }

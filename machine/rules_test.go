@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/internal/gen/lambdagen"
 	"github.com/interderive/interderive/lambda"
 	"github.com/interderive/interderive/machine"
@@ -341,7 +342,7 @@ func BenchmarkRulesGrowing(b *testing.B) {
 }
 
 // FuzzRules runs every program the fuzzer finds, in every rule file of
-// testdata/rules, on the derived reduction semantics and the derived machine with a
+// testdata/rules and the test suites' (rulescases.AbortSem, CoinsSem), on the derived reduction semantics and the derived machine with a
 // small fuel: both must make the same contractions and end alike (an answer, out of
 // fuel, or stuck for one reason) — never a panic.
 func FuzzRules(f *testing.F) {
@@ -351,13 +352,17 @@ func FuzzRules(f *testing.F) {
 		"(letrec f f (if0 f 0 (add f 100)) (add (app f 1) (app f 0)))",
 		"(bang (app (lam x 7) (app (lam y y) 2)))",
 		"(let x (lam y y) (app x (app 1 2)))",
+		"(handle (add 1 (raise 2)) (lam x (raise (add x 1))))",
+		"(add 1 (restart (halt (add 2 3))))",
+		"(add (cash (join (coin 1) (purse (fake)))) 1)",
 	} {
 		f.Add(src)
 	}
 	var langs []*sem.Language
-	for _, name := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem"} {
+	for _, name := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem", "exceptions.sem"} {
 		langs = append(langs, loadRules(f, name))
 	}
+	langs = append(langs, rulescases.LoadSource(f, "abort.sem", rulescases.AbortSem), rulescases.LoadSource(f, "coins.sem", rulescases.CoinsSem))
 	f.Fuzz(func(t *testing.T, src string) {
 		for _, l := range langs {
 			e, err := l.ReadTerm([]byte(src))
@@ -421,5 +426,63 @@ func TestRulesDeepClosures(t *testing.T) {
 	}
 	if got := lambdaDepth(a.Value); got != n+1 {
 		t.Errorf("%d lambdas, want %d", got, n+1)
+	}
+}
+
+// TestRulesContextAndLayers: the programs of the rule files with answers, context
+// rules and inner layers (rulescases.Suites) give on the machine the answers and the
+// contraction sequences derived by hand, and agree with the derived reduction
+// semantics event by event.
+func TestRulesContextAndLayers(t *testing.T) {
+	if n := rulescases.CheckSuites(t, machine.Stage{}.Rules(), reduction.Stage{}.Rules()); n < 20 {
+		t.Errorf("%d programs", n)
+	}
+}
+
+// TestRulesMachineAbortStates: the states of two runs of exceptions.sem, derived by
+// hand from the transitions. handle (raise 1) with \x. x: the body's frame, then
+// raise's, entered; 1 returned to (raise []), and raise 1, not a value, contracted in
+// the stack [(handle [] (lam x x))]: the handler's frame popped, the contractum
+// evaluated with the stack that was under it, empty; then the application as in
+// cbv.sem. raise 2: its frame entered, 2 returned, raise 2 in the empty stack is an
+// answer: the machine halts (no state after).
+func TestRulesMachineAbortStates(t *testing.T) {
+	l := loadRules(t, "exceptions.sem")
+	for _, tc := range []struct {
+		src    string
+		answer string
+		want   []string
+	}{
+		{"(handle (raise 1) (lam x x))", "1", []string{
+			"eval       (handle (raise 1) (lam x x))  in E\n           K=[]",
+			"eval       (raise 1)  in E\n           K=[(handle [] (lam x x))]",
+			"eval       1  in E\n           K=[(handle [] (lam x x)), (raise [])]",
+			"continue   1\n           K=[(handle [] (lam x x)), (raise [])]",
+			"eval       (app (lam x x) 1)  in E\n           K=[]",
+			"eval       (lam x x)  in E\n           K=[(app [] 1)]",
+			"continue   (lam x x)\n           K=[(app [] 1)]",
+			"eval       1  in E\n           K=[(app (lam x x) [])]",
+			"continue   1\n           K=[(app (lam x x) [])]",
+			"eval       1  in E\n           K=[]",
+			"continue   1\n           K=[]",
+		}},
+		{"(raise 2)", "(raise 2)", []string{
+			"eval       (raise 2)  in E\n           K=[]",
+			"eval       2  in E\n           K=[(raise [])]",
+			"continue   2\n           K=[(raise [])]",
+		}},
+	} {
+		e, err := l.ReadTerm([]byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r recorder
+		a, err := machine.Stage{}.Rules().Eval(l, e, interderive.Options{Observer: &r})
+		if err != nil || sem.Format(a.Value) != tc.answer {
+			t.Errorf("%s: %v (%v), want %s", tc.src, a, err, tc.answer)
+		}
+		if !slices.Equal(r.steps, tc.want) {
+			t.Errorf("%s: states:\n%s\nwant\n%s", tc.src, strings.Join(r.steps, "\n"), strings.Join(tc.want, "\n"))
+		}
 	}
 }

@@ -23,7 +23,14 @@ import (
 //	                            otherwise                  -> t is a potential redex of f's kind in E
 //
 // A potential redex is contracted by the first rule of its kind that matches it; if
-// none does, the run is stuck (with the reason of a declared stuck shape).
+// none does, the run is stuck (with the reason of a declared stuck shape). A potential
+// redex in the empty context that is one of the file's answers (blame l) ends the run.
+// A context rule (an abort) contracts its redex with the context: the contractum
+// replaces the whole term, or the innermost frame that matches its delimiter, the
+// frames inside discarded (plug puts it back into what remains of the context). A
+// rule that steps an inner layer, (where (step K a b)), steps it as this stage steps
+// everything: the inner term decomposed from its root in kind K (its own context), the
+// redex contracted, the contractum plugged back (stepLayer).
 
 // Rules is the reduction semantics derived from a rule file (sem.StageOf).
 func (Stage) Rules() sem.Stage { return rulesSemantics{} }
@@ -44,8 +51,12 @@ type rulesDecomposition struct {
 // decompose splits a term into a context and a potential redex, or finds it is an
 // answer: decomposeTerm and decomposeContext, mutually tail-recursive, as one loop.
 func (s rulesSemantics) decompose(l *sem.Language, t *sem.Term) rulesDecomposition {
+	return s.decomposeIn(l, t, l.Root())
+}
+
+// decomposeIn decomposes t of kind k (the root kind, or an inner layer's).
+func (s rulesSemantics) decomposeIn(l *sem.Language, t *sem.Term, k *sem.Kind) rulesDecomposition {
 	var E contexts.Rules
-	k := l.Root()
 	for {
 		v, d := s.decomposeTerm(l, &E, t, k)
 		if v == nil {
@@ -66,6 +77,9 @@ func (rulesSemantics) decomposeTerm(l *sem.Language, E *contexts.Rules, t *sem.T
 		}
 		f, ok := l.FindFrame(t, k, 0)
 		if !ok {
+			if len(*E) == 0 && l.IsAnswer(t, k) {
+				return nil, rulesDecomposition{answer: t}
+			}
 			return nil, rulesDecomposition{context: *E, redex: t, kind: k}
 		}
 		*E = append(*E, contexts.RulesFrame{Frame: f, Term: t})
@@ -90,24 +104,43 @@ func (rulesSemantics) decomposeContext(l *sem.Language, E *contexts.Rules, v *se
 			return sem.At(t, g.Path), g.Hole, rulesDecomposition{}
 		}
 		if !l.IsValue(t, k) {
+			if len(*E) == 0 && l.IsAnswer(t, k) {
+				return nil, nil, rulesDecomposition{answer: t}
+			}
 			return nil, nil, rulesDecomposition{context: *E, redex: t, kind: k}
 		}
 		v = t
 	}
 }
 
-// contract is the contraction of a potential redex by the first rule that matches it:
-// the contractum and the rule's name.
-func (rulesSemantics) contract(l *sem.Language, r *sem.Term, k *sem.Kind) (*sem.Term, string, error) {
-	c, rule, err := l.Contract(r, k)
-	if err != nil {
-		return nil, "", err
-	}
-	return c, rule.Name, nil
+// contract is the contraction of a potential redex in its context by the first rule
+// that matches it: the contraction, with the rule's event.
+func (s rulesSemantics) contract(l *sem.Language, d rulesDecomposition) (sem.Contraction, error) {
+	return l.Contract(d.redex, d.kind, d.context, func(t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
+		return s.stepLayer(l, t, k)
+	})
 }
 
-// plug is E[c]: the contractum put back into the context.
-func (rulesSemantics) plug(E contexts.Rules, c *sem.Term) *sem.Term { return E.Plug(c) }
+// stepLayer is one step of an inner layer: t, of kind k, decomposed from its root,
+// its redex contracted and the contractum plugged back; ok is false when t is a value
+// of k.
+func (s rulesSemantics) stepLayer(l *sem.Language, t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
+	d := s.decomposeIn(l, t, k)
+	if d.redex == nil {
+		return t, "", false, nil
+	}
+	c, err := s.contract(l, d)
+	if err != nil {
+		return nil, "", false, err
+	}
+	return s.plug(d.context, c), c.Event, true, nil
+}
+
+// plug is E[c]: the contractum put back into the context, or into what remains of it
+// when the contraction discarded frames (a context rule's).
+func (rulesSemantics) plug(E contexts.Rules, c sem.Contraction) *sem.Term {
+	return E[:len(E)-c.Pop].Plug(c.Term)
+}
 
 // Step is one step: decompose, contract, plug; done (and t an answer) when t is one.
 func (s rulesSemantics) Step(l *sem.Language, t *sem.Term) (next *sem.Term, rule string, done bool, err error) {
@@ -115,11 +148,11 @@ func (s rulesSemantics) Step(l *sem.Language, t *sem.Term) (next *sem.Term, rule
 	if d.redex == nil {
 		return d.answer, "", true, nil
 	}
-	c, rule, err := s.contract(l, d.redex, d.kind)
+	c, err := s.contract(l, d)
 	if err != nil {
 		return nil, "", false, err
 	}
-	return s.plug(d.context, c), rule, false, nil
+	return s.plug(d.context, c), c.Event, false, nil
 }
 
 // Eval runs a closed term to its answer (iterate).
@@ -140,15 +173,15 @@ func (s rulesSemantics) iterate(l *sem.Language, t *sem.Term, opts interderive.O
 			return sem.Answer{Value: d.answer}, nil
 		}
 		show.decomposition(d)
-		c, rule, err := s.contract(l, d.redex, d.kind)
+		c, err := s.contract(l, d)
 		if err != nil {
 			return sem.Answer{}, err
 		}
-		if err := fuel.Contract(rule); err != nil {
+		if err := fuel.Contract(c.Event); err != nil {
 			return sem.Answer{}, err
 		}
 		t = s.plug(d.context, c)
-		if err := show.contracted(fuel.Steps(), c, t); err != nil {
+		if err := show.contracted(fuel.Steps(), c.Term, t); err != nil {
 			return sem.Answer{}, err
 		}
 	}

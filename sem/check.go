@@ -25,14 +25,16 @@ const MaxShapes = 20_000
 // Check runs the static checks on a parsed language; the error is an
 // interderive.ErrorList, each violation positioned with its witness:
 //
-//   - values and redexes are disjoint: no value of a kind is matched by a rule (or a
-//     stuck shape) of that kind;
+//   - values and redexes are disjoint: no value of a kind is matched by a rule of that
+//     kind (a stuck shape may be broader than the stuck terms, a catch-all: it is
+//     consulted only for a non-value that enters no frame and no rule contracts);
 //   - decomposition is unique: no term enters two frames of a kind (each with a
 //     non-value in its hole), nor a frame and a rule;
 //   - the frames' order is a search order: once a frame's hole holds a value, no
 //     earlier frame enters the term;
 //   - every non-value decomposes: a term that is not a value of a kind enters a frame
-//     or is contracted by a rule, or is a declared stuck shape.
+//     or is contracted by a rule (a context rule's redex counts), or is a declared
+//     stuck shape or answer.
 func Check(l *Language) error {
 	c := &checker{l: l, reported: map[string]bool{}}
 	c.representatives()
@@ -399,10 +401,6 @@ func (c *checker) check(t *Term, k *Kind) {
 		c.report("value-rule "+rule.Name+fmt.Sprint(rule.P), rule.P,
 			"values and redexes overlap: %s is a value of kind %s and a redex of rule %s", w, k.Name, rule.Name)
 	}
-	if isVal && stuck != nil {
-		c.report("value-stuck"+fmt.Sprint(stuck.P), stuck.P,
-			"values and stuck shapes overlap: %s is a value of kind %s and a stuck shape", w, k.Name)
-	}
 	var entered []*Frame
 	for _, i := range k.frames.candidates(t) {
 		f := k.Frames[i]
@@ -439,7 +437,7 @@ func (c *checker) check(t *Term, k *Kind) {
 		c.report(fmt.Sprint("frame-rule", entered[0].P, rule.P), rule.P,
 			"a redex decomposes, so decomposition is not unique: %s is a redex of rule %s and enters the frame at %s", w, rule.Name, entered[0].P)
 	}
-	if !isVal && len(entered) == 0 && rule == nil && stuck == nil {
+	if !isVal && len(entered) == 0 && rule == nil && stuck == nil && !l.IsAnswer(t, k) {
 		key := "cover " + k.Name
 		if t.Op == TermCon {
 			key += " " + t.Con.Name

@@ -11,12 +11,20 @@ type Language struct {
 	Kinds  []*Kind // the context kinds; the first is the root kind
 	Rules  []*Rule // the contraction rules, in the order they are tried
 	Stucks []*Stuck
-	// Layers are inner languages a rule may step (a sub-event Rule/<inner rule>):
-	// part of the model, not implemented yet: a file that declares one is refused.
-	Layers []*Layer
+	// Classes are named sets of patterns (Redex's non-terminals): a metavariable of a
+	// class matches a term that one of its alternatives matches.
+	Classes []*Class
+	// Functions are the meta-functions of the file (Redex's define-metafunction):
+	// clauses tried in order, called from right-hand sides, computed in one go (no
+	// contraction).
+	Functions []*Function
+	// Layers are the kinds a rule steps by (where (step K a b)): an inner layer, whose
+	// contractions are reported as sub-events Rule/<inner rule>.
+	Layers []*Kind
 
 	cons  map[string]*Con
 	kinds map[string]*Kind
+	funcs map[string]*Function
 	metas map[string]MetaSort // a metavariable's base name (before _) and its sort
 }
 
@@ -31,6 +39,9 @@ type Sort struct {
 	Ints     bool     // integer literals are terms of the sort
 	IntMetas []string // the metavariable names of its integers
 	Cons     []*Con
+	// Ground says that no variable occurs in a term of the sort: it has no
+	// variables, nor has any sort its terms contain (types, coercions, labels).
+	Ground bool
 }
 
 // ArgKind says what an argument of a constructor is.
@@ -85,8 +96,11 @@ type Kind struct {
 	Frames []*Frame
 	Rules  []*Rule  // the rules of the kind, in order
 	Stucks []*Stuck // the declared stuck shapes of the kind
+	// Answers are the shapes of the kind's non-value answers (blame l, an uncaught
+	// exception): a term of one of them in the empty context ends the run.
+	Answers []*Value
 
-	values, frames, rules, stucks index
+	values, frames, rules, stucks, answers index
 }
 
 // Value is a value pattern of a kind.
@@ -122,8 +136,21 @@ type Rule struct {
 	RHS   *Pattern
 	Where []*Cond
 	Metas int // metavariable slots: the LHS's, then those fresh binds
-	// Layer, when not nil, is the inner layer the rule steps (not implemented yet).
-	Layer *Layer
+	// Context marks a rule that captures its redex's context (an abort, an
+	// exception): (rule N K (context LHS) RHS) contracts a redex that matches LHS in a
+	// non-empty context, replacing the whole term, its context discarded, by RHS;
+	// (rule N K (context D LHS) RHS) replaces instead the innermost frame of the
+	// context that matches the delimiter D (a pattern with a hole), with everything
+	// inside it, by RHS. The context is discarded, never reinstated: such a rule is
+	// an abort, which direct style expresses by returning early (interp).
+	Context bool
+	// Delimiter is D, nil for an abort to the root.
+	Delimiter *Pattern
+	// DelimiterPath is the path from D's root to its hole.
+	DelimiterPath []int
+	// Layer is the kind of the rule's step condition, if it has one: the inner layer
+	// it steps (its contraction is reported as Name/<inner rule>).
+	Layer *Kind
 }
 
 // Stuck declares a shape of a kind that no rule contracts, on purpose: a run that
@@ -138,12 +165,42 @@ type Stuck struct {
 	Metas  int
 }
 
-// Layer is reserved for inner layers (a coercion calculus stepped by a rule of the
-// outer one): its language, and the outer sort its terms are in.
-type Layer struct {
-	Name string
-	P    Pos
-	Lang *Language
+// Class is a named set of patterns: its metavariable (and those with a subscript)
+// matches a term of its sort that one of the alternatives matches. Alternatives may
+// use the class itself (a recursive grammar: the normal forms of a coercion calculus).
+type Class struct {
+	Index int // in Language.Classes
+	Name  string
+	P     Pos
+	Sort  *Sort
+	Alts  []*Pattern
+	Metas []int // the metavariable slots of each alternative
+
+	alts index // the alternatives by the root they match
+}
+
+// Lookup lists, in declaration order, the alternatives of c that may match a term
+// whose root is op (and con, for a constructor).
+func (c *Class) Lookup(op TermOp, con *Con) []int { return c.alts.lookup(op, con) }
+
+// Function is a meta-function: clauses tried in order, the first whose argument
+// patterns match and whose conditions hold giving the result. A call is computed at
+// once, within a contraction: it is meta-level, like substitution.
+type Function struct {
+	Name    string
+	P       Pos
+	Params  []Arg
+	Result  Arg
+	Clauses []*Clause
+}
+
+// Clause is a clause of a function.
+type Clause struct {
+	P     Pos
+	Args  []*Pattern
+	RHS   *Pattern
+	Where []*Cond
+	Metas int
 }
 
 // CondKind says what a side condition is.
@@ -155,6 +212,7 @@ const (
 	CondNe                    // (!= a b)
 	CondPrim                  // (prim OP a b): a comparison of integers
 	CondFresh                 // (fresh x_new x_base t ...): a name not occurring in the terms
+	CondStep                  // (step K a b): a, of an inner layer K, steps to b (one contraction)
 )
 
 // Cond is a side condition of a rule.
@@ -162,7 +220,9 @@ type Cond struct {
 	P    Pos
 	Kind CondKind
 	Prim *Prim
-	Args []*Pattern // for CondFresh: the new name, its base, the terms to avoid
+	Args []*Pattern // for CondFresh: the new name, its base, the terms to avoid; CondStep: a, b
+	// Layer is the kind of a CondStep.
+	Layer *Kind
 }
 
 // MetaKind says what a metavariable ranges over.
@@ -174,13 +234,15 @@ const (
 	MetaVar                   // a variable of a sort
 	MetaInt                   // an integer of a sort
 	MetaValue                 // a value of a kind
+	MetaClass                 // a term of a class
 )
 
 // MetaSort is what a metavariable ranges over.
 type MetaSort struct {
 	Kind     MetaKind
 	Sort     *Sort
-	ValuesOf *Kind // MetaValue
+	ValuesOf *Kind  // MetaValue
+	Class    *Class // MetaClass
 }
 
 // PatKind says what a pattern node is.
@@ -194,6 +256,7 @@ const (
 	PatHole                 // a frame's hole
 	PatSubst                // right-hand sides: (subst t x v), t[x := v]
 	PatPrim                 // right-hand sides: (prim OP n ...), an integer computed by δ
+	PatCall                 // right-hand sides: (F a ...), a call of the function F
 )
 
 // Pattern is a pattern (left-hand sides, values, frames, stuck shapes) or a template
@@ -205,9 +268,10 @@ type Pattern struct {
 	Sort MetaSort
 	Slot int // PatMeta: its slot in the bindings; PatHole: the hole's slot
 	Con  *Con
-	N    int64 // PatInt
-	Prim *Prim // PatPrim
-	Hole *Kind // PatHole
+	N    int64     // PatInt
+	Prim *Prim     // PatPrim
+	Fn   *Function // PatCall
+	Hole *Kind     // PatHole
 	Args []*Pattern
 }
 
@@ -236,17 +300,21 @@ type Table uint8
 
 // The tables of a kind.
 const (
-	ValueTable Table = iota // Kind.Values
-	FrameTable              // Kind.Frames
-	RuleTable               // Kind.Rules
-	StuckTable              // Kind.Stucks
+	ValueTable  Table = iota // Kind.Values
+	FrameTable               // Kind.Frames
+	RuleTable                // Kind.Rules
+	StuckTable               // Kind.Stucks
+	AnswerTable              // Kind.Answers
 )
 
 // Lookup lists, in declaration order, the indices of the declarations of one of k's
 // tables whose pattern may match a term whose root is op (and con, for a
 // constructor): the decomposition tables, indexed by root constructor.
 func (k *Kind) Lookup(table Table, op TermOp, con *Con) []int {
-	x := [...]*index{&k.values, &k.frames, &k.rules, &k.stucks}[table]
+	return [...]*index{&k.values, &k.frames, &k.rules, &k.stucks, &k.answers}[table].lookup(op, con)
+}
+
+func (x *index) lookup(op TermOp, con *Con) []int {
 	switch op {
 	case TermInt:
 		return x.ints
@@ -261,6 +329,9 @@ func (l *Language) Con(name string) (*Con, bool) { c, ok := l.cons[name]; return
 
 // Kind returns the kind named name.
 func (l *Language) Kind(name string) (*Kind, bool) { k, ok := l.kinds[name]; return k, ok }
+
+// Function returns the function named name.
+func (l *Language) Function(name string) (*Function, bool) { f, ok := l.funcs[name]; return f, ok }
 
 // Root is the root kind: the kind of a whole program's context.
 func (l *Language) Root() *Kind { return l.Kinds[0] }

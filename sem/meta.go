@@ -2,6 +2,7 @@ package sem
 
 import (
 	"fmt"
+	"strings"
 )
 
 // The generic meta-level pieces every derived stage shares: matching, instantiation,
@@ -10,9 +11,51 @@ import (
 // IsValue reports whether t is a value of kind k: it matches one of k's value
 // patterns.
 func (l *Language) IsValue(t *Term, k *Kind) bool {
+	if k.Index < 32 {
+		if known := t.values.Load() >> (2 * k.Index); known&1 != 0 {
+			return known&2 != 0
+		}
+	}
+	is := l.isValue(t, k)
+	if k.Index < 32 {
+		bits := uint64(1)
+		if is {
+			bits = 3
+		}
+		t.values.Or(bits << (2 * k.Index))
+	}
+	return is
+}
+
+// isValue is IsValue, not memoized: a term is immutable, so its answer never
+// changes.
+func (l *Language) isValue(t *Term, k *Kind) bool {
 	for _, i := range k.values.candidates(t) {
 		v := k.Values[i]
 		if l.Match(v.Pat, t, make([]*Term, v.Metas)) {
+			return true
+		}
+	}
+	return false
+}
+
+// InClass reports whether t is a term of the class c: one of its alternatives
+// matches it.
+func (l *Language) InClass(t *Term, c *Class) bool {
+	for _, i := range c.alts.candidates(t) {
+		if l.Match(c.Alts[i], t, make([]*Term, c.Metas[i])) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsAnswer reports whether t is a non-value answer of kind k: it matches one of k's
+// answer patterns.
+func (l *Language) IsAnswer(t *Term, k *Kind) bool {
+	for _, i := range k.answers.candidates(t) {
+		a := k.Answers[i]
+		if l.Match(a.Pat, t, make([]*Term, a.Metas)) {
 			return true
 		}
 	}
@@ -44,6 +87,10 @@ func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
 			if !l.IsValue(t, p.Sort.ValuesOf) {
 				return false
 			}
+		case MetaClass:
+			if !l.InClass(t, p.Sort.Class) {
+				return false
+			}
 		}
 		b[p.Slot] = t
 		return true
@@ -62,26 +109,38 @@ func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
 }
 
 // Conditions evaluates a rule's side conditions on the bindings of its left-hand
-// side, in order (a fresh binds its metavariable).
+// side, in order (a fresh binds its metavariable), for a rule that steps no inner
+// layer; a step condition holds when its term is not a value of its layer (the static
+// checks' reading, which takes no step).
 func (l *Language) Conditions(r *Rule, b []*Term) bool {
-	for _, c := range r.Where {
+	ok, _, _ := l.conditions(r.Where, b, func(t *Term, k *Kind) (*Term, string, bool, error) {
+		return t, "", !l.IsValue(t, k), nil
+	})
+	return ok
+}
+
+// conditions evaluates side conditions in order; a step condition takes its step with
+// step, and its event is returned.
+func (l *Language) conditions(where []*Cond, b []*Term, step LayerStep) (bool, string, error) {
+	event := ""
+	for _, c := range where {
 		switch c.Kind {
 		case CondEq, CondNe:
 			eq := sameAtom(b[c.Args[0].Slot], b[c.Args[1].Slot])
 			if eq != (c.Kind == CondEq) {
-				return false
+				return false, "", nil
 			}
 		case CondPrim:
 			args := make([]int64, len(c.Args))
 			for i, a := range c.Args {
 				n, ok := l.intOf(a, b)
 				if !ok {
-					return false
+					return false, "", nil
 				}
 				args[i] = n
 			}
 			if !c.Prim.Cmp(args) {
-				return false
+				return false, "", nil
 			}
 		case CondFresh:
 			base := b[c.Args[1].Slot]
@@ -90,9 +149,18 @@ func (l *Language) Conditions(r *Rule, b []*Term) bool {
 				avoid = append(avoid, b[a.Slot])
 			}
 			b[c.Args[0].Slot] = Var(base.P, FreshName(base.Name, avoid...))
+		case CondStep:
+			if step == nil {
+				return false, "", fmt.Errorf("no stepper for the inner layer %s", c.Layer.Name)
+			}
+			next, ev, ok, err := step(b[c.Args[0].Slot], c.Layer)
+			if err != nil || !ok {
+				return false, "", err
+			}
+			b[c.Args[1].Slot], event = next, ev
 		}
 	}
-	return true
+	return true, event, nil
 }
 
 // sameAtom is the equality of = and !=: the same name, the same integer, or
@@ -132,6 +200,11 @@ func (l *Language) intOf(p *Pattern, b []*Term) (int64, bool) {
 // and conditions. at is the position the new nodes take (the redex's). It fails only
 // where a prim is undefined (a division by zero).
 func (l *Language) Instantiate(p *Pattern, b []*Term, at Pos) (*Term, error) {
+	return l.instantiateIn(p, b, at, 0)
+}
+
+// instantiateIn is Instantiate within depth nested function calls.
+func (l *Language) instantiateIn(p *Pattern, b []*Term, at Pos, depth int) (*Term, error) {
 	switch p.Kind {
 	case PatMeta:
 		return b[p.Slot], nil
@@ -144,27 +217,74 @@ func (l *Language) Instantiate(p *Pattern, b []*Term, at Pos) (*Term, error) {
 		}
 		return Int(at, n), nil
 	case PatSubst:
-		t, err := l.Instantiate(p.Args[0], b, at)
+		t, err := l.instantiateIn(p.Args[0], b, at, depth)
 		if err != nil {
 			return nil, err
 		}
 		x := b[p.Args[1].Slot]
-		v, err := l.Instantiate(p.Args[2], b, at)
+		v, err := l.instantiateIn(p.Args[2], b, at, depth)
 		if err != nil {
 			return nil, err
 		}
 		return Subst(t, x.Name, v), nil
+	case PatCall:
+		args := make([]*Term, len(p.Args))
+		for i, a := range p.Args {
+			var err error
+			if args[i], err = l.instantiateIn(a, b, at, depth); err != nil {
+				return nil, err
+			}
+		}
+		return l.call(p.Fn, args, at, depth)
 	case PatCon:
 		args := make([]*Term, len(p.Args))
 		for i, a := range p.Args {
 			var err error
-			if args[i], err = l.Instantiate(a, b, at); err != nil {
+			if args[i], err = l.instantiateIn(a, b, at, depth); err != nil {
 				return nil, err
 			}
 		}
 		return App(at, p.Con, args...), nil
 	}
 	return nil, fmt.Errorf("cannot instantiate a %v", p.Kind)
+}
+
+// MaxCallDepth bounds the nesting of function calls, so that a function that
+// recurses without end is an error, not an exhausted stack.
+const MaxCallDepth = 10_000
+
+// Call applies the function f to args: the first clause whose patterns match and
+// whose conditions hold gives the result. It is an error when no clause applies.
+func (l *Language) Call(f *Function, args []*Term, at Pos) (*Term, error) {
+	return l.call(f, args, at, 0)
+}
+
+func (l *Language) call(f *Function, args []*Term, at Pos, depth int) (*Term, error) {
+	if depth > MaxCallDepth {
+		return nil, fmt.Errorf("function %s: calls nested deeper than %d", f.Name, MaxCallDepth)
+	}
+	for _, c := range f.Clauses {
+		b := make([]*Term, c.Metas)
+		matched := true
+		for i, a := range c.Args {
+			if !l.Match(a, args[i], b) {
+				matched = false
+				break
+			}
+		}
+		if !matched {
+			continue
+		}
+		if ok, _, _ := l.conditions(c.Where, b, nil); !ok {
+			continue
+		}
+		return l.instantiateIn(c.RHS, b, at, depth+1)
+	}
+	shown := make([]string, len(args))
+	for i, a := range args {
+		shown[i] = FormatShort(a, 60)
+	}
+	return nil, fmt.Errorf("function %s: no clause applies to %s", f.Name, strings.Join(shown, ", "))
 }
 
 // Subst is the capture-avoiding substitution t[x := v] on the declared binders: it

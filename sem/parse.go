@@ -9,7 +9,7 @@ import (
 
 // reserved are the words a rule file gives a meaning: they name no sort, constructor,
 // kind or metavariable.
-var reserved = []string{"hole", "subst", "prim", "where", "fresh", "=", "!=", "bind"}
+var reserved = []string{"hole", "subst", "prim", "where", "fresh", "=", "!=", "bind", "step", "context"}
 
 // Parse reads a rule file into a language, checking its syntax, its names, and that
 // its patterns are linear and well-sorted and its right-hand sides use only bound
@@ -21,7 +21,7 @@ func Parse(src []byte) (*Language, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &langParser{l: &Language{cons: map[string]*Con{}, kinds: map[string]*Kind{}, metas: map[string]MetaSort{}}, sorts: map[string]*Sort{}}
+	p := &langParser{l: &Language{cons: map[string]*Con{}, kinds: map[string]*Kind{}, funcs: map[string]*Function{}, metas: map[string]MetaSort{}}, sorts: map[string]*Sort{}}
 	p.parse(ss)
 	if len(p.errs) > 0 {
 		p.errs.Sort()
@@ -56,7 +56,7 @@ func (p *langParser) errorf(pos Pos, format string, args ...any) {
 // starting with a symbol.
 func (p *langParser) head(s *SExpr) string {
 	if s.Kind != SList || len(s.List) == 0 || s.List[0].Kind != SSym {
-		p.errorf(s.P, "expected a declaration: (language ...), (sort ...), (kind ...), (value ...), (frame ...), (rule ...) or (stuck ...)")
+		p.errorf(s.P, "expected a declaration: (language ...), (sort ...), (kind ...), (class ...), (function ...), (value ...), (frame ...), (rule ...), (stuck ...) or (answer ...)")
 		return ""
 	}
 	return s.List[0].Sym
@@ -107,9 +107,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			}
 		case "sort":
 			p.sortHeader(s)
-		case "layer":
-			p.errorf(s.P, "layers are not supported yet")
-		case "kind", "value", "frame", "rule", "stuck", "":
+		case "kind", "class", "function", "value", "frame", "rule", "stuck", "answer", "":
 		default:
 			p.errorf(s.List[0].P, "unknown declaration %s", s.List[0].Sym)
 		}
@@ -130,7 +128,7 @@ func (p *langParser) parse(ss []*SExpr) {
 		p.errorf(Pos{Line: 1, Col: 1}, "no (kind ...) declaration")
 		return
 	}
-	// Pass 2: the constructors.
+	// Pass 2: the constructors, then the classes' and functions' names.
 	for _, s := range ss {
 		if s.Kind == SList && len(s.List) > 0 && s.List[0].Kind == SSym && s.List[0].Sym == "sort" {
 			p.sortBody(s)
@@ -139,12 +137,41 @@ func (p *langParser) parse(ss []*SExpr) {
 	if len(p.errs) > 0 {
 		return
 	}
-	// Pass 3: values, frames, rules, stuck shapes.
+	classes := map[*SExpr]*Class{}
+	funcs := map[*SExpr]*Function{}
+	for _, s := range ss {
+		if s.Kind == SList && len(s.List) > 0 && s.List[0].Kind == SSym {
+			switch s.List[0].Sym {
+			case "class":
+				if c := p.classHeader(s); c != nil {
+					classes[s] = c
+				}
+			case "function":
+				if f := p.functionHeader(s); f != nil {
+					funcs[s] = f
+				}
+			}
+		}
+	}
+	if len(p.errs) > 0 {
+		return
+	}
+	// Pass 3: classes, functions, values, frames, rules, stuck shapes, answers.
+	for _, s := range ss {
+		if c := classes[s]; c != nil {
+			p.classBody(c, s)
+		}
+		if f := funcs[s]; f != nil {
+			p.functionBody(f, s)
+		}
+	}
 	for _, s := range ss {
 		if s.Kind != SList || len(s.List) == 0 || s.List[0].Kind != SSym {
 			continue
 		}
 		switch s.List[0].Sym {
+		case "answer":
+			p.answer(s)
 		case "value":
 			p.value(s)
 		case "frame":
@@ -157,6 +184,64 @@ func (p *langParser) parse(ss []*SExpr) {
 	}
 	if len(p.errs) == 0 {
 		p.l.buildIndexes()
+		p.l.groundSorts()
+	}
+}
+
+// classRoots are the roots a term of the class c may have: integers, variables, and
+// the constructors (by index) its alternatives put at the root, through the classes
+// they name. A term or value metavariable at an alternative's root may be anything.
+func (l *Language) classRoots(c *Class, seen map[*Class]bool) (ints, vars bool, cons map[int]bool) {
+	cons = map[int]bool{}
+	if seen[c] {
+		return false, false, cons
+	}
+	seen[c] = true
+	for _, p := range c.Alts {
+		switch {
+		case p.Kind == PatCon:
+			cons[p.Con.Index] = true
+		case p.Kind == PatInt || p.Kind == PatMeta && p.Sort.Kind == MetaInt:
+			ints = true
+		case p.Kind == PatMeta && p.Sort.Kind == MetaVar:
+			vars = true
+		case p.Kind == PatMeta && p.Sort.Kind == MetaClass:
+			i, v, cs := l.classRoots(p.Sort.Class, seen)
+			ints, vars = ints || i, vars || v
+			for k := range cs {
+				cons[k] = true
+			}
+		default:
+			ints, vars = true, true
+			for k := range l.Cons {
+				cons[k] = true
+			}
+		}
+	}
+	return ints, vars, cons
+}
+
+// groundSorts finds the sorts in whose terms no variable occurs: a least fixed point,
+// from the sorts without variables, dropping those with a constructor argument of a
+// sort not ground.
+func (l *Language) groundSorts() {
+	for _, so := range l.Sorts {
+		so.Ground = !so.Vars
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, so := range l.Sorts {
+			if !so.Ground {
+				continue
+			}
+			for _, c := range so.Cons {
+				for _, a := range c.Args {
+					if a.Kind == ArgVar || a.Kind == ArgTerm && !a.Sort.Ground {
+						so.Ground, changed = false, true
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -515,18 +600,62 @@ func (p *langParser) rule(s *SExpr) {
 		return
 	}
 	ps := newPatScope(patLHS, k)
-	lhs := p.pattern(s.List[3], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	r := &Rule{Name: n, P: s.P, Kind: k}
+	redex := s.List[3]
+	if redex.Kind == SList && len(redex.List) > 0 && redex.List[0].Kind == SSym && redex.List[0].Sym == "context" {
+		r.Context = true
+		switch len(redex.List) {
+		case 2:
+			redex = redex.List[1]
+		case 3:
+			ps.mode = patFrame
+			d := p.pattern(redex.List[1], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+			ps.mode = patLHS
+			if d == nil {
+				return
+			}
+			if d.Kind != PatCon || ps.holes != 1 {
+				p.errorf(redex.List[1].P, "a delimiter is a constructor around one (hole)")
+				return
+			}
+			var hk *Kind
+			r.DelimiterPath, hk = holePath(d)
+			if hk != k {
+				p.errorf(redex.List[1].P, "the delimiter's hole is of kind %s, the rule's kind is %s", hk.Name, k.Name)
+				return
+			}
+			slot := len(ps.slots)
+			ps.slots[" hole"] = slot // a name no metavariable has
+			setHoleSlot(d, slot)
+			r.Delimiter = d
+			redex = redex.List[2]
+		default:
+			p.errorf(redex.P, "(context REDEX) or (context DELIMITER REDEX)")
+			return
+		}
+	}
+	lhs := p.pattern(redex, Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
 	if lhs == nil {
 		return
 	}
 	if lhs.Kind == PatMeta && lhs.Sort.Kind != MetaInt && lhs.Sort.Kind != MetaVar {
-		p.errorf(s.List[3].P, "a left-hand side is more than a metavariable")
+		p.errorf(redex.P, "a left-hand side is more than a metavariable")
 		return
 	}
-	r := &Rule{Name: n, P: s.P, Kind: k, LHS: lhs}
+	r.LHS = lhs
 	ps.mode = patCond
 	for _, w := range s.List[5:] {
 		if c := p.cond(w, ps); c != nil {
+			if c.Kind == CondStep {
+				if r.Layer != nil {
+					p.errorf(c.P, "a rule steps at most one inner layer")
+					return
+				}
+				r.Layer = c.Layer
+				if !slices.Contains(p.l.Layers, c.Layer) {
+					p.l.Layers = append(p.l.Layers, c.Layer)
+				}
+			}
 			r.Where = append(r.Where, c)
 		}
 	}
@@ -543,11 +672,15 @@ func (p *langParser) rule(s *SExpr) {
 // buildIndexes builds, for every kind, the index of its values, frames, rules and
 // stuck shapes by their pattern's root: the decomposition tables.
 func (l *Language) buildIndexes() {
+	for _, c := range l.Classes {
+		c.alts = l.indexOf(len(c.Alts), func(i int) *Pattern { return c.Alts[i] })
+	}
 	for _, k := range l.Kinds {
 		k.values = l.indexOf(len(k.Values), func(i int) *Pattern { return k.Values[i].Pat })
 		k.frames = l.indexOf(len(k.Frames), func(i int) *Pattern { return k.Frames[i].Pat })
 		k.rules = l.indexOf(len(k.Rules), func(i int) *Pattern { return k.Rules[i].LHS })
 		k.stucks = l.indexOf(len(k.Stucks), func(i int) *Pattern { return k.Stucks[i].Pat })
+		k.answers = l.indexOf(len(k.Answers), func(i int) *Pattern { return k.Answers[i].Pat })
 	}
 }
 
@@ -562,6 +695,19 @@ func (l *Language) indexOf(n int, pat func(int) *Pattern) index {
 			x.ints = append(x.ints, i)
 		case p.Kind == PatMeta && p.Sort.Kind == MetaVar:
 			x.vars = append(x.vars, i)
+		case p.Kind == PatMeta && p.Sort.Kind == MetaClass:
+			ints, vars, cons := l.classRoots(p.Sort.Class, map[*Class]bool{})
+			if ints {
+				x.ints = append(x.ints, i)
+			}
+			if vars {
+				x.vars = append(x.vars, i)
+			}
+			for c := range x.byCon {
+				if cons[c] {
+					x.byCon[c] = append(x.byCon[c], i)
+				}
+			}
 		default: // a term or value metavariable: any root
 			x.ints = append(x.ints, i)
 			x.vars = append(x.vars, i)
@@ -575,3 +721,154 @@ func (l *Language) indexOf(n int, pat func(int) *Pattern) index {
 
 // String names a metavariable sort (for messages).
 func (ms MetaSort) String() string { return describeMeta(ms) }
+
+// classHeader declares a class (class NAME SORT ALTERNATIVE ...): its metavariable.
+func (p *langParser) classHeader(s *SExpr) *Class {
+	if len(s.List) < 4 || s.List[2].Kind != SSym || p.sorts[s.List[2].Sym] == nil {
+		p.errorf(s.P, "(class NAME SORT PATTERN ...): a sort's name, then the alternatives")
+		return nil
+	}
+	c := &Class{P: s.P, Sort: p.sorts[s.List[2].Sym], Index: len(p.l.Classes)}
+	if c.Name = p.meta(s.List[1], MetaSort{Kind: MetaClass, Sort: c.Sort, Class: c}); c.Name == "" {
+		return nil
+	}
+	p.l.Classes = append(p.l.Classes, c)
+	return c
+}
+
+// classBody reads a class's alternatives: patterns of its sort.
+func (p *langParser) classBody(c *Class, s *SExpr) {
+	for _, a := range s.List[3:] {
+		ps := newPatScope(patValue, nil)
+		pat := p.pattern(a, Arg{Kind: ArgTerm, Sort: c.Sort}, ps)
+		if pat == nil {
+			continue
+		}
+		if pat.Kind == PatMeta && pat.Sort.Kind == MetaClass && pat.Sort.Class == c {
+			p.errorf(a.P, "an alternative of %s is more than %s itself", c.Name, c.Name)
+			continue
+		}
+		c.Alts = append(c.Alts, pat)
+		c.Metas = append(c.Metas, len(ps.slots))
+	}
+}
+
+// functionHeader declares a function (function NAME (ARG-SORT ...) RESULT-SORT
+// ((NAME PATTERN ...) RHS (where CONDITION) ...) ...).
+func (p *langParser) functionHeader(s *SExpr) *Function {
+	if len(s.List) < 5 || s.List[2].Kind != SList {
+		p.errorf(s.P, "(function NAME (ARG-SORT ...) RESULT-SORT ((NAME PATTERN ...) RESULT (where CONDITION) ...) ...)")
+		return nil
+	}
+	n, ok := p.name(s.List[1], "the function's name")
+	if !ok {
+		return nil
+	}
+	if _, dup := p.l.cons[n]; dup {
+		p.errorf(s.List[1].P, "%s is a constructor", n)
+		return nil
+	}
+	if _, dup := p.l.funcs[n]; dup {
+		p.errorf(s.List[1].P, "function %s declared twice", n)
+		return nil
+	}
+	if _, meta := p.l.metas[n]; meta {
+		p.errorf(s.List[1].P, "%s is a metavariable name", n)
+		return nil
+	}
+	f := &Function{Name: n, P: s.P}
+	for _, a := range s.List[2].List {
+		arg, ok := p.argSort(a)
+		if !ok {
+			return nil
+		}
+		if arg.Kind == ArgVar {
+			arg.Kind = ArgTerm // a function takes and gives terms: a variable is a term
+		}
+		f.Params = append(f.Params, arg)
+	}
+	res, ok := p.argSort(s.List[3])
+	if !ok {
+		return nil
+	}
+	if res.Kind == ArgVar {
+		res.Kind = ArgTerm
+	}
+	f.Result = res
+	p.l.funcs[n] = f
+	p.l.Functions = append(p.l.Functions, f)
+	return f
+}
+
+// functionBody reads a function's clauses.
+func (p *langParser) functionBody(f *Function, s *SExpr) {
+	for _, c := range s.List[4:] {
+		if c.Kind != SList || len(c.List) < 2 || c.List[0].Kind != SList || len(c.List[0].List) == 0 ||
+			c.List[0].List[0].Kind != SSym || c.List[0].List[0].Sym != f.Name {
+			p.errorf(c.P, "a clause of %s is ((%s PATTERN ...) RESULT (where CONDITION) ...)", f.Name, f.Name)
+			continue
+		}
+		head := c.List[0].List[1:]
+		if len(head) != len(f.Params) {
+			p.errorf(c.List[0].P, "%s takes %d arguments, not %d", f.Name, len(f.Params), len(head))
+			continue
+		}
+		ps := newPatScope(patLHS, nil)
+		cl := &Clause{P: c.P}
+		ok := true
+		for i, a := range head {
+			pat := p.pattern(a, f.Params[i], ps)
+			if pat == nil {
+				ok = false
+				break
+			}
+			cl.Args = append(cl.Args, pat)
+		}
+		if !ok {
+			continue
+		}
+		ps.mode = patCond
+		for _, w := range c.List[2:] {
+			if cd := p.cond(w, ps); cd != nil {
+				if cd.Kind == CondStep {
+					p.errorf(cd.P, "a function's clause takes no step: it is computed at once")
+					ok = false
+				}
+				cl.Where = append(cl.Where, cd)
+			} else {
+				ok = false
+			}
+		}
+		ps.mode = patRHS
+		if cl.RHS = p.pattern(c.List[1], f.Result, ps); cl.RHS == nil || !ok {
+			continue
+		}
+		cl.Metas = len(ps.slots)
+		f.Clauses = append(f.Clauses, cl)
+	}
+	if len(f.Clauses) == 0 && len(p.errs) == 0 {
+		p.errorf(s.P, "function %s has no clause", f.Name)
+	}
+}
+
+// answer reads (answer KIND PATTERN): a non-value answer of a kind.
+func (p *langParser) answer(s *SExpr) {
+	if len(s.List) != 3 {
+		p.errorf(s.P, "(answer KIND PATTERN)")
+		return
+	}
+	k := p.kindArg(s.List[1])
+	if k == nil {
+		return
+	}
+	ps := newPatScope(patValue, k)
+	pat := p.pattern(s.List[2], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	if pat == nil {
+		return
+	}
+	if pat.Kind != PatCon {
+		p.errorf(s.List[2].P, "an answer pattern is a constructor")
+		return
+	}
+	k.Answers = append(k.Answers, &Value{P: s.P, Kind: k, Pat: pat, Metas: len(ps.slots)})
+}

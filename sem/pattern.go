@@ -8,7 +8,7 @@ import "strings"
 func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 	if s.Kind != SList || len(s.List) != 2 || s.List[0].Kind != SSym || s.List[0].Sym != "where" ||
 		s.List[1].Kind != SList || len(s.List[1].List) == 0 || s.List[1].List[0].Kind != SSym {
-		p.errorf(s.P, "(where (= A B)), (where (!= A B)), (where (prim OP N ...)) or (where (fresh X-NEW X T ...))")
+		p.errorf(s.P, "(where (= A B)), (where (!= A B)), (where (prim OP N ...)), (where (fresh X-NEW X T ...)) or (where (step KIND A B))")
 		return nil
 	}
 	c := s.List[1]
@@ -76,14 +76,48 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 		ps.sorts[args[0].Sym] = ms
 		out[0] = &Pattern{P: args[0].P, Kind: PatMeta, Meta: args[0].Sym, Sort: ms, Slot: ps.slots[args[0].Sym]}
 		return &Cond{P: s.P, Kind: CondFresh, Args: out}
+	case "step":
+		if len(args) != 3 {
+			p.errorf(c.P, "(step KIND A B): A, a term of the inner layer KIND, steps by one of its contractions to B")
+			return nil
+		}
+		k := p.kindArg(args[0])
+		if k == nil {
+			return nil
+		}
+		if ps.kind == k {
+			p.errorf(args[0].P, "a rule of kind %s steps an inner layer, not its own kind", k.Name)
+			return nil
+		}
+		a := p.boundMeta(args[1], ps)
+		if a == nil {
+			return nil
+		}
+		if a.Sort.Sort != k.Sort || family(a.Sort.Kind) != MetaTerm {
+			p.errorf(args[1].P, "%s is not a term of %s's sort %s", a.Meta, k.Name, k.Sort.Name)
+			return nil
+		}
+		ms, ok := p.metaOf(args[2])
+		if !ok || ms.Kind != MetaTerm || ms.Sort != k.Sort {
+			p.errorf(args[2].P, "expected a new metavariable of sort %s's terms", k.Sort.Name)
+			return nil
+		}
+		if _, dup := ps.slots[args[2].Sym]; dup {
+			p.errorf(args[2].P, "metavariable %s is already bound", args[2].Sym)
+			return nil
+		}
+		ps.slots[args[2].Sym] = len(ps.slots)
+		ps.sorts[args[2].Sym] = ms
+		b := &Pattern{P: args[2].P, Kind: PatMeta, Meta: args[2].Sym, Sort: ms, Slot: ps.slots[args[2].Sym]}
+		return &Cond{P: s.P, Kind: CondStep, Layer: k, Args: []*Pattern{a, b}}
 	}
-	p.errorf(c.List[0].P, "unknown condition %s: =, !=, prim or fresh", c.List[0].Sym)
+	p.errorf(c.List[0].P, "unknown condition %s: =, !=, prim, fresh or step", c.List[0].Sym)
 	return nil
 }
 
 // family groups the metavariable kinds compared by = and !=: names, integers, terms.
 func family(k MetaKind) MetaKind {
-	if k == MetaValue {
+	if k == MetaValue || k == MetaClass {
 		return MetaTerm
 	}
 	return k
@@ -320,6 +354,27 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 		}
 		return &Pattern{P: s.P, Kind: PatPrim, Prim: pr, Args: pats}
 	}
+	if f, ok := p.l.funcs[head]; ok {
+		if ps.mode != patRHS {
+			p.errorf(s.P, "a call of function %s is only in a right-hand side", head)
+			return nil
+		}
+		if a.Kind == ArgVar || f.Result.Sort != a.Sort || (f.Result.Kind == ArgInt) != (a.Kind == ArgInt) {
+			p.errorf(s.P, "expected %s, not a call of %s (%s)", describe(a), head, describe(f.Result))
+			return nil
+		}
+		if len(args) != len(f.Params) {
+			p.errorf(s.P, "%s takes %d arguments, not %d", head, len(f.Params), len(args))
+			return nil
+		}
+		out := &Pattern{P: s.P, Kind: PatCall, Fn: f, Args: make([]*Pattern, len(args))}
+		for i, x := range args {
+			if out.Args[i] = p.pattern(x, f.Params[i], ps); out.Args[i] == nil {
+				return nil
+			}
+		}
+		return out
+	}
 	c, ok := p.l.cons[head]
 	if !ok {
 		p.errorf(s.List[0].P, "unknown constructor %s", head)
@@ -351,6 +406,8 @@ func describeMeta(ms MetaSort) string {
 		return "an integer of sort " + ms.Sort.Name
 	case MetaValue:
 		return "a value of kind " + ms.ValuesOf.Name
+	case MetaClass:
+		return "a term of class " + ms.Class.Name
 	}
 	return "a term of sort " + ms.Sort.Name
 }

@@ -27,6 +27,8 @@ func writePattern(b *strings.Builder, p *Pattern) {
 		b.WriteString("(subst")
 	case PatPrim:
 		b.WriteString("(prim " + p.Prim.Name)
+	case PatCall:
+		b.WriteString("(" + p.Fn.Name)
 	case PatCon:
 		b.WriteString("(" + p.Con.Name)
 	}
@@ -49,11 +51,25 @@ func FormatCond(c *Cond) string {
 		parts = []string{"prim", c.Prim.Name}
 	case CondFresh:
 		parts = []string{"fresh"}
+	case CondStep:
+		parts = []string{"step", c.Layer.Name}
 	}
 	for _, a := range c.Args {
 		parts = append(parts, FormatPattern(a))
 	}
 	return "(where (" + strings.Join(parts, " ") + "))"
+}
+
+// FormatRedex prints a rule's left-hand side as written: its pattern, or for a
+// context rule (context [DELIMITER] PATTERN).
+func FormatRedex(r *Rule) string {
+	if !r.Context {
+		return FormatPattern(r.LHS)
+	}
+	if r.Delimiter != nil {
+		return "(context " + FormatPattern(r.Delimiter) + " " + FormatPattern(r.LHS) + ")"
+	}
+	return "(context " + FormatPattern(r.LHS) + ")"
 }
 
 // String prints the language as a rule file: its declarations in a normal form
@@ -89,16 +105,48 @@ func (l *Language) String() string {
 	for _, k := range l.Kinds {
 		b.WriteString("(kind " + k.Name + " " + k.Meta + " " + k.Sort.Name + ")\n")
 	}
+	for _, c := range l.Classes {
+		b.WriteString("(class " + c.Name + " " + c.Sort.Name)
+		for _, a := range c.Alts {
+			b.WriteString(" " + FormatPattern(a))
+		}
+		b.WriteString(")\n")
+	}
+	for _, f := range l.Functions {
+		b.WriteString("(function " + f.Name + " (")
+		for i, a := range f.Params {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			b.WriteString(argName(a))
+		}
+		b.WriteString(") " + argName(f.Result))
+		for _, c := range f.Clauses {
+			b.WriteString("\n  ((" + f.Name)
+			for _, a := range c.Args {
+				b.WriteString(" " + FormatPattern(a))
+			}
+			b.WriteString(") " + FormatPattern(c.RHS))
+			for _, w := range c.Where {
+				b.WriteString(" " + FormatCond(w))
+			}
+			b.WriteString(")")
+		}
+		b.WriteString(")\n")
+	}
 	for _, k := range l.Kinds {
 		for _, v := range k.Values {
 			b.WriteString("(value " + k.Name + " " + FormatPattern(v.Pat) + ")\n")
+		}
+		for _, a := range k.Answers {
+			b.WriteString("(answer " + k.Name + " " + FormatPattern(a.Pat) + ")\n")
 		}
 		for _, f := range k.Frames {
 			b.WriteString("(frame " + k.Name + " " + FormatPattern(f.Pat) + ")\n")
 		}
 	}
 	for _, r := range l.Rules {
-		b.WriteString("(rule " + r.Name + " " + r.Kind.Name + " " + FormatPattern(r.LHS) + " " + FormatPattern(r.RHS))
+		b.WriteString("(rule " + r.Name + " " + r.Kind.Name + " " + FormatRedex(r) + " " + FormatPattern(r.RHS))
 		for _, c := range r.Where {
 			b.WriteString(" " + FormatCond(c))
 		}

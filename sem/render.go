@@ -79,7 +79,9 @@ func (l *Language) render(decls []*SExpr, opts RenderOptions) *Rendering {
 			writeSort(&b, so)
 		}
 	}
+	l.writeClasses(&b, shown)
 	r.Kinds = l.writeKinds(&b, shown)
+	l.writeFunctions(&b, shown)
 	r.Rules = l.writeRules(&b, shown)
 	r.Stucks = l.writeStucks(&b, shown)
 	if len(r.Verbatim) > 0 {
@@ -121,8 +123,22 @@ func (l *Language) declarations() map[Pos]any {
 	for _, s := range l.Stucks {
 		at[s.P] = s
 	}
+	for _, k := range l.Kinds {
+		for _, a := range k.Answers {
+			at[a.P] = answer{a}
+		}
+	}
+	for _, c := range l.Classes {
+		at[c.P] = c
+	}
+	for _, f := range l.Functions {
+		at[f.P] = f
+	}
 	return at
 }
+
+// answer is an answer declaration (a Value of Kind.Answers).
+type answer struct{ *Value }
 
 // classify checks that decl, the language's declaration at d's position (nil if
 // none), has a notation: that d's keyword is known and decl prints back to exactly
@@ -151,6 +167,18 @@ func (l *Language) classify(d *SExpr, decl any, shown map[any]bool, r *Rendering
 		ok = d.List[0].Sym == "frame" && len(args) == 2 && isSym(args[0], x.Kind.Name) && samePattern(x.Pat, args[1])
 	case *Rule:
 		ok = d.List[0].Sym == "rule" && sameRule(x, args)
+	case answer:
+		ok = d.List[0].Sym == "answer" && len(args) == 2 && isSym(args[0], x.Kind.Name) && samePattern(x.Pat, args[1])
+	case *Class:
+		ok = d.List[0].Sym == "class" && len(args) == 2+len(x.Alts) && isSym(args[0], x.Name) && isSym(args[1], x.Sort.Name)
+		for i, a := range x.Alts {
+			ok = ok && samePattern(a, args[2+i])
+		}
+	case *Function:
+		ok = d.List[0].Sym == "function" && len(args) == 3+len(x.Clauses) && isSym(args[0], x.Name)
+		for i, c := range x.Clauses {
+			ok = ok && sameClause(x, c, args[3+i])
+		}
 	case *Stuck:
 		ok = d.List[0].Sym == "stuck" && len(args) == 3 && isSym(args[0], x.Kind.Name) && samePattern(x.Pat, args[1]) &&
 			args[2].Kind == SStr && args[2].Sym == x.Reason
@@ -261,6 +289,8 @@ func samePattern(p *Pattern, s *SExpr) bool {
 		head = []string{"subst"}
 	case PatPrim:
 		head = []string{"prim", p.Prim.Name}
+	case PatCall:
+		head = []string{p.Fn.Name}
 	default:
 		return false
 	}
@@ -288,12 +318,41 @@ func sameList(head []string, args []*Pattern, s *SExpr) bool {
 // sameRule reports whether (rule NAME K LHS RHS (where C) ...), given by its
 // arguments, says exactly what r is.
 func sameRule(r *Rule, args []*SExpr) bool {
-	if r.Layer != nil || len(args) != 4+len(r.Where) || !isSym(args[0], r.Name) || !isSym(args[1], r.Kind.Name) ||
-		!samePattern(r.LHS, args[2]) || !samePattern(r.RHS, args[3]) {
+	if len(args) != 4+len(r.Where) || !isSym(args[0], r.Name) || !isSym(args[1], r.Kind.Name) ||
+		!sameRedex(r, args[2]) || !samePattern(r.RHS, args[3]) {
 		return false
 	}
-	for i, c := range r.Where {
-		w := args[4+i]
+	return sameConds(r.Where, args[4:])
+}
+
+// sameClause reports whether s is the clause c of f: ((f PATTERN ...) RHS (where C) ...).
+func sameClause(f *Function, c *Clause, s *SExpr) bool {
+	return s.Kind == SList && len(s.List) == 2+len(c.Where) && s.List[0].Kind == SList &&
+		sameList([]string{f.Name}, c.Args, s.List[0]) && samePattern(c.RHS, s.List[1]) && sameConds(c.Where, s.List[2:])
+}
+
+// sameRedex reports whether s is r's left-hand side: its pattern, or a context
+// rule's (context [DELIMITER] PATTERN).
+func sameRedex(r *Rule, s *SExpr) bool {
+	if !r.Context {
+		return samePattern(r.LHS, s)
+	}
+	if s.Kind != SList || len(s.List) < 2 || !isSym(s.List[0], "context") {
+		return false
+	}
+	if r.Delimiter == nil {
+		return len(s.List) == 2 && samePattern(r.LHS, s.List[1])
+	}
+	return len(s.List) == 3 && samePattern(r.Delimiter, s.List[1]) && samePattern(r.LHS, s.List[2])
+}
+
+// sameConds reports whether the (where C) s-expressions say exactly the conditions.
+func sameConds(where []*Cond, ws []*SExpr) bool {
+	if len(where) != len(ws) {
+		return false
+	}
+	for i, c := range where {
+		w := ws[i]
 		if w.Kind != SList || len(w.List) != 2 || !isSym(w.List[0], "where") || w.List[1].Kind != SList {
 			return false
 		}
@@ -307,6 +366,8 @@ func sameRule(r *Rule, args []*SExpr) bool {
 			head = []string{"prim", c.Prim.Name}
 		case CondFresh:
 			head = []string{"fresh"}
+		case CondStep:
+			head = []string{"step", c.Layer.Name}
 		default:
 			return false
 		}
@@ -432,6 +493,16 @@ func (l *Language) writeKinds(b *strings.Builder, shown map[any]bool) int {
 		if len(values) > 0 {
 			writeBNF(b, texMeta(k.Meta), values)
 		}
+		var answers []string
+		for _, a := range k.Answers {
+			if shown[answer{a}] {
+				answers = append(answers, texPattern(a.Pat, false))
+			}
+		}
+		if len(answers) > 0 {
+			b.WriteString("\\noindent Besides its values, a term of kind $" + texMeta(k.Name) + "$ ends a run in the empty context when it is $" +
+				strings.Join(answers, `$ or $`) + "$ (an answer).\n")
+		}
 		frames := []string{`[\,]`}
 		for _, f := range k.Frames {
 			if shown[f] {
@@ -457,12 +528,25 @@ func (l *Language) writeRules(b *strings.Builder, shown map[any]bool) int {
 		if len(l.Kinds) > 1 {
 			arrow += "_{" + texMeta(r.Kind.Name) + "}"
 		}
-		rows = append(rows, texPattern(r.LHS, false)+" &"+arrow+" "+texPattern(r.RHS, false)+` && [\textsf{`+texText(r.Name)+`}]`)
-		if len(r.Where) > 0 {
-			var conds []string
-			for _, c := range r.Where {
-				conds = append(conds, texCond(c))
+		lhs := texPattern(r.LHS, false)
+		var conds []string
+		if r.Context {
+			// The context the rule discards: up to the root (E[...] with E not
+			// empty), or up to the innermost frame that matches the delimiter.
+			inner := texMeta(r.Kind.Name) + "[" + lhs + "]"
+			if r.Delimiter == nil {
+				lhs = inner
+				conds = append(conds, texMeta(r.Kind.Name)+` \neq [\,]`)
+			} else {
+				lhs = texPatternIn(r.Delimiter, false, inner)
+				conds = append(conds, texMeta(r.Kind.Name)+` \text{ has no frame } `+texPatternIn(r.Delimiter, false, `[\,]`))
 			}
+		}
+		rows = append(rows, lhs+" &"+arrow+" "+texPattern(r.RHS, false)+` && [\textsf{`+texText(r.Name)+`}]`)
+		for _, c := range r.Where {
+			conds = append(conds, texCond(c))
+		}
+		if len(conds) > 0 {
 			rows = append(rows, `&\qquad \text{if } `+strings.Join(conds, `,\ `))
 		}
 	}
@@ -475,6 +559,52 @@ func (l *Language) writeRules(b *strings.Builder, shown map[any]bool) int {
 	}
 	b.WriteString("\n\\begin{align*}\n" + strings.Join(rows, "\\\\\n") + "\n\\end{align*}\n")
 	return n
+}
+
+// writeClasses writes each class shown as BNF.
+func (l *Language) writeClasses(b *strings.Builder, shown map[any]bool) {
+	var cs []*Class
+	for _, c := range l.Classes {
+		if shown[c] {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 0 {
+		return
+	}
+	b.WriteString("\n\\subsection*{Classes}\n\n\\noindent Named sets of terms: a metavariable of a class matches a term of one of its alternatives.\n")
+	for _, c := range cs {
+		alts := make([]string, len(c.Alts))
+		for i, a := range c.Alts {
+			alts[i] = texPattern(a, false)
+		}
+		writeBNF(b, texMeta(c.Name), alts)
+	}
+}
+
+// writeFunctions writes each function shown as equations, its clauses in order.
+func (l *Language) writeFunctions(b *strings.Builder, shown map[any]bool) {
+	var rows []string
+	for _, f := range l.Functions {
+		if !shown[f] {
+			continue
+		}
+		for _, c := range f.Clauses {
+			row := texCall(f.Name, c.Args) + " &= " + texPattern(c.RHS, false)
+			if len(c.Where) > 0 {
+				var conds []string
+				for _, w := range c.Where {
+					conds = append(conds, texCond(w))
+				}
+				row += `&& \text{if } ` + strings.Join(conds, `,\ `)
+			}
+			rows = append(rows, row)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	b.WriteString("\n\\subsection*{Meta-functions}\n\n\\noindent Computed at once within a contraction; the first clause that applies gives the result.\n\\begin{align*}\n" + strings.Join(rows, "\\\\\n") + "\n\\end{align*}\n")
 }
 
 // writeStucks writes the table of the stuck shapes shown, and returns how many.
@@ -523,6 +653,10 @@ func texCond(c *Cond) string {
 		return texCall(c.Prim.Name, c.Args)
 	case CondFresh:
 		return arg(0) + " = " + texCall("fresh", c.Args[1:])
+	case CondStep:
+		if len(c.Args) == 2 {
+			return arg(0) + ` \longrightarrow_{` + texMeta(c.Layer.Name) + "} " + arg(1)
+		}
 	}
 	return `\text{?}`
 }
@@ -546,7 +680,10 @@ func texCall(name string, args []*Pattern) string {
 // frame's hole as the kind of context it holds, (subst t x v) as t[x := v], the
 // arithmetic prims infix and the others as functions. With arg, the pattern is an
 // argument of a constructor: parenthesized unless atomic.
-func texPattern(p *Pattern, arg bool) string {
+func texPattern(p *Pattern, arg bool) string { return texPatternIn(p, arg, "") }
+
+// texPatternIn is texPattern with the hole typeset as hole, if not "".
+func texPatternIn(p *Pattern, arg bool, hole string) string {
 	var s string
 	atomic := true
 	switch p.Kind {
@@ -555,6 +692,9 @@ func texPattern(p *Pattern, arg bool) string {
 	case PatInt:
 		s, atomic = strconv.FormatInt(p.N, 10), p.N >= 0
 	case PatHole:
+		if hole != "" {
+			return hole
+		}
 		if p.Hole == nil {
 			return `[\,]`
 		}
@@ -562,7 +702,7 @@ func texPattern(p *Pattern, arg bool) string {
 	case PatCon:
 		args := make([]string, len(p.Args))
 		for i, a := range p.Args {
-			args[i] = texPattern(a, true)
+			args[i] = texPatternIn(a, true, hole)
 		}
 		s, atomic = texApp(p.Con.Name, args), len(p.Args) == 0
 	case PatSubst:
@@ -570,6 +710,8 @@ func texPattern(p *Pattern, arg bool) string {
 			return texCall("subst", p.Args)
 		}
 		s = postfix(p.Args[0]) + "[" + texPattern(p.Args[1], false) + " := " + texPattern(p.Args[2], false) + "]"
+	case PatCall:
+		s = texCall(p.Fn.Name, p.Args)
 	case PatPrim:
 		if op, ok := operators[p.Prim.Name]; ok && len(p.Args) == 2 {
 			s, atomic = operand(p.Args[0])+" "+op+" "+operand(p.Args[1]), false

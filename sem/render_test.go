@@ -201,6 +201,12 @@ func TestRenderEveryRuleFile(t *testing.T) {
 	if len(files) < 3 {
 		t.Fatalf("testdata/rules has %d rule files", len(files))
 	}
+	// The cast semantics: classes, functions, an answer, a context rule, a step.
+	casts, _ := filepath.Glob("../gradual/rules/*.sem")
+	if len(casts) != 4 {
+		t.Fatalf("gradual/rules has %d rule files", len(casts))
+	}
+	files = append(files, casts...)
 	for _, f := range files {
 		r, err := Render(readFile(t, f), RenderOptions{})
 		if err != nil {
@@ -209,6 +215,21 @@ func TestRenderEveryRuleFile(t *testing.T) {
 		}
 		if len(r.Verbatim) != 0 || r.Rules == 0 {
 			t.Errorf("%s: %d verbatim, %d rules", f, len(r.Verbatim), r.Rules)
+		}
+		if !strings.Contains(f, "gradual") {
+			continue
+		}
+		// The notations of the new declarations, written by hand.
+		for _, want := range []string{
+			`E[\mathsf{blame}\;l] &\longrightarrow_{E} \mathsf{blame}\;l && [\textsf{Blame}]\\` + "\n" + `&\qquad \text{if } E \neq [\,]`,
+			`\mathsf{crc}\;c\;s &\longrightarrow_{E} \mathsf{crc}\;c_{2}\;s && [\textsf{StepCst}]\\` + "\n" + `&\qquad \text{if } c \longrightarrow_{C} c_{2}`,
+			`\operatorname{translate}(B, S, l) &= \mathsf{id}&& \text{if } B = S`,
+			`$s \mathrel{::=} n` + "\n" + `  \mid \mathsf{true}`,
+			`ends a run in the empty context when it is $\mathsf{blame}\;l$ (an answer).`,
+		} {
+			if !strings.Contains(r.TeX, want) {
+				t.Errorf("%s: no %q", f, want)
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -51,7 +52,16 @@ func TestParseErrors(t *testing.T) {
 		{"stray paren", "(language x))", "1:13: unexpected )"},
 		{"big integer", "(language x) 99999999999999999999", "1:14: integer 99999999999999999999 does not fit in 64 bits"},
 		{"unknown declaration", "(language x) (grammar)", "1:15: unknown declaration grammar"},
-		{"layer", "(language x) (layer c)", "1:14: layers are not supported yet"},
+		{"layer", "(language x) (layer c)", "1:15: unknown declaration layer"},
+		{"step own kind", mini + "(rule r E (app v_1 v_2) v_1 (where (step E v_1 t)))", "6:42: a rule of kind E steps an inner layer, not its own kind"},
+		{"call in lhs", mini + "(function f (t) t ((f t) t)) (rule r E (app (f v) v_2) v_2)", "6:45: a call of function f is only in a right-hand side"},
+		{"call arity", mini + "(function f (t) t ((f t) t)) (rule r E (app v_1 v_2) (f v_1 v_2))", "6:54: f takes 1 arguments, not 2"},
+		{"no clause", mini + "(function f (t) t)", "6:1: (function NAME"},
+		{"clause head", mini + "(function f (t) t ((g t) t))", "6:19: a clause of f is ((f PATTERN ...) RESULT"},
+		{"class sort", mini + "(class s nosort n)", "6:1: (class NAME SORT PATTERN ...)"},
+		{"class itself", mini + "(class s t n s)", "6:14: an alternative of s is more than s itself"},
+		{"context arity", mini + "(rule r E (context) v)", "6:11: (context REDEX) or (context DELIMITER REDEX)"},
+		{"delimiter hole", mini + "(rule r E (context (app v t) (lam x t_2)) v)", "6:20: a delimiter is a constructor around one (hole)"},
 		{"no sort", "(language x)", "1:1: no (sort ...) declaration"},
 		{"unbound binder", "(language x) (sort t (variable x) (con lam x t)) (kind E v)", "1:35: argument 0 of lam is a variable that no (bind 0 ...) declares a binder"},
 		{"bind a term", "(language x) (sort t (variable x) (con lam x t (bind 1 0))) (kind E v)", "1:54: argument 1 of lam is not a variable"},
@@ -133,7 +143,9 @@ func TestCheckErrors(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	for _, name := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem"} {
+	// The cast semantics exercise classes, functions, answers, a context rule and an
+	// inner layer's step.
+	for _, name := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem", "../../gradual/rules/ld.sem", "../../gradual/rules/eud.sem"} {
 		t.Run(name, func(t *testing.T) {
 			l := load(t, name)
 			printed := l.String()
@@ -344,4 +356,104 @@ kind E (sort t), values v:
 	if got := sem.FormatTables(l); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// layered is a tiny rule file with every new declaration: a class, a function, an
+// answer, an abort to the root, a delimited abort and an inner layer. Coins (c) are
+// normalised by an inner layer K (merge two heads into a tail) that the outer rule
+// pay steps; boom aborts to the root; (catch (hole) t) delimits throw.
+const layered = `(language layered)
+(sort t (integer n) (con pay c t) (con boom) (con catch t t) (con throw t) (con twice t))
+(sort c (con h) (con tl) (con pair c c))
+(class coin c (h) (tl))
+(function flip (c) c ((flip (h)) (tl)) ((flip (tl)) (h)))
+(kind E v)
+(kind K k c)
+(value E n)
+(answer E (boom))
+(answer E (throw v))
+(value K coin)
+(frame K (pair (hole) c))
+(frame K (pair k (hole)))
+(rule heads K (pair (h) (h)) (tl))
+(rule mixed K (pair coin_1 coin_2) (flip coin_2))
+(frame E (pay c (hole)))
+(frame E (catch (hole) t))
+(frame E (throw (hole)))
+(frame E (twice (hole)))
+(rule pay E (pay c n) (pay c_2 n) (where (step K c c_2)))
+(rule paid E (pay coin n) n)
+(rule boom E (context (boom)) (boom))
+(rule caught E (context (catch (hole) t) (throw v)) t)
+(rule catch E (catch v t) v)
+(rule twice E (twice n) (prim add n n))
+`
+
+// TestLayered contracts by each new kind of rule on the reduction semantics, derived
+// by hand: the events, and the answer.
+func TestLayered(t *testing.T) {
+	l, err := sem.Load([]byte(layered))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := reductionStage(t)
+	tests := []struct {
+		src, want string
+		events    []string
+	}{
+		// (pay (pair (pair h h) h) 1): the inner layer reduces leftmost-innermost:
+		// (pair h h) -> tl by heads, then (pair tl h) -> (flip h) = tl by mixed; then
+		// paid.
+		{"(pay (pair (pair (h) (h)) (h)) 1)", "1", []string{"pay/heads", "pay/mixed", "paid"}},
+		// boom in a non-empty context aborts to the root; the root's boom is an answer.
+		{"(twice (twice (boom)))", "(boom)", []string{"boom"}},
+		// throw 3 inside twice inside catch: the innermost catch's frame is replaced
+		// by its handler 5; twice 5 = 10.
+		{"(twice (catch (twice (throw 3)) 5))", "10", []string{"caught", "twice"}},
+		// An uncaught throw is an answer at the root.
+		{"(twice (throw 3))", "", nil},
+	}
+	for _, tt := range tests {
+		term, err := l.ReadTerm([]byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []string
+		a, err := st.Eval(l, term, interderive.Options{OnContract: func(r string) { events = append(events, r) }})
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("%s: answer %s, want stuck (an uncaught throw in a context is no answer)", tt.src, a)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tt.src, err)
+		}
+		if a.String() != tt.want || strings.Join(events, ",") != strings.Join(tt.events, ",") {
+			t.Errorf("%s: %s by %v, want %s by %v", tt.src, a, events, tt.want, tt.events)
+		}
+	}
+	// A function with no clause for its argument is an error of the run.
+	f, _ := l.Function("flip")
+	if _, err := l.Call(f, []*sem.Term{sem.App(sem.Pos{}, mustCon(t, l, "pair"), sem.App(sem.Pos{}, mustCon(t, l, "h")), sem.App(sem.Pos{}, mustCon(t, l, "h")))}, sem.Pos{}); err == nil ||
+		!strings.Contains(err.Error(), "function flip: no clause applies to (pair (h) (h))") {
+		t.Errorf("flip of a pair: %v", err)
+	}
+}
+
+func mustCon(t *testing.T, l *sem.Language, name string) *sem.Con {
+	c, ok := l.Con(name)
+	if !ok {
+		t.Fatalf("no constructor %s", name)
+	}
+	return c
+}
+
+func reductionStage(t *testing.T) sem.Stage {
+	t.Helper()
+	st, ok := sem.StageOf(reduction.Stage{})
+	if !ok {
+		t.Fatal("the reduction stage derives nothing from a rule file")
+	}
+	return st
 }

@@ -1,6 +1,10 @@
 package sem
 
-import "github.com/interderive/interderive"
+import (
+	"slices"
+
+	"github.com/interderive/interderive"
+)
 
 // Stage is a derived stage of a rule-defined calculus: it runs a closed term of the
 // language to its answer. Every contraction goes to opts.OnContract (the rule's name),
@@ -75,29 +79,110 @@ func (l *Language) FindFrame(t *Term, k *Kind, from int) (*Frame, bool) {
 	return nil, false
 }
 
-// Contract contracts the potential redex t of kind k: the first rule (in order) whose
-// left-hand side matches and whose side conditions hold gives the contractum; if none
-// does, t is stuck: a declared stuck shape it matches is the program's run-time error
-// (*interderive.RuntimeError, with the shape's reason), anything else a stuck run
-// (*interderive.StuckError: the rule file's checks missed it).
-func (l *Language) Contract(t *Term, k *Kind) (*Term, *Rule, error) {
+// A LayerStep takes one step of an inner layer for a rule's (step K a b): the
+// stage's own decomposition of t in kind k, contraction and plugging. ok is false
+// when t is a value of k (it does not step); event is the inner contraction's event.
+type LayerStep func(t *Term, k *Kind) (next *Term, event string, ok bool, err error)
+
+// Context is the context of a potential redex as a stage holds it: its frames,
+// innermost first, each with the term it was entered from (its hole's contents may
+// be stale; a delimiter's hole matches anything).
+type Context interface {
+	Depth() int
+	Frame(i int) (*Frame, *Term)
+}
+
+// Contraction is a redex contracted.
+type Contraction struct {
+	Term  *Term
+	Rule  *Rule
+	Event string // the rule's name; Name/<inner event> for a rule that stepped a layer
+	// Pop is the number of frames of the context that the contraction discards (a
+	// context rule's): the contractum replaces the term of the last one popped, and
+	// is of its kind (Kind).
+	Pop  int
+	Kind *Kind
+}
+
+// Contract contracts the potential redex t of kind k in the context E (nil: the empty
+// context): the first rule (in order) whose left-hand side matches, whose context
+// fits (a context rule's: a non-empty context, or a delimiter in it) and whose side
+// conditions hold gives the contractum, a step condition stepping its inner layer
+// with step. If none does, t is stuck: a declared stuck shape it matches is the
+// program's run-time error (*interderive.RuntimeError, with the shape's reason),
+// anything else a stuck run (*interderive.StuckError: the rule file's checks missed
+// it).
+func (l *Language) Contract(t *Term, k *Kind, E Context, step LayerStep) (Contraction, error) {
+	depth := 0
+	if E != nil {
+		depth = E.Depth()
+	}
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
 		b := make([]*Term, r.Metas)
-		if !l.Match(r.LHS, t, b) || !l.Conditions(r, b) {
+		if !l.Match(r.LHS, t, b) {
 			continue
 		}
-		c, err := l.Instantiate(r.RHS, b, t.P)
-		if err != nil {
-			return nil, r, interderive.Stuck(FormatShort(t, interderive.MaxStuckShown), "rule %s: %v", r.Name, err)
+		out := Contraction{Rule: r, Kind: k}
+		if r.Context {
+			if out.Pop = l.contextFits(r, E, depth, b); out.Pop == 0 {
+				continue
+			}
+			if r.Delimiter == nil {
+				out.Kind = l.Root()
+			} else {
+				f, _ := E.Frame(out.Pop - 1)
+				out.Kind = f.Kind
+			}
 		}
-		return c, r, nil
+		ok, inner, err := l.conditions(r.Where, b, step)
+		if err != nil {
+			return Contraction{}, err
+		}
+		if !ok {
+			continue
+		}
+		out.Event = r.Name
+		if r.Layer != nil {
+			out.Event = r.Name + "/" + inner
+		}
+		at := t.P
+		if out.Pop > 0 {
+			_, ft := E.Frame(out.Pop - 1)
+			at = ft.P
+		}
+		c, err := l.Instantiate(r.RHS, b, at)
+		if err != nil {
+			return Contraction{}, interderive.Stuck(FormatShort(t, interderive.MaxStuckShown), "rule %s: %v", r.Name, err)
+		}
+		out.Term = c
+		return out, nil
 	}
 	for _, i := range k.stucks.candidates(t) {
 		s := k.Stucks[i]
 		if l.Match(s.Pat, t, make([]*Term, s.Metas)) {
-			return nil, nil, interderive.Runtime(t.P, FormatShort(t, interderive.MaxStuckShown), s.Reason)
+			return Contraction{}, interderive.Runtime(t.P, FormatShort(t, interderive.MaxStuckShown), s.Reason)
 		}
 	}
-	return nil, nil, interderive.Stuck(FormatShort(t, interderive.MaxStuckShown), "no rule applies")
+	return Contraction{}, interderive.Stuck(FormatShort(t, interderive.MaxStuckShown), "no rule applies")
+}
+
+// contextFits is the number of frames of E a context rule r discards, 0 if its
+// context does not fit: all of a non-empty context for an abort to the root; for a
+// delimited rule, the frames up to the innermost that matches the delimiter (whose
+// metavariables it binds in b).
+func (l *Language) contextFits(r *Rule, E Context, depth int, b []*Term) int {
+	if r.Delimiter == nil {
+		return depth
+	}
+	for i := range depth {
+		f, ft := E.Frame(i)
+		if !slices.Equal(f.Path, r.DelimiterPath) {
+			continue
+		}
+		if l.Match(r.Delimiter, ft, b) {
+			return i + 1
+		}
+	}
+	return 0
 }

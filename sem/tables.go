@@ -13,10 +13,46 @@ import (
 func FormatTables(l *Language) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "language %s, root kind %s\n", l.Name, l.Root().Name)
+	if len(l.Layers) > 0 {
+		var names []string
+		for _, k := range l.Layers {
+			names = append(names, k.Name)
+		}
+		fmt.Fprintf(&b, "inner layers (stepped by a rule's (step K a b)): %s\n", strings.Join(names, ", "))
+	}
+	if len(l.Classes) > 0 {
+		b.WriteString("\nclasses:\n")
+		for _, c := range l.Classes {
+			var alts []string
+			for _, a := range c.Alts {
+				alts = append(alts, FormatPattern(a))
+			}
+			fmt.Fprintf(&b, "  %s ::= %s\n", c.Name, strings.Join(alts, " | "))
+		}
+	}
+	if len(l.Functions) > 0 {
+		b.WriteString("\nfunctions (meta-level: computed at once, no contraction):\n")
+		for _, f := range l.Functions {
+			for _, c := range f.Clauses {
+				var args []string
+				for _, a := range c.Args {
+					args = append(args, FormatPattern(a))
+				}
+				fmt.Fprintf(&b, "  (%s %s) = %s", f.Name, strings.Join(args, " "), FormatPattern(c.RHS))
+				for _, w := range c.Where {
+					b.WriteString("  " + FormatCond(w))
+				}
+				b.WriteByte('\n')
+			}
+		}
+	}
 	for _, k := range l.Kinds {
 		fmt.Fprintf(&b, "\nkind %s (sort %s), values %s:\n", k.Name, k.Sort.Name, k.Meta)
 		for _, v := range k.Values {
 			fmt.Fprintf(&b, "  value  %s\n", formatFrame(v.Pat))
+		}
+		for _, a := range k.Answers {
+			fmt.Fprintf(&b, "  answer %s   (in the empty context)\n", formatFrame(a.Pat))
 		}
 		if len(k.Frames) > 0 {
 			b.WriteString("  frames, in search order:\n")
@@ -27,7 +63,7 @@ func FormatTables(l *Language) string {
 		if len(k.Rules) > 0 {
 			b.WriteString("  rules, in order:\n")
 			for _, r := range k.Rules {
-				fmt.Fprintf(&b, "    %-8s %s  ->  %s", r.Name, FormatPattern(r.LHS), FormatPattern(r.RHS))
+				fmt.Fprintf(&b, "    %-8s %s  ->  %s", r.Name, FormatRedex(r), FormatPattern(r.RHS))
 				for _, c := range r.Where {
 					b.WriteString("  " + FormatCond(c))
 				}

@@ -29,6 +29,9 @@ type Term struct {
 	Args []*Term
 
 	closed atomic.Bool // known to have no free variable (Subst was given it as a closed value)
+	// values memoizes IsValue for the kinds numbered below 32: bit 2i says that
+	// whether the term is a value of kind i is known, bit 2i+1 that it is one.
+	values atomic.Uint64
 }
 
 // Var is the variable x.

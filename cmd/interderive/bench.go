@@ -157,7 +157,10 @@ go tool pprof.
 						name += "[" + cf.Label() + "]"
 					}
 					for _, variant := range variants {
-						chart, n := benchTable(out, cf.Program, name, stageList, variant, limit)
+						if err := workbench.Prepare(p.Calculus, variant); err != nil {
+							return err
+						}
+						chart, n := benchTable(out, cf.Program, name, a.under(p.Calculus, stageList, variant), variant, limit)
 						charts = append(charts, chart)
 						total.add(n)
 					}
@@ -289,6 +292,12 @@ func (a *app) benchSelection(dir, programs, stages string, variants map[string]*
 		}
 	}
 	return sel, nil
+}
+
+// under are the stages of stages that run the variant (workbench.VariantStager).
+func (a *app) under(c workbench.Calculus, stages []interderive.Stage, variant string) []interderive.Stage {
+	runs := a.wb.StagesUnder(c, variant)
+	return slices.DeleteFunc(slices.Clone(stages), func(s interderive.Stage) bool { return !slices.Contains(runs, s) })
 }
 
 // selectedStages are the stages of a program's calculus that --stage selects.

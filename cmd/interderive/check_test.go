@@ -86,7 +86,7 @@ func TestCheckNothingPassesByAccident(t *testing.T) {
 		{[]string{"--stage", "machine,interp", wrong}, 1, "expected 5, got 4 on machine, interp under ld, lud, ed, eud\n1 file, 12 runs: 0 passed, 12 failed"},
 		{[]string{"--stage", "machine,bogus", wrong}, 2, `unknown stage "bogus"`},
 		{[]string{"--stage", "", wrong}, 2, "--stage is empty"},
-		{[]string{"--semantics", "LD", wrong}, 2, `unknown cast semantics "LD" in --semantics (known: ld, lud, ed, eud, edn)`},
+		{[]string{"--semantics", "LD", wrong}, 2, `unknown cast semantics "LD" in --semantics (known: ld, lud, ed, eud, edn, or a FILE.sem)`},
 		{[]string{"--ad", "fast", wrong}, 2, `unknown differentiation strategy "fast" in --ad (known: tape, pruned, figure6)`},
 		{[]string{"--semantics", "ld", filepath.Join(dir, "only-ed.gtlc")}, 2, "no run: the file expects something only under ed, and --semantics selects ld"},
 		{[]string{filepath.Join(dir, "none.gtlc")}, 2, "no expectation: write -- expect: ANSWER"},

@@ -60,10 +60,24 @@ func (a *app) nameFlags() []string {
 	return append(flags, "mode")
 }
 
+// known reports whether name is a value of flag: one of its names, or, for a
+// parameter whose values may be files (workbench.Parameter.FileExt), a file's path.
+func (a *app) known(flag, name string) bool {
+	if p, err := a.wb.Parameter(flag); err == nil {
+		return p.Accepts(name)
+	}
+	_, known, _ := a.flagNames(flag)
+	return slices.Contains(known, name)
+}
+
 // unknownName is the error for a name that is not one of the known ones.
 func (a *app) unknownName(flag, name string) error {
 	noun, known, _ := a.flagNames(flag)
-	return fmt.Errorf("unknown %s %q in --%s (known: %s)", noun, name, flag, strings.Join(known, ", "))
+	files := ""
+	if p, err := a.wb.Parameter(flag); err == nil && p.FileExt != "" {
+		files = ", or a FILE" + p.FileExt
+	}
+	return fmt.Errorf("unknown %s %q in --%s (known: %s%s)", noun, name, flag, strings.Join(known, ", "), files)
 }
 
 // oneName reads a flag that takes one name (run, trace): "" stays "" (the default).
@@ -74,7 +88,7 @@ func (a *app) oneName(flag, value string) (string, error) {
 	if strings.Contains(value, ",") {
 		return "", fmt.Errorf("--%s takes one name here, not the list %q (check, fuzz and bench take lists)", flag, value)
 	}
-	if _, known, _ := a.flagNames(flag); !slices.Contains(known, value) {
+	if !a.known(flag, value) {
 		return "", a.unknownName(flag, value)
 	}
 	return value, nil
@@ -96,7 +110,7 @@ func (a *app) nameList(flag, value string) ([]string, error) {
 			}
 			return nil, nil
 		}
-		if !slices.Contains(known, name) {
+		if !a.known(flag, name) {
 			return nil, a.unknownName(flag, name)
 		}
 		if !slices.Contains(names, name) {

@@ -20,7 +20,7 @@ func TestUnknownNames(t *testing.T) {
 	}{
 		{[]string{"run", "--stage", "Machine", gtlc}, `unknown stage "Machine" in --stage (known: reduction, closures, machine, cps2, interp, compile)`},
 		{[]string{"run", "--stage", "machine,interp", gtlc}, "--stage takes one name here"},
-		{[]string{"run", "--semantics", "ED", gtlc}, `unknown cast semantics "ED" in --semantics (known: ld, lud, ed, eud, edn)`},
+		{[]string{"run", "--semantics", "ED", gtlc}, `unknown cast semantics "ED" in --semantics (known: ld, lud, ed, eud, edn, or a FILE.sem)`},
 		{[]string{"run", "--semantics", "xx", dpl}, `unknown cast semantics "xx"`},
 		{[]string{"run", "--ad", "xx", gtlc}, `unknown differentiation strategy "xx" in --ad (known: tape, pruned, figure6)`},
 		{[]string{"trace", "--stage", "bogus", gtlc}, `unknown stage "bogus"`},
@@ -30,7 +30,7 @@ func TestUnknownNames(t *testing.T) {
 		{[]string{"fuzz", "--stage", "machine,Interp"}, `unknown stage "Interp"`},
 		{[]string{"bench", "--dir", suite, "--program", "typo"}, `unknown program "typo" in --program (known: count)`},
 		{[]string{"bench", "--dir", suite, "--program", "coun"}, `unknown program "coun"`},
-		{[]string{"bench", "--dir", suite, "--targets", "--program", "sum"}, `unknown target "sum" in --program (known: refocusing, fib, compiled, configurations, space, tape)`},
+		{[]string{"bench", "--dir", suite, "--targets", "--program", "sum"}, `unknown target "sum" in --program (known: refocusing, fib, compiled, configurations, space, tape, derived)`},
 		{[]string{"bench", "--dir", "/nonexistent"}, "--dir /nonexistent: stat /nonexistent: no such file or directory"},
 		{[]string{"bench", "--dir", t.TempDir()}, "holds no benchmark program"},
 		{[]string{"bench", "--dir", suite, "--stage", "compiler"}, `unknown stage "compiler"`},

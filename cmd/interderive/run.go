@@ -51,7 +51,7 @@ own); with --show value, the value in the language's syntax.
 			if err != nil {
 				return err
 			}
-			stage, err := a.wb.StageFor(l.c, f.stage)
+			stage, err := a.wb.StageUnder(l.c, l.variant, f.stage)
 			if err != nil {
 				return err
 			}

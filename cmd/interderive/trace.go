@@ -63,7 +63,7 @@ tools. The trace ends with each stage's answer or what stopped it.
 			}
 			stage := ""
 			if f.stage != "" {
-				st, err := a.wb.StageFor(l.c, f.stage)
+				st, err := a.wb.StageUnder(l.c, l.variant, f.stage)
 				if err != nil {
 					return err
 				}

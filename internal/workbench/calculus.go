@@ -7,6 +7,9 @@
 package workbench
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/interderive/interderive"
 	"pgregory.net/rapid"
 )
@@ -65,6 +68,16 @@ type Parameter struct {
 	// Expect are the values a plain -- expect: comment covers: all of them unless a
 	// calculus says fewer (a variant that runs only where a file names it).
 	Expect []string
+	// FileExt, when set (".sem"), makes a value that ends in it a file's path: a
+	// variant the calculus reads at run time (a cast semantics given as a rule file),
+	// accepted besides Values wherever a value is.
+	FileExt string
+}
+
+// Accepts reports whether v is a value of p: one of its values, or a file's path
+// with its extension.
+func (p Parameter) Accepts(v string) bool {
+	return slices.Contains(p.Values, v) || p.FileExt != "" && strings.HasSuffix(v, p.FileExt) && len(v) > len(p.FileExt)
 }
 
 // A Mode is a way a run may go under a variant, set in its options.
@@ -172,3 +185,36 @@ const DefaultLockstepFuel = 20_000
 type DynamicTyper interface {
 	DynamicType() string
 }
+
+// A FileVariants calculus says which of its named variants a file variant (a value
+// with the parameter's FileExt) stands for in expectation comments: check runs a file
+// under --FLAG FILE against the expectations of that variant.
+type FileVariants interface {
+	StandsFor(file string) (variant string, ok bool)
+}
+
+// A VariantStager is a calculus some of whose stages run only some of its variants:
+// a file variant runs on the stages that derive an artefact from a file. Every
+// command runs a variant on the stages it has (StagesUnder), and says nothing of the
+// others.
+type VariantStager interface {
+	RunsUnder(s interderive.Stage, variant string) bool
+}
+
+// A Preparer readies a variant before any of its runs (a file variant read and
+// checked once), so that no run's time includes it, and a file that does not load
+// is an error before anything runs.
+type Preparer interface {
+	Prepare(variant string) error
+}
+
+// prepare readies a variant of c, if c is a Preparer.
+func prepare(c Calculus, variant string) error {
+	if p, ok := c.(Preparer); ok {
+		return p.Prepare(variant)
+	}
+	return nil
+}
+
+// Prepare readies a variant of c (Preparer) before its runs.
+func Prepare(c Calculus, variant string) error { return prepare(c, variant) }

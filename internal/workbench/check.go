@@ -108,6 +108,24 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 	}
 	p := &CheckPlan{Path: path, Calculus: c, Lang: lang, Expect: x, src: src, Stages: stageNames(all),
 		Variants: c.Variant().Values, Modal: modal(c), modes: map[string]Mode{}, stages: map[string]interderive.Stage{}}
+	// A variant that is a file (--semantics FILE.sem) answers to the expectations of
+	// the variant the calculus says it stands for.
+	if fv, ok := c.(FileVariants); ok {
+		for _, v := range opts.Only[c.Variant().Flag] {
+			if slices.Contains(p.Variants, v) || !c.Variant().Accepts(v) {
+				continue
+			}
+			p.Variants = append(slices.Clone(p.Variants), v)
+			if stand, ok := fv.StandsFor(v); ok {
+				if a, ok := x.Answer[stand]; ok {
+					x.Answer[v] = a
+				}
+				if r, ok := x.Rules[stand]; ok {
+					x.Rules[v] = r
+				}
+			}
+		}
+	}
 	// Only the variants with an expectation run: a program may be about some of them
 	// (and a variant can be too slow for some programs).
 	var expected, variants []string
@@ -146,9 +164,13 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 			return nil, fmt.Errorf("%w: %s has none of the stages %s", ErrNoStage, c.Name(), strings.Join(opts.Stages, ", "))
 		}
 	}
+	vs, staged := c.(VariantStager)
 	for _, s := range stages {
 		p.stages[s.Name()] = s
 		for _, v := range variants {
+			if staged && !vs.RunsUnder(s, v) {
+				continue
+			}
 			for _, m := range c.Modes(v) {
 				p.modes[modeKey(v, m.Name)] = m
 				p.Runs = append(p.Runs, CheckRun{Stage: s.Name(), Variant: v, Mode: m.Name})

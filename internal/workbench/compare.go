@@ -123,8 +123,8 @@ func (w *Workbench) Compare(c Calculus, prog Program, variants []string, mode st
 	}
 	modes := make([]Mode, len(variants))
 	for i, v := range variants {
-		if !slices.Contains(c.Variant().Values, v) {
-			return Comparison{}, fmt.Errorf("unknown %s %q for %s (known: %s)", c.Variant().Name(), v, c.Name(), strings.Join(c.Variant().Values, ", "))
+		if !c.Variant().Accepts(v) {
+			return Comparison{}, fmt.Errorf("unknown %s %q for %s (known: %s%s)", c.Variant().Name(), v, c.Name(), strings.Join(c.Variant().Values, ", "), fileHint(c.Variant()))
 		}
 		m, err := w.ModeFor(c, v, mode)
 		if err != nil {
@@ -136,7 +136,14 @@ func (w *Workbench) Compare(c Calculus, prog Program, variants []string, mode st
 	for i, variant := range variants {
 		o := opts
 		modes[i].Apply(&o)
-		rows, diffs, partial := compareVariant(prog, stages, variant, modes[i].Name, o)
+		if err := prepare(c, variant); err != nil {
+			return Comparison{}, err
+		}
+		under := stages
+		if vs, ok := c.(VariantStager); ok {
+			under = slices.DeleteFunc(slices.Clone(stages), func(s interderive.Stage) bool { return !vs.RunsUnder(s, variant) })
+		}
+		rows, diffs, partial := compareVariant(prog, under, variant, modes[i].Name, o)
 		cmp.Rows = append(cmp.Rows, rows...)
 		cmp.Disagreements = append(cmp.Disagreements, diffs...)
 		if partial != nil {

@@ -150,8 +150,24 @@ func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
 		p.Variants = values
 		if only, ok := o.Only[c.Variant().Flag]; ok && only != nil {
 			p.Variants = slices.DeleteFunc(slices.Clone(values), func(v string) bool { return !slices.Contains(only, v) })
+			for _, v := range only { // a file variant (--semantics FILE.sem)
+				if !slices.Contains(values, v) && c.Variant().Accepts(v) {
+					if err := prepare(c, v); err != nil {
+						return nil, err
+					}
+					p.Variants = append(p.Variants, v)
+				}
+			}
 			if len(p.Variants) == 0 {
 				return nil, fmt.Errorf("no variant of %s: --%s selects %s", c.Name(), c.Variant().Flag, strings.Join(only, ", "))
+			}
+			if !slices.ContainsFunc(p.Variants, func(v string) bool { return slices.Contains(values, v) }) {
+				// Files only: the properties are of the named variants; a file is
+				// fuzzed in lockstep, its stages against one another.
+				p.Props = slices.DeleteFunc(p.Props, func(name string) bool { return name != Lockstep })
+				if len(p.Props) == 0 {
+					return nil, fmt.Errorf("--%s %s: a file variant is fuzzed in lockstep only (--props lockstep)", c.Variant().Flag, strings.Join(only, ","))
+				}
 			}
 		}
 		for i, s := range w.StagesOf(c) {
@@ -206,6 +222,9 @@ func (w *Workbench) Fuzz(p FuzzPlan, cfg FuzzConfig, progress func(int64)) FuzzR
 		if lockstep {
 			w.fuzzLockstep(t, found, p, variant)
 		}
+		if !slices.Contains(p.Calculus.Variant().Values, variant) {
+			return // a file variant: lockstep only (the properties are of the named variants)
+		}
 		for _, q := range props {
 			if ce := q.Check(t, p.Size, variant, p.Stages); ce != nil {
 				found.record(q.Name, q.Failure, *ce)
@@ -235,7 +254,11 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 	}
 	found.drawn(variant + "\n" + prog.Lang() + ": " + src)
 	for _, mode := range c.Modes(variant) {
-		ref, d := w.Lockstep(c, prog, p.Stages, variant, mode, p.Fuel)
+		stages := p.Stages
+		if vs, ok := c.(VariantStager); ok {
+			stages = slices.DeleteFunc(slices.Clone(stages), func(s interderive.Stage) bool { return !vs.RunsUnder(s, variant) })
+		}
+		ref, d := w.Lockstep(c, prog, stages, variant, mode, p.Fuel)
 		if d == nil {
 			continue
 		}

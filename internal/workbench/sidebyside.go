@@ -76,6 +76,10 @@ func (w *Workbench) sideBySide(c Calculus, prog Program, variant, mode string, o
 		return SideBySide{}, opts, nil, err
 	}
 	m.Apply(&opts)
+	if err := prepare(c, v); err != nil {
+		return SideBySide{}, opts, nil, err
+	}
+	stages = w.StagesUnder(c, v)
 	s := SideBySide{Program: source(prog, opts), Variant: v, Parameter: c.Variant().Flag, Mode: m.Name}
 	return s, opts, stages, nil
 }

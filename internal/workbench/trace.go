@@ -18,11 +18,14 @@ func (w *Workbench) prepareOne(c Calculus, stage, variant, mode string, opts int
 			stage = r.Name()
 		}
 	}
-	s, err := w.StageFor(c, stage)
+	v, err := w.VariantFor(c, variant)
 	if err != nil {
 		return nil, "", opts, err
 	}
-	v, err := w.VariantFor(c, variant)
+	if err := prepare(c, v); err != nil {
+		return nil, "", opts, err
+	}
+	s, err := w.StageUnder(c, v, stage)
 	if err != nil {
 		return nil, "", opts, err
 	}

@@ -186,6 +186,16 @@ func (w *Workbench) StagesOf(c Calculus) []interderive.Stage {
 	return nil
 }
 
+// StagesUnder are the stages of c that run the variant (VariantStager): all of them,
+// unless c says otherwise.
+func (w *Workbench) StagesUnder(c Calculus, variant string) []interderive.Stage {
+	stages := w.StagesOf(c)
+	if vs, ok := c.(VariantStager); ok {
+		stages = slices.DeleteFunc(stages, func(s interderive.Stage) bool { return !vs.RunsUnder(s, variant) })
+	}
+	return stages
+}
+
 // Reference is a calculus's reference stage, the first of its stages.
 func (w *Workbench) Reference(c Calculus) interderive.Stage {
 	if e := w.entry(c); e != nil {
@@ -278,6 +288,28 @@ func (w *Workbench) StageFor(c Calculus, name string) (interderive.Stage, error)
 	return nil, fmt.Errorf("stage %q is not available for %s (available: %s)", name, c.Name(), strings.Join(stageNames(stages), ", "))
 }
 
+// StageUnder finds a stage of a calculus that runs the variant, by name: "" is the
+// last one that does.
+func (w *Workbench) StageUnder(c Calculus, variant, name string) (interderive.Stage, error) {
+	if name == "" {
+		if under := w.StagesUnder(c, variant); len(under) > 0 {
+			return under[len(under)-1], nil
+		}
+	}
+	s, err := w.StageFor(c, name)
+	if err != nil {
+		return nil, err
+	}
+	if vs, ok := c.(VariantStager); ok && !vs.RunsUnder(s, variant) {
+		var names []string
+		for _, u := range w.StagesUnder(c, variant) {
+			names = append(names, u.Name())
+		}
+		return nil, fmt.Errorf("the %s stage does not run %s (the stages that do: %s)", s.Name(), variant, strings.Join(names, ", "))
+	}
+	return s, nil
+}
+
 // VariantFor checks a variant's name for a calculus: "" is the default.
 func (w *Workbench) VariantFor(c Calculus, name string) (string, error) {
 	p := c.Variant()
@@ -287,8 +319,8 @@ func (w *Workbench) VariantFor(c Calculus, name string) (string, error) {
 		}
 		return p.Values[0], nil
 	}
-	if !slices.Contains(p.Values, name) {
-		return "", fmt.Errorf("unknown %s %q for %s (known: %s)", p.Name(), name, c.Name(), strings.Join(p.Values, ", "))
+	if !p.Accepts(name) {
+		return "", fmt.Errorf("unknown %s %q for %s (known: %s%s)", p.Name(), name, c.Name(), strings.Join(p.Values, ", "), fileHint(p))
 	}
 	return name, nil
 }
@@ -352,6 +384,9 @@ func (w *Workbench) Parameters() []Parameter {
 				out[i].Values = append(out[i].Values, v)
 			}
 		}
+		if out[i].FileExt == "" {
+			out[i].FileExt = p.FileExt
+		}
 	}
 	return out
 }
@@ -368,6 +403,14 @@ func (w *Workbench) Parameter(flag string) (Parameter, error) {
 	return Parameter{}, fmt.Errorf("unknown parameter --%s (known: %s)", flag, strings.Join(flags, ", "))
 }
 
+// fileHint says, in an error's list of known values, that a file's path is one too.
+func fileHint(p Parameter) string {
+	if p.FileExt == "" {
+		return ""
+	}
+	return ", or a FILE" + p.FileExt
+}
+
 // checkOnly checks a selection of variants per flag (check --FLAG V1,V2 ...):
 // every flag is a parameter's, and every name one of its values.
 func (w *Workbench) checkOnly(only map[string][]string) error {
@@ -382,8 +425,8 @@ func (w *Workbench) checkOnly(only map[string][]string) error {
 			return err
 		}
 		for _, v := range only[f] {
-			if !slices.Contains(p.Values, v) {
-				return fmt.Errorf("unknown %s %q in --%s (known: %s)", p.Name(), v, f, strings.Join(p.Values, ", "))
+			if !p.Accepts(v) {
+				return fmt.Errorf("unknown %s %q in --%s (known: %s%s)", p.Name(), v, f, strings.Join(p.Values, ", "), fileHint(p))
 			}
 		}
 	}
@@ -402,8 +445,8 @@ func (w *Workbench) SelectVariants(c Calculus, only map[string][]string) ([]stri
 	}
 	var out []string
 	for _, v := range names {
-		if !slices.Contains(p.Values, v) {
-			return nil, fmt.Errorf("unknown %s %q for %s (known: %s)", p.Name(), v, c.Name(), strings.Join(p.Values, ", "))
+		if !p.Accepts(v) {
+			return nil, fmt.Errorf("unknown %s %q for %s (known: %s%s)", p.Name(), v, c.Name(), strings.Join(p.Values, ", "), fileHint(p))
 		}
 		if !slices.Contains(out, v) {
 			out = append(out, v)

@@ -12,13 +12,16 @@ import (
 	"github.com/interderive/interderive/gradual/custom"
 	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"github.com/interderive/interderive/internal/workbench"
+	"github.com/interderive/interderive/sem"
 	"pgregory.net/rapid"
 )
 
 // Calculus is the gradually-typed lambda calculus.
-var Calculus workbench.Calculus = calculus{}
+var Calculus workbench.Calculus = calculus{files: &ruleFiles{}}
 
-type calculus struct{}
+type calculus struct {
+	files *ruleFiles // the rule files read as semantics, by path
+}
 
 // The languages, by extension.
 const (
@@ -44,7 +47,8 @@ func (calculus) Languages() []workbench.Language {
 func Semantics() []g.Semantics { return append(g.Standard(), custom.All()...) }
 
 func (calculus) Variant() workbench.Parameter {
-	p := workbench.Parameter{Flag: "semantics", Noun: "cast semantics", Doc: "cast semantics", Default: g.ED.Name()}
+	p := workbench.Parameter{Flag: "semantics", Noun: "cast semantics", Doc: "cast semantics (a name, or a rule file FILE.sem: gradual/rules/ld.sem, ...)",
+		Default: g.ED.Name(), FileExt: RuleFileExt}
 	for _, s := range Semantics() {
 		p.Values = append(p.Values, s.Name())
 	}
@@ -59,6 +63,9 @@ func (calculus) Variant() workbench.Parameter {
 func (calculus) Modes(variant string) []workbench.Mode {
 	modes := []workbench.Mode{{Name: interderive.Unmerged.String(), Reference: true,
 		Apply: func(o *interderive.Options) { o.Merging = interderive.Unmerged }}}
+	if IsRuleFile(variant) {
+		return modes // a rule file gives the reference semantics of spec §4
+	}
 	if sem, ok := g.Lookup(variant, Semantics()...); ok && g.MergesSafely(sem) {
 		modes = append(modes, workbench.Mode{Name: interderive.Merged.String(),
 			Apply: func(o *interderive.Options) { o.Merging = interderive.Merged }})
@@ -73,7 +80,7 @@ func (calculus) Supports(s interderive.Stage) bool {
 
 // Load parses a program of GTLC (inserting its casts) or of the cast calculus, and
 // type-checks it.
-func (calculus) Load(lang string, src []byte) (workbench.Program, error) {
+func (c calculus) Load(lang string, src []byte) (workbench.Program, error) {
 	var syntax g.Lang
 	switch lang {
 	case gtlc:
@@ -90,7 +97,7 @@ func (calculus) Load(lang string, src []byte) (workbench.Program, error) {
 	if err != nil {
 		return nil, &workbench.LoadError{Phase: "syntax", Err: err}
 	}
-	prog := program{lang: lang, source: e, term: e}
+	prog := program{lang: lang, source: e, term: e, files: c.files}
 	if lang == cast {
 		if _, err := g.TypeOf(e); err != nil {
 			return nil, &workbench.LoadError{Phase: "type", Err: err}
@@ -103,12 +110,14 @@ func (calculus) Load(lang string, src []byte) (workbench.Program, error) {
 
 // Generate draws a program of GTLC or of the cast calculus (half the time each), with
 // the injections of variant's blame strategy.
-func (calculus) Generate(t *rapid.T, size int, variant string) workbench.Program {
+func (c calculus) Generate(t *rapid.T, size int, variant string) workbench.Program {
 	inj := gradualgen.D
 	if sem, ok := g.Lookup(variant, Semantics()...); ok {
 		inj = gradualgen.For(sem)
 	}
-	return generate(t, size, inj)
+	p := generate(t, size, inj)
+	p.files = c.files // a rule file variant is read once
+	return p
 }
 
 // generate draws a program of GTLC or of the cast calculus (half the time each), the
@@ -130,8 +139,12 @@ func generate(t *rapid.T, size int, inj gradualgen.Injectable) program {
 }
 
 // Equal compares answers (g.Answer): the same blame label, or values equal up to
-// α-renaming.
+// α-renaming; under a rule file (RuleAnswer), terms equal up to α-renaming.
 func (calculus) Equal(a, b any) bool {
+	if x, ok := a.(RuleAnswer); ok {
+		y, ok := b.(RuleAnswer)
+		return ok && sem.AlphaEqual(x.Value, y.Value)
+	}
 	x, ok1 := a.(g.Answer)
 	y, ok2 := b.(g.Answer)
 	if !ok1 || !ok2 {
@@ -148,6 +161,7 @@ func (calculus) Equal(a, b any) bool {
 type program struct {
 	lang         string
 	source, term g.Expr
+	files        *ruleFiles // where the calculus keeps the rule files it read (nil: none)
 }
 
 func (p program) Lang() string { return p.lang }
@@ -162,6 +176,9 @@ func (p program) Term() g.Expr { return p.term }
 // Run translates the program's casts under the semantics variant and runs it on the
 // stage.
 func (p program) Run(stage interderive.Stage, variant string, opts interderive.Options) (workbench.Outcome, error) {
+	if IsRuleFile(variant) {
+		return p.runRuleFile(stage, variant, opts)
+	}
 	sem, ok := g.Lookup(variant, Semantics()...)
 	if !ok {
 		return workbench.Outcome{}, fmt.Errorf("unknown semantics %q", variant)

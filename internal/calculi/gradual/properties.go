@@ -44,6 +44,11 @@ func Properties(lookup func(string) (g.Semantics, bool)) []workbench.Property {
 			Check: func(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {
 				return checkBlame(t, size, semantics(t, variant), stages)
 			}},
+		{Name: "rulefiles", Failure: "a rule file parts from the hand-written semantics",
+			Doc: "the semantics as a rule file (gradual/rules/NAME.sem): every stage derived from it contracts as the hand-written reduction semantics does, one for one, to the same answer",
+			Check: func(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {
+				return checkRuleFiles(t, size, semantics(t, variant), stages)
+			}},
 		{Name: "seq", Failure: "seq is not correct",
 			Doc: "seq correctness: for a random pair of well-typed normal forms, seq(c1, c2) is the normal form that reduction reaches from c1 ; c2",
 			Check: func(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {

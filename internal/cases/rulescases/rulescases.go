@@ -1,6 +1,8 @@
 // Package rulescases is what the tests of the stages derived from a rule file share:
 // loading a rule file of testdata/rules, running a derived stage while recording its
-// contraction events, and the lockstep comparison of two runs.
+// contraction events, the lockstep comparison of two runs, and the suites of programs
+// with hand-derived expectations on the rule files that use answers, context rules
+// and inner layers (CheckSuites).
 package rulescases
 
 import (
@@ -9,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/interderive/interderive"
@@ -82,4 +85,116 @@ func Agree(t TB, what string, a, b Run) {
 	default:
 		t.Fatalf("%s: %v, %v", what, a, b)
 	}
+}
+
+// Outcome is a run's outcome as the corpora's expectations write it: the answer, or
+// "run-time error: REASON", or the error.
+func (r Run) Outcome() string {
+	var rt *interderive.RuntimeError
+	switch {
+	case errors.As(r.Err, &rt):
+		return "run-time error: " + rt.Reason
+	case r.Err != nil:
+		return r.Err.Error()
+	}
+	return sem.Format(r.Value)
+}
+
+// A Case is a program of a rule file with its expectation, derived by hand: its
+// answer (or "run-time error: REASON") and its whole contraction sequence, in order.
+type Case struct {
+	Name   string
+	Src    string
+	Answer string
+	Rules  []string
+}
+
+// A Suite is a rule file and its cases.
+type Suite struct {
+	Name  string
+	Lang  *sem.Language
+	Cases []Case
+}
+
+// Suites are the rule files that use answers, context rules and inner layers, with
+// their cases: testdata/rules/exceptions.sem and its corpus (each program's
+// expectation read from its comments, ; expect: and ; rules:), AbortSem and
+// CoinsSem with AbortCases and CoinsCases.
+func Suites(t testing.TB) []Suite {
+	t.Helper()
+	return []Suite{
+		{Name: "exceptions", Lang: Load(t, "exceptions.sem"), Cases: Corpus(t, "exceptions")},
+		{Name: "abort", Lang: LoadSource(t, "abort.sem", AbortSem), Cases: AbortCases},
+		{Name: "coins", Lang: LoadSource(t, "coins.sem", CoinsSem), Cases: CoinsCases},
+	}
+}
+
+// LoadSource reads a rule file given as its text.
+func LoadSource(t testing.TB, name, src string) *sem.Language {
+	t.Helper()
+	l, err := sem.Load([]byte(src))
+	if err != nil {
+		t.Fatal(interderive.Describe(name, []byte(src), err))
+	}
+	return l
+}
+
+// Corpus reads the programs of testdata/rules/DIR/*.term and their expectations (the
+// last ; expect: line, the ; rules: lines in order); a program without either is
+// an error.
+func Corpus(t testing.TB, dir string) []Case {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "rules", dir, "*.term"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no programs in testdata/rules/%s (%v)", dir, err)
+	}
+	var cases []Case
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := Case{Name: filepath.Base(file), Src: string(src)}
+		for _, line := range strings.Split(c.Src, "\n") {
+			if a, ok := strings.CutPrefix(line, "; expect: "); ok {
+				c.Answer = a
+			}
+			if r, ok := strings.CutPrefix(line, "; rules: "); ok {
+				for _, name := range strings.Split(r, ",") {
+					c.Rules = append(c.Rules, strings.TrimSpace(name))
+				}
+			}
+		}
+		if c.Answer == "" || len(c.Rules) == 0 {
+			t.Fatalf("%s: no ; expect: or ; rules: line", file)
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// CheckSuites runs every case of Suites on the stage s and on the reference ref (the
+// derived reduction semantics): s gives the answer and exactly the contractions the
+// case derives by hand, and agrees with ref event by event (Agree). It returns the
+// number of programs run.
+func CheckSuites(t *testing.T, s, ref sem.Stage) int {
+	t.Helper()
+	n := 0
+	for _, suite := range Suites(t) {
+		for _, c := range suite.Cases {
+			what := suite.Name + "/" + c.Name
+			e, err := suite.Lang.ReadTerm([]byte(c.Src))
+			if err != nil {
+				t.Fatal(interderive.Describe(what, []byte(c.Src), err))
+			}
+			got := RunDerived(s, suite.Lang, e, 1000)
+			if got.Outcome() != c.Answer || !slices.Equal(got.Events, c.Rules) {
+				t.Errorf("%s: got %s %v, want %s %v", what, got.Outcome(), got.Events, c.Answer, c.Rules)
+				continue
+			}
+			Agree(t, what, got, RunDerived(ref, suite.Lang, e, 1000))
+			n++
+		}
+	}
+	return n
 }

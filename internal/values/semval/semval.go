@@ -21,6 +21,7 @@ package semval
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/sem"
@@ -33,6 +34,15 @@ type Clo struct {
 	Con  *sem.Con  // a node's constructor
 	Args []*Clo    // a node's children: names (leaves of variables) in binder positions
 	P    sem.Pos   // a node's source position: its term's, the frame's it was plugged into, the redex's it was contracted from
+
+	// values memoizes IsValue for the kinds numbered below 32: bit 2i says that
+	// whether c is a value of kind i is known, bit 2i+1 that it is one. A closure is
+	// immutable, so the answer never changes; a run's closures are its own.
+	values uint64
+	// classes memoizes InClass likewise, for the classes numbered below 32.
+	classes uint64
+	// view memoizes View of a Leaf of a constructor term: its expansion.
+	view *Clo
 }
 
 // Env is an environment: innermost binding first; c nil marks a name a binder
@@ -85,6 +95,15 @@ func View(c *Clo) *Clo {
 	if c.T == nil || c.T.Op != sem.TermCon {
 		return c
 	}
+	if c.view != nil {
+		return c.view
+	}
+	c.view = expand(c)
+	return c.view
+}
+
+// expand is a Leaf of a constructor term expanded into a node.
+func expand(c *Clo) *Clo {
 	t := c.T
 	args := make([]*Clo, len(t.Args))
 	for i, a := range t.Con.Args {
@@ -138,6 +157,23 @@ func Qualifies(l *sem.Language) bool {
 				return false
 			}
 		}
+		for _, a := range k.Answers {
+			if !ok(a.Pat, true) {
+				return false
+			}
+		}
+		for _, r := range k.Rules {
+			if r.Delimiter != nil && !ok(r.Delimiter, true) {
+				return false
+			}
+		}
+	}
+	for _, c := range l.Classes {
+		for _, a := range c.Alts {
+			if !ok(a, true) {
+				return false
+			}
+		}
 	}
 	return true
 }
@@ -145,6 +181,7 @@ func Qualifies(l *sem.Language) bool {
 // Meta is the meta-level over closures: matching, instantiation, substitution and
 // read-back, the closure counterparts of sem's.
 type Meta struct {
+	buf  []*Clo // the bindings of the matches under way (take, release)
 	l    *sem.Language
 	back map[*Clo]*sem.Term            // read-back, memoized
 	fvs  map[*sem.Term]map[string]bool // the free variables of leaves' terms, memoized
@@ -181,6 +218,10 @@ func (m *Meta) match(p *sem.Pattern, c *Clo, b []*Clo) bool {
 			if c = Resolve(c); !m.IsValue(c, p.Sort.ValuesOf) {
 				return false
 			}
+		case sem.MetaClass:
+			if c = Resolve(c); !m.InClass(c, p.Sort.Class) {
+				return false
+			}
 		default:
 			c = Resolve(c) // a variable stands for its closure: no chains of look-ups
 		}
@@ -211,10 +252,73 @@ func lookup(k *sem.Kind, table sem.Table, v *Clo) []int {
 }
 
 func (m *Meta) IsValue(c *Clo, k *sem.Kind) bool {
+	if k.Index < 32 {
+		if known := c.values >> (2 * k.Index); known&1 != 0 {
+			return known&2 != 0
+		}
+	}
+	is := m.isValue(c, k)
+	if k.Index < 32 {
+		bits := uint64(1)
+		if is {
+			bits = 3
+		}
+		c.values |= bits << (2 * k.Index)
+	}
+	return is
+}
+
+// isValue is IsValue, not memoized.
+func (m *Meta) isValue(c *Clo, k *sem.Kind) bool {
 	c = View(c)
 	for _, i := range lookup(k, sem.ValueTable, c) {
 		v := k.Values[i]
-		if m.match(v.Pat, c, make([]*Clo, v.Metas)) {
+		if m.matches(v.Pat, c, v.Metas) {
+			return true
+		}
+	}
+	return false
+}
+
+// InClass reports whether c is a term of the class cl (sem.Language.InClass).
+func (m *Meta) InClass(c *Clo, cl *sem.Class) bool {
+	if cl.Index < 32 {
+		if known := c.classes >> (2 * cl.Index); known&1 != 0 {
+			return known&2 != 0
+		}
+	}
+	is := m.inClass(c, cl)
+	if cl.Index < 32 {
+		bits := uint64(1)
+		if is {
+			bits = 3
+		}
+		c.classes |= bits << (2 * cl.Index)
+	}
+	return is
+}
+
+// inClass is InClass, not memoized.
+func (m *Meta) inClass(c *Clo, cl *sem.Class) bool {
+	v := View(c)
+	op, con := sem.TermCon, v.Con
+	if v.T != nil {
+		op, con = v.T.Op, v.T.Con
+	}
+	for _, i := range cl.Lookup(op, con) {
+		if m.matches(cl.Alts[i], v, cl.Metas[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsAnswer reports whether c is a non-value answer of kind k (sem.Language.IsAnswer).
+func (m *Meta) IsAnswer(c *Clo, k *sem.Kind) bool {
+	c = View(c)
+	for _, i := range lookup(k, sem.AnswerTable, c) {
+		a := k.Answers[i]
+		if m.matches(a.Pat, c, a.Metas) {
 			return true
 		}
 	}
@@ -225,7 +329,7 @@ func (m *Meta) IsValue(c *Clo, k *sem.Kind) bool {
 func (m *Meta) FindFrame(c *Clo, k *sem.Kind, from int) (*sem.Frame, bool) {
 	c = View(c)
 	for _, i := range lookup(k, sem.FrameTable, c) {
-		if f := k.Frames[i]; i >= from && m.match(f.Pat, c, make([]*Clo, f.Metas)) {
+		if f := k.Frames[i]; i >= from && m.matches(f.Pat, c, f.Metas) {
 			return f, true
 		}
 	}
@@ -277,7 +381,8 @@ func (m *Meta) intOf(p *sem.Pattern, b []*Clo) (int64, bool) {
 
 // conditions evaluates a rule's side conditions (sem.Language.Conditions over
 // closures).
-func (m *Meta) conditions(r *sem.Rule, b []*Clo) bool {
+func (m *Meta) conditions(r *sem.Rule, b []*Clo, step Step) (bool, string, error) {
+	event := ""
 	for _, c := range r.Where {
 		switch c.Kind {
 		case sem.CondEq, sem.CondNe:
@@ -289,19 +394,19 @@ func (m *Meta) conditions(r *sem.Rule, b []*Clo) bool {
 				eq = sem.AlphaEqual(m.ReadBack(x), m.ReadBack(y))
 			}
 			if eq != (c.Kind == sem.CondEq) {
-				return false
+				return false, "", nil
 			}
 		case sem.CondPrim:
 			args := make([]int64, len(c.Args))
 			for i, a := range c.Args {
 				n, ok := m.intOf(a, b)
 				if !ok {
-					return false
+					return false, "", nil
 				}
 				args[i] = n
 			}
 			if !c.Prim.Cmp(args) {
-				return false
+				return false, "", nil
 			}
 		case sem.CondFresh:
 			var avoid []*sem.Term
@@ -310,9 +415,18 @@ func (m *Meta) conditions(r *sem.Rule, b []*Clo) bool {
 			}
 			base := b[c.Args[1].Slot].T
 			b[c.Args[0].Slot] = Leaf(sem.Var(base.P, sem.FreshName(base.Name, avoid...)), nil)
+		case sem.CondStep:
+			if step == nil {
+				return false, "", fmt.Errorf("no stepper for the inner layer %s", c.Layer.Name)
+			}
+			next, ev, ok, err := step(b[c.Args[0].Slot], c.Layer)
+			if err != nil || !ok {
+				return false, "", err
+			}
+			b[c.Args[1].Slot], event = next, ev
 		}
 	}
-	return true
+	return true, event, nil
 }
 
 // rawTerms are the terms of c's leaves and the names of its nodes' binders: the names
@@ -352,6 +466,22 @@ func (m *Meta) instantiate(p *sem.Pattern, b []*Clo, at sem.Pos) (*Clo, error) {
 			return nil, err
 		}
 		return Subst(t, b[p.Args[1].Slot].T.Name, v), nil
+	case sem.PatCall:
+		// A function is meta-level: it is computed on the terms the closures stand
+		// for (σ), and its result is a closed term.
+		args := make([]*sem.Term, len(p.Args))
+		for i, a := range p.Args {
+			c, err := m.instantiate(a, b, at)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = m.readArg(c)
+		}
+		t, err := m.l.Call(p.Fn, args, at)
+		if err != nil {
+			return nil, err
+		}
+		return Leaf(t, nil), nil
 	case sem.PatCon:
 		args := make([]*Clo, len(p.Args))
 		for i, a := range p.Args {
@@ -459,6 +589,25 @@ func (m *Meta) ReadBack(c *Clo) *sem.Term {
 	return m.back[c]
 }
 
+// readArg is a function's argument read back: at once where no variable can occur
+// (a Leaf of a ground sort's term is that term), else by ReadBack.
+func (m *Meta) readArg(c *Clo) *sem.Term {
+	if c.T != nil {
+		if c.Env == nil || c.T.Op == sem.TermInt || c.T.Op == sem.TermCon && c.T.Con.Sort.Ground {
+			return c.T
+		}
+		return m.ReadBack(c)
+	}
+	if !c.Con.Sort.Ground {
+		return m.ReadBack(c)
+	}
+	args := make([]*sem.Term, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = m.readArg(a)
+	}
+	return sem.App(c.P, c.Con, args...)
+}
+
 // deps are the closures c's read-back needs first: a node's children, a Leaf's
 // closures of its free variables.
 func (m *Meta) deps(c *Clo) []*Clo {
@@ -514,27 +663,115 @@ func (m *Meta) readLeaf(t *sem.Term, env *Env, hidden map[string]int) *sem.Term 
 	return &sem.Term{P: t.P, Op: sem.TermCon, Con: t.Con, Args: args}
 }
 
-// Contract contracts the potential redex c of kind k by the first rule that matches.
-func (m *Meta) Contract(c *Clo, k *sem.Kind) (*Clo, *sem.Rule, error) {
+// A Step takes one step of an inner layer for a rule's (step K a b), over closures
+// (sem.LayerStep): the stage's own decomposition of c in kind k.
+type Step func(c *Clo, k *sem.Kind) (next *Clo, event string, ok bool, err error)
+
+// Context is a redex's context as a closure stage holds it (sem.Context): its
+// frames, innermost first, each with the closure it was entered from.
+type Context interface {
+	Depth() int
+	Frame(i int) (*sem.Frame, *Clo)
+}
+
+// Contraction is a redex contracted (sem.Contraction over closures).
+type Contraction struct {
+	Clo   *Clo
+	Rule  *sem.Rule
+	Event string
+	Pop   int
+	Kind  *sem.Kind
+}
+
+// Contract contracts the potential redex c of kind k in the context E (nil: empty),
+// stepping inner layers with step (sem.Language.Contract over closures).
+func (m *Meta) Contract(c *Clo, k *sem.Kind, E Context, step Step) (Contraction, error) {
 	c = View(c)
+	depth := 0
+	if E != nil {
+		depth = E.Depth()
+	}
 	for _, i := range lookup(k, sem.RuleTable, c) {
 		r := k.Rules[i]
-		b := make([]*Clo, r.Metas)
-		if !m.match(r.LHS, c, b) || !m.conditions(r, b) {
-			continue
+		b := m.take(r.Metas)
+		out, ok, err := m.contractBy(r, c, k, E, depth, step, b)
+		m.release(b)
+		if err != nil || ok {
+			return out, err
 		}
-		out, err := m.instantiate(r.RHS, b, PosOf(c))
-		if err != nil {
-			return nil, r, interderive.Stuck(m.Short(c), "rule %s: %v", r.Name, err)
-		}
-		return out, r, nil
 	}
 	for _, i := range lookup(k, sem.StuckTable, c) {
-		if s := k.Stucks[i]; m.match(s.Pat, c, make([]*Clo, s.Metas)) {
-			return nil, nil, interderive.Runtime(PosOf(c), m.Short(c), s.Reason)
+		if s := k.Stucks[i]; m.matches(s.Pat, c, s.Metas) {
+			return Contraction{}, interderive.Runtime(PosOf(c), m.Short(c), s.Reason)
 		}
 	}
-	return nil, nil, interderive.Stuck(m.Short(c), "no rule applies")
+	return Contraction{}, interderive.Stuck(m.Short(c), "no rule applies")
+}
+
+// contractBy contracts c by the rule r if it applies, with b its bindings.
+func (m *Meta) contractBy(r *sem.Rule, c *Clo, k *sem.Kind, E Context, depth int, step Step, b []*Clo) (Contraction, bool, error) {
+	if !m.match(r.LHS, c, b) {
+		return Contraction{}, false, nil
+	}
+	out := Contraction{Rule: r, Kind: k}
+	at := PosOf(c)
+	if r.Context {
+		if out.Pop = m.contextFits(r, E, depth, b); out.Pop == 0 {
+			return Contraction{}, false, nil
+		}
+		f, fc := E.Frame(out.Pop - 1)
+		out.Kind, at = f.Kind, PosOf(fc)
+		if r.Delimiter == nil {
+			out.Kind = m.l.Root()
+		}
+	}
+	ok, inner, err := m.conditions(r, b, step)
+	if err != nil || !ok {
+		return Contraction{}, false, err
+	}
+	out.Event = r.Name
+	if r.Layer != nil {
+		out.Event = r.Name + "/" + inner
+	}
+	if out.Clo, err = m.instantiate(r.RHS, b, at); err != nil {
+		return Contraction{}, false, interderive.Stuck(m.Short(c), "rule %s: %v", r.Name, err)
+	}
+	return out, true, nil
+}
+
+// take is a slice of n bindings, cleared, from the run's stack of bindings (a match
+// allocates none); release gives it back, last taken first.
+// A match writes every slot before anything reads it (a metavariable is bound where
+// it occurs, a fresh or a step binds its own), so a slice taken is not cleared.
+func (m *Meta) take(n int) []*Clo {
+	l := len(m.buf)
+	m.buf = slices.Grow(m.buf, n)[:l+n]
+	return m.buf[l : l+n : l+n]
+}
+
+func (m *Meta) release(b []*Clo) { m.buf = m.buf[:len(m.buf)-len(b)] }
+
+// matches reports whether c matches p, whose bindings are n.
+func (m *Meta) matches(p *sem.Pattern, c *Clo, n int) bool {
+	b := m.take(n)
+	ok := m.match(p, c, b)
+	m.release(b)
+	return ok
+}
+
+// contextFits is the number of frames of E a context rule discards, 0 if its context
+// does not fit (sem.Language's contextFits over closures).
+func (m *Meta) contextFits(r *sem.Rule, E Context, depth int, b []*Clo) int {
+	if r.Delimiter == nil {
+		return depth
+	}
+	for i := range depth {
+		f, fc := E.Frame(i)
+		if slices.Equal(f.Path, r.DelimiterPath) && m.match(r.Delimiter, fc, b) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // PosOf is the source position of a closure: its Leaf's term's, or the node's.
