@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -49,7 +50,20 @@ func (a *app) benchPeer(stdout, stderr io.Writer, dir string, sel benchSel, peer
 		for _, size := range sizes {
 			for _, variant := range variants {
 				fmt.Fprintf(stdout, "\n%s n=%s (%s), against %s\n", p.Name, size, variant, peer.Name)
-				runs, err := peer.Run(dir, p, size, variant, timeout)
+				if err := workbench.Prepare(p.Calculus, variant); err != nil {
+					return err
+				}
+				// A file variant meets the peer's model of the variant it stands for
+				// (gradual/rules/ed.sem, ed's).
+				modelled := variant
+				if fv, ok := p.Calculus.(workbench.FileVariants); ok && !slices.Contains(p.Calculus.Variant().Values, variant) {
+					stand, ok := fv.StandsFor(variant)
+					if !ok {
+						return fmt.Errorf("%s stands for no semantics %s models", variant, peer.Name)
+					}
+					modelled = stand
+				}
+				runs, err := peer.Run(dir, p, size, modelled, timeout)
 				if err != nil {
 					return err
 				}
@@ -66,7 +80,7 @@ func (a *app) benchPeer(stdout, stderr io.Writer, dir string, sel benchSel, peer
 					}
 					fmt.Fprintln(tw)
 				}
-				for _, st := range stages {
+				for _, st := range a.under(p.Calculus, stages, variant) {
 					row := workbench.RunBench(prog, size, st, variant, interderive.Options{})
 					compared++
 					if row.Err != nil {
