@@ -17,22 +17,38 @@ import (
 //	         RH^V(<y>. F'^c[let x <= [y_j] in R]) = RH^V(<y>. F'^c[R[y_j/x]])
 //	rh/op    X = Op(y_i)
 //	         let <b, d> <= Qf[V_i/x] in
-//	         let <b', y'_1, ..., y'_m> <= RH^{<b, V>}(<b, y_1, ..., y_m>. F^c[[b]]) in
-//	         let a <= Qb[b'/y, d/z] in [<y'_1, ..., y'_i + a, ..., y'_m>]
+//	         let t <= RH^{<b, V>}(<b, y_1, ..., y_m>. F^c[[b]]) in
+//	         let b' <= [proj_0(t)] in let a <= Qb[b'/y, d/z] in
+//	         [let <_, y'_1, ..., y'_m> = t in <y'_1, ..., y'_i + a, ..., y'_m>]
 //	rh/nest  X = rev handle(y_j) <z>. R with H'
 //	         RH^V(<y>. F^c[RH_{H'}^{y_j}(<z>. R)])
 //	rh/pure  X = F^t[M] for [M], Op(M), rev handle(M), M not a variable
 //	         let u <= [M[V/y]] in
-//	         let <w, y'_1, ..., y'_m> <= RH^{<u, V>}(<u, y_1, ..., y_m>. F^c[X[u/M]]) in
-//	         [<y'_1 + w.rd[V_1](y_1. M[V_others/y_others]), ...>]
+//	         let t <= RH^{<u, V>}(<u, y_1, ..., y_m>. F^c[X[u/M]]) in
+//	         [let <w, y'_1, ..., y'_m> = t in <y'_1 + w.rd[V_1](y_1. M[V_others/y_others]), ...>]
 //
-// with every introduced name fresh, + at the components' types (dpl.PlusT) and the
-// let-tuples expanded as Def. 3.4 does (LetTuple). When X is itself an RH (after
-// rh/nest), the inner RH contracts first: RH is not a redex then (RHRedex says so).
-// In rh/nest, when the nested handle binds l ≥ 2 variables, V's components are the
-// projections of y_j (fst and snd of it), which the contractions substitute as they
-// substitute values: a variable's components are not values (the paper leaves it
-// open).
+// with every introduced name fresh, + at the components' types (dpl.PlusT), the
+// command let-tuple <b, d> expanded as Def. 3.4 does (LetTuple) and the term
+// let-tuples as the differentiable language expands them (dpl.LetTuple). When X is
+// itself an RH (after rh/nest), the inner RH contracts first: RH is not a redex then
+// (RHRedex says so). In rh/nest, when the nested handle binds l ≥ 2 variables, V's
+// components are the projections of y_j (fst and snd of it), which the contractions
+// substitute as they substitute values: a variable's components are not values (the
+// paper leaves it open).
+//
+// Two decisions keep the cost of nested handlers in check; neither changes an answer:
+//
+//   - The tuple <y', y'_1, ..., y'_m> that Fig. 7 binds after the inner RH is bound
+//     as one variable t and taken apart in the final term, rather than by Def. 3.4's
+//     m + 2 command lets. An enclosing RH contracts each command let of its body by
+//     rh/pure and rh/var, adding a handled variable each time: with Def. 3.4's
+//     expansion, every clause of an inner RH with m variables gave the enclosing one
+//     m + 2 more, so that the variables, and the size of every pending tuple, grew as
+//     the square of the inner ones at each level of nesting (doubly exponential in the
+//     nesting of rev handle: three nested handles with a heap reached 230 variables,
+//     2.4 million nodes and out of memory). Bound once, they add a constant number.
+//   - rh/pure makes an rd only for the y_i that M mentions: for the others the rd is
+//     0 (Fig. 6's R of a term without its variable), and y'_i + 0 is y'_i.
 
 // Spine splits a command into its F^c — the lets along the bound positions, outermost
 // first — and the command X at the hole.
@@ -240,9 +256,20 @@ func (env RHEnv) op(rh *RH, lets []*Let, x *Perform) (Cmd, error) {
 		out[j] = v(ys[j])
 	}
 	out[i] = dpl.PlusT(n, rh.Types[i], v(ys[i]), v(a))
+	t := n.Fresh("t")
 	return LetTuple(n, []string{b, d}, []dpl.Type{sig.Cod, cl.D}, Subst(cl.Fwd, cl.X, rh.Vals[i], n),
-		LetTuple(n, append([]string{b2}, ys...), inner.Types, inner,
-			&Let{Name: a, T: sig.Dom, Bound: qb, Body: &Pure{P: rh.P, M: tuple(out, rh.Types)}})), nil
+		&Let{P: rh.P, Name: t, T: TupleType(inner.Types), Bound: inner,
+			Body: &Let{P: rh.P, Name: b2, T: sig.Cod, Bound: &Pure{P: rh.P, M: typedProjections(v(t), inner.Types)[0]},
+				Body: &Let{Name: a, T: sig.Dom, Bound: qb,
+					Body: &Pure{P: rh.P, M: untuple(n, t, ys, inner.Types, tuple(out, rh.Types))}}}}), nil
+}
+
+// untuple is let <_, y'_1, ..., y'_m> = t in m at the term level (dpl.LetTuple: a
+// chain of term lets, linear in m), for t of type B * T1 * ... * Tm: the components
+// of the tuple an inner RH returns but its first (bound to a fresh name), for ts the
+// types of all of them.
+func untuple(n *dpl.Names, t string, ys []string, ts []dpl.Type, m dpl.Term) dpl.Term {
+	return dpl.LetTuple(Pos{}, n, append([]string{n.Fresh("w")}, ys...), ts, v(t), m)
 }
 
 func (env RHEnv) pure(rh *RH, lets []*Let, x Cmd) (Cmd, error) {
@@ -275,6 +302,12 @@ func (env RHEnv) pure(rh *RH, lets []*Let, x Cmd) (Cmd, error) {
 	}
 	out := make([]dpl.Term, len(ys))
 	for i, yi := range rh.Vars {
+		if !dpl.OccursFree(yi, m) {
+			// M does not mention y_i: its rd is 0 (R of a term without the
+			// variable, Fig. 6), and y'_i + 0 is y'_i.
+			out[i] = v(ys[i])
+			continue
+		}
 		p := n.Fresh(yi)
 		mi := substAll(dpl.Subst(m, yi, v(p)), rh.Vars, rh.Vals, i, n)
 		rd := &dpl.Rd{Cotangent: v(w), Point: rh.Vals[i], Param: p, T: rh.Types[i], Body: mi}
@@ -282,9 +315,10 @@ func (env RHEnv) pure(rh *RH, lets []*Let, x Cmd) (Cmd, error) {
 	}
 	inner := &RH{P: rh.P, H: rh.H, Vals: append([]dpl.Term{v(u)}, rh.Vals...), Vars: append([]string{u}, rh.Vars...),
 		Types: append([]dpl.Type{mt}, rh.Types...), Body: PlugSpine(lets, hole)}
+	t := n.Fresh("t")
 	return &Let{P: x.Pos(), Name: u, T: mt, Bound: &Pure{P: x.Pos(), M: all},
-		Body: LetTuple(n, append([]string{w}, ys...), inner.Types, inner,
-			&Pure{P: rh.P, M: tuple(out, rh.Types)})}, nil
+		Body: &Let{P: rh.P, Name: t, T: TupleType(inner.Types), Bound: inner,
+			Body: &Pure{P: rh.P, M: dpl.LetTuple(Pos{}, n, append([]string{w}, ys...), inner.Types, v(t), tuple(out, rh.Types))}}}, nil
 }
 
 // substAll is the simultaneous substitution m[V_j/y_j] for every j but skip: each y_j

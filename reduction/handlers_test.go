@@ -2,6 +2,7 @@ package reduction_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -47,12 +48,12 @@ func TestHandlersBudgets(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Steps != 5 || n != 5 {
 		t.Errorf("fuel 5: %v after %d contractions, want a FuelError after 5", err, n)
 	}
-	// 65 contractions (handlerscases): fuel 65 is enough, 64 is not.
-	if _, err := (reduction.Stage{}).Handlers().Eval(dpl.Tape, p, interderive.Options{Fuel: 65}); err != nil { // fits
-		t.Errorf("fuel 65: %v", err)
+	// 72 contractions (handlerscases): fuel 72 is enough, 71 is not.
+	if _, err := (reduction.Stage{}).Handlers().Eval(dpl.Tape, p, interderive.Options{Fuel: 72}); err != nil { // fits
+		t.Errorf("fuel 72: %v", err)
 	}
-	if _, err := (reduction.Stage{}).Handlers().Eval(dpl.Tape, p, interderive.Options{Fuel: 64}); !errors.Is(err, interderive.ErrOutOfFuel) {
-		t.Errorf("fuel 64: %v, want out of fuel", err)
+	if _, err := (reduction.Stage{}).Handlers().Eval(dpl.Tape, p, interderive.Options{Fuel: 71}); !errors.Is(err, interderive.ErrOutOfFuel) {
+		t.Errorf("fuel 71: %v, want out of fuel", err)
 	}
 	_, err = reduction.Stage{}.Handlers().Eval(dpl.Tape, p, interderive.Options{Timeout: time.Nanosecond})
 	if err != nil && !errors.Is(err, interderive.ErrResourceLimit) {
@@ -77,5 +78,68 @@ func TestHandlersStuck(t *testing.T) {
 		if !errors.As(err, &se) {
 			t.Errorf("%q: %v, want a StuckError", src, err)
 		}
+	}
+}
+
+// nestedSquares is k rev handles nested in one another, each with the return clause
+// o -> [o * o], the innermost on [x_k], at 1.
+func nestedSquares(k int) string {
+	p := fmt.Sprintf("[x%d]", k)
+	for i := k; i >= 1; i-- {
+		arg := "1"
+		if i > 1 {
+			arg = fmt.Sprintf("x%d", i-1)
+		}
+		p = fmt.Sprintf("rev handle(%s) <x%d>. (%s) with { return o -> [o * o] }", arg, i, p)
+	}
+	return p
+}
+
+// TestHandlersNestedCost is the regression test of the cost of nested handlers
+// (handlers/rh.go): programs that used to take a number of contractions and a
+// configuration size doubly exponential in their nesting run within bounds, with
+// their answers derived by hand.
+//
+// nestedSquares(k) is F_k(1), where the handle on x_{i-1} is, as a function of x_{i-1},
+// F_1(x) = x² (rh/ret: the return clause at the input) and F_{j+1}(x) = F_j(x)² ·
+// F_j'(x) (rh/pure: the return clause at the inner handle's value, times the inner
+// handle's derivative): F_2 = 2x⁵, F_3 = 4x¹⁰ · 10x⁴ = 40x¹⁴, F_4 = 1600x²⁸ · 560x¹³ =
+// 896000x⁴¹, F_5 = 896000²x⁸² · 896000 · 41x⁴⁰ = 896000³ · 41 x¹²² = 29492248576 · 10⁹
+// x¹²². Before the fix, k = 4 took 31,183 contractions and k = 5 ran out of 3 GiB after
+// 5,760; the bounds below are about twice what they take now (1,132 and 8,433
+// contractions, configurations of at most 1,669 and 14,808 nodes: handlers.Size).
+func TestHandlersNestedCost(t *testing.T) {
+	for _, c := range []struct {
+		k               int
+		want            string
+		steps, maxNodes int
+	}{
+		{1, "1", 10, 50},
+		{2, "2", 60, 200},
+		{3, "40", 400, 1000},
+		{4, "896000", 2500, 4000},
+		{5, "2.9492248576e+19", 17000, 40000},
+	} {
+		p := handlerscases.Load(t, nestedSquares(c.k))
+		run := reduction.Stage{}.Handlers().(handlers.Stepper).Start(dpl.Tape, p)
+		steps, most := 0, 0
+		for {
+			_, done, err := run.Step()
+			if err != nil {
+				t.Fatalf("k = %d: %v", c.k, err)
+			}
+			if done {
+				break
+			}
+			steps++
+			most = max(most, handlers.Size(run.Current()))
+			if steps > c.steps || most > c.maxNodes {
+				t.Fatalf("k = %d: past %d contractions or %d nodes (%d, %d)", c.k, c.steps, c.maxNodes, steps, most)
+			}
+		}
+		if got := run.Answer().Observe(); got != c.want {
+			t.Errorf("k = %d: %s, want %s", c.k, got, c.want)
+		}
+		t.Logf("k = %d: %d contractions, at most %d nodes", c.k, steps, most)
 	}
 }
