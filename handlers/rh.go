@@ -174,47 +174,12 @@ func LetTuple(names *dpl.Names, xs []string, ts []dpl.Type, p, q Cmd) Cmd {
 		return &Let{Name: xs[0], T: ts[0], Bound: p, Body: q}
 	}
 	z := names.Fresh("z")
-	projs := Projections(v(z), len(xs))
-	// Fill in the type subscripts of the projections.
+	projs := typedProjections(v(z), ts)
 	body := q
 	for i := len(xs) - 1; i >= 0; i-- {
-		body = &Let{Name: xs[i], T: ts[i], Bound: &Pure{M: typedProj(projs[i], ts)}, Body: body}
+		body = &Let{Name: xs[i], T: ts[i], Bound: &Pure{M: projs[i]}, Body: body}
 	}
 	return &Let{Name: z, T: TupleType(ts), Bound: p, Body: body}
-}
-
-// typedProj fills in the type subscripts of a projection path of a variable of the
-// left-nested tuple type of ts.
-func typedProj(t dpl.Term, ts []dpl.Type) dpl.Term {
-	// The path's depth tells the prefix it projects from.
-	var path []dpl.Term
-	for {
-		switch p := t.(type) {
-		case *dpl.Fst:
-			path = append(path, p)
-			t = p.X
-			continue
-		case *dpl.Snd:
-			path = append(path, p)
-			t = p.X
-			continue
-		}
-		break
-	}
-	// t is the variable, of type T1 * ... * Tn; each fst drops the last component.
-	n := len(ts)
-	res := t
-	for i := len(path) - 1; i >= 0; i-- {
-		pre := TupleType(ts[:n-1])
-		switch path[i].(type) {
-		case *dpl.Fst:
-			res = &dpl.Fst{X: res, T: pre, U: ts[n-1]}
-			n--
-		case *dpl.Snd:
-			res = &dpl.Snd{X: res, T: pre, U: ts[n-1]}
-		}
-	}
-	return res
 }
 
 func (env RHEnv) ret(rh *RH, y string) (Cmd, error) {
@@ -295,21 +260,22 @@ func (env RHEnv) pure(rh *RH, lets []*Let, x Cmd) (Cmd, error) {
 	}
 	// M[V/y], and for each i, M with every V_j but V_i substituted (simultaneously:
 	// a V_j may mention an outer variable named like one of the y).
-	all := substAll(m, rh.Vars, rh.Vals, -1, n)
+	fv := dpl.FreeVars(m)
+	all := substAll(m, fv, rh.Vars, rh.Vals, -1, n)
 	ys := make([]string, len(rh.Vars))
 	for j, y := range rh.Vars {
 		ys[j] = n.Fresh(y)
 	}
 	out := make([]dpl.Term, len(ys))
 	for i, yi := range rh.Vars {
-		if !dpl.OccursFree(yi, m) {
+		if !fv[yi] {
 			// M does not mention y_i: its rd is 0 (R of a term without the
 			// variable, Fig. 6), and y'_i + 0 is y'_i.
 			out[i] = v(ys[i])
 			continue
 		}
 		p := n.Fresh(yi)
-		mi := substAll(dpl.Subst(m, yi, v(p)), rh.Vars, rh.Vals, i, n)
+		mi := substAll(dpl.Subst(m, yi, v(p)), fv, rh.Vars, rh.Vals, i, n)
 		rd := &dpl.Rd{Cotangent: v(w), Point: rh.Vals[i], Param: p, T: rh.Types[i], Body: mi}
 		out[i] = dpl.PlusT(n, rh.Types[i], v(ys[i]), rd)
 	}
@@ -322,12 +288,12 @@ func (env RHEnv) pure(rh *RH, lets []*Let, x Cmd) (Cmd, error) {
 }
 
 // substAll is the simultaneous substitution m[V_j/y_j] for every j but skip: each y_j
-// is first renamed to a fresh name, so that a V_j that mentions a variable named like
-// a y_k is not substituted into.
-func substAll(m dpl.Term, ys []string, vals []dpl.Term, skip int, names *dpl.Names) dpl.Term {
+// free in m (fv, m's free variables) is first renamed to a fresh name, so that a V_j
+// that mentions a variable named like a y_k is not substituted into.
+func substAll(m dpl.Term, fv map[string]bool, ys []string, vals []dpl.Term, skip int, names *dpl.Names) dpl.Term {
 	fresh := make([]string, len(ys))
 	for j, y := range ys {
-		if j != skip && dpl.OccursFree(y, m) {
+		if j != skip && fv[y] {
 			fresh[j] = names.Fresh(y)
 			m = dpl.Subst(m, y, v(fresh[j]))
 		}
@@ -341,11 +307,28 @@ func substAll(m dpl.Term, ys []string, vals []dpl.Term, skip int, names *dpl.Nam
 }
 
 // typedProjections is Projections with the projections' type subscripts, for a tuple
-// of the left-nested tuple type of ts.
+// of the left-nested tuple type of ts: linear in the number of components (the
+// prefixes' types are built once, and the projections share their paths).
 func typedProjections(t dpl.Term, ts []dpl.Type) []dpl.Term {
-	ps := Projections(t, len(ts))
-	for i, p := range ps {
-		ps[i] = typedProj(p, ts)
+	k := len(ts) - 1
+	out := make([]dpl.Term, len(ts))
+	if k == 0 {
+		out[0] = t
+		return out
 	}
-	return ps
+	inits := make([]dpl.Type, k+1) // inits[i] = T0 * ... * T(i-1), for i ≥ 1
+	inits[1] = ts[0]
+	for i := 2; i <= k; i++ {
+		inits[i] = dpl.Times(inits[i-1], ts[i-1])
+	}
+	for i := k; i >= 1; i-- {
+		if p, ok := t.(*dpl.Pair); ok {
+			out[i], t = p.Y, p.X
+			continue
+		}
+		out[i] = &dpl.Snd{P: t.Pos(), X: t, T: inits[i], U: ts[i]}
+		t = &dpl.Fst{P: t.Pos(), X: t, T: inits[i], U: ts[i]}
+	}
+	out[0] = t
+	return out
 }
