@@ -22,7 +22,7 @@ const corpus = "../../../testdata/handlers"
 // The calculus through the workbench's engines, from the registry, as the command
 // runs it.
 
-func bench(t *testing.T) (*workbench.Workbench, workbench.Calculus) {
+func bench(t testing.TB) (*workbench.Workbench, workbench.Calculus) {
 	t.Helper()
 	w, err := workbench.New(calculi.All(), calculi.Stages())
 	if err != nil {
