@@ -8,8 +8,7 @@ import "github.com/interderive/interderive/dpl"
 // regression tests of the cost of nested handlers.
 func Size(c Cmd) int {
 	n := 0
-	var term func(t dpl.Term)
-	term = func(t dpl.Term) {
+	term := func(t dpl.Term) {
 		for stack := []dpl.Term{t}; len(stack) > 0; {
 			t := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]

@@ -48,12 +48,12 @@ func TestHandlersBudgets(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Steps != 5 || n != 5 {
 		t.Errorf("fuel 5: %v after %d contractions, want a FuelError after 5", err, n)
 	}
-	// 72 contractions (handlerscases): fuel 72 is enough, 71 is not.
-	if _, err := (reduction.Stage{}).Handlers().Eval(dpl.Tape, p, interderive.Options{Fuel: 72}); err != nil { // fits
-		t.Errorf("fuel 72: %v", err)
+	// 53 contractions (handlerscases): fuel 53 is enough, 52 is not.
+	if _, err := (reduction.Stage{}).Handlers().Eval(dpl.Tape, p, interderive.Options{Fuel: 53}); err != nil { // fits
+		t.Errorf("fuel 53: %v", err)
 	}
-	if _, err := (reduction.Stage{}).Handlers().Eval(dpl.Tape, p, interderive.Options{Fuel: 71}); !errors.Is(err, interderive.ErrOutOfFuel) {
-		t.Errorf("fuel 71: %v, want out of fuel", err)
+	if _, err := (reduction.Stage{}).Handlers().Eval(dpl.Tape, p, interderive.Options{Fuel: 52}); !errors.Is(err, interderive.ErrOutOfFuel) {
+		t.Errorf("fuel 52: %v, want out of fuel", err)
 	}
 	_, err = reduction.Stage{}.Handlers().Eval(dpl.Tape, p, interderive.Options{Timeout: time.Nanosecond})
 	if err != nil && !errors.Is(err, interderive.ErrResourceLimit) {
@@ -106,19 +106,19 @@ func nestedSquares(k int) string {
 // handle's derivative): F_2 = 2x⁵, F_3 = 4x¹⁰ · 10x⁴ = 40x¹⁴, F_4 = 1600x²⁸ · 560x¹³ =
 // 896000x⁴¹, F_5 = 896000²x⁸² · 896000 · 41x⁴⁰ = 896000³ · 41 x¹²² = 29492248576 · 10⁹
 // x¹²². Before the fix, k = 4 took 31,183 contractions and k = 5 ran out of 3 GiB after
-// 5,760; the bounds below are about twice what they take now (1,132 and 8,433
-// contractions, configurations of at most 1,669 and 14,808 nodes: handlers.Size).
+// 5,760; the bounds below are about twice what they take now (496 and 3,063
+// contractions, configurations of at most 381 and 2,146 nodes: handlers.Size).
 func TestHandlersNestedCost(t *testing.T) {
 	for _, c := range []struct {
 		k               int
 		want            string
 		steps, maxNodes int
 	}{
-		{1, "1", 10, 50},
-		{2, "2", 60, 200},
-		{3, "40", 400, 1000},
-		{4, "896000", 2500, 4000},
-		{5, "2.9492248576e+19", 17000, 40000},
+		{1, "1", 10, 20},
+		{2, "2", 50, 50},
+		{3, "40", 200, 200},
+		{4, "896000", 1000, 800},
+		{5, "2.9492248576e+19", 6500, 4500},
 	} {
 		p := handlerscases.Load(t, nestedSquares(c.k))
 		run := reduction.Stage{}.Handlers().(handlers.Stepper).Start(dpl.Tape, p)
