@@ -175,7 +175,7 @@ func TestLockstepRandom(t *testing.T) {
 			var refAns any
 			for i, s := range all {
 				var rules []string
-				out, err := p.Run(s, ad, interderive.Options{Fuel: 10000, OnContract: func(r string) { rules = append(rules, r) }})
+				out, err := p.Run(s, ad, interderive.Options{Fuel: 20000, OnContract: func(r string) { rules = append(rules, r) }})
 				if err != nil {
 					if errors.Is(err, interderive.ErrResourceLimit) {
 						return
