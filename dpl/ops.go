@@ -12,7 +12,8 @@ import (
 //
 // Every operator is given by a small scalar expression per coordinate of Cod, over the
 // coordinates of its argument (the real leaves of Dom, left to right), built from
-// constants, the input coordinates, +, ×, neg, sin, cos, exp, log and inv; and by domain
+// constants, the input coordinates, +, ×, neg, sin, cos, exp, log and inv (sigm and
+// swish are such expressions: 1/(1 + exp(-a)), a · sigm(a)); and by domain
 // guards (log needs a > 0, inv needs a ≠ 0). The reverse derivative op_r : Dom * Cod ->
 // Dom is obtained by symbolic differentiation of those expressions, with the same
 // guards, so that the set of operators is closed under _r (mul_r, mul_rr, ...) and
@@ -286,6 +287,9 @@ func unary(name string, k scalarKind, guards ...guard) *Operator {
 		out: []*scalar{sapp(k, x)}, base: name}
 }
 
+// sigm is the logistic function of a, inv(1 + exp(neg(a))).
+func sigm(a *scalar) *scalar { return sapp(sInv, sadd(cnst(1), sapp(sExp, sneg(a)))) }
+
 func newBase(name string) *Operator {
 	switch name {
 	case "mul":
@@ -303,6 +307,11 @@ func newBase(name string) *Operator {
 		return unary(name, sLog, guard{positive: true, reason: "log needs a > 0"})
 	case "inv":
 		return unary(name, sInv, guard{reason: "inv needs a ≠ 0"})
+	case "sigm": // the logistic function, 1 / (1 + exp(-a)): 1 + exp(-a) > 0, no guard
+		return &Operator{Name: name, Dom: Real, Cod: Real, n: 1, out: []*scalar{sigm(input(0))}, base: name}
+	case "swish": // a · sigm(a)
+		x := input(0)
+		return &Operator{Name: name, Dom: Real, Cod: Real, n: 1, out: []*scalar{smul(x, sigm(x))}, base: name}
 	}
 	// dprod<n> : real^n * real^n -> real, Σ_k a_k · b_k summed left to right.
 	digits, ok := strings.CutPrefix(name, "dprod")
@@ -326,9 +335,9 @@ var (
 	baseOps = map[string]*Operator{}
 )
 
-// LookupOperator finds an operator by name: mul, neg, sin, cos, exp, log, inv,
-// dprod<n> (1 ≤ n ≤ MaxDProd), or any of them followed by _r, _rr, ... (up to MaxOrder
-// r's). The same name always gives the same *Operator.
+// LookupOperator finds an operator by name: mul, neg, sin, cos, exp, log, inv, sigm,
+// swish, dprod<n> (1 ≤ n ≤ MaxDProd), or any of them followed by _r, _rr, ... (up to
+// MaxOrder r's). The same name always gives the same *Operator.
 func LookupOperator(name string) (*Operator, bool) {
 	base, order := name, 0
 	if i := strings.LastIndex(name, "_"); i > 0 && i < len(name)-1 && strings.Trim(name[i+1:], "r") == "" {

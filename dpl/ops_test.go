@@ -62,6 +62,10 @@ func TestOperatorVectors(t *testing.T) {
 		{"exp", "0", "1"},
 		{"log", "1", "0"},
 		{"inv", "4", "0.25"},
+		{"sigm", "0", "0.5"},       // 1 / (1 + e^0)
+		{"swish", "0", "0"},        // 0 · sigm 0
+		{"sigm_r", "<0, 4>", "1"},  // c σ(a)(1 - σ(a)) = 4 · 0.25
+		{"swish_r", "<0, 2>", "1"}, // c (σ(a) + a σ(a)(1 - σ(a))) = 2 · 0.5
 		{"dprod3", "<<<1, 2>, 3>, <<4, 5>, 6>>", "32"},
 		{"mul_r", "<<2, 3>, 5>", "<15, 10>"},   // <c b, c a>
 		{"neg_r", "<2, 5>", "-5"},              // -c
@@ -200,8 +204,8 @@ func coords(v dpl.Term) []float64 {
 	return nil
 }
 
-var someOperators = []string{"mul", "neg", "sin", "cos", "exp", "log", "inv", "dprod2",
-	"mul_r", "sin_r", "cos_r", "exp_r", "log_r", "inv_r", "dprod2_r", "mul_rr", "log_rr", "inv_rr", "exp_rr"}
+var someOperators = []string{"mul", "neg", "sin", "cos", "exp", "log", "inv", "sigm", "swish", "dprod2",
+	"mul_r", "sin_r", "cos_r", "exp_r", "log_r", "inv_r", "sigm_r", "swish_r", "dprod2_r", "mul_rr", "log_rr", "inv_rr", "exp_rr"}
 
 // TestOperatorsNeverNaN: ev gives a value whose coordinates are finite, or undefined;
 // never NaN or ±Inf, whatever the argument.
@@ -236,7 +240,7 @@ func TestOperatorsNeverNaN(t *testing.T) {
 // derivatives (whose own _r is then checked too).
 func TestOperatorReverseDerivatives(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		o := op(t, rapid.SampledFrom(someOperators[:16]).Draw(t, "op"))
+		o := op(t, rapid.SampledFrom(someOperators[:20]).Draw(t, "op"))
 		moderate := rapid.Float64Range(0.1, 3)
 		sign := func() float64 { return moderate.Draw(t, "x") * float64(1-2*rapid.IntRange(0, 1).Draw(t, "sign")) }
 		l := value(o.Dom, sign)

@@ -23,7 +23,8 @@
 //
 // M is a term of the differentiable language without if, letrec, predicates and
 // calls, with its sugar (*, -, /, n-ary tuples, let-tuples, grad, fd), and with the
-// operators sigm and swish and their reverse derivatives sigm_r and swish_r (sugar.go).
+// operators sigm and swish and their reverse derivatives sigm_r and swish_r (the
+// differentiable language's, sugar.go).
 // A term stands between brackets or parentheses that end it: [M], NAME(M),
 // put[a](M), rev handle(M). V is a closed value: a numeral, -r, (), <V1, ..., Vn>.
 // let and rev handle extend as far right as possible (rev handle's R up to its with).

@@ -19,8 +19,8 @@ const MaxNesting = dpl.MaxNesting
 const NestingFrame = dpl.NestingFrame
 
 // Parse reads a program (spec §1): declarations, then one command. Terms are the
-// differentiable language's (dpl.Parse), without if, letrec, predicates and calls, and
-// with the operators sigm and swish (Sugar). Sugar is expanded here:
+// differentiable language's (dpl.Parse), without if, letrec, predicates and calls. Sugar
+// is expanded here:
 //
 //	let <x1, ..., xn> <= P in Q = let z <= P in let x1 <= [proj1(z)] in ... in Q  (z fresh)
 //
@@ -475,7 +475,7 @@ func (p *parser) termAt(start token, src []byte) dpl.Term {
 		}
 		panic(bailout{})
 	}
-	m, bad := desugar(m, shift, p.names)
+	m, bad := desugar(m, shift)
 	if bad != nil {
 		p.failAt(bad.Pos, "%s", bad.Msg)
 	}

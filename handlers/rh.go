@@ -17,22 +17,45 @@ import (
 //	         RH^V(<y>. F'^c[let x <= [y_j] in R]) = RH^V(<y>. F'^c[R[y_j/x]])
 //	rh/op    X = Op(y_i)
 //	         let <b, d> <= Qf[V_i/x] in
-//	         let <b', y'_1, ..., y'_m> <= RH^{<b, V>}(<b, y_1, ..., y_m>. F^c[[b]]) in
-//	         let a <= Qb[b'/y, d/z] in [<y'_1, ..., y'_i + a, ..., y'_m>]
+//	         let t <= RH^{<b, V_L>}(<b, y_L>. F^c[[b]]) in
+//	         let b' <= [proj_0(t)] in let a <= Qb[b'/y, d/z] in
+//	         [let <_, y'_L> = t in <g_1, ..., g_i + a, ..., g_m>]
 //	rh/nest  X = rev handle(y_j) <z>. R with H'
 //	         RH^V(<y>. F^c[RH_{H'}^{y_j}(<z>. R)])
 //	rh/pure  X = F^t[M] for [M], Op(M), rev handle(M), M not a variable
 //	         let u <= [M[V/y]] in
-//	         let <w, y'_1, ..., y'_m> <= RH^{<u, V>}(<u, y_1, ..., y_m>. F^c[X[u/M]]) in
-//	         [<y'_1 + w.rd[V_1](y_1. M[V_others/y_others]), ...>]
+//	         let t <= RH^{<u, V_L>}(<u, y_L>. F^c[X[u/M]]) in
+//	         [let <w, y'_L> = t in <g_1 + w.rd[V_1](y_1. M[V_others/y_others]), ...>]
 //
-// with every introduced name fresh, + at the components' types (dpl.PlusT) and the
-// let-tuples expanded as Def. 3.4 does (LetTuple). When X is itself an RH (after
-// rh/nest), the inner RH contracts first: RH is not a redex then (RHRedex says so).
-// In rh/nest, when the nested handle binds l ≥ 2 variables, V's components are the
-// projections of y_j (fst and snd of it), which the contractions substitute as they
-// substitute values: a variable's components are not values (the paper leaves it
-// open).
+// where L is the variables y_j that the inner RH's body mentions (its live ones), V_L
+// and y_L theirs, g_j = y'_j for a live y_j and 0 for the others (y'_j + 0 is y'_j, 0 + a
+// is a); with every introduced name fresh, + at the components' types (dpl.PlusT), the
+// command let-tuple <b, d> expanded as Def. 3.4 does (LetTuple) and the term
+// let-tuples as the differentiable language expands them (dpl.LetTuple). When X is
+// itself an RH (after rh/nest), the inner RH contracts first: RH is not a redex then
+// (RHShape says so). In rh/nest, when the nested handle binds l ≥ 2 variables, V's
+// components are the projections of y_j (fst and snd of it), which the contractions
+// substitute as they substitute values: a variable's components are not values (the
+// paper leaves it open).
+//
+// Three decisions keep the cost of Fig. 7 in check; none changes an answer (the
+// gradients they leave out are 0):
+//
+//   - The tuple <y', y'_1, ..., y'_m> that Fig. 7 binds after the inner RH is bound
+//     as one variable t and taken apart in the final term, rather than by Def. 3.4's
+//     m + 2 command lets. An enclosing RH contracts each command let of its body by
+//     rh/pure and rh/var, adding a handled variable each time: with Def. 3.4's
+//     expansion, every clause of an inner RH with m variables gave the enclosing one
+//     m + 2 more, so that the variables, and the size of every pending tuple, grew as
+//     the square of the inner ones at each level of nesting (doubly exponential in the
+//     nesting of rev handle: three nested handles with a heap reached 230 variables,
+//     2.4 million nodes and out of memory). Bound once, they add a constant number.
+//   - The inner RH handles only the variables its body mentions: Fig. 7 passes every
+//     y_j on, so that an RH carries every variable handled so far and each clause
+//     rebuilds the tuple of all their gradients, and a chain of n operations cost
+//     about 2.5 n² contractions (14 n now).
+//   - rh/pure makes an rd only for the y_i that M mentions: for the others the rd is
+//     0 (Fig. 6's R of a term without its variable).
 
 // Spine splits a command into its F^c — the lets along the bound positions, outermost
 // first — and the command X at the hole.
@@ -158,47 +181,12 @@ func LetTuple(names *dpl.Names, xs []string, ts []dpl.Type, p, q Cmd) Cmd {
 		return &Let{Name: xs[0], T: ts[0], Bound: p, Body: q}
 	}
 	z := names.Fresh("z")
-	projs := Projections(v(z), len(xs))
-	// Fill in the type subscripts of the projections.
+	projs := typedProjections(v(z), ts)
 	body := q
 	for i := len(xs) - 1; i >= 0; i-- {
-		body = &Let{Name: xs[i], T: ts[i], Bound: &Pure{M: typedProj(projs[i], ts)}, Body: body}
+		body = &Let{Name: xs[i], T: ts[i], Bound: &Pure{M: projs[i]}, Body: body}
 	}
 	return &Let{Name: z, T: TupleType(ts), Bound: p, Body: body}
-}
-
-// typedProj fills in the type subscripts of a projection path of a variable of the
-// left-nested tuple type of ts.
-func typedProj(t dpl.Term, ts []dpl.Type) dpl.Term {
-	// The path's depth tells the prefix it projects from.
-	var path []dpl.Term
-	for {
-		switch p := t.(type) {
-		case *dpl.Fst:
-			path = append(path, p)
-			t = p.X
-			continue
-		case *dpl.Snd:
-			path = append(path, p)
-			t = p.X
-			continue
-		}
-		break
-	}
-	// t is the variable, of type T1 * ... * Tn; each fst drops the last component.
-	n := len(ts)
-	res := t
-	for i := len(path) - 1; i >= 0; i-- {
-		pre := TupleType(ts[:n-1])
-		switch path[i].(type) {
-		case *dpl.Fst:
-			res = &dpl.Fst{X: res, T: pre, U: ts[n-1]}
-			n--
-		case *dpl.Snd:
-			res = &dpl.Snd{X: res, T: pre, U: ts[n-1]}
-		}
-	}
-	return res
 }
 
 func (env RHEnv) ret(rh *RH, y string) (Cmd, error) {
@@ -228,21 +216,70 @@ func (env RHEnv) op(rh *RH, lets []*Let, x *Perform) (Cmd, error) {
 	cl := rh.H.ClauseFor(sig)
 	n := env.Names
 	b, d, b2, a := n.Fresh("b"), n.Fresh("d"), n.Fresh("b"), n.Fresh("a")
-	ys := make([]string, len(rh.Vars))
-	for j, y := range rh.Vars {
-		ys[j] = n.Fresh(y)
-	}
-	inner := &RH{P: rh.P, H: rh.H, Vals: append([]dpl.Term{v(b)}, rh.Vals...), Vars: append([]string{b}, rh.Vars...),
-		Types: append([]dpl.Type{sig.Cod}, rh.Types...), Body: PlugSpine(lets, &Pure{P: x.P, M: &dpl.Var{P: x.P, Name: b}})}
+	cont := PlugSpine(lets, &Pure{P: x.P, M: &dpl.Var{P: x.P, Name: b}})
+	inner, ys := rh.inner(n, b, v(b), sig.Cod, cont)
 	qb := Subst(Subst(cl.Bwd, cl.Y, v(b2), n), cl.Z, v(d), n)
 	out := make([]dpl.Term, len(ys))
 	for j := range ys {
-		out[j] = v(ys[j])
+		out[j] = dpl.Zero(rh.Types[j])
+		if ys[j] != "" {
+			out[j] = v(ys[j])
+		}
 	}
-	out[i] = dpl.PlusT(n, rh.Types[i], v(ys[i]), v(a))
+	out[i] = v(a)
+	if ys[i] != "" {
+		out[i] = dpl.PlusT(n, rh.Types[i], v(ys[i]), v(a))
+	}
+	t := n.Fresh("t")
 	return LetTuple(n, []string{b, d}, []dpl.Type{sig.Cod, cl.D}, Subst(cl.Fwd, cl.X, rh.Vals[i], n),
-		LetTuple(n, append([]string{b2}, ys...), inner.Types, inner,
-			&Let{Name: a, T: sig.Dom, Bound: qb, Body: &Pure{P: rh.P, M: tuple(out, rh.Types)}})), nil
+		&Let{P: rh.P, Name: t, T: TupleType(inner.Types), Bound: inner,
+			Body: &Let{P: rh.P, Name: b2, T: sig.Cod, Bound: &Pure{P: rh.P, M: typedProjections(v(t), inner.Types)[0]},
+				Body: &Let{Name: a, T: sig.Dom, Bound: qb,
+					Body: &Pure{P: rh.P, M: untuple(n, t, "", inner, ys, tuple(out, rh.Types))}}}}), nil
+}
+
+// inner is the RH that rh/op and rh/pure make for the continuation cont, whose hole
+// holds the new variable b of type bt, at the value bv: RH^{<bv, V_live>}(<b,
+// y_live>. cont), over the variables of rh that cont mentions (the others' gradient
+// is 0: the paper's RH carries them all, and rebuilds the tuple of their gradients at
+// every clause, so that a chain of n operations cost n² contractions). ys names, for
+// each variable of rh, its gradient in the inner RH's tuple: fresh for the live
+// ones, "" for the others.
+func (rh *RH) inner(n *dpl.Names, b string, bv dpl.Term, bt dpl.Type, cont Cmd) (*RH, []string) {
+	fv := FreeVarsCmd(cont)
+	in := &RH{P: rh.P, H: rh.H, Vals: []dpl.Term{bv}, Vars: []string{b}, Types: []dpl.Type{bt}, Body: cont}
+	ys := make([]string, len(rh.Vars))
+	for j, y := range rh.Vars {
+		if fv[y] {
+			ys[j] = n.Fresh(y)
+			in.Vals, in.Vars, in.Types = append(in.Vals, rh.Vals[j]), append(in.Vars, y), append(in.Types, rh.Types[j])
+		}
+	}
+	return in, ys
+}
+
+// untuple is let <first, y'_live...> = t in m at the term level (dpl.LetTuple: a chain
+// of term lets, linear in the tuple's size), for t the tuple the inner RH returns: its
+// first component bound to first (a fresh name when first is ""), the others to the
+// names ys gives the live variables. When the tuple has one component, it is
+// let first = t in m, or m alone when first is "".
+func untuple(n *dpl.Names, t, first string, inner *RH, ys []string, m dpl.Term) dpl.Term {
+	if len(inner.Vars) == 1 {
+		if first == "" {
+			return m
+		}
+		return &dpl.Let{Name: first, T: inner.Types[0], Bound: v(t), Body: m}
+	}
+	if first == "" {
+		first = n.Fresh("w")
+	}
+	names := []string{first}
+	for _, y := range ys {
+		if y != "" {
+			names = append(names, y)
+		}
+	}
+	return dpl.LetTuple(Pos{}, n, names, inner.Types, v(t), m)
 }
 
 func (env RHEnv) pure(rh *RH, lets []*Let, x Cmd) (Cmd, error) {
@@ -268,32 +305,45 @@ func (env RHEnv) pure(rh *RH, lets []*Let, x Cmd) (Cmd, error) {
 	}
 	// M[V/y], and for each i, M with every V_j but V_i substituted (simultaneously:
 	// a V_j may mention an outer variable named like one of the y).
-	all := substAll(m, rh.Vars, rh.Vals, -1, n)
-	ys := make([]string, len(rh.Vars))
-	for j, y := range rh.Vars {
-		ys[j] = n.Fresh(y)
-	}
+	fv := dpl.FreeVars(m)
+	all := substAll(m, fv, rh.Vars, rh.Vals, -1, n)
+	inner, ys := rh.inner(n, u, v(u), mt, PlugSpine(lets, hole))
 	out := make([]dpl.Term, len(ys))
 	for i, yi := range rh.Vars {
-		p := n.Fresh(yi)
-		mi := substAll(dpl.Subst(m, yi, v(p)), rh.Vars, rh.Vals, i, n)
-		rd := &dpl.Rd{Cotangent: v(w), Point: rh.Vals[i], Param: p, T: rh.Types[i], Body: mi}
-		out[i] = dpl.PlusT(n, rh.Types[i], v(ys[i]), rd)
+		var grad dpl.Term // y'_i, when y_i is live
+		if ys[i] != "" {
+			grad = v(ys[i])
+		}
+		if fv[yi] {
+			// M's gradient for y_i; none when M does not mention y_i (its rd is 0:
+			// Fig. 6's R of a term without the variable).
+			p := n.Fresh(yi)
+			mi := substAll(dpl.Subst(m, yi, v(p)), fv, rh.Vars, rh.Vals, i, n)
+			rd := &dpl.Rd{Cotangent: v(w), Point: rh.Vals[i], Param: p, T: rh.Types[i], Body: mi}
+			if grad == nil {
+				grad = rd
+			} else {
+				grad = dpl.PlusT(n, rh.Types[i], grad, rd)
+			}
+		}
+		if grad == nil {
+			grad = dpl.Zero(rh.Types[i])
+		}
+		out[i] = grad
 	}
-	inner := &RH{P: rh.P, H: rh.H, Vals: append([]dpl.Term{v(u)}, rh.Vals...), Vars: append([]string{u}, rh.Vars...),
-		Types: append([]dpl.Type{mt}, rh.Types...), Body: PlugSpine(lets, hole)}
+	t := n.Fresh("t")
 	return &Let{P: x.Pos(), Name: u, T: mt, Bound: &Pure{P: x.Pos(), M: all},
-		Body: LetTuple(n, append([]string{w}, ys...), inner.Types, inner,
-			&Pure{P: rh.P, M: tuple(out, rh.Types)})}, nil
+		Body: &Let{P: rh.P, Name: t, T: TupleType(inner.Types), Bound: inner,
+			Body: &Pure{P: rh.P, M: untuple(n, t, w, inner, ys, tuple(out, rh.Types))}}}, nil
 }
 
 // substAll is the simultaneous substitution m[V_j/y_j] for every j but skip: each y_j
-// is first renamed to a fresh name, so that a V_j that mentions a variable named like
-// a y_k is not substituted into.
-func substAll(m dpl.Term, ys []string, vals []dpl.Term, skip int, names *dpl.Names) dpl.Term {
+// free in m (fv, m's free variables) is first renamed to a fresh name, so that a V_j
+// that mentions a variable named like a y_k is not substituted into.
+func substAll(m dpl.Term, fv map[string]bool, ys []string, vals []dpl.Term, skip int, names *dpl.Names) dpl.Term {
 	fresh := make([]string, len(ys))
 	for j, y := range ys {
-		if j != skip && dpl.OccursFree(y, m) {
+		if j != skip && fv[y] {
 			fresh[j] = names.Fresh(y)
 			m = dpl.Subst(m, y, v(fresh[j]))
 		}
@@ -307,11 +357,28 @@ func substAll(m dpl.Term, ys []string, vals []dpl.Term, skip int, names *dpl.Nam
 }
 
 // typedProjections is Projections with the projections' type subscripts, for a tuple
-// of the left-nested tuple type of ts.
+// of the left-nested tuple type of ts: linear in the number of components (the
+// prefixes' types are built once, and the projections share their paths).
 func typedProjections(t dpl.Term, ts []dpl.Type) []dpl.Term {
-	ps := Projections(t, len(ts))
-	for i, p := range ps {
-		ps[i] = typedProj(p, ts)
+	k := len(ts) - 1
+	out := make([]dpl.Term, len(ts))
+	if k == 0 {
+		out[0] = t
+		return out
 	}
-	return ps
+	inits := make([]dpl.Type, k+1) // inits[i] = T0 * ... * T(i-1), for i ≥ 1
+	inits[1] = ts[0]
+	for i := 2; i <= k; i++ {
+		inits[i] = dpl.Times(inits[i-1], ts[i-1])
+	}
+	for i := k; i >= 1; i-- {
+		if p, ok := t.(*dpl.Pair); ok {
+			out[i], t = p.Y, p.X
+			continue
+		}
+		out[i] = &dpl.Snd{P: t.Pos(), X: t, T: inits[i], U: ts[i]}
+		t = &dpl.Fst{P: t.Pos(), X: t, T: inits[i], U: ts[i]}
+	}
+	out[0] = t
+	return out
 }

@@ -117,6 +117,53 @@ func OccursFree(x string, c Cmd) bool {
 	return false
 }
 
+// FreeVarsCmd is FV(c), the free variables of the command c.
+func FreeVarsCmd(c Cmd) map[string]bool {
+	fv := map[string]bool{}
+	freeVars(c, map[string]int{}, fv)
+	return fv
+}
+
+// freeVars adds to fv the free variables of c not bound by bound (a count per name:
+// the enclosing lets).
+func freeVars(c Cmd, bound map[string]int, fv map[string]bool) {
+	term := func(t dpl.Term) {
+		for x := range dpl.FreeVars(t) {
+			if bound[x] == 0 {
+				fv[x] = true
+			}
+		}
+	}
+	switch c := c.(type) {
+	case *Pure:
+		term(c.M)
+	case *Perform:
+		term(c.Arg)
+	case *Let:
+		var names []string
+		for l := c; ; {
+			freeVars(l.Bound, bound, fv)
+			bound[l.Name]++
+			names = append(names, l.Name)
+			next, ok := l.Body.(*Let)
+			if !ok {
+				freeVars(l.Body, bound, fv)
+				break
+			}
+			l = next
+		}
+		for _, x := range names {
+			bound[x]--
+		}
+	case *Handle:
+		term(c.Arg)
+	case *RH:
+		for _, v := range c.Vals {
+			term(v)
+		}
+	}
+}
+
 // ReserveNames makes names fresh for every name the program mentions.
 func ReserveNames(names *dpl.Names, p *Program) {
 	for _, h := range p.Heaps {

@@ -113,8 +113,9 @@ func (w *Workbench) ParseBench(name string, src []byte) (BenchProgram, error) {
 // power matches a placeholder {B^n}.
 var power = regexp.MustCompile(`\{([0-9.]+)\^n\}`)
 
-// repeat matches a placeholder {repeat n: TEXT}.
-var repeat = regexp.MustCompile(`\{repeat n:([^{}]*)\}`)
+// repeat matches a placeholder {repeat n: TEXT}, whose TEXT may hold braces one deep
+// (a handler's { ... }).
+var repeat = regexp.MustCompile(`\{repeat n:((?:[^{}]|\{[^{}]*\})*)\}`)
 
 // Source is the program's text at a size: {n} is the size, {B^n} is B to its power,
 // {repeat n: TEXT} is TEXT that many times.

@@ -67,6 +67,11 @@ func TestBenchSource(t *testing.T) {
 			t.Errorf("at %s: got %q, want %q", size, got, want)
 		}
 	}
+	// A repeated text may hold braces one deep (a handler), and {n} inside it.
+	p = BenchProgram{Text: "{repeat n:h {n} { r } in }x"}
+	if got, want := p.Source("2"), "h 2 { r } in h 2 { r } in x"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }
 
 // TestConfigurations expands two optional annotations, one written twice, into the

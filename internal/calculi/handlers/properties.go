@@ -15,11 +15,11 @@ import (
 const preservationSteps = 2000
 
 // properties are the metatheory that fuzz checks besides lockstep.
-var properties = []workbench.Property{
+var properties = append([]workbench.Property{
 	{Name: "preservation", Failure: "progress or preservation fails",
 		Doc:   "type soundness: the reference semantics makes progress (every step of a well-typed program decomposes and contracts: no stuck state) and every command it steps to has the program's type",
 		Check: checkPreservation},
-}
+}, theoremProperties...)
 
 // Preservation follows the steps of a checked program of type ty on the stepper, at
 // most budget of them: every step must contract (progress) and give a command of type

@@ -35,9 +35,15 @@ type Case struct {
 }
 
 // Derivation notation: RH^[V1, ..., Vm](<y1, ..., ym>. P); Qf_a, Qb_a the clauses of
-// the layer on location a (programs.go); fresh names as b1, d1, z1, ...; a let-tuple
-// of n names is n + 1 cmd/let contractions (Def. 3.4), with a projection contraction
-// before each of the last n.
+// the layer on location a (programs.go); fresh names as b1, d1, z1, ...; a command
+// let-tuple of n names is n + 1 cmd/let contractions (Def. 3.4), with a projection
+// contraction before each of the last n. The inner RH of rh/op and rh/pure handles the
+// new variable and the variables its body still mentions (handlers/rh.go); the tuple
+// it returns is bound by one cmd/let, t, and taken apart in the final term: the term
+// let <x0, ..., xk> = t in N is let (z_k = t), then fst and let for z_{k-1}, ..., z_1,
+// then fst and let for x0, then snd and let for each of x1, ..., xk (dpl.LetTuple), and
+// nothing when t is a 1-tuple; rh/op binds the first component before Qb with k fsts
+// (proj_0 of a (k+1)-tuple, t itself for k = 0) and a cmd/let.
 
 // Cases lists the programs; the derivation of each is in its comment.
 var Cases = []Case{
@@ -66,67 +72,69 @@ var Cases = []Case{
 	// -cmd/handle-> RH1^[3](<x>. rev handle(x) <y>. [y] with H2)
 	// -rh/nest-> RH1^[3](<x>. RH2^[x](<y>. [y]))
 	// -rh/ret (inner)-> RH1^[3](<x>. let r <= [x + 1] in [r])
-	// -rh/pure (M = x + 1)-> let u <= [3 + 1] in let <w, x'> <= RH1^[u, 3](<u, x>. let r <= [u] in [r])
-	//                        in [x' + w.rd[3](p. p + 1)]
-	// -plus- -cmd/let-> ... RH1^[4, 3](<u, x>. let r <= [u] in [r]) -rh/var-> RH1^[4, 3](<u, x>. [u])
-	// -rh/ret-> let r' <= [4 * 2] in [<r', 0>] -op- -cmd/let-> [<8, 0>]; the let-tuple
-	// <w, x'>: cmd/let, fst, cmd/let, snd, cmd/let; then [0 + 8.rd[3](p. p + 1)] = 8 (the
-	// inner handle is x ↦ x + 1, whose gradient at 3 for the cotangent 2 · 4 is 8).
+	// -rh/pure (M = x + 1; the rest, let r <= [u] in [r], does not mention x)->
+	// let u <= [3 + 1] in let t <= RH1^[u](<u>. let r <= [u] in [r]) in [let w = t in w.rd[3](p. p + 1)]
+	// -plus- -cmd/let-> ... RH1^[4](<u>. let r <= [u] in [r]) -rh/var-> RH1^[4](<u>. [u])
+	// -rh/ret-> let r' <= [4 * 2] in [r'] -op- -cmd/let-> [8] -cmd/let (t)->
+	// [let w = 8 in w.rd[3](p. p + 1)] = 8, term contractions only (the inner handle is
+	// x ↦ x + 1, whose gradient at 3 for the cotangent 2 · 4 is 8).
 	{Name: "rh-nest", Program: `rev handle(3) <x>. rev handle(x) <y>. [y] with { return o -> [o + 1] } with { return o -> [o * 2] }`,
-		Observe: "8", Commands: "cmd/handle rh/nest rh/ret rh/pure cmd/let rh/var rh/ret cmd/let cmd/let cmd/let cmd/let"},
+		Observe: "8", Commands: "cmd/handle rh/nest rh/ret rh/pure cmd/let rh/var rh/ret cmd/let cmd/let"},
 	// undefined in a backward clause: Qf = [<x, ()>], Qb = [log(y + -1)].
 	// -cmd/handle-> RH^[1](<x>. f(x)) -rh/op-> let z1 <= [<1, ()>] in let b <= [fst(z1)] in
-	// let d <= [snd(z1)] in let z2 <= RH^[b, 1](<b, x>. [b]) in let b' <= [fst(z2)] in
-	// let x' <= [snd(z2)] in let a <= [log(b' + -1)] in [x' + a]
-	// -cmd/let -fst -cmd/let -snd -cmd/let-> let z2 <= RH^[1, 1](<b, x>. [b]) in ...
-	// -rh/ret-> let r <= [1] in [<r, 0>] -cmd/let-> [<1, 0>] -cmd/let -fst -cmd/let -snd
-	// -cmd/let-> let a <= [log(1 + -1)] in ... -plus-> log(0) -op-> undefined
+	// let d <= [snd(z1)] in let t <= RH^[b](<b>. [b]) in let b' <= [t] in
+	// let a <= [log(b' + -1)] in [a] (the rest, [b], does not mention x)
+	// -cmd/let -fst -cmd/let -snd -cmd/let-> let t <= RH^[1](<b>. [b]) in ...
+	// -rh/ret-> let r <= [1] in [r] -cmd/let-> [1] -cmd/let (t) -cmd/let (b' = 1)->
+	// let a <= [log(1 + -1)] in ... -plus-> log(0) -op-> undefined
 	{Name: "undefined-backward", Program: "op f : real -> real\nrev handle(1) <x>. f(x) with { return o -> [o]; f(x) -> [<x, ()>] | y, z -> [log(y + -1)] }",
 		Observe: "undefined",
-		Rules:   "cmd/handle rh/op cmd/let fst cmd/let snd cmd/let rh/ret cmd/let cmd/let fst cmd/let snd cmd/let plus op"},
+		Rules:   "cmd/handle rh/op cmd/let fst cmd/let snd cmd/let rh/ret cmd/let cmd/let cmd/let plus op"},
 	// undefined in a term: 0 + -1 -plus-> -1, log(-1) -op-> undefined
 	{Name: "undefined", Program: `[log(0 + -1)]`, Observe: "undefined", Rules: "plus op"},
 	// spec §5, two layers (forward 2, 6; output gradient 0.5 · (6 - 4) = 1; fcb puts
-	// 3 - 1 · 2 = 1 and returns 3 · 1 = 3; fca puts 2 - 3 · 1 = -1 and returns 2 · 3 = 6):
+	// 3 - 1 · 2 = 1 and returns 3 · 1 = 3; fca puts 2 - 3 · 1 = -1 and returns 2 · 3 = 6).
+	// After each operation the rest does not mention the operation's argument, so that
+	// every inner RH handles its new variable alone:
 	//  1 cmd/handle  RH^[1](<x>. let h <= fca(x) in fcb(h))
-	//  2 rh/op       let <b1, d1> <= Qf_a[1/x] in let <b2, x'> <= RH^[b1, 1](<b1, x>. let h <= [b1] in fcb(h))
-	//                in let a1 <= Qb_a[b2/y, d1/z] in [x' + a1]
+	//  2 rh/op       let <b1, d1> <= Qf_a[1/x] in let t1 <= RH^[b1](<b1>. let h <= [b1] in fcb(h))
+	//                in let b1' <= [t1] in let a1 <= Qb_a[b1'/y, d1/z] in [a1]
 	//  3 heap/get 4 cmd/let (w = 2) 5 op (2 · 1) 6 cmd/let (z1 = <2, <2, 1>>) 7 fst 8 cmd/let (b1 = 2)
 	//  9 snd 10 cmd/let (d1 = <2, 1>)
-	// 11 rh/var      RH^[2, 1](<b1, x>. fcb(b1))
-	// 12 rh/op       let <b3, d3> <= Qf_b[2/x] in let <b4, b1', x''> <= RH^[b3, 2, 1](<b3, b1, x>. [b3])
-	//                in let a2 <= Qb_b[b4/y, d3/z] in [<b1' + a2, x''>]
+	// 11 rh/var      RH^[2](<b1>. fcb(b1))
+	// 12 rh/op       let <b3, d3> <= Qf_b[2/x] in let t3 <= RH^[b3](<b3>. [b3])
+	//                in let b3' <= [t3] in let a2 <= Qb_b[b3'/y, d3/z] in [a2]
 	// 13 heap/get 14 cmd/let (w = 3) 15 op (3 · 2) 16 cmd/let (z3) 17 fst 18 cmd/let (b3 = 6)
 	// 19 snd 20 cmd/let (d3 = <3, 2>)
-	// 21 rh/ret      let r <= [0.5 · (6 + neg(4))] in [<<r, 0>, 0>]
+	// 21 rh/ret      let r <= [0.5 · (6 + neg(4))] in [r]
 	// 22 op (neg 4) 23 plus (6 + -4) 24 op (0.5 · 2) 25 cmd/let (r = 1)
-	// 26 cmd/let (z4 = <<1, 0>, 0>) 27 fst 28 fst 29 cmd/let (b4 = 1) 30 fst 31 snd
-	// 32 cmd/let (b1' = 0) 33 snd 34 cmd/let (x'' = 0)
-	// Qb_b[1/y, <3, 2>/z]: 35 cmd/let 36 fst 37 cmd/let (w = 3) 38 snd 39 cmd/let (x = 2)
-	// 40 op (1 · 2) 41 op (neg 2) 42 plus (3 + -2) 43 heap/put (b = 1) 44 cmd/let
-	// 45 op (3 · 1) 46 cmd/let (a2 = 3) 47 plus (0 + 3): RH^[2, 1] is [<3, 0>]
-	// 48 cmd/let (z2) 49 fst 50 cmd/let (b2 = 3) 51 snd 52 cmd/let (x' = 0)
-	// Qb_a[3/y, <2, 1>/z]: 53 cmd/let 54 fst 55 cmd/let (w = 2) 56 snd 57 cmd/let (x = 1)
-	// 58 op (3 · 1) 59 op (neg 3) 60 plus (2 + -3) 61 heap/put (a = -1) 62 cmd/let
-	// 63 op (2 · 3) 64 cmd/let (a1 = 6) 65 plus (0 + 6): [6]
+	// 26 cmd/let (t3 = 1) 27 cmd/let (b3' = 1)
+	// Qb_b[1/y, <3, 2>/z]: 28 cmd/let 29 fst 30 cmd/let (w = 3) 31 snd 32 cmd/let (x = 2)
+	// 33 op (1 · 2) 34 op (neg 2) 35 plus (3 + -2) 36 heap/put (b = 1) 37 cmd/let
+	// 38 op (3 · 1) 39 cmd/let (a2 = 3): RH^[2] is [3]
+	// 40 cmd/let (t1 = 3) 41 cmd/let (b1' = 3)
+	// Qb_a[3/y, <2, 1>/z]: 42 cmd/let 43 fst 44 cmd/let (w = 2) 45 snd 46 cmd/let (x = 1)
+	// 47 op (3 · 1) 48 op (neg 3) 49 plus (2 + -3) 50 heap/put (a = -1) 51 cmd/let
+	// 52 op (2 · 3) 53 cmd/let (a1 = 6): [6]
 	{Name: "vector-two-layers", Program: TwoLayers, Observe: "6 with a = -1, b = 1",
 		Rules: "cmd/handle rh/op heap/get cmd/let op cmd/let fst cmd/let snd cmd/let " +
 			"rh/var rh/op heap/get cmd/let op cmd/let fst cmd/let snd cmd/let " +
-			"rh/ret op plus op cmd/let cmd/let fst fst cmd/let fst snd cmd/let snd cmd/let " +
-			"cmd/let fst cmd/let snd cmd/let op op plus heap/put cmd/let op cmd/let plus " +
-			"cmd/let fst cmd/let snd cmd/let " +
-			"cmd/let fst cmd/let snd cmd/let op op plus heap/put cmd/let op cmd/let plus"},
+			"rh/ret op plus op cmd/let cmd/let cmd/let " +
+			"cmd/let fst cmd/let snd cmd/let op op plus heap/put cmd/let op cmd/let " +
+			"cmd/let cmd/let " +
+			"cmd/let fst cmd/let snd cmd/let op op plus heap/put cmd/let op cmd/let"},
 	// spec §5, two inputs: forward h = 2, output 3, gradient 0.5 · (3 - 4) = -0.5 for
 	// both h and x2; fca puts 2 - (-0.5) · 1 = 2.5 and returns 2 · -0.5 = -1.
-	// cmd/handle; rh/op on fca(x1); heap/get, cmd/let (w), cmd/let z1 b1 d1 (3);
-	// RH^[2, 1, 1](<b1, x1, x2>. let h <= [b1] in [h + x2]) -rh/var-> ... [b1 + x2]
-	// -rh/pure-> let u <= [2 + 1] in let <w, b', x1', x2'> <= RH^[u, 2, 1, 1](<u, b1, x1, x2>. [u])
-	// in [<<b' + w.rd[2](.), x1' + w.rd[1](.)>, x2' + w.rd[1](.)>]: cmd/let (u = 3);
-	// rh/ret, cmd/let (r = -0.5); the let-tuple of 4: 5 cmd/let; the let-tuple <b2, x1'', x2''>
-	// of rh/op: 4 cmd/let; Qb_a: 3 cmd/let, heap/put, cmd/let (u), cmd/let (a1).
+	// cmd/handle; rh/op on fca(x1) (the rest mentions b1 and x2, not x1): heap/get,
+	// cmd/let (w), cmd/let z1 b1 d1 (3); RH^[2, 1](<b1, x2>. let h <= [b1] in [h + x2])
+	// -rh/var-> ... [b1 + x2] -rh/pure (the rest, [u], mentions neither)-> let u <= [2 + 1]
+	// in let t2 <= RH^[u](<u>. [u]) in [let w = t2 in <w.rd[2](.), w.rd[1](.)>]: cmd/let
+	// (u = 3); rh/ret, cmd/let (r = -0.5), cmd/let (t2); then rh/op's cmd/let (t) and
+	// cmd/let (b' after fst); Qb_a: 3 cmd/let, heap/put, cmd/let (u), cmd/let (a1); the
+	// gradient is <a1, x2'> = <2 · -0.5, -0.5>.
 	{Name: "vector-two-inputs", Program: TwoInputs, Observe: "<-1, -0.5> with a = 2.5",
 		Commands: "cmd/handle rh/op heap/get cmd/let cmd/let cmd/let cmd/let rh/var rh/pure cmd/let rh/ret cmd/let " +
-			"cmd/let cmd/let cmd/let cmd/let cmd/let cmd/let cmd/let cmd/let cmd/let cmd/let cmd/let cmd/let " +
+			"cmd/let cmd/let cmd/let cmd/let cmd/let cmd/let " +
 			"heap/put cmd/let cmd/let"},
 	// spec §5, the MLP: values from the spec's independent model, which this
 	// computation reproduces (in Python, outside the code under test):
