@@ -211,6 +211,13 @@ func fuzz(prop func(*rapid.T, *Found), cfg FuzzConfig, report func(int64)) FuzzR
 		}
 		return found.Round
 	}
+	// rapid's flags are the process's: the rounds set them, and a test that fuzzes
+	// gives them back as it found them, for the rapid tests that run after it.
+	for _, name := range []string{"rapid.seed", "rapid.checks"} {
+		if f := flag.Lookup(name); f != nil {
+			defer func(v string) { _ = flag.Set(name, v) }(f.Value.String())
+		}
+	}
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Add(1)

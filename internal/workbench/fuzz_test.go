@@ -223,3 +223,25 @@ func TestFuzzSeedRounds(t *testing.T) {
 		t.Errorf("no seed reported")
 	}
 }
+
+// TestFuzzRestoresRapidFlags: fuzz sets rapid's seed and count round by round, and
+// gives them back as it found them, so that the rapid tests after it keep theirs.
+func TestFuzzRestoresRapidFlags(t *testing.T) {
+	keepRapidFlags(t)
+	for name, v := range map[string]string{"rapid.checks": "37", "rapid.seed": "12345"} {
+		if err := flag.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := newBench(t, fueledAt{newCounter(), 4})
+	plans, err := w.PlanFuzz(FuzzOptions{Size: 1, Props: []string{Lockstep}, Stages: []string{"stuck"}, Only: map[string][]string{"speed": {"one"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Fuzz(plans[0], FuzzConfig{Count: 100, Jobs: 2, Seed: 1}, func(int64) {})
+	for name, want := range map[string]string{"rapid.checks": "37", "rapid.seed": "12345"} {
+		if got := flag.Lookup(name).Value.String(); got != want {
+			t.Errorf("%s is %s after fuzz, want %s", name, got, want)
+		}
+	}
+}
