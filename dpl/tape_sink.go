@@ -1,0 +1,183 @@
+package dpl
+
+import (
+	"math"
+
+	"github.com/interderive/interderive"
+)
+
+// The trace of an rd's body fed to R as it is recorded (spec §4, "evaluation fused
+// with R": the trace that nobody reads).
+//
+// Under ordinary evaluation fused with R (Run.Fuses), the trace C of an rd's body has
+// one reader: R's forward pass, which walks C's let-chain once, let by let, putting
+// it in A-normal form (the tape), and then C's last body. A stage whose symbolic
+// evaluation records C as a let-chain prefix and a last body can give R each let as
+// it records it, and the last body at the end, through a TapeSink: the trace term is
+// never built, and its chain is not walked a second time. This is deforestation
+// again, of the trace: its producer (symbolic evaluation) and its consumer (R's
+// forward pass) fused into one pass. It is equivalent to building C and calling
+// EvalDerivative on it:
+//   - the sink does to every let what the forward pass does on meeting it in C
+//     (taper.let), in the order of the chain, and to the last body what it does to
+//     C's (chain), so that the tape, and all that follows from it, are the same;
+//   - R's forward pass performs no contraction: the symbolic evaluation's events are
+//     its own, in its own order, and the fused evaluation's follow them, as before;
+//   - what building C checks, the sink checks: the Depth of C, from the Depths of
+//     its lets' bound terms and of its last body, refused past MaxDepth at the end as
+//     LetChain refuses it (the stage's error, before R);
+//   - R's own failures keep their place: a failure of the forward pass on a let is
+//     kept, the lets after it are not taped, and it is R's error, after the trace has
+//     ended (an error of the symbolic evaluation comes first, as unfused).
+// A trace that is observed (trace --symbolic, an rd nested in a symbolic evaluation,
+// a reported rd) is built as before: the sink is for the outermost trace of an rd
+// whose derivative a stage evaluates fused.
+
+// A TapeSink is R's forward pass over the trace of an rd's body that a stage feeds
+// it let by let (Let, BindFresh), then ends (End), for Run.EvalSunk to differentiate
+// and evaluate. Make one with Run.NewTapeSink.
+type TapeSink struct {
+	p      *taper
+	t      Type  // the type of the rd's parameter
+	depth  int   // the Depth of the trace's let-chain so far: 1 + its bound terms'
+	err    error // the forward pass's failure; the lets after it are not taped
+	result Term  // the atom of the trace's value, once ended
+	ended  bool
+}
+
+// NewTapeSink starts the fused derivative of an rd whose parameter is x:t, for a
+// stage to feed the trace of its body to: types types the trace's free variables
+// other than x (the environment of the rd, as EvalDerivative's types).
+func (r *Run) NewTapeSink(types TypeEnv, x string, t Type) *TapeSink {
+	s := &TapeSink{p: newFusedTaper(r.Names, types, 0), t: t}
+	s.p.start(x, t, 0)
+	return s
+}
+
+// Let is the trace growing by let name:t = bound in (t nil: the type of bound's
+// value).
+func (s *TapeSink) Let(p Pos, name string, t Type, bound Term) {
+	d := shallowDepth(bound, 4)
+	if d == 0 {
+		d = Depth(bound)
+	}
+	s.depth = max(s.depth, 1+d)
+	if s.err != nil {
+		return
+	}
+	defer s.recover()
+	s.p.let(p, name, t, bound, false)
+}
+
+// BindFresh is Run.BindFresh with the sink for the trace's lets: let x:T_V = C in,
+// x fresh, and x (at p).
+func (s *TapeSink) BindFresh(r *Run, p Pos, c, v Term) *Var {
+	x, tv := r.fresh(v)
+	s.Let(p, x, tv, c)
+	return r.Nodes.Var(p, x)
+}
+
+// End ends the trace with its last body tail. Its error is LetChain's on the trace
+// the sink has taken (a trace deeper than MaxDepth), the stage's; R's are
+// Run.EvalSunk's.
+func (s *TapeSink) End(tail Term) error {
+	if max(s.depth, Depth(tail)) > MaxDepth {
+		return &interderive.DepthError{What: "trace term", Limit: MaxDepth}
+	}
+	s.ended = true
+	if s.err != nil {
+		return nil
+	}
+	defer s.recover()
+	s.result = s.p.chain(tail, false)
+	s.p.decide()
+	return nil
+}
+
+// recover keeps the failure of the forward pass (the taper's abort).
+func (s *TapeSink) recover() {
+	if v := recover(); v != nil {
+		a, ok := v.(abort)
+		if !ok {
+			panic(v)
+		}
+		s.err = a.err
+	}
+}
+
+// EvalSunk is EvalDerivative on the trace the sink s has taken, once ended:
+// W.R_V(x:T. C) ⇒ X for the closed values W and V, with the same value, events,
+// declining and errors as EvalDerivative given the trace term C. The sink is spent.
+func (r *Run) EvalSunk(s *TapeSink, w, v Term, limit int) (val, der Term, err error) {
+	if !s.ended {
+		return nil, nil, interderive.Stuck("", "the derivative of a trace that has not ended")
+	}
+	env := r.diffEnv(s.p.outer)
+	val, events, der, err := s.eval(env, w, v, min(limit, MaxDepth))
+	s.p = nil
+	return r.fusedOutcome(env.Budget, val, events, der, err)
+}
+
+// eval is fusedTapeR on the sink's tape.
+func (s *TapeSink) eval(env DiffEnv, w, v Term, depthLimit int) (val Term, events []uint8, der Term, err error) {
+	if s.err != nil {
+		return nil, nil, nil, s.err
+	}
+	p := s.p
+	_, p.limit = env.setup(w, v, nil, math.MaxInt)
+	defer recoverAbort(&der, &err)
+	return p.fusedEnd(w, v, s.t, s.result, depthLimit)
+}
+
+// shallowDepth is Depth(t) for a trace term of Depth n at most whose nodes are
+// leaves, ops, sums, pairs and projections (the bound terms of Figure 5's lets, nearly
+// all), found without Depth's walk; 0 for any other term.
+func shallowDepth(t Term, n int) int {
+	if n == 0 {
+		return 0
+	}
+	switch t := t.(type) {
+	case *Var:
+		if t != nil {
+			return 1
+		}
+	case *RealLit:
+		if t != nil {
+			return 1
+		}
+	case *UnitLit:
+		if t != nil {
+			return 1
+		}
+	case *OpApp:
+		if t != nil {
+			return above(shallowDepth(t.Arg, n-1), 1)
+		}
+	case *Plus:
+		if t != nil {
+			return above(shallowDepth(t.X, n-1), shallowDepth(t.Y, n-1))
+		}
+	case *Pair:
+		if t != nil {
+			return above(shallowDepth(t.X, n-1), shallowDepth(t.Y, n-1))
+		}
+	case *Fst:
+		if t != nil {
+			return above(shallowDepth(t.X, n-1), 1)
+		}
+	case *Snd:
+		if t != nil {
+			return above(shallowDepth(t.X, n-1), 1)
+		}
+	}
+	return 0
+}
+
+// above is the shallowDepth of a node whose children have the shallowDepths a and b
+// (b = 1 for a node with one child).
+func above(a, b int) int {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	return 1 + max(a, b)
+}
