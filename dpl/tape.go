@@ -110,6 +110,10 @@ type taper struct {
 	// fused, if not nil, evaluates the derivative term as R emits it, without
 	// building it (tape_fused.go).
 	fused *fusion
+	// hot is the variable of the binding a TapeSink took last, if fresh, and
+	// hotAtom its atom (varAtom).
+	hot     *Var
+	hotAtom Term
 
 	// The nodes R makes, from slabs.
 	nodes Nodes
@@ -311,10 +315,7 @@ func (p *taper) write(t Term) Term {
 func (p *taper) atom(c Term) Term {
 	switch c := c.(type) { // a leaf: no scope of its own, no depth
 	case *Var:
-		if a, ok := p.scope.Get(c.Name); ok {
-			return a
-		}
-		return c
+		return p.varAtom(c)
 	case *RealLit, *UnitLit:
 		return c
 	}
@@ -390,9 +391,16 @@ func (p *taper) chain(c Term, restore bool) Term {
 
 // let tapes the let name:s = bound in (the body is the caller's): the bindings that
 // compute bound, and name in the scope for the atom of its value (s nil: the atom's
-// type). With restore, the binding of name it hides is recorded, as chain's.
-func (p *taper) let(pos Pos, name string, s Type, bound Term, restore bool) {
-	a := p.atom(bound)
+// type), which it returns. With restore, the binding of name it hides is recorded, as
+// chain's.
+func (p *taper) let(pos Pos, name string, s Type, bound Term, restore bool) Term {
+	var a Term
+	if p.depth == 0 { // the top of the chain: room for any depth below
+		a = p.redexAtom(bound)
+	}
+	if a == nil {
+		a = p.atom(bound)
+	}
 	p.pin(a) // Figure 6 evaluates the bound term of every let
 	if s == nil {
 		s = p.atomType(a)
@@ -406,6 +414,78 @@ func (p *taper) let(pos Pos, name string, s Type, bound Term, restore bool) {
 		p.undo = append(p.undo, shadowed{name, old, had})
 	}
 	p.scope.Set(name, a)
+	return a
+}
+
+// redexAtom is atom for the bound terms a trace's lets nearly always have: a leaf,
+// or op(V) or V + W on values (Figure 5's redexes; a value is a variable, a constant
+// or a pair of values, at most valueDepth pairs deep). It gives the same atom and
+// bindings as atom without atom's bookkeeping of scopes (no let) and depth (the
+// caller's is 0: the few levels below fit); nil for any other term, for atom.
+func (p *taper) redexAtom(c Term) Term {
+	switch c := c.(type) {
+	case *Var:
+		return p.varAtom(c)
+	case *RealLit, *UnitLit:
+		return c
+	case *OpApp:
+		if a := p.valueAtom(c.Arg, valueDepth); a != nil {
+			return p.bind(c.P, "a", c.Op.Cod, p.nodes.OpApp(c.P, c.Op, a), false)
+		}
+	case *Plus:
+		if a := p.valueAtom(c.X, valueDepth); a != nil {
+			if b := p.valueAtom(c.Y, valueDepth); b != nil {
+				return p.bind(c.P, "a", Real, p.nodes.Plus(c.P, a, b), false)
+			}
+		}
+	}
+	return nil
+}
+
+// valueDepth bounds the pairs redexAtom takes in a value.
+const valueDepth = 3
+
+// valueAtom is atom for a value at most n pairs deep, nil for any other term (the
+// pairs of the value before that are left to the collector: atom remakes them).
+func (p *taper) valueAtom(v Term, n int) Term {
+	switch v := v.(type) {
+	case *Var:
+		return p.varAtom(v)
+	case *RealLit, *UnitLit:
+		return v
+	case *Pair:
+		if n == 0 {
+			return nil
+		}
+		a := p.valueAtom(v.X, n-1)
+		if a == nil {
+			return nil
+		}
+		b := p.valueAtom(v.Y, n-1)
+		if b == nil {
+			return nil
+		}
+		u, s := v.T, v.U
+		if u == nil || s == nil {
+			u, s = p.atomType(a), p.atomType(b)
+		}
+		return p.nodes.Pair(v.P, a, b, u, s)
+	}
+	return nil
+}
+
+// varAtom is the atom of a variable: what the scope maps it to, or the variable
+// itself (a free variable of C other than x, a constant). The variable a TapeSink has
+// just bound (hot, a fresh name, bound once at the top of the chain, as Figure 5's
+// lets are) is found without its name.
+func (p *taper) varAtom(v *Var) Term {
+	if v == p.hot {
+		return p.hotAtom
+	}
+	if a, ok := p.scope.Get(v.Name); ok {
+		return a
+	}
+	return v
 }
 
 // projected is the atom of a projection's argument d, and the component types U, S

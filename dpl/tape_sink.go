@@ -56,25 +56,33 @@ func (r *Run) NewTapeSink(types TypeEnv, x string, t Type) *TapeSink {
 
 // Let is the trace growing by let name:t = bound in (t nil: the type of bound's
 // value).
-func (s *TapeSink) Let(p Pos, name string, t Type, bound Term) {
+func (s *TapeSink) Let(p Pos, name string, t Type, bound Term) { s.let(p, name, t, bound) }
+
+// let is Let, returning the atom name is bound to (nil if the forward pass has
+// failed).
+func (s *TapeSink) let(p Pos, name string, t Type, bound Term) (a Term) {
 	d := shallowDepth(bound, 4)
 	if d == 0 {
 		d = Depth(bound)
 	}
 	s.depth = max(s.depth, 1+d)
 	if s.err != nil {
-		return
+		return nil
 	}
 	defer s.recover()
-	s.p.let(p, name, t, bound, false)
+	return s.p.let(p, name, t, bound, false)
 }
 
 // BindFresh is Run.BindFresh with the sink for the trace's lets: let x:T_V = C in,
 // x fresh, and x (at p).
 func (s *TapeSink) BindFresh(r *Run, p Pos, c, v Term) *Var {
 	x, tv := r.fresh(v)
-	s.Let(p, x, tv, c)
-	return r.Nodes.Var(p, x)
+	a := s.let(p, x, tv, c)
+	y := r.Nodes.Var(p, x)
+	if a != nil { // the lets that follow find x's atom at hand (varAtom)
+		s.p.hot, s.p.hotAtom = y, a
+	}
+	return y
 }
 
 // End ends the trace with its last body tail. Its error is LetChain's on the trace
