@@ -405,7 +405,7 @@ func (p *taper) add2(a, b float64) float64 {
 // evOp is ev(op, V) on the coordinates xs of V, as Ev and EvPair compute it.
 func (p *taper) evOp(op *Operator, xs []float64) fval {
 	f := p.fused
-	if len(xs) != width(op.Dom) {
+	if len(xs) != op.n { // width(op.Dom)
 		p.decline() // not a value of op's domain: the term is stuck, unfused
 	}
 	ys, why := evCoords(op, xs, f.ys[:0])

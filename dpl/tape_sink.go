@@ -60,15 +60,21 @@ func (s *TapeSink) Let(p Pos, name string, t Type, bound Term) { s.let(p, name, 
 
 // let is Let, returning the atom name is bound to (nil if the forward pass has
 // failed).
-func (s *TapeSink) let(p Pos, name string, t Type, bound Term) (a Term) {
-	d := shallowDepth(bound, 4)
+func (s *TapeSink) let(p Pos, name string, t Type, bound Term) Term {
+	var a Term
+	d := 0 // bound's Depth, if the forward pass has worked it out
+	if s.err == nil {
+		a, d = s.tape(p, name, t, bound)
+	}
 	if d == 0 {
 		d = Depth(bound)
 	}
 	s.depth = max(s.depth, 1+d)
-	if s.err != nil {
-		return nil
-	}
+	return a
+}
+
+// tape is the forward pass on let name:t = bound in (taper.let), its failure kept.
+func (s *TapeSink) tape(p Pos, name string, t Type, bound Term) (a Term, d int) {
 	defer s.recover()
 	return s.p.let(p, name, t, bound, false)
 }
@@ -135,57 +141,4 @@ func (s *TapeSink) eval(env DiffEnv, w, v Term, depthLimit int) (val Term, event
 	_, p.limit = env.setup(w, v, nil, math.MaxInt)
 	defer recoverAbort(&der, &err)
 	return p.fusedEnd(w, v, s.t, s.result, depthLimit)
-}
-
-// shallowDepth is Depth(t) for a trace term of Depth n at most whose nodes are
-// leaves, ops, sums, pairs and projections (the bound terms of Figure 5's lets, nearly
-// all), found without Depth's walk; 0 for any other term.
-func shallowDepth(t Term, n int) int {
-	if n == 0 {
-		return 0
-	}
-	switch t := t.(type) {
-	case *Var:
-		if t != nil {
-			return 1
-		}
-	case *RealLit:
-		if t != nil {
-			return 1
-		}
-	case *UnitLit:
-		if t != nil {
-			return 1
-		}
-	case *OpApp:
-		if t != nil {
-			return above(shallowDepth(t.Arg, n-1), 1)
-		}
-	case *Plus:
-		if t != nil {
-			return above(shallowDepth(t.X, n-1), shallowDepth(t.Y, n-1))
-		}
-	case *Pair:
-		if t != nil {
-			return above(shallowDepth(t.X, n-1), shallowDepth(t.Y, n-1))
-		}
-	case *Fst:
-		if t != nil {
-			return above(shallowDepth(t.X, n-1), 1)
-		}
-	case *Snd:
-		if t != nil {
-			return above(shallowDepth(t.X, n-1), 1)
-		}
-	}
-	return 0
-}
-
-// above is the shallowDepth of a node whose children have the shallowDepths a and b
-// (b = 1 for a node with one child).
-func above(a, b int) int {
-	if a == 0 || b == 0 {
-		return 0
-	}
-	return 1 + max(a, b)
 }
