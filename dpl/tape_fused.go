@@ -3,6 +3,7 @@ package dpl
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"github.com/interderive/interderive"
 )
@@ -52,6 +53,7 @@ type fval struct{ off, n int32 }
 type fvar struct {
 	val       fval
 	evaluated bool // val is set (x', or a binding the forward pass evaluated)
+	traced    bool // val is the trace's value of the binding (TapeSink.BindFresh)
 	has       bool // adj is set
 	pending   bool // the adjoint is old + adj, a sum Tape has not bound yet
 	adj, old  fcot
@@ -215,7 +217,7 @@ type naming struct {
 func (p *taper) evalFused(w, v Term, t Type, result Term, depthLimit int) (res Term, events []uint8, err error) {
 	f := p.fused
 	redexLets := p.binds.len()
-	f.xs = make([]float64, 0, 4*redexLets+8)
+	f.xs = slices.Grow(f.xs, 4*redexLets+8) // after the values the trace gave, if any
 	f.events = make([]uint8, 0, 6*redexLets+8)
 	defer recoverAbort(&res, &err)
 
@@ -240,6 +242,10 @@ func (p *taper) evalFused(w, v Term, t Type, result Term, depthLimit int) (res T
 	for i := range p.binds.len() {
 		if b := p.binds.at(i); b.keep {
 			fv := f.vars.at(b.v.id)
+			if fv.traced {
+				p.forwardTraced(b)
+				continue
+			}
 			fv.val, fv.evaluated = p.forward(b), true
 		}
 	}
@@ -383,6 +389,48 @@ func (p *taper) forward(b *tbinding) fval {
 	val := p.atomValue(b.prim)
 	p.fusedLet(0, p.atomDepth(b.prim))
 	return val
+}
+
+// forwardTraced is forward for a binding of an op or a sum whose value the trace has
+// given (TapeSink.BindFresh: Figure 5's C ⇒ V, on the same values of the same
+// operands): the same count, depth and events, and the same value, which the trace
+// computed as forward would (ev on the same coordinates, AddReals as add2: the same
+// bits, and defined), not computed again. A real AD tape keeps the primal values of
+// its forward sweep the same way.
+func (p *taper) forwardTraced(b *tbinding) {
+	switch m := b.prim.(type) {
+	case *OpApp:
+		p.add(2)
+		p.deep = max(p.deep, 2+p.atomDepth(m.Arg))
+		p.event(evOp)
+		p.evaluatedAtom(m.Arg)
+	case *Plus:
+		p.add(2)
+		p.deep = max(p.deep, 2+max(p.atomDepth(m.X), p.atomDepth(m.Y)))
+		p.event(evPlus)
+		p.evaluatedAtom(m.X)
+		p.evaluatedAtom(m.Y)
+	default:
+		p.decline() // TapeSink.BindFresh keeps the values of these alone
+	}
+	p.event(evLet)
+}
+
+// evaluatedAtom declines where atomCoords would: an atom with a variable not evaluated,
+// or free.
+func (p *taper) evaluatedAtom(a Term) {
+	switch a := a.(type) {
+	case *tref:
+		if !p.fused.vars.at(a.v.id).evaluated {
+			p.decline()
+		}
+	case *RealLit, *UnitLit:
+	case *Pair:
+		p.evaluatedAtom(a.X)
+		p.evaluatedAtom(a.Y)
+	default:
+		p.decline()
+	}
 }
 
 // sub is the n coordinates of v from its i-th: a component of a pair.

@@ -83,12 +83,39 @@ func (s *TapeSink) tape(p Pos, name string, t Type, bound Term) (a Term, d int) 
 // x fresh, and x (at p).
 func (s *TapeSink) BindFresh(r *Run, p Pos, c, v Term) *Var {
 	x, tv := r.fresh(v)
+	n := s.p.binds.len()
 	a := s.let(p, x, tv, c)
 	y := r.Nodes.Var(p, x)
 	if a != nil { // the lets that follow find x's atom at hand (varAtom)
 		s.p.hot, s.p.hotAtom = y, a
+		s.traced(n, a, v)
 	}
 	return y
+}
+
+// traced keeps v, the value the trace has given the redex C of the binding it has
+// just sunk (C ⇒ V), as the value of the binding the forward pass made of C, when it
+// made one, of an op or a sum (the n-th; a its atom): the fused evaluation need not
+// compute it again (forwardTraced).
+func (s *TapeSink) traced(n int, a, v Term) {
+	p := s.p
+	r, ok := a.(*tref)
+	if !ok || p.binds.len() != n+1 || p.binds.at(n).v != r.v {
+		return
+	}
+	switch p.binds.at(n).prim.(type) {
+	case *OpApp, *Plus:
+	default:
+		return
+	}
+	xs, ok := flatten(v, r.v.t, p.fused.a[:0])
+	p.fused.a = xs
+	if !ok {
+		return
+	}
+	fv := p.fused.vars.at(r.v.id)
+	fv.val = p.push(xs)
+	fv.evaluated, fv.traced = true, true
 }
 
 // End ends the trace with its last body tail. Its error is LetChain's on the trace
