@@ -2,6 +2,7 @@ package dpl
 
 import (
 	"math"
+	"slices"
 
 	"github.com/interderive/interderive"
 )
@@ -112,6 +113,10 @@ func (s *TapeSink) traced(n int, a, v Term) {
 	p.fused.a = xs
 	if !ok {
 		return
+	}
+	if f := p.fused; len(f.xs)+len(xs) > cap(f.xs) {
+		// Doubling: the values come one binding at a time, as many as the trace's.
+		f.xs = slices.Grow(f.xs, max(len(f.xs), 64))
 	}
 	fv := p.fused.vars.at(r.v.id)
 	fv.val = p.push(xs)
