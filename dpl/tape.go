@@ -402,6 +402,11 @@ func (p *taper) let(pos Pos, name string, s Type, bound Term, restore bool) (Ter
 	if a == nil {
 		a = p.atom(bound)
 	}
+	return p.name(pos, name, s, a, restore), d
+}
+
+// name is the rest of let once the bound term's atom is a: name bound to it.
+func (p *taper) name(pos Pos, name string, s Type, a Term, restore bool) Term {
 	p.pin(a) // Figure 6 evaluates the bound term of every let
 	if s == nil {
 		s = p.atomType(a)
@@ -415,7 +420,7 @@ func (p *taper) let(pos Pos, name string, s Type, bound Term, restore bool) (Ter
 		p.undo = append(p.undo, shadowed{name, old, had})
 	}
 	p.scope.Set(name, a)
-	return a, d
+	return a
 }
 
 // projected is the atom of a projection's argument d, and the component types U, S

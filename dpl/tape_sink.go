@@ -94,6 +94,57 @@ func (s *TapeSink) BindFresh(r *Run, p Pos, c, v Term) *Var {
 	return y
 }
 
+// BindFreshOp is BindFresh for Figure 5's redex op(<a, b>) on the values a and b (the
+// pair at pp, of type t * u when t and u are set), the redex at p: the same as
+// BindFresh given the term op(<a, b>), which the stage need not build when a and b
+// are variables or constants (the common case: the sink would read the term once, and
+// keep none of it).
+func (s *TapeSink) BindFreshOp(r *Run, p, pp Pos, op *Operator, a, b Term, t, u Type, v Term) *Var {
+	if !isLeaf(a) || !isLeaf(b) {
+		return s.BindFresh(r, p, r.Nodes.OpApp(p, op, r.Nodes.Pair(pp, a, b, t, u)), v)
+	}
+	x, tv := r.fresh(v)
+	n := s.p.binds.len()
+	var at Term
+	if s.err == nil {
+		at = s.tapeOp(p, pp, x, tv, op, a, b, t, u)
+	}
+	s.depth = max(s.depth, 1+3) // let x = op(<a, b>): the op, the pair, the leaves
+	y := r.Nodes.Var(p, x)
+	if at != nil {
+		s.p.hot, s.p.hotAtom = y, at
+		s.traced(n, at, v)
+	}
+	return y
+}
+
+// isLeaf reports whether t is a variable or a constant (not nil).
+func isLeaf(t Term) bool {
+	switch t := t.(type) {
+	case *Var:
+		return t != nil
+	case *RealLit:
+		return t != nil
+	case *UnitLit:
+		return t != nil
+	}
+	return false
+}
+
+// tapeOp is the forward pass on let x:tv = op(<a, b>) in for leaves a and b, as
+// taper.let takes the term (redexAtom, valueAtom, then name), its failure kept.
+func (s *TapeSink) tapeOp(pos, pp Pos, x string, tv Type, op *Operator, a, b Term, t, u Type) (at Term) {
+	defer s.recover()
+	p := s.p
+	a, _ = p.valueAtom(a, 0)
+	b, _ = p.valueAtom(b, 0)
+	if t == nil || u == nil {
+		t, u = p.atomType(a), p.atomType(b)
+	}
+	at = p.bind(pos, "a", op.Cod, p.nodes.OpApp(pos, op, p.nodes.Pair(pp, a, b, t, u)), false)
+	return p.name(pos, x, tv, at, false)
+}
+
 // traced keeps v, the value the trace has given the redex C of the binding it has
 // just sunk (C ⇒ V), as the value of the binding the forward pass made of C, when it
 // made one, of an op or a sum (the n-th; a its atom): the fused evaluation need not

@@ -2,6 +2,7 @@ package dpl_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -157,4 +158,119 @@ func TestTapeSinkErrors(t *testing.T) {
 	if _, _, err := run.EvalSunk(s, one, one, dpl.MaxDepth); err == nil {
 		t.Error("EvalSunk on a sink that has not ended: no error")
 	}
+}
+
+// TestTapeSinkBindFreshOp: Figure 5's lets given to the sink as redexes op(<a, b>)
+// on values with their values (BindFreshOp, without the term when a and b are leaves)
+// against R on the trace term they make and the reference semantics' evaluation of the
+// derivative term (the independent check): the same contractions, the same bits. The
+// trace, at x = 3 (V) with W = 1:
+//
+//	let s1 = mul(<x, 1.5>) in let s2 = mul(<s1, x>) in
+//	let s3 = dprod2(<<s2, x>, <x, 2>>) in s3
+//
+// (the last with pairs for operands: BindFresh on the term). The values are δ's on the
+// closed values (dpl.EvPair), as a stage's Figure 5 computes them.
+func TestTapeSinkBindFreshOp(t *testing.T) {
+	mul, _ := dpl.LookupOperator("mul")
+	dprod2, _ := dpl.LookupOperator("dprod2")
+	rr := dpl.Times(dpl.Real, dpl.Real)
+	three, one, half3, two := &dpl.RealLit{R: 3}, &dpl.RealLit{R: 1}, &dpl.RealLit{R: 1.5}, &dpl.RealLit{R: 2}
+	type redex struct {
+		op   *dpl.Operator
+		a, b func(vars map[string]dpl.Term, closed bool) dpl.Term
+		t, u dpl.Type
+	}
+	leaf := func(name string, c dpl.Term) func(map[string]dpl.Term, bool) dpl.Term {
+		return func(vars map[string]dpl.Term, closed bool) dpl.Term {
+			if c != nil {
+				return c
+			}
+			if closed {
+				return vars[name]
+			}
+			return &dpl.Var{Name: name}
+		}
+	}
+	pair := func(a, b func(map[string]dpl.Term, bool) dpl.Term) func(map[string]dpl.Term, bool) dpl.Term {
+		return func(vars map[string]dpl.Term, closed bool) dpl.Term {
+			return &dpl.Pair{X: a(vars, closed), Y: b(vars, closed), T: dpl.Real, U: dpl.Real}
+		}
+	}
+	redexes := []redex{
+		{mul, leaf("x", nil), leaf("", half3), dpl.Real, dpl.Real},
+		{mul, leaf("s1", nil), leaf("x", nil), dpl.Real, dpl.Real},
+		{dprod2, pair(leaf("s2", nil), leaf("x", nil)), pair(leaf("x", nil), leaf("", two)), rr, rr},
+	}
+
+	// The reference: the trace term, R, and the reference semantics.
+	var lets []*dpl.Let
+	for i, r := range redexes {
+		lets = append(lets, &dpl.Let{Name: fmt.Sprintf("s%d", i+1), T: dpl.Real,
+			Bound: &dpl.OpApp{Op: r.op, Arg: &dpl.Pair{X: r.a(nil, false), Y: r.b(nil, false), T: r.t, U: r.u}}})
+	}
+	c, err := dpl.LetChain(lets, &dpl.Var{Name: "s3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := dpl.NewRun(dpl.Tape, c, interderive.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := run.Derive(nil, one, three, "x", dpl.Real, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	a, err := reduction.EvalDiff(dpl.Tape, der, interderive.Options{OnContract: func(rule string) { want = append(want, rule) }})
+	if err != nil || a.Value == nil {
+		t.Fatalf("the derivative term: %v, %v", a, err)
+	}
+
+	// The sink, given the redexes and their values, as a stage's Figure 5 would.
+	var got []string
+	run, err = dpl.NewRun(dpl.Tape, c, interderive.Options{OnContract: func(rule string) { got = append(got, rule) }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := run.NewTapeSink(nil, "x", dpl.Real)
+	vars := map[string]dpl.Term{"x": three}
+	var last *dpl.Var
+	for i, r := range redexes {
+		v, err := dpl.EvPair(r.op, r.a(vars, true), r.b(vars, true), dpl.Pos{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The operands as the trace writes them: the variables the sink gave back.
+		name := func(f func(map[string]dpl.Term, bool) dpl.Term) dpl.Term {
+			return rename(f(nil, false), vars, last, i)
+		}
+		last = s.BindFreshOp(&run, dpl.Pos{}, dpl.Pos{}, r.op, name(r.a), name(r.b), r.t, r.u, v)
+		vars[fmt.Sprintf("s%d", i+1)] = v
+		vars[last.Name] = v
+	}
+	if err := s.End(last); err != nil {
+		t.Fatal(err)
+	}
+	v, d, err := run.EvalSunk(s, one, three, dpl.MaxDepth)
+	if err != nil || d != nil {
+		t.Fatalf("EvalSunk: %v, %v, %v", v, d, err)
+	}
+	if !slices.Equal(got, want) || !dplcases.SameBits(v, a.Value) {
+		t.Errorf("sink: %s after %v\nwant %s after %v", dpl.Format(v), got, dpl.Format(a.Value), want)
+	}
+}
+
+// rename writes the trace's variable s<i> (the last bound, i its index) as the
+// variable the sink gave back for it.
+func rename(t dpl.Term, vars map[string]dpl.Term, last *dpl.Var, i int) dpl.Term {
+	switch t := t.(type) {
+	case *dpl.Var:
+		if last != nil && t.Name == fmt.Sprintf("s%d", i) {
+			return last
+		}
+	case *dpl.Pair:
+		return &dpl.Pair{X: rename(t.X, vars, last, i), Y: rename(t.Y, vars, last, i), T: t.T, U: t.U}
+	}
+	return t
 }

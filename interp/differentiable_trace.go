@@ -146,6 +146,11 @@ func (in *diffInterp) traceValueBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Te
 		}
 		return dplval.Pair(&in.Nodes, t.P, x, y, t.T, t.U), nil
 	case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
+		if op, ok := m.(*dpl.OpApp); ok && prefix.sink != nil {
+			if p, ok := op.Arg.(*dpl.Pair); ok {
+				return in.sinkOpPair(phi, rho, op, p, prefix)
+			}
+		}
 		c, x, y, err := in.primitive(phi, rho, m, prefix)
 		if err != nil {
 			return dplval.Value{}, err
@@ -304,6 +309,40 @@ func (in *diffInterp) evalPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
 	in.deactivate()
 	in.Leave()
 	return v, err
+}
+
+// sinkOpPair is traceValue on op(<M, N>) in a trace that goes into a sink (fusedRd):
+// primitive's premises and contraction (M and N traced, sym/op), then evalPrimitive's
+// (op on their closed values, in a nested layer), and the let, given to the sink
+// without the trace term op(<V, W>), which the sink alone would read
+// (dpl.TapeSink.BindFreshOp).
+func (in *diffInterp) sinkOpPair(phi *dplval.Funs, rho *dplval.Env, t *dpl.OpApp, p *dpl.Pair, prefix *lets) (dplval.Value, error) {
+	a, b, err := in.tracePair(phi, rho, p, prefix)
+	if err != nil {
+		return dplval.Value{}, err
+	}
+	if err := in.contract(dpl.SymOp); err != nil {
+		return dplval.Value{}, err
+	}
+	if err := in.Enter(); err != nil {
+		return dplval.Value{}, err
+	}
+	if err := in.activate(); err != nil {
+		in.Leave()
+		return dplval.Value{}, err
+	}
+	var v dpl.Term
+	err = in.contract(dpl.RuleOp)
+	if err == nil {
+		v, err = dpl.EvPair(t.Op, a.Val, b.Val, p.P)
+	}
+	in.deactivate()
+	in.Leave()
+	if err != nil {
+		return dplval.Value{}, err
+	}
+	x := prefix.sink.BindFreshOp(&in.Run, t.P, p.P, t.Op, a.Term, b.Term, p.T, p.U, v)
+	return dplval.Value{Term: x, Val: v}, nil
 }
 
 // symbolicRd is W.rd[V](x:T. N) ⇝ W.R_V(x:T. C), the point and the cotangent first:
