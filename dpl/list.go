@@ -3,8 +3,8 @@ package dpl
 import "math/bits"
 
 // list is an append-only sequence whose elements never move: it grows by chunks, each
-// as long as all those before it (the first listFirst long), so that n elements lie in
-// O(log n) chunks, each allocated once and never copied. The tape keeps its bindings
+// as long as all those before it (the first listFirst long: a small tape takes one),
+// so that n elements lie in O(log n) chunks, each allocated once and never copied. The tape keeps its bindings
 // and the fused evaluation's variables in lists: a tape fed let by let (TapeSink) does
 // not know its length in advance, and a slice grown by append would copy a long tape
 // over and over. The zero list is empty and ready to use.
@@ -14,7 +14,7 @@ type list[T any] struct {
 }
 
 // listFirst is the length of a list's first chunk (a power of 2).
-const listFirst = 8
+const listFirst = 32
 
 // listChunk is the chunk of the element at index i (i + listFirst has bits.Len
 // log2(listFirst) + 1 + k in chunk k), and i's offset in it.

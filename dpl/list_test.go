@@ -2,11 +2,11 @@ package dpl
 
 import "testing"
 
-// TestList: the chunks of a list are 8, 16, 32, ... long, in order, and hold the
+// TestList: the chunks of a list are 32, 64, 128, ... long, in order, and hold the
 // elements in the order they were added; an element does not move when the list grows.
 func TestList(t *testing.T) {
-	tests := []struct{ i, k, off int }{ // by hand: chunk k holds [8(2^k - 1), 8(2^(k+1) - 1))
-		{0, 0, 0}, {7, 0, 7}, {8, 1, 0}, {23, 1, 15}, {24, 2, 0}, {55, 2, 31}, {56, 3, 0}, {1000, 6, 496},
+	tests := []struct{ i, k, off int }{ // by hand: chunk k holds [32(2^k - 1), 32(2^(k+1) - 1))
+		{0, 0, 0}, {31, 0, 31}, {32, 1, 0}, {95, 1, 63}, {96, 2, 0}, {223, 2, 127}, {224, 3, 0}, {1000, 5, 8},
 	}
 	for _, tt := range tests {
 		if k, off := listChunk(tt.i); k != tt.k || off != tt.off {
@@ -28,8 +28,8 @@ func TestList(t *testing.T) {
 			t.Fatalf("at(%d) = %d", i, *l.at(i))
 		}
 	}
-	if len(l.chunks) != 7 { // 8 + 16 + ... + 512 = 1016 >= 1000 > 504
-		t.Errorf("%d chunks for 1000 elements, want 7", len(l.chunks))
+	if len(l.chunks) != 6 { // 32 + 64 + ... + 1024 = 2016 >= 1000 > 992
+		t.Errorf("%d chunks for 1000 elements, want 6", len(l.chunks))
 	}
 }
 
@@ -42,15 +42,15 @@ func TestListExtend(t *testing.T) {
 		t.Fatalf("extend(0): len %d, %d chunks", l.len(), len(l.chunks))
 	}
 	*l.add(5) = 5
-	l.extend(30) // indices 0..29: chunks 0 (8), 1 (16), 2 (32)
-	if l.len() != 30 || len(l.chunks) != 3 || *l.at(0) != 5 || *l.at(29) != 0 {
-		t.Fatalf("extend(30): len %d, %d chunks, at(0) %d, at(29) %d", l.len(), len(l.chunks), *l.at(0), *l.at(29))
+	l.extend(100) // indices 0..99: chunks 0 (32), 1 (64), 2 (128)
+	if l.len() != 100 || len(l.chunks) != 3 || *l.at(0) != 5 || *l.at(99) != 0 {
+		t.Fatalf("extend(100): len %d, %d chunks, at(0) %d, at(99) %d", l.len(), len(l.chunks), *l.at(0), *l.at(99))
 	}
 	l.extend(3)
-	if l.len() != 30 {
+	if l.len() != 100 {
 		t.Fatalf("extend(3) shortened the list to %d", l.len())
 	}
-	if e := l.next(); *e != 0 || l.len() != 31 || l.at(30) != e {
+	if e := l.next(); *e != 0 || l.len() != 101 || l.at(100) != e {
 		t.Fatalf("next: %d, len %d", *e, l.len())
 	}
 }
