@@ -21,7 +21,10 @@
 //     the value of the derivative term, with the contractions its evaluation performs,
 //     without the term, for the stages to call where nobody observes the term. It is
 //     a meta-level function like R: the evaluation of a let-chain of δ-redexes on
-//     values, which every stage performs alike (the same δ, the same events).
+//     values, which every stage performs alike (the same δ, the same events). A
+//     stage can also feed it the trace of the rd's body let by let as its symbolic
+//     evaluation records it (TapeSink, Run.EvalSunk), so that the trace is not built
+//     either.
 //
 // Names follow the paper: ev, bev, op_r (Operator.R), 0_T, +_T, R.
 package dpl

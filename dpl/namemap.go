@@ -3,18 +3,20 @@ package dpl
 import "github.com/interderive/interderive/internal/names"
 
 // NameMap maps names to values like a Go map, but keeps fresh names (base#k, see
-// Names) in a slice by their number k, counted from the first fresh number it was
+// Names) in a list by their number k, counted from the first fresh number it was
 // given (numbers grow through a run, and a trace's names are recent ones): the names
 // of traces and derivatives are nearly all fresh, and R looks one up at every binding.
-// Two names with the same number (a#5 and s#5, from two supplies) share a slot: the
-// first to arrive holds it, the other goes to the map, as do numbers below the first
-// or maxSlot past it. A name is in one place at a time: its slot or the map. The map
-// starts as a short list, searched without hashing (a trace mentions few names of the
-// program, x and y, again and again). The zero NameMap is empty and ready to use; it
-// is not safe for concurrent use.
+// The list's elements never move as it grows: a long trace's numbers arrive in
+// increasing order, and a slice would be copied over and over. Two names with the
+// same number (a#5 and s#5, from two supplies) share a slot: the first to arrive
+// holds it, the other goes to the map, as do numbers below the first or maxSlot past
+// it. A name is in one place at a time: its slot or the map. The map starts as a
+// short list, searched without hashing (a trace mentions few names of the program, x
+// and y, again and again). The zero NameMap is empty and ready to use; it is not safe
+// for concurrent use.
 type NameMap[V any] struct {
 	slots FreshSlots
-	fresh []nameSlot[V]
+	fresh list[nameSlot[V]]
 	other smallMap[V]
 }
 
@@ -23,7 +25,7 @@ type nameSlot[V any] struct {
 	v    V
 }
 
-// maxSlot bounds the slice.
+// maxSlot bounds the list.
 const maxSlot = 1 << 22
 
 // slot is the index of name's slot, or -1 if it has none.
@@ -35,8 +37,10 @@ func (m *NameMap[V]) Get(name string) (V, bool) {
 		var zero V
 		return zero, false
 	}
-	if i := m.slot(name); i >= 0 && i < len(m.fresh) && names.Same(m.fresh[i].name, name) {
-		return m.fresh[i].v, true
+	if i := m.slot(name); i >= 0 && i < m.fresh.len() {
+		if s := m.fresh.at(i); names.Same(s.name, name) {
+			return s.v, true
+		}
 	}
 	return m.other.get(name)
 }
@@ -44,10 +48,8 @@ func (m *NameMap[V]) Get(name string) (V, bool) {
 // Set is m[name] = v.
 func (m *NameMap[V]) Set(name string, v V) {
 	if i := m.slot(name); i >= 0 {
-		if i >= len(m.fresh) {
-			m.grow(i + 1)
-		}
-		s := &m.fresh[i]
+		m.fresh.extend(i + 1)
+		s := m.fresh.at(i)
 		if names.Same(s.name, name) {
 			s.v = v
 			return
@@ -60,23 +62,13 @@ func (m *NameMap[V]) Set(name string, v V) {
 	m.other.set(name, v)
 }
 
-// grow makes the slice n long, at least doubling its capacity when it must move (the
-// numbers of a long trace arrive in increasing order: append's growth by a quarter
-// would copy the slice over and over).
-func (m *NameMap[V]) grow(n int) {
-	if n > cap(m.fresh) {
-		bigger := make([]nameSlot[V], len(m.fresh), max(n, 2*cap(m.fresh), 16))
-		copy(bigger, m.fresh)
-		m.fresh = bigger
-	}
-	m.fresh = m.fresh[:n]
-}
-
 // Remove is delete(m, name).
 func (m *NameMap[V]) Remove(name string) {
-	if i := m.slot(name); i >= 0 && i < len(m.fresh) && names.Same(m.fresh[i].name, name) {
-		m.fresh[i] = nameSlot[V]{}
-		return
+	if i := m.slot(name); i >= 0 && i < m.fresh.len() {
+		if s := m.fresh.at(i); names.Same(s.name, name) {
+			*s = nameSlot[V]{}
+			return
+		}
 	}
 	m.other.remove(name)
 }

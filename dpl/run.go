@@ -133,10 +133,15 @@ func (r *Run) ReportRd(trace, derivative Term) {
 // let x:T_V = C, x fresh, and x (at p) is returned: what the redex leaves in its
 // context, standing for V.
 func (r *Run) BindFresh(lets *[]*Let, p Pos, c, v Term) *Var {
-	tv, _ := TypeOfValue(v)
-	x := r.Names.Fresh("s")
+	x, tv := r.fresh(v)
 	*lets = append(*lets, r.Nodes.Let(p, x, tv, c))
 	return r.Nodes.Var(p, x)
+}
+
+// fresh is the variable of Figure 5's binding for the value v: a fresh name, and T_V.
+func (r *Run) fresh(v Term) (string, Type) {
+	tv, _ := TypeOfValue(v)
+	return r.Names.Fresh("s"), tv
 }
 
 // Traced is a stage's evaluation of a program (EvalDiffTraced) that reports every rd,

@@ -102,7 +102,7 @@ type taper struct {
 	x     *tvar
 	scope NameMap[Term] // source variable -> atom
 	undo  []shadowed    // the bindings of scope the lets being tapered hide
-	binds []tbinding
+	binds list[tbinding]
 	out   []*Let        // the emitted bindings, in order
 	deep  int           // the largest Depth of a let emitted so far (its bound term's + 1)
 	zeros map[Term]bool // the 0_T the backward pass wrote (see isZero)
@@ -110,6 +110,10 @@ type taper struct {
 	// fused, if not nil, evaluates the derivative term as R emits it, without
 	// building it (tape_fused.go).
 	fused *fusion
+	// hot is the variable of the binding a TapeSink took last, if fresh, and
+	// hotAtom its atom (varAtom).
+	hot     *Var
+	hotAtom Term
 
 	// The nodes R makes, from slabs.
 	nodes Nodes
@@ -162,22 +166,23 @@ func (p *taper) tape(x string, t Type, c Term) Term {
 	// Room for the tape of c's let-chain (append grows it if need be): a binding per
 	// let whose bound term is not a variable or a constant, and a few lets of the
 	// derivative term per binding (see TestTapeLinear).
-	redexLets := chainRedexes(c)
-	p.binds = make([]tbinding, 0, redexLets+8)
+	p.start(x, t, chainRedexes(c))
+	result := p.chain(c, false)
+	p.decide()
+	return result
+}
+
+// start readies the taper for the forward pass of a trace differentiated with respect
+// to x:t, with room for redexLets bindings: x' bound, in scope for x.
+func (p *taper) start(x string, t Type, redexLets int) {
 	if p.fused == nil {
 		p.out = make([]*Let, 0, 4*redexLets+8)
-	} else {
-		p.fused.vars = make([]fvar, 0, redexLets+8)
-		p.fused.named = make([]naming, 0, redexLets+8)
 	}
 	// Renaming: x becomes a fresh x', so that binding x' = V captures nothing of W; the
 	// forward pass binds fresh names only (the scope maps source names to atoms).
 	p.x = p.newVar(Pos{}, x, t)
 	p.x.active = true
 	p.scope.Set(x, &p.x.self)
-	result := p.chain(c, false)
-	p.decide()
-	return result
 }
 
 // derivative emits the derivative term W.R_V(x:T. C) from the tape of C, whose value
@@ -204,8 +209,8 @@ func (p *taper) derivative(w, v Term, t Type, result Term) (Term, int, error) {
 		}
 	}
 	// The forward pass.
-	for i := range p.binds {
-		if b := &p.binds[i]; b.keep {
+	for i := range p.binds.len() {
+		if b := p.binds.at(i); b.keep {
 			n := 1
 			if b.copy {
 				n = 0
@@ -227,9 +232,9 @@ func (p *taper) derivative(w, v Term, t Type, result Term) (Term, int, error) {
 	if active {
 		p.contribute(w, result)
 	}
-	for i := len(p.binds) - 1; i >= 0; i-- {
-		if p.binds[i].v.active {
-			p.backward(&p.binds[i])
+	for i := p.binds.len() - 1; i >= 0; i-- {
+		if b := p.binds.at(i); b.v.active {
+			p.backward(b)
 		}
 	}
 	var body Term = Zero(t)
@@ -267,9 +272,10 @@ func (p *taper) newVar(pos Pos, base string, t Type) *tvar {
 	v := p.tvars.New()
 	if p.fused != nil {
 		// The fused evaluation writes no term: the variable needs no name.
-		v.t, v.ref, v.self, v.id = t, p.fused.anon, tref{v}, len(p.fused.vars)
-		p.fused.vars = append(p.fused.vars, fvar{})
-		p.fused.named = append(p.fused.named, naming{pos, base})
+		v.t, v.ref, v.self, v.id = t, p.fused.anon, tref{v}, p.fused.vars.len()
+		p.fused.vars.next()
+		n := p.fused.named.next()
+		n.pos, n.base = pos, base
 		return v
 	}
 	name := p.names.Fresh(base)
@@ -309,10 +315,7 @@ func (p *taper) write(t Term) Term {
 func (p *taper) atom(c Term) Term {
 	switch c := c.(type) { // a leaf: no scope of its own, no depth
 	case *Var:
-		if a, ok := p.scope.Get(c.Name); ok {
-			return a
-		}
-		return c
+		return p.varAtom(c)
 	case *RealLit, *UnitLit:
 		return c
 	}
@@ -352,21 +355,7 @@ func (p *taper) chain(c Term, restore bool) Term {
 	for {
 		switch c0 := c.(type) {
 		case *Let:
-			a := p.atom(c0.Bound)
-			p.pin(a) // Figure 6 evaluates the bound term of every let
-			s := c0.T
-			if s == nil {
-				s = p.atomType(a)
-			}
-			if _, ok := a.(*Pair); ok {
-				// A copy: the pair atom is not duplicated at each use.
-				a = p.bind(c0.P, c0.Name, s, a, true)
-			}
-			if restore {
-				old, had := p.scope.Get(c0.Name)
-				p.undo = append(p.undo, shadowed{c0.Name, old, had})
-			}
-			p.scope.Set(c0.Name, a)
+			p.let(c0.P, c0.Name, c0.T, c0.Bound, restore)
 			c = c0.Body
 			continue
 		case *Var:
@@ -400,6 +389,40 @@ func (p *taper) chain(c Term, restore bool) Term {
 	}
 }
 
+// let tapes the let name:s = bound in (the body is the caller's): the bindings that
+// compute bound, and name in the scope for the atom of its value (s nil: the atom's
+// type), which it returns, with bound's Depth if it has worked it out on the way (0
+// if not). With restore, the binding of name it hides is recorded, as chain's.
+func (p *taper) let(pos Pos, name string, s Type, bound Term, restore bool) (Term, int) {
+	var a Term
+	d := 0
+	if p.depth == 0 { // the top of the chain: room for any depth below
+		a, d = p.redexAtom(bound)
+	}
+	if a == nil {
+		a = p.atom(bound)
+	}
+	return p.name(pos, name, s, a, restore), d
+}
+
+// name is the rest of let once the bound term's atom is a: name bound to it.
+func (p *taper) name(pos Pos, name string, s Type, a Term, restore bool) Term {
+	p.pin(a) // Figure 6 evaluates the bound term of every let
+	if s == nil {
+		s = p.atomType(a)
+	}
+	if _, ok := a.(*Pair); ok {
+		// A copy: the pair atom is not duplicated at each use.
+		a = p.bind(pos, name, s, a, true)
+	}
+	if restore {
+		old, had := p.scope.Get(name)
+		p.undo = append(p.undo, shadowed{name, old, had})
+	}
+	p.scope.Set(name, a)
+	return a
+}
+
 // projected is the atom of a projection's argument d, and the component types U, S
 // of its type (the projection's subscripts u, s if the checker filled them in).
 func (p *taper) projected(d Term, u, s Type) (Term, Type, Type) {
@@ -414,7 +437,8 @@ func (p *taper) projected(d Term, u, s Type) (Term, Type, Type) {
 func (p *taper) bind(pos Pos, base string, t Type, prim Term, copy bool) *tref {
 	v := p.newVar(pos, base, t)
 	v.active = p.activeAtom(prim)
-	p.binds = append(p.binds, tbinding{v: v, prim: prim, copy: copy})
+	b := p.binds.next()
+	b.v, b.prim, b.copy = v, prim, copy
 	return &v.self
 }
 
@@ -468,8 +492,8 @@ func (p *taper) mark(t Term, except *tvar) {
 // decide chooses the bindings the forward pass evaluates (see Tape), from the last to
 // the first: every inactive binding, and every active binding whose value is needed.
 func (p *taper) decide() {
-	for i := len(p.binds) - 1; i >= 0; i-- {
-		b := &p.binds[i]
+	for i := p.binds.len() - 1; i >= 0; i-- {
+		b := p.binds.at(i)
 		b.keep = !b.v.active || b.v.used
 		switch m := b.prim.(type) {
 		case *OpApp:

@@ -3,6 +3,7 @@ package dpl
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"github.com/interderive/interderive"
 )
@@ -52,6 +53,7 @@ type fval struct{ off, n int32 }
 type fvar struct {
 	val       fval
 	evaluated bool // val is set (x', or a binding the forward pass evaluated)
+	traced    bool // val is the trace's value of the binding (TapeSink.BindFresh)
 	has       bool // adj is set
 	pending   bool // the adjoint is old + adj, a sum Tape has not bound yet
 	adj, old  fcot
@@ -89,13 +91,13 @@ var fusedRules = [...]string{evLet: RuleLet, evOp: RuleOp, evPlus: RulePlus, evF
 // fusion is the state of the fused evaluation.
 type fusion struct {
 	anon   *Var // the variable every tvar is written as: the fused evaluation names none
-	vars   []fvar
+	vars   list[fvar]
 	xs     []float64 // the coordinates of every value
 	pairs  []fpair
 	events []uint8
-	named  []naming  // how tape would name each variable, for unfuse
-	a, b   []float64 // scratch: the coordinates of an operation's operands
-	ys     []float64 // scratch: an operator's result
+	named  list[naming] // how tape would name each variable, for unfuse
+	a, b   []float64    // scratch: the coordinates of an operation's operands
+	ys     []float64    // scratch: an operator's result
 }
 
 // errDecline stops the fused evaluation where the unfused path must take over.
@@ -121,13 +123,26 @@ func (r *Run) Fuses() bool { return r.AD == Tape && r.OnRd == nil }
 // budget of time or memory). C is not needed after R's forward pass has read it: the
 // caller need not keep it, and can let it go.
 func (r *Run) EvalDerivative(types TypeEnv, w, v Term, x string, t Type, c Term, limit int) (val, der Term, err error) {
-	steps := r.Fuel.Steps()
-	env := DiffEnv{Types: types, Names: r.Names, Budget: r.budget - steps}
+	env := r.diffEnv(types)
 	val, events, der, err := fusedTapeR(env, w, v, x, t, c, min(limit, MaxDepth))
+	return r.fusedOutcome(env.Budget, val, events, der, err)
+}
+
+// diffEnv is the DiffEnv of R for the run now: the types of the free variables, the
+// run's names, and the fuel left as R's budget.
+func (r *Run) diffEnv(types TypeEnv) DiffEnv {
+	return DiffEnv{Types: types, Names: r.Names, Budget: r.budget - r.Fuel.Steps()}
+}
+
+// fusedOutcome is EvalDerivative's result once the fused evaluation under the budget
+// has given its own (fusedTapeR's): R's error (over the budget: out of fuel, as
+// Derive says), the derivative term where it declined, or the value, once its events
+// are reported.
+func (r *Run) fusedOutcome(budget int, val Term, events []uint8, der Term, err error) (Term, Term, error) {
 	if err != nil {
 		var be *BudgetError
-		if errors.As(err, &be) && be.Limit == env.Budget { // as Derive
-			return nil, nil, &interderive.FuelError{Steps: steps}
+		if errors.As(err, &be) && be.Limit == budget { // as Derive
+			return nil, nil, &interderive.FuelError{Steps: r.Fuel.Steps()}
 		}
 		return nil, nil, err
 	}
@@ -148,9 +163,20 @@ func (r *Run) EvalDerivative(types TypeEnv, w, v Term, x string, t Type, c Term,
 // tapeR names it: the fused evaluation takes no fresh name), or tapeR's error.
 func fusedTapeR(env DiffEnv, w, v Term, x string, t Type, c Term, depthLimit int) (val Term, events []uint8, der Term, err error) {
 	names, limit := env.setup(w, v, c, math.MaxInt)
-	p := &taper{names: names, outer: env.Types, limit: limit, fused: &fusion{anon: &Var{Name: "_"}}}
+	p := newFusedTaper(names, env.Types, limit)
 	defer recoverAbort(&der, &err)
 	result := p.tape(x, t, c)
+	return p.fusedEnd(w, v, t, result, depthLimit)
+}
+
+// newFusedTaper is a taper whose output is evaluated as it is emitted.
+func newFusedTaper(names *Names, outer TypeEnv, limit int) *taper {
+	return &taper{names: names, outer: outer, limit: limit, fused: &fusion{anon: &Var{Name: "_"}}}
+}
+
+// fusedEnd is the rest of fusedTapeR once the tape is made and decided, result the
+// atom of the trace's value. It fails (p.fail) as tapeR does; the caller recovers.
+func (p *taper) fusedEnd(w, v Term, t Type, result Term, depthLimit int) (val Term, events []uint8, der Term, err error) {
 	p.scope, p.undo = NameMap[Term]{}, nil // the forward pass's alone: let them go
 	if val, events, err := p.evalFused(w, v, t, result, depthLimit); err == nil {
 		return val, events, nil, nil
@@ -168,14 +194,14 @@ func (p *taper) unfuse() {
 	p.fused = nil
 	p.count, p.deep, p.depth = 0, 0, 0
 	p.zeros = map[Term]bool{}
-	p.out = make([]*Let, 0, 4*len(p.binds)+8)
+	p.out = make([]*Let, 0, 4*p.binds.len()+8)
 	name := func(v *tvar) {
-		n := f.named[v.id]
+		n := f.named.at(v.id)
 		v.ref = p.nodes.Var(n.pos, p.names.Fresh(n.base))
 	}
 	name(p.x)
-	for i := range p.binds {
-		name(p.binds[i].v)
+	for i := range p.binds.len() {
+		name(p.binds.at(i).v)
 	}
 }
 
@@ -190,13 +216,13 @@ type naming struct {
 // declines.
 func (p *taper) evalFused(w, v Term, t Type, result Term, depthLimit int) (res Term, events []uint8, err error) {
 	f := p.fused
-	redexLets := len(p.binds)
-	f.xs = make([]float64, 0, 4*redexLets+8)
+	redexLets := p.binds.len()
+	f.xs = slices.Grow(f.xs, 4*redexLets+8) // after the values the trace gave, if any
 	f.events = make([]uint8, 0, 6*redexLets+8)
 	defer recoverAbort(&res, &err)
 
 	// The prologue: x' = V, W.
-	xv := &f.vars[p.x.id]
+	xv := f.vars.at(p.x.id)
 	xv.val, xv.evaluated = p.flat(v, t), true
 	if p.x.used || !IsValue(v) {
 		p.fusedLet(redexes(v), Depth(v))
@@ -213,9 +239,13 @@ func (p *taper) evalFused(w, v Term, t Type, result Term, depthLimit int) (res T
 		}
 	}
 	// The forward pass.
-	for i := range p.binds {
-		if b := &p.binds[i]; b.keep {
-			fv := &f.vars[b.v.id]
+	for i := range p.binds.len() {
+		if b := p.binds.at(i); b.keep {
+			fv := f.vars.at(b.v.id)
+			if fv.traced {
+				p.forwardTraced(b)
+				continue
+			}
 			fv.val, fv.evaluated = p.forward(b), true
 		}
 	}
@@ -223,12 +253,12 @@ func (p *taper) evalFused(w, v Term, t Type, result Term, depthLimit int) (res T
 	if active {
 		p.fcontribute(wc, result)
 	}
-	for i := len(p.binds) - 1; i >= 0; i-- {
-		if p.binds[i].v.active {
-			p.fbackward(&p.binds[i])
+	for i := p.binds.len() - 1; i >= 0; i-- {
+		if b := p.binds.at(i); b.v.active {
+			p.fbackward(b)
 		}
 	}
-	xv = &f.vars[p.x.id]
+	xv = f.vars.at(p.x.id)
 	var body fval
 	var bodyDepth int
 	switch {
@@ -361,6 +391,48 @@ func (p *taper) forward(b *tbinding) fval {
 	return val
 }
 
+// forwardTraced is forward for a binding of an op or a sum whose value the trace has
+// given (TapeSink.BindFresh: Figure 5's C ⇒ V, on the same values of the same
+// operands): the same count, depth and events, and the same value, which the trace
+// computed as forward would (ev on the same coordinates, AddReals as add2: the same
+// bits, and defined), not computed again. A real AD tape keeps the primal values of
+// its forward sweep the same way.
+func (p *taper) forwardTraced(b *tbinding) {
+	switch m := b.prim.(type) {
+	case *OpApp:
+		p.add(2)
+		p.deep = max(p.deep, 2+p.atomDepth(m.Arg))
+		p.event(evOp)
+		p.evaluatedAtom(m.Arg)
+	case *Plus:
+		p.add(2)
+		p.deep = max(p.deep, 2+max(p.atomDepth(m.X), p.atomDepth(m.Y)))
+		p.event(evPlus)
+		p.evaluatedAtom(m.X)
+		p.evaluatedAtom(m.Y)
+	default:
+		p.decline() // TapeSink.BindFresh keeps the values of these alone
+	}
+	p.event(evLet)
+}
+
+// evaluatedAtom declines where atomCoords would: an atom with a variable not evaluated,
+// or free.
+func (p *taper) evaluatedAtom(a Term) {
+	switch a := a.(type) {
+	case *tref:
+		if !p.fused.vars.at(a.v.id).evaluated {
+			p.decline()
+		}
+	case *RealLit, *UnitLit:
+	case *Pair:
+		p.evaluatedAtom(a.X)
+		p.evaluatedAtom(a.Y)
+	default:
+		p.decline()
+	}
+}
+
 // sub is the n coordinates of v from its i-th: a component of a pair.
 func (p *taper) sub(v fval, i, n int) fval {
 	if i < 0 || n < 0 || i+n > int(v.n) {
@@ -381,7 +453,7 @@ func (p *taper) add2(a, b float64) float64 {
 // evOp is ev(op, V) on the coordinates xs of V, as Ev and EvPair compute it.
 func (p *taper) evOp(op *Operator, xs []float64) fval {
 	f := p.fused
-	if len(xs) != width(op.Dom) {
+	if len(xs) != op.n { // width(op.Dom)
 		p.decline() // not a value of op's domain: the term is stuck, unfused
 	}
 	ys, why := evCoords(op, xs, f.ys[:0])
@@ -395,7 +467,7 @@ func (p *taper) evOp(op *Operator, xs []float64) fval {
 // atomValue is the value of an atom of the tape (a variable's own, without a copy).
 func (p *taper) atomValue(a Term) fval {
 	if r, ok := a.(*tref); ok {
-		v := &p.fused.vars[r.v.id]
+		v := p.fused.vars.at(r.v.id)
 		if !v.evaluated {
 			p.decline() // not evaluated: cannot happen, as decide needs it
 		}
@@ -410,7 +482,7 @@ func (p *taper) atomValue(a Term) fval {
 func (p *taper) atomCoords(xs []float64, a Term) []float64 {
 	switch a := a.(type) {
 	case *tref:
-		v := &p.fused.vars[a.v.id]
+		v := p.fused.vars.at(a.v.id)
 		if !v.evaluated {
 			p.decline()
 		}
@@ -439,7 +511,7 @@ func (p *taper) atomDepth(a Term) int {
 
 func (p *taper) fbackward(b *tbinding) {
 	f := p.fused
-	has := f.vars[b.v.id].has
+	has := f.vars.at(b.v.id).has
 	switch m := b.prim.(type) {
 	case *Plus:
 		if has {
@@ -494,13 +566,13 @@ func (p *taper) fpair(x, y fcot, t, u Type) fcot {
 
 // fuse is use: the adjoint of v, a pending sum evaluated and bound first.
 func (p *taper) fuse(v *tvar) fcot {
-	fv := &p.fused.vars[v.id]
+	fv := p.fused.vars.at(v.id)
 	if !fv.pending {
 		return fv.adj
 	}
 	sum := p.plusT(v.t, fv.old, fv.adj)
 	p.fusedLet(0, plusTDepth(v.t, int(fv.old.depth), int(fv.adj.depth)))
-	fv = &p.fused.vars[v.id]
+	fv = p.fused.vars.at(v.id)
 	fv.adj, fv.pending, fv.old = fcot{val: sum, depth: 1}, false, fcot{}
 	return fv.adj
 }
@@ -524,12 +596,12 @@ func (p *taper) fcontribute1(cot fcot, a Term) {
 		if !hasReals(v.t) {
 			return
 		}
-		if fv := &p.fused.vars[v.id]; !fv.has {
+		if fv := p.fused.vars.at(v.id); !fv.has {
 			fv.adj, fv.has = cot, true
 			return
 		}
 		old := p.fuse(v)
-		fv := &p.fused.vars[v.id]
+		fv := p.fused.vars.at(v.id)
 		if old.pair != 0 && cot.pair != 0 {
 			fv.adj = p.fsumPairs(v.t.(*Prod), old, cot)
 			return

@@ -122,6 +122,9 @@ func TestFuses(t *testing.T) {
 //	  - phase/R and phase/derivative: before, R builds the derivative term and a stage
 //	    (interp) evaluates it;
 //	  - phase/fused: after, R fused with the evaluation of its output;
+//	  - phase/sink: the same with the trace fed to R let by let (TapeSink: a stage
+//	    whose symbolic run feeds it builds no trace term; the values of its
+//	    bindings are not given here, so the forward pass computes them);
 //	  - STAGE/forward, STAGE/gradient, STAGE/unfused: the forward run, the gradient
 //	    (fused), the gradient with the fusion off (dpl.Unfused).
 func BenchmarkTapeFused(b *testing.B) {
@@ -187,6 +190,18 @@ func BenchmarkTapeFused(b *testing.B) {
 		for b.Loop() {
 			run := newRun()
 			if v, _, err := run.EvalDerivative(nil, one, one, "x", dpl.Real, c, dpl.MaxDepth); v == nil || err != nil {
+				b.Fatal("not fused", err)
+			}
+		}
+	})
+	b.Run("phase/sink", func(b *testing.B) {
+		for b.Loop() {
+			run := newRun()
+			s, err := sink(&run, "x", dpl.Real, c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if v, _, err := run.EvalSunk(s, one, one, dpl.MaxDepth); v == nil || err != nil {
 				b.Fatal("not fused", err)
 			}
 		}

@@ -39,8 +39,10 @@ import (
 // substituted them.
 //
 // Under tape, where nothing observes the derivative term (no rd reported), the
-// ordinary rd rule evaluates the derivative fused with R (fusedDerivative): the same
-// contractions and bits as evaluating the term in place, without the term.
+// ordinary rd rule evaluates the derivative fused with R (fusedRd): the trace of the
+// rd's body goes to R's forward pass as trace records it, and the derivative is
+// evaluated as R emits it, with the same contractions and bits as building the trace,
+// then the derivative term, and evaluating it in place; neither term is built.
 //
 // Contraction events are the reference's: every rule counts one contraction when it
 // fires, named plus, op, let, fst, snd, if, letrec, call, rd, pred under ⇒ and sym/ and
@@ -115,7 +117,7 @@ func TraceDiff(ad dpl.Differentiator, rho map[string]dpl.Term, m dpl.Term, opts 
 		env = env.Bind(x, v, true)
 	}
 	in := &diffInterp{Run: run}
-	return dpl.TraceOf(in.trace(nil, env, m, nil))
+	return dpl.TraceOf(in.trace(nil, env, m, lets{}))
 }
 
 // diffInterp is the state of one run: the state every stage keeps (dpl.Run: the
@@ -268,12 +270,8 @@ func (in *diffInterp) evalBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term) (d
 			if err := in.contract(dpl.RuleRd); err != nil {
 				return nil, err
 			}
-			c, err := in.nestedTrace(phi, rho.Bind(t.Param, l, true), t.Body, nil)
-			if err != nil {
-				return nil, err
-			}
 			if in.Fuses() {
-				x, der, err := in.fusedDerivative(rho, t, w, l, c)
+				x, der, err := in.fusedRd(phi, rho, t, w, l)
 				switch {
 				case err != nil:
 					return nil, err
@@ -282,6 +280,10 @@ func (in *diffInterp) evalBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term) (d
 				}
 				phi, rho, m = nil, nil, der // declined: evaluated as before
 				continue
+			}
+			c, err := in.nestedTrace(phi, rho.Bind(t.Param, l, true), t.Body, lets{})
+			if err != nil {
+				return nil, err
 			}
 			c, der, err := in.differentiate(rho, t, dplval.Closed(w), dplval.Closed(l), c)
 			if err != nil {
@@ -379,7 +381,7 @@ func letrec(phi *dplval.Funs, l *dpl.Letrec) *dplval.Funs {
 // trace C is returned only to be reported (onRd): otherwise R is its last user, and a
 // long trace, as large as its derivative, can go as R walks it.
 func (in *diffInterp) rd(phi *dplval.Funs, rho *dplval.Env, t *dpl.Rd, w, v dplval.Value) (dpl.Term, dpl.Term, error) {
-	c, err := in.nestedTrace(phi, rho.Bind(t.Param, v.Val, true), t.Body, nil)
+	c, err := in.nestedTrace(phi, rho.Bind(t.Param, v.Val, true), t.Body, lets{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -397,20 +399,28 @@ func (in *diffInterp) differentiate(rho *dplval.Env, t *dpl.Rd, w, v dplval.Valu
 	return c, der, err
 }
 
-// fusedDerivative is W.R_V(x:T. C) ⇒ X, the premise of the ordinary rd rule once
-// N ⇝ C, with R fused with the evaluation of its output (dpl.Run.EvalDerivative), for
-// a run in which nothing observes the derivative term (dpl.Run.Fuses). Unfused, eval
-// goes on with the derivative term in place, a let-chain whose bindings it evaluates
-// one by one; fused, the bindings are evaluated as R emits them, with the same
-// contractions in the same order and the same bits, and the term is never built. The
-// interpreter's recursion counts too: evaluating a term of Depth d from here takes
-// d activations at most, so a derivative deeper than the room left under MaxDepth is
+// fusedRd is the premise of the ordinary rd rule for the rd t at the point v with the
+// cotangent w, W.rd[V](x:T. N) ⇝ W.R_V(x:T. C) and W.R_V(x:T. C) ⇒ X, with R fused
+// with the evaluation of its output (dpl.Run.EvalSunk), for a run in which nothing
+// observes the derivative term (dpl.Run.Fuses). Unfused, N ⇝ C builds the trace C,
+// R builds the derivative term, and eval goes on with it in place, a let-chain whose
+// bindings it evaluates one by one. Fused, nothing reads C but R's forward pass, so
+// the trace goes there as it is recorded (a dpl.TapeSink: C is never built), and the
+// bindings of the derivative are evaluated as R emits them, with the same
+// contractions in the same order and the same bits (the trace's contractions are
+// trace's, the same too), and the derivative term is never built either. The
+// interpreter's recursion counts: evaluating a term of Depth d from here takes d
+// activations at most, so a derivative deeper than the room left under MaxDepth is
 // not fused. Where the fused evaluation declines (that, or a derivative that does not
 // evaluate to a value), der is the derivative term, for eval to go on with in place,
-// as unfused. c is not used after the call: the trace can go as R reads it.
-func (in *diffInterp) fusedDerivative(rho *dplval.Env, t *dpl.Rd, w, v, c dpl.Term) (x, der dpl.Term, err error) {
+// as unfused.
+func (in *diffInterp) fusedRd(phi *dplval.Funs, rho *dplval.Env, t *dpl.Rd, w, v dpl.Term) (x, der dpl.Term, err error) {
 	types := dplval.Types(rho.BindValue(dplval.Closed(w)).BindValue(dplval.Closed(v)), nil)
-	return in.EvalDerivative(types, w, v, t.Param, t.T, c, MaxDepth-in.depth-1)
+	sink := in.NewTapeSink(types, t.Param, t.T)
+	if _, err := in.nestedTrace(phi, rho.Bind(t.Param, v, true), t.Body, lets{sink: sink}); err != nil {
+		return nil, nil, err
+	}
+	return in.EvalSunk(sink, w, v, MaxDepth-in.depth-1)
 }
 
 // derivative is W.R_V(x:T. C), for the rd t whose body traces to c.

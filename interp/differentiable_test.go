@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/interderive/interderive"
@@ -55,4 +56,42 @@ func TestDiffDeep(t *testing.T) {
 // answers to the bit, the same definedness and errors (dplcases.Fused).
 func TestDiffFused(t *testing.T) {
 	dplcases.Fused(t, interp.EvalDiffTraced, interp.Stage{}.Differentiable(), "../testdata/differentiable")
+}
+
+// TestDiffFusedEvents pins the interpreter's fused rd (the trace fed to R as it is
+// recorded, the derivative evaluated as R emits it: nothing observes either) on a
+// trace with every kind of let the sink takes, the contractions and the bits derived
+// by hand; the unfused run (the trace and the derivative term built, then evaluated)
+// must agree with them. The program is
+// letrec f(y:real):real = y * 2 in 1.rd[3](x:real. f(x * x)):
+//   - letrec; rd (its point and cotangent are values);
+//   - the trace of f(x * x) under x = 3: x * x in the call's argument, a nontrivial
+//     context (Figure 5): sym/op, then op (x * x ⇒ 9), the trace growing by
+//     let s = x * x; sym/call, the trace growing by let y = s; y * 2 ends the trace:
+//     sym/op. C = let s = x * x in let y = s in y * 2;
+//   - tape's derivative of C (tape.go), evaluated: let x' = 3 (x' is needed); the
+//     forward pass a = x' * x': op, let; the backward pass from W = 1, through
+//     a * 2: g = mul_r(<<a, 2>, 1>) = <2, 9>: op, let; its first component to a
+//     (2 is a constant): fst, let; through x' * x': g' = mul_r(<<x', x'>, 2>) = <6, 6>:
+//     op, let; both components to x': let z = g', fst and its let, snd and its let;
+//     the body is x'bar's two contributions summed: plus, 6 + 6 = 12 = d(2x²)/dx at 3.
+func TestDiffFusedEvents(t *testing.T) {
+	prog := dplcases.Program(t, "letrec f(y:real):real = y * 2 in 1.rd[3](x:real. f(x * x))")
+	want := []string{
+		dpl.RuleLetrec, dpl.RuleRd,
+		dpl.SymOp, dpl.RuleOp, dpl.SymCall, dpl.SymOp,
+		dpl.RuleLet, dpl.RuleOp, dpl.RuleLet, dpl.RuleOp, dpl.RuleLet, dpl.RuleFst, dpl.RuleLet,
+		dpl.RuleOp, dpl.RuleLet, dpl.RuleLet, dpl.RuleFst, dpl.RuleLet, dpl.RuleSnd, dpl.RuleLet, dpl.RulePlus,
+	}
+	for _, ad := range []dpl.Differentiator{dpl.Tape, dpl.Unfused(dpl.Tape)} {
+		var got []string
+		opts := interderive.Options{OnContract: func(rule string) { got = append(got, rule) }}
+		a, err := interp.EvalDiffTraced(ad, prog, opts, nil)
+		if err != nil || !dplcases.SameBits(a.Value, &dpl.RealLit{R: 12}) {
+			t.Errorf("%s (fused: %v): %v, %v; want 12", ad.Name(), ad == dpl.Tape, a, err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s (fused: %v): contractions\n%v\nwant\n%v", ad.Name(), ad == dpl.Tape, got, want)
+		}
+	}
 }

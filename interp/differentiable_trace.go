@@ -11,7 +11,7 @@ import (
 // differentiable.go.
 
 // nestedTrace is trace in a nested layer.
-func (in *diffInterp) nestedTrace(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
+func (in *diffInterp) nestedTrace(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix lets) (dpl.Term, error) {
 	if err := in.Enter(); err != nil {
 		return nil, err
 	}
@@ -20,8 +20,9 @@ func (in *diffInterp) nestedTrace(phi *dplval.Funs, rho *dplval.Env, m dpl.Term,
 }
 
 // trace is φ | ρ ⊢ M ⇝ C for M in the trivial context, the trace so far being the
-// let-chain prefix.
-func (in *diffInterp) trace(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
+// let-chain prefix. With a sink for the trace (fusedRd), C goes there, and trace
+// returns no term.
+func (in *diffInterp) trace(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix lets) (dpl.Term, error) {
 	if err := in.activate(); err != nil {
 		return nil, err
 	}
@@ -31,7 +32,7 @@ func (in *diffInterp) trace(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefi
 }
 
 // traceBody is trace's work (the depth accounting is trace's: see evalBody).
-func (in *diffInterp) traceBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix []*dpl.Let) (dpl.Term, error) {
+func (in *diffInterp) traceBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix lets) (dpl.Term, error) {
 	for {
 		switch t := m.(type) {
 		case *dpl.Var, *dpl.RealLit, *dpl.UnitLit, *dpl.Pair: // V ⇝ V
@@ -39,14 +40,14 @@ func (in *diffInterp) traceBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, p
 			if err != nil {
 				return nil, err
 			}
-			return dpl.LetChain(prefix, v.Term)
+			return in.end(&prefix, v.Term)
 		case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
 			// V + W ⇝ V + W;  op(V) ⇝ op(V);  fst(V) ⇝ fst(V);  snd(V) ⇝ snd(V)
 			c, _, _, err := in.primitive(phi, rho, m, &prefix)
 			if err != nil {
 				return nil, err
 			}
-			return dpl.LetChain(prefix, c)
+			return in.end(&prefix, c)
 		case *dpl.Let: // let x:T = V in N ⇝ let x:T = V in C  if N ⇝ C under ρ[ρ(V)/x]
 			v, err := in.traceValue(phi, rho, t.Bound, &prefix)
 			if err != nil {
@@ -55,7 +56,7 @@ func (in *diffInterp) traceBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, p
 			if err := in.contract(dpl.SymLet); err != nil {
 				return nil, err
 			}
-			prefix = append(prefix, in.Nodes.Let(t.P, t.Name, t.T, v.Term))
+			in.push(&prefix, t.P, t.Name, t.T, v.Term)
 			rho, m = rho.Bind(t.Name, v.Val, true), t.Body
 		case *dpl.If: // if true then M else N ⇝ C  if M ⇝ C;  if false ... if N ⇝ C
 			b, err := in.condSym(phi, rho, t.Cond, &prefix)
@@ -85,7 +86,7 @@ func (in *diffInterp) traceBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, p
 			if err := in.contract(dpl.SymCall); err != nil {
 				return nil, err
 			}
-			prefix = append(prefix, in.Nodes.Let(t.P, fn.Param, fn.ParamT, v.Term))
+			in.push(&prefix, t.P, fn.Param, fn.ParamT, v.Term)
 			phi, rho = callEnvs(fn, v.Val, true)
 			m = fn.Body
 		case *dpl.Rd: // W.rd[V](x:T. N) ⇝ W.R_V(x:T. C)  if N ⇝ C under ρ[ρ(V)/x]
@@ -93,7 +94,7 @@ func (in *diffInterp) traceBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, p
 			if err != nil {
 				return nil, err
 			}
-			whole, err := dpl.LetChain(prefix, der)
+			whole, err := in.end(&prefix, der)
 			if err != nil {
 				return nil, err
 			}
@@ -110,7 +111,7 @@ func (in *diffInterp) traceBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, p
 // traceValue is M in a nontrivial context E of a symbolic evaluation (Figure 5): it
 // returns what M leaves in E's hole, the trace prefix growing by let x:T_V = C in for
 // every redex R ⇝ C met (C ⇒ V, x fresh).
-func (in *diffInterp) traceValue(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix *[]*dpl.Let) (dplval.Value, error) {
+func (in *diffInterp) traceValue(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix *lets) (dplval.Value, error) {
 	if err := in.activate(); err != nil {
 		return dplval.Value{}, err
 	}
@@ -121,7 +122,7 @@ func (in *diffInterp) traceValue(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, 
 
 // traceValueBody is traceValue's work (the depth accounting is traceValue's: see
 // evalBody).
-func (in *diffInterp) traceValueBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix *[]*dpl.Let) (dplval.Value, error) {
+func (in *diffInterp) traceValueBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix *lets) (dplval.Value, error) {
 	switch t := m.(type) {
 	case *dpl.Var:
 		b, err := lookup(rho, t.Name)
@@ -145,6 +146,11 @@ func (in *diffInterp) traceValueBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Te
 		}
 		return dplval.Pair(&in.Nodes, t.P, x, y, t.T, t.U), nil
 	case *dpl.Plus, *dpl.OpApp, *dpl.Fst, *dpl.Snd:
+		if op, ok := m.(*dpl.OpApp); ok && prefix.sink != nil {
+			if p, ok := op.Arg.(*dpl.Pair); ok {
+				return in.sinkOpPair(phi, rho, op, p, prefix)
+			}
+		}
 		c, x, y, err := in.primitive(phi, rho, m, prefix)
 		if err != nil {
 			return dplval.Value{}, err
@@ -163,7 +169,7 @@ func (in *diffInterp) traceValueBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Te
 			return dplval.Value{}, err
 		}
 		start := in.Nodes.Let(t.P, t.Name, t.T, v.Term)
-		c, err := in.nestedTrace(phi, rho.Bind(t.Name, v.Val, true), t.Body, []*dpl.Let{start})
+		c, err := in.nestedTrace(phi, rho.Bind(t.Name, v.Val, true), t.Body, lets{chain: []*dpl.Let{start}})
 		if err != nil {
 			return dplval.Value{}, err
 		}
@@ -180,7 +186,7 @@ func (in *diffInterp) traceValueBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Te
 		if b {
 			branch = t.Then
 		}
-		c, err := in.nestedTrace(phi, rho, branch, nil)
+		c, err := in.nestedTrace(phi, rho, branch, lets{})
 		if err != nil {
 			return dplval.Value{}, err
 		}
@@ -189,7 +195,7 @@ func (in *diffInterp) traceValueBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Te
 		if err := in.contract(dpl.SymLetrec); err != nil {
 			return dplval.Value{}, err
 		}
-		c, err := in.nestedTrace(letrec(phi, t), rho, t.Body, nil)
+		c, err := in.nestedTrace(letrec(phi, t), rho, t.Body, lets{})
 		if err != nil {
 			return dplval.Value{}, err
 		}
@@ -208,7 +214,7 @@ func (in *diffInterp) traceValueBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Te
 		}
 		start := in.Nodes.Let(t.P, fn.Param, fn.ParamT, v.Term)
 		phi1, rho1 := callEnvs(fn, v.Val, true)
-		c, err := in.nestedTrace(phi1, rho1, fn.Body, []*dpl.Let{start})
+		c, err := in.nestedTrace(phi1, rho1, fn.Body, lets{chain: []*dpl.Let{start}})
 		if err != nil {
 			return dplval.Value{}, err
 		}
@@ -233,7 +239,7 @@ func (in *diffInterp) traceValueBody(phi *dplval.Funs, rho *dplval.Env, m dpl.Te
 // primitive is Figure 4 on V + W, op(V), fst(V) and snd(V), M's operands first: the
 // trace term it ends with, and the closed values of that term's operands (x and y
 // for V + W, x alone for the others).
-func (in *diffInterp) primitive(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix *[]*dpl.Let) (c, x, y dpl.Term, err error) {
+func (in *diffInterp) primitive(phi *dplval.Funs, rho *dplval.Env, m dpl.Term, prefix *lets) (c, x, y dpl.Term, err error) {
 	operand := func(x dpl.Term) (dplval.Value, error) { return in.traceValue(phi, rho, x, prefix) }
 	var rule string
 	switch t := m.(type) {
@@ -305,10 +311,44 @@ func (in *diffInterp) evalPrimitive(c, x, y dpl.Term) (dpl.Term, error) {
 	return v, err
 }
 
+// sinkOpPair is traceValue on op(<M, N>) in a trace that goes into a sink (fusedRd):
+// primitive's premises and contraction (M and N traced, sym/op), then evalPrimitive's
+// (op on their closed values, in a nested layer), and the let, given to the sink
+// without the trace term op(<V, W>), which the sink alone would read
+// (dpl.TapeSink.BindFreshOp).
+func (in *diffInterp) sinkOpPair(phi *dplval.Funs, rho *dplval.Env, t *dpl.OpApp, p *dpl.Pair, prefix *lets) (dplval.Value, error) {
+	a, b, err := in.tracePair(phi, rho, p, prefix)
+	if err != nil {
+		return dplval.Value{}, err
+	}
+	if err := in.contract(dpl.SymOp); err != nil {
+		return dplval.Value{}, err
+	}
+	if err := in.Enter(); err != nil {
+		return dplval.Value{}, err
+	}
+	if err := in.activate(); err != nil {
+		in.Leave()
+		return dplval.Value{}, err
+	}
+	var v dpl.Term
+	err = in.contract(dpl.RuleOp)
+	if err == nil {
+		v, err = dpl.EvPair(t.Op, a.Val, b.Val, p.P)
+	}
+	in.deactivate()
+	in.Leave()
+	if err != nil {
+		return dplval.Value{}, err
+	}
+	x := prefix.sink.BindFreshOp(&in.Run, t.P, p.P, t.Op, a.Term, b.Term, p.T, p.U, v)
+	return dplval.Value{Term: x, Val: v}, nil
+}
+
 // symbolicRd is W.rd[V](x:T. N) ⇝ W.R_V(x:T. C), the point and the cotangent first:
 // the trace of the body, the derivative, and the environment that binds the
 // derivative's variables.
-func (in *diffInterp) symbolicRd(phi *dplval.Funs, rho *dplval.Env, t *dpl.Rd, prefix *[]*dpl.Let) (c, der dpl.Term, env *dplval.Env, err error) {
+func (in *diffInterp) symbolicRd(phi *dplval.Funs, rho *dplval.Env, t *dpl.Rd, prefix *lets) (c, der dpl.Term, env *dplval.Env, err error) {
 	v, err := in.traceValue(phi, rho, t.Point, prefix)
 	if err != nil {
 		return nil, nil, nil, err
@@ -329,7 +369,7 @@ func (in *diffInterp) symbolicRd(phi *dplval.Funs, rho *dplval.Env, t *dpl.Rd, p
 
 // condSym decides a condition of a symbolic evaluation: pred(V) with ρ(V) (E[R_bool] ⇝
 // C if R_bool ⇒ b and E[b] ⇝ C), the argument traced in its nontrivial context.
-func (in *diffInterp) condSym(phi *dplval.Funs, rho *dplval.Env, b dpl.Term, prefix *[]*dpl.Let) (bool, error) {
+func (in *diffInterp) condSym(phi *dplval.Funs, rho *dplval.Env, b dpl.Term, prefix *lets) (bool, error) {
 	switch t := b.(type) {
 	case *dpl.BoolLit:
 		return t.B, nil
@@ -360,7 +400,7 @@ func (in *diffInterp) condSym(phi *dplval.Funs, rho *dplval.Env, b dpl.Term, pre
 
 // tracePair is traceValue on the pair p, for a caller that builds what it needs of
 // the pair itself: the values of its components.
-func (in *diffInterp) tracePair(phi *dplval.Funs, rho *dplval.Env, p *dpl.Pair, prefix *[]*dpl.Let) (x, y dplval.Value, err error) {
+func (in *diffInterp) tracePair(phi *dplval.Funs, rho *dplval.Env, p *dpl.Pair, prefix *lets) (x, y dplval.Value, err error) {
 	if err := in.activate(); err != nil { // as traceValue on the pair
 		return x, y, err
 	}
@@ -375,7 +415,7 @@ func (in *diffInterp) tracePair(phi *dplval.Funs, rho *dplval.Env, p *dpl.Pair, 
 // bind is the rest of Figure 5 once R ⇝ C: C ⇒ V (under env, which binds C's free
 // variables), and the trace grows by let x:T_V = C in, x fresh, which M leaves in
 // its context.
-func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *dplval.Env, prefix *[]*dpl.Let) (dplval.Value, error) {
+func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *dplval.Env, prefix *lets) (dplval.Value, error) {
 	v, err := in.evalIn(env, c)
 	if err != nil {
 		return dplval.Value{}, err
@@ -384,6 +424,38 @@ func (in *diffInterp) bind(p dpl.Pos, c dpl.Term, env *dplval.Env, prefix *[]*dp
 }
 
 // let adds let x:T_V = C in to the trace, x fresh, and returns x ▷ V.
-func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *[]*dpl.Let) dplval.Value {
-	return dplval.Value{Term: in.BindFresh(prefix, p, c, v), Val: v}
+func (in *diffInterp) let(p dpl.Pos, c, v dpl.Term, prefix *lets) dplval.Value {
+	if prefix.sink != nil {
+		return dplval.Value{Term: prefix.sink.BindFresh(&in.Run, p, c, v), Val: v}
+	}
+	return dplval.Value{Term: in.BindFresh(&prefix.chain, p, c, v), Val: v}
+}
+
+// lets is the let-chain prefix of a trace being recorded (Figure 4 puts let x:T = V
+// in front of the trace, Figure 5 let x:T_V = C): the lets, made one term with the
+// trace's last body at its end (dpl.LetChain); or, for the trace of an rd's body
+// whose derivative is evaluated fused with R (fusedRd), the sink of R's forward
+// pass, which takes every let as it comes and the last body at the end
+// (dpl.TapeSink): R is that trace's only reader, and it is never built.
+type lets struct {
+	chain []*dpl.Let
+	sink  *dpl.TapeSink
+}
+
+// push is the trace growing by let x:T = C in, at p.
+func (in *diffInterp) push(prefix *lets, p dpl.Pos, x string, t dpl.Type, c dpl.Term) {
+	if prefix.sink != nil {
+		prefix.sink.Let(p, x, t, c)
+		return
+	}
+	prefix.chain = append(prefix.chain, in.Nodes.Let(p, x, t, c))
+}
+
+// end is the trace whose let-chain prefix is followed by tail: the term, or, into a
+// sink, none (the error is the term's: deeper than dpl.MaxDepth).
+func (in *diffInterp) end(prefix *lets, tail dpl.Term) (dpl.Term, error) {
+	if prefix.sink != nil {
+		return nil, prefix.sink.End(tail)
+	}
+	return dpl.LetChain(prefix.chain, tail)
 }

@@ -97,7 +97,7 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 			return val, nil
 		}
 	case *g.IntLit:
-		return v.Int(t.N), nil
+		return boxInt(t.N), nil
 	case *g.BoolLit:
 		return v.Bool(t.B), nil
 	case *g.Unary:
@@ -398,7 +398,7 @@ func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
 				if isBool {
 					return v.Bool(truth), nil
 				}
-				return v.Int(n), nil
+				return boxInt(n), nil
 			}
 		}
 	}
@@ -410,6 +410,25 @@ func (in *interpreter) delta(op g.Op, x, y v.Value) (v.Value, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// smallInts are the integers 0 to 1023 as values, boxed once: boxInt hands them out.
+// (The Go runtime boxes 0 to 255 without allocating, but in a call; the others it
+// allocates.) Read-only after initialization.
+var smallInts = func() (t [1024]v.Value) {
+	for i := range t {
+		t[i] = v.Int(i)
+	}
+	return t
+}()
+
+// boxInt is v.Int(n) as a value: the integers of an ordinary run (counters, fib's)
+// are small, and are boxed without an allocation or a call.
+func boxInt(n int64) v.Value {
+	if uint64(n) < uint64(len(smallInts)) {
+		return smallInts[n]
+	}
+	return v.Int(n)
 }
 
 func illTyped(op g.Op) error { return interderive.Stuck("", "%s applied to ill-typed values", op) }

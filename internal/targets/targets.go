@@ -373,11 +373,12 @@ func TargetSpace(c Config) (Target, error) {
 // refocused stages, at 10,000 and 100,000 multiplications: the target is at most 5× the
 // chain's forward evaluation at 100,000 on each, and at most 3× on the fastest. The
 // gradient runs as the command runs it: R fused with the evaluation of its output
-// (dpl.Run.EvalDerivative), as nothing observes the derivative term. A run that stops
-// (a depth bound) is reported and fails the target. It also reports the ratio in
-// contractions, and at 100,000 where each gradient's time goes: unfused
-// (gradientPhases: the trace, R, the derivative term's evaluation), and fused (the
-// gradient less the trace: R with the derivative's evaluation).
+// (dpl.Run.EvalDerivative; on interp the trace fed to R as it is recorded too,
+// dpl.TapeSink), as nothing observes the terms. A run that stops (a depth bound) is
+// reported and fails the target. It also reports the ratio in contractions, and at
+// 100,000 where each gradient's time goes: unfused (gradientPhases: the trace, R, the
+// derivative term's evaluation), and fused (the gradient less the unfused trace: R
+// with the derivative's evaluation, and on interp what the sink saves the trace).
 func TargetTape(c Config) (Target, error) {
 	t := Target{Name: "linear reverse mode (--ad tape), multiplication chain", Bound: "gradient ≤ 5× forward evaluation at n = 100,000 on machine, cps2, interp, ≤ 3× on the fastest"}
 	grad, err := c.program("grad-chain.dpl")
@@ -418,7 +419,7 @@ func TargetTape(c Config) (Target, error) {
 					x := func(d time.Duration) string {
 						return fmt.Sprintf("%s (%.1f×)", d.Round(time.Millisecond), d.Seconds()/f.Time.Seconds())
 					}
-					line += fmt.Sprintf("; unfused: trace %s, R %s, derivative %s; fused: R with the derivative ≈ %s", x(ph.Before), x(ph.R), x(ph.After), x(max(r.Time-ph.Before, 0)))
+					line += fmt.Sprintf("; unfused: trace %s, R %s, derivative %s; fused: the gradient less the trace ≈ %s", x(ph.Before), x(ph.R), x(ph.After), x(max(r.Time-ph.Before, 0)))
 					shareR = max(shareR, ph.R.Seconds()/f.Time.Seconds())
 				}
 			}
