@@ -471,18 +471,25 @@ func (p *langParser) kindArg(s *SExpr) *Kind {
 	return nil
 }
 
-// value reads (value KIND PATTERN).
-func (p *langParser) value(s *SExpr) {
+// kindPattern reads a declaration (WORD KIND PATTERN): its kind, and its pattern read
+// in mode (nil, with the error reported, if either is wrong); usage is the form an
+// error shows.
+func (p *langParser) kindPattern(s *SExpr, usage string, mode patMode) (*Kind, *Pattern, *patScope) {
 	if len(s.List) != 3 {
-		p.errorf(s.P, "(value KIND PATTERN)")
-		return
+		p.errorf(s.P, "%s", usage)
+		return nil, nil, nil
 	}
 	k := p.kindArg(s.List[1])
 	if k == nil {
-		return
+		return nil, nil, nil
 	}
-	ps := newPatScope(patValue, k)
-	pat := p.pattern(s.List[2], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	ps := newPatScope(mode, k)
+	return k, p.pattern(s.List[2], Arg{Kind: ArgTerm, Sort: k.Sort}, ps), ps
+}
+
+// value reads (value KIND PATTERN).
+func (p *langParser) value(s *SExpr) {
+	k, pat, ps := p.kindPattern(s, "(value KIND PATTERN)", patValue)
 	if pat == nil {
 		return
 	}
@@ -495,16 +502,7 @@ func (p *langParser) value(s *SExpr) {
 
 // frame reads (frame KIND PATTERN), the pattern with one (hole [KIND]).
 func (p *langParser) frame(s *SExpr) {
-	if len(s.List) != 3 {
-		p.errorf(s.P, "(frame KIND PATTERN): a pattern with one (hole [KIND])")
-		return
-	}
-	k := p.kindArg(s.List[1])
-	if k == nil {
-		return
-	}
-	ps := newPatScope(patFrame, k)
-	pat := p.pattern(s.List[2], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	k, pat, ps := p.kindPattern(s, "(frame KIND PATTERN): a pattern with one (hole [KIND])", patFrame)
 	if pat == nil {
 		return
 	}
@@ -853,16 +851,7 @@ func (p *langParser) functionBody(f *Function, s *SExpr) {
 
 // answer reads (answer KIND PATTERN): a non-value answer of a kind.
 func (p *langParser) answer(s *SExpr) {
-	if len(s.List) != 3 {
-		p.errorf(s.P, "(answer KIND PATTERN)")
-		return
-	}
-	k := p.kindArg(s.List[1])
-	if k == nil {
-		return
-	}
-	ps := newPatScope(patValue, k)
-	pat := p.pattern(s.List[2], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	k, pat, ps := p.kindPattern(s, "(answer KIND PATTERN)", patValue)
 	if pat == nil {
 		return
 	}

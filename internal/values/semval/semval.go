@@ -252,19 +252,25 @@ func lookup(k *sem.Kind, table sem.Table, v *Clo) []int {
 }
 
 func (m *Meta) IsValue(c *Clo, k *sem.Kind) bool {
-	if k.Index < 32 {
-		if known := c.values >> (2 * k.Index); known&1 != 0 {
-			return known&2 != 0
-		}
+	return memo(&c.values, k.Index, func() bool { return m.isValue(c, k) })
+}
+
+// memo is f's answer for the kind or class numbered i, from the bits of *bits if known
+// (bit 2i says it is, bit 2i+1 what it is), else computed and kept there; numbers from
+// 32 on are not kept.
+func memo(bits *uint64, i int, f func() bool) bool {
+	if i >= 32 {
+		return f()
 	}
-	is := m.isValue(c, k)
-	if k.Index < 32 {
-		bits := uint64(1)
-		if is {
-			bits = 3
-		}
-		c.values |= bits << (2 * k.Index)
+	if known := *bits >> (2 * i); known&1 != 0 {
+		return known&2 != 0
 	}
+	is := f()
+	b := uint64(1)
+	if is {
+		b = 3
+	}
+	*bits |= b << (2 * i)
 	return is
 }
 
@@ -282,20 +288,7 @@ func (m *Meta) isValue(c *Clo, k *sem.Kind) bool {
 
 // InClass reports whether c is a term of the class cl (sem.Language.InClass).
 func (m *Meta) InClass(c *Clo, cl *sem.Class) bool {
-	if cl.Index < 32 {
-		if known := c.classes >> (2 * cl.Index); known&1 != 0 {
-			return known&2 != 0
-		}
-	}
-	is := m.inClass(c, cl)
-	if cl.Index < 32 {
-		bits := uint64(1)
-		if is {
-			bits = 3
-		}
-		c.classes |= bits << (2 * cl.Index)
-	}
-	return is
+	return memo(&c.classes, cl.Index, func() bool { return m.inClass(c, cl) })
 }
 
 // inClass is InClass, not memoized.
