@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/interderive/interderive"
@@ -29,13 +30,16 @@ const elaborationLimit = 200_000
 // chain rule in different orders, a few roundings apart.
 const theoremTolerance = 1e-12
 
-// Finite differences: the central difference (f(v + h) - f(v - h)) / 2h is within
-// h²|f⁽³⁾|/6 of f'(v) (truncation) and ε|f|/h of its computed value (rounding, ε =
-// 2.2e-16). With h = 1e-6, for the smooth programs (points within [-2, 2], a few
-// steps of sin, cos, swish, sigm, squares, affine maps and exp∘sin, so that f and its
-// first three derivatives stay within a few orders of magnitude of one another) that
-// is about 1e-13 |f⁽³⁾| + 2e-10 |f|, below fdTolerance = 1e-5 relative to the largest
-// of 1, |f'(v)| and |f(v)| by more than three orders of magnitude.
+// Finite differences: the central difference D(h) = (f(v + h) - f(v - h)) / 2h is
+// within h²|f⁽³⁾|/6 of f'(v) (truncation) and ε|f|/h of its computed value (rounding,
+// ε = 2.2e-16). With h = 1e-6 that is about 1e-13 |f⁽³⁾| + 2e-10 |f|: below
+// fdTolerance = 1e-5 relative to the largest of 1, |f'(v)| and |f(v)| where f and its
+// first three derivatives are of one magnitude, but not where squares chained into a
+// sin or cos make |f⁽³⁾| large (cos(sin(2x) · (2x)⁶) at x = 2). So the check also
+// allows for the truncation it measures: D(2h) - D(h) is 3h²f⁽³⁾/6 to first order,
+// three times D(h)'s truncation, and is added to the tolerance with the rounding of
+// both differences (a wrong gradient differs from D(h) by far more than D(h) moves
+// when h doubles).
 const (
 	fdStep      = 1e-6
 	fdTolerance = 1e-5
@@ -178,25 +182,57 @@ func checkFiniteDifferences(t *rapid.T, size int, variant string, stages []inter
 			return counterexample(s.ForwardProgram(s.Point), err)
 		}
 		for i := range s.Point {
-			up, down := append([]float64(nil), s.Point...), append([]float64(nil), s.Point...)
-			up[i] += fdStep
-			down[i] -= fdStep
-			fu, err1 := f(up)
-			fd, err2 := f(down)
-			if resource(err1) || resource(err2) {
+			if len(g) != len(s.Point) {
+				return counterexample(s.Handled, fmt.Errorf("%s: a gradient of %d components, for %d inputs", stage.Name(), len(g), len(s.Point)))
+			}
+			ok, diff, err := agreesWithDifferences(g[i], f, s.Point, i, s.Cot, fv)
+			if resource(err) {
 				return nil
 			}
-			if err := errors.Join(err1, err2); err != nil {
-				return counterexample(s.ForwardProgram(up), err)
+			if err != nil {
+				return counterexample(s.ForwardProgram(s.Point), err)
 			}
-			diff := s.Cot * (fu - fd) / (2 * fdStep)
-			if len(g) != len(s.Point) || !near(g[i], diff, fdTolerance, s.Cot*fv) {
+			if !ok {
 				return counterexample(s.Handled, fmt.Errorf("%s: component %d of the gradient is %v, central differences give %v",
 					stage.Name(), i+1, g, diff))
 			}
 		}
 	}
 	return nil
+}
+
+// epsilon is float64's unit roundoff.
+const epsilon = 0x1p-52
+
+// agreesWithDifferences reports whether g, component i of the gradient of cot · f at
+// v (where f is fv), agrees with the central difference D(h), within fdTolerance and
+// the slack the differences measure: |D(2h) - D(h)| and the rounding of both. It also
+// returns D(h).
+func agreesWithDifferences(g float64, f func([]float64) (float64, error), v []float64, i int, cot, fv float64) (bool, float64, error) {
+	d, err := central(f, v, i, fdStep)
+	if err != nil {
+		return false, 0, err
+	}
+	d2, err := central(f, v, i, 2*fdStep)
+	if err != nil {
+		return false, 0, err
+	}
+	d, d2 = cot*d, cot*d2
+	slack := math.Abs(d2-d) + 4*epsilon*math.Abs(cot*fv)/fdStep
+	return math.Abs(g-d) <= fdTolerance*max(1, math.Abs(g), math.Abs(d), math.Abs(cot*fv))+slack, d, nil
+}
+
+// central is the central difference of f in coordinate i at v with step h.
+func central(f func([]float64) (float64, error), v []float64, i int, h float64) (float64, error) {
+	up, down := slices.Clone(v), slices.Clone(v)
+	up[i] += h
+	down[i] -= h
+	fu, err1 := f(up)
+	fd, err2 := f(down)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return (fu - fd) / (2 * h), nil
 }
 
 // checkElaboration: a random program elaborated statically answers as it reduces, on
