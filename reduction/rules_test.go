@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/internal/gen/lambdagen"
 	"github.com/interderive/interderive/lambda"
 	"github.com/interderive/interderive/reduction"
@@ -150,77 +151,13 @@ func TestRulesLambdaRandom(t *testing.T) {
 	})
 }
 
-// cbnExpectation is what a program of testdata/rules/cbn promises: its answer (or
-// "run-time error: REASON") and its whole contraction sequence, derived by hand.
-type cbnExpectation struct {
-	answer string
-	rules  []string
-}
-
-func readExpectation(t *testing.T, file string, src []byte) cbnExpectation {
-	var x cbnExpectation
-	for _, line := range strings.Split(string(src), "\n") {
-		if a, ok := strings.CutPrefix(line, "; expect: "); ok {
-			x.answer = a
-		}
-		if r, ok := strings.CutPrefix(line, "; rules: "); ok {
-			for _, name := range strings.Split(r, ",") {
-				x.rules = append(x.rules, strings.TrimSpace(name))
-			}
-		}
-	}
-	if x.answer == "" || len(x.rules) == 0 {
-		t.Fatalf("%s: no ; expect: or ; rules: line", file)
-	}
-	return x
-}
-
-// TestRulesCorpus runs the programs of testdata/rules/L/ on the reduction semantics
-// derived from testdata/rules/L.sem (call by name; call by name with a strictness
-// operator, two context kinds): each gives the answer and exactly the contractions
-// its comments derive by hand.
-func TestRulesCorpus(t *testing.T) {
-	for _, lang := range []string{"cbn", "cbn-strict"} {
-		t.Run(lang, func(t *testing.T) { corpus(t, lang) })
-	}
-}
-
-func corpus(t *testing.T, lang string) {
-	l := loadRules(t, lang+".sem")
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "rules", lang, "*.term"))
-	if len(files) < 4 {
-		t.Fatalf("%d programs", len(files))
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			x := readExpectation(t, file, src)
-			e, err := l.ReadTerm(src)
-			if err != nil {
-				t.Fatal(interderive.Describe(file, src, err))
-			}
-			var events []string
-			a, err := reduction.Stage{}.Rules().Eval(l, e, interderive.Options{Fuel: 1000, OnContract: func(r string) { events = append(events, r) }})
-			got := ""
-			var stuck *interderive.RuntimeError
-			switch {
-			case errors.As(err, &stuck):
-				got = "run-time error: " + stuck.Reason
-			case err != nil:
-				t.Fatal(err)
-			default:
-				got = a.String()
-			}
-			if got != x.answer {
-				t.Errorf("answer %s, want %s", got, x.answer)
-			}
-			if !slices.Equal(events, x.rules) {
-				t.Errorf("contractions\n%v\nwant\n%v", events, x.rules)
-			}
-		})
+// TestRulesSuites: the programs of testdata/rules (rulescases.Suites: the corpora of
+// cbn.sem, cbn-strict.sem and exceptions.sem, aborts to the root, a layer of
+// coins) give on the derived reduction semantics the answers and the contraction
+// sequences their comments derive by hand.
+func TestRulesSuites(t *testing.T) {
+	if n := rulescases.CheckSuites(t, reduction.Stage{}.Rules(), reduction.Stage{}.Rules()); n < 30 {
+		t.Errorf("%d programs", n)
 	}
 }
 

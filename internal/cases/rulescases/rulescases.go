@@ -116,13 +116,17 @@ type Suite struct {
 	Cases []Case
 }
 
-// Suites are the rule files that use answers, context rules and inner layers, with
-// their cases: testdata/rules/exceptions.sem and its corpus (each program's
-// expectation read from its comments, ; expect: and ; rules:), AbortSem and
-// CoinsSem with AbortCases and CoinsCases.
+// Suites are rule files of testdata/rules with their corpora, whose ; rules: lines
+// give the whole contraction sequence (each program's expectation read from its
+// comments, ; expect: and ; rules:): call by name, cbn-strict with two context kinds,
+// and exceptions (answers, context rules); and AbortSem and CoinsSem (inner layers)
+// with AbortCases and CoinsCases. (testdata/rules/cbv's ; rules: lines name the rules
+// that must fire; its programs run against the λ-calculus's hand-derived stages.)
 func Suites(t testing.TB) []Suite {
 	t.Helper()
 	return []Suite{
+		{Name: "cbn", Lang: Load(t, "cbn.sem"), Cases: Corpus(t, "cbn")},
+		{Name: "cbn-strict", Lang: Load(t, "cbn-strict.sem"), Cases: Corpus(t, "cbn-strict")},
 		{Name: "exceptions", Lang: Load(t, "exceptions.sem"), Cases: Corpus(t, "exceptions")},
 		{Name: "abort", Lang: LoadSource(t, "abort.sem", AbortSem), Cases: AbortCases},
 		{Name: "coins", Lang: LoadSource(t, "coins.sem", CoinsSem), Cases: CoinsCases},
