@@ -160,7 +160,7 @@ go tool pprof.
 						if err := workbench.Prepare(p.Calculus, variant); err != nil {
 							return err
 						}
-						chart, n := benchTable(out, cf.Program, name, a.under(p.Calculus, stageList, variant), variant, limit)
+						chart, n := benchTable(out, cf.Program, name, workbench.RunningUnder(p.Calculus, stageList, variant), variant, limit)
 						charts = append(charts, chart)
 						total.add(n)
 					}
@@ -292,12 +292,6 @@ func (a *app) benchSelection(dir, programs, stages string, variants map[string]*
 		}
 	}
 	return sel, nil
-}
-
-// under are the stages of stages that run the variant (workbench.VariantStager).
-func (a *app) under(c workbench.Calculus, stages []interderive.Stage, variant string) []interderive.Stage {
-	runs := a.wb.StagesUnder(c, variant)
-	return slices.DeleteFunc(slices.Clone(stages), func(s interderive.Stage) bool { return !slices.Contains(runs, s) })
 }
 
 // selectedStages are the stages of a program's calculus that --stage selects.

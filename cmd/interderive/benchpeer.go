@@ -80,7 +80,7 @@ func (a *app) benchPeer(stdout, stderr io.Writer, dir string, sel benchSel, peer
 					}
 					fmt.Fprintln(tw)
 				}
-				for _, st := range a.under(p.Calculus, stages, variant) {
+				for _, st := range workbench.RunningUnder(p.Calculus, stages, variant) {
 					row := workbench.RunBench(prog, size, st, variant, interderive.Options{})
 					compared++
 					if row.Err != nil {

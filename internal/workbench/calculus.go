@@ -218,3 +218,18 @@ func prepare(c Calculus, variant string) error {
 
 // Prepare readies a variant of c (Preparer) before its runs.
 func Prepare(c Calculus, variant string) error { return prepare(c, variant) }
+
+// CountContractions makes opts count the contractions of a run, passing each on to
+// the OnContract it had: a calculus's Program.Run reads the count for
+// Outcome.Steps and its print budget.
+func CountContractions(opts *interderive.Options) *int {
+	steps := new(int)
+	on := opts.OnContract
+	opts.OnContract = func(rule string) {
+		*steps++
+		if on != nil {
+			on(rule)
+		}
+	}
+	return steps
+}

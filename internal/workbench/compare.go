@@ -139,11 +139,7 @@ func (w *Workbench) Compare(c Calculus, prog Program, variants []string, mode st
 		if err := prepare(c, variant); err != nil {
 			return Comparison{}, err
 		}
-		under := stages
-		if vs, ok := c.(VariantStager); ok {
-			under = slices.DeleteFunc(slices.Clone(stages), func(s interderive.Stage) bool { return !vs.RunsUnder(s, variant) })
-		}
-		rows, diffs, partial := compareVariant(prog, under, variant, modes[i].Name, o)
+		rows, diffs, partial := compareVariant(prog, RunningUnder(c, stages, variant), variant, modes[i].Name, o)
 		cmp.Rows = append(cmp.Rows, rows...)
 		cmp.Disagreements = append(cmp.Disagreements, diffs...)
 		if partial != nil {

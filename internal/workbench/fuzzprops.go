@@ -254,11 +254,7 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 	}
 	found.drawn(variant + "\n" + prog.Lang() + ": " + src)
 	for _, mode := range c.Modes(variant) {
-		stages := p.Stages
-		if vs, ok := c.(VariantStager); ok {
-			stages = slices.DeleteFunc(slices.Clone(stages), func(s interderive.Stage) bool { return !vs.RunsUnder(s, variant) })
-		}
-		ref, d := w.Lockstep(c, prog, stages, variant, mode, p.Fuel)
+		ref, d := w.Lockstep(c, prog, RunningUnder(c, p.Stages, variant), variant, mode, p.Fuel)
 		if d == nil {
 			continue
 		}

@@ -189,11 +189,17 @@ func (w *Workbench) StagesOf(c Calculus) []interderive.Stage {
 // StagesUnder are the stages of c that run the variant (VariantStager): all of them,
 // unless c says otherwise.
 func (w *Workbench) StagesUnder(c Calculus, variant string) []interderive.Stage {
-	stages := w.StagesOf(c)
-	if vs, ok := c.(VariantStager); ok {
-		stages = slices.DeleteFunc(stages, func(s interderive.Stage) bool { return !vs.RunsUnder(s, variant) })
+	return RunningUnder(c, w.StagesOf(c), variant)
+}
+
+// RunningUnder are those of stages that run the variant of c (VariantStager), in
+// order; stages itself is not changed.
+func RunningUnder(c Calculus, stages []interderive.Stage, variant string) []interderive.Stage {
+	vs, ok := c.(VariantStager)
+	if !ok {
+		return stages
 	}
-	return stages
+	return slices.DeleteFunc(slices.Clone(stages), func(s interderive.Stage) bool { return !vs.RunsUnder(s, variant) })
 }
 
 // Reference is a calculus's reference stage, the first of its stages.

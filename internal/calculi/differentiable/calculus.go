@@ -129,19 +129,12 @@ func (p program) Run(stage interderive.Stage, variant string, opts interderive.O
 	if !ok {
 		return workbench.Outcome{}, fmt.Errorf("the %s stage does not run the differentiable language", stage.Name())
 	}
-	steps := 0
-	on := opts.OnContract
-	opts.OnContract = func(rule string) {
-		steps++
-		if on != nil {
-			on(rule)
-		}
-	}
+	steps := workbench.CountContractions(&opts)
 	a, err := st.Eval(ad, p.term, opts)
 	if err != nil {
-		return workbench.Outcome{Steps: steps}, interderive.InStage(err, stage.Name())
+		return workbench.Outcome{Steps: *steps}, interderive.InStage(err, stage.Name())
 	}
-	return outcome(a, steps, opts)
+	return outcome(a, *steps, opts)
 }
 
 // outcome is an answer's outcome, printed within the run's budgets (the value, or the

@@ -146,24 +146,17 @@ func (p program) runRuleFile(stage interderive.Stage, path string, opts interder
 	if err != nil {
 		return workbench.Outcome{}, err
 	}
-	steps := 0
-	on := opts.OnContract
-	opts.OnContract = func(rule string) {
-		steps++
-		if on != nil {
-			on(rule)
-		}
-	}
+	steps := workbench.CountContractions(&opts)
 	a, err := ds.Eval(rs.Lang, t, opts)
 	if err != nil {
-		return workbench.Outcome{Steps: steps}, interderive.InStage(err, stage.Name())
+		return workbench.Outcome{Steps: *steps}, interderive.InStage(err, stage.Name())
 	}
-	v, err := sem.FormatBounded(a.Value, opts.PrintBudget(interderive.NewLimits(opts, func() int { return steps })))
+	v, err := sem.FormatBounded(a.Value, opts.PrintBudget(interderive.NewLimits(opts, func() int { return *steps })))
 	if err != nil {
-		return workbench.Outcome{Steps: steps}, err
+		return workbench.Outcome{Steps: *steps}, err
 	}
 	obs := rs.Observe(a.Value, &labels)
-	return workbench.Outcome{Observation: obs, Value: v, Answer: RuleAnswer{Value: a.Value, Observation: obs}, Steps: steps}, nil
+	return workbench.Outcome{Observation: obs, Value: v, Answer: RuleAnswer{Value: a.Value, Observation: obs}, Steps: *steps}, nil
 }
 
 // Labels numbers the blame labels of a program, in order of appearance.

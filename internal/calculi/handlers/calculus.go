@@ -143,25 +143,18 @@ func (p program) Run(stage interderive.Stage, variant string, opts interderive.O
 	if !ok {
 		return workbench.Outcome{}, fmt.Errorf("the %s stage does not run the language of reverse handlers", stage.Name())
 	}
-	steps := 0
-	on := opts.OnContract
-	opts.OnContract = func(rule string) {
-		steps++
-		if on != nil {
-			on(rule)
-		}
-	}
+	steps := workbench.CountContractions(&opts)
 	a, err := st.Eval(ad, p.prog, opts)
 	if err != nil {
-		return workbench.Outcome{Steps: steps}, interderive.InStage(err, stage.Name())
+		return workbench.Outcome{Steps: *steps}, interderive.InStage(err, stage.Name())
 	}
 	obs := a.Observe()
-	if b := opts.PrintBudget(interderive.NewLimits(opts, func() int { return steps })); b.Max > 0 && len(obs) > b.Max {
-		return workbench.Outcome{Steps: steps}, &interderive.OutputError{What: "the value", Limit: opts.Output}
+	if b := opts.PrintBudget(interderive.NewLimits(opts, func() int { return *steps })); b.Max > 0 && len(obs) > b.Max {
+		return workbench.Outcome{Steps: *steps}, &interderive.OutputError{What: "the value", Limit: opts.Output}
 	}
 	value := obs
 	if a.Undefined != nil {
 		value = a.String()
 	}
-	return workbench.Outcome{Observation: obs, Value: value, Answer: a, Steps: steps}, nil
+	return workbench.Outcome{Observation: obs, Value: value, Answer: a, Steps: *steps}, nil
 }

@@ -108,24 +108,17 @@ func (p program) Run(stage interderive.Stage, variant string, opts interderive.O
 	if !ok {
 		return workbench.Outcome{}, fmt.Errorf("the %s stage does not run the λ-calculus", stage.Name())
 	}
-	steps := 0
-	on := opts.OnContract
-	opts.OnContract = func(rule string) {
-		steps++
-		if on != nil {
-			on(rule)
-		}
-	}
+	steps := workbench.CountContractions(&opts)
 	a, err := st.Eval(p.term, opts)
 	if err != nil {
-		return workbench.Outcome{Steps: steps}, interderive.InStage(err, stage.Name())
+		return workbench.Outcome{Steps: *steps}, interderive.InStage(err, stage.Name())
 	}
-	v, err := lam.FormatBounded(a.Value, opts.PrintBudget(interderive.NewLimits(opts, func() int { return steps })))
+	v, err := lam.FormatBounded(a.Value, opts.PrintBudget(interderive.NewLimits(opts, func() int { return *steps })))
 	if err != nil {
 		if errors.Is(err, interderive.ErrOutputLimit) {
 			err = &interderive.OutputError{What: "the value", Limit: opts.Output}
 		}
-		return workbench.Outcome{Steps: steps}, err
+		return workbench.Outcome{Steps: *steps}, err
 	}
-	return workbench.Outcome{Observation: a.Observe(), Value: v, Answer: a, Steps: steps}, nil
+	return workbench.Outcome{Observation: a.Observe(), Value: v, Answer: a, Steps: *steps}, nil
 }

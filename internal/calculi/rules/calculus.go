@@ -264,26 +264,19 @@ func (p Program) Run(stage interderive.Stage, v string, opts interderive.Options
 	if !ok {
 		return workbench.Outcome{}, fmt.Errorf("the %s stage does not run rule-defined calculi", stage.Name())
 	}
-	steps := 0
-	on := opts.OnContract
-	opts.OnContract = func(rule string) {
-		steps++
-		if on != nil {
-			on(rule)
-		}
-	}
+	steps := workbench.CountContractions(&opts)
 	a, err := st.Eval(p.calc.Lang, p.Term, opts)
 	if err != nil {
-		return workbench.Outcome{Steps: steps}, interderive.InStage(err, stage.Name())
+		return workbench.Outcome{Steps: *steps}, interderive.InStage(err, stage.Name())
 	}
-	s, err := sem.FormatBounded(a.Value, opts.PrintBudget(interderive.NewLimits(opts, func() int { return steps })))
+	s, err := sem.FormatBounded(a.Value, opts.PrintBudget(interderive.NewLimits(opts, func() int { return *steps })))
 	if err != nil {
 		if errors.Is(err, interderive.ErrOutputLimit) {
 			err = &interderive.OutputError{What: "the value", Limit: opts.Output}
 		}
-		return workbench.Outcome{Steps: steps}, err
+		return workbench.Outcome{Steps: *steps}, err
 	}
-	return workbench.Outcome{Observation: s, Value: s, Answer: a, Steps: steps}, nil
+	return workbench.Outcome{Observation: s, Value: s, Answer: a, Steps: *steps}, nil
 }
 
 // Derive prints what the stages derive from a rule file, for a person: the
