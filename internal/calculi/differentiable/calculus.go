@@ -33,7 +33,11 @@ func (calculus) Languages() []workbench.Language {
 	return []workbench.Language{{Ext: ext, Doc: "reals, tuples, conditionals on predicates, recursion, and the reverse-mode derivative rd"}}
 }
 
-func (calculus) Variant() workbench.Parameter {
+func (calculus) Variant() workbench.Parameter { return Strategies() }
+
+// Strategies is the parameter --ad: the strategy of rd (tape, pruned, figure6), which
+// every calculus on the differentiable language's terms takes.
+func Strategies() workbench.Parameter {
 	p := workbench.Parameter{Flag: "ad", Noun: "differentiation strategy", Doc: "differentiation strategy", Default: dpl.Tape.Name()}
 	for _, d := range dpl.Differentiators() {
 		p.Values = append(p.Values, d.Name())

@@ -6,6 +6,7 @@ package handlers
 
 import (
 	"fmt"
+	"github.com/interderive/interderive/internal/calculi/differentiable"
 	"regexp"
 
 	"github.com/interderive/interderive"
@@ -35,14 +36,7 @@ func (calculus) Languages() []workbench.Language {
 
 // Variant: the strategy of the term-level rd, as the differentiable language's (the
 // same flag, --ad, and the same values).
-func (calculus) Variant() workbench.Parameter {
-	p := workbench.Parameter{Flag: "ad", Noun: "differentiation strategy", Doc: "differentiation strategy", Default: dpl.Tape.Name()}
-	for _, d := range dpl.Differentiators() {
-		p.Values = append(p.Values, d.Name())
-	}
-	p.Expect = p.Values
-	return p
-}
+func (calculus) Variant() workbench.Parameter { return differentiable.Strategies() }
 
 // Modes: one, which changes nothing.
 func (calculus) Modes(string) []workbench.Mode {
