@@ -6,12 +6,12 @@ package handlers
 
 import (
 	"fmt"
-	"github.com/interderive/interderive/internal/calculi/differentiable"
 	"regexp"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
 	rh "github.com/interderive/interderive/handlers"
+	"github.com/interderive/interderive/internal/calculi/differentiable"
 	"github.com/interderive/interderive/internal/gen/handlersgen"
 	"github.com/interderive/interderive/internal/workbench"
 	"pgregory.net/rapid"
