@@ -21,7 +21,11 @@ type Language struct {
 	// Layers are the kinds a rule steps by (where (step K a b)): an inner layer, whose
 	// contractions are reported as sub-events Rule/<inner rule>.
 	Layers []*Kind
+	// File names the rule file, for the errors of a run that are the file's (a
+	// *FunctionError); the loader sets it, Parse does not know it.
+	File string
 
+	src   []byte // the rule file's source (Parse), for those errors' lines
 	cons  map[string]*Con
 	kinds map[string]*Kind
 	funcs map[string]*Function

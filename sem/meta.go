@@ -1,9 +1,6 @@
 package sem
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // The generic meta-level pieces every derived stage shares: matching, instantiation,
 // capture-avoiding substitution on the declared binders, α-equivalence.
@@ -250,18 +247,20 @@ func (l *Language) instantiateIn(p *Pattern, b []*Term, at Pos, depth int) (*Ter
 }
 
 // MaxCallDepth bounds the nesting of function calls, so that a function that
-// recurses without end is an error, not an exhausted stack.
+// recurses without end is a resource limit (a *FunctionError with its Limit), not an
+// exhausted stack.
 const MaxCallDepth = 10_000
 
 // Call applies the function f to args: the first clause whose patterns match and
-// whose conditions hold gives the result. It is an error when no clause applies.
+// whose conditions hold gives the result. It is a *FunctionError when no clause
+// applies, or when the calls nest deeper than MaxCallDepth.
 func (l *Language) Call(f *Function, args []*Term, at Pos) (*Term, error) {
 	return l.call(f, args, at, 0)
 }
 
 func (l *Language) call(f *Function, args []*Term, at Pos, depth int) (*Term, error) {
 	if depth > MaxCallDepth {
-		return nil, fmt.Errorf("function %s: calls nested deeper than %d", f.Name, MaxCallDepth)
+		return nil, l.functionError(f, args, MaxCallDepth)
 	}
 	for _, c := range f.Clauses {
 		b := make([]*Term, c.Metas)
@@ -280,11 +279,7 @@ func (l *Language) call(f *Function, args []*Term, at Pos, depth int) (*Term, er
 		}
 		return l.instantiateIn(c.RHS, b, at, depth+1)
 	}
-	shown := make([]string, len(args))
-	for i, a := range args {
-		shown[i] = FormatShort(a, 60)
-	}
-	return nil, fmt.Errorf("function %s: no clause applies to %s", f.Name, strings.Join(shown, ", "))
+	return nil, l.functionError(f, args, 0)
 }
 
 // Subst is the capture-avoiding substitution t[x := v] on the declared binders: it

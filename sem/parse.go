@@ -21,7 +21,7 @@ func Parse(src []byte) (*Language, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &langParser{l: &Language{cons: map[string]*Con{}, kinds: map[string]*Kind{}, funcs: map[string]*Function{}, metas: map[string]MetaSort{}}, sorts: map[string]*Sort{}}
+	p := &langParser{l: &Language{src: src, cons: map[string]*Con{}, kinds: map[string]*Kind{}, funcs: map[string]*Function{}, metas: map[string]MetaSort{}}, sorts: map[string]*Sort{}}
 	p.parse(ss)
 	if len(p.errs) > 0 {
 		p.errs.Sort()

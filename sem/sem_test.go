@@ -436,7 +436,7 @@ func TestLayered(t *testing.T) {
 	// A function with no clause for its argument is an error of the run.
 	f, _ := l.Function("flip")
 	if _, err := l.Call(f, []*sem.Term{sem.App(sem.Pos{}, mustCon(t, l, "pair"), sem.App(sem.Pos{}, mustCon(t, l, "h")), sem.App(sem.Pos{}, mustCon(t, l, "h")))}, sem.Pos{}); err == nil ||
-		!strings.Contains(err.Error(), "function flip: no clause applies to (pair (h) (h))") {
+		!strings.Contains(err.Error(), "function flip has no clause for (flip (pair (h) (h)))") {
 		t.Errorf("flip of a pair: %v", err)
 	}
 }

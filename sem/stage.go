@@ -1,6 +1,7 @@
 package sem
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/interderive/interderive"
@@ -153,7 +154,7 @@ func (l *Language) Contract(t *Term, k *Kind, E Context, step LayerStep) (Contra
 		}
 		c, err := l.Instantiate(r.RHS, b, at)
 		if err != nil {
-			return Contraction{}, interderive.Stuck(FormatShort(t, interderive.MaxStuckShown), "rule %s: %v", r.Name, err)
+			return Contraction{}, RuleError(r, FormatShort(t, interderive.MaxStuckShown), err)
 		}
 		out.Term = c
 		return out, nil
@@ -165,6 +166,21 @@ func (l *Language) Contract(t *Term, k *Kind, E Context, step LayerStep) (Contra
 		}
 	}
 	return Contraction{}, interderive.Stuck(FormatShort(t, interderive.MaxStuckShown), "no rule applies")
+}
+
+// RuleError is the error of a rule r whose right-hand side could not be built (err,
+// from Instantiate) for the redex printed: a meta-function's failure is the rule
+// file's (*FunctionError, which is told the rule); anything else, a prim undefined
+// there, a stuck run.
+func RuleError(r *Rule, redex string, err error) error {
+	var fe *FunctionError
+	if errors.As(err, &fe) {
+		if fe.Rule == "" {
+			fe.Rule = r.Name
+		}
+		return fe
+	}
+	return interderive.Stuck(redex, "rule %s: %v", r.Name, err)
 }
 
 // contextFits is the number of frames of E a context rule r discards, 0 if its

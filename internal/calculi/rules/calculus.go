@@ -173,6 +173,7 @@ func LoadFile(file string) (*sem.Language, error) {
 	if err != nil {
 		return nil, errors.New(interderive.Describe(file, src, err))
 	}
+	l.File = file // for the errors of a run that are the file's (sem.FunctionError)
 	return l, nil
 }
 
@@ -189,6 +190,10 @@ func (c Calculus) Name() string { return c.family.Name() }
 
 // Doc names the rule file.
 func (c Calculus) Doc() string { return "the calculus of the rule file " + c.File }
+
+// Defined names the rule file's language, (language NAME), and the file, which head
+// a trace (workbench.Defined).
+func (c Calculus) Defined() (language, file string) { return c.Lang.Name, c.File }
 
 // Languages are the family's.
 func (c Calculus) Languages() []workbench.Language { return c.family.Languages() }

@@ -43,6 +43,10 @@ type Clo struct {
 	classes uint64
 	// view memoizes View of a Leaf of a constructor term: its expansion.
 	view *Clo
+	// back memoizes ReadBack: the term c stands for. It lives as long as c does, so
+	// that a run keeps the read-back of its live closures only (a memo of the run's
+	// would keep every closure ever read back, and every term it stood for).
+	back *sem.Term
 }
 
 // Env is an environment: innermost binding first; c nil marks a name a binder
@@ -181,10 +185,8 @@ func Qualifies(l *sem.Language) bool {
 // Meta is the meta-level over closures: matching, instantiation, substitution and
 // read-back, the closure counterparts of sem's.
 type Meta struct {
-	buf  []*Clo // the bindings of the matches under way (take, release)
-	l    *sem.Language
-	back map[*Clo]*sem.Term            // read-back, memoized
-	fvs  map[*sem.Term]map[string]bool // the free variables of leaves' terms, memoized
+	buf []*Clo // the bindings of the matches under way (take, release)
+	l   *sem.Language
 }
 
 // Lang is the rule file's language.
@@ -192,7 +194,7 @@ func (m *Meta) Lang() *sem.Language { return m.l }
 
 // NewMeta is the meta-level of a language over closures.
 func NewMeta(l *sem.Language) Meta {
-	return Meta{l: l, back: map[*Clo]*sem.Term{}, fvs: map[*sem.Term]map[string]bool{}}
+	return Meta{l: l}
 }
 
 // match matches c against p, filling b.
@@ -548,20 +550,28 @@ func Subst(c *Clo, x string, v *Clo) *Clo {
 // ...), so ReadBack keeps the closures still to read back in a stack of its own rather
 // than Go's, and reads a closure that several others hold back once; it recurses only
 // into a Leaf's term, a subterm of the program or of a rule's right-hand side.
+//
+// The read-back is memoized on the closure itself (Clo.back), and shares what it can:
+// a Leaf with nothing to substitute is its own term, and a node's read-back keeps the
+// node's position, as the reduction semantics' term would. The memory a run takes is
+// then its live closures' (twice at most), however many closures it reads back: a run
+// that reads back, at each step, a term that grows (a function's argument) keeps only
+// the last one.
 func (m *Meta) ReadBack(c *Clo) *sem.Term {
-	if t, ok := m.back[c]; ok {
-		return t
+	if c.back != nil {
+		return c.back
 	}
+	fvs := map[*sem.Term]map[string]bool{} // the free variables of leaves' terms, for this read-back
 	stack := []*Clo{c}
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
-		if _, done := m.back[top]; done {
+		if top.back != nil {
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		pending := false
-		for _, d := range m.deps(top) {
-			if _, done := m.back[d]; !done {
+		for _, d := range deps(top, fvs) {
+			if d.back == nil {
 				stack, pending = append(stack, d), true
 			}
 		}
@@ -569,17 +579,20 @@ func (m *Meta) ReadBack(c *Clo) *sem.Term {
 			continue
 		}
 		stack = stack[:len(stack)-1]
-		if top.T == nil {
+		switch {
+		case top.T == nil:
 			args := make([]*sem.Term, len(top.Args))
 			for i, a := range top.Args {
-				args[i] = m.back[a]
+				args[i] = a.back
 			}
-			m.back[top] = sem.App(sem.Pos{}, top.Con, args...)
-		} else {
-			m.back[top] = m.readLeaf(top.T, top.Env, map[string]int{})
+			top.back = sem.App(top.P, top.Con, args...)
+		case top.Env == nil || top.T.Op == sem.TermInt:
+			top.back = top.T
+		default:
+			top.back = readLeaf(top.T, top.Env, map[string]int{})
 		}
 	}
-	return m.back[c]
+	return c.back
 }
 
 // readArg is a function's argument read back: at once where no variable can occur
@@ -602,18 +615,18 @@ func (m *Meta) readArg(c *Clo) *sem.Term {
 }
 
 // deps are the closures c's read-back needs first: a node's children, a Leaf's
-// closures of its free variables.
-func (m *Meta) deps(c *Clo) []*Clo {
+// closures of its free variables (fvs memoizes the free variables of terms).
+func deps(c *Clo, fvs map[*sem.Term]map[string]bool) []*Clo {
 	if c.T == nil {
 		return c.Args
 	}
 	if c.Env == nil || c.T.Op == sem.TermInt {
 		return nil
 	}
-	fv, ok := m.fvs[c.T]
+	fv, ok := fvs[c.T]
 	if !ok {
 		fv = sem.FreeVars(c.T)
-		m.fvs[c.T] = fv
+		fvs[c.T] = fv
 	}
 	var out []*Clo
 	for x := range fv {
@@ -625,8 +638,8 @@ func (m *Meta) deps(c *Clo) []*Clo {
 }
 
 // readLeaf substitutes env's read-back closures into t, but for the names a binder of
-// t hides.
-func (m *Meta) readLeaf(t *sem.Term, env *Env, hidden map[string]int) *sem.Term {
+// t hides; a subterm in which nothing is substituted is t's own.
+func readLeaf(t *sem.Term, env *Env, hidden map[string]int) *sem.Term {
 	switch t.Op {
 	case sem.TermInt:
 		return t
@@ -635,23 +648,32 @@ func (m *Meta) readLeaf(t *sem.Term, env *Env, hidden map[string]int) *sem.Term 
 			return t
 		}
 		if e := env.find(t.Name); e != nil && e.c != nil {
-			return m.back[e.c]
+			return e.c.back
 		}
 		return t
 	}
-	args := make([]*sem.Term, len(t.Args))
+	var args []*sem.Term // nil while every argument is t's own
 	for i, a := range t.Con.Args {
 		if a.Kind != sem.ArgTerm {
-			args[i] = t.Args[i]
 			continue
 		}
 		for _, b := range t.Con.BindersOf(i) {
 			hidden[t.Args[b].Name]++
 		}
-		args[i] = m.readLeaf(t.Args[i], env, hidden)
+		u := readLeaf(t.Args[i], env, hidden)
 		for _, b := range t.Con.BindersOf(i) {
 			hidden[t.Args[b].Name]--
 		}
+		if u != t.Args[i] && args == nil {
+			args = make([]*sem.Term, len(t.Args))
+			copy(args, t.Args)
+		}
+		if args != nil {
+			args[i] = u
+		}
+	}
+	if args == nil {
+		return t
 	}
 	return &sem.Term{P: t.P, Op: sem.TermCon, Con: t.Con, Args: args}
 }
@@ -727,7 +749,7 @@ func (m *Meta) contractBy(r *sem.Rule, c *Clo, k *sem.Kind, E Context, depth int
 		out.Event = r.Name + "/" + inner
 	}
 	if out.Clo, err = m.instantiate(r.RHS, b, at); err != nil {
-		return Contraction{}, false, interderive.Stuck(m.Short(c), "rule %s: %v", r.Name, err)
+		return Contraction{}, false, sem.RuleError(r, m.Short(c), err)
 	}
 	return out, true, nil
 }

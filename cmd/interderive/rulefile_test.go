@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// coinFunctions is a rule file whose functions fail on some arguments: worth has
+// clauses for a coin and a join only; loop calls itself on its own argument, for ever.
+// Its lines are numbered for the expected positions: worth is declared on line 7,
+// loop on line 10.
+const coinFunctions = `(language coins)
+(sort t (integer n) (con tally t) (con coin n) (con join t t) (con spin t))
+(kind E v)
+(value E n)
+(value E (coin n))
+(value E (join v_1 v_2))
+(function worth (t) t
+  ((worth (coin n)) n)
+  ((worth (join t_1 t_2)) (join (worth t_1) (worth t_2))))
+(function loop (t) t
+  ((loop t) (loop t)))
+(frame E (tally (hole)))
+(frame E (join (hole) t))
+(frame E (join v (hole)))
+(rule tally E (tally v) (worth v))
+(rule spin E (spin t) (loop t))
+`
+
+// TestFunctionErrors: a meta-function with no clause for its argument is the rule
+// file's error (exit status 2), positioned at the function's declaration, naming the
+// function, the call and the rule; one that recurses past sem.MaxCallDepth is a
+// resource limit (exit status 3) that names the limit. On every derived stage.
+//
+// By hand: (tally (join (coin 1) 2)) enters tally's frame, then join's: (coin 1) and
+// 2 are values, so (join (coin 1) 2) is a value and tally contracts, calling worth on
+// it; worth's join clause calls worth on (coin 1), which gives 1, and on 2, which no
+// clause matches. (spin 1) contracts by spin at once, and (loop 1) calls (loop 1) for
+// ever: the 10,001st nested call is past the limit.
+func TestFunctionErrors(t *testing.T) {
+	dir := t.TempDir()
+	rules := writeIn(t, dir, "coins.sem", coinFunctions)
+	tally := writeIn(t, dir, "tally.term", "(tally (join (coin 1) 2))")
+	spin := writeIn(t, dir, "spin.term", "(spin 1)")
+	for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp"} {
+		_, stderr, code := runCmd("run", "--rules", rules, "--stage", stage, tally)
+		want := rules + ":7:1: function worth has no clause for (worth 2), called by rule tally"
+		if code != exitStatic || !strings.Contains(stderr, want) || !strings.Contains(stderr, "\t(function worth (t) t\n\t^") || strings.Contains(stderr, "internal error") {
+			t.Errorf("%s, no clause: exit %d, %s\nwant exit 2 and %s, with the line and a caret", stage, code, stderr, want)
+		}
+		_, stderr, code = runCmd("run", "--rules", rules, "--stage", stage, spin)
+		want = rules + ":10:1: function loop: calls nest deeper than the limit of 10000 (sem.MaxCallDepth) at (loop 1), called by rule spin"
+		if code != exitFuel || !strings.Contains(stderr, want) || strings.Contains(stderr, "internal error") {
+			t.Errorf("%s, endless recursion: exit %d, %s\nwant exit 3 and %s", stage, code, stderr, want)
+		}
+	}
+}
+
+// writeIn puts a file in dir and returns its path.
+func writeIn(t *testing.T, dir, name, src string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
