@@ -100,6 +100,11 @@ func (c *checker) representatives() {
 		}
 		for _, r := range k.Rules {
 			walk(r.LHS)
+			for _, w := range r.Where {
+				for _, a := range w.Args {
+					walk(a) // a constant of = or != (or of a comparison)
+				}
+			}
 		}
 		for _, s := range k.Stucks {
 			walk(s.Pat)

@@ -123,7 +123,15 @@ func (l *Language) conditions(where []*Cond, b []*Term, step LayerStep) (bool, s
 	for _, c := range where {
 		switch c.Kind {
 		case CondEq, CondNe:
-			eq := sameAtom(b[c.Args[0].Slot], b[c.Args[1].Slot])
+			var eq bool
+			if c.Args[0].Kind == PatInt || c.Args[1].Kind == PatInt {
+				// A constant: an integer equals it, any other term does not.
+				x, okx := l.intOf(c.Args[0], b)
+				y, oky := l.intOf(c.Args[1], b)
+				eq = okx && oky && x == y
+			} else {
+				eq = sameAtom(b[c.Args[0].Slot], b[c.Args[1].Slot])
+			}
 			if eq != (c.Kind == CondEq) {
 				return false, "", nil
 			}

@@ -16,15 +16,15 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 	switch op := c.List[0].Sym; op {
 	case "=", "!=":
 		if len(args) != 2 {
-			p.errorf(c.P, "(%s A B) compares two metavariables", op)
+			p.errorf(c.P, "(%s A B) compares two metavariables, or a metavariable and an integer, not %d arguments", op, len(args))
 			return nil
 		}
-		a, b := p.boundMeta(args[0], ps), p.boundMeta(args[1], ps)
+		a, b := p.eqArg(args[0], ps), p.eqArg(args[1], ps)
 		if a == nil || b == nil {
 			return nil
 		}
-		if family(a.Sort.Kind) != family(b.Sort.Kind) || a.Sort.Sort != b.Sort.Sort {
-			p.errorf(c.P, "%s and %s are not of one sort", a.Meta, b.Meta)
+		if !eqSorts(a, b) {
+			p.errorf(c.P, "%s and %s are not of one sort", FormatPattern(a), FormatPattern(b))
 			return nil
 		}
 		k := CondEq
@@ -113,6 +113,34 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 	}
 	p.errorf(c.List[0].P, "unknown condition %s: =, !=, prim, fresh or step", c.List[0].Sym)
 	return nil
+}
+
+// eqArg reads an argument of = or !=: a bound metavariable, or an integer (a
+// constant).
+func (p *langParser) eqArg(s *SExpr, ps *patScope) *Pattern {
+	if s.Kind == SInt {
+		return &Pattern{P: s.P, Kind: PatInt, N: s.N}
+	}
+	return p.boundMeta(s, ps)
+}
+
+// eqSorts reports whether = and != may compare a and b: two metavariables of one
+// sort and family (names, integers, terms), or an integer and a metavariable that
+// may stand for one (of integers, or of terms of a sort with integers).
+func eqSorts(a, b *Pattern) bool {
+	if a.Kind == PatInt {
+		a, b = b, a
+	}
+	if b.Kind == PatInt {
+		switch {
+		case a.Kind == PatInt:
+			return true
+		case a.Sort.Kind == MetaInt:
+			return true
+		}
+		return family(a.Sort.Kind) == MetaTerm && a.Sort.Sort.Ints
+	}
+	return family(a.Sort.Kind) == family(b.Sort.Kind) && a.Sort.Sort == b.Sort.Sort
 }
 
 // family groups the metavariable kinds compared by = and !=: names, integers, terms.

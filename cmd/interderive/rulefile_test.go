@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,4 +67,40 @@ func writeIn(t *testing.T, dir, name, src string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// constants compares with integer constants in side conditions: (= n 0), (!= n 0),
+// and a value metavariable against one, either side.
+const constants = `(language constants)
+(sort t (integer n) (con if0 t t t) (con zero t))
+(kind E v)
+(value E n)
+(frame E (if0 (hole) t_1 t_2))
+(frame E (zero (hole)))
+(rule if0 E (if0 n t_1 t_2) t_1 (where (= n 0)))
+(rule if0 E (if0 n t_1 t_2) t_2 (where (!= n 0)))
+(rule zero E (zero v) 1 (where (= v 0)))
+(rule zero E (zero v) 0 (where (!= 0 v)))
+`
+
+// TestConstantsInConditions: = and != take an integer constant, on every derived
+// stage. By hand: (if0 0 7 8) is 7 by the first if0 rule (n = 0); (if0 5 7 8) is 8 by
+// the second (5 != 0); (zero (if0 3 0 2)) evaluates (if0 3 0 2) to 2 (3 != 0), then
+// (zero 2) is 0 by the second zero rule (0 != 2); (zero (if0 0 0 2)) is (zero 0), 1.
+func TestConstantsInConditions(t *testing.T) {
+	dir := t.TempDir()
+	rules := writeIn(t, dir, "constants.sem", constants)
+	for i, tt := range []struct{ src, want string }{
+		{"(if0 0 7 8)", "7"},
+		{"(if0 5 7 8)", "8"},
+		{"(zero (if0 3 0 2))", "0"},
+		{"(zero (if0 0 0 2))", "1"},
+	} {
+		prog := writeIn(t, dir, fmt.Sprintf("p%d.term", i), tt.src)
+		for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp"} {
+			if stdout, stderr, code := runCmd("run", "--rules", rules, "--stage", stage, prog); code != 0 || strings.TrimSpace(stdout) != tt.want {
+				t.Errorf("%s on %s: exit %d, %q %s, want %s", tt.src, stage, code, stdout, stderr, tt.want)
+			}
+		}
+	}
 }

@@ -381,9 +381,13 @@ func (m *Meta) conditions(r *sem.Rule, b []*Clo, step Step) (bool, string, error
 	for _, c := range r.Where {
 		switch c.Kind {
 		case sem.CondEq, sem.CondNe:
-			x, y := b[c.Args[0].Slot], b[c.Args[1].Slot]
 			var eq bool
-			if x.IsName() && y.IsName() {
+			if c.Args[0].Kind == sem.PatInt || c.Args[1].Kind == sem.PatInt {
+				// A constant: an integer equals it, any other term does not.
+				nx, okx := m.intOf(c.Args[0], b)
+				ny, oky := m.intOf(c.Args[1], b)
+				eq = okx && oky && nx == ny
+			} else if x, y := b[c.Args[0].Slot], b[c.Args[1].Slot]; x.IsName() && y.IsName() {
 				eq = x.T.Name == y.T.Name
 			} else {
 				eq = sem.AlphaEqual(m.ReadBack(x), m.ReadBack(y))
