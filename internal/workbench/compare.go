@@ -139,7 +139,7 @@ func (w *Workbench) Compare(c Calculus, prog Program, variants []string, mode st
 		if err := prepare(c, variant); err != nil {
 			return Comparison{}, err
 		}
-		rows, diffs, partial := compareVariant(prog, RunningUnder(c, stages, variant), variant, modes[i].Name, o)
+		rows, diffs, partial := compareVariant(prog, RunningUnder(c, stages, variant), variant, modes[i].Name, o, c.Equal)
 		cmp.Rows = append(cmp.Rows, rows...)
 		cmp.Disagreements = append(cmp.Disagreements, diffs...)
 		if partial != nil {
@@ -221,8 +221,9 @@ func (r *compareRun) drain() {
 	}()
 }
 
-// compareVariant compares the stages under one variant (see Compare).
-func compareVariant(prog Program, stages []interderive.Stage, variant, mode string, opts interderive.Options) ([]CompareRow, []Disagreement, *Partial) {
+// compareVariant compares the stages under one variant (see Compare); equal compares
+// two answers (Calculus.Equal).
+func compareVariant(prog Program, stages []interderive.Stage, variant, mode string, opts interderive.Options, equal func(a, b any) bool) ([]CompareRow, []Disagreement, *Partial) {
 	runs := make([]*compareRun, len(stages))
 	for i, s := range stages {
 		runs[i] = &compareRun{row: CompareRow{Variant: variant, Stage: s.Name(), Mode: mode}}
@@ -331,7 +332,7 @@ func compareVariant(prog Program, stages []interderive.Stage, variant, mode stri
 		case s.row.Cut():
 			cut = append(cut, s.row)
 		case ref.row.Cut():
-		case ref.row.Answer() != s.row.Answer() || ref.row.Outcome.Value != s.row.Outcome.Value:
+		case !sameOutcome(ref.row, s.row, equal):
 			diffs = append(diffs, Disagreement{Variant: variant, Stage: s.row.Stage, Reference: ref.row.Stage, Want: ref.row.shown(), Got: s.row.shown()})
 			continue
 		}
@@ -343,6 +344,25 @@ func compareVariant(prog Program, stages []interderive.Stage, variant, mode stri
 		return rows, diffs, nil
 	}
 	return rows, nil, &Partial{Variant: variant, Agreed: max(agreed, 0), Cut: cut}
+}
+
+// sameOutcome reports whether two runs that went to their ends ended alike: with
+// answers the calculus finds equal (equal, Calculus.Equal: terms up to α-equivalence)
+// or that print alike, or with errors of the same kind and message. The program's
+// run-time error compares by its reason and its redex, not by its position: a stage
+// may know where the source put a redex that another built anew (a meta-function's
+// result, a contractum), and the error is the same error.
+func sameOutcome(a, b CompareRow, equal func(x, y any) bool) bool {
+	var ra, rb *interderive.RuntimeError
+	switch {
+	case a.Err == nil && b.Err == nil:
+		return a.Answer() == b.Answer() && a.Outcome.Value == b.Outcome.Value || equal(a.Outcome.Answer, b.Outcome.Answer)
+	case a.Err == nil || b.Err == nil:
+		return false
+	case errors.As(a.Err, &ra) && errors.As(b.Err, &rb):
+		return ra.Reason == rb.Reason && ra.Term == rb.Term
+	}
+	return a.Answer() == b.Answer()
 }
 
 // Message says how far the stages were compared under a variant: "V: the stages

@@ -89,6 +89,7 @@ func scriptBench(t *testing.T) *Workbench {
 // answer where the other goes on parts from it at the next contraction, "(end)".
 func TestCompareAsTheRunsGo(t *testing.T) {
 	w := scriptBench(t)
+	zero := func(at interderive.Pos) error { return interderive.Runtime(at, "(use (coin 0))", "a zero coin") }
 	fuel := func(n int) error { return &interderive.FuelError{Steps: n} }
 	timeout := &interderive.TimeoutError{Steps: 2048}
 	same := script{n: 5000, answer: "4"}
@@ -122,6 +123,14 @@ func TestCompareAsTheRunsGo(t *testing.T) {
 			[]string{"v: s2 parts from ref at contraction 101: (end) instead of r"}, ""},
 		{"an error that is not a limit", scripted{"ref": same, "s2": {n: 5000, err: errors.New("stuck")}, "s3": same},
 			[]string{"v: s2 answers error: stuck, but ref answers 4"}, ""},
+		// The program's run-time error compares by its reason and redex, not by where
+		// a stage could position it (a redex a meta-function built has no position
+		// in a stage that builds it anew).
+		{"the same run-time error, positioned or not", scripted{"ref": {n: 3, err: zero(interderive.Pos{Line: 2, Col: 7})},
+			"s2": {n: 3, err: zero(interderive.Pos{})}, "s3": {n: 3, err: zero(interderive.Pos{Line: 1, Col: 1})}}, nil, ""},
+		{"run-time errors for different reasons", scripted{"ref": {n: 3, err: zero(interderive.Pos{Line: 2, Col: 7})},
+			"s2": {n: 3, err: interderive.Runtime(interderive.Pos{Line: 2, Col: 7}, "(use (coin 0))", "a single coin")}, "s3": {n: 3, err: zero(interderive.Pos{})}},
+			[]string{"v: s2 answers error: run-time error at 2:7: a single coin: (use (coin 0)), but ref answers error: run-time error at 2:7: a zero coin: (use (coin 0))"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := w.Compare(scriptCalculus{}, tc.prog, nil, "", interderive.Options{})
