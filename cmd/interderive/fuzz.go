@@ -35,7 +35,10 @@ calculus, always runs).
 Fuzz runs in rounds of up to 100 programs, on every core (--jobs). With --seed S, round
 i draws from a seed derived from S and i, so that the same --seed and --count check the
 same programs on any number of cores; without it a random seed is drawn, and printed.
-The summary says how many programs were checked and how many of them were distinct.
+--count N checks exactly N programs. The summary says how many programs were checked,
+how many of them were distinct, how many ran to a value, to a run-time error, to a
+stuck state or out of fuel (on the reference stage), and how many times each property
+was checked.
 
 A failure is shrunk to a small program, printed, and written to a new file in --out
 (an existing file is never overwritten; a write that fails loses nothing, the program

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,12 +21,16 @@ func keepRapidFlags(t *testing.T) {
 // dpl. They hold, so fuzz passes.
 func TestFuzzMetatheory(t *testing.T) {
 	keepRapidFlags(t)
-	for _, args := range [][]string{
-		{"--calculus", "gradual", "--count", "200", "--props", "blame,seq"},
-		{"--calculus", "dpl", "--count", "100", "--props", "interpolation,finite-differences"},
+	for _, tt := range []struct {
+		args  []string
+		holds string // each property checked once a program
+	}{
+		{[]string{"--calculus", "gradual", "--count", "200", "--props", "blame,seq"}, "200 programs, every property holds (blame 200, seq 200)"},
+		{[]string{"--calculus", "dpl", "--count", "100", "--props", "interpolation,finite-differences"}, "100 programs, every property holds (interpolation 100, finite-differences 100)"},
 	} {
+		args := tt.args
 		stdout, stderr, code := runCmd(append([]string{"fuzz", "--out", t.TempDir()}, args...)...)
-		if code != 0 || !strings.Contains(stdout, "every property holds ("+strings.ReplaceAll(args[5], ",", ", ")+")") {
+		if code != 0 || !strings.Contains(stdout, tt.holds) {
 			t.Errorf("fuzz %s: status %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
 		}
 	}
@@ -44,17 +49,26 @@ func TestFuzzMetatheory(t *testing.T) {
 }
 
 // TestFuzzSeedReproducible: the command with a seed reports the same programs, distinct
-// programs and seed in every run, on all cores.
+// programs and seed in every run, on all cores; --count N checks exactly N programs
+// (--count 50 once checked 58: rapid's discarded runs were counted), and the summary
+// says how many were distinct, how they ran, and how many times each property was
+// checked.
 func TestFuzzSeedReproducible(t *testing.T) {
 	keepRapidFlags(t)
-	args := []string{"fuzz", "--calculus", "gradual", "--props", "lockstep", "--count", "100", "--seed", "5", "--out", t.TempDir()}
-	first, stderr, code := runCmd(args...)
-	m := regexp.MustCompile(`^gradual: (\d+) programs \((\d+) distinct\), every property holds \(lockstep\); seed 5\n$`).FindStringSubmatch(first)
-	if code != 0 || m == nil {
-		t.Fatalf("exit %d: %q %q", code, first, stderr)
-	}
-	if again, _, _ := runCmd(args...); again != first {
-		t.Errorf("a second run: %q, the first %q", again, first)
+	for _, count := range []int{7, 50} {
+		args := []string{"fuzz", "--calculus", "gradual", "--props", "lockstep", "--count", strconv.Itoa(count), "--seed", "5", "--out", t.TempDir()}
+		first, stderr, code := runCmd(args...)
+		m := regexp.MustCompile(`^gradual: (\d+) programs \((\d+) distinct: (\d+) values, (\d+) run-time errors, 0 stuck, (\d+) out of fuel\), every property holds \(lockstep (\d+)\); seed 5\n$`).FindStringSubmatch(first)
+		if code != 0 || m == nil {
+			t.Fatalf("exit %d: %q %q", code, first, stderr)
+		}
+		n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
+		if n(1) != count || n(2) > count || n(2) < 1 || n(3)+n(4)+n(5) != count || n(6) != count {
+			t.Errorf("--count %d: %q", count, first)
+		}
+		if again, _, _ := runCmd(args...); again != first {
+			t.Errorf("a second run: %q, the first %q", again, first)
+		}
 	}
 }
 

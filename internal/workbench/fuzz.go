@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"errors"
 	"flag"
 	"hash/maphash"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interderive/interderive"
 	"pgregory.net/rapid"
 )
 
@@ -73,7 +75,8 @@ type Found struct {
 	// LineComment starts the comment lines of Text ("--" when empty): the calculus's
 	// (Commenter).
 	LineComment string
-	seen        *caseSet // every case drawn, nil when not counted
+	seen        *caseSet   // every case drawn, nil when not counted
+	stats       *fuzzTally // what the run's cases did, nil when not counted
 }
 
 // record keeps a counterexample of a property, the last one found in the round.
@@ -83,12 +86,80 @@ func (c *Found) record(prop, failure string, ce Counterexample) {
 	c.mu.Unlock()
 }
 
+// shrinking reports whether the round has failed: its runs from then on are rapid's
+// reproduction and shrinking of the failure, not cases of their own, and are not
+// counted.
+func (c *Found) shrinking() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.Prop != ""
+}
+
 // drawn notes a case a property was checked on, as the text that identifies it (the
 // program printed, with what else was drawn for it).
 func (c *Found) drawn(text string) {
-	if c.seen != nil {
+	if c.seen != nil && !c.shrinking() {
 		c.seen.add(text)
 	}
+}
+
+// checked counts a check of the property prop, unless the round is shrinking.
+func (c *Found) checked(prop string) {
+	if c.stats != nil && !c.shrinking() {
+		if n := c.stats.props[prop]; n != nil {
+			n.Add(1)
+		}
+	}
+}
+
+// reached counts the outcome of a program's reference run, unless the round is
+// shrinking.
+func (c *Found) reached(err error) {
+	if c.stats != nil && !c.shrinking() {
+		c.stats.outcomes[outcomeOf(err)].Add(1)
+	}
+}
+
+// The outcomes of a program's reference run, as fuzz counts them.
+const (
+	reachedValue = iota // an answer
+	reachedError        // the program's run-time error (interderive.RuntimeError)
+	reachedStuck        // a stuck state, or another failure: a bug, which lockstep reports
+	reachedFuel         // out of fuel
+	reachedLimit        // another resource limit: time, memory, depth, output
+	outcomeKinds
+)
+
+// outcomeOf classifies the error that ended a reference run (nil: an answer).
+func outcomeOf(err error) int {
+	var rt *interderive.RuntimeError
+	switch {
+	case err == nil:
+		return reachedValue
+	case errors.As(err, &rt):
+		return reachedError
+	case errors.Is(err, interderive.ErrOutOfFuel):
+		return reachedFuel
+	case errors.Is(err, interderive.ErrResourceLimit):
+		return reachedLimit
+	}
+	return reachedStuck
+}
+
+// fuzzTally counts what a run's cases did, shrinking left out: the cases, the
+// outcomes of their programs' reference runs, and each property's checks.
+type fuzzTally struct {
+	cases    atomic.Int64
+	outcomes [outcomeKinds]atomic.Int64
+	props    map[string]*atomic.Int64 // by property, made before the run
+}
+
+func newFuzzTally(props []string) *fuzzTally {
+	t := &fuzzTally{props: map[string]*atomic.Int64{}}
+	for _, p := range props {
+		t.props[p] = new(atomic.Int64)
+	}
+	return t
 }
 
 // caseSet counts distinct texts by their hashes.
@@ -125,13 +196,25 @@ type FuzzConfig struct {
 
 // FuzzResult is what fuzz found.
 type FuzzResult struct {
-	Checked int64 // property runs, shrinking included
+	Checked int64 // property runs, shrinking and the runs rapid discards included
+	// Cases is how many cases were checked, shrinking left out: FuzzConfig.Count
+	// (when Time is 0), unless a round failed and the rounds after it stopped.
+	Cases int64
 	// Distinct is how many distinct cases they drew, of those the engine sees (the
 	// variants and programs lockstep draws): -1 when it sees none (the properties of
 	// a calculus draw their own inputs).
 	Distinct int
-	Seed     uint64 // the seed of the run: FuzzConfig.Seed, or the random one drawn
-	Found    *Found // the shrunk counterexample of the first failing round, if any
+	// Values, Errors, Stuck, OutOfFuel and Limited count how the cases' programs ran
+	// on the reference stage (the first mode, under lockstep): to an answer, to the
+	// program's run-time error, stuck (or failed otherwise), out of fuel, or stopped
+	// by another resource limit.
+	Values, Errors, Stuck, OutOfFuel, Limited int64
+	// Props are the properties checked, in order, and PropChecks how many times
+	// each was checked (shrinking left out).
+	Props      []string
+	PropChecks []int64
+	Seed       uint64 // the seed of the run: FuzzConfig.Seed, or the random one drawn
+	Found      *Found // the shrunk counterexample of the first failing round, if any
 }
 
 // roundSeed is the seed of round i of a run with seed s (splitmix64 of s and i), never
@@ -160,7 +243,7 @@ const roundSize = 100
 // after it stop, the ones before it finish), whatever the timing. It returns how many
 // property runs were made, how many distinct cases they drew, the seed, and the shrunk
 // counterexample, if any.
-func fuzz(prop func(*rapid.T, *Found), cfg FuzzConfig, report func(int64)) FuzzResult {
+func fuzz(prop func(*rapid.T, *Found), props []string, cfg FuzzConfig, report func(int64)) FuzzResult {
 	if report == nil {
 		report = func(int64) {}
 	}
@@ -174,7 +257,7 @@ func fuzz(prop func(*rapid.T, *Found), cfg FuzzConfig, report func(int64)) FuzzR
 	}
 	setUpRapid()
 	var checked atomic.Int64
-	seen := newCaseSet()
+	seen, tally := newCaseSet(), newFuzzTally(props)
 	deadline := time.Now().Add(cfg.Time)
 	done := make(chan struct{})
 	go func() { // progress
@@ -190,11 +273,19 @@ func fuzz(prop func(*rapid.T, *Found), cfg FuzzConfig, report func(int64)) FuzzR
 		}
 	}()
 	// A round's size depends on the count alone, not on the number of jobs, so that
-	// the rounds, and their seeds, are the same on any number of cores.
+	// the rounds, and their seeds, are the same on any number of cores; the last
+	// round checks what is left of the count, so that a run checks exactly Count
+	// cases.
 	size := max(1, min(roundSize, cfg.Count))
 	rounds := int64(math.MaxInt64)
 	if cfg.Time == 0 {
 		rounds = int64((max(cfg.Count, 1) + size - 1) / size)
+	}
+	sizeOf := func(i int64) int {
+		if cfg.Time == 0 && i == rounds-1 {
+			return max(cfg.Count, 1) - int(rounds-1)*size
+		}
+		return size
 	}
 	// rapid reads its seed and its number of checks from global flags when a check
 	// starts: a round holds settings until its property first runs, by which time
@@ -228,16 +319,34 @@ func fuzz(prop func(*rapid.T, *Found), cfg FuzzConfig, report func(int64)) FuzzR
 				if i >= rounds || i > failed() || cfg.Time > 0 && !time.Now().Before(deadline) {
 					return
 				}
-				tb, c := &fuzzTB{}, &Found{Round: i, seen: seen}
+				tb, c := &fuzzTB{}, &Found{Round: i, seen: seen, stats: tally}
 				var once sync.Once
 				release := func() { once.Do(settings.Unlock) }
 				settings.Lock()
 				_ = flag.Set("rapid.seed", strconv.FormatUint(roundSeed(res.Seed, i), 10))
-				_ = flag.Set("rapid.checks", strconv.Itoa(size))
+				// rapid checks a fifth of its count under -short (a test's): the
+				// round asks for five times its size then.
+				checks := sizeOf(i)
+				if testing.Short() {
+					checks *= 5
+				}
+				_ = flag.Set("rapid.checks", strconv.Itoa(checks))
 				rapid.Check(tb, func(t *rapid.T) {
 					release()
 					checked.Add(1)
+					// A case is a run that ends, or the run that fails the round;
+					// not one rapid discards (its data rejected), which rapid
+					// replaces with another, so that the round checks its size;
+					// nor a run of the shrinking. (Every run calls prop from here:
+					// rapid shrinks a failure only if it fails where it did.)
+					counted, ended := !c.shrinking(), false
+					defer func() {
+						if counted && (ended || c.shrinking()) {
+							tally.cases.Add(1)
+						}
+					}()
 					prop(t, c)
+					ended = true
 				})
 				release()
 				if tb.Failed() {
@@ -254,5 +363,13 @@ func fuzz(prop func(*rapid.T, *Found), cfg FuzzConfig, report func(int64)) FuzzR
 	close(done)
 	report(-1)
 	res.Checked, res.Distinct, res.Found = checked.Load(), seen.len(), found
+	res.Cases = tally.cases.Load()
+	o := &tally.outcomes
+	res.Values, res.Errors, res.Stuck = o[reachedValue].Load(), o[reachedError].Load(), o[reachedStuck].Load()
+	res.OutOfFuel, res.Limited = o[reachedFuel].Load(), o[reachedLimit].Load()
+	res.Props = props
+	for _, p := range props {
+		res.PropChecks = append(res.PropChecks, tally.props[p].Load())
+	}
 	return res
 }

@@ -168,11 +168,57 @@ func TestFuzzSummary(t *testing.T) {
 	if one.Found != nil || one.Checked != four.Checked || one.Distinct != four.Distinct || one.Distinct < 2 {
 		t.Errorf("one core %+v, four %+v", one, four)
 	}
-	if m := regexp.MustCompile(`^counter: (\d+) programs \((\d+) distinct\), every property holds \(lockstep\); seed 5$`).FindStringSubmatch(p.Summary(one)); m == nil {
+	if m := regexp.MustCompile(`^counter: 200 programs \((\d+) distinct: 200 values, 0 run-time errors, 0 stuck, 0 out of fuel\), every property holds \(lockstep 200\); seed 5$`).FindStringSubmatch(p.Summary(one)); m == nil {
 		t.Errorf("summary %q", p.Summary(one))
 	}
-	if s := p.Summary(FuzzResult{Checked: 3, Distinct: -1, Seed: 1}); s != "counter: 3 programs, every property holds (lockstep); seed 1" {
+	if s := p.Summary(FuzzResult{Cases: 3, Distinct: -1, Seed: 1, Props: []string{Lockstep}, PropChecks: []int64{3}}); s != "counter: 3 programs, every property holds (lockstep 3); seed 1" {
 		t.Errorf("summary without distinct %q", s)
+	}
+	limited := FuzzResult{Cases: 4, Distinct: 3, Values: 1, Errors: 1, OutOfFuel: 1, Limited: 1, Seed: 1, Props: []string{Lockstep, "small"}, PropChecks: []int64{4, 4}}
+	if s := p.Summary(limited); s != "counter: 4 programs (3 distinct: 1 values, 1 run-time errors, 0 stuck, 1 out of fuel, 1 at another limit), every property holds (lockstep 4, small 4); seed 1" {
+		t.Errorf("summary with a limit %q", s)
+	}
+}
+
+// TestFuzzCountsExactly: --count N checks exactly N cases, in whole rounds of 100 and
+// a last one of what is left, whatever rapid discards (here every case whose number
+// is a multiple of 3, which rapid replaces with another) and under -short (where
+// rapid checks a fifth of what it is asked); the cases are counted independently here.
+func TestFuzzCountsExactly(t *testing.T) {
+	keepRapidFlags(t)
+	for _, count := range []int{1, 7, 150} {
+		var mu sync.Mutex
+		kept := 0
+		prop := func(t *rapid.T, c *Found) {
+			n := rapid.IntRange(0, 1000).Draw(t, "n")
+			if n%3 == 0 {
+				t.SkipNow()
+			}
+			c.drawn(strconv.Itoa(n))
+			mu.Lock()
+			kept++
+			mu.Unlock()
+		}
+		res := fuzz(prop, nil, FuzzConfig{Count: count, Jobs: 2, Seed: 11}, func(int64) {})
+		if res.Cases != int64(count) || kept != count || res.Distinct > count || res.Checked < int64(count) {
+			t.Errorf("--count %d: %d cases (%d kept here, %d distinct, %d runs)", count, res.Cases, kept, res.Distinct, res.Checked)
+		}
+	}
+}
+
+// TestFuzzOutcomes: fuzz counts how the programs ran. The counter under variant one
+// counts down by one, a contraction a step: with a lockstep fuel of 4 (fueledAt), the
+// programs of size 1, 0 to 10, end in a value from 0 to 4 and run out of fuel from 5
+// to 10; so there are at most 11 distinct programs, both outcomes among 300 (rapid
+// draws small numbers and large ones alike often), and nothing else.
+func TestFuzzOutcomes(t *testing.T) {
+	keepRapidFlags(t)
+	w := newBench(t, fueledAt{newCounter(), 4})
+	p, res := fuzzOne(t, w, FuzzOptions{Size: 1, Props: []string{Lockstep}, Stages: []string{"quiet"}, Only: map[string][]string{"speed": {"one"}}},
+		FuzzConfig{Count: 300, Jobs: 2, Seed: 9})
+	if res.Found != nil || res.Cases != 300 || res.Distinct > 11 || res.Values == 0 || res.OutOfFuel == 0 ||
+		res.Values+res.OutOfFuel != 300 || res.Errors+res.Stuck+res.Limited != 0 || len(res.PropChecks) != 1 || res.PropChecks[0] != 300 {
+		t.Errorf("%+v: %s", res, p.Summary(res))
 	}
 }
 
@@ -196,13 +242,13 @@ func TestFuzzSeedRounds(t *testing.T) {
 				t.Fatalf("%d", n)
 			}
 		}
-		return fuzz(prop, FuzzConfig{Count: 400, Jobs: jobs, Seed: 42}, func(int64) {}), cases
+		return fuzz(prop, nil, FuzzConfig{Count: 400, Jobs: jobs, Seed: 42}, func(int64) {}), cases
 	}
 	never := func(uint64) bool { return false }
 	one, cases1 := run(1, never)
 	four, cases4 := run(4, never)
-	// 4 rounds of 100 checks (20 with -short).
-	if one.Checked != four.Checked || one.Checked < 80 {
+	// 4 rounds of 100 checks.
+	if one.Checked != four.Checked || one.Cases != 400 {
 		t.Fatalf("checked %d and %d programs", one.Checked, four.Checked)
 	}
 	if one.Distinct != len(cases1) || one.Distinct <= int(one.Checked)/2 {
@@ -219,7 +265,7 @@ func TestFuzzSeedRounds(t *testing.T) {
 		t.Errorf("counterexamples %+v and %+v", f1.Found, f4.Found)
 	}
 	// Without a seed, a random one is drawn and reported.
-	if r := fuzz(func(t *rapid.T, c *Found) { rapid.Bool().Draw(t, "b") }, FuzzConfig{Count: 10, Jobs: 1}, func(int64) {}); r.Seed == 0 {
+	if r := fuzz(func(t *rapid.T, c *Found) { rapid.Bool().Draw(t, "b") }, nil, FuzzConfig{Count: 10, Jobs: 1}, func(int64) {}); r.Seed == 0 {
 		t.Errorf("no seed reported")
 	}
 }

@@ -226,7 +226,9 @@ func (w *Workbench) Fuzz(p FuzzPlan, cfg FuzzConfig, progress func(int64)) FuzzR
 			return // a file variant: lockstep only (the properties are of the named variants)
 		}
 		for _, q := range props {
-			if ce := q.Check(t, p.Size, variant, p.Stages); ce != nil {
+			ce := q.Check(t, p.Size, variant, p.Stages)
+			found.checked(q.Name)
+			if ce != nil {
 				found.record(q.Name, q.Failure, *ce)
 				if ce.Err != nil {
 					t.Fatalf("%s: %v", q.Failure, ce.Err)
@@ -234,7 +236,7 @@ func (w *Workbench) Fuzz(p FuzzPlan, cfg FuzzConfig, progress func(int64)) FuzzR
 				t.Fatalf("%s", q.Failure)
 			}
 		}
-	}, cfg, progress)
+	}, p.Props, cfg, progress)
 	if !lockstep {
 		res.Distinct = -1
 	}
@@ -253,11 +255,15 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 		src += " …"
 	}
 	found.drawn(variant + "\n" + prog.Lang() + ": " + src)
-	for _, mode := range c.Modes(variant) {
+	for i, mode := range c.Modes(variant) {
 		ref, d := w.Lockstep(c, prog, RunningUnder(c, p.Stages, variant), variant, mode, p.Fuel)
+		if i == 0 {
+			found.reached(ref.Err)
+		}
 		if d == nil {
 			continue
 		}
+		found.checked(Lockstep)
 		var comment []string
 		if h, ok := prog.(Headed); ok {
 			comment = append(comment, h.Header()...)
@@ -275,18 +281,31 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 		found.record(Lockstep, lockstepFailure, Counterexample{Lang: prog.Lang(), Source: src, Comment: comment, Err: d})
 		t.Fatalf("%v", d)
 	}
+	found.checked(Lockstep)
 }
 
 // Summary is the line fuzz prints for a calculus whose properties all held: "NAME: N
-// programs (N distinct), every property holds (P1, P2); seed S" ("(N distinct)" left
-// out when the engine saw none of the inputs).
+// programs (D distinct: V values, E run-time errors, S stuck, F out of fuel), every
+// property holds (lockstep N, P2 N); seed S". The part in parentheses is lockstep's,
+// left out without it (the properties draw their own inputs), and ", L at another
+// limit" is added when some were; each property is followed by how many times it was
+// checked.
 func (p FuzzPlan) Summary(res FuzzResult) string {
-	distinct := ""
+	programs := ""
 	if res.Distinct >= 0 {
-		distinct = fmt.Sprintf(" (%d distinct)", res.Distinct)
+		programs = fmt.Sprintf(" (%d distinct: %d values, %d run-time errors, %d stuck, %d out of fuel",
+			res.Distinct, res.Values, res.Errors, res.Stuck, res.OutOfFuel)
+		if res.Limited > 0 {
+			programs += fmt.Sprintf(", %d at another limit", res.Limited)
+		}
+		programs += ")"
+	}
+	props := make([]string, len(res.Props))
+	for i, name := range res.Props {
+		props[i] = fmt.Sprintf("%s %d", name, res.PropChecks[i])
 	}
 	return fmt.Sprintf("%s: %d programs%s, every property holds (%s); seed %d",
-		p.Calculus.Name(), res.Checked, distinct, strings.Join(p.Props, ", "), res.Seed)
+		p.Calculus.Name(), res.Cases, programs, strings.Join(props, ", "), res.Seed)
 }
 
 // Text is the counterexample as a program file: a comment that says where it comes
