@@ -1,9 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -40,9 +44,10 @@ how many of them were distinct, how many ran to a value, to a run-time error, to
 stuck state or out of fuel (on the reference stage), and how many times each property
 was checked.
 
-A failure is shrunk to a small program, printed, and written to a new file in --out
-(an existing file is never overwritten; a write that fails loses nothing, the program
-is printed above); the exit status is then 1. For lockstep, the file has the reference
+A failure is shrunk to a small program, printed, and written to a new file in --out,
+fuzz-CALCULUS-PROPERTY-TIME.EXT (an existing file is never overwritten: the name takes
+-2, -3, ... if it is taken; a write that fails loses nothing, the program is printed
+above); the exit status is then 1. For lockstep, the file has the reference
 answer as its expectation comment, ready for testdata. For the other properties, the
 file states the violation in comments and has no expectation (which answer is right is
 not known), so that it reproduces the failure with run or trace rather than check.`,
@@ -138,7 +143,7 @@ func (a *app) reportCounterexample(name string, res workbench.FuzzResult, dir st
 	c := res.Found
 	text := c.Text()
 	fmt.Fprintf(a.stdout, "%s\n%s", c.Headline(name, res), text)
-	path := c.Path(dir, name, time.Now().Unix())
+	path := freshPath(c.Path(dir, name, time.Now().Unix()))
 	f, err := createOutput(path, nil, false)
 	if err == nil {
 		_, err = io.WriteString(f, text)
@@ -151,6 +156,22 @@ func (a *app) reportCounterexample(name string, res workbench.FuzzResult, dir st
 		return
 	}
 	fmt.Fprintf(a.stdout, "%s: saved to %s\n", name, interderive.Escape(path))
+}
+
+// freshPath is path if no file has it, else path with -2, -3, ... before its
+// extension, the first that none has: fuzz names its counterexamples itself (by the
+// calculus, the property and the time), and two found in the same second, or a run
+// in a directory that has one, keep every file and lose no counterexample. (The file
+// is then created exclusively: one that appears meanwhile is not overwritten either.)
+func freshPath(path string) string {
+	ext := filepath.Ext(path)
+	stem := strings.TrimSuffix(path, ext)
+	for k := 2; ; k++ {
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) || k > 1000 {
+			return path
+		}
+		path = fmt.Sprintf("%s-%d%s", stem, k, ext)
+	}
 }
 
 // fuzzProgress reports on a terminal how far a calculus has got.

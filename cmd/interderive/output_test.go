@@ -121,6 +121,23 @@ func TestCounterexampleNeverLost(t *testing.T) {
 	if src, _ := os.ReadFile(files[0]); string(src) != "-- found by interderive fuzz\n-- expect[ed]: 4\ninc 3\n" {
 		t.Errorf("the file holds %q", src)
 	}
+	// A counterexample whose name is taken (the same calculus, property and second)
+	// goes to a new file beside it: neither is overwritten.
+	taken := strings.TrimSuffix(files[0], ".gtlc")
+	if err := os.WriteFile(taken+"-2.gtlc", []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := freshPath(files[0]); got != taken+"-3.gtlc" {
+		t.Errorf("the fresh name beside %s and -2: %s, want -3", files[0], got)
+	}
+	a.reportCounterexample("gradual", res, dir)
+	files, _ = filepath.Glob(filepath.Join(dir, "fuzz-gradual-lockstep-*.gtlc"))
+	if len(files) < 3 {
+		t.Errorf("after a second counterexample, the files %v: one was overwritten", files)
+	}
+	if mine, _ := os.ReadFile(taken + "-2.gtlc"); string(mine) != "mine" {
+		t.Errorf("the existing file became %q", mine)
+	}
 }
 
 // TestVersion: --version prints the module's version and the revision it was built
