@@ -98,6 +98,7 @@ func (a *app) sideBySide(path string, l loaded, mode string, opts interderive.Op
 	if err != nil {
 		return err
 	}
+	s.File = path // the title names the program's file
 	if asJSON {
 		if err := s.WriteJSON(a.stdout); err != nil {
 			return err

@@ -266,9 +266,13 @@ quiet      done(2)
 	if err := s.WriteJSON(&j); err != nil {
 		t.Fatal(err)
 	}
-	wantJSON := `{"program":"1","variant":"one","parameter":"speed","mode":"plain","lanes":[` +
-		`{"stage":"ref","rules":["dec"],"steps":[["count 1","now 0"],["| contraction 1 (dec) completes","| total 1","| closed"]],"answer":"done(1)"},` +
-		`{"stage":"quiet","rules":["dec"],"steps":[[],["| contraction 1 (dec) completes","| total 1"]],"answer":"done(1)"}]}` + "\n"
+	// Version 2: each lane's rules and answer, then a step per row with every lane's
+	// lines there (the counter prints no decomposition: no redex to locate).
+	wantJSON := `{"version":2,"title":"counter, speed one, mode plain","calculus":"counter","program":"1","parameter":"speed","variant":"one","mode":"plain","reference":"ref",` +
+		`"lanes":[{"stage":"ref","rules":["dec"],"answer":"done(1)"},{"stage":"quiet","rules":["dec"],"answer":"done(1)"}],"steps":[` +
+		`{"n":1,"rule":"dec","agree":true,"redex":null,"contractum":null,"stages":[{"stage":"ref","rule":"dec","lines":["count 1","now 0"]},{"stage":"quiet","rule":"dec","lines":[]}]},` +
+		`{"n":2,"rule":"","agree":true,"redex":null,"contractum":null,"stages":[{"stage":"ref","rule":"","lines":["| contraction 1 (dec) completes","| total 1","| closed"]},` +
+		`{"stage":"quiet","rule":"","lines":["| contraction 1 (dec) completes","| total 1"]}]}]}` + "\n"
 	if j.String() != wantJSON {
 		t.Errorf("JSON\n%s\nwant\n%s", j.String(), wantJSON)
 	}
@@ -276,7 +280,7 @@ quiet      done(2)
 	if err := s.WriteHTML(&h); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<h1>interderive: speed one (plain)</h1>", "<th>ref</th><th>quiet</th>", "<pre>count 1\nnow 0\n⇒ dec</pre>", "<b>quiet</b>: done(1)"} {
+	for _, want := range []string{"<h1>interderive trace: counter, speed one, mode plain</h1>", "<th>ref</th><th>quiet</th>", "<pre>count 1\nnow 0\n⇒ dec</pre>", "<b>quiet</b>: done(1)"} {
 		if !strings.Contains(h.String(), want) {
 			t.Errorf("the page lacks %q:\n%s", want, h.String())
 		}

@@ -1,10 +1,8 @@
 package workbench
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"strings"
 
@@ -29,11 +27,23 @@ type Lane struct {
 // SideBySide is a run of one program on every stage of its calculus, aligned on the
 // contraction sequence the stages share.
 type SideBySide struct {
+	// Calculus is the calculus's name; Language and Definition name the language a
+	// definition file declares and the file (Defined: a rule file's), empty for a
+	// calculus of the registry.
+	Calculus   string `json:"calculus"`
+	Language   string `json:"language,omitempty"`
+	Definition string `json:"definition,omitempty"`
+	// File is the program's file, as the command was given it: the caller sets it
+	// ("" when there is none).
+	File    string `json:"file,omitempty"`
 	Program string `json:"program"`
 	Variant string `json:"variant"`
 	// Parameter names what Variant is: the variant parameter's flag.
 	Parameter string `json:"parameter"`
 	Mode      string `json:"mode"`
+	// Reference is the calculus's reference stage, whose lane locates each step's
+	// redex and contractum (Steps).
+	Reference string `json:"reference"`
 	Lanes     []Lane `json:"lanes"`
 }
 
@@ -80,7 +90,13 @@ func (w *Workbench) sideBySide(c Calculus, prog Program, variant, mode string, o
 		return SideBySide{}, opts, nil, err
 	}
 	stages = w.StagesUnder(c, v)
-	s := SideBySide{Program: source(prog, opts), Variant: v, Parameter: c.Variant().Flag, Mode: m.Name}
+	s := SideBySide{Calculus: c.Name(), Program: source(prog, opts), Variant: v, Parameter: c.Variant().Flag, Mode: m.Name}
+	if d, ok := c.(Defined); ok {
+		s.Language, s.Definition = d.Defined()
+	}
+	if r := w.Reference(c); r != nil {
+		s.Reference = r.Name()
+	}
 	return s, opts, stages, nil
 }
 
@@ -154,13 +170,6 @@ func (w *Workbench) WriteSideBySide(out io.Writer, c Calculus, prog Program, var
 	}
 	s.writeEnd(out)
 	return s.Err()
-}
-
-// WriteJSON writes the aligned trace as one JSON object.
-func (s SideBySide) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(s)
 }
 
 // Rows is the number of rows of the aligned trace: one per contraction of the longest
@@ -269,80 +278,4 @@ func (s SideBySide) writeEnd(w io.Writer) {
 			fmt.Fprintf(w, "%-10s %s\n", l.Stage, l.Answer)
 		}
 	}
-}
-
-var page = template.Must(template.New("trace").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>interderive trace</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 1.5em; }
-h1 { font-size: 1.2em; } code, pre { font-family: ui-monospace, monospace; font-size: 12px; }
-table { border-collapse: collapse; width: 100%; table-layout: fixed; }
-th, td { border: 1px solid #ccc; padding: 4px; vertical-align: top; }
-th { background: #eee; }
-td pre { white-space: pre-wrap; word-break: break-all; margin: 0; }
-tr.rule td { background: #f6f6ff; font-weight: bold; }
-tr.disagree td { background: #fdd; }
-tr.current td { background: #eef4ff; }
-tr.current td:first-child { border-left: 4px solid #36c; }
-#bar { position: sticky; top: 0; background: white; padding: .5em 0; z-index: 2; }
-</style></head><body>
-<h1>interderive: {{.Parameter}} {{.Variant}}{{if .Mode}} ({{.Mode}}){{end}}</h1>
-<p><code>{{.Program}}</code></p>
-<div id="bar"><button id="prev">&larr; previous</button> <button id="next">next &rarr;</button>
-<span id="where"></span></div>
-<table><thead><tr><th style="width:8em">contraction</th>{{range .Lanes}}<th>{{.Stage}}</th>{{end}}</tr></thead>
-<tbody>
-{{range $i, $row := .Table}}<tr class="step{{if not $row.Agree}} disagree{{end}}" id="row{{$i}}"><td>{{if not $row.Agree}}{{$row.N}}. <b>the stages disagree</b>{{else if $row.Rule}}{{$row.N}}. <b>{{$row.Rule}}</b>{{else}}end{{end}}</td>
-{{range $row.Cells}}<td><pre>{{.}}</pre></td>{{end}}</tr>
-{{end}}</tbody></table>
-<p>{{range .Lanes}}<b>{{.Stage}}</b>: {{if .Error}}{{.Error}}{{else}}{{.Answer}}{{end}}<br>{{end}}</p>
-<script>
-let cur = 0; const rows = document.querySelectorAll("tr.step");
-function show(i, scroll) {
-  if (i < 0 || i >= rows.length) return;
-  rows[cur].classList.remove("current"); cur = i; rows[cur].classList.add("current");
-  if (scroll) rows[cur].scrollIntoView({block: "nearest"});
-  document.getElementById("where").textContent = "row " + (cur + 1) + " of " + rows.length;
-}
-document.getElementById("prev").onclick = () => show(cur - 1, true);
-document.getElementById("next").onclick = () => show(cur + 1, true);
-document.addEventListener("keydown", e => { if (e.key === "ArrowDown" || e.key === "j") show(cur + 1, true); if (e.key === "ArrowUp" || e.key === "k") show(cur - 1, true); });
-show(0, false);
-</script></body></html>
-`))
-
-// WriteHTML writes a self-contained page in which a person can step through the
-// aligned trace (buttons, or the arrow keys). Each row is named by its contraction's
-// rule (or says that the stages disagree, or that the run has ended), and each
-// stage's cell ends with the rule it contracted there: "⇒ RULE".
-func (s SideBySide) WriteHTML(w io.Writer) error {
-	type row struct {
-		N     int
-		Rule  string
-		Agree bool
-		Cells []string
-	}
-	var rows []row
-	for i := range s.Rows() {
-		rule, agree := s.Rule(i)
-		r := row{N: i + 1, Rule: rule, Agree: agree}
-		for _, l := range s.Lanes {
-			cell := ""
-			if i < len(l.Steps) {
-				cell = strings.Join(l.Steps[i], "\n")
-				if i < len(l.Rules) {
-					if cell != "" {
-						cell += "\n"
-					}
-					cell += "⇒ " + l.Rules[i]
-				}
-			}
-			r.Cells = append(r.Cells, cell)
-		}
-		rows = append(rows, r)
-	}
-	return page.Execute(w, struct {
-		SideBySide
-		Table []row
-	}{s, rows})
 }
