@@ -291,3 +291,36 @@ func TestFuzzRestoresRapidFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestCounterexampleTextIsAProgram: a comment of several lines (an error with its
+// source line and caret) is commented line by line, so that the counterexample's
+// file stays a program of its language.
+func TestCounterexampleTextIsAProgram(t *testing.T) {
+	f := &Found{LineComment: ";", Counterexample: Counterexample{Source: "(go 0)",
+		Comment: []string{"f.sem:7:1: function spin: calls nest too deep\n\t(function spin (t) t\n\t^", "the reference stage: too deep"}}}
+	want := "; found by interderive fuzz\n; f.sem:7:1: function spin: calls nest too deep\n; \t(function spin (t) t\n; \t^\n; the reference stage: too deep\n(go 0)\n"
+	if got := f.Text(); got != want {
+		t.Errorf("text %q\nwant %q", got, want)
+	}
+}
+
+// TestSameEndTooDeep: runs that all stop too deep (a rule file's function recursing
+// without end, on every stage) agree, as runs out of fuel do; too deep agrees with
+// nothing else.
+func TestSameEndTooDeep(t *testing.T) {
+	deep := &interderive.DepthError{What: "calls", Limit: 3}
+	for _, tt := range []struct {
+		a, b error
+		want bool
+	}{
+		{deep, &interderive.DepthError{What: "calls", Limit: 3}, true},
+		{deep, nil, false},
+		{nil, deep, false},
+		{deep, &interderive.FuelError{Steps: 3}, false},
+		{&interderive.FuelError{Steps: 3}, deep, false},
+	} {
+		if got := sameEnd(tt.a, tt.b); got != tt.want {
+			t.Errorf("sameEnd(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

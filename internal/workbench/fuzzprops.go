@@ -273,8 +273,12 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 		switch {
 		case errors.As(ref.Err, &rt):
 			comment = append(comment, fmt.Sprintf("expect[%s]: run-time error: %s", variant, rt.Reason))
-		case ref.Err != nil:
+		case errors.Is(ref.Err, interderive.ErrOutOfFuel):
 			comment = append(comment, fmt.Sprintf("expect[%s]: out of fuel", variant), fmt.Sprintf("fuel: %d", p.Fuel))
+		case ref.Err != nil:
+			// The reference failed too (stuck, too deep): which answer is right is not
+			// known, and the file has no expectation.
+			comment = append(comment, fmt.Sprintf("the reference stage: %v", ref.Err))
 		default:
 			comment = append(comment, fmt.Sprintf("expect[%s]: %s", variant, ref.Outcome.Observation))
 		}
@@ -316,8 +320,12 @@ func (c *Found) Text() string {
 		comment = "--"
 	}
 	text := comment + " found by interderive fuzz\n"
-	for _, line := range c.Comment {
-		text += comment + " " + line + "\n"
+	for _, lines := range c.Comment {
+		// A comment of several lines (an error with its source line and caret) is a
+		// comment on each: the file stays a program.
+		for _, line := range strings.Split(lines, "\n") {
+			text += strings.TrimRight(comment+" "+line, " ") + "\n"
+		}
 	}
 	return text + c.Source + "\n"
 }

@@ -120,8 +120,9 @@ func (w *Workbench) Lockstep(c Calculus, prog Program, stages []interderive.Stag
 }
 
 // sameEnd reports whether two runs that ended with these errors agree: both with an
-// answer, both out of fuel, or both with the program's run-time error for the same
-// reason. Any other error agrees with nothing.
+// answer, both out of fuel, both too deep (a rule file's function that recurses
+// without end, on every stage: interderive.ErrTooDeep), or both with the program's
+// run-time error for the same reason. Any other error agrees with nothing.
 func sameEnd(a, b error) bool {
 	var ra, rb *interderive.RuntimeError
 	switch {
@@ -129,6 +130,8 @@ func sameEnd(a, b error) bool {
 		return a == nil && b == nil
 	case errors.Is(a, interderive.ErrOutOfFuel):
 		return errors.Is(b, interderive.ErrOutOfFuel)
+	case errors.Is(a, interderive.ErrTooDeep):
+		return errors.Is(b, interderive.ErrTooDeep)
 	case errors.As(a, &ra):
 		return errors.As(b, &rb) && ra.Reason == rb.Reason
 	}
