@@ -56,7 +56,7 @@ func (p *langParser) errorf(pos Pos, format string, args ...any) {
 // starting with a symbol.
 func (p *langParser) head(s *SExpr) string {
 	if s.Kind != SList || len(s.List) == 0 || s.List[0].Kind != SSym {
-		p.errorf(s.P, "expected a declaration: (language ...), (sort ...), (kind ...), (class ...), (function ...), (value ...), (frame ...), (rule ...), (stuck ...) or (answer ...)")
+		p.errorf(s.P, "expected a declaration, (language ...), (sort ...), (kind ...), (class ...), (function ...), (value ...), (frame ...), (rule ...), (stuck ...) or (answer ...), not %s", token(s))
 		return ""
 	}
 	return s.List[0].Sym
@@ -65,11 +65,11 @@ func (p *langParser) head(s *SExpr) string {
 // name checks that s is a symbol usable as a name and returns it.
 func (p *langParser) name(s *SExpr, what string) (string, bool) {
 	if s.Kind != SSym {
-		p.errorf(s.P, "expected %s, a symbol", what)
+		p.errorf(s.P, "expected %s, a symbol, not %s", what, token(s))
 		return "", false
 	}
 	if slices.Contains(reserved, s.Sym) {
-		p.errorf(s.P, "%s is a reserved word", s.Sym)
+		p.errorf(s.P, "%s is a reserved word, not %s (the reserved words: %s)", s.Sym, what, reservedWords())
 		return "", false
 	}
 	return s.Sym, true
@@ -82,7 +82,7 @@ func (p *langParser) meta(s *SExpr, ms MetaSort) string {
 		return ""
 	}
 	if strings.Contains(n, "_") {
-		p.errorf(s.P, "a metavariable name has no _ (t_1 is the metavariable t with subscript 1)")
+		p.errorf(s.P, "%s: a metavariable name has no _ (t_1 is the metavariable t with subscript 1)", n)
 		return ""
 	}
 	if _, dup := p.l.metas[n]; dup {
@@ -99,11 +99,13 @@ func (p *langParser) parse(ss []*SExpr) {
 		switch p.head(s) {
 		case "language":
 			if p.l.Name != "" {
-				p.errorf(s.P, "a second (language ...)")
-			} else if len(s.List) != 2 || s.List[1].Kind != SSym {
-				p.errorf(s.P, "(language NAME)")
-			} else {
-				p.l.Name, p.l.P = s.List[1].Sym, s.P
+				p.errorf(s.P, "a second (language ...): the language is %s", p.l.Name)
+			} else if p.form(s, 2, 2, "(language NAME)") {
+				if s.List[1].Kind != SSym {
+					p.errorf(s.List[1].P, "expected the language's name, a symbol, not %s", token(s.List[1]))
+				} else {
+					p.l.Name, p.l.P = s.List[1].Sym, s.P
+				}
 			}
 		case "sort":
 			p.sortHeader(s)
@@ -249,7 +251,7 @@ func (l *Language) groundSorts() {
 // names, and those of its variables and integers.
 func (p *langParser) sortHeader(s *SExpr) {
 	if len(s.List) < 2 {
-		p.errorf(s.P, "(sort NAME META ... (variable X ...) (integer N ...) (con NAME ARG ... (bind I J ...)) ...)")
+		p.errorf(s.P, "(sort) ends before its NAME: expected (sort NAME META ... (variable X ...) (integer N ...) (con NAME ARG ... (bind I J ...)) ...)")
 		return
 	}
 	n, ok := p.name(s.List[1], "the sort's name")
@@ -266,13 +268,13 @@ func (p *langParser) sortHeader(s *SExpr) {
 	for _, m := range s.List[1:] {
 		if m.Kind == SList {
 			if len(m.List) == 0 || m.List[0].Kind != SSym {
-				p.errorf(m.P, "expected (variable ...), (integer ...) or (con ...)")
+				p.errorf(m.P, "expected (variable ...), (integer ...) or (con ...), not %s", token(m))
 				continue
 			}
 			switch m.List[0].Sym {
 			case "variable", "integer":
 				if len(m.List) < 2 {
-					p.errorf(m.P, "(%s META ...) names at least one metavariable", m.List[0].Sym)
+					p.errorf(m.P, "(%s) names no metavariable: expected (%s META ...)", m.List[0].Sym, m.List[0].Sym)
 					continue
 				}
 				kind, metas := MetaVar, &so.VarMetas
@@ -307,8 +309,7 @@ func (p *langParser) sortHeader(s *SExpr) {
 
 // kind declares a context kind (kind NAME VALUE-META [SORT]).
 func (p *langParser) kind(s *SExpr) {
-	if len(s.List) < 3 || len(s.List) > 4 {
-		p.errorf(s.P, "(kind NAME VALUE-METAVARIABLE [SORT])")
+	if !p.form(s, 3, 4, "(kind NAME VALUE-METAVARIABLE [SORT])") {
 		return
 	}
 	n, ok := p.name(s.List[1], "the kind's name")
@@ -322,7 +323,7 @@ func (p *langParser) kind(s *SExpr) {
 	so := p.l.Sorts[0]
 	if len(s.List) == 4 {
 		if s.List[3].Kind != SSym || p.sorts[s.List[3].Sym] == nil {
-			p.errorf(s.List[3].P, "expected a sort's name")
+			p.errorf(s.List[3].P, "expected the kind's sort, a sort's name, not %s (%s)", token(s.List[3]), p.sortNames())
 			return
 		}
 		so = p.sorts[s.List[3].Sym]
@@ -347,7 +348,7 @@ func (p *langParser) argSort(s *SExpr) (Arg, bool) {
 			}
 		}
 	}
-	p.errorf(s.P, "expected an argument sort: a metavariable name of a sort's terms, variables or integers")
+	p.errorf(s.P, "expected an argument sort, a metavariable name of a sort's terms, variables or integers, not %s (%s)", token(s), p.argSortNames())
 	return Arg{}, false
 }
 
@@ -362,7 +363,7 @@ func (p *langParser) sortBody(s *SExpr) {
 			continue
 		}
 		if len(m.List) < 2 {
-			p.errorf(m.P, "(con NAME ARG ... (bind I J ...) ...)")
+			p.errorf(m.P, "(con) ends before its NAME: expected (con NAME ARG ... (bind I J ...) ...)")
 			continue
 		}
 		n, ok := p.name(m.List[1], "the constructor's name")
@@ -384,7 +385,7 @@ func (p *langParser) sortBody(s *SExpr) {
 				continue
 			}
 			if len(c.Binds) > 0 {
-				p.errorf(a.P, "the arguments come before the binds")
+				p.errorf(a.P, "argument %s after a (bind ...): the arguments come before the binds", token(a))
 			}
 			if arg, ok := p.argSort(a); ok {
 				c.Args = append(c.Args, arg)
@@ -412,13 +413,16 @@ func (p *langParser) sortBody(s *SExpr) {
 
 // bind reads (bind I J ...): argument I binds in arguments J ....
 func (p *langParser) bind(c *Con, s *SExpr) {
-	if len(s.List) < 3 || s.List[0].Kind != SSym || s.List[0].Sym != "bind" {
-		p.errorf(s.P, "(bind BINDER SCOPE ...): argument indices from 0")
+	if len(s.List) == 0 || s.List[0].Kind != SSym || s.List[0].Sym != "bind" {
+		p.errorf(s.P, "expected (bind BINDER SCOPE ...), argument indices from 0, not %s", token(s))
+		return
+	}
+	if !p.form(s, 3, -1, "(bind BINDER SCOPE ...)") {
 		return
 	}
 	idx := func(x *SExpr) (int, bool) {
 		if x.Kind != SInt || x.N < 0 || x.N >= int64(len(c.Args)) {
-			p.errorf(x.P, "expected an argument index of %s, 0 to %d", c.Name, len(c.Args)-1)
+			p.errorf(x.P, "expected an argument index of %s, 0 to %d, not %s", c.Name, len(c.Args)-1, token(x))
 			return 0, false
 		}
 		return int(x.N), true
@@ -428,7 +432,7 @@ func (p *langParser) bind(c *Con, s *SExpr) {
 		return
 	}
 	if c.Args[b].Kind != ArgVar {
-		p.errorf(s.List[1].P, "argument %d of %s is not a variable", b, c.Name)
+		p.errorf(s.List[1].P, "argument %d of %s is not a variable: it is %s, and a binder is a variable argument", b, c.Name, argName(c.Args[b]))
 		return
 	}
 	bd := Bind{Binder: b}
@@ -437,8 +441,12 @@ func (p *langParser) bind(c *Con, s *SExpr) {
 		if !ok {
 			return
 		}
+		if j == b {
+			p.errorf(x.P, "argument %d of %s is the binder itself: a binder binds in other arguments, the terms in its scope", j, c.Name)
+			return
+		}
 		if c.Args[j].Kind != ArgTerm {
-			p.errorf(x.P, "argument %d of %s is not a term", j, c.Name)
+			p.errorf(x.P, "argument %d of %s is not a term: it is %s, and a binder binds in terms", j, c.Name, argName(c.Args[j]))
 			return
 		}
 		if c.Args[j].Sort != c.Args[b].Sort {
@@ -446,7 +454,7 @@ func (p *langParser) bind(c *Con, s *SExpr) {
 			return
 		}
 		if slices.Contains(bd.Scope, j) {
-			p.errorf(x.P, "argument %d twice", j)
+			p.errorf(x.P, "argument %d twice in this bind", j)
 			return
 		}
 		bd.Scope = append(bd.Scope, j)
@@ -467,7 +475,7 @@ func (p *langParser) kindArg(s *SExpr) *Kind {
 			return k
 		}
 	}
-	p.errorf(s.P, "expected a context kind's name")
+	p.errorf(s.P, "expected a context kind's name, not %s (%s)", token(s), p.kindNames())
 	return nil
 }
 
@@ -475,8 +483,7 @@ func (p *langParser) kindArg(s *SExpr) *Kind {
 // in mode (nil, with the error reported, if either is wrong); usage is the form an
 // error shows.
 func (p *langParser) kindPattern(s *SExpr, usage string, mode patMode) (*Kind, *Pattern, *patScope) {
-	if len(s.List) != 3 {
-		p.errorf(s.P, "%s", usage)
+	if !p.form(s, 3, 3, usage) {
 		return nil, nil, nil
 	}
 	k := p.kindArg(s.List[1])
@@ -494,7 +501,7 @@ func (p *langParser) value(s *SExpr) {
 		return
 	}
 	if pat.Kind == PatMeta && pat.Sort.Kind == MetaValue {
-		p.errorf(s.List[2].P, "a value pattern is more than a value metavariable")
+		p.errorf(s.List[2].P, "%s: a value pattern is more than a value metavariable", token(s.List[2]))
 		return
 	}
 	k.Values = append(k.Values, &Value{P: s.P, Kind: k, Pat: pat, Metas: len(ps.slots)})
@@ -507,7 +514,7 @@ func (p *langParser) frame(s *SExpr) {
 		return
 	}
 	if pat.Kind != PatCon {
-		p.errorf(s.List[2].P, "a frame is a constructor around its hole")
+		p.errorf(s.List[2].P, "expected a constructor around the hole, not %s: a frame is a constructor around its hole", token(s.List[2]))
 		return
 	}
 	if ps.holes != 1 {
@@ -561,8 +568,11 @@ func setHoleSlot(pat *Pattern, slot int) {
 
 // stuck reads (stuck KIND PATTERN "REASON").
 func (p *langParser) stuck(s *SExpr) {
-	if len(s.List) != 4 || s.List[3].Kind != SStr {
-		p.errorf(s.P, "(stuck KIND PATTERN \"REASON\")")
+	if !p.form(s, 4, 4, "(stuck KIND PATTERN \"REASON\")") {
+		return
+	}
+	if s.List[3].Kind != SStr {
+		p.errorf(s.List[3].P, "expected the reason, a string in double quotes, not %s", token(s.List[3]))
 		return
 	}
 	k := p.kindArg(s.List[1])
@@ -581,8 +591,7 @@ func (p *langParser) stuck(s *SExpr) {
 
 // rule reads (rule NAME KIND LHS RHS (where COND) ...).
 func (p *langParser) rule(s *SExpr) {
-	if len(s.List) < 5 {
-		p.errorf(s.P, "(rule NAME KIND LHS RHS (where CONDITION) ...)")
+	if !p.form(s, 5, -1, "(rule NAME KIND LHS RHS (where CONDITION) ...)") {
 		return
 	}
 	n, ok := p.name(s.List[1], "the rule's name")
@@ -590,7 +599,7 @@ func (p *langParser) rule(s *SExpr) {
 		return
 	}
 	if strings.ContainsAny(n, "/,") {
-		p.errorf(s.List[1].P, "a rule's name has no / or ,")
+		p.errorf(s.List[1].P, "%s: a rule's name has no / or , (they separate the events of layers and lists)", n)
 		return
 	}
 	k := p.kindArg(s.List[2])
@@ -613,7 +622,7 @@ func (p *langParser) rule(s *SExpr) {
 				return
 			}
 			if d.Kind != PatCon || ps.holes != 1 {
-				p.errorf(redex.List[1].P, "a delimiter is a constructor around one (hole)")
+				p.errorf(redex.List[1].P, "expected a delimiter, a constructor around one (hole), not %s", token(redex.List[1]))
 				return
 			}
 			var hk *Kind
@@ -628,7 +637,7 @@ func (p *langParser) rule(s *SExpr) {
 			r.Delimiter = d
 			redex = redex.List[2]
 		default:
-			p.errorf(redex.P, "(context REDEX) or (context DELIMITER REDEX)")
+			p.errorf(redex.P, "expected (context REDEX) or (context DELIMITER REDEX), not %s", token(redex))
 			return
 		}
 	}
@@ -637,7 +646,7 @@ func (p *langParser) rule(s *SExpr) {
 		return
 	}
 	if lhs.Kind == PatMeta && lhs.Sort.Kind != MetaInt && lhs.Sort.Kind != MetaVar {
-		p.errorf(redex.P, "a left-hand side is more than a metavariable")
+		p.errorf(redex.P, "%s: a left-hand side is more than a metavariable", token(redex))
 		return
 	}
 	r.LHS = lhs
@@ -722,8 +731,11 @@ func (ms MetaSort) String() string { return describeMeta(ms) }
 
 // classHeader declares a class (class NAME SORT ALTERNATIVE ...): its metavariable.
 func (p *langParser) classHeader(s *SExpr) *Class {
-	if len(s.List) < 4 || s.List[2].Kind != SSym || p.sorts[s.List[2].Sym] == nil {
-		p.errorf(s.P, "(class NAME SORT PATTERN ...): a sort's name, then the alternatives")
+	if !p.form(s, 4, -1, "(class NAME SORT PATTERN ...)") {
+		return nil
+	}
+	if s.List[2].Kind != SSym || p.sorts[s.List[2].Sym] == nil {
+		p.errorf(s.List[2].P, "%s is not a sort: expected (class NAME SORT PATTERN ...), the class's sort after its name (%s)", token(s.List[2]), p.sortNames())
 		return nil
 	}
 	c := &Class{P: s.P, Sort: p.sorts[s.List[2].Sym], Index: len(p.l.Classes)}
@@ -754,8 +766,16 @@ func (p *langParser) classBody(c *Class, s *SExpr) {
 // functionHeader declares a function (function NAME (ARG-SORT ...) RESULT-SORT
 // ((NAME PATTERN ...) RHS (where CONDITION) ...) ...).
 func (p *langParser) functionHeader(s *SExpr) *Function {
-	if len(s.List) < 5 || s.List[2].Kind != SList {
-		p.errorf(s.P, "(function NAME (ARG-SORT ...) RESULT-SORT ((NAME PATTERN ...) RESULT (where CONDITION) ...) ...)")
+	const usage = "(function NAME (ARG-SORT ...) RESULT-SORT ((NAME PATTERN ...) RESULT (where CONDITION) ...) ...)"
+	if len(s.List) > 2 && s.List[2].Kind != SList {
+		p.errorf(s.List[2].P, "expected the argument sorts, a list (ARG-SORT ...), not %s: expected %s", token(s.List[2]), usage)
+		return nil
+	}
+	if len(s.List) == 4 {
+		p.errorf(s.P, "function %s has no clause: expected %s", token(s.List[1]), usage)
+		return nil
+	}
+	if !p.form(s, 5, -1, usage) {
 		return nil
 	}
 	n, ok := p.name(s.List[1], "the function's name")
@@ -803,7 +823,7 @@ func (p *langParser) functionBody(f *Function, s *SExpr) {
 	for _, c := range s.List[4:] {
 		if c.Kind != SList || len(c.List) < 2 || c.List[0].Kind != SList || len(c.List[0].List) == 0 ||
 			c.List[0].List[0].Kind != SSym || c.List[0].List[0].Sym != f.Name {
-			p.errorf(c.P, "a clause of %s is ((%s PATTERN ...) RESULT (where CONDITION) ...)", f.Name, f.Name)
+			p.errorf(c.P, "expected a clause of %s, ((%s PATTERN ...) RESULT (where CONDITION) ...), not %s", f.Name, f.Name, token(c))
 			continue
 		}
 		head := c.List[0].List[1:]
@@ -856,7 +876,7 @@ func (p *langParser) answer(s *SExpr) {
 		return
 	}
 	if pat.Kind != PatCon {
-		p.errorf(s.List[2].P, "an answer pattern is a constructor")
+		p.errorf(s.List[2].P, "expected a constructor, not %s: an answer pattern is a constructor", token(s.List[2]))
 		return
 	}
 	k.Answers = append(k.Answers, &Value{P: s.P, Kind: k, Pat: pat, Metas: len(ps.slots)})

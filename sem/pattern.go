@@ -8,7 +8,7 @@ import "strings"
 func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 	if s.Kind != SList || len(s.List) != 2 || s.List[0].Kind != SSym || s.List[0].Sym != "where" ||
 		s.List[1].Kind != SList || len(s.List[1].List) == 0 || s.List[1].List[0].Kind != SSym {
-		p.errorf(s.P, "(where (= A B)), (where (!= A B)), (where (prim OP N ...)), (where (fresh X-NEW X T ...)) or (where (step KIND A B))")
+		p.errorf(s.P, "expected a side condition, (where (= A B)), (where (!= A B)), (where (prim OP N ...)), (where (fresh X-NEW X T ...)) or (where (step KIND A B)), not %s", token(s))
 		return nil
 	}
 	c := s.List[1]
@@ -16,7 +16,7 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 	switch op := c.List[0].Sym; op {
 	case "=", "!=":
 		if len(args) != 2 {
-			p.errorf(c.P, "(%s A B) compares two metavariables, or a metavariable and an integer, not %d arguments", op, len(args))
+			p.errorf(c.P, "(%s A B) takes 2 arguments, metavariables or integers, not %d", op, len(args))
 			return nil
 		}
 		a, b := p.eqArg(args[0], ps), p.eqArg(args[1], ps)
@@ -44,7 +44,7 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 		return &Cond{P: s.P, Kind: CondPrim, Prim: pr, Args: pats}
 	case "fresh":
 		if len(args) < 2 {
-			p.errorf(c.P, "(fresh X-NEW X T ...): a variable named like X that occurs in no T")
+			p.errorf(c.P, "%s ends before its X: expected (fresh X-NEW X T ...), a variable named like X that occurs in no T", token(c))
 			return nil
 		}
 		base := p.boundMeta(args[1], ps)
@@ -52,7 +52,7 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 			return nil
 		}
 		if base.Sort.Kind != MetaVar {
-			p.errorf(args[1].P, "%s is not a variable's metavariable", base.Meta)
+			p.errorf(args[1].P, "%s is not a variable's metavariable: it stands for %s", base.Meta, describeMeta(base.Sort))
 			return nil
 		}
 		out := []*Pattern{nil, base}
@@ -65,7 +65,7 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 		}
 		ms, ok := p.metaOf(args[0])
 		if !ok || ms.Kind != MetaVar || ms.Sort != base.Sort.Sort {
-			p.errorf(args[0].P, "expected a new metavariable of %s's variables", base.Meta)
+			p.errorf(args[0].P, "expected a new metavariable of %s's variables, not %s", base.Meta, token(args[0]))
 			return nil
 		}
 		if _, dup := ps.slots[args[0].Sym]; dup {
@@ -78,7 +78,7 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 		return &Cond{P: s.P, Kind: CondFresh, Args: out}
 	case "step":
 		if len(args) != 3 {
-			p.errorf(c.P, "(step KIND A B): A, a term of the inner layer KIND, steps by one of its contractions to B")
+			p.errorf(c.P, "(step ...) takes 3 arguments, not %d: expected (step KIND A B), A, a term of the inner layer KIND, steps by one of its contractions to B", len(args))
 			return nil
 		}
 		k := p.kindArg(args[0])
@@ -99,7 +99,7 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 		}
 		ms, ok := p.metaOf(args[2])
 		if !ok || ms.Kind != MetaTerm || ms.Sort != k.Sort {
-			p.errorf(args[2].P, "expected a new metavariable of sort %s's terms", k.Sort.Name)
+			p.errorf(args[2].P, "expected a new metavariable of sort %s's terms, not %s", k.Sort.Name, token(args[2]))
 			return nil
 		}
 		if _, dup := ps.slots[args[2].Sym]; dup {
@@ -154,7 +154,7 @@ func family(k MetaKind) MetaKind {
 // boundMeta reads a metavariable that the left-hand side (or a fresh) bound.
 func (p *langParser) boundMeta(s *SExpr, ps *patScope) *Pattern {
 	if s.Kind != SSym {
-		p.errorf(s.P, "expected a metavariable")
+		p.errorf(s.P, "expected a metavariable, not %s", token(s))
 		return nil
 	}
 	slot, ok := ps.slots[s.Sym]
@@ -168,7 +168,7 @@ func (p *langParser) boundMeta(s *SExpr, ps *patScope) *Pattern {
 // prim reads the name of a δ-hook: a comparison (test) or an integer operation.
 func (p *langParser) prim(c *SExpr, test bool) *Prim {
 	if len(c.List) < 2 || c.List[1].Kind != SSym {
-		p.errorf(c.P, "(prim OP ARG ...), OP one of %s", strings.Join(PrimNames(), ", "))
+		p.errorf(c.P, "expected (prim OP ARG ...), OP one of %s, not %s", strings.Join(PrimNames(), ", "), token(c))
 		return nil
 	}
 	pr, ok := LookupPrim(c.List[1].Sym)
@@ -185,7 +185,7 @@ func (p *langParser) prim(c *SExpr, test bool) *Prim {
 		return nil
 	}
 	if len(c.List)-2 != pr.Arity {
-		p.errorf(c.P, "prim %s takes %d arguments", pr.Name, pr.Arity)
+		p.errorf(c.P, "prim %s takes %d arguments, not %d", pr.Name, pr.Arity, len(c.List)-2)
 		return nil
 	}
 	return pr
@@ -316,7 +316,7 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 		return &Pattern{P: s.P, Kind: PatMeta, Meta: s.Sym, Sort: ms, Slot: slot}
 	}
 	if len(s.List) == 0 || s.List[0].Kind != SSym {
-		p.errorf(s.P, "expected (CONSTRUCTOR PATTERN ...)")
+		p.errorf(s.P, "expected (CONSTRUCTOR PATTERN ...), not %s", token(s))
 		return nil
 	}
 	head := s.List[0].Sym
@@ -333,7 +333,7 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 		}
 		hk := ps.kind
 		if len(args) > 1 {
-			p.errorf(s.P, "(hole [KIND])")
+			p.errorf(args[1].P, "unexpected %s: expected (hole [KIND])", token(args[1]))
 			return nil
 		}
 		if len(args) == 1 {
@@ -353,7 +353,7 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 			return nil
 		}
 		if a.Kind != ArgTerm || len(args) != 3 {
-			p.errorf(s.P, "(subst TERM VARIABLE TERM), a term")
+			p.errorf(s.P, "expected (subst TERM VARIABLE TERM), a term, not %s", token(s))
 			return nil
 		}
 		t := p.pattern(args[0], a, ps)
