@@ -19,7 +19,9 @@ import (
 
 func (a *app) newFuzzCmd() *cobra.Command {
 	var calculus, stageList, out, propList string
-	var count, size, jobs int
+	var count, size, jobs, fuel int
+	var timeout time.Duration
+	var budgets budgetFlags
 	var seed uint64
 	var budget time.Duration
 	variants := map[string]*string{}
@@ -33,6 +35,11 @@ variant flags take all or a list), in every mode of that variant. --props select
 properties (all, the default, or a comma-separated list):
 
 ` + a.propertiesHelp() + `
+Every lockstep run has the calculus's fuel (--fuel sets another), --timeout,
+--memory and --print-limit: a run they stop (a rule file that loops or explodes)
+agrees with the other stages if their contractions agree up to where it stopped,
+and is counted in the summary.
+
 --stage limits lockstep to some stages (the reference, the first stage of each
 calculus, always runs).
 
@@ -72,7 +79,12 @@ not known), so that it reproduces the failure with run or trace rather than chec
 				}
 				o.Only[flag] = names
 			}
+			if fuel < 0 || timeout < 0 {
+				return fmt.Errorf("--fuel and --timeout must not be negative")
+			}
 			o.Size, o.Definitions = size, values(defs)
+			limits := budgets.apply(interderive.Options{})
+			o.Fuel, o.Timeout, o.Memory, o.Output = fuel, timeout, limits.Memory, limits.Output
 			plans, err := a.wb.PlanFuzz(o)
 			if err != nil {
 				return err
@@ -125,6 +137,9 @@ not known), so that it reproduces the failure with run or trace rather than chec
 	defs = a.registerDefinitionFlags(cmd)
 	cmd.Flags().StringVar(&out, "out", ".", "directory for the shrunk counterexample")
 	cmd.Flags().IntVar(&jobs, "jobs", 0, "parallel checkers (0: one per core)")
+	cmd.Flags().IntVar(&fuel, "fuel", 0, "contraction budget of every lockstep run (0: the calculus's own)")
+	cmd.Flags().DurationVar(&timeout, "timeout", defaultTimeout, "stop a lockstep run after this long (e.g. 10s); 0 for no limit")
+	budgets.register(cmd)
 	return cmd
 }
 

@@ -324,3 +324,35 @@ func TestSameEndTooDeep(t *testing.T) {
 		}
 	}
 }
+
+// TestLockstepCutShort: a run stopped by its time or memory budget (at a point that
+// depends on the stage's speed) agrees with the others if the contractions agree up
+// to where it stopped, whichever stage it is; one that parts before it stopped does
+// not; a run cut short agrees with a reference out of fuel, but too deep and a
+// panic are not cut short.
+func TestLockstepCutShort(t *testing.T) {
+	w := scriptBench(t)
+	timeout := &interderive.TimeoutError{Steps: 2}
+	memory := &interderive.MemoryError{Limit: 1, Live: 2, Steps: 5}
+	fuel := &interderive.FuelError{Steps: 9}
+	for _, tc := range []struct {
+		prog scripted
+		want string
+	}{
+		{scripted{"ref": {n: 9, err: fuel}, "s2": {n: 2, err: timeout}}, ""},
+		{scripted{"ref": {n: 2, err: timeout}, "s2": {n: 9, answer: "1"}}, ""},
+		{scripted{"ref": {n: 5, err: memory}, "s2": {n: 3, answer: "1"}}, ""},
+		{scripted{"ref": {n: 9, answer: "1"}, "s2": {n: 5, other: 2, err: memory}}, "s2 under v: contraction 2 is x, but ref's is r"},
+		{scripted{"ref": {n: 9, answer: "1"}, "s2": {n: 5, other: 6, err: memory}}, ""},
+		{scripted{"ref": {n: 2, answer: "1"}, "s2": {n: 2, err: &interderive.DepthError{What: "recursion", Limit: 2}}}, "s2 under v: error recursion nests deeper than the limit of 2, but ref's <nil>"},
+	} {
+		_, d := w.Lockstep(scriptCalculus{}, tc.prog, w.Stages()[:2], "v", Mode{Name: "only", Reference: true}, 10)
+		got := ""
+		if d != nil {
+			got = d.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.prog, got, tc.want)
+		}
+	}
+}

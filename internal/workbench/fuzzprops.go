@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/interderive/interderive"
 	"pgregory.net/rapid"
@@ -63,6 +64,14 @@ type FuzzOptions struct {
 	// Definitions are the definition flags' values, by flag: a Family is fuzzed in
 	// the calculus of the definition its flag names.
 	Definitions map[string]string
+	// Fuel, when positive, is every lockstep run's fuel, instead of the calculus's
+	// (LockstepFueler, or DefaultLockstepFuel); Timeout, Memory and Output, when
+	// positive, bound every lockstep run as in interderive.Options: a run they stop
+	// agrees with the others up to where it stopped.
+	Fuel    int
+	Timeout time.Duration
+	Memory  int64
+	Output  int
 }
 
 // A FuzzPlan is what fuzz checks of one calculus.
@@ -76,8 +85,12 @@ type FuzzPlan struct {
 	// Stages are those lockstep and the properties run, the reference first.
 	Stages []interderive.Stage
 	Size   int
-	// Fuel is every lockstep run's (LockstepFueler, or DefaultLockstepFuel).
-	Fuel int
+	// Fuel is every lockstep run's (FuzzOptions.Fuel, LockstepFueler, or
+	// DefaultLockstepFuel); Timeout, Memory and Output are FuzzOptions'.
+	Fuel    int
+	Timeout time.Duration
+	Memory  int64
+	Output  int
 	// Skip, when not empty, says why the calculus is not fuzzed: a Family whose
 	// definition flag is not given, when fuzz was not asked for it by name.
 	Skip string
@@ -134,9 +147,12 @@ func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
 			}
 			c = d
 		}
-		p := FuzzPlan{Calculus: c, Size: o.Size, Fuel: DefaultLockstepFuel}
+		p := FuzzPlan{Calculus: c, Size: o.Size, Fuel: DefaultLockstepFuel, Timeout: o.Timeout, Memory: o.Memory, Output: o.Output}
 		if f, ok := c.(LockstepFueler); ok && f.LockstepFuel() > 0 {
 			p.Fuel = f.LockstepFuel()
+		}
+		if o.Fuel > 0 {
+			p.Fuel = o.Fuel
 		}
 		for _, name := range append([]string{Lockstep}, propNames(c.Properties())...) {
 			if o.Props == nil || slices.Contains(o.Props, name) {
@@ -256,7 +272,7 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 	}
 	found.drawn(variant + "\n" + prog.Lang() + ": " + src)
 	for i, mode := range c.Modes(variant) {
-		ref, d := w.Lockstep(c, prog, RunningUnder(c, p.Stages, variant), variant, mode, p.Fuel)
+		ref, d := w.Lockstep(c, prog, RunningUnder(c, p.Stages, variant), variant, p.bounded(mode), p.Fuel)
 		if i == 0 {
 			found.reached(ref.Err)
 		}
@@ -286,6 +302,22 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 		t.Fatalf("%v", d)
 	}
 	found.checked(Lockstep)
+}
+
+// bounded is mode with the plan's time, memory and output budgets added to its
+// options.
+func (p FuzzPlan) bounded(mode Mode) Mode {
+	if p.Timeout <= 0 && p.Memory <= 0 && p.Output <= 0 {
+		return mode
+	}
+	apply := mode.Apply
+	mode.Apply = func(o *interderive.Options) {
+		if apply != nil {
+			apply(o)
+		}
+		o.Timeout, o.Memory, o.Output = p.Timeout, p.Memory, p.Output
+	}
+	return mode
 }
 
 // Summary is the line fuzz prints for a calculus whose properties all held: "NAME: N
