@@ -81,14 +81,20 @@ type rulesRun struct {
 	pr  *interderive.ItemPrinter
 }
 
-// ErrNotQualified is the error of a rule file the calculus of closures does not run:
-// a pattern of it matches a variable occurrence, which closures look up instead.
-var ErrNotQualified = fmt.Errorf("the calculus of closures runs only rule files whose patterns match no variable occurrence in a term position (docs/rules.md)")
+// ErrNotQualified is the error of a rule file the calculus of closures does not run
+// (errors.Is): a pattern of it matches a variable occurrence, which closures look up
+// instead (semval.Unqualified says which).
+var ErrNotQualified = semval.ErrNotQualified
+
+// Refuses says why the calculus of closures does not run l (semval.Refuser): a
+// pattern that matches a variable occurrence (semval.NotQualified); nil when l
+// qualifies.
+func (rulesCalculus) Refuses(l *sem.Language) error { return semval.NotQualified(l) }
 
 // Eval runs a closed term to its answer (iterate), read back.
 func (s rulesCalculus) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	if !semval.Qualifies(l) {
-		return sem.Answer{}, ErrNotQualified
+	if err := semval.NotQualified(l); err != nil {
+		return sem.Answer{}, fmt.Errorf("the calculus of closures does not run this rule file: %w", err)
 	}
 	fuel := interderive.NewCounter(opts)
 	r := &rulesRun{Meta: semval.NewMeta(l)}

@@ -85,9 +85,11 @@ type rulesEntered struct {
 	depth int // the number of frames from this one out
 }
 
-// push is (f, n, κ) : γ, when the run keeps γ.
+// push is (f, n, κ) : γ, when the run keeps γ: when the rule file asks for it
+// (rulesEvaluator.track), and always in a layer's step, whose contractum is plugged
+// into the frames of its γ.
 func (r *rulesRun) push(gamma *rulesEntered, f *sem.Frame, n *semval.Clo, kappa rulesCont) *rulesEntered {
-	if !r.ev.track {
+	if !r.ev.track && !r.layer {
 		return nil
 	}
 	d := 1
@@ -138,7 +140,8 @@ type rulesEvaluator struct {
 	// track is whether the frames entered are kept in γ: only a rule file with a
 	// context rule or an answer asks for them (seesContext). For the others γ stays
 	// empty, and the evaluator is the one-layer evaluator of the stack
-	// refunctionalized.
+	// refunctionalized; but for a layer's step, which keeps γ always, to plug its
+	// contractum into.
 	track bool
 }
 
@@ -174,14 +177,20 @@ type rulesRun struct {
 // trampoline.
 const rulesMaxDirect = 64
 
-// ErrNotQualified is the error of a rule file this stage does not run: a pattern of
-// it matches a variable occurrence, which closures look up instead.
-var ErrNotQualified = fmt.Errorf("the CPS evaluator runs only rule files whose patterns match no variable occurrence in a term position (docs/rules.md)")
+// ErrNotQualified is the error of a rule file the CPS evaluator does not run
+// (errors.Is): a pattern of it matches a variable occurrence, which closures look up
+// instead (semval.Unqualified says which).
+var ErrNotQualified = semval.ErrNotQualified
+
+// Refuses says why the CPS evaluator does not run l (semval.Refuser): a
+// pattern that matches a variable occurrence (semval.NotQualified); nil when l
+// qualifies.
+func (rulesStage) Refuses(l *sem.Language) error { return semval.NotQualified(l) }
 
 // Eval runs a closed term and reads the answer back.
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	if !semval.Qualifies(l) {
-		return sem.Answer{}, ErrNotQualified
+	if err := semval.NotQualified(l); err != nil {
+		return sem.Answer{}, fmt.Errorf("the CPS evaluator does not run this rule file: %w", err)
 	}
 	ev := &rulesEvaluator{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts), track: seesContext(l)}
 	r := &rulesRun{ev: ev}

@@ -170,14 +170,20 @@ func caught(err error, d int) (*rulesAbort, bool) {
 	return nil, false
 }
 
-// ErrNotQualified is the error of a rule file this stage does not run: a pattern of
-// it matches a variable occurrence, which closures look up instead.
-var ErrNotQualified = fmt.Errorf("the interpreter runs only rule files whose patterns match no variable occurrence in a term position (docs/rules.md)")
+// ErrNotQualified is the error of a rule file the interpreter does not run
+// (errors.Is): a pattern of it matches a variable occurrence, which closures look up
+// instead (semval.Unqualified says which).
+var ErrNotQualified = semval.ErrNotQualified
+
+// Refuses says why the interpreter does not run l (semval.Refuser): a
+// pattern that matches a variable occurrence (semval.NotQualified); nil when l
+// qualifies.
+func (rulesStage) Refuses(l *sem.Language) error { return semval.NotQualified(l) }
 
 // Eval runs a closed term and reads the answer back.
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	if !semval.Qualifies(l) {
-		return sem.Answer{}, ErrNotQualified
+	if err := semval.NotQualified(l); err != nil {
+		return sem.Answer{}, fmt.Errorf("the interpreter does not run this rule file: %w", err)
 	}
 	in := &rulesInterpreter{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts), track: seesContext(l)}
 	v, err := in.interp(semval.Leaf(t, nil), l.Root(), nil)

@@ -105,6 +105,11 @@ every run it has). The exit status is then 2, else 1 if a run failed.
 			switch {
 			case report.Errors > 0:
 				return &exitError{code: exitStatic}
+			case report.Runs == 0 && report.SkippedRuns > 0:
+				// Every run skipped, some for a stage that refuses its file: a check of
+				// nothing does not pass.
+				fmt.Fprintln(a.stderr, "check ran nothing: every run was skipped (SKIP above)")
+				return &exitError{code: exitStatic}
 			case report.Runs == 0:
 				// Every file skipped: a check of nothing does not pass.
 				fmt.Fprintf(a.stderr, "check ran nothing: no file's calculus has the stages %s\n", strings.Join(opts.Stages, ", "))

@@ -343,7 +343,7 @@ func runOnce(p BenchProgram, size string, stage interderive.Stage, variant strin
 	var out Outcome
 	row.PeakHeap, row.PeakAbs, row.Time, out, err = measure(func() (Outcome, error) { return runSafely(prog, stage, variant, opts) })
 	row.Answer, row.Contractions, row.Err = out.Observation, out.Steps, err
-	if want, ok := p.Answers[size]; ok && err == nil && !Matches(want, row.Answer) {
+	if want, ok := p.Answers[size]; ok && err == nil && !MatchesIn(p.Calculus, want, row.Answer, out) {
 		row.Mismatch = want
 	}
 	return row, prog

@@ -77,6 +77,9 @@ type CheckPlan struct {
 	// Modal says whether the calculus has more than one mode under some variant: then
 	// reports name a run's mode.
 	Modal bool
+	// Skipped are the stages selected that refuse the program (Refuser), each with the
+	// number of runs it would have made: not runs of the plan, nor failures.
+	Skipped []Skip
 
 	src     []byte
 	prog    Program                      // nil when the program does not load
@@ -166,15 +169,25 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 	}
 	vs, staged := c.(VariantStager)
 	for _, s := range stages {
-		p.stages[s.Name()] = s
+		refused := Refusal(c, s)
+		if refused == nil {
+			p.stages[s.Name()] = s
+		}
+		runs := 0
 		for _, v := range variants {
 			if staged && !vs.RunsUnder(s, v) {
 				continue
 			}
 			for _, m := range c.Modes(v) {
-				p.modes[modeKey(v, m.Name)] = m
-				p.Runs = append(p.Runs, CheckRun{Stage: s.Name(), Variant: v, Mode: m.Name})
+				runs++
+				if refused == nil {
+					p.modes[modeKey(v, m.Name)] = m
+					p.Runs = append(p.Runs, CheckRun{Stage: s.Name(), Variant: v, Mode: m.Name})
+				}
 			}
+		}
+		if refused != nil && runs > 0 {
+			p.Skipped = append(p.Skipped, Skip{Stage: s.Name(), Reason: refused.Error(), Runs: runs})
 		}
 	}
 	return p, nil
@@ -234,7 +247,7 @@ func (p *CheckPlan) Run(r CheckRun, opts CheckOptions) []Failure {
 		return fail("expected %s, but the run failed: %v", shown, err)
 	}
 	var fs []Failure
-	if !Matches(want, got) {
+	if err != nil && !Matches(want, got) || err == nil && !MatchesIn(p.Calculus, want, got, out) {
 		fs = fail("expected %s, got %s", shown, got)
 	}
 	if !mode.Reference {

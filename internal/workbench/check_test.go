@@ -196,10 +196,10 @@ func TestCheckJSON(t *testing.T) {
 	}
 	path := filepath.Join(dir, "wrong.count")
 	// By hand: quiet under one in both modes, under two in the plain one.
-	want := fmt.Sprintf(`{"files":1,"runs":3,"passed":0,"failed":3,"errors":0,"skipped":0,"failures":[`+
+	want := fmt.Sprintf(`{"files":1,"runs":3,"passed":0,"failed":3,"errors":0,"skipped":0,"skipped_runs":0,"failures":[`+
 		`{"file":%[1]q,"stage":"quiet","variant":"one","mode":"plain","message":"expected done after 5, got done after 3"},`+
 		`{"file":%[1]q,"stage":"quiet","variant":"one","mode":"quick","message":"expected done after 5, got done after 3"},`+
-		`{"file":%[1]q,"stage":"quiet","variant":"two","mode":"plain","message":"expected done after 5, got done after 2"}],"file_errors":[]}`, path)
+		`{"file":%[1]q,"stage":"quiet","variant":"two","mode":"plain","message":"expected done after 5, got done after 2"}],"file_errors":[],"skips":[]}`, path)
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}

@@ -15,14 +15,27 @@ import (
 
 // CheckReport is what check found; check --json prints it.
 type CheckReport struct {
-	Files    int            `json:"files"`
-	Runs     int            `json:"runs"`
-	Passed   int            `json:"passed"`
-	Failed   int            `json:"failed"`
-	Errors   int            `json:"errors"`  // files that could not be checked
-	Skipped  int            `json:"skipped"` // files whose calculus has none of the selected stages (ErrNoStage)
-	Failures []CheckFailure `json:"failures"`
-	Problems []CheckError   `json:"file_errors"`
+	Files   int `json:"files"`
+	Runs    int `json:"runs"`
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Errors  int `json:"errors"`  // files that could not be checked
+	Skipped int `json:"skipped"` // files whose calculus has none of the selected stages (ErrNoStage)
+	// SkippedRuns are the runs not made because their stage refuses their file
+	// (Refuser), each stage's refusal in Skips.
+	SkippedRuns int            `json:"skipped_runs"`
+	Failures    []CheckFailure `json:"failures"`
+	Problems    []CheckError   `json:"file_errors"`
+	Skips       []CheckSkip    `json:"skips"`
+}
+
+// CheckSkip is a stage that refused a file (Refuser), for check --json: the runs it
+// skipped, and why.
+type CheckSkip struct {
+	File   string `json:"file"`
+	Stage  string `json:"stage"`
+	Runs   int    `json:"runs"`
+	Reason string `json:"reason"`
 }
 
 // CheckFailure is a failed run, for check --json.
@@ -44,6 +57,9 @@ type CheckError struct {
 // Summary is the report's last line: "3 files, 64 runs: 64 passed, 0 failed".
 func (r *CheckReport) Summary() string {
 	s := fmt.Sprintf("%d %s, %d %s: %d passed, %d failed", r.Files, Plural(r.Files, "file", "files"), r.Runs, Plural(r.Runs, "run", "runs"), r.Passed, r.Failed)
+	if r.SkippedRuns > 0 {
+		s += fmt.Sprintf("; %d %s skipped (a stage that does not run the file: SKIP above)", r.SkippedRuns, Plural(r.SkippedRuns, "run", "runs"))
+	}
 	if r.Skipped > 0 {
 		s += fmt.Sprintf("; %d %s skipped (no selected stage)", r.Skipped, Plural(r.Skipped, "file", "files"))
 	}
@@ -77,7 +93,7 @@ func RunCheck(files []string, plans []*CheckPlan, errs []error, opts CheckOption
 	if done == nil {
 		done = func(int, []Failure) {}
 	}
-	report := &CheckReport{Files: len(plans), Failures: []CheckFailure{}, Problems: []CheckError{}}
+	report := &CheckReport{Files: len(plans), Failures: []CheckFailure{}, Problems: []CheckError{}, Skips: []CheckSkip{}}
 	results := make([][][]Failure, len(plans))
 	remaining := make([]int, len(plans))
 	items := make(chan checkItem)
@@ -159,6 +175,10 @@ func (r *CheckReport) record(file string, p *CheckPlan, err error, runs [][]Fail
 		r.Problems = append(r.Problems, CheckError{File: DisplayName(file), Message: msg})
 		return
 	}
+	for _, sk := range p.Skipped {
+		r.SkippedRuns += sk.Runs
+		r.Skips = append(r.Skips, CheckSkip{File: p.Path, Stage: sk.Stage, Runs: sk.Runs, Reason: sk.Reason})
+	}
 	for _, failures := range runs {
 		if len(failures) == 0 {
 			r.Passed++
@@ -177,9 +197,15 @@ func (r *CheckReport) record(file string, p *CheckPlan, err error, runs [][]Fail
 
 // WriteCheckFile prints what check found wrong with a file: ERROR and why it could
 // not be checked, or FAIL and its failures grouped (GroupFailures); nothing when it
-// passed. What it quotes of the input is escaped.
+// passed. A line SKIP says which runs were skipped, and why: a stage that does not run
+// the file (CheckPlan.Skipped). What it quotes of the input is escaped.
 func WriteCheckFile(w io.Writer, file string, p *CheckPlan, err error, fs []Failure) {
 	indent := func(s string) string { return "    " + strings.ReplaceAll(s, "\n", "\n    ") }
+	if p != nil {
+		for _, line := range SkipLines(p.Path, p.Skipped) {
+			fmt.Fprintf(w, "SKIP %s\n", interderive.EscapeLines(line))
+		}
+	}
 	switch {
 	case p == nil && errors.Is(err, ErrNoStage):
 		// skipped: counted in the summary

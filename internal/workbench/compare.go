@@ -87,6 +87,9 @@ type Comparison struct {
 	Rows          []CompareRow
 	Disagreements []Disagreement
 	Partial       []Partial
+	// Skipped are the stages that refuse the program (Refuser), left out of the
+	// comparison: neither rows nor disagreements.
+	Skipped []Skip
 }
 
 // batchSize is how many contraction events a run sends to the comparison at a time,
@@ -133,6 +136,11 @@ func (w *Workbench) Compare(c Calculus, prog Program, variants []string, mode st
 		modes[i] = m
 	}
 	var cmp Comparison
+	cmp.Skipped = skipsOf(c, stages)
+	stages = Running(c, stages)
+	if len(stages) == 0 {
+		return Comparison{}, fmt.Errorf("no stage of %s runs the program: %s", c.Name(), strings.Join(SkipLines("it", cmp.Skipped), "; "))
+	}
 	for i, variant := range variants {
 		o := opts
 		modes[i].Apply(&o)
@@ -412,6 +420,13 @@ type CompareReport struct {
 	Rows          []CompareRowReport `json:"rows"`
 	Disagreements []string           `json:"disagreements"`
 	Partial       []PartialReport    `json:"partial"`
+	Skipped       []SkipReport       `json:"skipped"`
+}
+
+// SkipReport is a stage that refused the program (Refuser), for compare --json.
+type SkipReport struct {
+	Stage  string `json:"stage"`
+	Reason string `json:"reason"`
 }
 
 // CompareRowReport is a row of compare --json's output.
@@ -442,7 +457,10 @@ type CutReport struct {
 
 // Report is the comparison as compare --json prints it.
 func (c Comparison) Report() CompareReport {
-	out := CompareReport{Rows: []CompareRowReport{}, Disagreements: []string{}, Partial: []PartialReport{}}
+	out := CompareReport{Rows: []CompareRowReport{}, Disagreements: []string{}, Partial: []PartialReport{}, Skipped: []SkipReport{}}
+	for _, sk := range c.Skipped {
+		out.Skipped = append(out.Skipped, SkipReport{Stage: sk.Stage, Reason: sk.Reason})
+	}
 	for _, r := range c.Rows {
 		out.Rows = append(out.Rows, CompareRowReport{Variant: r.Variant, Stage: r.Stage, Outcome: OutcomeName(r.Err),
 			Answer: r.Answer(), Value: r.Outcome.Value, Contractions: r.Contractions, Seconds: r.Time.Seconds()})
@@ -462,7 +480,8 @@ func (c Comparison) Report() CompareReport {
 
 // WriteTable prints the comparison's table (variant, stage, answer, contractions,
 // time), then a line per disagreement (DISAGREE ...) and per variant compared only in
-// part (PARTIAL ...), and the variants under which every stage agreed, of those given.
+// part (PARTIAL ...), a line per reason stages were left out for (SKIP ...), and the
+// variants under which every stage agreed, of those given.
 // heading heads the first column, the variants' (the variant flag).
 func (c Comparison) WriteTable(w io.Writer, heading string, variants []string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -477,8 +496,15 @@ func (c Comparison) WriteTable(w io.Writer, heading string, variants []string) {
 	for _, p := range c.Partial {
 		fmt.Fprintf(w, "PARTIAL %s\n", p.Message())
 	}
+	for _, line := range SkipLines("the program", c.Skipped) {
+		fmt.Fprintf(w, "SKIP %s\n", interderive.EscapeLines(line))
+	}
 	if whole := c.Agreeing(variants); len(whole) > 0 {
-		fmt.Fprintf(w, "all stages agree under %s\n", strings.Join(whole, ", "))
+		all := "all stages"
+		if len(c.Skipped) > 0 {
+			all = "all stages that run the program"
+		}
+		fmt.Fprintf(w, "%s agree under %s\n", all, strings.Join(whole, ", "))
 	}
 }
 

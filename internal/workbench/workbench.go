@@ -295,10 +295,10 @@ func (w *Workbench) StageFor(c Calculus, name string) (interderive.Stage, error)
 }
 
 // StageUnder finds a stage of a calculus that runs the variant, by name: "" is the
-// last one that does.
+// last one that does, and does not refuse the calculus's programs (Refuser).
 func (w *Workbench) StageUnder(c Calculus, variant, name string) (interderive.Stage, error) {
 	if name == "" {
-		if under := w.StagesUnder(c, variant); len(under) > 0 {
+		if under := Running(c, w.StagesUnder(c, variant)); len(under) > 0 {
 			return under[len(under)-1], nil
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/sem"
 	"pgregory.net/rapid"
@@ -212,6 +213,40 @@ func (c Calculus) Properties() []workbench.Property { return nil }
 
 // Equal compares answers up to α-renaming, as the family does.
 func (c Calculus) Equal(a, b any) bool { return c.family.Equal(a, b) }
+
+// MatchesAnswer reads an expected answer as a term of the rule file's grammar and
+// compares it with the run's answer up to α-equivalence (workbench.AnswerMatcher), as
+// Equal compares two stages' answers; an expectation that does not read as a term
+// matches nothing.
+func (c Calculus) MatchesAnswer(expected string, got workbench.Outcome) bool {
+	a, ok := got.Answer.(sem.Answer)
+	if !ok || a.Value == nil {
+		return false
+	}
+	want, err := c.Lang.ReadTerm([]byte(expected))
+	return err == nil && sem.AlphaEqual(want, a.Value)
+}
+
+// Refuses says why the stage s does not run the rule file's programs
+// (workbench.Refuser): a stage over environments refuses a file that does not qualify
+// for them (semval.Refuser); nil when s runs them.
+func (c Calculus) Refuses(s interderive.Stage) error {
+	st, ok := sem.StageOf(s)
+	if !ok {
+		return fmt.Errorf("the %s stage does not run rule-defined calculi", s.Name())
+	}
+	r, ok := st.(semval.Refuser)
+	if !ok {
+		return nil
+	}
+	err := r.Refuses(c.Lang)
+	if u, ok := err.(*semval.Unqualified); ok {
+		named := *u
+		named.File = c.File
+		return &named
+	}
+	return err
+}
 
 // LineComment: ";".
 func (c Calculus) LineComment() string { return c.family.LineComment() }

@@ -126,61 +126,8 @@ func expand(c *Clo) *Clo {
 }
 
 // Qualifies reports whether the environment machine runs l: no pattern matches a
-// variable occurrence in a term position.
-func Qualifies(l *sem.Language) bool {
-	var ok func(p *sem.Pattern, term bool) bool
-	ok = func(p *sem.Pattern, term bool) bool {
-		if p.Kind == sem.PatMeta && p.Sort.Kind == sem.MetaVar && term {
-			return false
-		}
-		for i, a := range p.Args {
-			if !ok(a, p.Kind == sem.PatCon && p.Con.Args[i].Kind == sem.ArgTerm) {
-				return false
-			}
-		}
-		return true
-	}
-	for _, k := range l.Kinds {
-		for _, v := range k.Values {
-			if !ok(v.Pat, true) {
-				return false
-			}
-		}
-		for _, f := range k.Frames {
-			if !ok(f.Pat, true) {
-				return false
-			}
-		}
-		for _, r := range k.Rules {
-			if !ok(r.LHS, true) {
-				return false
-			}
-		}
-		for _, s := range k.Stucks {
-			if !ok(s.Pat, true) {
-				return false
-			}
-		}
-		for _, a := range k.Answers {
-			if !ok(a.Pat, true) {
-				return false
-			}
-		}
-		for _, r := range k.Rules {
-			if r.Delimiter != nil && !ok(r.Delimiter, true) {
-				return false
-			}
-		}
-	}
-	for _, c := range l.Classes {
-		for _, a := range c.Alts {
-			if !ok(a, true) {
-				return false
-			}
-		}
-	}
-	return true
-}
+// variable occurrence in a term position (NotQualified says which does).
+func Qualifies(l *sem.Language) bool { return NotQualified(l) == nil }
 
 // Meta is the meta-level over closures: matching, instantiation, substitution and
 // read-back, the closure counterparts of sem's.

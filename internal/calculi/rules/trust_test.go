@@ -1,0 +1,130 @@
+package rules_test
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/workbench"
+)
+
+// What real rule files met in the derived stages, on the corpus of testdata/trust:
+// each file's comments derive its expectations by hand.
+
+// trust is the path of the corpus.
+var trust = filepath.Join("testdata", "trust")
+
+// loadTrust loads a program of the corpus in the calculus of its rule file.
+func loadTrust(t *testing.T, w *workbench.Workbench, c workbench.Calculus, file string) (workbench.Calculus, workbench.Program) {
+	t.Helper()
+	path := filepath.Join(trust, file)
+	src, err := workbench.ReadSource(path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := w.Define(c, nil, path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := d.Load("term", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, p
+}
+
+// TestTrustCheck: check on the corpus. alpha/const.term expects its answer up to the
+// names of its binders; the stages over environments refuse open.sem, whose programs'
+// runs on them (3 each) are skipped, and said why, not failed; every stage steps
+// layer.sem's inner layer in its frames (the CPS evaluator, on a file without context
+// rules, plugged a layer's contractum into no frame: 2 and 0 for 3 and the run-time
+// error).
+func TestTrustCheck(t *testing.T) {
+	w, _ := bench(t)
+	files, err := w.SourceFiles([]string{trust})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, errs := w.PlanFiles(files, "", nil, workbench.CheckOptions{})
+	var out strings.Builder
+	r := workbench.RunCheck(files, plans, errs, workbench.CheckOptions{}, nil, func(i int, fs []workbench.Failure) {
+		workbench.WriteCheckFile(&out, files[i], plans[i], errs[i], fs)
+	})
+	// alpha: 5 stages; open: 2 programs on reduction and machine; layer: 2 programs
+	// on 5 stages.
+	if r.Files != 5 || r.Runs != 5+2*2+2*5 || r.Passed != r.Runs || r.Errors != 0 || r.SkippedRuns != 2*3 {
+		t.Errorf("%s, %d runs skipped; want 5 files, 19 runs, all passed, 6 skipped\n%s", r.Summary(), r.SkippedRuns, out.String())
+	}
+	skipped := map[string][]string{}
+	for _, s := range r.Skips {
+		skipped[s.File] = append(skipped[s.File], s.Stage)
+		if s.Runs != 1 || !strings.Contains(s.Reason, "rule id") || !strings.Contains(s.Reason, "x_2, at "+filepath.Join(trust, "open.sem")+":12:26") {
+			t.Errorf("skip %+v", s)
+		}
+	}
+	for _, prog := range []string{"const.term", "id.term"} {
+		file := filepath.Join(trust, "open", prog)
+		if !slices.Equal(skipped[file], []string{"closures", "cps2", "interp"}) {
+			t.Errorf("%s: skipped stages %v, want closures, cps2, interp", file, skipped[file])
+		}
+		if want := "SKIP 3 runs skipped: stages closures, cps2, interp do not run " + file + ": the pattern of rule id"; !strings.Contains(out.String(), want) {
+			t.Errorf("the report:\n%s\nwant a line %q", out.String(), want)
+		}
+	}
+	if !strings.Contains(r.Summary(), "; 6 runs skipped") {
+		t.Errorf("summary %q says nothing of the runs skipped", r.Summary())
+	}
+}
+
+// TestTrustCompare: compare leaves the stages that refuse a file out, and says so; the
+// same run-time error, on every stage, agrees.
+func TestTrustCompare(t *testing.T) {
+	w, c := bench(t)
+	for _, tc := range []struct {
+		file    string
+		stages  []string // the rows
+		skipped []string
+		outcome string // every row's answer
+	}{
+		{filepath.Join("open", "id.term"), []string{"reduction", "machine"}, []string{"closures", "cps2", "interp"}, "1"},
+		{filepath.Join("alpha", "const.term"), []string{"reduction", "closures", "machine", "cps2", "interp"}, nil, "(lambda t1 (lambda f2 t1))"},
+		{filepath.Join("layer", "zero.term"), []string{"reduction", "closures", "machine", "cps2", "interp"}, nil, "run-time error"},
+	} {
+		d, p := loadTrust(t, w, c, tc.file)
+		cmp, err := w.Compare(d, p, nil, "", interderive.Options{Fuel: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stages, skipped []string
+		for _, r := range cmp.Rows {
+			stages = append(stages, r.Stage)
+			var rt *interderive.RuntimeError
+			if got := r.Answer(); got != tc.outcome && !(errors.As(r.Err, &rt) && tc.outcome == "run-time error") {
+				t.Errorf("%s on %s: %s, want %s", tc.file, r.Stage, got, tc.outcome)
+			}
+		}
+		for _, s := range cmp.Skipped {
+			skipped = append(skipped, s.Stage)
+		}
+		if !slices.Equal(stages, tc.stages) || !slices.Equal(skipped, tc.skipped) || len(cmp.Disagreements) > 0 || len(cmp.Partial) > 0 {
+			t.Errorf("%s: rows %v, skipped %v, %v, %v; want rows %v, skipped %v, and agreement", tc.file, stages, skipped, cmp.Disagreements, cmp.Partial, tc.stages, tc.skipped)
+		}
+	}
+}
+
+// TestTrustRunPicksAStageThatRuns: run, with no --stage, runs the last stage that runs
+// the file: the machine for open.sem, which the interpreter refuses; the interpreter
+// for a file that qualifies.
+func TestTrustRunPicksAStageThatRuns(t *testing.T) {
+	w, c := bench(t)
+	for file, want := range map[string]string{filepath.Join("open", "id.term"): "machine", filepath.Join("alpha", "const.term"): "interp"} {
+		d, _ := loadTrust(t, w, c, file)
+		s, err := w.StageUnder(d, "file", "")
+		if err != nil || s.Name() != want {
+			t.Errorf("%s: %v, %v; want %s", file, s, err, want)
+		}
+	}
+}
