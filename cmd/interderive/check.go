@@ -48,7 +48,17 @@ line is shown on standard error. Check ends with "N files, N runs: N passed, N f
 
 A file whose calculus has none of the stages --stage names is skipped, and counted
 ("; N files skipped"), as a variant flag leaves the files of other calculi alone; a
-check whose every file was skipped ran nothing, and exits with 2.
+check whose every file was skipped ran nothing, and exits with 2. A stage that does
+not run a file by design (a rule file that does not qualify for the stages over
+environments) is no failure either: its runs are skipped, counted and said ("SKIP 3
+runs skipped: stages closures, cps2, interp do not run FILE: REASON").
+
+Answers compare as text, but a rule-defined calculus reads an expected term and
+compares it with the answer up to α-equivalence, as compare does.
+
+Each run has its own --memory budget. The budget is measured on the live heap of the
+process, which the parallel runs share; a run stopped at it is made again alone, after
+a collection, and fails for memory only if it stops there again.
 
 A file that cannot be checked is an error: unreadable, with malformed expectation
 comments, with no expectation, or that no run applies to (the variant flags exclude

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/interderive/interderive/internal/workbench"
 	"github.com/spf13/cobra"
 )
 
@@ -20,7 +21,11 @@ comma-separated list) and prints a table: variant, stage, answer, contractions, 
 Within one variant every stage must give the reference stage's answer and perform the
 same contractions in the same order (all stages run in the same --mode, by default the
 calculus's reference mode); a disagreement is reported with the first point where the
-two sequences part, and the exit status is 1.
+two sequences part, and the exit status is 1. Answers agree when the calculus finds
+them equal (terms up to α-equivalence); the program's run-time errors agree by their
+reason and redex, wherever a stage positions them. A stage that does not run the
+program by design (a rule file that does not qualify for environments) is left out,
+and a line SKIP says why.
 
 Under each variant the stages run at once and their contractions are compared as they
 go, in memory that does not grow with the runs; a stage ahead of the others waits for
@@ -71,7 +76,10 @@ contractions; STAGE cut by --timeout") and the exit status is 3.
 				}
 				return status()
 			}
-			c.WriteTable(a.stdout, l.c.Variant().Flag, variants)
+			// A rule file's variant is the file: named by its language and path.
+			heading, _ := workbench.VariantLabel(l.c, "")
+			labelled, names := workbench.LabelVariants(l.c, c, variants)
+			labelled.WriteTable(a.stdout, heading, names)
 			return status()
 		},
 	}

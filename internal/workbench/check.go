@@ -61,6 +61,9 @@ type Failure struct {
 	// Detail, when not empty, follows What on lines of its own: the positioned error
 	// of a program that does not load.
 	Detail string
+	// outOfMemory says that the run stopped at its memory budget (RunCheck makes it
+	// again alone).
+	outOfMemory bool
 }
 
 // A CheckPlan is a program file ready for check: its expectations, the program, and
@@ -240,7 +243,9 @@ func (p *CheckPlan) Run(r CheckRun, opts CheckOptions) []Failure {
 	case errors.Is(err, interderive.ErrTimeout):
 		return fail("expected %s, but the run timed out after %s", shown, opts.Timeout)
 	case errors.Is(err, interderive.ErrResourceLimit):
-		return fail("expected %s, but the run stopped at a resource limit: %v", shown, err)
+		f := fail("expected %s, but the run stopped at a resource limit: %v", shown, err)
+		f[0].outOfMemory = errors.Is(err, interderive.ErrOutOfMemory)
+		return f
 	case errors.Is(err, interderive.ErrStuck):
 		return fail("expected %s, but %v", shown, err)
 	case err != nil:

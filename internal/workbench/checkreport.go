@@ -86,6 +86,15 @@ type checkItem struct{ file, run int }
 // finished, with its failures in the order of its runs; progress hears, about every
 // 100 ms, how many runs of how many are done and how many failed, and (-1, 0, 0) at
 // the end. Either may be nil. It returns the report.
+//
+// Every run has its own memory budget (CheckOptions.Memory). The budget is measured on
+// the process's live heap, which the runs share, as marked by the last collection: a
+// run beside a large one, or after it before a collection has seen its memory go,
+// would be stopped for the other's memory ("out of memory ... (0 contractions)"). So a
+// run stopped at the budget is made again alone — the others finish first, and wait —
+// after a collection, where the live heap is its own (and the process's baseline), and
+// only a run stopped there again fails for memory. A run that needs more than its
+// budget takes twice its time to fail; a run within it is never failed by another.
 func RunCheck(files []string, plans []*CheckPlan, errs []error, opts CheckOptions, progress func(done, total, failed int), done func(int, []Failure)) *CheckReport {
 	if progress == nil {
 		progress = func(int, int, int) {}
@@ -116,13 +125,23 @@ func RunCheck(files []string, plans []*CheckPlan, errs []error, opts CheckOption
 		close(items)
 	}()
 	var wg sync.WaitGroup
+	var alone sync.RWMutex // held for writing by a run made alone, for reading by the others
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for it := range items {
 				p := plans[it.file]
-				results[it.file][it.run] = p.Run(p.Runs[it.run], opts)
+				alone.RLock()
+				fs := p.Run(p.Runs[it.run], opts)
+				alone.RUnlock()
+				if slices.ContainsFunc(fs, func(f Failure) bool { return f.outOfMemory }) {
+					alone.Lock()
+					runtime.GC()
+					fs = p.Run(p.Runs[it.run], opts)
+					alone.Unlock()
+				}
+				results[it.file][it.run] = fs
 				finished <- it
 			}
 		}()
