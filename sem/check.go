@@ -35,9 +35,14 @@ const MaxShapes = 20_000
 //   - every non-value decomposes: a term that is not a value of a kind enters a frame
 //     or is contracted by a rule (a context rule's redex counts), or is a declared
 //     stuck shape or answer.
+//
+// and the binders agree with the rules that use them (checkScopes): a (subst T X V)
+// substitutes into a T in the scope of X. (A variable that a right-hand side lets
+// escape its binder is a warning: Lint.)
 func Check(l *Language) error {
 	c := &checker{l: l, reported: map[string]bool{}}
 	c.representatives()
+	c.checkScopes()
 	for _, so := range l.Sorts {
 		for _, t := range c.shapes(so) {
 			for _, k := range l.Kinds {
@@ -56,6 +61,7 @@ type checker struct {
 	reps     map[*Sort][]*Term
 	ints     []int64
 	errs     interderive.ErrorList
+	warns    []Warning // Lint's
 	reported map[string]bool
 }
 
