@@ -28,8 +28,10 @@ report of their contractions, which every stage must report alike.
 With --stage all, every stage runs and the traces are aligned on the contractions they
 share: for each contraction, what each stage did to reach it; the stages run at once
 and the text is written as they go; --html FILE writes a page to step through (FILE
-must not exist, unless --force; it is never the program), --json the same data for
-tools. The trace ends with each stage's answer or what stopped it.
+must not exist, unless --force; it is never the program), in which the redex and the
+contractum of each contraction are marked in their terms, --json the same data for
+tools (version 2, docs/derivation.md). The trace ends with each stage's answer or
+what stopped it.
 
 ` + budgetsHelp + `
 

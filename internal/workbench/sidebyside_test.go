@@ -51,25 +51,29 @@ func TestWriteHTMLNamesRules(t *testing.T) {
 // TestLocate: where a printed decomposition puts its redex in the printed term. The
 // places, by hand: the hole of the context, where the term is the context's text
 // around it, and the redex in it (in parentheses, or with parentheses it did not have
-// printed alone, or printed otherwise); else its only occurrence; else nowhere. Start
+// printed alone, or printed otherwise, but for the program's text, which the stage did
+// not print); else its only occurrence; else nowhere. Start
 // and End count characters, not bytes (ρ and ↦ are two and three bytes).
 func TestLocate(t *testing.T) {
 	tests := []struct {
 		name, term, context, part string
+		program                   bool   // term is the program's text, not the stage's printing
 		want                      string // the part located, "" for none
 		start                     int
 	}{
-		{"exact", "-5 * -5 - -3", "[] - -3", "-5 * -5", "-5 * -5", 0},
-		{"in parentheses", `(\x:Int. x * 2) ((\y:Int. y + 1) 3)`, `(\x:Int. x * 2) []`, `(\y:Int. y + 1) 3`, `(\y:Int. y + 1) 3`, 17},
-		{"parentheses it lacked alone", `(\f. f) (\x. x) 5`, "[] 5", `(\f. f) \x. x`, `(\f. f) (\x. x)`, 0},
-		{"printed otherwise", "a (1^{l}^{l} - 3) b", "a [] b", "1^{l} - 3", "1^{l}^{l} - 3", 3},
-		{"a literal [] before the hole", "cons [] (f 1)", "cons [] []", "f 1", "f 1", 9},
-		{"another notation, once", "rev handle(2) x", "[[]]", "rev handle(2) x", "rev handle(2) x", 0},
-		{"another notation, twice", "f x x", "g []", "x", "", -1},
-		{"characters", "ρ ↦ (λy. y) 1", "ρ ↦ []", "(λy. y) 1", "(λy. y) 1", 4},
+		{"exact", "-5 * -5 - -3", "[] - -3", "-5 * -5", false, "-5 * -5", 0},
+		{"in parentheses", `(\x:Int. x * 2) ((\y:Int. y + 1) 3)`, `(\x:Int. x * 2) []`, `(\y:Int. y + 1) 3`, false, `(\y:Int. y + 1) 3`, 17},
+		{"parentheses it lacked alone", `(\f. f) (\x. x) 5`, "[] 5", `(\f. f) \x. x`, false, `(\f. f) (\x. x)`, 0},
+		{"printed otherwise", "a (1^{l}^{l} - 3) b", "a [] b", "1^{l} - 3", false, "1^{l}^{l} - 3", 3},
+		{"the program's text, printed otherwise", "<Int <= Dyn>^l2 4", "[]", "<Int?^l2> 4", true, "", -1},
+		{"the program's text, as printed", "(f 1) 2", "[] 2", "f 1", true, "f 1", 1},
+		{"a literal [] before the hole", "cons [] (f 1)", "cons [] []", "f 1", false, "f 1", 9},
+		{"another notation, once", "rev handle(2) x", "[[]]", "rev handle(2) x", false, "rev handle(2) x", 0},
+		{"another notation, twice", "f x x", "g []", "x", false, "", -1},
+		{"characters", "ρ ↦ (λy. y) 1", "ρ ↦ []", "(λy. y) 1", false, "(λy. y) 1", 4},
 	}
 	for _, tt := range tests {
-		from, to := locate(tt.term, tt.context, tt.part, true)
+		from, to := locate(tt.term, tt.context, tt.part, !tt.program)
 		f := located(tt.term, tt.part, from, to)
 		got := ""
 		if from >= 0 {
