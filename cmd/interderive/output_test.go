@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -137,21 +136,5 @@ func TestCounterexampleNeverLost(t *testing.T) {
 	}
 	if mine, _ := os.ReadFile(taken + "-2.gtlc"); string(mine) != "mine" {
 		t.Errorf("the existing file became %q", mine)
-	}
-}
-
-// TestVersion: --version prints the module's version and the revision it was built
-// from, as Go records them.
-func TestVersion(t *testing.T) {
-	if stdout, _, code := runCmd("--version"); code != 0 || !strings.HasPrefix(stdout, "interderive ") {
-		t.Errorf("--version: exit %d, %q", code, stdout)
-	}
-	info := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "github.com/interderive/interderive", Version: "v0.3.0"},
-		Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "a15ed99"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "true"}}}
-	if got, want := versionOf(info), "v0.3.0 (git revision a15ed99, 2026-01-02T03:04:05Z, modified), built with go1.26.0"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	if got, want := versionOf(&debug.BuildInfo{}), "(devel)"; got != want {
-		t.Errorf("got %q, want %q", got, want)
 	}
 }
