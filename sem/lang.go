@@ -337,6 +337,10 @@ func (l *Language) Kind(name string) (*Kind, bool) { k, ok := l.kinds[name]; ret
 // Function returns the function named name.
 func (l *Language) Function(name string) (*Function, bool) { f, ok := l.funcs[name]; return f, ok }
 
+// Source is the rule file's source, as Parse read it: for the lines of messages
+// positioned in it (FormatWarnings).
+func (l *Language) Source() []byte { return l.src }
+
 // Root is the root kind: the kind of a whole program's context.
 func (l *Language) Root() *Kind { return l.Kinds[0] }
 

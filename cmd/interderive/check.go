@@ -18,7 +18,7 @@ func (a *app) newCheckCmd() *cobra.Command {
 	var fuel int
 	var timeout time.Duration
 	var budgets budgetFlags
-	var asJSON bool
+	var asJSON, strict bool
 	variants := map[string]*string{}
 	var defs map[string]*string // the definition flags, by flag
 	cmd := &cobra.Command{
@@ -64,6 +64,13 @@ A file that cannot be checked is an error: unreadable, with malformed expectatio
 comments, with no expectation, or that no run applies to (the variant flags exclude
 every run it has). The exit status is then 2, else 1 if a run failed.
 
+The programs of a rule file (*.sem) are checked in the calculus it defines, and its
+static checks' warnings are printed on standard error, once a rule file (FILE:LINE:COL:
+warning: ..., with a witness term): a rule that can never fire, a stuck shape that no
+term reaches, a variable a right-hand side lets escape its binder. With --strict a
+warning is an error of the rule file: every run is made and reported as usual, and
+the exit status is then 2, as for a file that could not be checked.
+
 ` + budgetsHelp + `
 
 ` + exitStatusHelp,
@@ -98,6 +105,8 @@ every run it has). The exit status is then 2, else 1 if a run failed.
 				return err
 			}
 			plans, errs := a.wb.PlanFiles(files, lang, a.stdin, opts)
+			warnText, warnings, warnFiles := workbench.LintPlans(plans)
+			fmt.Fprint(a.stderr, warnText)
 			report := workbench.RunCheck(files, plans, errs, opts, progressLine(a.stderr, "check"), func(i int, fs []workbench.Failure) {
 				if !asJSON {
 					workbench.WriteCheckFile(a.stdout, files[i], plans[i], errs[i], fs)
@@ -112,8 +121,16 @@ every run it has). The exit status is then 2, else 1 if a run failed.
 			} else {
 				fmt.Fprintln(a.stdout, report.Summary())
 			}
+			if warnings > 0 {
+				// Said beside the report, on standard error with the warnings.
+				how := ""
+				if strict {
+					how = ": --strict makes them errors (exit status 2)"
+				}
+				fmt.Fprintf(a.stderr, "%s in %s%s\n", plural(warnings, "warning", "warnings"), plural(warnFiles, "rule file", "rule files"), how)
+			}
 			switch {
-			case report.Errors > 0:
+			case report.Errors > 0, strict && warnings > 0:
 				return &exitError{code: exitStatic}
 			case report.Runs == 0 && report.SkippedRuns > 0:
 				// Every run skipped, some for a stage that refuses its file: a check of
@@ -139,6 +156,7 @@ every run it has). The exit status is then 2, else 1 if a run failed.
 	cmd.Flags().IntVar(&fuel, "fuel", 0, "contraction budget of every run (default: the file's -- fuel: line, else 10,000,000)")
 	cmd.Flags().DurationVar(&timeout, "timeout", defaultTimeout, "stop each run after this long (e.g. 10s), a failure; 0 for no limit")
 	budgets.register(cmd)
+	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit status 2) when a rule file's static checks warn")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: files, runs, passed, failed, errors, and every failure")
 	cmd.Flags().StringVar(&lang, "lang", "", "the language of standard input (-): "+joinNames(a.wb.LanguageNames()))
 	return cmd

@@ -104,3 +104,54 @@ func TestConstantsInConditions(t *testing.T) {
 		}
 	}
 }
+
+// warned is a rule file Load accepts whose static checks warn twice: the rule never,
+// at 8:1, is shadowed by the second if0 rule (7:1), which has no side condition and
+// matches every (if0 0 t_1 t_2); and the stuck shape at 9:1 is contracted whole by
+// the same rule. The witness of both is the smallest instance, (if0 0 0 0).
+const warned = `(language warned)
+(sort t (integer n) (con if0 t t t))
+(kind E v)
+(value E n)
+(frame E (if0 (hole) t_1 t_2))
+(rule if0 E (if0 n t_1 t_2) t_1 (where (= n 0)))
+(rule if0 E (if0 n t_1 t_2) t_2)
+(rule never E (if0 0 t_1 t_2) t_2)
+(stuck E (if0 n t_1 t_2) "dead")
+`
+
+// TestStrict: check and derive print the static checks' warnings, positioned, with
+// their witness, once a rule file, and go on; check --strict fails on them with exit
+// status 2, after making every run. (if0 5 7 8) is 8 by the second if0 rule.
+func TestStrict(t *testing.T) {
+	dir := t.TempDir()
+	rules := writeIn(t, dir, "warned.sem", warned)
+	prog := writeIn(t, dir, "p.term", "; expect: 8\n(if0 5 7 8)\n")
+	prog2 := writeIn(t, dir, "q.term", "; expect: 7\n(if0 0 7 8)\n")
+	wants := []string{
+		rules + ":8:1: warning: rule never can never fire: rule if0 at 7:1, tried first, has no side condition that may fail and matches every term this one matches, e.g. (if0 0 0 0)\n\t(rule never E (if0 0 t_1 t_2) t_2)\n\t^",
+		rules + ":9:1: warning: stuck shape (if0 n t_1 t_2) can no longer be reached: rule if0 at 7:1, which has no side condition that may fail, contracts every term it matches, e.g. (if0 0 0 0)",
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		last string
+	}{
+		{[]string{"check", "--rules", rules, prog, prog2}, exitOK, "2 warnings in 1 rule file\n"},
+		{[]string{"check", "--strict", "--rules", rules, prog, prog2}, exitStatic, "2 warnings in 1 rule file: --strict makes them errors (exit status 2)\n"},
+		{[]string{"derive", rules}, exitOK, "2 warnings\n"},
+	} {
+		stdout, stderr, code := runCmd(tt.args...)
+		if code != tt.code || !strings.HasSuffix(stderr, tt.last) {
+			t.Errorf("%v: exit %d, stderr %s; want exit %d, ending %q", tt.args, code, stderr, tt.code, tt.last)
+		}
+		for _, w := range wants {
+			if strings.Count(stderr, w) != 1 {
+				t.Errorf("%v: stderr %s\nwant once %s", tt.args, stderr, w)
+			}
+		}
+		if tt.args[0] == "check" && !strings.Contains(stdout, "2 files, 10 runs: 10 passed, 0 failed") {
+			t.Errorf("%v: %s, want every run made and passed", tt.args, stdout)
+		}
+	}
+}
