@@ -272,7 +272,8 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 	}
 	found.drawn(variant + "\n" + prog.Lang() + ": " + src)
 	for i, mode := range c.Modes(variant) {
-		ref, d := w.Lockstep(c, prog, RunningUnder(c, p.Stages, variant), variant, p.bounded(mode), p.Fuel)
+		// A stage that refuses the calculus's programs (Refuser) is not in the lockstep.
+		ref, d := w.Lockstep(c, prog, Running(c, RunningUnder(c, p.Stages, variant)), variant, p.bounded(mode), p.Fuel)
 		if i == 0 {
 			found.reached(ref.Err)
 		}

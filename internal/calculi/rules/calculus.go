@@ -231,11 +231,13 @@ func (c Calculus) MatchesAnswer(expected string, got workbench.Outcome) bool {
 // (workbench.Refuser): a stage over environments refuses a file that does not qualify
 // for them (semval.Refuser); nil when s runs them.
 func (c Calculus) Refuses(s interderive.Stage) error {
-	st, ok := sem.StageOf(s)
+	// The stage's own artefact (sem.StageOf's, unwrapped), which says whether it is
+	// a semval.Refuser.
+	d, ok := s.(interface{ Rules() sem.Stage })
 	if !ok {
 		return fmt.Errorf("the %s stage does not run rule-defined calculi", s.Name())
 	}
-	r, ok := st.(semval.Refuser)
+	r, ok := d.Rules().(semval.Refuser)
 	if !ok {
 		return nil
 	}

@@ -128,3 +128,18 @@ func TestTrustRunPicksAStageThatRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustFuzz: fuzz's lockstep leaves the stages that refuse a file out, as compare
+// does: on open.sem, the reduction semantics and the machine agree.
+func TestTrustFuzz(t *testing.T) {
+	w, _ := bench(t)
+	plans, err := w.PlanFuzz(workbench.FuzzOptions{Calculi: []string{"rules"}, Size: 4,
+		Definitions: map[string]string{"rules": filepath.Join(trust, "open.sem")}})
+	if err != nil || len(plans) != 1 {
+		t.Fatalf("%v, %d plans", err, len(plans))
+	}
+	r := w.Fuzz(plans[0], workbench.FuzzConfig{Count: 30, Jobs: 1, Seed: 1}, nil)
+	if r.Found != nil || r.Checked == 0 {
+		t.Errorf("%d checked, found %v", r.Checked, r.Found)
+	}
+}
