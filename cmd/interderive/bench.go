@@ -23,6 +23,7 @@ import (
 func (a *app) newBenchCmd() *cobra.Command {
 	stdout, stderr := a.stdout, a.stderr
 	variants := map[string]*string{}
+	var defs map[string]*string // the definition flags (--rules FILE.sem), by flag
 	var dir, only, stages, plotFile, sizes, cpuProfile string
 	var limit time.Duration
 	var forTargets, force, asJSON bool
@@ -44,6 +45,12 @@ times --limit for the next size (the row says "skipped"). A program stating its 
 is checked at that size; a mismatch makes the exit status 1. Fully typed fib is also
 run as a Go function, the native baseline. A program with optional annotations runs
 fully dynamic and fully typed here; --targets runs all its configurations.
+
+A program of a rule file (NAME.term.in, its settings in comments starting with ";":
+; sizes: 10, 20) runs in the calculus of its rule file, found as run finds it:
+--rules FILE.sem, a "; semantics: FILE.sem" line in the program, or DIR.sem beside
+its directory DIR; its table names the file's language and the file. A run that
+fails measured nothing: its row is the error alone.
 
 --plot FILE writes a log-log chart of time against size, one line per stage, one panel
 per program (SVG).
@@ -105,7 +112,7 @@ go tool pprof.
 			if forTargets && format != formatTable {
 				return fmt.Errorf("--targets prints its own report: --format %s applies to the suite only", format)
 			}
-			sel, err := a.benchSelection(dir, only, stages, variants, sizes, forTargets)
+			sel, err := a.benchSelection(dir, only, stages, variants, values(defs), sizes, forTargets)
 			if err != nil {
 				return err
 			}
@@ -202,6 +209,7 @@ go tool pprof.
 		variants[p.Flag] = new(string)
 		cmd.Flags().StringVar(variants[p.Flag], p.Flag, "all", fmt.Sprintf("%s to run: all or a comma-separated list of %s", p.Doc, joinNames(p.Values)))
 	}
+	defs = a.registerDefinitionFlags(cmd)
 	cmd.Flags().DurationVar(&limit, "limit", 2*time.Second, "stop growing a stage's sizes after a run this long")
 	cmd.Flags().StringVar(&plotFile, "plot", "", "write a log-log chart of time against size to this SVG file (a new file, unless --force)")
 	cmd.Flags().BoolVar(&forTargets, "targets", false, "measure the performance targets instead of running the suite")
@@ -225,8 +233,10 @@ type benchSel struct {
 }
 
 // benchSelection reads bench's flags: every name is checked, whichever programs the
-// selection keeps, and a selection of nothing is an error.
-func (a *app) benchSelection(dir, programs, stages string, variants map[string]*string, sizes string, forTargets bool) (benchSel, error) {
+// selection keeps, and a selection of nothing is an error. defs are the definition
+// flags' values (--rules FILE.sem), by flag: a program of a family (a rule file's
+// NAME.term.in) is in the calculus its definition makes, found as run finds it.
+func (a *app) benchSelection(dir, programs, stages string, variants map[string]*string, defs map[string]string, sizes string, forTargets bool) (benchSel, error) {
 	var sel benchSel
 	var err error
 	if sel.stages, err = a.nameList("stage", stages); err != nil {
@@ -256,7 +266,7 @@ func (a *app) benchSelection(dir, programs, stages string, variants map[string]*
 	if !info.IsDir() {
 		return sel, fmt.Errorf("--dir %s is not a directory", interderive.Escape(dir))
 	}
-	all, err := a.wb.LoadBench(dir)
+	all, err := a.wb.LoadBenchDefined(dir, defs)
 	if err != nil {
 		return sel, err
 	}
@@ -317,8 +327,9 @@ func (c *benchCount) add(d benchCount) {
 // count of its runs: made, measured (an answer), stopped by a resource limit, and with
 // an answer other than the program's stated one.
 func benchTable(out benchOut, p workbench.BenchProgram, name string, stages []interderive.Stage, variant string, limit time.Duration) (plot.Chart, benchCount) {
-	out.begin(name, variant)
-	chart := plot.Chart{Title: name + " (" + variant + ")", XLabel: "n", YLabel: "time"}
+	title := benchTitle(p.Calculus, name, variant)
+	out.begin(name, variant, title)
+	chart := plot.Chart{Title: title, XLabel: "n", YLabel: "time"}
 	var exponents []stageExponent
 	var count benchCount
 	for _, st := range stages {
@@ -382,6 +393,17 @@ func benchTable(out benchOut, p workbench.BenchProgram, name string, stages []in
 	}
 	out.end(exponents)
 	return chart, count
+}
+
+// benchTitle is a table's title: the program and its variant, "sum.gtlc (ed)", or, for
+// a program of a rule file, whose one variant is the file, the file's language and
+// path (workbench.VariantLabel): "fact.term, language cbv (testdata/rules/cbv.sem)".
+func benchTitle(c workbench.Calculus, name, variant string) string {
+	parameter, label := workbench.VariantLabel(c, variant)
+	if parameter != c.Variant().Flag {
+		return name + ", " + parameter + " " + label
+	}
+	return name + " (" + label + ")"
 }
 
 // writePlot writes the charts to a new file (or, with force, an existing one that is

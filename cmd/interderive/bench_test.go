@@ -218,3 +218,74 @@ func TestRedexModels(t *testing.T) {
 		t.Errorf("%v\n%s", err, out)
 	}
 }
+
+// TestBenchRuleFile: bench runs a rule file's programs (NAME.term.in, their settings
+// in ";" comments), the rule file found each of the three ways run finds it: --rules,
+// a "; semantics:" line, DIR.sem beside the program's directory. The program is
+// beta-delta.term's at n = 2: (\x. x + 1) 2 -> 2 + 1 (beta) -> 3 (delta), two
+// contractions, by hand (testdata/rules/cbv/beta-delta.term). The table's title names
+// the file's language and the file. A program with no rule file is a usage error
+// before anything runs.
+func TestBenchRuleFile(t *testing.T) {
+	cbv, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rules", "cbv.sem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prog = "; sizes: 2\n; answer 2: 3\n(app (lam x (add x 1)) {n})\n"
+	root := t.TempDir()
+	files := map[string]string{
+		"lang.sem":           string(cbv),
+		"flag/inc.term.in":   prog,
+		"header/inc.term.in": "; semantics: ../lang.sem\n" + prog,
+		"beside.sem":         string(cbv),
+		"beside/inc.term.in": prog,
+	}
+	for name, src := range files {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	row := regexp.MustCompile(`(?m)^\s+reduction\s+2\s+\S+\s+\S+\s+2\s+\S+\s+\S+ \S+\s+3$`)
+	tests := []struct {
+		name string
+		args []string
+		file string // the rule file the title names
+	}{
+		{"--rules", []string{"--dir", filepath.Join(root, "flag"), "--rules", filepath.Join(root, "lang.sem")}, filepath.Join(root, "lang.sem")},
+		{"; semantics:", []string{"--dir", filepath.Join(root, "header")}, filepath.Join(root, "header", "..", "lang.sem")},
+		{"DIR.sem", []string{"--dir", filepath.Join(root, "beside")}, filepath.Join(root, "beside.sem")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := runCmd(append([]string{"bench", "--stage", "reduction"}, tc.args...)...)
+			if code != 0 || !row.MatchString(stdout) || !strings.Contains(stdout, "inc.term, language cbv ("+tc.file+")") {
+				t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+			}
+		})
+	}
+	// No rule file: the program's error, before anything runs.
+	stdout, stderr, code := runCmd("bench", "--dir", filepath.Join(root, "flag"), "--stage", "reduction")
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "inc.term.in: a program of a rule-defined calculus needs its rule file") {
+		t.Errorf("no rule file: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestBenchFailedRow: a run that fails measured nothing: its row is the stage, the
+// size and the error alone, with no time, spread, rate or heap. By hand, at n = 1
+// (testdata/rules/cbv/non-integer.term): (1 + (\y. y) (\x. x)) -> 1 + \x. x (beta),
+// stuck on cbv.sem's shape "+ applied to a non-integer", at the addition: line 2,
+// column 1 (line 1 is the sizes).
+func TestBenchFailedRow(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"stuck.term.in": "; sizes: 1\n(add {n} (app (lam y y) (lam x x)))\n"})
+	stdout, stderr, code := runCmd("bench", "--dir", dir, "--stage", "reduction,machine", "--rules", filepath.Join("..", "..", "testdata", "rules", "cbv.sem"))
+	want := "      stage  n  time  spread  contractions  contractions/s  peak heap  answer\n" +
+		"  reduction  1  error: run-time error at 2:1: + applied to a non-integer: (add 1 (lam x x))\n" +
+		"    machine  1  error: run-time error at 2:1: + applied to a non-integer: (add 1 (lam x x))\n"
+	if code != 2 || !strings.Contains(stdout, want) || !strings.Contains(stderr, "bench measured nothing: 2 runs") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -26,7 +26,9 @@ var benchFormats = []string{formatTable, formatGobench, formatJSON}
 // A benchOut prints the suite's measurements as they come, in one format: a table per
 // program and variant (begin ... end), a row per run.
 type benchOut interface {
-	begin(name, variant string)
+	// begin starts a table: the program's name and the variant, and its title for a
+	// person (benchTitle).
+	begin(name, variant, title string)
 	row(r workbench.BenchRow, answer string)
 	skipped(stage, size string, estimate time.Duration)
 	native(size string, t workbench.Timing, answer int)
@@ -67,13 +69,27 @@ type tableOut struct {
 	tw *tabwriter.Writer
 }
 
-func (o *tableOut) begin(name, variant string) {
-	fmt.Fprintf(o.w, "\n%s (%s)\n", name, variant)
+func (o *tableOut) begin(_, _, title string) {
+	fmt.Fprintf(o.w, "\n%s\n", title)
 	o.tw = tabwriter.NewWriter(o.w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(o.tw, "stage\tn\ttime\tspread\tcontractions\tcontractions/s\tpeak heap\tanswer\t")
 }
 
+// row prints a run's measurements, or, for a run that failed, its stage and size and
+// the error alone, after the columns that align (a trailing cell, which widens none of
+// them): a failed run measured nothing to print. An error of several lines (a
+// position's line and caret) goes on, each line indented under the first.
 func (o *tableOut) row(r workbench.BenchRow, answer string) {
+	if r.Err != nil {
+		first, rest, _ := strings.Cut(answer, "\n")
+		fmt.Fprintf(o.tw, "%s\t%s\t  %s\n", r.Stage, r.Size, first)
+		if rest != "" {
+			for _, line := range strings.Split(rest, "\n") {
+				fmt.Fprintf(o.tw, "\t\t  %s\n", line)
+			}
+		}
+		return
+	}
 	rate := float64(r.Contractions) / r.Time.Seconds()
 	fmt.Fprintf(o.tw, "%s\t%s\t%s\t%s\t%d\t%.3g\t%s\t%s\t\n", r.Stage, r.Size, r.Time.Round(time.Microsecond), spread(r.Timing), r.Contractions, rate, interderive.FormatBytes(int64(r.PeakHeap)), answer)
 }
@@ -118,7 +134,7 @@ func gobenchName(s string) string {
 	}, s)
 }
 
-func (o *gobenchOut) begin(name, variant string) {
+func (o *gobenchOut) begin(name, variant, _ string) {
 	if !o.headed {
 		fmt.Fprintf(o.w, "goos: %s\ngoarch: %s\npkg: interderive/bench\ninterderive: %s\n", runtime.GOOS, runtime.GOARCH, gobenchName(version()))
 		o.headed = true
@@ -198,7 +214,7 @@ func timingJSON(t workbench.Timing) (mean float64, sp *float64, rounds []jsonRou
 
 func (o *jsonOut) cur() *jsonTable { return o.tables[len(o.tables)-1] }
 
-func (o *jsonOut) begin(name, variant string) {
+func (o *jsonOut) begin(name, variant, _ string) {
 	o.tables = append(o.tables, &jsonTable{Program: name, Variant: variant, Rows: []jsonRow{}, Exponents: []stageExponent{}})
 }
 

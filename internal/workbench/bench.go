@@ -49,8 +49,18 @@ type BenchProgram struct {
 }
 
 // LoadBench reads the suite's programs from a directory, each in the calculus of its
-// extension.
+// extension (LoadBenchDefined with no definition flag).
 func (w *Workbench) LoadBench(dir string) ([]BenchProgram, error) {
+	return w.LoadBenchDefined(dir, nil)
+}
+
+// LoadBenchDefined reads the suite's programs from a directory, each in the calculus
+// of its extension; a program of a Family is in the calculus its definition makes
+// (Define), found as run, check and trace find it: the file the definition flag names
+// in defs (by flag), else the one the program's text names, else the one beside its
+// directory. A definition that cannot be made is the program's error, and the suite's:
+// nothing runs.
+func (w *Workbench) LoadBenchDefined(dir string, defs map[string]string) ([]BenchProgram, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.in"))
 	if err != nil {
 		return nil, err
@@ -66,36 +76,45 @@ func (w *Workbench) LoadBench(dir string) ([]BenchProgram, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
+		if p.Calculus, err = w.Define(p.Calculus, defs, f, src); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
 		progs = append(progs, p)
 	}
 	return progs, nil
 }
 
 // ParseBench reads a benchmark program's settings; name is NAME.EXT, EXT a registered
-// language's extension.
+// language's extension. The settings are line comments of the calculus ("-- sizes:",
+// or "; sizes:" for a calculus whose comments start with ";": a Commenter).
 func (w *Workbench) ParseBench(name string, src []byte) (BenchProgram, error) {
 	c, l, err := w.LanguageFor(name, "")
 	if err != nil {
 		return BenchProgram{}, err
 	}
+	cm := lineComment(c)
 	p := BenchProgram{Name: name, Calculus: c, Lang: l.Ext, Text: string(src), Answers: map[string]string{}, Peers: map[string][]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(line, "-- sizes:"); ok {
+		comment, ok := strings.CutPrefix(line, cm+" ")
+		if !ok {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(comment, "sizes:"); ok {
 			for _, s := range strings.Split(rest, ",") {
 				p.Sizes = append(p.Sizes, strings.TrimSpace(s))
 			}
 		}
-		if rest, ok := strings.CutPrefix(line, "-- peer "); ok {
+		if rest, ok := strings.CutPrefix(comment, "peer "); ok {
 			if err := parsePeerLine(rest, p.Peers); err != nil {
 				return BenchProgram{}, err
 			}
 		}
-		if rest, ok := strings.CutPrefix(line, "-- answer "); ok {
+		if rest, ok := strings.CutPrefix(comment, "answer "); ok {
 			size, ans, ok := strings.Cut(rest, ":")
 			if !ok {
-				return BenchProgram{}, fmt.Errorf("%q: want -- answer SIZE: ANSWER", line)
+				return BenchProgram{}, fmt.Errorf("%q: want %s answer SIZE: ANSWER", line, cm)
 			}
 			ans = strings.TrimSpace(ans)
 			if v, ok := strings.CutPrefix(ans, "~"); ok {
@@ -105,7 +124,7 @@ func (w *Workbench) ParseBench(name string, src []byte) (BenchProgram, error) {
 		}
 	}
 	if len(p.Sizes) == 0 {
-		return BenchProgram{}, fmt.Errorf("no -- sizes: comment")
+		return BenchProgram{}, fmt.Errorf("no %s sizes: comment", cm)
 	}
 	return p, nil
 }

@@ -116,3 +116,46 @@ func (w *Workbench) Define(c Calculus, defs map[string]string, path string, src 
 	}
 	return d, nil
 }
+
+// VariantLabel is how the commands name a variant of c for a person, in a trace's
+// header and a comparison's column: the variant parameter (its flag) and the variant.
+// A calculus a definition file makes (Defined) has one variant, the file itself, whose
+// value (a rule file's "file") names nothing the person wrote: its label is the
+// language the file declares and the file, "cbv (testdata/rules/cbv.sem)", under the
+// parameter "language".
+func VariantLabel(c Calculus, variant string) (parameter, label string) {
+	if d, ok := c.(Defined); ok {
+		if language, file := d.Defined(); file != "" {
+			return "language", language + " (" + file + ")"
+		}
+	}
+	return c.Variant().Flag, variant
+}
+
+// LabelVariants is a comparison of c's variants, and the variants compared, with each
+// variant named by its label (VariantLabel), for a person: cmp itself, and variants,
+// are not changed.
+func LabelVariants(c Calculus, cmp Comparison, variants []string) (Comparison, []string) {
+	label := func(v string) string {
+		_, l := VariantLabel(c, v)
+		return l
+	}
+	out := cmp
+	out.Rows = slices.Clone(cmp.Rows)
+	for i := range out.Rows {
+		out.Rows[i].Variant = label(out.Rows[i].Variant)
+	}
+	out.Disagreements = slices.Clone(cmp.Disagreements)
+	for i := range out.Disagreements {
+		out.Disagreements[i].Variant = label(out.Disagreements[i].Variant)
+	}
+	out.Partial = slices.Clone(cmp.Partial)
+	for i := range out.Partial {
+		out.Partial[i].Variant = label(out.Partial[i].Variant)
+	}
+	names := make([]string, len(variants))
+	for i, v := range variants {
+		names[i] = label(v)
+	}
+	return out, names
+}

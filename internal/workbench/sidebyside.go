@@ -263,9 +263,14 @@ func writeRow(w io.Writer, i int, stages []string, cells []*laneRow) {
 	}
 }
 
-// writeHeader prints the variant's flag and value, and the program.
+// writeHeader prints the variant's flag and value (a rule file's language and file:
+// VariantLabel), and the program.
 func (s SideBySide) writeHeader(w io.Writer) {
-	fmt.Fprintf(w, "%-9s %s\nprogram   %s\n", s.Parameter, s.Variant, s.Program)
+	parameter, variant := s.Parameter, s.Variant
+	if s.Definition != "" {
+		parameter, variant = "language", s.Language+" ("+s.Definition+")"
+	}
+	fmt.Fprintf(w, "%-9s %s\nprogram   %s\n", parameter, variant, s.Program)
 }
 
 // writeEnd prints each lane's answer, or what stopped it.

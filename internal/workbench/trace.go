@@ -40,9 +40,11 @@ func (w *Workbench) prepareOne(c Calculus, stage, variant, mode string, opts int
 }
 
 // writeTraceHeader prints the header of a trace of one stage: "FLAG VARIANT, stage
-// STAGE" and the program.
+// STAGE" (a rule file's: "language NAME (FILE), stage STAGE": VariantLabel) and the
+// program.
 func writeTraceHeader(out io.Writer, c Calculus, prog Program, s interderive.Stage, variant string, opts interderive.Options) {
-	fmt.Fprintf(out, "%s %s, stage %s\n", c.Variant().Flag, variant, s.Name())
+	parameter, label := VariantLabel(c, variant)
+	fmt.Fprintf(out, "%s %s, stage %s\n", parameter, label, s.Name())
 	fmt.Fprintf(out, "%-10s %s\n", "program", source(prog, opts))
 }
 

@@ -47,9 +47,11 @@ func (family) Languages() []workbench.Language {
 	return []workbench.Language{{Ext: ext, Doc: "a closed term of the rule file's grammar, as an s-expression"}}
 }
 
-// Variant: a rule file gives one semantics, which the variant names.
+// Variant: a rule file gives one semantics, the file itself, which the one value
+// stands for (the workbench needs a variant parameter); a trace's header and compare
+// name the file's language and the file instead (workbench.VariantLabel).
 func (family) Variant() workbench.Parameter {
-	return workbench.Parameter{Flag: "rules-variant", Noun: "variant", Doc: "the semantics of the rule file (it gives one)",
+	return workbench.Parameter{Flag: "rules-variant", Noun: "variant", Doc: "the semantics: the rule file itself (--rules, or the one the program names), which its one value stands for",
 		Values: []string{variant}, Default: variant}
 }
 
