@@ -300,7 +300,8 @@ func TestIsValue(t *testing.T) {
 	}
 }
 
-// FuzzLoad: no rule file and no program crashes the reader, the parser or the checks.
+// FuzzLoad: no rule file and no program crashes the reader, the parser, the checks or
+// the warnings.
 func FuzzLoad(f *testing.F) {
 	files, _ := filepath.Glob("../testdata/rules/*.sem")
 	more, _ := filepath.Glob("../testdata/rules/errors/*.sem")
@@ -318,7 +319,9 @@ func FuzzLoad(f *testing.F) {
 			}
 			return
 		}
-		_ = sem.Check(l)
+		if sem.Check(l) == nil {
+			_ = sem.Lint(l)
+		}
 		if e, err := l.ReadTerm(prog); err == nil {
 			_ = sem.Format(e)
 		}
