@@ -30,9 +30,30 @@ const coinFunctions = `(language coins)
 (rule spin E (spin t) (loop t))
 `
 
+// layeredFlip steps an inner layer of coin piles whose rule mixed calls flip, which
+// has a clause for (h) only; flip is declared on line 5. By hand: (pay (pair (h) (tl))
+// 1) steps its pile in the layer K: (pair (h) (tl)) is two coins, a redex of mixed,
+// which calls flip on (tl).
+const layeredFlip = `(language layered)
+(sort t (integer n) (con pay c t))
+(sort c (con h) (con tl) (con pair c c))
+(class coin c (h) (tl))
+(function flip (c) c ((flip (h)) (tl)))
+(kind E v)
+(kind K k c)
+(value E n)
+(value K coin)
+(frame K (pair (hole) c))
+(frame K (pair k (hole)))
+(rule mixed K (pair coin_1 coin_2) (flip coin_2))
+(frame E (pay c (hole)))
+(rule pay E (pay c n) (pay c_2 n) (where (step K c c_2)))
+(rule paid E (pay coin n) n)
+`
+
 // TestFunctionErrors: a meta-function with no clause for its argument is the rule
 // file's error (exit status 2), positioned at the function's declaration, naming the
-// function, the call and the rule; one that recurses past sem.MaxCallDepth is a
+// function, the call and the rule, in an inner layer too; one that recurses past sem.MaxCallDepth is a
 // resource limit (exit status 3) that names the limit. On every derived stage.
 //
 // By hand: (tally (join (coin 1) 2)) enters tally's frame, then join's: (coin 1) and
@@ -45,11 +66,18 @@ func TestFunctionErrors(t *testing.T) {
 	rules := writeIn(t, dir, "coins.sem", coinFunctions)
 	tally := writeIn(t, dir, "tally.term", "(tally (join (coin 1) 2))")
 	spin := writeIn(t, dir, "spin.term", "(spin 1)")
+	layered := writeIn(t, dir, "layered.sem", layeredFlip)
+	pay := writeIn(t, dir, "pay.term", "(pay (pair (h) (tl)) 1)")
 	for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp"} {
 		_, stderr, code := runCmd("run", "--rules", rules, "--stage", stage, tally)
 		want := rules + ":7:1: function worth has no clause for (worth 2), called by rule tally"
 		if code != exitStatic || !strings.Contains(stderr, want) || !strings.Contains(stderr, "\t(function worth (t) t\n\t^") || strings.Contains(stderr, "internal error") {
 			t.Errorf("%s, no clause: exit %d, %s\nwant exit 2 and %s, with the line and a caret", stage, code, stderr, want)
+		}
+		_, stderr, code = runCmd("run", "--rules", layered, "--stage", stage, pay)
+		want = layered + ":5:1: function flip has no clause for (flip (tl)), called by rule mixed"
+		if code != exitStatic || !strings.Contains(stderr, want) {
+			t.Errorf("%s, no clause in an inner layer: exit %d, %s\nwant exit 2 and %s", stage, code, stderr, want)
 		}
 		_, stderr, code = runCmd("run", "--rules", rules, "--stage", stage, spin)
 		want = rules + ":10:1: function loop: calls nest deeper than the limit of 10000 (sem.MaxCallDepth) at (loop 1), called by rule spin"
