@@ -109,7 +109,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			}
 		case "sort":
 			p.sortHeader(s)
-		case "kind", "class", "function", "value", "frame", "rule", "stuck", "answer", "":
+		case "kind", "class", "function", "value", "frame", "rule", "stuck", "answer", "notation", "":
 		default:
 			p.errorf(s.List[0].P, "unknown declaration %s", s.List[0].Sym)
 		}
@@ -184,6 +184,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			p.stuck(s)
 		}
 	}
+	p.notations(ss) // notation.go: render's typesetting of constructors
 	if len(p.errs) == 0 {
 		p.l.buildIndexes()
 		p.l.groundSorts()

@@ -63,6 +63,7 @@ func TestRenderGolden(t *testing.T) {
 		{"testdata/render/tiny.sem", "testdata/render/tiny.tex", 1, 1, 6, 4},
 		{"../testdata/rules/cbv.sem", "testdata/render/cbv.tex", 1, 1, 9, 5},
 		{"../testdata/rules/cbn-strict.sem", "testdata/render/cbn-strict.tex", 1, 2, 6, 4},
+		{"testdata/render/notation.sem", "testdata/render/notation.tex", 2, 1, 6, 3},
 	}
 	for _, tc := range tests {
 		src, want := readFile(t, tc.sem), string(readFile(t, tc.tex))
@@ -113,8 +114,7 @@ func TestRenderVerbatim(t *testing.T) {
 
 	want := string(readFile(t, "testdata/render/tiny.tex"))
 	for _, gone := range []string{
-		"\\textsf{if-z}\\;n\\;e_{1}\\;e_{2} &\\longrightarrow \\mathsf{ap}\\;((n \\times 2) + (-n))\\;\\operatorname{quot}(n, -1) && [\\textsf{if-z}]\\\\\n",
-		"&\\qquad \\text{if } n > 0\\\\\n",
+		"\\item[{[\\textsf{if-z}]}] $\\textsf{if-z}\\;n\\;e_{1}\\;e_{2} \\longrightarrow \\mathsf{ap}\\;((n \\times 2) + (-n))\\;\\operatorname{quot}(n, -1)$\\\\\n\\hspace*{1em}if $n > 0$\n",
 	} {
 		if !strings.Contains(want, gone) {
 			t.Fatalf("tiny.tex lacks %q", gone)
@@ -125,12 +125,14 @@ func TestRenderVerbatim(t *testing.T) {
 \subsection*{Other declarations}
 
 \noindent The declarations that have no notation here yet, as written.
+{\raggedright
 
 \noindent\texttt{(class foo)}
 
 \noindent\texttt{(rule if-z E (if-z n e\_1 e\_2) (ap (prim add (prim mul n 2) (prim neg n)) (prim quot n -1)) (where (prim gt n 0)) (where (step E e\_1 e\_2)))}
 
 \noindent\texttt{(answer v)}
+\par}
 \end{document}
 `, 1)
 	diffLines(t, "tiny.sem with additions", r.TeX, want)
@@ -194,37 +196,40 @@ func TestTexNames(t *testing.T) {
 	}
 }
 
-// TestRenderEveryRuleFile: every rule file of testdata/rules (the faulty ones are in
-// testdata/rules/errors) renders, every declaration in its notation.
+// TestRenderEveryRuleFile: every rule file of the repository (ruleFiles) renders,
+// every declaration in its notation, the cast semantics' with the notations written
+// by hand below; and the documents compile without a line wider than the page
+// (compileFragments, where pdflatex is installed).
 func TestRenderEveryRuleFile(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/rules/*.sem")
-	if len(files) < 3 {
-		t.Fatalf("testdata/rules has %d rule files", len(files))
-	}
+	files := ruleFiles(t)
 	// The cast semantics: classes, functions, an answer, a context rule, a step.
-	casts, _ := filepath.Glob("../gradual/rules/*.sem")
-	if len(casts) != 4 {
+	if casts, _ := filepath.Glob("../gradual/rules/*.sem"); len(casts) != 4 {
 		t.Fatalf("gradual/rules has %d rule files", len(casts))
 	}
-	files = append(files, casts...)
-	for _, f := range files {
-		r, err := Render(readFile(t, f), RenderOptions{})
+	bodies := make([]string, len(files))
+	for i, f := range files {
+		r, err := Render(readFile(t, f), RenderOptions{Fragment: true})
 		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
+			t.Fatalf("%s: %v", f, err)
 		}
+		bodies[i] = r.TeX
 		if len(r.Verbatim) != 0 || r.Rules == 0 {
 			t.Errorf("%s: %d verbatim, %d rules", f, len(r.Verbatim), r.Rules)
 		}
-		if !strings.Contains(f, "gradual") {
+		if !strings.HasPrefix(f, "../gradual/rules/") {
 			continue
 		}
-		// The notations of the new declarations, written by hand.
+		// The notations of the new declarations and of the files' (notation ...), written
+		// by hand from the rules and the notations: a captured context in italic, a
+		// kind in \mathcal, application as juxtaposition, coercions as the spec's.
 		for _, want := range []string{
-			`E[\mathsf{blame}\;l] &\longrightarrow_{E} \mathsf{blame}\;l && [\textsf{Blame}]\\` + "\n" + `&\qquad \text{if } E \neq [\,]`,
-			`\mathsf{crc}\;c\;s &\longrightarrow_{E} \mathsf{crc}\;c_{2}\;s && [\textsf{StepCst}]\\` + "\n" + `&\qquad \text{if } c \longrightarrow_{C} c_{2}`,
-			`\operatorname{translate}(B, S, l) &= \mathsf{id}&& \text{if } B = S`,
-			`$s \mathrel{::=} n` + "\n" + `  \mid \mathsf{true}`,
+			`\item[{[\textsf{Blame}]}] $E[\mathsf{blame}\;l] \longrightarrow_{\mathcal{E}} \mathsf{blame}\;l$\\` + "\n" + `\hspace*{1em}if $E \neq [\,]$`,
+			`\item[{[\textsf{StepCst}]}] $\langle c\rangle\, s \longrightarrow_{\mathcal{E}} \langle c_{2}\rangle\, s$\\` + "\n" + `\hspace*{1em}if $c \longrightarrow_{\mathcal{C}} c_{2}$`,
+			`\item[{[\textsf{beta}]}] $(\lambda x.\, e)\;v \longrightarrow_{\mathcal{E}} e[x :=\nobreak v]$`,
+			`\item[{[\textsf{Let}]}] $\mathsf{let}\;x = v\;\mathsf{in}\;e \longrightarrow_{\mathcal{E}} e[x :=\nobreak v]$`,
+			`\item $\operatorname{translate}(B, S, l) = \mathsf{id}$\quad if $B = S$`,
+			`$s \mathrel{::=}\allowbreak n` + "\n" + `  \mid\allowbreak \mathsf{true}`,
+			`  \mid\allowbreak \langle c\rangle\, \mathcal{E}`,
 			`ends a run in the empty context when it is $\mathsf{blame}\;l$ (an answer).`,
 		} {
 			if !strings.Contains(r.TeX, want) {
@@ -232,6 +237,7 @@ func TestRenderEveryRuleFile(t *testing.T) {
 			}
 		}
 	}
+	t.Run("pdflatex", func(t *testing.T) { compileFragments(t, files, bodies) })
 }
 
 // FuzzRender: the renderer never panics, and gives every declaration of a file that
@@ -261,4 +267,49 @@ func FuzzRender(f *testing.F) {
 			t.Fatalf("%d declarations verbatim:\n%s", len(r.Verbatim), r.TeX)
 		}
 	})
+}
+
+// TestNotationErrors: a notation that names no constructor, shows an argument the
+// constructor does not have or not one it has, or is not LaTeX math that can be
+// copied into a formula, is an error positioned at the token at fault, inside the
+// string where the string is (columns counted by hand: the string of line 3 opens at
+// column 15, and \\ is two columns of the source).
+func TestNotationErrors(t *testing.T) {
+	const base = "(language x)\n(sort e (integer n) (con app e e) (con nil))\n"
+	tests := []struct {
+		name, decl, want string
+	}{
+		{"unknown constructor", `(notation apx "#1")`, "3:11: apx is not a constructor (the constructors: app, nil)"},
+		{"a name that is a string", `(notation "app" "#1")`, `3:11: expected a constructor's name, not "app"`},
+		{"too few", `(notation app)`, "3:1: (notation app) ends before its"},
+		{"too many", `(notation app "#1 #2" x)`, "3:23: unexpected x after"},
+		{"not a string", `(notation app #1)`, "3:15: expected the notation of app, a string of LaTeX math with #1 to #2 for its arguments, not #1"},
+		{"an argument too many", `(notation app "#1\\;#3")`, "3:21: #3: app has 2 arguments (#1 to #2)"},
+		{"an argument of a nullary constructor", `(notation nil "#1")`, "3:16: #1: nil has no arguments"},
+		{"an argument not shown", `(notation app "#1")`, "3:15: the notation of app does not show its argument #2 (e)"},
+		{"#0", `(notation app "#0 #1 #2")`, "3:16: # in the notation of app: an argument is #1 to #2"},
+		{"#12", `(notation app "#1 #2 #12")`, "3:22: #12: an argument is #1 to #9"},
+		{"an open brace", `(notation app "#1 {#2")`, "3:22: the notation of app leaves 1 { open"},
+		{"a closing brace", `(notation app "#1 } #2")`, "3:19: } closes no { in the notation of app"},
+		{"a dollar", `(notation app "$#1 #2$")`, "3:16: $ in the notation of app: a notation is LaTeX math, without $ or %"},
+		{"a comment", `(notation app "λ#1 % #2")`, "3:20: % in the notation of app"},
+		{"twice", "(notation nil \"N\")\n(notation nil \"\\\\mathsf{N}\")", "4:11: a second notation for nil (the first is at 3:1)"},
+	}
+	for _, tc := range tests {
+		_, err := Parse([]byte(base + tc.decl + "\n(kind E v)\n"))
+		var list interderive.ErrorList
+		found := false
+		if errors.As(err, &list) {
+			for _, e := range list {
+				found = found || strings.Contains(e.Error(), tc.want)
+			}
+		}
+		if !found {
+			t.Errorf("%s: %v; want an error with %q", tc.name, err, tc.want)
+		}
+	}
+	// Render refuses it as Load does.
+	if _, err := Render([]byte(base+`(notation apx "#1")`+"\n(kind E v)\n"), RenderOptions{}); err == nil || !strings.Contains(err.Error(), "apx is not a constructor") {
+		t.Errorf("Render: %v", err)
+	}
 }
