@@ -56,7 +56,7 @@ func (p *langParser) errorf(pos Pos, format string, args ...any) {
 // starting with a symbol.
 func (p *langParser) head(s *SExpr) string {
 	if s.Kind != SList || len(s.List) == 0 || s.List[0].Kind != SSym {
-		p.errorf(s.P, "expected a declaration, (language ...), (sort ...), (kind ...), (class ...), (function ...), (value ...), (frame ...), (rule ...), (stuck ...) or (answer ...), not %s", token(s))
+		p.errorf(s.P, "expected a declaration, (KEYWORD ...) with KEYWORD one of %s, not %s", declarationWords(), token(s))
 		return ""
 	}
 	return s.List[0].Sym
@@ -111,7 +111,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			p.sortHeader(s)
 		case "kind", "class", "function", "value", "frame", "rule", "stuck", "answer", "notation", "":
 		default:
-			p.errorf(s.List[0].P, "unknown declaration %s", s.List[0].Sym)
+			p.errorf(s.List[0].P, "unknown declaration %s: expected %s", s.List[0].Sym, declarationWords())
 		}
 	}
 	if p.l.Name == "" {

@@ -84,5 +84,10 @@ func known(what string, names []string) string {
 	return "the " + what + ": " + strings.Join(names, ", ")
 }
 
+// declarationWords lists the declarations' keywords, for an error that met another.
+func declarationWords() string {
+	return "language, sort, kind, class, function, value, frame, rule, stuck, answer or notation"
+}
+
 // reservedWords lists the reserved words, for an error that met one.
 func reservedWords() string { return strings.Join(reserved, ", ") }

@@ -275,7 +275,7 @@ func describe(a Arg) string {
 func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 	switch s.Kind {
 	case SStr:
-		p.errorf(s.P, "a string is not a pattern")
+		p.errorf(s.P, "%s: a string is not a pattern (only a stuck shape's reason is a string)", token(s))
 		return nil
 	case SInt:
 		if a.Kind == ArgVar || a.Kind == ArgTerm && !a.Sort.Ints {

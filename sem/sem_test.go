@@ -83,7 +83,7 @@ func TestParseErrors(t *testing.T) {
 		{"unbound condition", mini + "(rule r E (app n_1 n_2) n_1 (where (= n_1 n_3)))", "6:43: metavariable n_3 is not bound by the left-hand side"},
 		{"condition sorts", mini + "(rule r E (app (lam x t) n) n (where (= x n)))", "6:38: x and n are not of one sort"},
 		{"subst outside rhs", mini + "(rule r E (subst t x v) v)", "6:11: subst is only in a right-hand side"},
-		{"string", mini + `(rule r E "t" v)`, "6:11: a string is not a pattern"},
+		{"string", mini + `(rule r E "t" v)`, "6:11: \"t\": a string is not a pattern"},
 		{"stuck without reason", mini + "(stuck E (app n v))", "6:1: (stuck E (app n v)) ends before its \"REASON\": expected (stuck KIND PATTERN \"REASON\")"},
 		{"bad escape", `(language x) "a\n"`, `1:14: a string may escape only " and \`},
 	}
