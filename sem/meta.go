@@ -7,13 +7,18 @@ import "fmt"
 
 // IsValue reports whether t is a value of kind k: it matches one of k's value
 // patterns.
-func (l *Language) IsValue(t *Term, k *Kind) bool {
+func (l *Language) IsValue(t *Term, k *Kind) bool { return l.isValueAt(t, k, 0) }
+
+// isValueAt is IsValue at depth nested matches of values and classes: past
+// MaxMatchDepth, a checked limit rather than an exhausted stack (see tooDeep).
+func (l *Language) isValueAt(t *Term, k *Kind, depth int) bool {
 	if k.Index < 32 {
 		if known := t.values.Load() >> (2 * k.Index); known&1 != 0 {
 			return known&2 != 0
 		}
 	}
-	is := l.isValue(t, k)
+	checkMatchDepth(depth)
+	is := l.isValue(t, k, depth)
 	if k.Index < 32 {
 		bits := uint64(1)
 		if is {
@@ -26,10 +31,10 @@ func (l *Language) IsValue(t *Term, k *Kind) bool {
 
 // isValue is IsValue, not memoized: a term is immutable, so its answer never
 // changes.
-func (l *Language) isValue(t *Term, k *Kind) bool {
+func (l *Language) isValue(t *Term, k *Kind, depth int) bool {
 	for _, i := range k.values.candidates(t) {
 		v := k.Values[i]
-		if l.Match(v.Pat, t, make([]*Term, v.Metas)) {
+		if l.match(v.Pat, t, make([]*Term, v.Metas), depth) {
 			return true
 		}
 	}
@@ -38,9 +43,13 @@ func (l *Language) isValue(t *Term, k *Kind) bool {
 
 // InClass reports whether t is a term of the class c: one of its alternatives
 // matches it.
-func (l *Language) InClass(t *Term, c *Class) bool {
+func (l *Language) InClass(t *Term, c *Class) bool { return l.inClass(t, c, 0) }
+
+// inClass is InClass at depth nested matches (see isValueAt).
+func (l *Language) inClass(t *Term, c *Class, depth int) bool {
+	checkMatchDepth(depth)
 	for _, i := range c.alts.candidates(t) {
-		if l.Match(c.Alts[i], t, make([]*Term, c.Metas[i])) {
+		if l.match(c.Alts[i], t, make([]*Term, c.Metas[i]), depth) {
 			return true
 		}
 	}
@@ -62,8 +71,12 @@ func (l *Language) IsAnswer(t *Term, k *Kind) bool {
 // Match matches t against the pattern p, filling the slots of b with the terms the
 // metavariables (and a frame's hole) stand for. A value metavariable matches only a
 // value of its kind. It recurses as deep as the pattern nests, and as deep as the
-// values that value metavariables meet.
-func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
+// values that value metavariables meet (at most MaxMatchDepth values and classes
+// deep: see tooDeep).
+func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool { return l.match(p, t, b, 0) }
+
+// match is Match at depth nested matches of values and classes.
+func (l *Language) match(p *Pattern, t *Term, b []*Term, depth int) bool {
 	switch p.Kind {
 	case PatHole:
 		b[p.Slot] = t
@@ -81,11 +94,11 @@ func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
 				return false
 			}
 		case MetaValue:
-			if !l.IsValue(t, p.Sort.ValuesOf) {
+			if !l.isValueAt(t, p.Sort.ValuesOf, depth+1) {
 				return false
 			}
 		case MetaClass:
-			if !l.InClass(t, p.Sort.Class) {
+			if !l.inClass(t, p.Sort.Class, depth+1) {
 				return false
 			}
 		}
@@ -96,7 +109,7 @@ func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
 			return false
 		}
 		for i, a := range p.Args {
-			if !l.Match(a, t.Args[i], b) {
+			if !l.match(a, t.Args[i], b, depth) {
 				return false
 			}
 		}

@@ -22,12 +22,13 @@ type Describer interface {
 
 // StageOf is the derived artefact of the stage s, if s has one: a stage derives
 // rule-defined calculi by a method Rules() Stage, in a file rules.go of its package.
+// Its runs are guarded (Guard): a match nested past MaxMatchDepth is an error.
 func StageOf(s interderive.Stage) (Stage, bool) {
 	r, ok := s.(interface{ Rules() Stage })
 	if !ok {
 		return nil, false
 	}
-	return r.Rules(), true
+	return guard(r.Rules()), true
 }
 
 // A Stepper is a stage that takes one step at a time: the derived reduction

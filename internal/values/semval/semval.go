@@ -132,8 +132,9 @@ func Qualifies(l *sem.Language) bool { return NotQualified(l) == nil }
 // Meta is the meta-level over closures: matching, instantiation, substitution and
 // read-back, the closure counterparts of sem's.
 type Meta struct {
-	buf []*Clo // the bindings of the matches under way (take, release)
-	l   *sem.Language
+	buf   []*Clo // the bindings of the matches under way (take, release)
+	l     *sem.Language
+	depth int // values and classes matched inside one another, at most sem.MaxMatchDepth
 }
 
 // Lang is the rule file's language.
@@ -201,7 +202,7 @@ func lookup(k *sem.Kind, table sem.Table, v *Clo) []int {
 }
 
 func (m *Meta) IsValue(c *Clo, k *sem.Kind) bool {
-	return memo(&c.values, k.Index, func() bool { return m.isValue(c, k) })
+	return memo(&c.values, k.Index, func() bool { return m.nested(func() bool { return m.isValue(c, k) }) })
 }
 
 // memo is f's answer for the kind or class numbered i, from the bits of *bits if known
@@ -237,7 +238,18 @@ func (m *Meta) isValue(c *Clo, k *sem.Kind) bool {
 
 // InClass reports whether c is a term of the class cl (sem.Language.InClass).
 func (m *Meta) InClass(c *Clo, cl *sem.Class) bool {
-	return memo(&c.classes, cl.Index, func() bool { return m.inClass(c, cl) })
+	return memo(&c.classes, cl.Index, func() bool { return m.nested(func() bool { return m.inClass(c, cl) }) })
+}
+
+// nested is f, a match of a value or a class inside the matches under way: past
+// sem.MaxMatchDepth of them (a term a run built deeper than any program), the run
+// stops with sem.TooDeep (sem.Guard) instead of exhausting the stack.
+func (m *Meta) nested(f func() bool) bool {
+	m.depth++
+	sem.CheckMatchDepth(m.depth)
+	is := f()
+	m.depth--
+	return is
 }
 
 // inClass is InClass, not memoized.

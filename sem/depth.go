@@ -1,0 +1,103 @@
+package sem
+
+import (
+	"fmt"
+
+	"github.com/interderive/interderive"
+)
+
+// MaxMatchDepth bounds the nesting of matches: a value metavariable matched against a
+// value whose own value patterns match values in turn, a class whose alternatives use
+// the class. Runs build terms deeper than any program can be written (a rule that
+// wraps its argument each step: testdata/hostile/tower.sem), and such a match recurses
+// as deep as the term. It is derived from the Go stack, as the parsers' bounds are
+// (interderive.StackLimit): a level of the deepest such recursion (the stages over
+// closures': a class's membership, memoized, through the match of its alternative)
+// takes at most MatchFrame bytes, and MaxMatchDepth levels at most half the stack.
+// So 2^29 / 2 / 2048 = 131,072 levels on 64-bit platforms. (TestMatchDepth runs the
+// recursion to the bound with a stack of StackLimit/2.)
+const MaxMatchDepth = interderive.StackLimit / 2 / MatchFrame
+
+// MatchFrame bounds the bytes of Go stack one level of a nested match takes, in sem's
+// matcher and in the closures' (internal/values/semval).
+const MatchFrame = 2048
+
+// tooDeep is what a match nested deeper than MaxMatchDepth panics with, for Guard to
+// turn into an error: the matchers answer yes or no, and have no error to return.
+type tooDeep struct{}
+
+// CheckMatchDepth panics with tooDeep past MaxMatchDepth: for a matcher that counts
+// its nesting (the stages over closures'), under Guard.
+func CheckMatchDepth(depth int) { checkMatchDepth(depth) }
+
+func checkMatchDepth(depth int) {
+	if depth > MaxMatchDepth {
+		panic(tooDeep{})
+	}
+}
+
+// TooDeep is the error of a run whose match nested deeper than MaxMatchDepth: a
+// resource limit (exit status 3).
+func TooDeep() error {
+	return &interderive.DepthError{What: "a match of a value or a class (the term the rules built)", Limit: MaxMatchDepth,
+		Hint: fmt.Sprintf("a rule file's values and classes are matched at most %d levels deep", MaxMatchDepth)}
+}
+
+// Guard runs a stage's evaluation, and returns TooDeep() if a match in it nested
+// deeper than MaxMatchDepth; any other panic goes on.
+func Guard(eval func() (Answer, error)) (a Answer, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if _, ok := p.(tooDeep); !ok {
+				panic(p)
+			}
+			a, err = Answer{}, TooDeep()
+		}
+	}()
+	return eval()
+}
+
+// guarded is a stage whose evaluation is guarded (Guard), with the stage's other
+// interfaces (Describer, Stepper) kept.
+type guarded struct{ s Stage }
+
+func (g guarded) Eval(l *Language, t *Term, opts interderive.Options) (Answer, error) {
+	return Guard(func() (Answer, error) { return g.s.Eval(l, t, opts) })
+}
+
+// guardedDescriber is guarded for a stage that is a Describer.
+type guardedDescriber struct {
+	guarded
+	d Describer
+}
+
+// Describe is the stage's.
+func (g guardedDescriber) Describe(l *Language) string { return g.d.Describe(l) }
+
+// guard is s guarded, with its Describer or Stepper method.
+func guard(s Stage) Stage {
+	g := guarded{s}
+	switch st := s.(type) {
+	case Describer:
+		return guardedDescriber{g, st}
+	case Stepper:
+		return guardedStepper{g, st}
+	}
+	return g
+}
+
+// guardedStepper is guarded for a stage that is a Stepper.
+type guardedStepper struct {
+	guarded
+	st Stepper
+}
+
+// Step is the stage's, guarded.
+func (g guardedStepper) Step(l *Language, t *Term) (next *Term, rule string, done bool, err error) {
+	_, err = Guard(func() (Answer, error) {
+		var err error
+		next, rule, done, err = g.st.Step(l, t)
+		return Answer{}, err
+	})
+	return next, rule, done, err
+}
