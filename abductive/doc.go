@@ -1,6 +1,5 @@
 // Package abductive is the abductive calculus of Muroya, Cheung & Ghica, "Abductive
-// functional programming, a semantic approach" (files *.abd; specification
-// shared/spec/abductive.md): a call-by-value λ-calculus over a field, with
+// functional programming, a semantic approach" (files *.abd; docs/abductive.md): a call-by-value λ-calculus over a field, with
 // provisional constants {r} — parameters of a model — and abductive decoupling,
 // which turns a model into a parameterised model and its current parameters. The
 // paper gives its semantics as a token machine on graphs; this package holds the

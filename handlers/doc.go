@@ -1,6 +1,6 @@
 // Package handlers is the language of reverse handlers for arrows (Sanada, Hoshino,
 // Hirai & Katsumata, "Programming Backpropagation with Reverse Handlers for Arrows";
-// spec handlers.md): files *.rh. Its terms are the differentiable language's (package
+// docs/handlers.md): files *.rh. Its terms are the differentiable language's (package
 // dpl: syntax, typing, operators, R and its strategies are shared); its commands,
 // handlers and heap are new. It holds the meta-level pieces every stage shares —
 // syntax, typing, substitution, α-equivalence, answers, the rule names (rules.go) and

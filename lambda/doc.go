@@ -74,7 +74,7 @@
 // needs no renaming, with one exception: the Letrec rule puts e under the binder x,
 // and when x is named like the function (letrec f:T = \f:S. e in b, where the f of e
 // is the parameter) the inner letrec would capture the parameter's occurrences: the
-// erratum of shared/spec/gradual.md §4 holds here too. Unfold then α-renames the
+// Letrec erratum (docs/references.md) holds here too. Unfold then α-renames the
 // parameter first, to a name that occurs nowhere in e. The environment-based stages
 // bind f to Unfold(l) closed by the letrec's environment, and every call of f unfolds
 // the recursion once more (a beta, then a letrec), as the rule does.

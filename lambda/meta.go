@@ -177,7 +177,7 @@ func rename(e Expr, x, y string) Expr {
 // environment-based stages bind f to, so that every call unfolds the recursion once
 // more and every stage reports a letrec contraction per unfolding.
 //
-// The rule holds for x ≠ f only (the erratum of shared/spec/gradual.md §4): where the
+// The rule holds for x ≠ f only (the Letrec erratum, docs/references.md): where the
 // parameter is named like the function, the inner letrec would capture the
 // parameter's occurrences in e. Unfold then α-renames the parameter first, to a name
 // x' that occurs nowhere in e: \x':S. (letrec f:T = \x:S. e in e[x := x']). Every

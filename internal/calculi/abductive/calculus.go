@@ -1,6 +1,6 @@
 // Package abductive is the abductive calculus (Muroya, Cheung & Ghica) as the
 // workbench sees it (workbench.Calculus): its language, its one semantics (labelled
-// parameters, shared/spec/abductive.md §2), its stages, its random programs and its
+// parameters, docs/abductive.md), its stages, its random programs and its
 // metatheory.
 package abductive
 

@@ -2,7 +2,7 @@
 // answers and their whole contraction sequences, derived by hand from the rules of
 // abductive/doc.go, so that every stage's own tests check it against the definition
 // directly (and not only against the reduction semantics). The vectors E1 ... X3 are
-// those of shared/spec/abductive.md §3, whose answers were confirmed on the authors'
+// the test vectors of the calculus's specification (docs/abductive.md), whose answers were confirmed on the authors'
 // own machine; the contraction sequences are derived here.
 package abductivecases
 

@@ -1,7 +1,7 @@
 #lang racket/base
 ;; A PLT Redex model of the cast calculus λ⟨·⟩ with coercions, layered as the
-;; workbench's reduction semantics is (../../../../shared/spec/gradual.md §2–4 in the
-;; project's specification; gradual/rules.go names the rules): an outer reduction
+;; workbench's reduction semantics is (García-Pérez, Nogueira
+;; & Sergey, PEPM 2014; docs/gradual.md; gradual/rules.go names the rules): an outer reduction
 ;; relation on terms whose rule StepCst takes one step of an inner reduction relation
 ;; on coercions, lazy (LD, LUD) or eager (ED, EUD), and the translations of type-based
 ;; casts into coercions, downcast (D) or upcast-downcast (UD).
