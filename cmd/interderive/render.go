@@ -27,9 +27,12 @@ func (a *app) newRenderCmd() *cobra.Command {
 does, and typesets it as LaTeX, as Redex's render-language and
 render-reduction-relation do: the sorts as BNF, each context kind's values and
 contexts as BNF (a context's alternatives are its frames, in search order), the rules
-as LHS --> RHS with their names and side conditions, and the stuck shapes in a table
-(docs/rules.md, Typesetting, shows the notation). A declaration that has no notation
-yet is printed as written, in \texttt, and named on the standard error.
+as a paper's table (the name, LHS --> RHS, the side conditions below; a long rule
+breaks, never into the margin), and the stuck shapes in a table (docs/rules.md,
+Typesetting, shows the notation). A file's (notation CONSTRUCTOR "LATEX")
+declarations typeset its constructors as it says: (notation app "#1\\;#2") writes an
+application as juxtaposition. A declaration that has no notation yet is printed as
+written, in \texttt, and named on the standard error.
 
 The document is standalone (article, amsmath) unless --fragment asks for its body
 alone, for a document that loads amsmath. It goes to the standard output, or to the

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,11 +21,20 @@ func TestRender(t *testing.T) {
 	if err := os.WriteFile(old, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	beta := `\mathsf{app}\;(\mathsf{lam}\;x\;t)\;v &\longrightarrow t[x := v] && [\textsf{beta}]\\`
+	beta := `\item[{[\textsf{beta}]}] $\mathsf{app}\;(\mathsf{lam}\;x\;t)\;v \longrightarrow t[x :=\nobreak v]$`
 	strictSrc, err := os.ReadFile(strict)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A notation: cbv.sem with application as juxtaposition; and one that names no
+	// constructor, on the line after cbv.sem's last.
+	cbvSrc, err := os.ReadFile(cbv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	juxtaposed := string(cbvSrc) + "(notation app \"#1\\\\;#2\")\n"
+	badLine := strconv.Itoa(strings.Count(string(cbvSrc), "\n") + 1)
+	bad := string(cbvSrc) + "(notation ap \"#1\")\n"
 	tests := []struct {
 		stdin  string
 		args   []string
@@ -34,7 +44,7 @@ func TestRender(t *testing.T) {
 	}{
 		{"", []string{"render", cbv}, []string{"\\documentclass{article}\n\\usepackage{amsmath}\n", beta, "\\end{document}\n"}, "", 0},
 		{"", []string{"render", "--fragment", cbv}, []string{"% A rule file typeset by interderive render.\n", beta}, "", 0},
-		{string(strictSrc), []string{"render", "-"}, []string{"\\documentclass", `&\longrightarrow_{F} t && [\textsf{bang}]`}, "", 0},
+		{string(strictSrc), []string{"render", "-"}, []string{"\\documentclass", `\item[{[\textsf{bang}]}] $\mathsf{bang}\;t \longrightarrow_{\mathcal{F}} t$`}, "", 0},
 		{"", []string{"render", "-o", out, cbv}, []string{"wrote " + out + ": 1 sort, 1 kind, 9 rules, 5 stuck shapes, 0 declarations as written\n"}, "", 0},
 		{"", []string{"render", "-o", old, cbv}, nil, "old.tex exists: give --force to overwrite it", 2},
 		{"", []string{"render", "--output", old, "--force", "--fragment", strict}, []string{"wrote " + old + ": 1 sort, 2 kinds, 6 rules, 4 stuck shapes"}, "", 0},
@@ -45,6 +55,8 @@ func TestRender(t *testing.T) {
 		{"", []string{"render", filepath.Join(rules, "cbv", "fact.term")}, nil, "fact.term: not a rule file (*.sem)", 2},
 		{"", []string{"render", filepath.Join(rules, "errors", "ambiguous.sem")}, nil, "ambiguous.sem:27:1: frames overlap", 2},
 		{"(language x)", []string{"render", "-"}, nil, "<stdin>:1:1: no (sort ...) declaration", 2},
+		{juxtaposed, []string{"render", "-"}, []string{"\\documentclass", `\item[{[\textsf{beta}]}] $(\mathsf{lam}\;x\;t)\;v \longrightarrow t[x :=\nobreak v]$`}, "", 0},
+		{bad, []string{"render", "-"}, nil, "<stdin>:" + badLine + ":11: ap is not a constructor (the constructors: lam, app, add, sub, mul, if0, let, letrec)\n\t(notation ap \"#1\")\n\t          ^", 2},
 	}
 	for _, tt := range tests {
 		stdout, stderr, code := runCmdIn(tt.stdin, tt.args...)
