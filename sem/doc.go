@@ -24,6 +24,10 @@
 //	(rule NAME K LHS RHS (where C) ...)     a contraction rule of kind K; rules are tried
 //	                                        in order, several may share a name
 //	(stuck K PATTERN "REASON")              a shape no rule contracts, by design
+//	(answer K PATTERN)                      a non-value answer of K (an uncaught raise)
+//	(class NAME SORT PATTERN ...)           a named set of terms, a new metavariable name
+//	(function NAME (SORT ...) SORT CLAUSE ...) a meta-function, computed within a contraction
+//	(notation CON "LATEX")                  how render typesets a constructor (#1 ... #n)
 //
 // A metavariable is a declared metavariable name, optionally with a subscript: t,
 // t_1, v, n_2, x_f. Left-hand sides are linear (each metavariable once); a value
@@ -31,11 +35,22 @@
 // constructors, bound metavariables, integers, (subst T X V) (capture-avoiding
 // T[X := V]) and (prim OP N ...) (δ, an integer). Side conditions are (= A B) and
 // (!= A B) (names, integers, or terms up to α-equivalence), (prim OP N ...) (a
-// comparison), and (fresh X2 X T ...), which binds X2 to X primed until it occurs in
-// no T. The δ-hooks are a fixed table (PrimNames).
+// comparison), (fresh X2 X T ...), which binds X2 to X primed until it occurs in
+// no T, and (step K A B), one step of an inner layer. The δ-hooks are a fixed table
+// (PrimNames). Right-hand sides may call the file's functions.
 //
-// Layers (an inner calculus stepped by a rule, reported as Rule/<inner rule>) are in
-// the data model (Layer, Rule.Layer) but not implemented: a (layer ...) is refused.
+// A left-hand side (context REDEX) or (context DELIMITER REDEX) makes a context rule:
+// an abort, to the root or to the innermost frame that matches DELIMITER, discarding
+// the context in between (never reinstating it, so that every stage, direct style
+// included, is derived).
+//
+// Layers are supported: a rule with a side condition (where (step K A B)) steps an
+// inner layer — the term A of kind K (another kind of the file, with its own values,
+// frames, rules and answers) takes one contraction of K's rules, decomposed from its
+// own root, and B is the term after it (Rule.Layer, CondStep). The contraction is
+// reported as Rule/<inner rule> (layers nest: a/b/c); if A does not step, the rule
+// does not apply. The cast semantics gradual/rules/{ld,lud,ed,eud}.sem are layered:
+// coercion normalisation is the inner layer that StepCst steps.
 //
 // # Programs
 //
@@ -58,6 +73,13 @@
 // Generalized Refocusing leaves to proofs: values and redexes are disjoint, frames do
 // not overlap (decomposition is unique), the frames are in search order, and every
 // non-value decomposes. Each violation is a positioned error with a witness term.
+// Lint warns, with a witness, of what is legal but likely a mistake (a rule that can
+// never fire, shadowed by an earlier one; a stuck shape that can no longer be
+// reached; a right-hand side that may put a variable outside its binder);
+// FormatWarnings prints the warnings as the errors are printed.
+//
+// Render typesets a file as LaTeX (the grammar, the contexts, the rules, the stuck
+// shapes), in the notation its (notation ...) declarations give.
 //
 // Nothing here panics on any input: Parse, Check and ReadTerm return positioned errors
 // (interderive.ErrorList).
