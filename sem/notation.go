@@ -160,7 +160,11 @@ func (l *Language) parseNotation(s *SExpr) (*notation, *interderive.Error) {
 			for j < len(f) && isLetter(f[j]) {
 				j++
 			}
-			if j == i+1 && j < len(f) {
+			if j == i+1 {
+				if j == len(f) {
+					// It would escape what follows the notation: the formula's closing $.
+					return nil, interderive.Errorf(at(i), "\\ ends the notation of %s: a command's name follows it", c.Name)
+				}
 				_, size := utf8.DecodeRuneInString(f[j:])
 				j += size
 			}

@@ -245,7 +245,7 @@ func TestRenderEveryRuleFile(t *testing.T) {
 // exactly). Parse, not Load: the static checks are slow, and change nothing the
 // renderer reads.
 func FuzzRender(f *testing.F) {
-	for _, path := range []string{"testdata/render/tiny.sem", "../testdata/rules/cbv.sem", "../testdata/rules/cbn-strict.sem", "../testdata/rules/cbn.sem"} {
+	for _, path := range []string{"testdata/render/tiny.sem", "../testdata/rules/cbv.sem", "../testdata/rules/cbn-strict.sem", "../testdata/rules/cbn.sem", "testdata/render/notation.sem"} {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)
@@ -292,6 +292,7 @@ func TestNotationErrors(t *testing.T) {
 		{"an open brace", `(notation app "#1 {#2")`, "3:22: the notation of app leaves 1 { open"},
 		{"a closing brace", `(notation app "#1 } #2")`, "3:19: } closes no { in the notation of app"},
 		{"a dollar", `(notation app "$#1 #2$")`, "3:16: $ in the notation of app: a notation is LaTeX math, without $ or %"},
+		{"a backslash at the end", `(notation app "#1 #2\\")`, "3:21: \\ ends the notation of app"},
 		{"a comment", `(notation app "λ#1 % #2")`, "3:20: % in the notation of app"},
 		{"twice", "(notation nil \"N\")\n(notation nil \"\\\\mathsf{N}\")", "4:11: a second notation for nil (the first is at 3:1)"},
 	}
