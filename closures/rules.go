@@ -79,6 +79,7 @@ type rulesRun struct {
 	semval.Meta
 	obs interderive.Observer
 	pr  *interderive.ItemPrinter
+	cp  *semval.Printer // prints closures t[ρ], their environments named
 }
 
 // ErrNotQualified is the error of a rule file the calculus of closures does not run
@@ -100,6 +101,7 @@ func (s rulesCalculus) Eval(l *sem.Language, t *sem.Term, opts interderive.Optio
 	r := &rulesRun{Meta: semval.NewMeta(l)}
 	if obs := opts.StepObserver(); obs != nil { // an observer of reports only is shown no step
 		r.obs, r.pr = obs, interderive.NewItemPrinter(opts, fuel.Limits())
+		r.cp = semval.NewPrinter(r.pr.Budget())
 	}
 	return r.iterate(semval.Leaf(t, nil), fuel)
 }
@@ -248,7 +250,7 @@ func (r *rulesRun) plugClo(E rulesCloContext, c *semval.Clo) *semval.Clo {
 func (r *rulesRun) lookup(c *semval.Clo) *semval.Clo {
 	v := semval.Resolve(c)
 	if v != c && r.obs != nil {
-		r.obs.Step("lookup:    " + c.T.Name + "  ~>  " + r.show(v))
+		r.step("lookup:    " + r.show(c) + "  ~>  " + r.show(v))
 	}
 	return v
 }
@@ -258,24 +260,47 @@ func (r *rulesRun) lookup(c *semval.Clo) *semval.Clo {
 func (r *rulesRun) expand(c *semval.Clo) *semval.Clo {
 	n := semval.View(c)
 	if n != c && r.obs != nil {
-		r.obs.Step("expand:    " + r.show(c))
+		r.step("expand:    " + r.show(c) + "  ~>  " + r.show(n))
 	}
 	return n
 }
 
-// show prints a closure read back, within the run's print budget.
+// show prints a closure as the stage holds it, t[ρ] with its environments named
+// (semval.Printer), within the run's print budget: the definitions of the
+// environments it names first go before the line that shows it (step, about).
 func (r *rulesRun) show(c *semval.Clo) string {
-	return r.pr.Item(func(b interderive.PrintBudget) (string, error) { return sem.FormatBounded(r.ReadBack(c), b) })
+	if r.pr.Err() != nil {
+		return interderive.StoppedMark
+	}
+	return r.pr.Result(r.cp.Closure(c))
+}
+
+// step shows a line of the way to the next contraction, after the definitions of the
+// environments its closures named first.
+func (r *rulesRun) step(line string) {
+	for _, def := range r.cp.Defs() {
+		r.obs.Step(def)
+	}
+	r.obs.Step(line)
+}
+
+// about shows a line about contraction n, after the definitions of the environments
+// its closures named first.
+func (r *rulesRun) about(n int, line string) {
+	for _, def := range r.cp.Defs() {
+		r.obs.About(n, def)
+	}
+	r.obs.About(n, line)
 }
 
 // showDecomposition shows a decomposition: the context, with [] for its hole, and the
-// redex with its kind, read back.
+// redex with its kind, as closures.
 func (r *rulesRun) showDecomposition(d rulesCloDecomposition) {
 	if r.obs == nil {
 		return
 	}
 	hole := r.plugClo(d.context, semval.Leaf(sem.Var(sem.Pos{}, "[]"), nil))
-	r.obs.Step("decompose: " + r.show(hole) + "  with redex  " + r.show(d.redex) + "  of kind " + d.kind.Name)
+	r.step("decompose: " + r.show(hole) + "  with redex  " + r.show(d.redex) + "  of kind " + d.kind.Name)
 }
 
 // showContracted shows contraction n's contractum and the closure after plugging it.
@@ -283,7 +308,7 @@ func (r *rulesRun) showContracted(n int, contractum, next *semval.Clo) error {
 	if r.obs == nil {
 		return nil
 	}
-	r.obs.About(n, "contract:  "+r.show(contractum))
-	r.obs.About(n, "plug:      "+r.show(next))
+	r.about(n, "contract:  "+r.show(contractum))
+	r.about(n, "plug:      "+r.show(next))
 	return r.pr.Err()
 }

@@ -120,6 +120,7 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 		m := &envMachine{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts)}
 		if obs := opts.StepObserver(); obs != nil {
 			m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
+			m.cp = semval.NewPrinter(m.pr.Budget())
 		}
 		v, err := m.run(t)
 		if err != nil {
@@ -130,11 +131,16 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 	return substEval(l, t, opts)
 }
 
-// substEval runs a closed term on the substitution machine.
+// substEval runs a closed term on the substitution machine. An observer is told once,
+// first, that the file does not qualify for environments and why: its states are
+// terms, substituted, not closures.
 func substEval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
 	m := &rulesMachine{l: l, fuel: interderive.NewCounter(opts)}
 	if obs := opts.StepObserver(); obs != nil {
 		m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
+		if err := semval.NotQualified(l); err != nil {
+			obs.Step("no environments: " + err.Error() + "; the machine runs this file by substitution, and its states are terms")
+		}
 	}
 	v, err := m.run(t)
 	if err != nil {

@@ -59,6 +59,7 @@ type envMachine struct {
 	fuel *interderive.Counter
 	obs  interderive.Observer
 	pr   *interderive.ItemPrinter
+	cp   *semval.Printer // prints closures t[ρ], their environments named
 }
 
 // run iterates the transitions from eval(t[ε], root kind, []) to halt, and reads the
@@ -67,7 +68,11 @@ func (m *envMachine) run(t *sem.Term) (*sem.Term, error) {
 	s := &envState{mode: rulesEval, c: semval.Leaf(t, nil), k: m.Lang().Root()}
 	for s.mode != rulesHalt {
 		if m.obs != nil {
-			m.obs.Step(m.show(s.mode, s.c, s.k, s.K))
+			state := m.show(s.mode, s.c, s.k, s.K)
+			for _, def := range m.cp.Defs() {
+				m.obs.Step(def)
+			}
+			m.obs.Step(state)
 			if err := m.pr.Err(); err != nil {
 				return nil, err
 			}
@@ -158,7 +163,14 @@ func (m *envMachine) contract(s *envState, c *semval.Clo, k *sem.Kind) (semval.C
 	return m.Contract(c, k, s.K, m.stepLayer)
 }
 
-// show prints a state, its closures read back, within the run's print budget.
+// envFrameMax bounds the bytes a frame of K prints in (the substitution machine's 40,
+// and room for the environments' names).
+const envFrameMax = 64
+
+// show prints a state, its closures as the machine holds them, t[ρ] with their
+// environments named (semval.Printer: the definitions of those it names first go
+// before the state), within the run's print budget; each frame of K is its closure
+// with [] for its hole, shortened.
 func (m *envMachine) show(mode rulesMode, c *semval.Clo, k *sem.Kind, K envStack) string {
 	return m.pr.Item(func(b interderive.PrintBudget) (string, error) {
 		w := interderive.Bounded(b)
@@ -167,7 +179,7 @@ func (m *envMachine) show(mode rulesMode, c *semval.Clo, k *sem.Kind, K envStack
 		} else {
 			fmt.Fprintf(&w, "%-10s ", "continue")
 		}
-		t, err := sem.FormatBounded(m.ReadBack(c), w.Left())
+		t, err := m.cp.Closure(c)
 		w.WriteString(t)
 		w.Fail(err)
 		if mode == rulesEval {
@@ -181,8 +193,7 @@ func (m *envMachine) show(mode rulesMode, c *semval.Clo, k *sem.Kind, K envStack
 			if i > 0 {
 				w.WriteString(", ")
 			}
-			hole := m.ReadBack(semval.PlugAt(f.node, f.frame.Path, semval.Leaf(sem.Var(sem.Pos{}, "[]"), nil)))
-			w.WriteString(sem.FormatShort(hole, 40))
+			w.WriteString(m.cp.Short(semval.PlugAt(f.node, f.frame.Path, semval.Leaf(sem.Var(sem.Pos{}, "[]"), nil)), envFrameMax))
 		}
 		w.WriteString("]")
 		return w.Result()

@@ -182,7 +182,10 @@ func (r *recorder) Report(int, string, any, string) {}
 // TestRulesMachineStates: the states of a run of 1 + 2, derived by hand from the
 // transitions (machine/rules.go) and cbv.sem's frames: the left operand is entered
 // first, then, 1 being a value, the frame after it in search order, then 1 + 2 is
-// contracted in place (delta) and 3 returned to the empty stack.
+// contracted in place (delta) and 3 returned to the empty stack. cbv.sem qualifies
+// for environments: every closure is shown as the machine holds it, t[ρ], here all
+// in the empty environment ε (the program's, the operands' expanded from it, and the
+// contractum's, a constant).
 func TestRulesMachineStates(t *testing.T) {
 	l := loadRules(t, "cbv.sem")
 	e, err := l.ReadTerm([]byte("(add 1 2)"))
@@ -195,13 +198,13 @@ func TestRulesMachineStates(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"eval       (add 1 2)  in E\n           K=[]",
-		"eval       1  in E\n           K=[(add [] 2)]",
-		"continue   1\n           K=[(add [] 2)]",
-		"eval       2  in E\n           K=[(add 1 [])]",
-		"continue   2\n           K=[(add 1 [])]",
-		"eval       3  in E\n           K=[]",
-		"continue   3\n           K=[]",
+		"eval       (add 1 2)[ε]  in E\n           K=[]",
+		"eval       1[ε]  in E\n           K=[(add [] 2[ε])]",
+		"continue   1[ε]\n           K=[(add [] 2[ε])]",
+		"eval       2[ε]  in E\n           K=[(add 1[ε] [])]",
+		"continue   2[ε]\n           K=[(add 1[ε] [])]",
+		"eval       3[ε]  in E\n           K=[]",
+		"continue   3[ε]\n           K=[]",
 	}
 	if !slices.Equal(r.steps, want) {
 		t.Errorf("states:\n%s\nwant\n%s", strings.Join(r.steps, "\n"), strings.Join(want, "\n"))
@@ -394,8 +397,11 @@ func TestRulesContextAndLayers(t *testing.T) {
 // raise's, entered; 1 returned to (raise []), and raise 1, not a value, contracted in
 // the stack [(handle [] (lam x x))]: the handler's frame popped, the contractum
 // evaluated with the stack that was under it, empty; then the application as in
-// cbv.sem. raise 2: its frame entered, 2 returned, raise 2 in the empty stack is an
-// answer: the machine halts (no state after).
+// cbv.sem: beta binds x to 1 in the body's environment, ρ1 (the body of (lam x x),
+// expanded, was x under (x ↦ ·) : ε, which the substitution fills), and x[ρ1] is
+// looked up to 1[ε]. raise 2: its frame entered, 2 returned, raise 2 in the empty
+// stack is an answer: the machine halts (no state after). Every closure is shown
+// t[ρ], as the environment machine holds it.
 func TestRulesMachineAbortStates(t *testing.T) {
 	l := loadRules(t, "exceptions.sem")
 	for _, tc := range []struct {
@@ -404,22 +410,23 @@ func TestRulesMachineAbortStates(t *testing.T) {
 		want   []string
 	}{
 		{"(handle (raise 1) (lam x x))", "1", []string{
-			"eval       (handle (raise 1) (lam x x))  in E\n           K=[]",
-			"eval       (raise 1)  in E\n           K=[(handle [] (lam x x))]",
-			"eval       1  in E\n           K=[(handle [] (lam x x)), (raise [])]",
-			"continue   1\n           K=[(handle [] (lam x x)), (raise [])]",
-			"eval       (app (lam x x) 1)  in E\n           K=[]",
-			"eval       (lam x x)  in E\n           K=[(app [] 1)]",
-			"continue   (lam x x)\n           K=[(app [] 1)]",
-			"eval       1  in E\n           K=[(app (lam x x) [])]",
-			"continue   1\n           K=[(app (lam x x) [])]",
-			"eval       1  in E\n           K=[]",
-			"continue   1\n           K=[]",
+			"eval       (handle (raise 1) (lam x x))[ε]  in E\n           K=[]",
+			"eval       (raise 1)[ε]  in E\n           K=[(handle [] (lam x x)[ε])]",
+			"eval       1[ε]  in E\n           K=[(handle [] (lam x x)[ε]), (raise [])]",
+			"continue   1[ε]\n           K=[(handle [] (lam x x)[ε]), (raise [])]",
+			"eval       (app (lam x x)[ε] 1[ε])  in E\n           K=[]",
+			"eval       (lam x x)[ε]  in E\n           K=[(app [] 1[ε])]",
+			"continue   (lam x x)[ε]\n           K=[(app [] 1[ε])]",
+			"eval       1[ε]  in E\n           K=[(app (lam x x)[ε] [])]",
+			"continue   1[ε]\n           K=[(app (lam x x)[ε] [])]",
+			"ρ1 = (x ↦ 1[ε]) : ε",
+			"eval       x[ρ1]  in E\n           K=[]",
+			"continue   1[ε]\n           K=[]",
 		}},
 		{"(raise 2)", "(raise 2)", []string{
-			"eval       (raise 2)  in E\n           K=[]",
-			"eval       2  in E\n           K=[(raise [])]",
-			"continue   2\n           K=[(raise [])]",
+			"eval       (raise 2)[ε]  in E\n           K=[]",
+			"eval       2[ε]  in E\n           K=[(raise [])]",
+			"continue   2[ε]\n           K=[(raise [])]",
 		}},
 	} {
 		e, err := l.ReadTerm([]byte(tc.src))

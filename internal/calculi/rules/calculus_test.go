@@ -246,7 +246,8 @@ func TestDerive(t *testing.T) {
 // TestTrace: trace --stage all shows every stage's own steps for a rule-defined
 // program, aligned on its contractions: (\x. x + 1) 2 contracts by beta, then delta
 // (testdata/rules/cbv/beta-delta.term); the calculus of closures looks x up in the
-// second, where the machine enters the frame (add [] 1).
+// second, where the machine enters the frame (add [] 1), both over closures: x bound
+// to 2 in the body's environment, ρ1 = (x ↦ 2[ε]) : ε, by beta.
 func TestTrace(t *testing.T) {
 	w, c := bench(t)
 	d := define(t, w, c, "cbv.sem")
@@ -262,8 +263,9 @@ func TestTrace(t *testing.T) {
 		"contraction 1: beta",
 		"decompose: []  with redex  (app (lam x (add x 1)) 2)  of kind E",
 		"contraction 2: delta",
-		"lookup:    x  ~>  2",
-		"K=[(add [] 1)]",
+		"ρ1 = (x ↦ 2[ε]) : ε",
+		"lookup:    x[ρ1]  ~>  2[ε]",
+		"K=[(add [] 1[ρ1])]",
 		"contract:  3",
 	} {
 		if !strings.Contains(out.String(), line) {

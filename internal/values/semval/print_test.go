@@ -1,0 +1,55 @@
+package semval
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/interderive/interderive"
+)
+
+// TestPrinter: closures printed as the stages over environments hold them, each case
+// by hand. (lam x (lam y (add x y))) expanded twice: the inner body (add x y) is under
+// (y ↦ ·) : (x ↦ ·) : ε, each environment named when first printed; x := 1 fills x's
+// entry (a copy of the chain up to it, (y ↦ ·) : (x ↦ 1[ε]) : ε, its tail defined
+// first, ρ3, since the head's definition, ρ4, refers to it). A name (a binder's variable)
+// prints alone; an environment already named is not defined again; an item is cut at
+// its budget.
+func TestPrinter(t *testing.T) {
+	l := loadRuleFile(t, "cbv.sem")
+	lam, err := l.ReadTerm([]byte("(lam x (lam y (add x y)))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := l.ReadTerm([]byte("1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outer := View(Leaf(lam, nil))
+	inner := View(outer.Args[1])
+	body := inner.Args[1]
+	p := NewPrinter(interderive.PrintBudget{})
+	for _, tc := range []struct {
+		c    *Clo
+		want string
+		defs []string
+	}{
+		{outer, "(lam x (lam y (add x y))[ρ1])", []string{"ρ1 = (x ↦ ·) : ε"}},
+		{inner, "(lam y (add x y)[ρ2])", []string{"ρ2 = (y ↦ ·) : ρ1"}},
+		{body, "(add x y)[ρ2]", nil},
+		{Subst(body, "x", Leaf(one, nil)), "(add x y)[ρ4]", []string{"ρ3 = (x ↦ 1[ε]) : ε", "ρ4 = (y ↦ ·) : ρ3"}},
+		{Leaf(lam, nil), "(lam x (lam y (add x y)))[ε]", nil},
+	} {
+		got, err := p.Closure(tc.c)
+		if defs := p.Defs(); err != nil || got != tc.want || !slices.Equal(defs, tc.defs) {
+			t.Errorf("got %q %q (%v), want %q %q", got, defs, err, tc.want, tc.defs)
+		}
+	}
+	if got := p.Short(outer, 10); got != "(lam x (la…" {
+		t.Errorf("Short: %q", got)
+	}
+	cut := NewPrinter(interderive.PrintBudget{Max: 8})
+	if got, err := cut.Closure(outer); got != "(lam x (" || !errors.Is(err, interderive.ErrOutputLimit) {
+		t.Errorf("cut at 8 bytes: %q, %v", got, err)
+	}
+}
