@@ -22,7 +22,7 @@ type Options struct {
 	// steps between them, and what it reports (see Observer).
 	Observer Observer
 	// Merging selects, for the cast calculus, whether adjacent pending coercions in the
-	// context are merged (gradual.md §6).
+	// context are merged (docs/references.md, merging).
 	Merging Merging
 	// Timeout, if positive, bounds the run's wall-clock time: a run still going
 	// after it stops with ErrTimeout (checked every few hundred contractions, or more

@@ -6,8 +6,8 @@ import (
 	"github.com/interderive/interderive/internal/values/dplval"
 )
 
-// The calculus of closures of the differentiable language (spec differentiable.md §3;
-// Abadi & Plotkin, Figures 2–5): the reduction semantics of package reduction with its
+// The calculus of closures of the differentiable language (docs/differentiable.md;
+// Abadi & Plotkin §3, Figures 2–5): the reduction semantics of package reduction with its
 // substitutions made explicit, in the manner of Biernacka & Danvy's λρ̂. A term is
 // closed by the paper's two environments, M[φ|ρ]: ρ maps ordinary variables to closed
 // values, φ maps function variables to function closures clo_φ'(f(x:T):U. M), and the

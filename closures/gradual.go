@@ -158,8 +158,7 @@ func (E Context) Plug(cl Closure) Closure {
 // A redex of the calculus of closures: the closure in the hole of a context that the
 // next step rewrites. A contraction's redexes are those of the reduction semantics
 // (reduction.Beta, ...) over closures, one type per rule; an environment step's
-// (expand, lookup) are the calculus's own, and are not contractions (spec
-// derivation.md): they rewrite e[ρ] where the reduction semantics has e itself.
+// (expand, lookup) are the calculus's own, and are not contractions (docs/derivation.md): they rewrite e[ρ] where the reduction semantics has e itself.
 type redex interface {
 	// Rule is the name of the contraction (gradual/rules.go), or "" for an
 	// environment step.

@@ -4,7 +4,7 @@ import (
 	"github.com/interderive/interderive/dpl"
 )
 
-// The evaluation contexts of the differentiable language (spec differentiable.md §3,
+// The evaluation contexts of the differentiable language (docs/differentiable.md;
 // Abadi & Plotkin §3), left to right, and in M.rd[L](x:T. N) the point L before the
 // cotangent M:
 //

@@ -2,7 +2,7 @@
 // per calculus, as data: a context is a list of frames, outermost first, and Plug
 // recomposes a term from a context and what fills its hole.
 //
-// For the cast calculus λ⟨·⟩ (spec gradual.md §4) there are two layers:
+// For the cast calculus λ⟨·⟩ (the layered semantics of PEPM 2014, docs/derivation.md) there are two layers:
 //
 //	E ::= [] | op E | E op e | v op E | if E then e else e | E e | v E | <c> E
 //	    | let x:T = E in e

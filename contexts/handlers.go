@@ -5,7 +5,7 @@ import (
 	"github.com/interderive/interderive/handlers"
 )
 
-// The evaluation contexts of the language of reverse handlers (spec handlers.md §3,
+// The evaluation contexts of the language of reverse handlers (docs/handlers.md;
 // the paper's Defs. 5.1 and 5.5), as data:
 //
 //	F^c ::= [] | let x <= F^c in Q | RH_H^V(<y>. F^c[F^c])

@@ -6,8 +6,8 @@ import (
 	"github.com/interderive/interderive/internal/values/dplval"
 )
 
-// The two-level CPS evaluator of the differentiable language (spec differentiable.md
-// §3; Abadi & Plotkin §3, Figures 2–5): the machine of machine/differentiable.go with
+// The two-level CPS evaluator of the differentiable language (docs/differentiable.md;
+// Abadi & Plotkin §3, Figures 2–5): the machine of machine/differentiable.go with
 // its two stacks refunctionalized.
 //
 //   - The inner continuation k (diffCont) is the rest of the current layer — the

@@ -1,5 +1,5 @@
 // Package dpl is the differentiable programming language of Abadi & Plotkin ("A Simple
-// Differentiable Programming Language", POPL 2020; spec differentiable.md): files *.dpl.
+// Differentiable Programming Language", POPL 2020; docs/differentiable.md): files *.dpl.
 //
 // It holds the meta-level pieces every derivation stage shares, and no evaluator:
 //

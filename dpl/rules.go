@@ -1,7 +1,7 @@
 package dpl
 
-// Names of the contractions every stage of the language reports (spec
-// differentiable.md §3), one per redex of ordinary evaluation; symbolic evaluation
+// Names of the contractions every stage of the language reports (Abadi &
+// Plotkin §3), one per redex of ordinary evaluation; symbolic evaluation
 // reports Sym + the name (SymLet, SymCall, ...).
 const (
 	RulePlus   = "plus"

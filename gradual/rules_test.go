@@ -8,7 +8,7 @@ import (
 
 // TestRuleNames: the contraction names are those of spec §4 (rules β, δ, If, StepCst,
 // IdCst, CmpCst, AppCst, FailCst, FailFC, Blame, Let, Letrec), §6 (MergeCst) and the
-// event names of spec derivation.md (`beta`, `delta`, `StepCst/InOut`), written out
+// event names of docs/derivation.md (`beta`, `delta`, `StepCst/InOut`), written out
 // here from the specification; a coercion step is StepCst/ + the coercion rule's name
 // of §3.2–3.3, for any rule, also one of a semantics outside the four.
 func TestRuleNames(t *testing.T) {

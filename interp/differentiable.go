@@ -7,7 +7,7 @@ import (
 )
 
 // The big-step interpreter of the differentiable language: Figures 2–5 of Abadi &
-// Plotkin (spec differentiable.md §3) read as a recursive evaluator over the paper's
+// Plotkin (§3; docs/differentiable.md) read as a recursive evaluator over the paper's
 // environments φ (function variables to closures clo_φ(f(x:T):U. M)) and ρ (ordinary
 // variables to closed values):
 //

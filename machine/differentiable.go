@@ -6,7 +6,7 @@ import (
 	"github.com/interderive/interderive/internal/values/dplval"
 )
 
-// The machine for the differentiable language (spec differentiable.md §3; Abadi &
+// The machine for the differentiable language (docs/differentiable.md; Abadi &
 // Plotkin §3, Figures 2–5), obtained from its reduction semantics
 // (reduction/differentiable.go) by refocusing: instead of plugging a contractum into
 // its context and decomposing the whole term again from the root, the machine goes on

@@ -11,7 +11,7 @@ import (
 )
 
 // The expectations of this file are derived by hand (most of them in the comments),
-// or are the paper's and the spec's (differentiable.md §6); the shared cases are
+// or are the paper's and its test vectors' (docs/differentiable.md); the shared cases are
 // TestDiffCases' (package dplcases).
 
 // TestDiffCases runs the hand-derived cases of package dplcases: answers, whole

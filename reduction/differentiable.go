@@ -6,7 +6,7 @@ import (
 	"github.com/interderive/interderive/dpl"
 )
 
-// The reduction semantics of the differentiable language (spec differentiable.md §3;
+// The reduction semantics of the differentiable language (docs/differentiable.md;
 // Abadi & Plotkin §3, Figures 2–5), in the style of Felleisen and Friedman: decompose
 // the term into an evaluation context and a redex (Lemma 3.1: E[R] or E[R_bool]),
 // contract the redex, plug the contractum back, and start again from the root.

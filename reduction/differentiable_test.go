@@ -23,7 +23,7 @@ import (
 )
 
 // The expectations of this file are derived by hand (most of them in the comments),
-// or are the paper's and the spec's (differentiable.md §6); the cases every stage
+// or are the paper's and its test vectors' (docs/differentiable.md); the cases every stage
 // runs are TestDiffCases' (package dplcases).
 
 func real(r float64) dpl.Term { return &dpl.RealLit{R: r} }

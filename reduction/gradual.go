@@ -6,7 +6,7 @@ import (
 	g "github.com/interderive/interderive/gradual"
 )
 
-// CastRedex is a redex of the layered reduction semantics of λ⟨·⟩ (spec gradual.md §4).
+// CastRedex is a redex of the layered reduction semantics of λ⟨·⟩ (PEPM 2014; docs/derivation.md).
 // Its Rule is the name of the contraction event it produces; Term is the redex as a
 // term, as it stands in the context's hole.
 type CastRedex interface {
@@ -136,7 +136,7 @@ type CastDecomposition struct {
 // to its answer; Reduce is one step.
 type Cast struct {
 	Sem g.Semantics
-	// Merge selects the space-efficient mode (gradual.md §6): a pending coercion that
+	// Merge selects the space-efficient mode (docs/references.md, merging): a pending coercion that
 	// is not normal is normalised (StepCst) before its operand runs, and descending
 	// into <d> e (not a value) right under a pending <c> [] is the redex MergeCst.
 	Merge bool

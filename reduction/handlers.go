@@ -10,8 +10,8 @@ import (
 	"github.com/interderive/interderive/handlers"
 )
 
-// The reduction semantics of the language of reverse handlers (handlers/doc.go, spec
-// handlers.md §3): a configuration (heap, command) decomposes into a command context
+// The reduction semantics of the language of reverse handlers (handlers/doc.go,
+// docs/handlers.md): a configuration (heap, command) decomposes into a command context
 // F^c, and for a term redex the command whose term is the hole and a term context E
 // (contexts.Handlers, contexts.HandlersTerm); the redex contracts — a term rule of
 // Def. 5.4, a command rule of Def. 5.10 and Example 5.13, or one clause of Fig. 7

@@ -11,8 +11,8 @@ import (
 )
 
 // edr is a fifth cast semantics, defined here and nowhere else, to check that the
-// stages are parametric in the semantics (spec derivation.md: "adding a new cast
-// semantics touches no stage"). It is ED with the opposite priority between the two
+// stages are parametric in the semantics (docs/semantics.md: adding a new cast
+// semantics touches no stage). It is ED with the opposite priority between the two
 // sides of a failing function coercion: when both the domain and the codomain fail,
 // the codomain's label wins.
 //

@@ -1,5 +1,5 @@
 // Package castcases holds small cast-calculus programs with their answers and their
-// whole contraction sequences, derived by hand from the rules of gradual.md §4, so
+// whole contraction sequences, derived by hand from the rules of the layered semantics (docs/derivation.md), so
 // that every stage's own tests check it against the specification directly (and not
 // only against the reduction semantics).
 package castcases

@@ -3,7 +3,7 @@
 // rule, undefinedness, fuel, the bounds on nesting — that every stage's tests run
 // (Suite, from the stage's TestDiffCases), and the helpers the stages' own tests share
 // (Record, FlatStack, Program). The expectations are derived by hand (most of them in
-// the comments), or are the paper's and the spec's (differentiable.md §6).
+// the comments), or are the paper's and its test vectors' (docs/differentiable.md).
 package dplcases
 
 import (

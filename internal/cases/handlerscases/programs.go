@@ -1,6 +1,6 @@
 package handlerscases
 
-// The spec's programs (handlers.md §5), shared by the cases and the corpus.
+// The test vectors' programs (docs/handlers.md), shared by the cases and the corpus.
 
 // Layer is the handler of the spec's scalar layers FC_a(x) = a * x with the weight in
 // the heap location LOC, for an operation OP, as a clause.
