@@ -247,11 +247,11 @@ func (ts *typesetter) writeKinds(b *strings.Builder, shown map[any]bool) int {
 
 // beginList begins a list of items labelled as wide as widest (at most 8em: a wider
 // label pushes its item's first line), the labels flush left, the items ragged right:
-// a long item breaks after its relations and operators and goes on under its first
-// line, never into the margin.
+// a long item breaks after its relations and operators and goes on 1em in from its
+// first line (as its side conditions do), never into the margin.
 func beginList(widest string) string {
 	return `\begin{list}{}{\settowidth{\labelwidth}{` + widest + `}\ifdim\labelwidth>8em \setlength{\labelwidth}{8em}\fi` + "\n" +
-		`\setlength{\labelsep}{1em}\setlength{\leftmargin}{\labelwidth}\addtolength{\leftmargin}{\labelsep}` + "\n" +
+		`\setlength{\labelsep}{1em}\setlength{\leftmargin}{\labelwidth}\addtolength{\leftmargin}{\labelsep}\addtolength{\leftmargin}{1em}\setlength{\itemindent}{-1em}` + "\n" +
 		`\setlength{\itemsep}{0.5ex}\setlength{\parsep}{0pt}\renewcommand{\makelabel}[1]{#1\hfil}\raggedright}` + "\n"
 }
 
@@ -299,7 +299,7 @@ func (ts *typesetter) writeRules(b *strings.Builder, shown map[any]bool) int {
 			conds = append(conds, "$"+ts.cond(c)+"$")
 		}
 		if len(conds) > 0 {
-			item += "\\\\\n\\hspace*{1em}if " + andList(conds)
+			item += "\\\\\nif " + andList(conds)
 		}
 		items = append(items, item)
 	}
