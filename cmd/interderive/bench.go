@@ -49,8 +49,9 @@ fully dynamic and fully typed here; --targets runs all its configurations.
 A program of a rule file (NAME.term.in, its settings in comments starting with ";":
 ; sizes: 10, 20) runs in the calculus of its rule file, found as run finds it:
 --rules FILE.sem, a "; semantics: FILE.sem" line in the program, or DIR.sem beside
-its directory DIR; its table names the file's language and the file. A run that
-fails measured nothing: its row is the error alone.
+its directory DIR; its table names the file's language and the file. A stage that
+does not run the file (it does not qualify for environments) makes no run: its row
+says why. A run that fails measured nothing: its row is the error alone.
 
 --plot FILE writes a log-log chart of time against size, one line per stage, one panel
 per program (SVG).
@@ -334,6 +335,10 @@ func benchTable(out benchOut, p workbench.BenchProgram, name string, stages []in
 	var count benchCount
 	for _, st := range stages {
 		stage := st.Name()
+		if err := workbench.Refusal(p.Calculus, st); err != nil {
+			out.refused(stage, err.Error()) // a rule file that does not qualify for environments
+			continue
+		}
 		var rows []workbench.BenchRow
 		series := plot.Series{Name: stage}
 		for i, size := range p.Sizes {

@@ -6,8 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/interderive/interderive/internal/workbench"
 )
@@ -287,5 +289,49 @@ func TestBenchFailedRow(t *testing.T) {
 		"    machine  1  error: run-time error at 2:1: + applied to a non-integer: (add 1 (lam x x))\n"
 	if code != 2 || !strings.Contains(stdout, want) || !strings.Contains(stderr, "bench measured nothing: 2 runs") {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestBenchRefusedStage: a stage that refuses a rule file (one that does not qualify
+// for environments: its rule isvar matches a variable, at line 10, column 22) makes no
+// run, and its row says so, the reason alone; the rows that measured keep their
+// columns aligned with the header's (every cell right-aligned: a row as long as the
+// header). The machine runs the file by substitution. By hand, at n = 2: (\y. isvar 2)
+// ((\x. x) 2) -> (\y. isvar 2) 2 -> isvar 2 -> 0, three contractions.
+func TestBenchRefusedStage(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"var.sem": `(language var)
+(sort t (variable x) (integer n) (con lam x t (bind 0 1)) (con app t t) (con isvar t))
+(kind E v)
+(value E n)
+(value E (lam x t))
+(frame E (app (hole) t))
+(frame E (app v (hole)))
+(frame E (isvar (hole)))
+(rule beta E (app (lam x t) v) (subst t x v))
+(rule isvar E (isvar x) 1)
+(rule isvar E (isvar n) 0)
+(rule isvar E (isvar (lam x t)) 0)
+(stuck E (app n v) "application of a non-function")
+`,
+		"p.term.in": "; sizes: 2\n; answer 2: 0\n(app (lam y (isvar {n})) (app (lam x x) 2))\n",
+	})
+	stdout, stderr, code := runCmd("bench", "--dir", dir, "--stage", "reduction,closures,machine", "--rules", filepath.Join(dir, "var.sem"))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	header := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "      stage  n") })
+	if header < 0 || len(lines) < header+4 {
+		t.Fatalf("no table:\n%s", stdout)
+	}
+	width := utf8.RuneCountInString(lines[header])
+	refused := "   closures     skipped: the stage does not run the program: the pattern of rule isvar matches a variable occurrence (x, at " + filepath.Join(dir, "var.sem") + ":10:22)"
+	measured := regexp.MustCompile(`\s3\s+\S+\s+\S+ \S+\s+0$`) // 3 contractions, a rate, a heap, answer 0
+	for i, want := range []string{"  reduction  2 ", refused, "    machine  2 "} {
+		line := lines[header+1+i]
+		if !strings.HasPrefix(line, want) || i != 1 && (utf8.RuneCountInString(line) != width || !measured.MatchString(line)) {
+			t.Errorf("row %d: %q, want %q... (as long as the header, 3 contractions, answer 0)\n%s", i+1, line, want, stdout)
+		}
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"math"
 	"runtime"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/workbench"
@@ -31,6 +31,9 @@ type benchOut interface {
 	begin(name, variant, title string)
 	row(r workbench.BenchRow, answer string)
 	skipped(stage, size string, estimate time.Duration)
+	// refused says that a stage does not run the program (workbench.Refuser): it
+	// makes no run, and is not counted.
+	refused(stage, reason string)
 	native(size string, t workbench.Timing, answer int)
 	end(exponents []stageExponent)
 	// close ends the output (the JSON document is written here).
@@ -63,47 +66,88 @@ func spread(t workbench.Timing) string {
 }
 
 // tableOut is the human-readable format: aligned columns, time as the mean and its
-// spread over the rounds.
+// spread over the rounds. A table is printed whole at its end, so that its columns fit
+// every row: a row that measured nothing (a failed run, a size skipped, a stage that
+// refuses the program) is its stage and size, then what happened, in text that widens
+// no column.
 type tableOut struct {
-	w  io.Writer
-	tw *tabwriter.Writer
+	w    io.Writer
+	rows []tableRow
+}
+
+// A tableRow is a row's aligned cells (all the columns, or the stage and size alone)
+// and, after them, text that aligns with nothing.
+type tableRow struct {
+	cells []string
+	tail  string
 }
 
 func (o *tableOut) begin(_, _, title string) {
 	fmt.Fprintf(o.w, "\n%s\n", title)
-	o.tw = tabwriter.NewWriter(o.w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(o.tw, "stage\tn\ttime\tspread\tcontractions\tcontractions/s\tpeak heap\tanswer\t")
+	o.rows = []tableRow{{cells: []string{"stage", "n", "time", "spread", "contractions", "contractions/s", "peak heap", "answer"}}}
 }
 
 // row prints a run's measurements, or, for a run that failed, its stage and size and
-// the error alone, after the columns that align (a trailing cell, which widens none of
-// them): a failed run measured nothing to print. An error of several lines (a
-// position's line and caret) goes on, each line indented under the first.
+// the error alone: a failed run measured nothing to print. An error of several lines
+// (a position's line and caret) goes on, each line under the first.
 func (o *tableOut) row(r workbench.BenchRow, answer string) {
 	if r.Err != nil {
-		first, rest, _ := strings.Cut(answer, "\n")
-		fmt.Fprintf(o.tw, "%s\t%s\t  %s\n", r.Stage, r.Size, first)
-		if rest != "" {
-			for _, line := range strings.Split(rest, "\n") {
-				fmt.Fprintf(o.tw, "\t\t  %s\n", line)
-			}
-		}
+		o.text(r.Stage, r.Size, answer)
 		return
 	}
 	rate := float64(r.Contractions) / r.Time.Seconds()
-	fmt.Fprintf(o.tw, "%s\t%s\t%s\t%s\t%d\t%.3g\t%s\t%s\t\n", r.Stage, r.Size, r.Time.Round(time.Microsecond), spread(r.Timing), r.Contractions, rate, interderive.FormatBytes(int64(r.PeakHeap)), answer)
+	o.rows = append(o.rows, tableRow{cells: []string{r.Stage, r.Size, r.Time.Round(time.Microsecond).String(), spread(r.Timing), fmt.Sprint(r.Contractions), fmt.Sprintf("%.3g", rate), interderive.FormatBytes(int64(r.PeakHeap)), answer}})
+}
+
+// text is a row of a stage and a size and text, each further line of the text a row
+// of its own under the first.
+func (o *tableOut) text(stage, size, text string) {
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			stage, size = "", ""
+		}
+		o.rows = append(o.rows, tableRow{cells: []string{stage, size}, tail: line})
+	}
 }
 
 func (o *tableOut) skipped(stage, size string, est time.Duration) {
-	fmt.Fprintf(o.tw, "%s\t%s\t(skipped: about %s)\t\t\t\t\t\t\n", stage, size, est.Round(time.Second))
+	o.text(stage, size, fmt.Sprintf("(skipped: about %s)", est.Round(time.Second)))
+}
+
+func (o *tableOut) refused(stage, reason string) {
+	o.text(stage, "", "skipped: the stage does not run the program: "+reason)
 }
 
 func (o *tableOut) native(size string, t workbench.Timing, answer int) {
-	fmt.Fprintf(o.tw, "native Go\t%s\t%s\t%s\t\t\t\t%d\t\n", size, t.Mean().Round(time.Nanosecond), spread(t), answer)
+	o.rows = append(o.rows, tableRow{cells: []string{"native Go", size, t.Mean().Round(time.Nanosecond).String(), spread(t), "", "", "", fmt.Sprint(answer)}})
+}
+
+// flush prints the rows, each cell right-aligned in its column, two spaces before it.
+func (o *tableOut) flush() {
+	var widths []int
+	for _, r := range o.rows {
+		for i, c := range r.cells {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, r := range o.rows {
+		var b strings.Builder
+		for i, c := range r.cells {
+			b.WriteString(strings.Repeat(" ", widths[i]+2-utf8.RuneCountInString(c)) + c)
+		}
+		if r.tail != "" {
+			b.WriteString("  " + r.tail)
+		}
+		fmt.Fprintln(o.w, b.String())
+	}
+	o.rows = nil
 }
 
 func (o *tableOut) end(exps []stageExponent) {
-	o.tw.Flush()
+	o.flush()
 	fmt.Fprint(o.w, "growth exponent (time vs contractions):")
 	for _, e := range exps {
 		fmt.Fprintf(o.w, "  %s %.2f", e.Stage, e.Exponent)
@@ -162,6 +206,10 @@ func (o *gobenchOut) skipped(stage, size string, est time.Duration) {
 	fmt.Fprintf(o.w, "# program=%s/variant=%s/stage=%s/n=%s: skipped (about %s)\n", o.name, o.variant, stage, size, est.Round(time.Second))
 }
 
+func (o *gobenchOut) refused(stage, reason string) {
+	fmt.Fprintf(o.w, "# program=%s/variant=%s/stage=%s: skipped: %s\n", o.name, o.variant, stage, strings.ReplaceAll(reason, "\n", " "))
+}
+
 func (o *gobenchOut) native(size string, t workbench.Timing, _ int) {
 	o.line("native", size, t, "")
 }
@@ -200,6 +248,7 @@ type jsonRow struct {
 	Mismatch      string      `json:"expected,omitempty"` // the stated answer the run contradicts
 	Error         string      `json:"error,omitempty"`
 	SkippedNs     float64     `json:"skipped_estimate_ns,omitempty"`
+	Refused       string      `json:"refused,omitempty"` // why the stage does not run the program (it made no run)
 }
 
 func timingJSON(t workbench.Timing) (mean float64, sp *float64, rounds []jsonRound) {
@@ -230,6 +279,10 @@ func (o *jsonOut) row(r workbench.BenchRow, _ string) {
 
 func (o *jsonOut) skipped(stage, size string, est time.Duration) {
 	o.cur().Rows = append(o.cur().Rows, jsonRow{Stage: stage, N: size, SkippedNs: float64(est.Nanoseconds())})
+}
+
+func (o *jsonOut) refused(stage, reason string) {
+	o.cur().Rows = append(o.cur().Rows, jsonRow{Stage: stage, Refused: reason})
 }
 
 func (o *jsonOut) native(size string, t workbench.Timing, answer int) {
