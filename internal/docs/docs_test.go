@@ -29,14 +29,17 @@ func root(t *testing.T) string {
 	return dir
 }
 
-// pages are the documentation a user reads: README.md and docs/*.md, relative to the
-// root. It fails if there are none, so that a moved directory is not a pass.
+// pages are the documentation a user reads: README.md, docs/*.md and the
+// specifications docs/spec/*.md, relative to the root. It fails if there are none, so
+// that a moved directory is not a pass.
 func pages(t *testing.T, dir string) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "docs", "*.md"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no docs/*.md under %s: %v", dir, err)
 	}
+	specs, _ := filepath.Glob(filepath.Join(dir, "docs", "spec", "*.md"))
+	files = append(files, specs...)
 	out := []string{"README.md"}
 	for _, f := range files {
 		rel, _ := filepath.Rel(dir, f)
@@ -528,7 +531,18 @@ func TestLinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		inFence := false
 		for i, line := range strings.Split(string(text), "\n") {
+			// Code is not prose: fenced blocks, indented code blocks (four spaces or a
+			// tab; the pages indent list items' text by two) and code spans.
+			if fenceOpen.MatchString(line) {
+				inFence = !inFence
+				continue
+			}
+			if inFence || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
+				continue
+			}
+			line = codeSpan.ReplaceAllString(line, "")
 			for _, m := range link.FindAllStringSubmatch(line, -1) {
 				target := m[1]
 				if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
