@@ -51,12 +51,21 @@ func subcommands(help string) []string {
 
 var helpFlag = regexp.MustCompile(`^\s+(?:-[a-zA-Z], )?--([a-z][a-z0-9-]*)`)
 
-// flagsOf are the long flags a help text lists, the global ones included.
+// flagsOf are the long flags a help text lists under "Flags:" and "Global Flags:"
+// (not those its prose names).
 func flagsOf(help string) map[string]bool {
 	flags := map[string]bool{}
+	in := false
 	for _, line := range strings.Split(help, "\n") {
-		if m := helpFlag.FindStringSubmatch(line); m != nil {
-			flags[m[1]] = true
+		switch {
+		case line == "Flags:" || line == "Global Flags:":
+			in = true
+		case !strings.HasPrefix(line, " "):
+			in = false
+		case in:
+			if m := helpFlag.FindStringSubmatch(line); m != nil {
+				flags[m[1]] = true
+			}
 		}
 	}
 	return flags
@@ -149,6 +158,16 @@ func TestCommandsExist(t *testing.T) {
 	}
 	if n < 20 {
 		t.Errorf("only %d commands named in the README and docs/: the pages are not read right", n)
+	}
+}
+
+// TestFlagsOf: the flags of a help text are those under its Flags headings.
+func TestFlagsOf(t *testing.T) {
+	help := "Run it.\n\nExit status:\n  3  out of fuel (--fuel), or --print-limit\n\nUsage:\n  interderive run [flags] FILE\n\n" +
+		"Flags:\n      --ad string   strategy\n  -h, --help        help for run\n\nGlobal Flags:\n  -v, --version   version\n"
+	got := flagsOf(help)
+	if len(got) != 3 || !got["ad"] || !got["help"] || !got["version"] {
+		t.Errorf("flagsOf = %v, want ad, help, version", got)
 	}
 }
 
