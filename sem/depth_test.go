@@ -4,9 +4,12 @@ import (
 	"errors"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/closures"
 	"github.com/interderive/interderive/internal/values/semval"
+	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -66,6 +69,96 @@ func TestMatchDepth(t *testing.T) {
 		_, err := sem.Guard(func() (sem.Answer, error) { tt.inClass(past); return sem.Answer{}, nil })
 		if !errors.Is(err, interderive.ErrTooDeep) || !errors.Is(err, interderive.ErrResourceLimit) {
 			t.Errorf("%s: a tower of MaxMatchDepth+1 boxes: %v, want a depth limit", tt.name, err)
+		}
+	}
+}
+
+// downSem has a function that recurses n calls deep, a constructor around each: the
+// depth of its evaluation is two levels a call.
+const downSem = `(language down)
+(sort t (integer n) (con box t) (con go t))
+(kind E v)
+(value E n)
+(value E (box v))
+(frame E (box (hole)))
+(frame E (go (hole)))
+(function down (t) t
+  ((down 0) 0)
+  ((down n) (box (down (prim sub n 1))) (where (prim ne n 0))))
+(rule go E (go n) (down n))
+(stuck E (go v) "not a count")
+`
+
+// TestCallDepth: a function's evaluation, within sem.MaxCallDepth levels (a call and
+// the constructor around it are two), runs within half of the Go stack (the bound's
+// derivation: CallFrame bytes a level); past it, it is a resource limit, not a fatal
+// stack overflow. The bound comes from the stack: a function a hundred thousand calls
+// deep runs (the bound was 10,000 calls).
+func TestCallDepth(t *testing.T) {
+	l, err := sem.Load([]byte(downSem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	down, _ := l.Function("down")
+	if sem.MaxCallDepth < 200_000 && interderive.StackLimit >= 1<<29 {
+		t.Errorf("MaxCallDepth %d, want the stack's 262,144", sem.MaxCallDepth)
+	}
+	defer debug.SetMaxStack(debug.SetMaxStack(interderive.StackLimit / 2))
+	within := int64(sem.MaxCallDepth/2 - 2)
+	if got, err := l.Call(down, []*sem.Term{sem.Int(sem.Pos{}, within)}, sem.Pos{}); err != nil || got.Op != sem.TermCon {
+		t.Errorf("(down %d): %v, want a tower", within, err)
+	}
+	past := int64(sem.MaxCallDepth/2 + 2)
+	if _, err := l.Call(down, []*sem.Term{sem.Int(sem.Pos{}, past)}, sem.Pos{}); !errors.Is(err, interderive.ErrTooDeep) {
+		t.Errorf("(down %d): %v, want a depth limit", past, err)
+	}
+}
+
+// fanSem's function calls itself twice a call, 2^n calls never deeper than n, within
+// one contraction.
+const fanSem = `(language fan)
+(sort t (integer n) (con go t) (con pair t t))
+(kind E v)
+(value E n)
+(value E (pair v_1 v_2))
+(frame E (go (hole)))
+(frame E (pair (hole) t))
+(frame E (pair v (hole)))
+(function fan (t) t
+  ((fan 0) 0)
+  ((fan n) (pair (fan (prim sub n 1)) (fan (prim sub n 1))) (where (prim ne n 0))))
+(rule go E (go n) (fan n))
+(stuck E (go v) "not a count")
+`
+
+// TestFunctionBudgets: a function's evaluation takes no contraction, yet the run's
+// time and memory budgets hold inside it, on the stages over terms and over
+// closures: (fan 100) makes 2^100 calls in one contraction, and stops at the timeout
+// (it ran for ever, its term past any memory budget), or at a memory budget of 1
+// byte.
+func TestFunctionBudgets(t *testing.T) {
+	l, err := sem.Load([]byte(fanSem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := l.ReadTerm([]byte("(go 100)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []interderive.Stage{reduction.Stage{}, closures.Stage{}} {
+		st, _ := sem.StageOf(s)
+		for _, tt := range []struct {
+			opts interderive.Options
+			want error
+		}{
+			{interderive.Options{Timeout: 50 * time.Millisecond}, interderive.ErrTimeout},
+			{interderive.Options{Memory: 1}, interderive.ErrOutOfMemory},
+		} {
+			start := time.Now()
+			_, err := st.Eval(l, prog, tt.opts)
+			if !errors.Is(err, tt.want) || time.Since(start) > 5*time.Second {
+				t.Errorf("%s: %v after %v, want %v", s.Name(), err, time.Since(start), tt.want)
+			}
 		}
 	}
 }

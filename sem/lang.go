@@ -25,7 +25,8 @@ type Language struct {
 	// *FunctionError); the loader sets it, Parse does not know it.
 	File string
 
-	src   []byte // the rule file's source (Parse), for those errors' lines
+	src   []byte     // the rule file's source (Parse), for those errors' lines
+	run   *runLimits // a run's copy of the language: its limits, which functions watch (guarded)
 	cons  map[string]*Con
 	kinds map[string]*Kind
 	funcs map[string]*Function

@@ -1,6 +1,10 @@
 package sem
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/interderive/interderive"
+)
 
 // The generic meta-level pieces every derived stage shares: matching, instantiation,
 // capture-avoiding substitution on the declared binders, α-equivalence.
@@ -249,7 +253,7 @@ func (l *Language) instantiateIn(p *Pattern, b []*Term, at Pos, depth int) (*Ter
 		args := make([]*Term, len(p.Args))
 		for i, a := range p.Args {
 			var err error
-			if args[i], err = l.instantiateIn(a, b, at, depth); err != nil {
+			if args[i], err = l.instantiateIn(a, b, at, depth+1); err != nil {
 				return nil, err
 			}
 		}
@@ -258,7 +262,7 @@ func (l *Language) instantiateIn(p *Pattern, b []*Term, at Pos, depth int) (*Ter
 		args := make([]*Term, len(p.Args))
 		for i, a := range p.Args {
 			var err error
-			if args[i], err = l.instantiateIn(a, b, at, depth); err != nil {
+			if args[i], err = l.instantiateIn(a, b, at, depth+1); err != nil {
 				return nil, err
 			}
 		}
@@ -269,8 +273,18 @@ func (l *Language) instantiateIn(p *Pattern, b []*Term, at Pos, depth int) (*Ter
 
 // MaxCallDepth bounds the nesting of function calls, so that a function that
 // recurses without end is a resource limit (a *FunctionError with its Limit), not an
-// exhausted stack.
-const MaxCallDepth = 10_000
+// exhausted stack. The depth counts the calls and the right-hand sides' constructors
+// and calls around them (the recursion of instantiation), each a level of Go stack,
+// so that a clause's right-hand side nested deep does not multiply the stack a call
+// takes. It is derived from the Go stack, as MaxMatchDepth is: a level takes at most
+// CallFrame bytes, and MaxCallDepth levels at most half of interderive.StackLimit:
+// 2^29 / 2 / 1024 = 262,144 levels on 64-bit platforms (TestCallDepth runs a
+// function to the bound with a stack of StackLimit/2).
+const MaxCallDepth = interderive.StackLimit / 2 / CallFrame
+
+// CallFrame bounds the bytes of Go stack a level of a function's evaluation takes: a
+// call, or a constructor or call of a right-hand side around one (see MaxCallDepth).
+const CallFrame = 1024
 
 // Call applies the function f to args: the first clause whose patterns match and
 // whose conditions hold gives the result. It is a *FunctionError when no clause
@@ -280,6 +294,9 @@ func (l *Language) Call(f *Function, args []*Term, at Pos) (*Term, error) {
 }
 
 func (l *Language) call(f *Function, args []*Term, at Pos, depth int) (*Term, error) {
+	if err := l.run.tick(); err != nil {
+		return nil, err
+	}
 	if depth > MaxCallDepth {
 		return nil, l.functionError(f, args, MaxCallDepth)
 	}

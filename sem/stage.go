@@ -181,6 +181,9 @@ func RuleError(r *Rule, redex string, err error) error {
 		}
 		return fe
 	}
+	if errors.Is(err, interderive.ErrResourceLimit) {
+		return err // the run's time or memory, spent in a function's evaluation
+	}
 	return interderive.Stuck(redex, "rule %s: %v", r.Name, err)
 }
 

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/interderive/interderive/sem"
 )
 
 // coinFunctions is a rule file whose functions fail on some arguments: worth has
@@ -80,7 +83,7 @@ func TestFunctionErrors(t *testing.T) {
 			t.Errorf("%s, no clause in an inner layer: exit %d, %s\nwant exit 2 and %s", stage, code, stderr, want)
 		}
 		_, stderr, code = runCmd("run", "--rules", rules, "--stage", stage, spin)
-		want = rules + ":10:1: function loop: calls nest deeper than the limit of 10000 (sem.MaxCallDepth) at (loop 1), called by rule spin"
+		want = rules + ":10:1: function loop: calls nest deeper than the limit of " + strconv.Itoa(sem.MaxCallDepth) + " (sem.MaxCallDepth) at (loop 1), called by rule spin"
 		if code != exitFuel || !strings.Contains(stderr, want) || strings.Contains(stderr, "internal error") {
 			t.Errorf("%s, endless recursion: exit %d, %s\nwant exit 3 and %s", stage, code, stderr, want)
 		}
