@@ -6,45 +6,49 @@ import (
 	"github.com/interderive/interderive"
 )
 
-// MaxMatchDepth bounds the nesting of matches: a value metavariable matched against a
-// value whose own value patterns match values in turn, a class whose alternatives use
-// the class. Runs build terms deeper than any program can be written (a rule that
-// wraps its argument each step: testdata/hostile/tower.sem), and such a match recurses
-// as deep as the term. It is derived from the Go stack, as the parsers' bounds are
-// (interderive.StackLimit): a level of the deepest such recursion (the stages over
-// closures': a class's membership, memoized, through the match of its alternative)
-// takes at most MatchFrame bytes, and MaxMatchDepth levels at most half the stack.
-// So 2^29 / 2 / 2048 = 131,072 levels on 64-bit platforms. (TestMatchDepth runs the
-// recursion to the bound with a stack of StackLimit/2.)
-const MaxMatchDepth = interderive.StackLimit / 2 / MatchFrame
+// MaxTermDepth bounds the recursions over a term that a run built: a value
+// metavariable matched against a value whose own value patterns match values in turn,
+// a class whose alternatives use the class, a substitution. Runs build terms deeper
+// than any program can be written (a rule that wraps its argument each step:
+// testdata/hostile/tower.sem, or the body of a function: binder.sem), and these
+// recurse as deep as the term. The bound is derived from the Go stack, as the
+// parsers' are (interderive.StackLimit): a level of the deepest such recursion (the
+// stages over closures': a class's membership, memoized, through the match of its
+// alternative) takes at most TermFrame bytes, and MaxTermDepth levels at most half the
+// stack. So 2^29 / 2 / 2048 = 131,072 levels on 64-bit platforms. (TestTermDepth runs
+// the recursions to the bound with a stack of StackLimit/2.) The other walks over
+// terms (printing, free variables, α-equivalence, fresh names) use no recursion.
+const MaxTermDepth = interderive.StackLimit / 2 / TermFrame
 
-// MatchFrame bounds the bytes of Go stack one level of a nested match takes, in sem's
-// matcher and in the closures' (internal/values/semval).
-const MatchFrame = 2048
+// TermFrame bounds the bytes of Go stack one level of a recursion over a term takes,
+// in sem's matcher and substitution and in the closures' matcher
+// (internal/values/semval).
+const TermFrame = 2048
 
-// tooDeep is what a match nested deeper than MaxMatchDepth panics with, for Guard to
-// turn into an error: the matchers answer yes or no, and have no error to return.
+// tooDeep is what a recursion nested deeper than MaxTermDepth panics with, for Guard
+// to turn into an error: the matchers answer yes or no and substitution a term, and
+// have no error to return.
 type tooDeep struct{}
 
-// CheckMatchDepth panics with tooDeep past MaxMatchDepth: for a matcher that counts
-// its nesting (the stages over closures'), under Guard.
-func CheckMatchDepth(depth int) { checkMatchDepth(depth) }
+// CheckTermDepth panics with tooDeep past MaxTermDepth: for a recursion over a term
+// that counts its depth (the stages over closures' matcher), under Guard.
+func CheckTermDepth(depth int) { checkTermDepth(depth) }
 
-func checkMatchDepth(depth int) {
-	if depth > MaxMatchDepth {
+func checkTermDepth(depth int) {
+	if depth > MaxTermDepth {
 		panic(tooDeep{})
 	}
 }
 
-// TooDeep is the error of a run whose match nested deeper than MaxMatchDepth: a
-// resource limit (exit status 3).
+// TooDeep is the error of a run whose match or substitution nested deeper than
+// MaxTermDepth: a resource limit (exit status 3).
 func TooDeep() error {
-	return &interderive.DepthError{What: "a match of a value or a class (the term the rules built)", Limit: MaxMatchDepth,
-		Hint: fmt.Sprintf("a rule file's values and classes are matched at most %d levels deep", MaxMatchDepth)}
+	return &interderive.DepthError{What: "a term the rules built (matched, or substituted in)", Limit: MaxTermDepth,
+		Hint: fmt.Sprintf("the stages match and substitute in terms at most %d levels deep", MaxTermDepth)}
 }
 
-// Guard runs a stage's evaluation, and returns TooDeep() if a match in it nested
-// deeper than MaxMatchDepth; any other panic goes on.
+// Guard runs a stage's evaluation, and returns TooDeep() if a match or a
+// substitution in it nested deeper than MaxTermDepth; any other panic goes on.
 func Guard(eval func() (Answer, error)) (a Answer, err error) {
 	defer func() {
 		if p := recover(); p != nil {

@@ -26,12 +26,12 @@ const towerSem = `(language tower)
 (stuck E (open v) "not a tower")
 `
 
-// TestMatchDepth: a class matched against a term a run built deeper than any program
+// TestTermDepth: a class matched against a term a run built deeper than any program
 // recurses once a level, in sem's matcher and in the closures' (semval); up to
-// sem.MaxMatchDepth levels it runs within half of the Go stack (the bound's
-// derivation: MatchFrame bytes a level), and past it a guarded run stops with a
+// sem.MaxTermDepth levels it runs within half of the Go stack (the bound's
+// derivation: TermFrame bytes a level), and past it a guarded run stops with a
 // resource limit (sem.TooDeep, exit status 3) instead of a fatal stack overflow.
-func TestMatchDepth(t *testing.T) {
+func TestTermDepth(t *testing.T) {
 	l, err := sem.Load([]byte(towerSem))
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestMatchDepth(t *testing.T) {
 		}
 		return t
 	}
-	within, past := tower(sem.MaxMatchDepth-1), tower(sem.MaxMatchDepth+1)
+	within, past := tower(sem.MaxTermDepth-1), tower(sem.MaxTermDepth+1)
 	defer debug.SetMaxStack(debug.SetMaxStack(interderive.StackLimit / 2))
 	for _, tt := range []struct {
 		name    string
@@ -64,11 +64,11 @@ func TestMatchDepth(t *testing.T) {
 	} {
 		var in bool
 		if _, err := sem.Guard(func() (sem.Answer, error) { in = tt.inClass(within); return sem.Answer{}, nil }); err != nil || !in {
-			t.Errorf("%s: a tower of MaxMatchDepth-1 boxes: in the class %v, %v; want true", tt.name, in, err)
+			t.Errorf("%s: a tower of MaxTermDepth-1 boxes: in the class %v, %v; want true", tt.name, in, err)
 		}
 		_, err := sem.Guard(func() (sem.Answer, error) { tt.inClass(past); return sem.Answer{}, nil })
 		if !errors.Is(err, interderive.ErrTooDeep) || !errors.Is(err, interderive.ErrResourceLimit) {
-			t.Errorf("%s: a tower of MaxMatchDepth+1 boxes: %v, want a depth limit", tt.name, err)
+			t.Errorf("%s: a tower of MaxTermDepth+1 boxes: %v, want a depth limit", tt.name, err)
 		}
 	}
 }
@@ -160,5 +160,34 @@ func TestFunctionBudgets(t *testing.T) {
 				t.Errorf("%s: %v after %v, want %v", s.Name(), err, time.Since(start), tt.want)
 			}
 		}
+	}
+}
+
+// TestSubstDepth: substitution in a body a run built deeper than any program (the
+// body of a function under construction: cmd/interderive/testdata/hostile/binder.sem)
+// recurses once a level; within sem.MaxTermDepth it runs in half of the Go stack, and
+// past it a guarded run stops with a resource limit, not a fatal stack overflow.
+func TestSubstDepth(t *testing.T) {
+	l, err := sem.Load([]byte(towerSem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, _ := l.Con("box")
+	body := func(n int) *sem.Term {
+		t := sem.Var(sem.Pos{}, "x")
+		for range n {
+			t = sem.App(sem.Pos{}, box, t)
+		}
+		return t
+	}
+	within, past := body(sem.MaxTermDepth-1), body(sem.MaxTermDepth+2)
+	defer debug.SetMaxStack(debug.SetMaxStack(interderive.StackLimit / 2))
+	var got *sem.Term
+	if _, err := sem.Guard(func() (sem.Answer, error) { got = sem.Subst(within, "x", sem.Int(sem.Pos{}, 1)); return sem.Answer{}, nil }); err != nil || got == nil {
+		t.Errorf("a body of MaxTermDepth-1 boxes: %v", err)
+	}
+	_, err = sem.Guard(func() (sem.Answer, error) { sem.Subst(past, "x", sem.Int(sem.Pos{}, 1)); return sem.Answer{}, nil })
+	if !errors.Is(err, interderive.ErrTooDeep) {
+		t.Errorf("a body of MaxTermDepth+2 boxes: %v, want a depth limit", err)
 	}
 }

@@ -14,14 +14,14 @@ import (
 func (l *Language) IsValue(t *Term, k *Kind) bool { return l.isValueAt(t, k, 0) }
 
 // isValueAt is IsValue at depth nested matches of values and classes: past
-// MaxMatchDepth, a checked limit rather than an exhausted stack (see tooDeep).
+// MaxTermDepth, a checked limit rather than an exhausted stack (see tooDeep).
 func (l *Language) isValueAt(t *Term, k *Kind, depth int) bool {
 	if k.Index < 32 {
 		if known := t.values.Load() >> (2 * k.Index); known&1 != 0 {
 			return known&2 != 0
 		}
 	}
-	checkMatchDepth(depth)
+	checkTermDepth(depth)
 	is := l.isValue(t, k, depth)
 	if k.Index < 32 {
 		bits := uint64(1)
@@ -51,7 +51,7 @@ func (l *Language) InClass(t *Term, c *Class) bool { return l.inClass(t, c, 0) }
 
 // inClass is InClass at depth nested matches (see isValueAt).
 func (l *Language) inClass(t *Term, c *Class, depth int) bool {
-	checkMatchDepth(depth)
+	checkTermDepth(depth)
 	for _, i := range c.alts.candidates(t) {
 		if l.match(c.Alts[i], t, make([]*Term, c.Metas[i]), depth) {
 			return true
@@ -75,7 +75,7 @@ func (l *Language) IsAnswer(t *Term, k *Kind) bool {
 // Match matches t against the pattern p, filling the slots of b with the terms the
 // metavariables (and a frame's hole) stand for. A value metavariable matches only a
 // value of its kind. It recurses as deep as the pattern nests, and as deep as the
-// values that value metavariables meet (at most MaxMatchDepth values and classes
+// values that value metavariables meet (at most MaxTermDepth values and classes
 // deep: see tooDeep).
 func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool { return l.match(p, t, b, 0) }
 
@@ -276,7 +276,7 @@ func (l *Language) instantiateIn(p *Pattern, b []*Term, at Pos, depth int) (*Ter
 // exhausted stack. The depth counts the calls and the right-hand sides' constructors
 // and calls around them (the recursion of instantiation), each a level of Go stack,
 // so that a clause's right-hand side nested deep does not multiply the stack a call
-// takes. It is derived from the Go stack, as MaxMatchDepth is: a level takes at most
+// takes. It is derived from the Go stack, as MaxTermDepth is: a level takes at most
 // CallFrame bytes, and MaxCallDepth levels at most half of interderive.StackLimit:
 // 2^29 / 2 / 1024 = 262,144 levels on 64-bit platforms (TestCallDepth runs a
 // function to the bound with a stack of StackLimit/2).
@@ -333,10 +333,12 @@ func Subst(t *Term, x string, v *Term) *Term {
 	if len(fv) == 0 {
 		v.closed.Store(true)
 	}
-	return subst(t, x, v, fv)
+	return subst(t, x, v, fv, 0)
 }
 
-func subst(t *Term, x string, v *Term, fv map[string]bool) *Term {
+// subst is Subst at depth below the root: past MaxTermDepth, a checked limit (a
+// term a run built deeper than any program) rather than an exhausted stack.
+func subst(t *Term, x string, v *Term, fv map[string]bool, depth int) *Term {
 	switch t.Op {
 	case TermVar:
 		if t.Name == x {
@@ -349,6 +351,7 @@ func subst(t *Term, x string, v *Term, fv map[string]bool) *Term {
 	if t.closed.Load() {
 		return t
 	}
+	checkTermDepth(depth)
 	c := t.Con
 	args := make([]*Term, len(t.Args))
 	copy(args, t.Args)
@@ -365,7 +368,7 @@ func subst(t *Term, x string, v *Term, fv map[string]bool) *Term {
 			if !innermost(c, t, bd.Binder, j) {
 				continue // a later binder of the same name binds y in argument j
 			}
-			args[j] = subst(args[j], y, Var(args[bd.Binder].P, y2), map[string]bool{y2: true})
+			args[j] = subst(args[j], y, Var(args[bd.Binder].P, y2), map[string]bool{y2: true}, depth+1)
 		}
 	}
 	for j, a := range c.Args {
@@ -379,7 +382,7 @@ func subst(t *Term, x string, v *Term, fv map[string]bool) *Term {
 			}
 		}
 		if !hidden {
-			args[j] = subst(args[j], x, v, fv)
+			args[j] = subst(args[j], x, v, fv, depth+1)
 		}
 	}
 	return &Term{P: t.P, Op: TermCon, Con: c, Args: args}

@@ -22,7 +22,8 @@ type Describer interface {
 
 // StageOf is the derived artefact of the stage s, if s has one: a stage derives
 // rule-defined calculi by a method Rules() Stage, in a file rules.go of its package.
-// Its runs are guarded (Guard): a match nested past MaxMatchDepth is an error.
+// Its runs are guarded (Guard): a match or a substitution nested past MaxTermDepth is
+// an error, and a function's evaluation watches the run's budgets.
 func StageOf(s interderive.Stage) (Stage, bool) {
 	r, ok := s.(interface{ Rules() Stage })
 	if !ok {

@@ -62,9 +62,13 @@ var hostileFiles = []hostileFile{
 	// itself around something else is a tower, however deep: the program's answer.
 	{name: "self-class", run: 0, hint: "1\n", check: 0, fuzz: 0},
 	// (tower n v) wraps v in n boxes, a box a step, then matches the class of towers:
-	// out of fuel here; a million boxes deep, past sem.MaxMatchDepth, its match
-	// crashed the stages over closures (sem's TestMatchDepth).
+	// out of fuel here; a million boxes deep, past sem.MaxTermDepth, its match
+	// crashed the stages over closures (sem's TestTermDepth).
 	{name: "tower", run: 3, hint: "--fuel allows more", check: 1, fuzz: 0},
+	// (wrap n (lam x t)) boxes a function's body n times, then applies it: out of
+	// fuel here; a million boxes deep, its substitution crashed the reduction
+	// semantics (sem's TestSubstDepth).
+	{name: "binder", run: 3, hint: "--fuel allows more", check: 1, fuzz: 0},
 	// A class defined by itself alone is refused by the static checks (exit 2).
 	{name: "self-class-alone", run: 2, hint: "an alternative of a is more than a itself", check: 2, fuzz: 2, static: 2},
 }

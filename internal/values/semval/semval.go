@@ -134,7 +134,7 @@ func Qualifies(l *sem.Language) bool { return NotQualified(l) == nil }
 type Meta struct {
 	buf   []*Clo // the bindings of the matches under way (take, release)
 	l     *sem.Language
-	depth int // values and classes matched inside one another, at most sem.MaxMatchDepth
+	depth int // values and classes matched inside one another, at most sem.MaxTermDepth
 }
 
 // Lang is the rule file's language.
@@ -242,11 +242,11 @@ func (m *Meta) InClass(c *Clo, cl *sem.Class) bool {
 }
 
 // nested is f, a match of a value or a class inside the matches under way: past
-// sem.MaxMatchDepth of them (a term a run built deeper than any program), the run
+// sem.MaxTermDepth of them (a term a run built deeper than any program), the run
 // stops with sem.TooDeep (sem.Guard) instead of exhausting the stack.
 func (m *Meta) nested(f func() bool) bool {
 	m.depth++
-	sem.CheckMatchDepth(m.depth)
+	sem.CheckTermDepth(m.depth)
 	is := f()
 	m.depth--
 	return is
