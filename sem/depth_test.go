@@ -183,7 +183,10 @@ func TestSubstDepth(t *testing.T) {
 	within, past := body(sem.MaxTermDepth-1), body(sem.MaxTermDepth+2)
 	defer debug.SetMaxStack(debug.SetMaxStack(interderive.StackLimit / 2))
 	var got *sem.Term
-	if _, err := sem.Guard(func() (sem.Answer, error) { got = sem.Subst(within, "x", sem.Int(sem.Pos{}, 1)); return sem.Answer{}, nil }); err != nil || got == nil {
+	if _, err := sem.Guard(func() (sem.Answer, error) {
+		got = sem.Subst(within, "x", sem.Int(sem.Pos{}, 1))
+		return sem.Answer{}, nil
+	}); err != nil || got == nil {
 		t.Errorf("a body of MaxTermDepth-1 boxes: %v", err)
 	}
 	_, err = sem.Guard(func() (sem.Answer, error) { sem.Subst(past, "x", sem.Int(sem.Pos{}, 1)); return sem.Answer{}, nil })
