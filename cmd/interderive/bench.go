@@ -29,6 +29,9 @@ func (a *app) newBenchCmd() *cobra.Command {
 	var forTargets, force, asJSON bool
 	var format, peerName string
 	var peerTimeout time.Duration
+	var fuel int
+	var timeout time.Duration
+	var budgets budgetFlags
 	cmd := &cobra.Command{
 		Use:   "bench [flags]",
 		Short: "Run the benchmark suite on every stage, or measure the performance targets",
@@ -113,6 +116,12 @@ go tool pprof.
 			if forTargets && format != formatTable {
 				return fmt.Errorf("--targets prints its own report: --format %s applies to the suite only", format)
 			}
+			if fuel < 0 || timeout < 0 {
+				return fmt.Errorf("--fuel and --timeout must not be negative")
+			}
+			// Every run of the suite holds the budgets, as run's do: a program (a
+			// rule file's, say) that loops or explodes is a row's error, not a hang.
+			opts := budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout})
 			sel, err := a.benchSelection(dir, only, stages, variants, values(defs), sizes, forTargets)
 			if err != nil {
 				return err
@@ -168,7 +177,7 @@ go tool pprof.
 						if err := workbench.Prepare(p.Calculus, variant); err != nil {
 							return err
 						}
-						chart, n := benchTable(out, cf.Program, name, workbench.RunningUnder(p.Calculus, stageList, variant), variant, limit)
+						chart, n := benchTable(out, cf.Program, name, workbench.RunningUnder(p.Calculus, stageList, variant), variant, limit, opts)
 						charts = append(charts, chart)
 						total.add(n)
 					}
@@ -220,6 +229,9 @@ go tool pprof.
 	cmd.Flags().StringVar(&peerName, "peer", "", "compare the stages with another tool instead: redex (PLT Redex models, run by racket; skipped where it is not installed)")
 	cmd.Flags().DurationVar(&peerTimeout, "peer-timeout", 30*time.Minute, "stop a peer's run after this long (0 for no limit)")
 	cmd.Flags().BoolVar(&force, "force", false, "let --plot and --cpuprofile overwrite existing files (never a program of the suite)")
+	cmd.Flags().IntVar(&fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions of every run")
+	cmd.Flags().DurationVar(&timeout, "timeout", defaultTimeout, "stop a run after this long (e.g. 10s, 5m); 0 for no limit")
+	budgets.register(cmd)
 	return cmd
 }
 
@@ -327,7 +339,7 @@ func (c *benchCount) add(d benchCount) {
 // table and the exponents to out, and returns the chart of time against size and the
 // count of its runs: made, measured (an answer), stopped by a resource limit, and with
 // an answer other than the program's stated one.
-func benchTable(out benchOut, p workbench.BenchProgram, name string, stages []interderive.Stage, variant string, limit time.Duration) (plot.Chart, benchCount) {
+func benchTable(out benchOut, p workbench.BenchProgram, name string, stages []interderive.Stage, variant string, limit time.Duration, opts interderive.Options) (plot.Chart, benchCount) {
 	title := benchTitle(p.Calculus, name, variant)
 	out.begin(name, variant, title)
 	chart := plot.Chart{Title: title, XLabel: "n", YLabel: "time"}
@@ -351,7 +363,7 @@ func benchTable(out benchOut, p workbench.BenchProgram, name string, stages []in
 					break
 				}
 			}
-			r := workbench.RunBench(p, size, st, variant, interderive.Options{})
+			r := workbench.RunBench(p, size, st, variant, opts)
 			rows = append(rows, r)
 			count.runs++
 			answer := r.Answer

@@ -16,7 +16,7 @@ import (
 // program (NAME.sem, NAME.term), and what each kind of command does with it.
 type hostileFile struct {
 	name string
-	// run is the exit status of run, trace and compare: 3 (a resource limit, with
+	// run is the exit status of run, trace, compare and bench: 3 (a resource limit, with
 	// hint) where the program cannot end within the limits, 2 where the static
 	// checks rightly refuse the file, 0 where it is hostile but harmless.
 	run int
@@ -114,6 +114,24 @@ func TestHostileRuleFiles(t *testing.T) {
 				command{append([]string{"fuzz", "--calculus", "rules", "--rules", sem, "--stage", s, "--count", "5", "--size", "2", "--jobs", "1", "--seed", "1", "--out", out}, limits...), f.fuzz},
 			)
 		}
+		// bench runs a suite: the program, at one size, with its rule file named.
+		suite := t.TempDir()
+		if src, err := os.ReadFile(prog); err != nil {
+			t.Fatal(err)
+		} else {
+			abs, _ := filepath.Abs(sem)
+			var body []string
+			for _, line := range strings.Split(string(src), "\n") {
+				if !strings.HasPrefix(line, ";") {
+					body = append(body, line)
+				}
+			}
+			in := "; semantics: " + abs + "\n; sizes: 1\n" + strings.Join(body, "\n")
+			if err := os.WriteFile(filepath.Join(suite, f.name+".term.in"), []byte(in), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		commands = append(commands, command{append([]string{"bench", "--dir", suite, "--stage", strings.Join(stages, ",")}, limits...), f.run})
 		if !testing.Short() || i%3 == 0 { // every stage's trace, the slowest command
 			commands = append(commands, command{append([]string{"trace", "--stage", "all", "--html", filepath.Join(out, "trace.html")}, append(limits, prog)...), f.run})
 		}
