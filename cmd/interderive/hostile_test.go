@@ -76,13 +76,13 @@ var hostileFiles = []hostileFile{
 // hostileStages are the derived stages.
 var hostileStages = []string{"reduction", "closures", "machine", "cps2", "interp"}
 
-// TestHostileRuleFiles runs every command on every hostile rule file and its program,
-// on every derived stage (one stage a file with -short, and trace --stage all on a
-// third of the files), with small limits: each
-// ends with its status (exit 3 and a hint at a limit, 2 for a file the checks
-// refuse), nothing crashes, and each command ends in bounded time (the limits', and
-// a few seconds for the rest). Output files are written only where none exists
-// (render -o, trace --html: TestNoOverwrite checks the refusal).
+// TestHostileRuleFiles runs every command (run, trace, check, fuzz, bench, compare,
+// derive, render) on every hostile rule file and its program, on every derived stage
+// (one stage a file with -short, and trace --stage all on a third of the files), with
+// small limits, in-process: each ends with its status (exit 3 and a hint at a limit,
+// 2 for a file the checks refuse), nothing crashes, and each command ends in bounded
+// time (the limits', and a few seconds for the rest). Output files are written only
+// where none exists (render -o, trace --html: TestNoOverwrite checks the refusal).
 func TestHostileRuleFiles(t *testing.T) {
 	keepRapidFlags(t)
 	// budgets.apply sets the process's soft memory limit to --memory: give it back.
