@@ -146,7 +146,7 @@ func errString(err error) string {
 // TestGenerateFile: the rule files GenerateFile makes from any bytes pass the static
 // checks, and their programs read (FuzzStages relies on it: a generated file that
 // the checks refuse is its failure); and they vary: lambda or not, values and redexes,
-// several constructors.
+// aborts, calls of a meta-function.
 func TestGenerateFile(t *testing.T) {
 	n := 200
 	if testing.Short() {
@@ -170,13 +170,13 @@ func TestGenerateFile(t *testing.T) {
 		if _, err := l.ReadTerm([]byte(program)); err != nil {
 			t.Fatalf("bytes %v: the program %s: %v\n%s", data, program, err, file)
 		}
-		for _, feature := range []string{"(con lam", "(value E (c", "(rule r", "(context"} {
+		for _, feature := range []string{"(con lam", "(value E (c", "(rule r", "(context", "(f "} {
 			if strings.Contains(file, feature) {
 				shapes[feature] = true
 			}
 		}
 	}
-	if len(shapes) != 4 {
+	if len(shapes) != 5 {
 		t.Errorf("the files have only %v", shapes)
 	}
 }

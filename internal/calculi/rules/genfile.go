@@ -18,6 +18,8 @@ import (
 //     integers and constructors; a redex may first have a rule for a first argument
 //     0, and may abort to the root (a context rule, before its plain rule for the
 //     empty context);
+//   - optionally a meta-function f of two clauses (an integer, any term), which
+//     right-hand sides may call;
 //   - optionally the λ-calculus's lam, app (beta by substitution, a stuck shape for
 //     the application of anything else) and add (delta, a stuck shape for
 //     non-integers), so that the stages' environments and run-time errors are
@@ -38,6 +40,9 @@ type fileGen struct {
 	cons    []genCon
 	lambda  bool
 	arities map[string]int
+	// function says that the file has a meta-function f, which right-hand sides
+	// outside it (not inFunction: f does not recurse) may call.
+	function, inFunction bool
 }
 
 // genCon is a drawn constructor: its name and, for each argument, whether it is an
@@ -85,6 +90,13 @@ func (g *fileGen) file() string {
 		b.WriteString(")")
 	}
 	b.WriteString(")\n(kind E v)\n(value E n)\n")
+	if g.function = g.next(2) == 1; g.function {
+		// A meta-function, total by a last clause for any term, which right-hand
+		// sides may call: computed within the contraction, on every stage.
+		g.inFunction = true
+		fmt.Fprintf(&b, "(function f (t) t\n  ((f n_1) %s)\n  ((f t_1) %s))\n", g.rhs([]string{"n_1"}, 2), g.rhs([]string{"t_1"}, 2))
+		g.inFunction = false
+	}
 	if g.lambda {
 		b.WriteString("(value E (lam x t))\n(frame E (app (hole) t))\n(frame E (app v (hole)))\n")
 		b.WriteString("(frame E (add (hole) t))\n(frame E (add v (hole)))\n")
@@ -186,6 +198,8 @@ func (g *fileGen) rhs(metas []string, depth int) string {
 			return fmt.Sprint(g.next(4))
 		}
 		return terms[g.next(len(terms))]
+	case k == 2 && g.function && !g.inFunction && g.next(2) == 0:
+		return "(f " + g.rhs(metas, depth-1) + ")"
 	}
 	cons := g.conNames()
 	name := cons[g.next(len(cons))]
