@@ -85,7 +85,7 @@ func TestFuzzSize(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	if stdout, stderr, code := runCmd("fuzz", "--size", "1000", "--count", "2", "--jobs", "1", "--seed", "7"); code != 0 {
+	if stdout, stderr, code := runCmd("fuzz", "--calculus", "lambda", "--size", "1000", "--count", "2", "--jobs", "1", "--seed", "7"); code != 0 {
 		t.Errorf("fuzz --size 1000: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

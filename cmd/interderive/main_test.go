@@ -115,6 +115,9 @@ func TestTrace(t *testing.T) {
 
 // TestCorpus runs the bundled corpus, as the README's first command does.
 func TestCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole corpus: go test without -short, or go run ./cmd/interderive check testdata")
+	}
 	stdout, _, code := runCmd("check", "../../testdata")
 	if code != 0 {
 		t.Errorf("check ../../testdata: exit %d\n%s", code, stdout)
@@ -289,6 +292,9 @@ func TestTraceAllDPL(t *testing.T) {
 // headless Chromium, where it is installed (apt-get install chromium); elsewhere it
 // is skipped. The README gives the same command.
 func TestTracePageRendersInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser, seconds a page: go test without -short")
+	}
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("chromium is not installed")
