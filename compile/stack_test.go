@@ -15,6 +15,7 @@ import (
 	"github.com/interderive/interderive/compile"
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/internal/calculi/gradual"
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/lambda"
 )
 
@@ -143,9 +144,7 @@ func TestStackPerLevel(t *testing.T) {
 // TestNestingLimit: every shape nested as deep as the parser accepts
 // (gradual.MaxNesting) compiles and runs, with the stack the workbench has.
 func TestNestingLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("every shape 65,536 levels deep")
-	}
+	testenv.Long(t, "every shape 65,536 levels deep")
 	runNested(t, g.MaxNesting)
 }
 

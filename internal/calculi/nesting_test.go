@@ -15,6 +15,7 @@ import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/dpl"
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/internal/workbench"
 )
 
@@ -333,9 +334,7 @@ func cleanStop(err error) bool { return errors.Is(err, interderive.ErrResourceLi
 // answer or to a clean stop (fuel, time, depth), with the stack the workbench has: no
 // crash. One level more is refused, with a positioned error.
 func TestNestingLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("every stage on programs 65,536 levels deep: a minute or two")
-	}
+	testenv.Long(t, "every stage on programs 65,536 levels deep: a minute or two")
 	w := newBench(t)
 	for _, sh := range nestedShapes() {
 		name := sh.lang + "/" + sh.name

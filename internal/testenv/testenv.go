@@ -59,3 +59,18 @@ func Sample[T any](files []T) []T {
 	}
 	return out
 }
+
+// LongEnv names the environment variable that runs the long sweeps (programs nested as
+// deep as the parsers accept, on every stage): go test ./... leaves them out to stay
+// within the README's bound, and CI runs them on purpose (.ci/run):
+//
+//	INTERDERIVE_LONG=1 go test -run 'NestingLimit|RulesDeep' ./...
+const LongEnv = "INTERDERIVE_LONG"
+
+// Long skips t unless LongEnv is set, saying what it would run and how to run it.
+func Long(t testing.TB, what string) {
+	t.Helper()
+	if os.Getenv(LongEnv) == "" {
+		t.Skipf("%s: a long sweep, run on purpose with %s=1 (CI does)", what, LongEnv)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/interderive/interderive"
 	abd "github.com/interderive/interderive/abductive"
 	calculus "github.com/interderive/interderive/internal/calculi/abductive"
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/interp"
 )
 
@@ -148,9 +149,7 @@ func TestAbductiveStackPerLevel(t *testing.T) {
 // answer or to a clean stop (fuel, time, depth), with the stack the workbench has: no
 // crash; just over the limit it is a positioned error. In every way of nesting.
 func TestAbductiveNestingLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("programs 65,536 levels deep, on every stage")
-	}
+	testenv.Long(t, "programs 65,536 levels deep, on every stage")
 	for _, sh := range nestedShapes() {
 		n := abd.MaxNesting/max(sh.cost, 1) - 4
 		p, err := calculus.Calculus.Load("abd", []byte(sh.src(n)))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/interderive/interderive"
 	calculus "github.com/interderive/interderive/internal/calculi/lambda"
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/interp"
 	lam "github.com/interderive/interderive/lambda"
 )
@@ -147,9 +148,7 @@ func TestLambdaStackPerLevel(t *testing.T) {
 // answer or to a clean stop (fuel, time, depth), with the stack the workbench has: no
 // crash; just over the limit it is a positioned error. In every way of nesting.
 func TestLambdaNestingLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("programs 65,536 levels deep, on every stage")
-	}
+	testenv.Long(t, "programs 65,536 levels deep, on every stage")
 	for _, sh := range nestedShapes() {
 		n := lam.MaxNesting/max(sh.cost, 1) - 4
 		p, err := calculus.Calculus.Load("lam", []byte(sh.src(n)))
