@@ -1,13 +1,12 @@
 package closures
 
 import (
-	"strconv"
 	"strings"
-	"weak"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
 	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/values/envnames"
 )
 
 // Printer prints the closures of a trace with their environments named: the first
@@ -22,25 +21,27 @@ import (
 // so that it does not keep the run's environments alive.
 type Printer struct {
 	budget interderive.PrintBudget
-	names  map[weak.Pointer[Env]]int
-	next   int      // the number of the next name
-	defs   []string // definitions not yet returned by Defs
-	swept  int      // the size of names after its last sweep
+	envs   *envnames.Namer[Env]
 }
 
 // NewPrinter returns a printer whose every printed item — a closure, a context, a
 // definition — stays within the budget b (see gradual.FormatBounded).
 func NewPrinter(b interderive.PrintBudget) *Printer {
-	return &Printer{budget: b, names: map[weak.Pointer[Env]]int{}}
+	p := &Printer{budget: b}
+	p.envs = envnames.New(b, envnames.Binding[Env]{
+		Next: func(rho *Env) *Env { return rho.Next },
+		Refs: func(rho *Env) []*Env { return envsOf(rho.Cl, nil) },
+		Var:  func(rho *Env) string { return rho.Name },
+		Write: func(w *interderive.BoundedBuilder, rho *Env) {
+			p.closure(&writer{b: w}, rho.Cl)
+		},
+	})
+	return p
 }
 
 // Defs returns the definitions of the environments named since its last call, each
 // after those it refers to, and forgets them.
-func (p *Printer) Defs() []string {
-	d := p.defs
-	p.defs = nil
-	return d
-}
+func (p *Printer) Defs() []string { return p.envs.Defs() }
 
 // Closure prints cl as Format does, with its environments named (ε for the empty
 // one), within the budget: an *interderive.OutputError when it does not fit, with the
@@ -59,9 +60,12 @@ func (p *Printer) Context(E Context) (string, error) {
 }
 
 // writer is one printed item within the budget.
-type writer struct{ b interderive.BoundedBuilder }
+type writer struct{ b *interderive.BoundedBuilder }
 
-func (p *Printer) writer() *writer { return &writer{b: interderive.Bounded(p.budget)} }
+func (p *Printer) writer() *writer {
+	b := interderive.Bounded(p.budget)
+	return &writer{b: &b}
+}
 
 // term writes a term of the program within what is left of the budget.
 func (w *writer) term(e g.Expr) {
@@ -75,10 +79,10 @@ func (p *Printer) closure(w *writer, cl Closure) {
 	if w.b.Stopped() {
 		return
 	}
-	b := &w.b
+	b := w.b
 	switch cl := cl.(type) {
 	case *Clo:
-		env := p.name(cl.Env)
+		env := p.envs.Name(cl.Env)
 		switch cl.E.(type) {
 		case *g.IntLit, *g.BoolLit, *g.Var, *g.Blame:
 			w.term(cl.E)
@@ -118,87 +122,6 @@ func (p *Printer) closure(w *writer, cl Closure) {
 	default:
 		b.WriteByte('?')
 	}
-}
-
-// name returns the name of rho (ε for the empty environment), naming it and every
-// environment its definition needs first, if it has none yet.
-func (p *Printer) name(rho *Env) string {
-	if rho == nil {
-		return "ε"
-	}
-	if n, ok := p.names[weak.Make(rho)]; ok {
-		return "ρ" + strconv.Itoa(n)
-	}
-	p.define(rho)
-	return "ρ" + strconv.Itoa(p.names[weak.Make(rho)])
-}
-
-// define names rho and every unnamed environment its definition refers to (the rest
-// of the chain, the environments of the closure it binds), each after those its own
-// definition refers to: a depth-first walk with a stack of its own, since chains of
-// environments are as long as the run makes them.
-func (p *Printer) define(rho *Env) {
-	type item struct {
-		rho      *Env
-		expanded bool
-	}
-	stack := []item{{rho: rho}}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		r := top.rho
-		if r == nil || p.has(r) {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		if !top.expanded {
-			top.expanded = true
-			stack = append(stack, item{rho: r.Next})
-			for _, e := range envsOf(r.Cl, nil) {
-				stack = append(stack, item{rho: e})
-			}
-			continue
-		}
-		stack = stack[:len(stack)-1]
-		p.add(r)
-	}
-}
-
-// has reports whether rho has a name.
-func (p *Printer) has(rho *Env) bool {
-	_, ok := p.names[weak.Make(rho)]
-	return ok
-}
-
-// add names rho, whose definition refers only to named environments, and adds the
-// definition.
-func (p *Printer) add(rho *Env) {
-	p.next++
-	n := p.next
-	w := p.writer()
-	w.b.WriteString("ρ" + strconv.Itoa(n) + " = (" + rho.Name + " ↦ ")
-	p.closure(w, rho.Cl)
-	w.b.WriteString(") : " + p.name(rho.Next))
-	s, err := w.b.Result()
-	if err != nil {
-		s += " …"
-	}
-	p.names[weak.Make(rho)] = n
-	p.defs = append(p.defs, s)
-	p.sweep()
-}
-
-// sweep forgets the names of environments the run no longer holds, once the map has
-// doubled since the last sweep, so that its size follows the live environments.
-func (p *Printer) sweep() {
-	if len(p.names) < 2*max(p.swept, 1024) {
-		return
-	}
-	for k := range p.names {
-		if k.Value() == nil {
-			delete(p.names, k)
-		}
-	}
-	p.swept = len(p.names)
 }
 
 // envsOf appends to out the environments cl refers to directly: those of its closures

@@ -1,10 +1,8 @@
 package semval
 
 import (
-	"strconv"
-	"weak"
-
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/values/envnames"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -26,25 +24,31 @@ import (
 // does not keep the run's environments alive.
 type Printer struct {
 	budget interderive.PrintBudget
-	names  map[weak.Pointer[Env]]int
-	next   int      // the number of the next name
-	defs   []string // definitions not yet returned by Defs
-	swept  int      // the size of names after its last sweep
+	envs   *envnames.Namer[Env]
 }
 
 // NewPrinter returns a printer whose every printed item (a closure, a definition)
 // stays within the budget b.
 func NewPrinter(b interderive.PrintBudget) *Printer {
-	return &Printer{budget: b, names: map[weak.Pointer[Env]]int{}}
+	p := &Printer{budget: b}
+	p.envs = envnames.New(b, envnames.Binding[Env]{
+		Next: func(rho *Env) *Env { return rho.next },
+		Refs: func(rho *Env) []*Env { return envsOf(rho.c) },
+		Var:  func(rho *Env) string { return rho.name },
+		Write: func(w *interderive.BoundedBuilder, rho *Env) {
+			if rho.c == nil {
+				w.WriteString("·") // bound by a binder around, not substituted yet
+				return
+			}
+			p.closure(w, rho.c)
+		},
+	})
+	return p
 }
 
 // Defs returns the definitions of the environments named since its last call, each
 // after those it refers to, and forgets them.
-func (p *Printer) Defs() []string {
-	d := p.defs
-	p.defs = nil
-	return d
-}
+func (p *Printer) Defs() []string { return p.envs.Defs() }
 
 // Closure prints c with its environments named, within the budget: an
 // *interderive.OutputError when it does not fit, with the part that did, or the
@@ -72,7 +76,7 @@ func (p *Printer) closure(w *interderive.BoundedBuilder, c *Clo) {
 		case c.IsName():
 			w.WriteString(c.T.Name)
 		case c.T != nil:
-			env := p.name(c.Env)
+			env := p.envs.Name(c.Env)
 			s, err := sem.FormatBounded(c.T, w.Left())
 			w.WriteString(s)
 			w.Fail(err)
@@ -85,91 +89,6 @@ func (p *Printer) closure(w *interderive.BoundedBuilder, c *Clo) {
 			}
 		}
 	}
-}
-
-// name returns the name of rho (ε for the empty environment), naming it and every
-// environment its definition needs first, if it has none yet.
-func (p *Printer) name(rho *Env) string {
-	if rho == nil {
-		return "ε"
-	}
-	if n, ok := p.names[weak.Make(rho)]; ok {
-		return "ρ" + strconv.Itoa(n)
-	}
-	p.define(rho)
-	return "ρ" + strconv.Itoa(p.names[weak.Make(rho)])
-}
-
-// define names rho and every unnamed environment its definition refers to (the rest
-// of the chain, the environments of the closure it binds), each after those its own
-// definition refers to: a depth-first walk with a stack of its own, since chains of
-// environments are as long as the run makes them.
-func (p *Printer) define(rho *Env) {
-	type item struct {
-		rho      *Env
-		expanded bool
-	}
-	stack := []item{{rho: rho}}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		r := top.rho
-		if r == nil || p.has(r) {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		if !top.expanded {
-			top.expanded = true
-			stack = append(stack, item{rho: r.next})
-			for _, e := range envsOf(r.c) {
-				stack = append(stack, item{rho: e})
-			}
-			continue
-		}
-		stack = stack[:len(stack)-1]
-		p.add(r)
-	}
-}
-
-// has reports whether rho has a name.
-func (p *Printer) has(rho *Env) bool {
-	_, ok := p.names[weak.Make(rho)]
-	return ok
-}
-
-// add names rho, whose definition refers only to named environments, and adds the
-// definition.
-func (p *Printer) add(rho *Env) {
-	p.next++
-	n := p.next
-	w := interderive.Bounded(p.budget)
-	w.WriteString("ρ" + strconv.Itoa(n) + " = (" + rho.name + " ↦ ")
-	if rho.c == nil {
-		w.WriteString("·")
-	} else {
-		p.closure(&w, rho.c)
-	}
-	w.WriteString(") : " + p.name(rho.next))
-	s, err := w.Result()
-	if err != nil {
-		s += " …"
-	}
-	p.names[weak.Make(rho)] = n
-	p.defs = append(p.defs, s)
-	p.sweep()
-}
-
-// sweep forgets the names of environments the run no longer holds, once the map has
-// doubled since the last sweep, so that its size follows the live environments.
-func (p *Printer) sweep() {
-	if len(p.names) < 2*max(p.swept, 1024) {
-		return
-	}
-	for k := range p.names {
-		if k.Value() == nil {
-			delete(p.names, k)
-		}
-	}
-	p.swept = len(p.names)
 }
 
 // envsOf are the environments c refers to directly: those of its Leaves, wherever
