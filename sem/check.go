@@ -235,12 +235,7 @@ func (c *checker) instance(p *Pattern, hole *Kind) *Term {
 		case PatInt:
 			return Int(Pos{}, p.N)
 		case PatHole:
-			for _, t := range c.reps[p.Hole.Sort] {
-				if !c.l.IsValue(t, p.Hole) {
-					return t
-				}
-			}
-			return nil
+			return c.rep(p.Hole.Sort, func(t *Term) bool { return !c.l.IsValue(t, p.Hole) })
 		case PatMeta:
 			switch p.Sort.Kind {
 			case MetaVar:
@@ -251,12 +246,7 @@ func (c *checker) instance(p *Pattern, hole *Kind) *Term {
 			case MetaInt:
 				return Int(Pos{}, 0)
 			case MetaValue:
-				for _, t := range c.reps[p.Sort.Sort] {
-					if c.l.IsValue(t, p.Sort.ValuesOf) {
-						return t
-					}
-				}
-				return nil
+				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.l.IsValue(t, p.Sort.ValuesOf) })
 			}
 			return c.leaf(p.Sort.Sort, bound)
 		case PatCon:
@@ -288,6 +278,17 @@ func (c *checker) instance(p *Pattern, hole *Kind) *Term {
 		return nil
 	}
 	return t
+}
+
+// rep is the first (smallest) representative of the sort so that keep keeps, or nil
+// if there is none yet.
+func (c *checker) rep(so *Sort, keep func(*Term) bool) *Term {
+	for _, t := range c.reps[so] {
+		if keep(t) {
+			return t
+		}
+	}
+	return nil
 }
 
 // shapes are the terms of a sort the checks enumerate: its integers, and every

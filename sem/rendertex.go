@@ -166,11 +166,7 @@ func texKind(name string) string {
 		s = `\textbf{` + texText(base) + "}"
 	}
 	if ok {
-		if isAlnum(sub) {
-			s += "_{" + sub + "}"
-		} else {
-			s += `_{\textit{` + texText(sub) + "}}"
-		}
+		s += texSubscript(sub)
 	}
 	return s
 }
@@ -218,13 +214,18 @@ func texMeta(name string) string {
 	base, sub, ok := strings.Cut(name, "_")
 	s := texIdent(base)
 	if ok {
-		if isAlnum(sub) {
-			s += "_{" + sub + "}"
-		} else {
-			s += `_{\textit{` + texText(sub) + "}}"
-		}
+		s += texSubscript(sub)
 	}
 	return s
+}
+
+// texSubscript typesets what follows a name's first _ as its subscript: as it is
+// when it is letters and digits, else in \textit, escaped.
+func texSubscript(sub string) string {
+	if isAlnum(sub) {
+		return "_{" + sub + "}"
+	}
+	return `_{\textit{` + texText(sub) + "}}"
 }
 
 // texIdent typesets a name in math italic: a letter as itself, a longer word in

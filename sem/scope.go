@@ -299,19 +299,9 @@ func (c *checker) instanceWith(p *Pattern, given map[int]*Term) *Term {
 			case MetaInt:
 				return Int(Pos{}, 0)
 			case MetaValue:
-				for _, t := range c.reps[p.Sort.Sort] {
-					if c.l.IsValue(t, p.Sort.ValuesOf) {
-						return t
-					}
-				}
-				return nil
+				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.l.IsValue(t, p.Sort.ValuesOf) })
 			case MetaClass:
-				for _, t := range c.reps[p.Sort.Sort] {
-					if c.l.InClass(t, p.Sort.Class) {
-						return t
-					}
-				}
-				return nil
+				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.l.InClass(t, p.Sort.Class) })
 			}
 			return c.leaf(p.Sort.Sort, nil)
 		case PatCon:
