@@ -300,20 +300,7 @@ func TestBenchFailedRow(t *testing.T) {
 // ((\x. x) 2) -> (\y. isvar 2) 2 -> isvar 2 -> 0, three contractions.
 func TestBenchRefusedStage(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"var.sem": `(language var)
-(sort t (variable x) (integer n) (con lam x t (bind 0 1)) (con app t t) (con isvar t))
-(kind E v)
-(value E n)
-(value E (lam x t))
-(frame E (app (hole) t))
-(frame E (app v (hole)))
-(frame E (isvar (hole)))
-(rule beta E (app (lam x t) v) (subst t x v))
-(rule isvar E (isvar x) 1)
-(rule isvar E (isvar n) 0)
-(rule isvar E (isvar (lam x t)) 0)
-(stuck E (app n v) "application of a non-function")
-`,
+		"var.sem":   isvarRules,
 		"p.term.in": "; sizes: 2\n; answer 2: 0\n(app (lam y (isvar {n})) (app (lam x x) 2))\n",
 	})
 	stdout, stderr, code := runCmd("bench", "--dir", dir, "--stage", "reduction,closures,machine", "--rules", filepath.Join(dir, "var.sem"))

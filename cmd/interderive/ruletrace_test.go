@@ -6,6 +6,24 @@ import (
 	"testing"
 )
 
+// isvarRules is a rule file that does not qualify for environments: its rule isvar
+// matches a variable occurrence, (isvar x), at line 10, column 22, in a term
+// position; the machine runs it by substitution.
+const isvarRules = `(language var)
+(sort t (variable x) (integer n) (con lam x t (bind 0 1)) (con app t t) (con isvar t))
+(kind E v)
+(value E n)
+(value E (lam x t))
+(frame E (app (hole) t))
+(frame E (app v (hole)))
+(frame E (isvar (hole)))
+(rule beta E (app (lam x t) v) (subst t x v))
+(rule isvar E (isvar x) 1)
+(rule isvar E (isvar n) 0)
+(rule isvar E (isvar (lam x t)) 0)
+(stuck E (app n v) "application of a non-function")
+`
+
 // TestRuleFileTraceEnvironments: the traces of a rule file on the stages over
 // environments show the closures as the stages hold them, t[ρ], their environments
 // named (ρN = (x ↦ cl) : ρM, each defined before the line that first shows it; (x ↦ ·)
@@ -105,21 +123,8 @@ answer     7
 	// qualify for environments. (\y. isvar 3) ((\x. x) 2), by hand: the argument's
 	// beta in place, the outer beta, then isvar 3 -> 0 (3 an integer, not a variable).
 	dir := writeFiles(t, map[string]string{
-		"var.sem": `(language var)
-(sort t (variable x) (integer n) (con lam x t (bind 0 1)) (con app t t) (con isvar t))
-(kind E v)
-(value E n)
-(value E (lam x t))
-(frame E (app (hole) t))
-(frame E (app v (hole)))
-(frame E (isvar (hole)))
-(rule beta E (app (lam x t) v) (subst t x v))
-(rule isvar E (isvar x) 1)
-(rule isvar E (isvar n) 0)
-(rule isvar E (isvar (lam x t)) 0)
-(stuck E (app n v) "application of a non-function")
-`,
-		"p.term": "(app (lam y (isvar 3)) (app (lam x x) 2))\n",
+		"var.sem": isvarRules,
+		"p.term":  "(app (lam y (isvar 3)) (app (lam x x) 2))\n",
 	})
 	varSem := filepath.Join(dir, "var.sem")
 	substitution := "language var (" + varSem + "), stage machine\nprogram    (app (lam y (isvar 3)) (app (lam x x) 2))\n\n" + `contraction 1: beta
