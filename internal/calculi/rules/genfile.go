@@ -201,26 +201,32 @@ func (g *fileGen) rhs(metas []string, depth int) string {
 	case k == 2 && g.function && !g.inFunction && g.next(2) == 0:
 		return "(f " + g.rhs(metas, depth-1) + ")"
 	}
+	return g.app(func(isInt bool) string {
+		if !isInt {
+			return g.rhs(metas, depth-1)
+		}
+		var ints []string
+		for _, m := range metas {
+			if strings.HasPrefix(m, "n_") {
+				ints = append(ints, m)
+			}
+		}
+		if len(ints) > 0 && g.next(2) == 0 {
+			return ints[g.next(len(ints))]
+		}
+		return fmt.Sprint(g.next(4))
+	})
+}
+
+// app draws a constructor and applies it to arguments that arg draws, one by one,
+// each told whether an integer goes there.
+func (g *fileGen) app(arg func(isInt bool) string) string {
 	cons := g.conNames()
 	name := cons[g.next(len(cons))]
 	c := g.con(name)
 	parts := []string{name}
 	for i := range g.arities[name] {
-		if c != nil && c.ints[i] {
-			var ints []string
-			for _, m := range metas {
-				if strings.HasPrefix(m, "n_") {
-					ints = append(ints, m)
-				}
-			}
-			if len(ints) > 0 && g.next(2) == 0 {
-				parts = append(parts, ints[g.next(len(ints))])
-			} else {
-				parts = append(parts, fmt.Sprint(g.next(4)))
-			}
-			continue
-		}
-		parts = append(parts, g.rhs(metas, depth-1))
+		parts = append(parts, arg(c != nil && c.ints[i]))
 	}
 	return "(" + strings.Join(parts, " ") + ")"
 }
@@ -253,6 +259,8 @@ func (g *fileGen) program() string {
 	return g.term(5, nil)
 }
 
+// term draws a term of the file's grammar, of depth at most depth, whose free
+// variables are in scope.
 func (g *fileGen) term(depth int, scope []string) string {
 	k := g.next(5)
 	switch {
@@ -265,16 +273,10 @@ func (g *fileGen) term(depth int, scope []string) string {
 		x := []string{"x", "y"}[g.next(2)]
 		return fmt.Sprintf("(lam %s %s)", x, g.term(depth-1, append(scope[:len(scope):len(scope)], x)))
 	}
-	cons := g.conNames()
-	name := cons[g.next(len(cons))]
-	c := g.con(name)
-	parts := []string{name}
-	for i := range g.arities[name] {
-		if c != nil && c.ints[i] {
-			parts = append(parts, fmt.Sprint(g.next(4)))
-			continue
+	return g.app(func(isInt bool) string {
+		if isInt {
+			return fmt.Sprint(g.next(4))
 		}
-		parts = append(parts, g.term(depth-1, scope))
-	}
-	return "(" + strings.Join(parts, " ") + ")"
+		return g.term(depth-1, scope)
+	})
 }
