@@ -2,12 +2,12 @@ package closures
 
 import (
 	"strconv"
-	"weak"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/abductive"
 	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/internal/values/abductiveval"
+	"github.com/interderive/interderive/internal/values/envnames"
 )
 
 // abductiveShow shows the steps of the calculus of closures to a run's observer: its
@@ -17,18 +17,22 @@ import (
 type abductiveShow struct {
 	obs   interderive.Observer
 	pr    *interderive.ItemPrinter
-	names map[weak.Pointer[abductiveval.Env]]int
+	envs  *envnames.Namer[abductiveval.Env]
 	steps bool // whether obs is shown the steps (not an observer of reports only)
-	next  int
-	defs  []string
-	swept int
 }
 
 func newAbductiveShow(opts interderive.Options, fuel *interderive.Counter) *abductiveShow {
 	if opts.Observer == nil {
 		return nil
 	}
-	return &abductiveShow{obs: opts.Observer, steps: opts.StepObserver() != nil, pr: interderive.NewItemPrinter(opts, fuel.Limits()), names: map[weak.Pointer[abductiveval.Env]]int{}}
+	s := &abductiveShow{obs: opts.Observer, steps: opts.StepObserver() != nil, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
+	s.envs = envnames.New(s.pr.Item, envnames.Binding[abductiveval.Env]{
+		Next:  func(rho *abductiveval.Env) *abductiveval.Env { return rho.Next },
+		Refs:  func(rho *abductiveval.Env) []*abductiveval.Env { return []*abductiveval.Env{rho.V.Env} },
+		Var:   func(rho *abductiveval.Env) string { return rho.Name },
+		Write: func(w *interderive.BoundedBuilder, rho *abductiveval.Env) { s.write(w, abductiveVal(rho.V)) },
+	})
+	return s
 }
 
 // step shows a step before it is taken: an environment step as ENV: redex ~>
@@ -45,10 +49,9 @@ func (s *abductiveShow) step(d abductiveDecomposition, next abductiveClosure) er
 		hole := abductiveCalculus{}.plug(d.context, abductiveHole)
 		lines = []string{"decompose: " + s.closure(hole) + "  with redex  " + s.closure(d.redex.cl), "contract:  " + s.closure(next)}
 	}
-	for _, def := range s.defs {
+	for _, def := range s.envs.Defs() {
 		s.obs.Step(def)
 	}
-	s.defs = nil
 	for _, l := range lines {
 		s.obs.Step(l)
 	}
@@ -103,7 +106,7 @@ func (s *abductiveShow) write(w *interderive.BoundedBuilder, cl abductiveClosure
 			term(e)
 			w.WriteByte(')')
 		}
-		w.WriteString("[" + s.name(rho) + "]")
+		w.WriteString("[" + s.envs.Name(rho) + "]")
 	}
 	pair := func(x abductiveClosure, op string, y abductiveClosure) {
 		w.WriteByte('(')
@@ -143,62 +146,5 @@ func (s *abductiveShow) write(w *interderive.BoundedBuilder, cl abductiveClosure
 		w.WriteByte('(')
 		s.write(w, cl.body)
 		w.WriteString(")^" + cl.foot.String())
-	}
-}
-
-// name is the name of rho (ε for the empty environment), naming it and every
-// environment its definition needs first, if it has none yet: depth first, with a
-// stack of its own, since chains of environments are as long as the run makes them.
-func (s *abductiveShow) name(rho *abductiveval.Env) string {
-	if rho == nil {
-		return "ε"
-	}
-	if n, ok := s.names[weak.Make(rho)]; ok {
-		return "ρ" + strconv.Itoa(n)
-	}
-	type item struct {
-		rho      *abductiveval.Env
-		expanded bool
-	}
-	stack := []item{{rho: rho}}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		r := top.rho
-		if _, named := s.names[weak.Make(r)]; r == nil || named {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		if !top.expanded {
-			top.expanded = true
-			stack = append(stack, item{rho: r.Next}, item{rho: r.V.Env})
-			continue
-		}
-		stack = stack[:len(stack)-1]
-		s.define(r)
-	}
-	return "ρ" + strconv.Itoa(s.names[weak.Make(rho)])
-}
-
-// define names rho, whose definition refers only to named environments, and adds the
-// definition.
-func (s *abductiveShow) define(rho *abductiveval.Env) {
-	s.next++
-	n := s.next
-	def := s.pr.Item(func(b interderive.PrintBudget) (string, error) {
-		w := interderive.Bounded(b)
-		w.WriteString("ρ" + strconv.Itoa(n) + " = (" + rho.Name + " ↦ ")
-		s.write(&w, abductiveVal(rho.V))
-		w.WriteString(") : " + s.name(rho.Next))
-		return w.Result()
-	})
-	s.names[weak.Make(rho)] = n
-	s.defs = append(s.defs, def)
-	if len(s.names) >= 2*max(s.swept, 1024) { // forget the environments the run no longer holds
-		for k := range s.names {
-			if k.Value() == nil {
-				delete(s.names, k)
-			}
-		}
-		s.swept = len(s.names)
 	}
 }

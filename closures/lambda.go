@@ -1,11 +1,9 @@
 package closures
 
 import (
-	"strconv"
-	"weak"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
+	"github.com/interderive/interderive/internal/values/envnames"
 	"github.com/interderive/interderive/lambda"
 )
 
@@ -470,12 +468,9 @@ func lambdaSigma(root *lambdaClo) lambda.Expr {
 // its environments named as the gradual calculi's are (Printer): ρ1 = (x ↦ v) : ε
 // where an environment first appears, ρ1 after; nil when nothing observes the run.
 type lambdaShow struct {
-	obs   interderive.Observer
-	pr    *interderive.ItemPrinter
-	names map[weak.Pointer[lambdaEnv]]int
-	next  int
-	defs  []string
-	swept int
+	obs  interderive.Observer
+	pr   *interderive.ItemPrinter
+	envs *envnames.Namer[lambdaEnv]
 }
 
 func newLambdaShow(opts interderive.Options, fuel *interderive.Counter) *lambdaShow {
@@ -483,7 +478,14 @@ func newLambdaShow(opts interderive.Options, fuel *interderive.Counter) *lambdaS
 	if obs == nil {
 		return nil
 	}
-	return &lambdaShow{obs: obs, pr: interderive.NewItemPrinter(opts, fuel.Limits()), names: map[weak.Pointer[lambdaEnv]]int{}}
+	s := &lambdaShow{obs: obs, pr: interderive.NewItemPrinter(opts, fuel.Limits())}
+	s.envs = envnames.New(s.pr.Item, envnames.Binding[lambdaEnv]{
+		Next:  func(rho *lambdaEnv) *lambdaEnv { return rho.next },
+		Refs:  func(rho *lambdaEnv) []*lambdaEnv { return []*lambdaEnv{rho.v.env} },
+		Var:   func(rho *lambdaEnv) string { return rho.name },
+		Write: func(w *interderive.BoundedBuilder, rho *lambdaEnv) { s.write(w, rho.v) },
+	})
+	return s
 }
 
 // step shows a step before it is taken: an environment step as ENV: redex ~>
@@ -501,10 +503,9 @@ func (s *lambdaShow) step(d lambdaDecomposition, next lambdaClosure) error {
 		hole := lambdaCalculus{}.plug(d.context, &lambdaClo{e: &lambda.Var{Name: contexts.Hole}})
 		lines = []string{"decompose: " + s.closure(hole) + "  with redex  " + s.closure(d.redex.cl), "contract:  " + s.closure(next)}
 	}
-	for _, def := range s.defs {
+	for _, def := range s.envs.Defs() {
 		s.obs.Step(def)
 	}
-	s.defs = nil
 	for _, l := range lines {
 		s.obs.Step(l)
 	}
@@ -547,7 +548,7 @@ func (s *lambdaShow) write(w *interderive.BoundedBuilder, cl lambdaClosure) {
 			term(e)
 			w.WriteByte(')')
 		}
-		w.WriteString("[" + s.name(cl.env) + "]")
+		w.WriteString("[" + s.envs.Name(cl.env) + "]")
 	case *lambdaAppCl:
 		w.WriteByte('(')
 		s.write(w, cl.fun)
@@ -572,62 +573,5 @@ func (s *lambdaShow) write(w *interderive.BoundedBuilder, cl lambdaClosure) {
 		s.write(w, cl.bound)
 		w.WriteString(" in ")
 		s.write(w, &lambdaClo{e: cl.body, env: cl.env})
-	}
-}
-
-// name is the name of rho (ε for the empty environment), naming it and every
-// environment its definition needs first, if it has none yet: depth first, with a
-// stack of its own, since chains of environments are as long as the run makes them.
-func (s *lambdaShow) name(rho *lambdaEnv) string {
-	if rho == nil {
-		return "ε"
-	}
-	if n, ok := s.names[weak.Make(rho)]; ok {
-		return "ρ" + strconv.Itoa(n)
-	}
-	type item struct {
-		rho      *lambdaEnv
-		expanded bool
-	}
-	stack := []item{{rho: rho}}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		r := top.rho
-		if _, named := s.names[weak.Make(r)]; r == nil || named {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		if !top.expanded {
-			top.expanded = true
-			stack = append(stack, item{rho: r.next}, item{rho: r.v.env})
-			continue
-		}
-		stack = stack[:len(stack)-1]
-		s.define(r)
-	}
-	return "ρ" + strconv.Itoa(s.names[weak.Make(rho)])
-}
-
-// define names rho, whose definition refers only to named environments, and adds the
-// definition.
-func (s *lambdaShow) define(rho *lambdaEnv) {
-	s.next++
-	n := s.next
-	def := s.pr.Item(func(b interderive.PrintBudget) (string, error) {
-		w := interderive.Bounded(b)
-		w.WriteString("ρ" + strconv.Itoa(n) + " = (" + rho.name + " ↦ ")
-		s.write(&w, rho.v)
-		w.WriteString(") : " + s.name(rho.next))
-		return w.Result()
-	})
-	s.names[weak.Make(rho)] = n
-	s.defs = append(s.defs, def)
-	if len(s.names) >= 2*max(s.swept, 1024) { // forget the environments the run no longer holds
-		for k := range s.names {
-			if k.Value() == nil {
-				delete(s.names, k)
-			}
-		}
-		s.swept = len(s.names)
 	}
 }

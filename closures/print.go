@@ -28,7 +28,7 @@ type Printer struct {
 // definition — stays within the budget b (see gradual.FormatBounded).
 func NewPrinter(b interderive.PrintBudget) *Printer {
 	p := &Printer{budget: b}
-	p.envs = envnames.New(b, envnames.Binding[Env]{
+	p.envs = envnames.New(envnames.Cut(b), envnames.Binding[Env]{
 		Next: func(rho *Env) *Env { return rho.Next },
 		Refs: func(rho *Env) []*Env { return envsOf(rho.Cl, nil) },
 		Var:  func(rho *Env) string { return rho.Name },

@@ -10,7 +10,9 @@
 //
 // A Namer is generic over the type of the environment nodes: a Binding says how to
 // read one (the rest of its chain, the environments what it binds refers to, and how
-// to print it).
+// to print it), an Item how a definition is cut at the print budget. It serves
+// closures.Printer, semval.Printer and the closures stages' step observers of the
+// λ-calculus and the abductive calculus.
 package envnames
 
 import (
@@ -30,21 +32,38 @@ type Binding[E any] struct {
 	Write func(w *interderive.BoundedBuilder, rho *E) // writes v
 }
 
+// Item makes a definition one printed item: it calls format with the budget of an
+// item and returns what format printed, marked where the budget cut it (as
+// interderive.ItemPrinter.Item does, or Cut).
+type Item func(format func(interderive.PrintBudget) (string, error)) string
+
+// Cut is the Item of a printer whose every item stays within the budget b: a
+// definition the budget cut is marked " …".
+func Cut(b interderive.PrintBudget) Item {
+	return func(format func(interderive.PrintBudget) (string, error)) string {
+		s, err := format(b)
+		if err != nil {
+			s += " …"
+		}
+		return s
+	}
+}
+
 // Namer names environments by identity (the *E), kept through weak pointers, so that
 // it does not keep the run's environments alive.
 type Namer[E any] struct {
-	budget interderive.PrintBudget
-	how    Binding[E]
-	names  map[weak.Pointer[E]]int
-	next   int      // the number of the next name
-	defs   []string // definitions not yet returned by Defs
-	swept  int      // the size of names after its last sweep
+	item  Item
+	how   Binding[E]
+	names map[weak.Pointer[E]]int
+	next  int      // the number of the next name
+	defs  []string // definitions not yet returned by Defs
+	swept int      // the size of names after its last sweep
 }
 
-// New returns a namer that reads environments as how says, each definition within
-// the budget b.
-func New[E any](b interderive.PrintBudget, how Binding[E]) *Namer[E] {
-	return &Namer[E]{budget: b, how: how, names: map[weak.Pointer[E]]int{}}
+// New returns a namer that reads environments as how says and prints each
+// definition as the item item makes of it.
+func New[E any](item Item, how Binding[E]) *Namer[E] {
+	return &Namer[E]{item: item, how: how, names: map[weak.Pointer[E]]int{}}
 }
 
 // Defs returns the definitions of the environments named since its last call, each
@@ -105,18 +124,17 @@ func (n *Namer[E]) has(rho *E) bool {
 }
 
 // add names rho, whose definition refers only to named environments, and adds the
-// definition, marked " …" where the budget cut it.
+// definition.
 func (n *Namer[E]) add(rho *E) {
 	n.next++
 	k := n.next
-	w := interderive.Bounded(n.budget)
-	w.WriteString("ρ" + strconv.Itoa(k) + " = (" + n.how.Var(rho) + " ↦ ")
-	n.how.Write(&w, rho)
-	w.WriteString(") : " + n.Name(n.how.Next(rho)))
-	s, err := w.Result()
-	if err != nil {
-		s += " …"
-	}
+	s := n.item(func(b interderive.PrintBudget) (string, error) {
+		w := interderive.Bounded(b)
+		w.WriteString("ρ" + strconv.Itoa(k) + " = (" + n.how.Var(rho) + " ↦ ")
+		n.how.Write(&w, rho)
+		w.WriteString(") : " + n.Name(n.how.Next(rho)))
+		return w.Result()
+	})
 	n.names[weak.Make(rho)] = k
 	n.defs = append(n.defs, s)
 	n.sweep()

@@ -19,7 +19,7 @@ type env struct {
 
 func newNamer(b interderive.PrintBudget) *Namer[env] {
 	var n *Namer[env]
-	n = New(b, Binding[env]{
+	n = New(Cut(b), Binding[env]{
 		Next: func(rho *env) *env { return rho.next },
 		Refs: func(rho *env) []*env { return rho.v },
 		Var:  func(rho *env) string { return rho.x },

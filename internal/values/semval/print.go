@@ -31,7 +31,7 @@ type Printer struct {
 // stays within the budget b.
 func NewPrinter(b interderive.PrintBudget) *Printer {
 	p := &Printer{budget: b}
-	p.envs = envnames.New(b, envnames.Binding[Env]{
+	p.envs = envnames.New(envnames.Cut(b), envnames.Binding[Env]{
 		Next: func(rho *Env) *Env { return rho.next },
 		Refs: func(rho *Env) []*Env { return envsOf(rho.c) },
 		Var:  func(rho *Env) string { return rho.name },
