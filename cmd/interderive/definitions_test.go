@@ -36,7 +36,7 @@ func TestDefinitions(t *testing.T) {
 		// Ω under call by value runs out of fuel where call by name discards it.
 		{"", []string{"check", "--fuel", "1000", "--rules", cbv, filepath.Join(rules, "cbn", "discard.term")}, "~expected 7, got out of fuel on reduction, closures, machine, cps2, interp under file", "", 1},
 		{"", []string{"compare", filepath.Join(rules, "cbv", "fact.term")}, "~all stages agree under cbv (" + cbv + ")", "", 0}, // the file's language and the file, not the variant "file"
-		{"", []string{"fuzz", "--calculus", "rules", "--rules", cbv, "--count", "50", "--seed", "1"}, "~every property holds (lockstep 50); seed 1", "", 0},
+		{"", []string{"fuzz", "--calculus", "rules", "--rules", cbv, "--count", "50", "--seed", "1"}, "~every property holds (lockstep 50 programs); seed 1", "", 0},
 		{"", []string{"fuzz", "--calculus", "rules", "--count", "50"}, "", "needs its definition: --rules FILE", 2},
 		{"", []string{"derive", cbv}, "~continue([], v)", "", 0},
 		{"", []string{"derive", plain}, "", "not a definition file (known: *.sem)", 2},

@@ -23,10 +23,10 @@ func TestFuzzMetatheory(t *testing.T) {
 	keepRapidFlags(t)
 	for _, tt := range []struct {
 		args  []string
-		holds string // each property checked once a program
+		holds string // each property checked once a case, on its own input
 	}{
-		{[]string{"--calculus", "gradual", "--count", "200", "--props", "blame,seq"}, "200 programs, every property holds (blame 200, seq 200)"},
-		{[]string{"--calculus", "dpl", "--count", "100", "--props", "interpolation,finite-differences"}, "100 programs, every property holds (interpolation 100, finite-differences 100)"},
+		{[]string{"--calculus", "gradual", "--count", "200", "--props", "blame,seq"}, "200 cases, every property holds (blame 200 programs, seq 200 compositions)"},
+		{[]string{"--calculus", "dpl", "--count", "100", "--props", "interpolation,finite-differences"}, "100 cases, every property holds (interpolation 100 programs, finite-differences 100 programs)"},
 	} {
 		args := tt.args
 		stdout, stderr, code := runCmd(append([]string{"fuzz", "--out", t.TempDir()}, args...)...)
@@ -58,7 +58,7 @@ func TestFuzzSeedReproducible(t *testing.T) {
 	for _, count := range []int{7, 50} {
 		args := []string{"fuzz", "--calculus", "gradual", "--props", "lockstep", "--count", strconv.Itoa(count), "--seed", "5", "--out", t.TempDir()}
 		first, stderr, code := runCmd(args...)
-		m := regexp.MustCompile(`^gradual: (\d+) programs \((\d+) distinct: (\d+) values, (\d+) run-time errors, 0 stuck, (\d+) out of fuel\), every property holds \(lockstep (\d+)\); seed 5\n$`).FindStringSubmatch(first)
+		m := regexp.MustCompile(`^gradual: (\d+) programs \((\d+) distinct; reference run: (\d+) values, (\d+) run-time errors, 0 stuck, (\d+) out of fuel\), every property holds \(lockstep (\d+) programs\); seed 5\n$`).FindStringSubmatch(first)
 		if code != 0 || m == nil {
 			t.Fatalf("exit %d: %q %q", code, first, stderr)
 		}
@@ -69,6 +69,26 @@ func TestFuzzSeedReproducible(t *testing.T) {
 		if again, _, _ := runCmd(args...); again != first {
 			t.Errorf("a second run: %q, the first %q", again, first)
 		}
+	}
+}
+
+// TestFuzzCountsEveryProperty: with every property of the gradual calculi, --count 20
+// is 20 programs, at most 20 distinct, 20 outcomes, and each property's count in its
+// unit: every program for lockstep, preservation and blame, every composition for
+// seq, and fewer for rulefiles, which applies to the semantics with a rule file (edn
+// has none). Before, rulefiles skipped edn's cases after lockstep had run on them, and
+// fuzz counted those programs too (seed 1: 25 distinct, 25 outcomes, lockstep 25).
+func TestFuzzCountsEveryProperty(t *testing.T) {
+	keepRapidFlags(t)
+	out, stderr, code := runCmd("fuzz", "--calculus", "gradual", "--count", "20", "--jobs", "1", "--seed", "1", "--size", "3", "--out", t.TempDir())
+	m := regexp.MustCompile(`^gradual: 20 programs \((\d+) distinct; reference run: (\d+) values, (\d+) run-time errors, 0 stuck, (\d+) out of fuel\), ` +
+		`every property holds \(lockstep 20 programs, preservation 20 programs, blame 20 programs, rulefiles (\d+) programs, seq 20 compositions\); seed 1\n$`).FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("exit %d: %q %q", code, out, stderr)
+	}
+	n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
+	if n(1) > 20 || n(1) < 1 || n(2)+n(3)+n(4) != 20 || n(5) < 1 || n(5) >= 20 {
+		t.Errorf("%q", out)
 	}
 }
 

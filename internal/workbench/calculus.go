@@ -138,6 +138,14 @@ type Property struct {
 	// property under variant, on the stages given (the reference first); it returns
 	// nil or the counterexample, smallest once rapid has shrunk it.
 	Check func(t *rapid.T, size int, variant string, stages []interderive.Stage) *Counterexample
+	// Applies, when not nil, says whether the property is stated for a variant: fuzz
+	// checks it, and counts its checks, only on the cases that draw one it applies
+	// to (a property a variant lacks is not a case to discard: the case's program
+	// and its other properties count).
+	Applies func(variant string) bool
+	// Unit is what one check draws, for fuzz's summary ("compositions"); empty: a
+	// program.
+	Unit string
 }
 
 // A Counterexample is an input on which a property fails, written so that the command

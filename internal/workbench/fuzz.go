@@ -62,7 +62,8 @@ func (t *fuzzTB) Failed() bool {
 }
 
 // Found is a failing input, kept as rapid shrinks it: the last one recorded is the
-// smallest. It also counts the distinct cases its round draws.
+// smallest. It also counts what its round's cases did: the distinct programs drawn,
+// their outcomes, and each property's checks.
 type Found struct {
 	mu sync.Mutex
 	// Prop is the property that failed, Failure what its failure is called
@@ -77,6 +78,51 @@ type Found struct {
 	LineComment string
 	seen        *caseSet   // every case drawn, nil when not counted
 	stats       *fuzzTally // what the run's cases did, nil when not counted
+	// run is what the current run has done so far: a round's runs are one after
+	// another. It counts only if the run turns out to be a case (see fuzz): a run
+	// rapid discards (a property skips it, or its data is rejected) may already have
+	// drawn a program, run it and checked properties on it, and it is replaced by
+	// another; counted, it would make more programs, outcomes and checks than cases.
+	run pendingRun
+}
+
+// pendingRun is what a run has drawn, reached and checked, until it is counted.
+type pendingRun struct {
+	drawn   []string
+	outcome int // -1: none
+	checked []string
+}
+
+// begin starts a run: what the previous one did is forgotten (counted or not).
+func (c *Found) begin() {
+	c.mu.Lock()
+	c.run = pendingRun{outcome: -1}
+	c.mu.Unlock()
+}
+
+// commit counts the current run as a case: its programs, its outcome, its checks.
+func (c *Found) commit() {
+	c.mu.Lock()
+	run := c.run
+	c.run = pendingRun{outcome: -1}
+	c.mu.Unlock()
+	if c.seen != nil {
+		for _, text := range run.drawn {
+			c.seen.add(text)
+		}
+	}
+	if c.stats == nil {
+		return
+	}
+	c.stats.cases.Add(1)
+	if run.outcome >= 0 {
+		c.stats.outcomes[run.outcome].Add(1)
+	}
+	for _, prop := range run.checked {
+		if n := c.stats.props[prop]; n != nil {
+			n.Add(1)
+		}
+	}
 }
 
 // record keeps a counterexample of a property, the last one found in the round.
@@ -95,29 +141,28 @@ func (c *Found) shrinking() bool {
 	return c.Prop != ""
 }
 
-// drawn notes a case a property was checked on, as the text that identifies it (the
-// program printed, with what else was drawn for it).
+// drawn notes a program a property was checked on, as the text that identifies it
+// (the program printed, with what else was drawn for it), counted with the run.
 func (c *Found) drawn(text string) {
-	if c.seen != nil && !c.shrinking() {
-		c.seen.add(text)
-	}
+	c.mu.Lock()
+	c.run.drawn = append(c.run.drawn, text)
+	c.mu.Unlock()
 }
 
-// checked counts a check of the property prop, unless the round is shrinking.
+// checked notes a check of the property prop, counted with the run.
 func (c *Found) checked(prop string) {
-	if c.stats != nil && !c.shrinking() {
-		if n := c.stats.props[prop]; n != nil {
-			n.Add(1)
-		}
-	}
+	c.mu.Lock()
+	c.run.checked = append(c.run.checked, prop)
+	c.mu.Unlock()
 }
 
-// reached counts the outcome of a program's reference run, unless the round is
-// shrinking.
+// reached notes the outcome of the run's program on the reference (its first run,
+// in the variant's first mode), counted with the run: a case's program has one
+// outcome, however many modes and stages it runs in.
 func (c *Found) reached(err error) {
-	if c.stats != nil && !c.shrinking() {
-		c.stats.outcomes[outcomeOf(err)].Add(1)
-	}
+	c.mu.Lock()
+	c.run.outcome = outcomeOf(err)
+	c.mu.Unlock()
 }
 
 // The outcomes of a program's reference run, as fuzz counts them.
@@ -188,7 +233,7 @@ func (s *caseSet) len() int {
 
 // FuzzConfig says how much fuzz runs.
 type FuzzConfig struct {
-	Count int           // programs, rounded up to whole rounds (when Time is 0)
+	Count int           // cases (programs), exactly (when Time is 0)
 	Jobs  int           // rounds run at once (0: one per core)
 	Time  time.Duration // stop starting rounds after this long (0: run Count programs)
 	Seed  uint64        // the seed rounds derive theirs from (0: a random one)
@@ -207,10 +252,12 @@ type FuzzResult struct {
 	// Values, Errors, Stuck, OutOfFuel and Limited count how the cases' programs ran
 	// on the reference stage (the first mode, under lockstep): to an answer, to the
 	// program's run-time error, stuck (or failed otherwise), out of fuel, or stopped
-	// by another resource limit.
+	// by another resource limit. Each case's program is counted once, so that under
+	// lockstep they add up to Cases, and Distinct is at most Cases.
 	Values, Errors, Stuck, OutOfFuel, Limited int64
-	// Props are the properties checked, in order, and PropChecks how many times
-	// each was checked (shrinking left out).
+	// Props are the properties checked, in order, and PropChecks how many cases
+	// each was checked on (shrinking and discarded runs left out): Cases, or fewer
+	// for a property that applies to some variants only (Property.Applies).
 	Props      []string
 	PropChecks []int64
 	Seed       uint64 // the seed of the run: FuzzConfig.Seed, or the random one drawn
@@ -339,10 +386,14 @@ func fuzz(prop func(*rapid.T, *Found), props []string, cfg FuzzConfig, report fu
 					// replaces with another, so that the round checks its size;
 					// nor a run of the shrinking. (Every run calls prop from here:
 					// rapid shrinks a failure only if it fails where it did.)
+					// What the run draws, reaches and checks is counted with it,
+					// or not at all: a case is a program, an outcome, and a check
+					// of each property that applies.
 					counted, ended := !c.shrinking(), false
+					c.begin()
 					defer func() {
 						if counted && (ended || c.shrinking()) {
-							tally.cases.Add(1)
+							c.commit()
 						}
 					}()
 					prop(t, c)

@@ -168,14 +168,14 @@ func TestFuzzSummary(t *testing.T) {
 	if one.Found != nil || one.Checked != four.Checked || one.Distinct != four.Distinct || one.Distinct < 2 {
 		t.Errorf("one core %+v, four %+v", one, four)
 	}
-	if m := regexp.MustCompile(`^counter: 200 programs \((\d+) distinct: 200 values, 0 run-time errors, 0 stuck, 0 out of fuel\), every property holds \(lockstep 200\); seed 5$`).FindStringSubmatch(p.Summary(one)); m == nil {
+	if m := regexp.MustCompile(`^counter: 200 programs \((\d+) distinct; reference run: 200 values, 0 run-time errors, 0 stuck, 0 out of fuel\), every property holds \(lockstep 200 programs\); seed 5$`).FindStringSubmatch(p.Summary(one)); m == nil {
 		t.Errorf("summary %q", p.Summary(one))
 	}
-	if s := p.Summary(FuzzResult{Cases: 3, Distinct: -1, Seed: 1, Props: []string{Lockstep}, PropChecks: []int64{3}}); s != "counter: 3 programs, every property holds (lockstep 3); seed 1" {
+	if s := p.Summary(FuzzResult{Cases: 3, Distinct: -1, Seed: 1, Props: []string{"small"}, PropChecks: []int64{3}}); s != "counter: 3 cases, every property holds (small 3 programs); seed 1" {
 		t.Errorf("summary without distinct %q", s)
 	}
 	limited := FuzzResult{Cases: 4, Distinct: 3, Values: 1, Errors: 1, OutOfFuel: 1, Limited: 1, Seed: 1, Props: []string{Lockstep, "small"}, PropChecks: []int64{4, 4}}
-	if s := p.Summary(limited); s != "counter: 4 programs (3 distinct: 1 values, 1 run-time errors, 0 stuck, 1 out of fuel, 1 at another limit), every property holds (lockstep 4, small 4); seed 1" {
+	if s := p.Summary(limited); s != "counter: 4 programs (3 distinct; reference run: 1 values, 1 run-time errors, 0 stuck, 1 out of fuel, 1 at another limit), every property holds (lockstep 4 programs, small 4 programs); seed 1" {
 		t.Errorf("summary with a limit %q", s)
 	}
 }

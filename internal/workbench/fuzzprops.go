@@ -242,6 +242,9 @@ func (w *Workbench) Fuzz(p FuzzPlan, cfg FuzzConfig, progress func(int64)) FuzzR
 			return // a file variant: lockstep only (the properties are of the named variants)
 		}
 		for _, q := range props {
+			if q.Applies != nil && !q.Applies(variant) {
+				continue
+			}
 			ce := q.Check(t, p.Size, variant, p.Stages)
 			found.checked(q.Name)
 			if ce != nil {
@@ -322,27 +325,42 @@ func (p FuzzPlan) bounded(mode Mode) Mode {
 }
 
 // Summary is the line fuzz prints for a calculus whose properties all held: "NAME: N
-// programs (D distinct: V values, E run-time errors, S stuck, F out of fuel), every
-// property holds (lockstep N, P2 N); seed S". The part in parentheses is lockstep's,
-// left out without it (the properties draw their own inputs), and ", L at another
-// limit" is added when some were; each property is followed by how many times it was
-// checked.
+// programs (D distinct; reference run: V values, E run-time errors, S stuck, F out of
+// fuel), every property holds (lockstep N programs, P2 N programs, P3 M
+// compositions); seed S". N is the cases, --count of them: each case draws a variant
+// and a program, which lockstep runs on every stage in every mode of the variant, and
+// each property draws its own input. The part in parentheses is lockstep's, left out
+// without it (and N is then "N cases": no program is common to them): D of the N programs are distinct, and each program is classified once,
+// by its reference run (the reference stage's, in the variant's first mode), so that
+// the outcomes add up to N; ", L at another limit" is added when some were. Each
+// property is followed by how many inputs it was checked on, in its unit
+// (Property.Unit): N, or fewer for a property that applies only to some variants
+// (Property.Applies).
 func (p FuzzPlan) Summary(res FuzzResult) string {
-	programs := ""
+	head, programs := "cases", ""
 	if res.Distinct >= 0 {
-		programs = fmt.Sprintf(" (%d distinct: %d values, %d run-time errors, %d stuck, %d out of fuel",
+		head = "programs"
+		programs = fmt.Sprintf(" (%d distinct; reference run: %d values, %d run-time errors, %d stuck, %d out of fuel",
 			res.Distinct, res.Values, res.Errors, res.Stuck, res.OutOfFuel)
 		if res.Limited > 0 {
 			programs += fmt.Sprintf(", %d at another limit", res.Limited)
 		}
 		programs += ")"
 	}
+	units := map[string]string{}
+	for _, q := range p.Calculus.Properties() {
+		units[q.Name] = q.Unit
+	}
 	props := make([]string, len(res.Props))
 	for i, name := range res.Props {
-		props[i] = fmt.Sprintf("%s %d", name, res.PropChecks[i])
+		unit := units[name]
+		if unit == "" {
+			unit = "programs"
+		}
+		props[i] = fmt.Sprintf("%s %d %s", name, res.PropChecks[i], unit)
 	}
-	return fmt.Sprintf("%s: %d programs%s, every property holds (%s); seed %d",
-		p.Calculus.Name(), res.Cases, programs, strings.Join(props, ", "), res.Seed)
+	return fmt.Sprintf("%s: %d %s%s, every property holds (%s); seed %d",
+		p.Calculus.Name(), res.Cases, head, programs, strings.Join(props, ", "), res.Seed)
 }
 
 // Text is the counterexample as a program file: a comment that says where it comes

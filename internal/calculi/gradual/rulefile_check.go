@@ -118,6 +118,13 @@ var standardRuleFiles = map[string]func() (*RuleSemantics, error){
 	"eud": sync.OnceValues(func() (*RuleSemantics, error) { return StandardRuleSemantics("eud") }),
 }
 
+// hasRuleFile reports whether the semantics named has a rule file of its own
+// (gradual/rules/NAME.sem): the property rulefiles applies to it.
+func hasRuleFile(name string) bool {
+	_, ok := standardRuleFiles[name]
+	return ok
+}
+
 // checkRuleFiles is the property rulefiles: a random program runs, on every stage
 // derived from the variant's rule file (gradual/rules/NAME.sem), in lockstep with the
 // hand-written reference stage (stages[0]).
