@@ -88,14 +88,12 @@ func size(t *Term) int {
 func (c *checker) representatives() {
 	l := c.l
 	ints := map[int64]bool{0: true, 1: true}
-	var walk func(p *Pattern)
-	walk = func(p *Pattern) {
-		if p.Kind == PatInt {
-			ints[p.N] = true
-		}
-		for _, a := range p.Args {
-			walk(a)
-		}
+	walk := func(p *Pattern) {
+		p.preorder(func(q *Pattern) {
+			if q.Kind == PatInt {
+				ints[q.N] = true
+			}
+		})
 	}
 	for _, k := range l.Kinds {
 		for _, v := range k.Values {

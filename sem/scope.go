@@ -252,17 +252,21 @@ func (c *checker) withFree(ms MetaSort, x string) *Term {
 // metaSlots are the term positions' metavariables of a pattern, by slot.
 func metaSlots(p *Pattern) map[int]*Pattern {
 	out := map[int]*Pattern{}
-	var walk func(p *Pattern)
-	walk = func(p *Pattern) {
-		if p.Kind == PatMeta {
-			out[p.Slot] = p
+	p.preorder(func(q *Pattern) {
+		if q.Kind == PatMeta {
+			out[q.Slot] = q
 		}
-		for _, a := range p.Args {
-			walk(a)
-		}
-	}
-	walk(p)
+	})
 	return out
+}
+
+// preorder calls visit on p and on every pattern inside it, each before those inside
+// it.
+func (p *Pattern) preorder(visit func(*Pattern)) {
+	visit(p)
+	for _, a := range p.Args {
+		a.preorder(visit)
+	}
 }
 
 // instanceWith is a small instance of the pattern p, the metavariables of the slots
