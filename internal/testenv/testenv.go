@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // PropertyChecks is the number of cases every rapid property runs by default in
@@ -73,4 +75,27 @@ func Long(t testing.TB, what string) {
 	if os.Getenv(LongEnv) == "" {
 		t.Skipf("%s: a long sweep, run on purpose with %s=1 (CI does)", what, LongEnv)
 	}
+}
+
+// TopUp runs body on the cases drawn at seeds 0, 1, ... (rapid's Example) until done
+// reports true or max seeds are spent. A test that needs its generator to reach every
+// corner (a rule fired, a shadowing made) calls it after its random run, which draws as
+// many cases as -rapid.checks asks (a fifth under -short): the corners are then reached
+// whatever the count, by the same cases on every run.
+func TopUp(body func(*rapid.T), done func() bool, max int) {
+	gen := rapid.Custom(func(t *rapid.T) struct{} { body(t); return struct{}{} })
+	for seed := 0; !done() && seed < max; seed++ {
+		gen.Example(seed)
+	}
+}
+
+// Reached reports whether every key has a positive count in seen: TopUp's done, for a
+// test that counts what its cases reached.
+func Reached(seen map[string]int, keys []string) bool {
+	for _, k := range keys {
+		if seen[k] == 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -199,8 +199,12 @@ func TestFifthSemanticsSeq(t *testing.T) {
 			t.Fatalf("%s is not an eager normal form", g.FormatCoercion(want))
 		}
 	})
+	rules := []string{g.RuleIdL, g.RuleIdR, g.RuleInOut, g.RuleArr, g.RuleFailCo, g.RuleInFail, g.RuleFailL, g.RuleFailR}
+	if err := FireEvery(fifth, rules, fired); err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("rules fired: %v", fired)
-	for _, r := range []string{g.RuleIdL, g.RuleIdR, g.RuleInOut, g.RuleArr, g.RuleFailCo, g.RuleInFail, g.RuleFailL, g.RuleFailR} {
+	for _, r := range rules {
 		if fired[r] == 0 {
 			t.Errorf("rule %s never fired", r)
 		}

@@ -242,6 +242,33 @@ func DrawComposition(t *rapid.T, sem g.Semantics) Composition {
 		C2: gradualgen.Normal(t, sem, m, u, 3)}
 }
 
+// FireEvery makes every rule of rules fire in SeqCorrect: for each that fired has not
+// counted yet, it checks SeqCorrect on compositions drawn to fire it
+// (gradualgen.Targeted, at fixed seeds, so that the top-up is the same on every run),
+// counting the rules they use in fired, until the rule fires or fireTries seeds are
+// spent. A random run draws as many cases as -rapid.checks asks (a fifth under -short),
+// which may be too few for a rare rule; a test that needs every rule to fire calls this
+// after it. It returns the first composition SeqCorrect refutes.
+func FireEvery(sem g.Semantics, rules []string, fired map[string]int) error {
+	for _, r := range rules {
+		gen := rapid.Custom(func(t *rapid.T) Composition { return gradualgen.Targeted(t, sem, r) })
+		for seed := 0; fired[r] == 0 && seed < fireTries; seed++ {
+			c := gen.Example(seed)
+			used, err := SeqCorrect(sem, c.C1, c.C2)
+			if err != nil {
+				return err
+			}
+			for _, u := range used {
+				fired[u]++
+			}
+		}
+	}
+	return nil
+}
+
+// fireTries bounds the compositions FireEvery draws for one rule.
+const fireTries = 64
+
 // CastPreservation steps the reduction semantics on a well-typed, translated term of
 // type ty (with at most budget steps): every step must decompose (progress) and give a
 // term of the same type (preservation). It reports the first step that does not.

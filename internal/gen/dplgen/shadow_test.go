@@ -102,8 +102,9 @@ func selfNamed(t dpl.Term) bool {
 // function whose parameter is named like it is called (the reduction semantics
 // contracts a call) without the run getting stuck.
 func TestShadowingReached(t *testing.T) {
+	kinds := []string{paramLikeFunction, paramLikeVar, funLikeFun, funLikeVar, varLikeFun, letLikeVar, nestedRd}
 	seen := map[string]int{}
-	rapid.Check(t, func(rt *rapid.T) {
+	body := func(rt *rapid.T) {
 		for range 5 {
 			p := dplgen.Program(rt, dplgen.Full(5))
 			for k := range shadowing(p) {
@@ -125,9 +126,11 @@ func TestShadowingReached(t *testing.T) {
 				seen[paramLikeFunction]++
 			}
 		}
-	})
+	}
+	rapid.Check(t, body)
+	testenv.TopUp(body, func() bool { return testenv.Reached(seen, kinds) }, 500)
 	t.Logf("shadowing made: %v", seen)
-	for _, kind := range []string{paramLikeFunction, paramLikeVar, funLikeFun, funLikeVar, varLikeFun, letLikeVar, nestedRd} {
+	for _, kind := range kinds {
 		if seen[kind] == 0 {
 			t.Errorf("the generator never made %s (made: %v)", kind, seen)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/interderive/interderive"
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/internal/gen/gradualgen"
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/reduction"
 	"pgregory.net/rapid"
 )
@@ -175,13 +176,16 @@ func shadowingReached(t *testing.T, cast bool) {
 		seen := map[string]int{}
 		// Five programs a case: the rarest kinds (a let or a letrec hiding a letrec
 		// function) come a few times in a thousand programs.
-		rapid.Check(t, func(rt *rapid.T) {
+		kinds := []string{paramLikeFunction, paramLikeVar, paramLikeLetrec, letLikeLetrec, letrecLikeVar, letrecLikeLetrec, nestedLambdas}
+		body := func(rt *rapid.T) {
 			for range 5 {
 				reached(rt, cast, seen)
 			}
-		})
+		}
+		rapid.Check(t, body)
+		testenv.TopUp(body, func() bool { return testenv.Reached(seen, kinds) }, 500)
 		t.Logf("shadowing made: %v", seen)
-		for _, kind := range []string{paramLikeFunction, paramLikeVar, paramLikeLetrec, letLikeLetrec, letrecLikeVar, letrecLikeLetrec, nestedLambdas} {
+		for _, kind := range kinds {
 			if seen[kind] == 0 {
 				t.Errorf("the generator never made %s (made: %v)", kind, seen)
 			}

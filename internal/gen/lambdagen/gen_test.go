@@ -126,8 +126,9 @@ func TestWellTyped(t *testing.T) {
 // the reduction semantics unfolds such a function and calls it (two letrec
 // contractions at least, and a beta) without getting stuck.
 func TestShadowingReached(t *testing.T) {
+	kinds := []string{paramLikeFunction, paramLikeVar, paramLikeLetrec, letLikeVar, letLikeLetrec, letrecLikeVar, letrecLikeLetrec, nestedLambdas}
 	seen := map[string]int{}
-	rapid.Check(t, func(t *rapid.T) {
+	body := func(t *rapid.T) {
 		for range 5 {
 			e := lambdagen.Program(t, lambdagen.Config{})
 			for k := range shadowing(e) {
@@ -139,9 +140,11 @@ func TestShadowingReached(t *testing.T) {
 				}
 			}
 		}
-	})
+	}
+	rapid.Check(t, body)
+	testenv.TopUp(body, func() bool { return testenv.Reached(seen, kinds) }, 500)
 	t.Logf("shadowing made: %v", seen)
-	for _, kind := range []string{paramLikeFunction, paramLikeVar, paramLikeLetrec, letLikeVar, letLikeLetrec, letrecLikeVar, letrecLikeLetrec, nestedLambdas} {
+	for _, kind := range kinds {
 		if seen[kind] == 0 {
 			t.Errorf("the generator never made %s (made: %v)", kind, seen)
 		}
@@ -150,14 +153,17 @@ func TestShadowingReached(t *testing.T) {
 
 // TestRulesReached: the programs the generator draws fire every rule of the calculus.
 func TestRulesReached(t *testing.T) {
+	rules := lambda.Rules()
 	fired := map[string]int{}
-	rapid.Check(t, func(t *rapid.T) {
+	body := func(t *rapid.T) {
 		for r, n := range run(t, lambdagen.Program(t, lambdagen.Config{})) {
 			fired[r] += n
 		}
-	})
+	}
+	rapid.Check(t, body)
+	testenv.TopUp(body, func() bool { return testenv.Reached(fired, rules) }, 500)
 	t.Logf("contractions: %v", fired)
-	for _, r := range lambda.Rules() {
+	for _, r := range rules {
 		if fired[r] == 0 {
 			t.Errorf("no generated program contracted by %s (fired: %v)", r, fired)
 		}
