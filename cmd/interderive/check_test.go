@@ -72,6 +72,7 @@ func TestCheckNothingPassesByAccident(t *testing.T) {
 		"wrong.gtlc":   "-- expect: 5\ninc 3\n",
 		"only-ed.gtlc": "-- expect[ed]: 4\ninc 3\n",
 		"none.gtlc":    "-- a program with no expectation\ninc 3\n",
+		"none.term":    "; a rule file's program with no expectation: its comments start with ;\n(add 1 2)\n",
 		"typo.gtlc":    "-- expect: 4\n-- expct[ld]: 5\ninc 3\n",
 		"typo2.gtlc":   "-- expect: 4\n-- expect[xx]: 5\ninc 3\n",
 	})
@@ -90,6 +91,7 @@ func TestCheckNothingPassesByAccident(t *testing.T) {
 		{[]string{"--ad", "fast", wrong}, 2, `unknown differentiation strategy "fast" in --ad (known: tape, pruned, figure6)`},
 		{[]string{"--semantics", "ld", filepath.Join(dir, "only-ed.gtlc")}, 2, "no run: the file expects something only under ed, and --semantics selects ld"},
 		{[]string{filepath.Join(dir, "none.gtlc")}, 2, "no expectation: write -- expect: ANSWER"},
+		{[]string{"--rules", "../../testdata/rules/cbv.sem", filepath.Join(dir, "none.term")}, 2, "no expectation: write ; expect: ANSWER"},
 		{[]string{filepath.Join(dir, "typo.gtlc")}, 2, `typo.gtlc:2:4: unknown directive "expct": did you mean "expect"?`},
 		{[]string{filepath.Join(dir, "typo2.gtlc")}, 2, `typo2.gtlc:2:11: unknown cast semantics "xx"`},
 		{[]string{filepath.Join(dir, "nowhere")}, 2, "no such file or directory"},

@@ -148,7 +148,7 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 	}
 	switch {
 	case len(expected) == 0:
-		return nil, fmt.Errorf("no expectation: write -- expect: ANSWER")
+		return nil, fmt.Errorf("no expectation: write %s expect: ANSWER", lineComment(c))
 	case len(variants) == 0:
 		return nil, fmt.Errorf("no run: the file expects something only under %s, and --%s selects %s",
 			strings.Join(expected, ", "), flag, strings.Join(only, ", "))
