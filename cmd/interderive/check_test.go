@@ -73,6 +73,7 @@ func TestCheckNothingPassesByAccident(t *testing.T) {
 		"only-ed.gtlc": "-- expect[ed]: 4\ninc 3\n",
 		"none.gtlc":    "-- a program with no expectation\ninc 3\n",
 		"none.term":    "; a rule file's program with no expectation: its comments start with ;\n(add 1 2)\n",
+		"wrong.term":   "; expect: 4\n(add 1 2)\n",
 		"typo.gtlc":    "-- expect: 4\n-- expct[ld]: 5\ninc 3\n",
 		"typo2.gtlc":   "-- expect: 4\n-- expect[xx]: 5\ninc 3\n",
 	})
@@ -92,6 +93,8 @@ func TestCheckNothingPassesByAccident(t *testing.T) {
 		{[]string{"--semantics", "ld", filepath.Join(dir, "only-ed.gtlc")}, 2, "no run: the file expects something only under ed, and --semantics selects ld"},
 		{[]string{filepath.Join(dir, "none.gtlc")}, 2, "no expectation: write -- expect: ANSWER"},
 		{[]string{"--rules", "../../testdata/rules/cbv.sem", filepath.Join(dir, "none.term")}, 2, "no expectation: write ; expect: ANSWER"},
+		// 1 + 2 = 3, by hand; the semantics is named by its language and file, not "file".
+		{[]string{"--rules", "../../testdata/rules/cbv.sem", filepath.Join(dir, "wrong.term")}, 1, "expected 4, got 3 on reduction, closures, machine, cps2, interp under cbv (../../testdata/rules/cbv.sem)"},
 		{[]string{filepath.Join(dir, "typo.gtlc")}, 2, `typo.gtlc:2:4: unknown directive "expct": did you mean "expect"?`},
 		{[]string{filepath.Join(dir, "typo2.gtlc")}, 2, `typo2.gtlc:2:11: unknown cast semantics "xx"`},
 		{[]string{filepath.Join(dir, "nowhere")}, 2, "no such file or directory"},

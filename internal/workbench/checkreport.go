@@ -236,10 +236,37 @@ func WriteCheckFile(w io.Writer, file string, p *CheckPlan, err error, fs []Fail
 		fmt.Fprintf(w, "ERROR %s\n%s\n", interderive.Escape(DisplayName(file)), indent(interderive.EscapeLines(msg)))
 	case len(fs) > 0:
 		fmt.Fprintf(w, "FAIL %s\n", interderive.Escape(p.Path))
-		for _, line := range GroupFailures(fs, p.Runs, p.Stages, p.Variants) {
+		fs, runs, variants := labelled(p, fs)
+		for _, line := range GroupFailures(fs, runs, p.Stages, variants) {
 			fmt.Fprintln(w, indent(interderive.EscapeLines(line)))
 		}
 	}
+}
+
+// labelled is a file's failures, runs and variants with each variant named by its
+// label (VariantLabel: a rule file's language and path, not its pseudo-variant), for
+// the lines GroupFailures writes.
+func labelled(p *CheckPlan, fs []Failure) ([]Failure, []CheckRun, []string) {
+	if p.Calculus == nil {
+		return fs, p.Runs, p.Variants
+	}
+	label := func(v string) string {
+		_, l := VariantLabel(p.Calculus, v)
+		return l
+	}
+	fs = slices.Clone(fs)
+	for i := range fs {
+		fs[i].Variant = label(fs[i].Variant)
+	}
+	runs := slices.Clone(p.Runs)
+	for i := range runs {
+		runs[i].Variant = label(runs[i].Variant)
+	}
+	variants := make([]string, len(p.Variants))
+	for i, v := range p.Variants {
+		variants[i] = label(v)
+	}
+	return fs, runs, variants
 }
 
 // GroupFailures writes a file's failures one line per distinct failure, naming the
