@@ -55,6 +55,7 @@ func Lint(l *Language) []Warning {
 	c := &checker{l: l, reported: map[string]bool{}}
 	c.representatives()
 	c.checkScopes()
+	c.emptyClasses()
 	for _, k := range l.Kinds {
 		c.shadowedRules(k)
 		c.deadStucks(k)

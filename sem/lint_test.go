@@ -46,6 +46,13 @@ func TestLint(t *testing.T) {
 		// Every (lam x t) is a value (the value at 5:1).
 		{"stuck value", beta + stuck + "(stuck E (lam x t) \"dead\")\n", []string{
 			"10:1: warning: stuck shape (lam x t) can no longer be reached: every term it matches is a value of kind E (the value at 5:1), e.g. (lam x 0)"}},
+		// Each alternative of loop needs a loop (by hand: the least fixed point is
+		// empty), and so do a's and b's of each other; fine has n, so it matches (and
+		// so does nothing that needs only fine).
+		{"empty classes", beta + stuck + "(class loop t (app loop_1 n))\n(class a t (app b n))\n(class b t (lam x a))\n(class fine t n (app fine_1 t))\n", []string{
+			"10:1: warning: class loop matches no term: every alternative needs a term of class loop, and none of the classes it leads to has an alternative without such a need",
+			"11:1: warning: class a matches no term: every alternative needs a term of class b, and none of the classes it leads to has an alternative without such a need",
+			"12:1: warning: class b matches no term: every alternative needs a term of class a, and none of the classes it leads to has an alternative without such a need"}},
 		// η without x not free in v: v is in the scope of x_1 on the left, and the
 		// right-hand side is v alone, at 8:43. The witness names x_1's variable x, puts x free
 		// in v's place in the smallest value whose pattern has a term argument,
