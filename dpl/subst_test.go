@@ -113,10 +113,15 @@ func TestAlphaEqual(t *testing.T) {
 	if dpl.AlphaEqual(lit(0), lit(math.Copysign(0, -1))) {
 		t.Errorf("0 and -0 are compared by value, not by their bits")
 	}
-	// No recursion: terms a million levels deep compare.
+	// No recursion: terms a million levels deep compare (10^5 under -short, deep
+	// enough for the loop; the full run covers a million).
+	levels := 1_000_000
+	if testing.Short() {
+		levels = 100_000
+	}
 	deep := func(leaf float64) dpl.Term {
 		var e dpl.Term = lit(leaf)
-		for range 1_000_000 {
+		for range levels {
 			e = &dpl.Let{Name: "x", T: dpl.Real, Bound: lit(1), Body: e}
 		}
 		return e
@@ -255,11 +260,16 @@ func TestIsTrace(t *testing.T) {
 	}
 }
 
-// TestLetChains runs the functions of subst.go on let-chains a million lets long,
+// TestLetChains runs the functions of subst.go on let-chains a million lets long (10^5
+// under -short),
 // which they walk in a loop: let a = y in ... (a million times) ... let y = 1 in
 // (the same again) y + z.
 func TestLetChains(t *testing.T) {
-	const n = 1_000_000
+	n := 1_000_000
+	if testing.Short() {
+		// 10^5 lets already exercise the loops; the full run covers a million.
+		n = 100_000
+	}
 	y, z := &dpl.Var{Name: "y"}, &dpl.Var{Name: "z"}
 	var tail dpl.Term = &dpl.Plus{X: y, Y: z}
 	for range n {
