@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -26,11 +27,17 @@ func TestDiffCases(t *testing.T) {
 // error, never a Go stack overflow; tail calls are loops. (The nesting of layers and
 // of traces is bounded as in the reference: dplcases' Bounds.)
 func TestDiffDeep(t *testing.T) {
-	// A million iterations in tail position: a loop, whatever the depth bound.
-	loop := dplcases.Program(t, "letrec f(n:real):real = if n <. 0.5 then n else f(n + -1) in f(1000000)")
-	if r := dplcases.Record(interp.EvalDiffTraced, dpl.Pruned, loop, 0); r.Err != nil || r.Answer.Observe() != "0" || len(r.Events) != 4_000_004 {
-		// letrec; call, pred, if, plus for n = 1000000 down to 1; call, pred, if at 0.
-		t.Errorf("f(1000000) = %v, %v after %d events; want 0 after 1 + 4000000 + 3", r.Answer, r.Err, len(r.Events))
+	// A million iterations in tail position: a loop, whatever the depth bound. Under
+	// -short, 200,000 iterations, still past interp.MaxDepth; the full run covers a
+	// million.
+	iters := 1_000_000
+	if testing.Short() {
+		iters = 200_000
+	}
+	loop := dplcases.Program(t, fmt.Sprintf("letrec f(n:real):real = if n <. 0.5 then n else f(n + -1) in f(%d)", iters))
+	if r := dplcases.Record(interp.EvalDiffTraced, dpl.Pruned, loop, 0); r.Err != nil || r.Answer.Observe() != "0" || len(r.Events) != 1+4*iters+3 {
+		// letrec; call, pred, if, plus for n = iters down to 1; call, pred, if at 0.
+		t.Errorf("f(%d) = %v, %v after %d events; want 0 after 1 + %d + 3", iters, r.Answer, r.Err, len(r.Events), 4*iters)
 	}
 	// Non-tail recursion 2000 deep: 2000 + ... + 1.
 	sum := dplcases.Program(t, "letrec sum(n:real):real = if n <. 0.5 then 0 else n + sum(n + -1) in sum(2000)")
