@@ -151,6 +151,16 @@ func TestDiffFigures2And3(t *testing.T) {
 // and the reduction semantics is quadratic): a run that needs more is not judged.
 const figure6Fuel = 300_000
 
+// f6Fuel is figure6Fuel, or under -short a tenth of it: the programs of the corpus
+// whose Figure 6 runs take more are not judged under -short (and are logged so); the
+// full run judges every one within figure6Fuel.
+func f6Fuel() int {
+	if testing.Short() {
+		return figure6Fuel / 10
+	}
+	return figure6Fuel
+}
+
 // TestDiffExamples runs every program of the example corpus (testdata/differentiable,
 // whose README describes it) against its expectation comments, derived by hand in the
 // files: -- expect: ANSWER for every strategy, -- expect[pruned]: ANSWER for the one
@@ -196,8 +206,8 @@ func TestDiffExamples(t *testing.T) {
 				continue
 			}
 			f := fuel
-			if ad == dpl.Figure6 && (f == 0 || f > figure6Fuel) {
-				f = figure6Fuel
+			if limit := f6Fuel(); ad == dpl.Figure6 && (f == 0 || f > limit) {
+				f = limit
 			}
 			r := run(ad, p, f)
 			a, err := r.Answer, r.Err
