@@ -62,8 +62,17 @@ func Guard(eval func() (Answer, error)) (a Answer, err error) {
 }
 
 // guarded is a stage whose evaluation is guarded (Guard), with the stage's other
-// interfaces (Describer, Stepper) kept.
+// interfaces (Describer, Stepper) kept; every guarded stage is a Refuser, which
+// refuses what the stage refuses.
 type guarded struct{ s Stage }
+
+// Refuses is the stage's refusal of l, nil for a stage that is no Refuser.
+func (g guarded) Refuses(l *Language) error {
+	if r, ok := g.s.(Refuser); ok {
+		return r.Refuses(l)
+	}
+	return nil
+}
 
 // Eval runs the stage on a copy of l that carries the run's time and memory budgets,
 // so that a function's evaluation, which takes no contraction (and so no look at the

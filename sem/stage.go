@@ -32,6 +32,14 @@ func StageOf(s interderive.Stage) (Stage, bool) {
 	return guard(r.Rules()), true
 }
 
+// A Refuser is a derived stage that does not run every rule file: Refuses says why it
+// does not run l, nil when it does (the stages over environments refuse the files
+// that do not qualify for them: internal/values/semval.NotQualified). The workbench
+// asks before running, so that a refusal is a skip, not a failure.
+type Refuser interface {
+	Refuses(l *Language) error
+}
+
 // A Stepper is a stage that takes one step at a time: the derived reduction
 // semantics, whose steps the lockstep tests follow term by term.
 type Stepper interface {

@@ -231,15 +231,14 @@ func (c Calculus) MatchesAnswer(expected string, got workbench.Outcome) bool {
 
 // Refuses says why the stage s does not run the rule file's programs
 // (workbench.Refuser): a stage over environments refuses a file that does not qualify
-// for them (semval.Refuser); nil when s runs them.
+// for them (sem.Refuser, which the guarded stage sem.StageOf gives passes on); nil
+// when s runs them.
 func (c Calculus) Refuses(s interderive.Stage) error {
-	// The stage's own artefact (sem.StageOf's, unwrapped), which says whether it is
-	// a semval.Refuser.
-	d, ok := s.(interface{ Rules() sem.Stage })
+	d, ok := sem.StageOf(s)
 	if !ok {
 		return fmt.Errorf("the %s stage does not run rule-defined calculi", s.Name())
 	}
-	r, ok := d.Rules().(semval.Refuser)
+	r, ok := d.(sem.Refuser)
 	if !ok {
 		return nil
 	}

@@ -35,12 +35,8 @@ func (e *Unqualified) Error() string {
 // Unwrap makes errors.Is(err, ErrNotQualified) hold.
 func (e *Unqualified) Unwrap() error { return ErrNotQualified }
 
-// A Refuser is a derived stage that does not run every rule file: Refuses says why it
-// does not run l, nil when it does (an *Unqualified for the stages over environments).
-// The workbench asks before running, so that a refusal is a skip, not a failure.
-type Refuser interface {
-	Refuses(l *sem.Language) error
-}
+// A Refuser is a derived stage that does not run every rule file (sem.Refuser).
+type Refuser = sem.Refuser
 
 // NotQualified is why l does not qualify for environments (an *Unqualified): the first
 // pattern, in the file's order of declarations by kind, that matches a variable
