@@ -129,6 +129,9 @@ func TestElaborate(t *testing.T) {
 // TestCheckDeep: a term deeper than the parser allows (built directly) is refused with
 // a depth error, not a crash.
 func TestCheckDeep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a term MaxDepth + MaxNesting deep takes seconds of stack growth: the full run checks it")
+	}
 	var e dpl.Term = lit(0)
 	for range dpl.MaxDepth + dpl.MaxNesting + 10 {
 		e = &dpl.Plus{X: lit(1), Y: e}

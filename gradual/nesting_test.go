@@ -84,6 +84,9 @@ func TestLetChainPasses(t *testing.T) {
 // function type deeper than MaxNesting, at the function, rather than let the functions
 // over types recurse as deep.
 func TestFunctionTypeTooDeep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("function types MaxNesting deep take seconds: the full run checks them")
+	}
 	chain := func(k int, cast bool) string {
 		var b strings.Builder
 		ty := "Int"

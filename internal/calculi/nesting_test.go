@@ -240,10 +240,10 @@ func inChild(t *testing.T) bool {
 
 // stackLevels is the nesting at which TestStackPerLevel runs every pass, with a Go
 // stack limited to stackLevels × NestingFrame bytes (32 MiB, a power of two, so that
-// all of it can be used; 8 MiB with -short).
+// all of it can be used; 4 MiB with -short).
 func stackLevels() int {
 	if testing.Short() {
-		return 2048
+		return 1024
 	}
 	return 8192
 }

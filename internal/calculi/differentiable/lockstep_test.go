@@ -25,7 +25,7 @@ func TestDPLStagesAgreeOnCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	ran := 0
-	for _, file := range testenv.Sample(files) {
+	for i, file := range testenv.Sample(files) {
 		src, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -38,9 +38,12 @@ func TestDPLStagesAgreeOnCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		for _, ad := range dpl.Differentiators() {
+		for j, ad := range dpl.Differentiators() {
 			if _, ok := x.Answer[ad.Name()]; !ok {
 				continue
+			}
+			if testing.Short() && (i+j)%len(dpl.Differentiators()) != 0 && ran > 0 {
+				continue // under -short, each file under one strategy in turn
 			}
 			if _, d := w.Lockstep(Calculus, prog, stages(), ad.Name(), only, 200_000); d != nil {
 				t.Errorf("%s: %v", file, d)

@@ -366,6 +366,12 @@ func (s Suite) testBounds(t *testing.T) {
 	if r := s.run(dpl.Pruned, sum, 0); r.Err != nil || r.Answer.Observe() != "500500" {
 		t.Errorf("sum(1000) = %v, %v; want 500500", r.Answer, r.Err)
 	}
+	if testing.Short() {
+		// The two bounds below take seconds on the calculus of closures and the
+		// reduction semantics; the full run (go test ./...) checks them on every stage.
+		t.Logf("under -short, the layer bound %d and the depth bound %d are left to the full run", dpl.MaxLayers, dpl.MaxDepth)
+		return
+	}
 	var de *interderive.DepthError
 	deep := Program(t, "letrec g(n:real):real = if n <. 0.5 then 0 else 1 + g(n + -1) in 1.rd[1](x:real. x * g(20000))")
 	if r := s.run(dpl.Pruned, deep, 0); !errors.As(r.Err, &de) || de.Limit != dpl.MaxLayers {
