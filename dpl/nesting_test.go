@@ -14,7 +14,10 @@ import (
 // lookup one map access — and its depth (Depth) is that of one let. Every let uses x,
 // bound at the start: a lookup that walked the chain would take time quadratic in it.
 func TestLetChainCheck(t *testing.T) {
-	const k = 100_000
+	k := 100_000
+	if testing.Short() {
+		k = 10_000 // the full run checks 100,000 lets
+	}
 	var b strings.Builder
 	b.WriteString("1.rd[1](x:real. let y0:real = x in ")
 	for i := 1; i <= k; i++ {
@@ -48,6 +51,9 @@ func TestLetChainCheck(t *testing.T) {
 // MaxNesting, at the pair, rather than let the functions over types and values recurse
 // as deep.
 func TestPairTypeTooDeep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("let-chains MaxNesting long take a second to check: the full run checks the limit")
+	}
 	chain := func(k int) string {
 		var b strings.Builder
 		b.WriteString("let p0 = 1 in ")
@@ -81,13 +87,18 @@ func TestPairTypeTooDeep(t *testing.T) {
 // stops at a node, although the chain prints in a loop: a budget whose check fails at
 // once gets no more than the bytes printed before the check and a let.
 func TestFormatBoundedLetChain(t *testing.T) {
-	e, err := dpl.Parse([]byte(strings.Repeat("let x:real = 1 in ", 100_000) + "x"))
+	// 10,000 lets under -short, 180 kB printed, past CheckEvery (the full run: 100,000).
+	k := 100_000
+	if testing.Short() {
+		k = 10_000
+	}
+	e, err := dpl.Parse([]byte(strings.Repeat("let x:real = 1 in ", k) + "x"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	stop := errors.New("stop")
 	out, err := dpl.FormatBounded(e, interderive.PrintBudget{Check: func() error { return stop }})
 	if !errors.Is(err, stop) || len(out) > interderive.CheckEvery+100 {
-		t.Errorf("FormatBounded of 100,000 lets: %d bytes, %v; want at most %d, stopped", len(out), err, interderive.CheckEvery+100)
+		t.Errorf("FormatBounded of %d lets: %d bytes, %v; want at most %d, stopped", k, len(out), err, interderive.CheckEvery+100)
 	}
 }

@@ -300,6 +300,9 @@ func TestTapeLinear(t *testing.T) {
 	}
 	// The time, too, is linear: twice the chain, about twice the work (a loose bound,
 	// since timings are noisy).
+	if testing.Short() {
+		t.Skip("the timing takes seconds of benchmark runs: the full run checks it")
+	}
 	size := func(k int) int {
 		res := testing.Benchmark(func(b *testing.B) {
 			c := chain(k)
@@ -324,6 +327,9 @@ func TestTapeLinear(t *testing.T) {
 // with a depth error, and a term that is not a trace with an error.
 func TestTapeLongTraces(t *testing.T) {
 	k := dpl.MaxDepth + 20_000
+	if testing.Short() {
+		k = 20_000 // the full run's trace, MaxDepth + 20,000 lets, is past the stages' bound
+	}
 	var c dpl.Term = vr(fmt.Sprintf("y%d", k))
 	for i := k; i >= 1; i-- {
 		prev := "x"
@@ -353,7 +359,11 @@ func TestTapeLongTraces(t *testing.T) {
 	}
 
 	var deep dpl.Term = vr("x")
-	for range 3 * dpl.MaxDepth {
+	levels := 3 * dpl.MaxDepth
+	if testing.Short() {
+		levels = 2*dpl.MaxDepth + 10 // just past R's limit, 2·MaxDepth (the full run: 3·MaxDepth)
+	}
+	for range levels {
 		deep = &dpl.Plus{X: deep, Y: lit(1)}
 	}
 	if _, err := dpl.Tape.R(dpl.DiffEnv{}, lit(1), lit(2), "x", dpl.Real, deep); !errors.Is(err, interderive.ErrTooDeep) {
