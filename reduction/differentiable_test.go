@@ -180,7 +180,7 @@ func TestDiffExamples(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no example corpus")
 	}
-	for _, file := range files {
+	for i, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -194,7 +194,7 @@ func TestDiffExamples(t *testing.T) {
 		if err == nil {
 			p, _, err = dpl.Check(p)
 		}
-		for _, ad := range dpl.Differentiators() {
+		for _, ad := range exampleStrategies(i, want) {
 			exp, ok := want[ad.Name()]
 			if !ok {
 				continue
@@ -231,6 +231,25 @@ func TestDiffExamples(t *testing.T) {
 			}
 		}
 	}
+}
+
+// exampleStrategies is the strategies TestDiffExamples runs the i-th file under: every
+// one, or under -short one of those its expectations name, in turn (the full run, go
+// test ./..., runs every strategy named).
+func exampleStrategies(i int, want map[string]expectation) []dpl.Differentiator {
+	if !testing.Short() {
+		return dpl.Differentiators()
+	}
+	var named []dpl.Differentiator
+	for _, ad := range dpl.Differentiators() {
+		if _, ok := want[ad.Name()]; ok {
+			named = append(named, ad)
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	return named[i%len(named) : i%len(named)+1]
 }
 
 // expectation is what a program's comments promise under one strategy.
@@ -295,6 +314,9 @@ in 1.rd[3](x:real. pow(<x, 4>))`)
 		t.Errorf("tape: %v (%v), want 108", r.Answer, r.Err)
 	}
 	// Two iterations are still within reach: d/dx x^2 = 6 at 3.
+	if testing.Short() {
+		t.Skip("pruned's 44,535 contractions for x^2 take half a second: the full run checks them")
+	}
 	prog = dplcases.Program(t, `letrec pow(p:real * real):real =
   let <x:real, n:real> = p in
   if n <. 0.5 then 1 else x * pow(<x, n - 1>)
@@ -375,6 +397,9 @@ func TestDiffLoop(t *testing.T) {
 	// out of fuel when the fuel is small, and with a budget error otherwise.
 	if r := run(dpl.Figure6, dplcases.Program(t, squaringLoop), 20_000); !errors.Is(r.Err, interderive.ErrOutOfFuel) {
 		t.Errorf("figure6 with fuel 20000: %v, want out of fuel", r.Err)
+	}
+	if testing.Short() {
+		t.Skip("figure6's budget error, at 2^20 redexes, takes over a second: the full run checks it")
 	}
 	if r := run(dpl.Figure6, dplcases.Program(t, squaringLoop), 0); !errors.Is(r.Err, dpl.ErrOverBudget) {
 		t.Errorf("figure6: %v, want a budget error", r.Err)
