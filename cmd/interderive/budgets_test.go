@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +57,9 @@ func TestBudgetMessages(t *testing.T) {
 		{[]string{"run", "--stage", "machine", "--memory", "64MiB", deep}, []string{"out of memory: the live heap reached", "over the budget of 64 MiB", "(--memory allows more; 0 for no limit)"}},
 		{[]string{"trace", "--stage", "machine", "--timeout", "50ms", "--fuel", "1000000000000", loop}, []string{"timed out after 50ms", "--timeout allows more"}},
 	} {
+		if testing.Short() && slices.Contains(tt.args, "--memory") {
+			continue // filling 64 MiB takes a second: the full run checks --memory's message
+		}
 		stdout, stderr, code := runCmd(tt.args...)
 		if code != exitFuel {
 			t.Errorf("%v: exit %d, want 3 (stderr %q)", tt.args, code, stderr)
@@ -111,8 +115,12 @@ func TestPrintBudget(t *testing.T) {
 			t.Errorf("%v took %s", tt.args, d)
 		}
 	}
+	timeout := "1s"
+	if testing.Short() {
+		timeout = "300ms" // the cut comes before it; the full run gives the trace 1s
+	}
 	start := time.Now()
-	stdout, stderr, code := runCmd("trace", "--stage", "all", "--timeout", "1s", big)
+	stdout, stderr, code := runCmd("trace", "--stage", "all", "--timeout", timeout, big)
 	if code != exitFuel || !strings.Contains(stdout, "… [cut at 1 MiB]") || time.Since(start) > 20*time.Second {
 		t.Errorf("trace --stage all: exit %d after %s, %d bytes, %q", code, time.Since(start), len(stdout), stderr)
 	}

@@ -77,7 +77,11 @@ func TestInputLimits(t *testing.T) {
 	f.Close()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	for _, args := range [][]string{{"run", sparse}, {"check", sparse}, {"trace", sparse}} {
+	commands := [][]string{{"run", sparse}, {"check", sparse}, {"trace", sparse}}
+	if testing.Short() {
+		commands = commands[:1] // run alone under -short; the full run: run, check and trace
+	}
+	for _, args := range commands {
 		stdout, stderr, code := runCmd(args...)
 		if code != 2 || !strings.Contains(stdout+stderr, fmt.Sprintf("longer than %d bytes", workbench.MaxSource())) {
 			t.Errorf("%s: exit %d, %q %q", args[0], code, stdout, stderr)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,7 +131,13 @@ func TestCorpus(t *testing.T) {
 // and a message, never a crash.
 func TestEveryStageEndsCleanly(t *testing.T) {
 	loop := write(t, "loop.gtlc", "letrec loop: Int -> Int = \\x:Int. loop x in loop 0")
-	deep := write(t, "deep.gtlc", "letrec sum: Int -> Int = \\n:Int. if n = 0 then 0 else n + sum (n - 1) in sum 200000")
+	// sum 200000 = 200000 * 200001 / 2, by hand; under -short sum 20000 = 20000 * 20001 / 2
+	// (the full run's recursion, past the interpreter's bound, takes seconds).
+	n, sum := 200000, "20000100000\n"
+	if testing.Short() {
+		n, sum = 20000, "200010000\n"
+	}
+	deep := write(t, "deep.gtlc", fmt.Sprintf("letrec sum: Int -> Int = \\n:Int. if n = 0 then 0 else n + sum (n - 1) in sum %d", n))
 	for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp"} {
 		stdout, stderr, code := runCmd("run", "--stage", stage, "--fuel", "5000", loop)
 		if code != 3 || stdout != "" || !strings.Contains(stderr, "out of fuel after 5000 contractions") {
@@ -138,10 +145,12 @@ func TestEveryStageEndsCleanly(t *testing.T) {
 		}
 	}
 	for _, stage := range []string{"machine", "cps2"} {
-		// 200000 * 200001 / 2, by hand.
-		if stdout, stderr, code := runCmd("run", "--stage", stage, deep); code != 0 || stdout != "20000100000\n" {
+		if stdout, stderr, code := runCmd("run", "--stage", stage, deep); code != 0 || stdout != sum {
 			t.Errorf("%s on a deep recursion: exit %d, stdout %q, stderr %q", stage, code, stdout, stderr)
 		}
+	}
+	if testing.Short() {
+		return // the interpreter's depth bound takes a second to reach: the full run checks it
 	}
 	stdout, stderr, code := runCmd("run", "--stage", "interp", deep)
 	if code != 3 || stdout != "" || !strings.Contains(stderr, "deeper than the limit") {
@@ -327,8 +336,14 @@ func TestTracePageRendersInChromium(t *testing.T) {
 // closures (quadratic by design); a deep non-tail recursion answers on the machine and
 // the CPS evaluator and stops at the interpreter's bound. Never a crash.
 func TestDPLEveryStageEndsCleanly(t *testing.T) {
-	loop := write(t, "loop.dpl", "letrec f(n:real):real = if n <. 0.5 then 0 else f(n + -1) in f(100000)")
-	deep := write(t, "deep.dpl", "letrec f(n:real):real = if n <. 0.5 then 0 else 1 + f(n + -1) in f(200000)")
+	// Under -short a loop of 20,000 and a recursion 20,000 deep (the full run: 100,000
+	// and 200,000, past the interpreter's bound, which it checks).
+	n, m := 100000, 200000
+	if testing.Short() {
+		n, m = 20000, 20000
+	}
+	loop := write(t, "loop.dpl", fmt.Sprintf("letrec f(n:real):real = if n <. 0.5 then 0 else f(n + -1) in f(%d)", n))
+	deep := write(t, "deep.dpl", fmt.Sprintf("letrec f(n:real):real = if n <. 0.5 then 0 else 1 + f(n + -1) in f(%d)", m))
 	for _, stage := range []string{"machine", "cps2", "interp"} {
 		if stdout, stderr, code := runCmd("run", "--stage", stage, loop); code != 0 || stdout != "0\n" {
 			t.Errorf("%s on the loop: exit %d, %q, %q", stage, code, stdout, stderr)
@@ -340,9 +355,12 @@ func TestDPLEveryStageEndsCleanly(t *testing.T) {
 		}
 	}
 	for _, stage := range []string{"machine", "cps2"} {
-		if stdout, stderr, code := runCmd("run", "--stage", stage, deep); code != 0 || stdout != "200000\n" {
+		if stdout, stderr, code := runCmd("run", "--stage", stage, deep); code != 0 || stdout != fmt.Sprintln(m) {
 			t.Errorf("%s on the deep recursion: exit %d, %q, %q", stage, code, stdout, stderr)
 		}
+	}
+	if testing.Short() {
+		return // the interpreter's depth bound: the full run checks it
 	}
 	if stdout, stderr, code := runCmd("run", "--stage", "interp", deep); code != 3 || stdout != "" || !strings.Contains(stderr, "deeper than the limit") {
 		t.Errorf("interp on the deep recursion: exit %d, %q, %q", code, stdout, stderr)
