@@ -32,6 +32,9 @@ const towerSem = `(language tower)
 // derivation: TermFrame bytes a level), and past it a guarded run stops with a
 // resource limit (sem.TooDeep, exit status 3) instead of a fatal stack overflow.
 func TestTermDepth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("towers of MaxTermDepth boxes take a second of stack growth: the full run checks the limit")
+	}
 	l, err := sem.Load([]byte(towerSem))
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +98,9 @@ const downSem = `(language down)
 // stack overflow. The bound comes from the stack: a function a hundred thousand calls
 // deep runs (the bound was 10,000 calls).
 func TestCallDepth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("calls MaxCallDepth deep take half a second of stack growth: the full run checks the limit")
+	}
 	l, err := sem.Load([]byte(downSem))
 	if err != nil {
 		t.Fatal(err)

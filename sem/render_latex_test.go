@@ -39,6 +39,9 @@ var overfull = regexp.MustCompile(`Overfull \\hbox \(([0-9.]+pt) too wide\) (?:i
 // overfull line is traced back to its file by its input line. Skipped, saying so,
 // where pdflatex is not installed.
 func compileFragments(t *testing.T, files, bodies []string) {
+	if testing.Short() {
+		t.Skip("pdflatex takes a while: the full run compiles the rendered documents")
+	}
 	pdflatex, err := exec.LookPath("pdflatex")
 	if err != nil {
 		t.Skip("pdflatex is not installed: the rendered documents are not compiled (apt-get install texlive-latex-base texlive-latex-recommended)")
