@@ -144,10 +144,15 @@ func TestFunctionTypeTooDeep(t *testing.T) {
 // stops at a node, although the chain prints in a loop: a budget whose check fails at
 // once gets no more than the bytes printed before the check and a let.
 func TestFormatBoundedLetChain(t *testing.T) {
-	e := mustParse(t, letChain(100_000, true), CastCalculus)
+	// 10,000 lets under -short, over 200 kB printed, past CheckEvery (the full run: 100,000).
+	k := 100_000
+	if testing.Short() {
+		k = 10_000
+	}
+	e := mustParse(t, letChain(k, true), CastCalculus)
 	stop := errors.New("stop")
 	out, err := FormatBounded(e, interderive.PrintBudget{Check: func() error { return stop }})
 	if !errors.Is(err, stop) || len(out) > interderive.CheckEvery+100 {
-		t.Errorf("FormatBounded of 100,000 lets: %d bytes, %v; want at most %d, stopped", len(out), err, interderive.CheckEvery+100)
+		t.Errorf("FormatBounded of %d lets: %d bytes, %v; want at most %d, stopped", k, len(out), err, interderive.CheckEvery+100)
 	}
 }

@@ -170,6 +170,9 @@ func TestFormatIdentity(t *testing.T) {
 // that a term a run built arbitrarily deep prints without exhausting the stack; a
 // chain of lets does not nest.
 func TestFormatDeep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("terms maxPrintDepth deep take a second to build and print: the full run checks the cut")
+	}
 	const n = maxPrintDepth + 10000
 	var e Expr = pxVar("x")
 	for range n {
