@@ -174,6 +174,9 @@ func TestFunctionBudgets(t *testing.T) {
 // recurses once a level; within sem.MaxTermDepth it runs in half of the Go stack, and
 // past it a guarded run stops with a resource limit, not a fatal stack overflow.
 func TestSubstDepth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bodies of MaxTermDepth boxes take a second of stack growth: the full run checks the limit")
+	}
 	l, err := sem.Load([]byte(towerSem))
 	if err != nil {
 		t.Fatal(err)
