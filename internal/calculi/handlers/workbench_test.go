@@ -112,6 +112,9 @@ with { return o -> [o]; fca(x) -> let w <= get[a]() in [<w * x, <w, x>>]
 func TestWorkbenchFuzz(t *testing.T) {
 	w, _ := bench(t)
 	size, count := 5, 40
+	if testing.Short() {
+		count = 10 // every property still runs; the full run draws 40 programs
+	}
 	plans, err := w.PlanFuzz(workbench.FuzzOptions{Calculi: []string{"handlers"}, Size: size})
 	if err != nil || len(plans) != 1 {
 		t.Fatalf("plan: %v, %d plans", err, len(plans))

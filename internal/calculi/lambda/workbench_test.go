@@ -97,7 +97,11 @@ func TestWorkbenchFuzz(t *testing.T) {
 	if want := []string{"lockstep", "preservation"}; !slices.Equal(plans[0].Props, want) {
 		t.Errorf("properties %v, want %v", plans[0].Props, want)
 	}
-	r := w.Fuzz(plans[0], workbench.FuzzConfig{Count: 200, Jobs: 1, Seed: 1}, nil)
+	count := 200
+	if testing.Short() {
+		count = 50 // both properties still run; the full run draws 200 programs
+	}
+	r := w.Fuzz(plans[0], workbench.FuzzConfig{Count: count, Jobs: 1, Seed: 1}, nil)
 	if r.Found != nil {
 		t.Errorf("%s: %v\n%s", r.Found.Prop, r.Found.Err, r.Found.Source)
 	}
