@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,12 +22,16 @@ func keepRapidFlags(t *testing.T) {
 // dpl. They hold, so fuzz passes.
 func TestFuzzMetatheory(t *testing.T) {
 	keepRapidFlags(t)
+	n, m := 200, 100
+	if testing.Short() {
+		n, m = 50, 25 // a quarter of the full run's cases
+	}
 	for _, tt := range []struct {
 		args  []string
 		holds string // each property checked once a case, on its own input
 	}{
-		{[]string{"--calculus", "gradual", "--count", "200", "--props", "blame,seq"}, "200 cases, every property holds (blame 200 programs, seq 200 compositions)"},
-		{[]string{"--calculus", "dpl", "--count", "100", "--props", "interpolation,finite-differences"}, "100 cases, every property holds (interpolation 100 programs, finite-differences 100 programs)"},
+		{[]string{"--calculus", "gradual", "--count", strconv.Itoa(n), "--props", "blame,seq"}, fmt.Sprintf("%d cases, every property holds (blame %[1]d programs, seq %[1]d compositions)", n)},
+		{[]string{"--calculus", "dpl", "--count", strconv.Itoa(m), "--props", "interpolation,finite-differences"}, fmt.Sprintf("%d cases, every property holds (interpolation %[1]d programs, finite-differences %[1]d programs)", m)},
 	} {
 		args := tt.args
 		stdout, stderr, code := runCmd(append([]string{"fuzz", "--out", t.TempDir()}, args...)...)
@@ -40,7 +45,7 @@ func TestFuzzMetatheory(t *testing.T) {
 	if _, stderr, code := runCmd("fuzz", "--calculus", "dpl", "--props", "blame"); code != 2 || !strings.Contains(stderr, "selects no property") {
 		t.Errorf("--calculus dpl --props blame: status %d, %s", code, stderr)
 	}
-	if stdout, stderr, code := runCmd("fuzz", "--calculus", "gradual", "--count", "100", "--stage", "machine,interp", "--out", t.TempDir()); code != 0 || !strings.Contains(stdout, "every property holds") {
+	if stdout, stderr, code := runCmd("fuzz", "--calculus", "gradual", "--count", strconv.Itoa(m), "--stage", "machine,interp", "--out", t.TempDir()); code != 0 || !strings.Contains(stdout, "every property holds") {
 		t.Errorf("--stage machine,interp: status %d\n%s%s", code, stdout, stderr)
 	}
 	if _, stderr, code := runCmd("fuzz", "--stage", "compiler"); code != 2 || !strings.Contains(stderr, `unknown stage "compiler"`) {
