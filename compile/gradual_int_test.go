@@ -2,6 +2,7 @@ package compile
 
 import (
 	"errors"
+	"github.com/interderive/interderive/internal/testenv"
 	"slices"
 	"testing"
 
@@ -68,7 +69,7 @@ func TestIntLockstep(t *testing.T) {
 			t.Fatalf("%s: %v", src, err)
 		}
 		for k, sem := range g.Standard() {
-			if testing.Short() && i%len(g.Standard()) != k {
+			if !testenv.InTurn(i, k, len(g.Standard())) {
 				continue // under -short, each program under one semantics in turn (the full run: every one)
 			}
 			var ref, got []string

@@ -99,3 +99,11 @@ func Reached(seen map[string]int, keys []string) bool {
 	}
 	return true
 }
+
+// InTurn reports whether the i-th case of a corpus runs under the j-th of n
+// configurations (semantics, strategies, stages): always in go test ./..., and under
+// -short only when j is i's turn, i mod n, so that each case runs under one
+// configuration and every configuration still runs.
+func InTurn(i, j, n int) bool {
+	return !testing.Short() || i%n == j
+}

@@ -2,6 +2,7 @@ package differentiable
 
 import (
 	"errors"
+	"github.com/interderive/interderive/internal/testenv"
 	"math"
 	"os"
 	"testing"
@@ -40,7 +41,7 @@ func TestTapeAgreesWithPruned(t *testing.T) {
 			t.Fatalf("%s: %v", file, err)
 		}
 		for j, st := range stages() {
-			if testing.Short() && (i+j)%len(stages()) != 0 {
+			if !testenv.InTurn(i, j, len(stages())) {
 				continue // under -short, each file on one stage in turn (the full run: every stage)
 			}
 			opts := interderive.Options{Fuel: x.Fuel}

@@ -84,10 +84,9 @@ func TestRuleFilesAgreeOnCorpus(t *testing.T) {
 	for k, s := range g.Standard() {
 		rs := ruleFileOf(t, s.Name())
 		for i, f := range files {
-			// Under -short each file runs under one semantics in turn (file i under
-			// the (i mod 4)-th), so every file and every semantics still run; the full
-			// run takes every pair.
-			if testing.Short() && i%len(g.Standard()) != k {
+			// Under -short each file runs under one semantics in turn, so every file
+			// and every semantics still run; the full run takes every pair.
+			if !testenv.InTurn(i, k, len(g.Standard())) {
 				continue
 			}
 			src, err := os.ReadFile(f)
