@@ -1,8 +1,6 @@
 package closures
 
 import (
-	"fmt"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/sem"
@@ -33,9 +31,12 @@ import (
 // computed on the terms its arguments read back to. The answer is read back by σ,
 // which substitutes the environments.
 //
-// A rule file qualifies for closures when no pattern matches a variable occurrence in
-// a term position (semval.Qualifies): cbv.sem, cbn.sem and cbn-strict.sem do. On any
-// other file the stage refuses to run, saying why.
+// The calculus runs on the engine of sem (sem.Engine). A rule file qualifies for
+// closures when no pattern matches a variable occurrence in a term position
+// (semval.Qualifies): cbv.sem, cbn.sem and cbn-strict.sem do. Any other file runs
+// under the substitution discipline instead: the same functions over terms, where
+// (subst t x v) substitutes, nothing is looked up or expanded, and the calculus is the
+// reduction semantics step for step.
 
 // Rules is the calculus of closures derived from a rule file (sem.StageOf).
 func (Stage) Rules() sem.Stage { return rulesCalculus{} }
@@ -49,7 +50,7 @@ type rulesCalculus struct{}
 // former contents).
 type rulesCloFrame struct {
 	frame *sem.Frame
-	node  *semval.Clo
+	node  *sem.Term
 }
 
 // rulesCloContext is a context over closures, outermost frame first.
@@ -60,7 +61,7 @@ func (E rulesCloContext) Depth() int { return len(E) }
 
 // Frame is E's i-th frame from the innermost, with the closure it was entered from
 // (semval.Context).
-func (E rulesCloContext) Frame(i int) (*sem.Frame, *semval.Clo) {
+func (E rulesCloContext) Frame(i int) (*sem.Frame, *sem.Term) {
 	f := E[len(E)-1-i]
 	return f.frame, f.node
 }
@@ -69,41 +70,35 @@ func (E rulesCloContext) Frame(i int) (*sem.Frame, *semval.Clo) {
 // its hole with the hole's kind, or (redex nil) an answer.
 type rulesCloDecomposition struct {
 	context rulesCloContext
-	redex   *semval.Clo
+	redex   *sem.Term
 	kind    *sem.Kind
-	answer  *semval.Clo
+	answer  *sem.Term
 }
 
-// rulesRun is one run: the meta-level over closures, and what observes the run.
+// rulesRun is one run: the engine (over closures, or by substitution), and what
+// observes the run.
 type rulesRun struct {
-	semval.Meta
+	*sem.Engine
 	obs interderive.Observer
 	pr  *interderive.ItemPrinter
 	cp  *semval.Printer // prints closures t[ρ], their environments named
 }
 
-// ErrNotQualified is the error of a rule file the calculus of closures does not run
-// (errors.Is): a pattern of it matches a variable occurrence, which closures look up
-// instead (semval.Unqualified says which).
-var ErrNotQualified = semval.ErrNotQualified
-
-// Refuses says why the calculus of closures does not run l (semval.Refuser): a
-// pattern that matches a variable occurrence (semval.NotQualified); nil when l
-// qualifies.
-func (rulesCalculus) Refuses(l *sem.Language) error { return semval.NotQualified(l) }
-
-// Eval runs a closed term to its answer (iterate), read back.
+// Eval runs a closed term to its answer (iterate), read back, under the discipline
+// the file qualifies for (semval.Discipline). An observer of a file that does not
+// qualify for environments is told once, first, why: its terms are substituted, and
+// there are no closures.
 func (s rulesCalculus) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	if err := semval.NotQualified(l); err != nil {
-		return sem.Answer{}, fmt.Errorf("the calculus of closures does not run this rule file: %w", err)
-	}
 	fuel := interderive.NewCounter(opts)
-	r := &rulesRun{Meta: semval.NewMeta(l)}
+	r := &rulesRun{Engine: sem.NewEngine(l, semval.Discipline(l))}
 	if obs := opts.StepObserver(); obs != nil { // an observer of reports only is shown no step
 		r.obs, r.pr = obs, interderive.NewItemPrinter(opts, fuel.Limits())
 		r.cp = semval.NewPrinter(r.pr.Budget())
+		if err := semval.NotQualified(l); err != nil {
+			obs.Step("no environments: " + err.Error() + "; the calculus of closures runs this file by substitution, and its terms are substituted")
+		}
 	}
-	return r.iterate(semval.Leaf(t, nil), fuel)
+	return r.iterate(r.Start(t), fuel)
 }
 
 // iterate is evaluation: decompose the whole closure, contract the redex, plug the
@@ -111,7 +106,7 @@ func (s rulesCalculus) Eval(l *sem.Language, t *sem.Term, opts interderive.Optio
 // contraction spends one unit of fuel and goes to the counter's OnContract; an
 // observer sees each decomposition before its contraction, the environment steps of
 // decomposing, and the contractum and the closure after.
-func (r *rulesRun) iterate(c *semval.Clo, fuel *interderive.Counter) (sem.Answer, error) {
+func (r *rulesRun) iterate(c *sem.Term, fuel *interderive.Counter) (sem.Answer, error) {
 	for {
 		d, err := r.decompose(c)
 		if err != nil {
@@ -129,7 +124,7 @@ func (r *rulesRun) iterate(c *semval.Clo, fuel *interderive.Counter) (sem.Answer
 			return sem.Answer{}, err
 		}
 		c = r.plug(d.context, ct)
-		if err := r.showContracted(fuel.Steps(), ct.Clo, c); err != nil {
+		if err := r.showContracted(fuel.Steps(), ct.Term, c); err != nil {
 			return sem.Answer{}, err
 		}
 	}
@@ -137,12 +132,12 @@ func (r *rulesRun) iterate(c *semval.Clo, fuel *interderive.Counter) (sem.Answer
 
 // decompose splits a closure into a context and a potential redex, or finds it is an
 // answer: decomposeTerm and decomposeContext, mutually tail-recursive, as one loop.
-func (r *rulesRun) decompose(c *semval.Clo) (rulesCloDecomposition, error) {
+func (r *rulesRun) decompose(c *sem.Term) (rulesCloDecomposition, error) {
 	return r.decomposeIn(c, r.Lang().Root())
 }
 
 // decomposeIn decomposes c of kind k (the root kind, or an inner layer's).
-func (r *rulesRun) decomposeIn(c *semval.Clo, k *sem.Kind) (rulesCloDecomposition, error) {
+func (r *rulesRun) decomposeIn(c *sem.Term, k *sem.Kind) (rulesCloDecomposition, error) {
 	var E rulesCloContext
 	for {
 		v, d, err := r.decomposeTerm(&E, c, k)
@@ -159,11 +154,11 @@ func (r *rulesRun) decomposeIn(c *semval.Clo, k *sem.Kind) (rulesCloDecompositio
 // value it meets, or the potential redex it finds (or, in the empty context, an
 // answer). A variable is looked up and a closure t[ρ] expanded on the way:
 // environment steps.
-func (r *rulesRun) decomposeTerm(E *rulesCloContext, c *semval.Clo, k *sem.Kind) (*semval.Clo, rulesCloDecomposition, error) {
+func (r *rulesRun) decomposeTerm(E *rulesCloContext, c *sem.Term, k *sem.Kind) (*sem.Term, rulesCloDecomposition, error) {
 	for {
-		c = r.lookup(c)
-		if c.T != nil && c.T.Op == sem.TermVar {
-			return nil, rulesCloDecomposition{}, interderive.Stuck(c.T.Name, "free variable %s", c.T.Name)
+		var err error
+		if c, err = r.LookUp(r.lookup(c)); err != nil {
+			return nil, rulesCloDecomposition{}, err
 		}
 		if r.IsValue(c, k) {
 			return c, rulesCloDecomposition{}, nil
@@ -177,26 +172,26 @@ func (r *rulesRun) decomposeTerm(E *rulesCloContext, c *semval.Clo, k *sem.Kind)
 		}
 		n := r.expand(c)
 		*E = append(*E, rulesCloFrame{frame: f, node: n})
-		c, k = semval.At(n, f.Path), f.Hole
+		c, k = sem.At(n, f.Path), f.Hole
 	}
 }
 
 // decomposeContext climbs out of E with the value v until it finds a closure still to
 // decompose (returned with its kind, the frame that waits for it pushed onto E), a
 // potential redex, or the empty context (an answer: v, or a non-value answer).
-func (r *rulesRun) decomposeContext(E *rulesCloContext, v *semval.Clo) (*semval.Clo, *sem.Kind, rulesCloDecomposition) {
+func (r *rulesRun) decomposeContext(E *rulesCloContext, v *sem.Term) (*sem.Term, *sem.Kind, rulesCloDecomposition) {
 	for {
 		if len(*E) == 0 {
 			return nil, nil, rulesCloDecomposition{answer: v}
 		}
 		top := (*E)[len(*E)-1]
 		*E = (*E)[:len(*E)-1]
-		c := semval.PlugAt(top.node, top.frame.Path, v)
+		c := sem.PlugAt(top.node, top.frame.Path, v)
 		k := top.frame.Kind
 		if g, ok := r.FindFrame(c, k, top.frame.Index+1); ok {
-			n := semval.View(c)
+			n := sem.View(c)
 			*E = append(*E, rulesCloFrame{frame: g, node: n})
-			return semval.At(n, g.Path), g.Hole, rulesCloDecomposition{}
+			return sem.At(n, g.Path), g.Hole, rulesCloDecomposition{}
 		}
 		if !r.IsValue(c, k) {
 			if len(*E) == 0 && r.IsAnswer(c, k) {
@@ -210,14 +205,14 @@ func (r *rulesRun) decomposeContext(E *rulesCloContext, v *semval.Clo) (*semval.
 
 // contract is the contraction of a potential redex in its context by the first rule
 // that matches it, over closures: the contraction, with the rule's event.
-func (r *rulesRun) contract(d rulesCloDecomposition) (semval.Contraction, error) {
+func (r *rulesRun) contract(d rulesCloDecomposition) (sem.Contraction, error) {
 	return r.Contract(d.redex, d.kind, d.context, r.stepLayer)
 }
 
 // stepLayer is one step of an inner layer: c, of kind k, decomposed from its root,
 // its redex contracted and the contractum plugged back; ok is false when c is a value
 // (or an answer) of k.
-func (r *rulesRun) stepLayer(c *semval.Clo, k *sem.Kind) (*semval.Clo, string, bool, error) {
+func (r *rulesRun) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
 	d, err := r.decomposeIn(c, k)
 	if err != nil {
 		return nil, "", false, err
@@ -234,21 +229,21 @@ func (r *rulesRun) stepLayer(c *semval.Clo, k *sem.Kind) (*semval.Clo, string, b
 
 // plug is E[c]: the contractum put back into the context, innermost frame first, or
 // into what remains of it when the contraction discarded frames (a context rule's).
-func (r *rulesRun) plug(E rulesCloContext, ct semval.Contraction) *semval.Clo {
-	return r.plugClo(E[:len(E)-ct.Pop], ct.Clo)
+func (r *rulesRun) plug(E rulesCloContext, ct sem.Contraction) *sem.Term {
+	return r.plugClo(E[:len(E)-ct.Pop], ct.Term)
 }
 
 // plugClo is E[c] for a closure c.
-func (r *rulesRun) plugClo(E rulesCloContext, c *semval.Clo) *semval.Clo {
+func (r *rulesRun) plugClo(E rulesCloContext, c *sem.Term) *sem.Term {
 	for i := len(E) - 1; i >= 0; i-- {
-		c = semval.PlugAt(E[i].node, E[i].frame.Path, c)
+		c = sem.PlugAt(E[i].node, E[i].frame.Path, c)
 	}
 	return c
 }
 
 // lookup is the environment step x[ρ] ~> ρ(x), as often as it applies.
-func (r *rulesRun) lookup(c *semval.Clo) *semval.Clo {
-	v := semval.Resolve(c)
+func (r *rulesRun) lookup(c *sem.Term) *sem.Term {
+	v := sem.Resolve(c)
 	if v != c && r.obs != nil {
 		r.step("lookup:    " + r.show(c) + "  ~>  " + r.show(v))
 	}
@@ -257,8 +252,8 @@ func (r *rulesRun) lookup(c *semval.Clo) *semval.Clo {
 
 // expand is the environment step con(t1, ..., tn)[ρ] ~> con(t1[ρ1], ..., tn[ρn]) (or
 // nothing, for a closure that is a node already).
-func (r *rulesRun) expand(c *semval.Clo) *semval.Clo {
-	n := semval.View(c)
+func (r *rulesRun) expand(c *sem.Term) *sem.Term {
+	n := sem.View(c)
 	if n != c && r.obs != nil {
 		r.step("expand:    " + r.show(c) + "  ~>  " + r.show(n))
 	}
@@ -268,7 +263,7 @@ func (r *rulesRun) expand(c *semval.Clo) *semval.Clo {
 // show prints a closure as the stage holds it, t[ρ] with its environments named
 // (semval.Printer), within the run's print budget: the definitions of the
 // environments it names first go before the line that shows it (step, about).
-func (r *rulesRun) show(c *semval.Clo) string {
+func (r *rulesRun) show(c *sem.Term) string {
 	if r.pr.Err() != nil {
 		return interderive.StoppedMark
 	}
@@ -299,12 +294,12 @@ func (r *rulesRun) showDecomposition(d rulesCloDecomposition) {
 	if r.obs == nil {
 		return
 	}
-	hole := r.plugClo(d.context, semval.Leaf(sem.Var(sem.Pos{}, "[]"), nil))
+	hole := r.plugClo(d.context, sem.Var(sem.Pos{}, "[]"))
 	r.step("decompose: " + r.show(hole) + "  with redex  " + r.show(d.redex) + "  of kind " + d.kind.Name)
 }
 
 // showContracted shows contraction n's contractum and the closure after plugging it.
-func (r *rulesRun) showContracted(n int, contractum, next *semval.Clo) error {
+func (r *rulesRun) showContracted(n int, contractum, next *sem.Term) error {
 	if r.obs == nil {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/interderive/interderive"
@@ -145,9 +147,13 @@ func TestRulesBudgets(t *testing.T) {
 	}
 }
 
-// TestRulesNotQualified: a rule file with a rule that matches a variable occurrence
-// (x_2 below) does not qualify for closures, and the stage says so rather than run.
-func TestRulesNotQualified(t *testing.T) {
+// TestRulesBySubstitution: a rule file with a rule that matches a variable occurrence
+// (x_2 below) does not qualify for closures; the calculus runs it under the
+// substitution discipline instead, and tells an observer why, first. By hand:
+// (app (lam x x) 1) enters (app [] t), whose hole (lam x x) is a value, then
+// (app v []), whose hole 1 is a value; beta, the first rule, contracts it to
+// x[x := 1] = 1.
+func TestRulesBySubstitution(t *testing.T) {
 	l, err := sem.Load([]byte(`(language open)
 (sort t (variable x) (integer n) (con lam x t (bind 0 1)) (con app t t))
 (kind E v)
@@ -165,9 +171,14 @@ func TestRulesNotQualified(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = closures.Stage{}.Rules().Eval(l, e, interderive.Options{})
-	if !errors.Is(err, closures.ErrNotQualified) {
-		t.Errorf("got %v, want ErrNotQualified", err)
+	var events []string
+	obs := &recorder{}
+	a, err := closures.Stage{}.Rules().Eval(l, e, interderive.Options{Observer: obs, OnContract: func(r string) { events = append(events, r) }})
+	if err != nil || sem.Format(a.Value) != "1" || !slices.Equal(events, []string{"beta"}) {
+		t.Errorf("got %v, %v after %v; want 1 after [beta]", a.Value, err, events)
+	}
+	if len(obs.lines) == 0 || !strings.HasPrefix(obs.lines[0], "step no environments: the pattern of rule eta matches a variable occurrence (x_2") {
+		t.Errorf("the observer's first step: %q", obs.lines)
 	}
 }
 

@@ -1,8 +1,6 @@
 package cps2
 
 import (
-	"fmt"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/sem"
@@ -57,8 +55,8 @@ import (
 // is: a call goes on directly for up to rulesMaxDirect calls between two bounces of
 // the driver loop, so that the Go stack holds a bounded number of frames.
 //
-// It runs the rule files that qualify for closures (semval.Qualifies), and refuses
-// the others, saying why.
+// It runs on the engine of sem: over closures for the rule files that qualify for
+// them (semval.Qualifies), by substitution for the others.
 
 // Rules is the CPS evaluator derived from a rule file (sem.StageOf). It has no
 // intermediate states to show: its observer sees nothing but its contractions.
@@ -72,14 +70,14 @@ type rulesStep func() rulesStep
 
 // rulesCont is a continuation: what remains to be done with the value of a closure
 // (the refunctionalized stack K).
-type rulesCont func(*semval.Clo) rulesStep
+type rulesCont func(*sem.Term) rulesStep
 
 // rulesEntered is a frame of the meta-continuation γ, a persistent list: a frame
 // entered, the closure it was entered from, the continuation of that closure, and the
 // frames around it.
 type rulesEntered struct {
 	frame *sem.Frame
-	node  *semval.Clo
+	node  *sem.Term
 	kappa rulesCont
 	next  *rulesEntered
 	depth int // the number of frames from this one out
@@ -88,7 +86,7 @@ type rulesEntered struct {
 // push is (f, n, κ) : γ, when the run keeps γ: when the rule file asks for it
 // (rulesEvaluator.track), and always in a layer's step, whose contractum is plugged
 // into the frames of its γ.
-func (r *rulesRun) push(gamma *rulesEntered, f *sem.Frame, n *semval.Clo, kappa rulesCont) *rulesEntered {
+func (r *rulesRun) push(gamma *rulesEntered, f *sem.Frame, n *sem.Term, kappa rulesCont) *rulesEntered {
 	if !r.ev.track && !r.layer {
 		return nil
 	}
@@ -99,7 +97,7 @@ func (r *rulesRun) push(gamma *rulesEntered, f *sem.Frame, n *semval.Clo, kappa 
 	return &rulesEntered{frame: f, node: n, kappa: kappa, next: gamma, depth: d}
 }
 
-// rulesContext is γ as the context of a redex (semval.Context): its frames,
+// rulesContext is γ as the context of a redex (sem.Context): its frames,
 // innermost first, found by walking the list from a cursor, so that Contract's
 // innermost-first search is linear.
 type rulesContext struct {
@@ -116,7 +114,7 @@ func (E *rulesContext) Depth() int {
 }
 
 // Frame is γ's i-th frame from the innermost, with the closure it was entered from.
-func (E *rulesContext) Frame(i int) (*sem.Frame, *semval.Clo) {
+func (E *rulesContext) Frame(i int) (*sem.Frame, *sem.Term) {
 	e := E.entry(i)
 	return e.frame, e.node
 }
@@ -132,34 +130,17 @@ func (E *rulesContext) entry(i int) *rulesEntered {
 	return E.at
 }
 
-// rulesEvaluator is what the runs of a program share: the meta-level over closures,
-// the fuel, and whether the runs keep γ.
+// rulesEvaluator is what the runs of a program share: the engine (over closures, or
+// by substitution), the fuel, and whether the runs keep γ.
 type rulesEvaluator struct {
-	semval.Meta
+	*sem.Engine
 	fuel *interderive.Counter
 	// track is whether the frames entered are kept in γ: only a rule file with a
-	// context rule or an answer asks for them (seesContext). For the others γ stays
+	// context rule or an answer asks for them (sem.Language.SeesContext). For the others γ stays
 	// empty, and the evaluator is the one-layer evaluator of the stack
 	// refunctionalized; but for a layer's step, which keeps γ always, to plug its
 	// contractum into.
 	track bool
-}
-
-// seesContext reports whether the runs of l need the frames entered, γ: l has a
-// context rule (contracted with its context) or an answer (one only in the empty
-// context).
-func seesContext(l *sem.Language) bool {
-	for _, r := range l.Rules {
-		if r.Context {
-			return true
-		}
-	}
-	for _, k := range l.Kinds {
-		if len(k.Answers) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // rulesRun is one run of eval and resume, on its trampoline: the program's, or an
@@ -167,8 +148,8 @@ func seesContext(l *sem.Language) bool {
 type rulesRun struct {
 	ev     *rulesEvaluator
 	layer  bool
-	answer *semval.Clo // the answer; for a layer's step, the closure after it
-	event  string      // a layer's step: the event of its contraction
+	answer *sem.Term // the answer; for a layer's step, the closure after it
+	event  string    // a layer's step: the event of its contraction
 	err    error
 	direct int // calls made directly since the last bounce (see call)
 }
@@ -177,28 +158,16 @@ type rulesRun struct {
 // trampoline.
 const rulesMaxDirect = 64
 
-// ErrNotQualified is the error of a rule file the CPS evaluator does not run
-// (errors.Is): a pattern of it matches a variable occurrence, which closures look up
-// instead (semval.Unqualified says which).
-var ErrNotQualified = semval.ErrNotQualified
-
-// Refuses says why the CPS evaluator does not run l (semval.Refuser): a
-// pattern that matches a variable occurrence (semval.NotQualified); nil when l
-// qualifies.
-func (rulesStage) Refuses(l *sem.Language) error { return semval.NotQualified(l) }
-
-// Eval runs a closed term and reads the answer back.
+// Eval runs a closed term and reads the answer back, under the discipline the file
+// qualifies for (semval.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	if err := semval.NotQualified(l); err != nil {
-		return sem.Answer{}, fmt.Errorf("the CPS evaluator does not run this rule file: %w", err)
-	}
-	ev := &rulesEvaluator{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts), track: seesContext(l)}
+	ev := &rulesEvaluator{Engine: sem.NewEngine(l, semval.Discipline(l)), fuel: interderive.NewCounter(opts), track: l.SeesContext()}
 	r := &rulesRun{ev: ev}
-	k0 := func(v *semval.Clo) rulesStep { // the empty stack
+	k0 := func(v *sem.Term) rulesStep { // the empty stack
 		r.answer = v
 		return nil
 	}
-	r.drive(r.eval(semval.Leaf(t, nil), l.Root(), k0, nil))
+	r.drive(r.eval(ev.Start(t), l.Root(), k0, nil))
 	if r.err != nil {
 		return sem.Answer{}, r.err
 	}
@@ -208,9 +177,9 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 // stepLayer is one step of an inner layer, for a rule's (step K a b): a run from
 // eval(c, k, κ0', []) to its first contraction, the contractum plugged into that run's
 // frames; ok is false when κ0' ends the run first (c is a value, or an answer, of k).
-func (ev *rulesEvaluator) stepLayer(c *semval.Clo, k *sem.Kind) (*semval.Clo, string, bool, error) {
+func (ev *rulesEvaluator) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
 	r := &rulesRun{ev: ev, layer: true}
-	k0 := func(*semval.Clo) rulesStep { return nil }
+	k0 := func(*sem.Term) rulesStep { return nil }
 	r.drive(r.eval(c, k, k0, nil))
 	switch {
 	case r.err != nil:
@@ -246,18 +215,18 @@ func (r *rulesRun) fail(err error) rulesStep {
 }
 
 // eval evaluates the closure c of kind k, in the frames γ, and passes its value to κ.
-func (r *rulesRun) eval(c *semval.Clo, k *sem.Kind, kappa rulesCont, gamma *rulesEntered) rulesStep {
-	c = semval.Resolve(c) // look-up: an environment step
-	if c.T != nil && c.T.Op == sem.TermVar {
-		return r.fail(interderive.Stuck(c.T.Name, "free variable %s", c.T.Name))
+func (r *rulesRun) eval(c *sem.Term, k *sem.Kind, kappa rulesCont, gamma *rulesEntered) rulesStep {
+	c, err := r.ev.LookUp(c) // look-up: an environment step
+	if err != nil {
+		return r.fail(err)
 	}
 	if r.ev.IsValue(c, k) {
 		return r.call(func() rulesStep { return kappa(c) })
 	}
 	if f, ok := r.ev.FindFrame(c, k, 0); ok {
-		n := semval.View(c)
+		n := sem.View(c)
 		return r.call(func() rulesStep {
-			return r.eval(semval.At(n, f.Path), f.Hole, func(v *semval.Clo) rulesStep { return r.resume(f, n, v, kappa, gamma) }, r.push(gamma, f, n, kappa))
+			return r.eval(sem.At(n, f.Path), f.Hole, func(v *sem.Term) rulesStep { return r.resume(f, n, v, kappa, gamma) }, r.push(gamma, f, n, kappa))
 		})
 	}
 	return r.contract(c, k, kappa, gamma)
@@ -266,13 +235,13 @@ func (r *rulesRun) eval(c *semval.Clo, k *sem.Kind, kappa rulesCont, gamma *rule
 // resume is the code of the continuation of frame f entered from the closure n, in
 // the frames γ: plug the value v into f, and resume the search after f: enter the
 // next frame, pass the plugged closure to κ if it is a value, or contract it in place.
-func (r *rulesRun) resume(f *sem.Frame, n, v *semval.Clo, kappa rulesCont, gamma *rulesEntered) rulesStep {
-	c := semval.PlugAt(n, f.Path, v)
+func (r *rulesRun) resume(f *sem.Frame, n, v *sem.Term, kappa rulesCont, gamma *rulesEntered) rulesStep {
+	c := sem.PlugAt(n, f.Path, v)
 	k := f.Kind
 	if g, ok := r.ev.FindFrame(c, k, f.Index+1); ok {
-		m := semval.View(c)
+		m := sem.View(c)
 		return r.call(func() rulesStep {
-			return r.eval(semval.At(m, g.Path), g.Hole, func(w *semval.Clo) rulesStep { return r.resume(g, m, w, kappa, gamma) }, r.push(gamma, g, m, kappa))
+			return r.eval(sem.At(m, g.Path), g.Hole, func(w *sem.Term) rulesStep { return r.resume(g, m, w, kappa, gamma) }, r.push(gamma, g, m, kappa))
 		})
 	}
 	if r.ev.IsValue(c, k) {
@@ -286,12 +255,12 @@ func (r *rulesRun) resume(f *sem.Frame, n, v *semval.Clo, kappa rulesCont, gamma
 // with the continuation of the last frame it discards (the outermost continuation,
 // for an abort to the root). An answer in the empty context goes to κ (κ0 there). A
 // layer's step ends at its contraction.
-func (r *rulesRun) contract(c *semval.Clo, k *sem.Kind, kappa rulesCont, gamma *rulesEntered) rulesStep {
+func (r *rulesRun) contract(c *sem.Term, k *sem.Kind, kappa rulesCont, gamma *rulesEntered) rulesStep {
 	if gamma == nil && r.ev.IsAnswer(c, k) {
 		return r.call(func() rulesStep { return kappa(c) })
 	}
 	var E *rulesContext
-	var ctx semval.Context // nil, the empty context, for a run that keeps no γ
+	var ctx sem.Context // nil, the empty context, for a run that keeps no γ
 	if r.ev.track {
 		E = &rulesContext{top: gamma}
 		ctx = E
@@ -305,9 +274,9 @@ func (r *rulesRun) contract(c *semval.Clo, k *sem.Kind, kappa rulesCont, gamma *
 		kappa, gamma = to.kappa, to.next
 	}
 	if r.layer {
-		out := ct.Clo
+		out := ct.Term
 		for e := gamma; e != nil; e = e.next {
-			out = semval.PlugAt(e.node, e.frame.Path, out)
+			out = sem.PlugAt(e.node, e.frame.Path, out)
 		}
 		r.answer, r.event = out, ct.Event
 		return nil
@@ -315,5 +284,5 @@ func (r *rulesRun) contract(c *semval.Clo, k *sem.Kind, kappa rulesCont, gamma *
 	if err := r.ev.fuel.Contract(ct.Event); err != nil {
 		return r.fail(err)
 	}
-	return r.call(func() rulesStep { return r.eval(ct.Clo, ct.Kind, kappa, gamma) })
+	return r.call(func() rulesStep { return r.eval(ct.Term, ct.Kind, kappa, gamma) })
 }

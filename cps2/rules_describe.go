@@ -2,7 +2,6 @@ package cps2
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/interderive/interderive/sem"
@@ -36,7 +35,7 @@ func (rulesStage) Describe(l *sem.Language) string {
 	fmt.Fprintf(&b, "and the state continue: its %d transitions, one per frame, are the code of the frames' continuations.\n", frames+1)
 	// γ, kept for the files that have a context rule or an answer only, is shown for
 	// them only.
-	g := seesContext(l)
+	g := l.SeesContext()
 	st, resumed := "κ", "then κ of a value, or eval of a contractum"
 	if g {
 		fmt.Fprintf(&b, "\nthe CPS evaluator of %s (the stack refunctionalized; κ a continuation, κ0 = λv. v; γ the\n", l.Name)
@@ -71,10 +70,10 @@ func (rulesStage) Describe(l *sem.Language) string {
 			}
 			switch {
 			case r.Context && r.Delimiter == nil:
-				line(fmt.Sprintf("eval(%s, %s, κ, γ ≠ [])", lhs, k.Name), fmt.Sprintf("eval(%s, %s, κ0, [])", rhs, abortKind(l)), name+": an abort to the root, κ and γ discarded")
+				line(fmt.Sprintf("eval(%s, %s, κ, γ ≠ [])", lhs, k.Name), fmt.Sprintf("eval(%s, %s, κ0, [])", rhs, l.AbortKind()), name+": an abort to the root, κ and γ discarded")
 			case r.Context:
 				d := sem.FormatFrame(r.Delimiter)
-				line(fmt.Sprintf("eval(%s, %s, κ, γ' ++ (%s, κ_D) : γ)", lhs, k.Name, d), fmt.Sprintf("eval(%s, %s, κ_D, γ)", rhs, delimiterKind(l, r)),
+				line(fmt.Sprintf("eval(%s, %s, κ, γ' ++ (%s, κ_D) : γ)", lhs, k.Name, d), fmt.Sprintf("eval(%s, %s, κ_D, γ)", rhs, l.DelimiterKind(r)),
 					fmt.Sprintf("%s: %s the innermost frame of its shape in γ, κ and γ' discarded", name, d))
 			default:
 				line(fmt.Sprintf("eval(%s, %s, %s)", lhs, k.Name, st), fmt.Sprintf("eval(%s, %s, %s)", rhs, k.Name, st), name)
@@ -89,44 +88,4 @@ func (rulesStage) Describe(l *sem.Language) string {
 		fmt.Fprintf(&b, "\n(step %s a b): a run of its own from eval(a, %s, κ0', []) to its first contraction, whose contractum\nplugged into that run's γ is b; no step if κ0' is applied first (k_0 is %s there).\n", k.Name, k.Name, k.Name)
 	}
 	return b.String()
-}
-
-// abortKind names the kind an abort to the root evaluates its contractum in: the
-// root kind, or, when the file has inner layers, k_0, the kind of the run's whole
-// term (the root kind for the program, K in a step of the layer K).
-func abortKind(l *sem.Language) string {
-	if len(l.Layers) > 0 {
-		return "k_0"
-	}
-	return l.Root().Name
-}
-
-// delimiterKind names the kind of the frames a context rule's delimiter may match
-// (those with its root, its hole's path and kind), the kind its contractum is
-// evaluated in: "k_D" if they are of more than one kind.
-func delimiterKind(l *sem.Language, r *sem.Rule) string {
-	kind := ""
-	for _, k := range l.Kinds {
-		for _, f := range k.Frames {
-			if f.Hole == r.Kind && sameRoot(f.Pat, r.Delimiter) && slices.Equal(f.Path, r.DelimiterPath) {
-				if kind != "" && kind != k.Name {
-					return "k_D"
-				}
-				kind = k.Name
-			}
-		}
-	}
-	if kind == "" {
-		return "k_D"
-	}
-	return kind
-}
-
-// sameRoot reports whether two patterns may match terms of one root: the same
-// constructor, or either a metavariable.
-func sameRoot(p, q *sem.Pattern) bool {
-	if p.Kind != sem.PatCon || q.Kind != sem.PatCon {
-		return true
-	}
-	return p.Con == q.Con
 }

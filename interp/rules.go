@@ -43,8 +43,9 @@ import (
 // context it captured back (a control operator such as call/cc or shift would need
 // the continuation as a value, which direct style does not have). The static check
 // that direct style asks for, that every context rule be an abort, so holds by
-// construction, and every rule file that qualifies for closures (semval.Qualifies) has
-// its interpreter; the others are refused, saying why.
+// construction, and every rule file has its interpreter: on the engine of sem, over
+// closures for the files that qualify for them (semval.Qualifies), by substitution
+// for the others.
 //
 // A rule that steps an inner layer, (where (step K a b)), steps a by a structural
 // one-step function (step, as gradual.Step steps a coercion): the first child of a in
@@ -59,40 +60,23 @@ func (Stage) Rules() sem.Stage { return rulesStage{} }
 
 type rulesStage struct{}
 
-// rulesInterpreter holds one run: the meta-level over closures, the fuel, and the
-// depth of interp's recursion.
+// rulesInterpreter holds one run: the engine (over closures, or by substitution), the
+// fuel, and the depth of interp's recursion.
 type rulesInterpreter struct {
-	semval.Meta
+	*sem.Engine
 	fuel  *interderive.Counter
 	depth int
 	// track is whether the frames entered are kept in γ: only a rule file with a
-	// context rule or an answer asks for them (seesContext); for the others γ stays
+	// context rule or an answer asks for them (sem.Language.SeesContext); for the others γ stays
 	// empty.
 	track bool
-}
-
-// seesContext reports whether the runs of l need the frames entered, γ: l has a
-// context rule (contracted with its context) or an answer (one only in the empty
-// context).
-func seesContext(l *sem.Language) bool {
-	for _, r := range l.Rules {
-		if r.Context {
-			return true
-		}
-	}
-	for _, k := range l.Kinds {
-		if len(k.Answers) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // rulesEntered is a frame of γ, a persistent list: a frame entered, the closure it
 // was entered from, and the frames around it.
 type rulesEntered struct {
 	frame *sem.Frame
-	node  *semval.Clo
+	node  *sem.Term
 	next  *rulesEntered
 	depth int // the number of frames from this one out
 }
@@ -106,14 +90,14 @@ func depthOf(gamma *rulesEntered) int {
 }
 
 // push is (f, n) : γ, when the run keeps γ.
-func (in *rulesInterpreter) push(gamma *rulesEntered, f *sem.Frame, n *semval.Clo) *rulesEntered {
+func (in *rulesInterpreter) push(gamma *rulesEntered, f *sem.Frame, n *sem.Term) *rulesEntered {
 	if !in.track {
 		return nil
 	}
 	return &rulesEntered{frame: f, node: n, next: gamma, depth: depthOf(gamma) + 1}
 }
 
-// rulesContext is γ as the context of a redex (semval.Context): its frames,
+// rulesContext is γ as the context of a redex (sem.Context): its frames,
 // innermost first, found by walking the list from a cursor, so that Contract's
 // innermost-first search is linear.
 type rulesContext struct {
@@ -125,7 +109,7 @@ type rulesContext struct {
 func (E *rulesContext) Depth() int { return depthOf(E.top) }
 
 // Frame is γ's i-th frame from the innermost, with the closure it was entered from.
-func (E *rulesContext) Frame(i int) (*sem.Frame, *semval.Clo) {
+func (E *rulesContext) Frame(i int) (*sem.Frame, *sem.Term) {
 	if E.at == nil || i < E.i {
 		E.at, E.i = E.top, 0
 	}
@@ -137,7 +121,7 @@ func (E *rulesContext) Frame(i int) (*sem.Frame, *semval.Clo) {
 
 // context is γ as the context of a redex: nil, the empty context, for a run that
 // keeps no γ.
-func (in *rulesInterpreter) context(gamma *rulesEntered) semval.Context {
+func (in *rulesInterpreter) context(gamma *rulesEntered) sem.Context {
 	if !in.track {
 		return nil
 	}
@@ -149,7 +133,7 @@ func (in *rulesInterpreter) context(gamma *rulesEntered) semval.Context {
 // the contractum replaces. It never leaves the interpreter: the call at depth 0
 // catches every abort that gets that far.
 type rulesAbort struct {
-	c     *semval.Clo
+	c     *sem.Term
 	kind  *sem.Kind
 	event string
 	depth int
@@ -170,23 +154,11 @@ func caught(err error, d int) (*rulesAbort, bool) {
 	return nil, false
 }
 
-// ErrNotQualified is the error of a rule file the interpreter does not run
-// (errors.Is): a pattern of it matches a variable occurrence, which closures look up
-// instead (semval.Unqualified says which).
-var ErrNotQualified = semval.ErrNotQualified
-
-// Refuses says why the interpreter does not run l (semval.Refuser): a
-// pattern that matches a variable occurrence (semval.NotQualified); nil when l
-// qualifies.
-func (rulesStage) Refuses(l *sem.Language) error { return semval.NotQualified(l) }
-
-// Eval runs a closed term and reads the answer back.
+// Eval runs a closed term and reads the answer back, under the discipline the file
+// qualifies for (semval.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	if err := semval.NotQualified(l); err != nil {
-		return sem.Answer{}, fmt.Errorf("the interpreter does not run this rule file: %w", err)
-	}
-	in := &rulesInterpreter{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts), track: seesContext(l)}
-	v, err := in.interp(semval.Leaf(t, nil), l.Root(), nil)
+	in := &rulesInterpreter{Engine: sem.NewEngine(l, semval.Discipline(l)), fuel: interderive.NewCounter(opts), track: l.SeesContext()}
+	v, err := in.interp(in.Start(t), l.Root(), nil)
 	if err != nil {
 		return sem.Answer{}, err
 	}
@@ -195,7 +167,7 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 
 // interp evaluates the closure c of kind k in the frames γ to a value (or, with γ
 // empty, an answer), within the depth bound.
-func (in *rulesInterpreter) interp(c *semval.Clo, k *sem.Kind, gamma *rulesEntered) (*semval.Clo, error) {
+func (in *rulesInterpreter) interp(c *sem.Term, k *sem.Kind, gamma *rulesEntered) (*sem.Term, error) {
 	if in.depth >= MaxDepth {
 		return nil, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
 	}
@@ -207,17 +179,17 @@ func (in *rulesInterpreter) interp(c *semval.Clo, k *sem.Kind, gamma *rulesEnter
 
 // eval is interp's body: one iteration per contractum (a tail call), and per abort
 // it catches.
-func (in *rulesInterpreter) eval(c *semval.Clo, k *sem.Kind, gamma *rulesEntered) (*semval.Clo, error) {
+func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind, gamma *rulesEntered) (*sem.Term, error) {
 	for {
-		c = semval.Resolve(c) // look-up: an environment step
-		if c.T != nil && c.T.Op == sem.TermVar {
-			return nil, interderive.Stuck(c.T.Name, "free variable %s", c.T.Name)
+		var err error
+		if c, err = in.LookUp(c); err != nil { // look-up: an environment step
+			return nil, err
 		}
 		if in.IsValue(c, k) {
 			return c, nil
 		}
 		if f, ok := in.FindFrame(c, k, 0); ok {
-			p, err := in.resume(f, semval.View(c), gamma)
+			p, err := in.resume(f, sem.View(c), gamma)
 			if a, ok := caught(err, depthOf(gamma)); ok {
 				c, k = a.c, a.kind // an abort to a frame this call entered
 				continue
@@ -243,33 +215,33 @@ func (in *rulesInterpreter) eval(c *semval.Clo, k *sem.Kind, gamma *rulesEntered
 			return nil, err
 		}
 		if ct.Pop > 0 {
-			return nil, &rulesAbort{c: ct.Clo, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
+			return nil, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
 		}
-		c = ct.Clo
+		c = ct.Term
 	}
 }
 
 // resume evaluates the hole of frame f of the expanded closure n, plugs its value
 // back and resumes the search after f, as long as a next frame applies; then it
 // returns the plugged closure: a value of f's kind, or a potential redex of it.
-func (in *rulesInterpreter) resume(f *sem.Frame, n *semval.Clo, gamma *rulesEntered) (*semval.Clo, error) {
+func (in *rulesInterpreter) resume(f *sem.Frame, n *sem.Term, gamma *rulesEntered) (*sem.Term, error) {
 	for {
-		v, err := in.interp(semval.At(n, f.Path), f.Hole, in.push(gamma, f, n))
+		v, err := in.interp(sem.At(n, f.Path), f.Hole, in.push(gamma, f, n))
 		if err != nil {
 			return nil, err
 		}
-		c := semval.PlugAt(n, f.Path, v)
+		c := sem.PlugAt(n, f.Path, v)
 		g, ok := in.FindFrame(c, f.Kind, f.Index+1)
 		if !ok {
 			return c, nil
 		}
-		f, n = g, semval.View(c)
+		f, n = g, sem.View(c)
 	}
 }
 
 // stepLayer is one step of an inner layer, for a rule's (step K a b): step from the
 // empty context.
-func (in *rulesInterpreter) stepLayer(c *semval.Clo, k *sem.Kind) (*semval.Clo, string, bool, error) {
+func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
 	return in.step(c, k, nil)
 }
 
@@ -278,30 +250,30 @@ func (in *rulesInterpreter) stepLayer(c *semval.Clo, k *sem.Kind) (*semval.Clo, 
 // contracted at its root; ok is false when c is a value (returned, looked up) or, with
 // γ empty, an answer of k. An abort to a frame this call entered is its step: the
 // contractum takes the place of c.
-func (in *rulesInterpreter) step(c *semval.Clo, k *sem.Kind, gamma *rulesEntered) (*semval.Clo, string, bool, error) {
+func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind, gamma *rulesEntered) (*sem.Term, string, bool, error) {
 	if in.depth >= MaxDepth {
 		return nil, "", false, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
 	}
 	in.depth++
 	defer func() { in.depth-- }()
-	c = semval.Resolve(c)
-	if c.T != nil && c.T.Op == sem.TermVar {
-		return nil, "", false, interderive.Stuck(c.T.Name, "free variable %s", c.T.Name)
+	c, err := in.LookUp(c)
+	if err != nil {
+		return nil, "", false, err
 	}
 	if in.IsValue(c, k) {
 		return c, "", false, nil
 	}
 	if f, ok := in.FindFrame(c, k, 0); ok {
-		n := semval.View(c)
+		n := sem.View(c)
 		for {
-			next, event, stepped, err := in.step(semval.At(n, f.Path), f.Hole, in.push(gamma, f, n))
+			next, event, stepped, err := in.step(sem.At(n, f.Path), f.Hole, in.push(gamma, f, n))
 			if a, ok := caught(err, depthOf(gamma)); ok {
 				return a.c, a.event, true, nil
 			}
 			if err != nil {
 				return nil, "", false, err
 			}
-			c = semval.PlugAt(n, f.Path, next)
+			c = sem.PlugAt(n, f.Path, next)
 			if stepped {
 				return c, event, true, nil
 			}
@@ -309,7 +281,7 @@ func (in *rulesInterpreter) step(c *semval.Clo, k *sem.Kind, gamma *rulesEntered
 			if !ok {
 				break
 			}
-			f, n = g, semval.View(c)
+			f, n = g, sem.View(c)
 		}
 		if in.IsValue(c, k) {
 			return c, "", false, nil
@@ -323,7 +295,7 @@ func (in *rulesInterpreter) step(c *semval.Clo, k *sem.Kind, gamma *rulesEntered
 		return nil, "", false, err
 	}
 	if ct.Pop > 0 {
-		return nil, "", false, &rulesAbort{c: ct.Clo, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
+		return nil, "", false, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
 	}
-	return ct.Clo, ct.Event, true, nil
+	return ct.Term, ct.Event, true, nil
 }

@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/interderive/interderive/sem"
@@ -21,7 +20,7 @@ func (rulesStage) Describe(l *sem.Language) string {
 	}
 	// γ, kept for the files that have a context rule or an answer only, is shown for
 	// them only.
-	g := seesContext(l)
+	g := l.SeesContext()
 	st := ""
 	if g {
 		fmt.Fprintf(&b, "the interpreter of %s (the CPS evaluator in direct style: every context rule is an abort, an\n", l.Name)
@@ -57,11 +56,11 @@ func (rulesStage) Describe(l *sem.Language) string {
 			switch {
 			case r.Context && r.Delimiter == nil:
 				line(fmt.Sprintf("interp(%s, %s, γ ≠ [])", lhs, k.Name), fmt.Sprintf("return abort(%s, 0)", rhs),
-					fmt.Sprintf("%s: caught by the outermost interp, then interp(%s, %s, [])", name, rhs, abortKind(l)))
+					fmt.Sprintf("%s: caught by the outermost interp, then interp(%s, %s, [])", name, rhs, l.AbortKind()))
 			case r.Context:
 				d := sem.FormatFrame(r.Delimiter)
 				line(fmt.Sprintf("interp(%s, %s, γ' ++ %s : γ)", lhs, k.Name, d), fmt.Sprintf("return abort(%s, |γ|)", rhs),
-					fmt.Sprintf("%s: caught by the interp that entered %s (the innermost), then interp(%s, %s, γ)", name, d, rhs, delimiterKind(l, r)))
+					fmt.Sprintf("%s: caught by the interp that entered %s (the innermost), then interp(%s, %s, γ)", name, d, rhs, l.DelimiterKind(r)))
 			default:
 				line(fmt.Sprintf("interp(%s, %s%s)", lhs, k.Name, st), fmt.Sprintf("interp(%s, %s%s)", rhs, k.Name, st), name+": a loop iteration")
 			}
@@ -75,44 +74,4 @@ func (rulesStage) Describe(l *sem.Language) string {
 		fmt.Fprintf(&b, "\n(step %s a b): step(a, %s, []), the structural one-step function: the first child of a in the\nsearch order that is not a value steps, or a is contracted at its root (an abort caught by the\nstep of the delimiter's term, k_0 is %s there); no step for a value or an answer.\n", k.Name, k.Name, k.Name)
 	}
 	return b.String()
-}
-
-// abortKind names the kind an abort to the root evaluates its contractum in: the
-// root kind, or, when the file has inner layers, k_0, the kind of the run's whole
-// term (the root kind for the program, K in a step of the layer K).
-func abortKind(l *sem.Language) string {
-	if len(l.Layers) > 0 {
-		return "k_0"
-	}
-	return l.Root().Name
-}
-
-// delimiterKind names the kind of the frames a context rule's delimiter may match
-// (those with its root, its hole's path and kind), the kind its contractum is
-// evaluated in: "k_D" if they are of more than one kind.
-func delimiterKind(l *sem.Language, r *sem.Rule) string {
-	kind := ""
-	for _, k := range l.Kinds {
-		for _, f := range k.Frames {
-			if f.Hole == r.Kind && sameRoot(f.Pat, r.Delimiter) && slices.Equal(f.Path, r.DelimiterPath) {
-				if kind != "" && kind != k.Name {
-					return "k_D"
-				}
-				kind = k.Name
-			}
-		}
-	}
-	if kind == "" {
-		return "k_D"
-	}
-	return kind
-}
-
-// sameRoot reports whether two patterns may match terms of one root: the same
-// constructor, or either a metavariable.
-func sameRoot(p, q *sem.Pattern) bool {
-	if p.Kind != sem.PatCon || q.Kind != sem.PatCon {
-		return true
-	}
-	return p.Con == q.Con
 }

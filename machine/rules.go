@@ -46,11 +46,16 @@ import (
 // (or an answer) of K, and does not step (stepLayer). The inner run is not shown to an
 // observer and spends no fuel: its contraction is part of the outer one.
 //
-// The same transitions run over closures, with environments for substitution, for
-// every rule file that qualifies (rules_env.go: no pattern matches a variable
-// occurrence), and over terms, with substitution (the rules' (subst t x v)), for the
-// others. The transitions run in an explicit loop, one an iteration, so that the
-// machine's depth is bounded by memory alone. No transition is compressed.
+// The machine runs on the engine of sem, under the discipline the file qualifies for
+// (semval.Discipline): over closures t[ρ], with environments for substitution, for
+// every rule file in which no pattern matches a variable occurrence, and over terms,
+// with substitution (the rules' (subst t x v)), for the others. Under environments a
+// variable under evaluation is looked up and a closure entering a frame expanded
+// (environment steps, not transitions of their own: eval resolves its closure first,
+// and a frame keeps the expanded node around its hole); the contractions are the
+// substitution machine's, one for one. The transitions run in an explicit loop, one
+// an iteration, so that the machine's depth is bounded by memory alone. No transition
+// is compressed.
 
 // Rules is the abstract machine derived from a rule file (sem.StageOf).
 func (Stage) Rules() sem.Stage { return rulesStage{} }
@@ -66,7 +71,8 @@ const (
 	rulesHalt
 )
 
-// rulesFrame is a frame of K: a frame of the rule file, and the term around its hole.
+// rulesFrame is a frame of K: a frame of the rule file, and the term around its hole
+// (under environments, the node its closure expanded into).
 type rulesFrame struct {
 	frame *sem.Frame
 	term  *sem.Term
@@ -104,41 +110,29 @@ type rulesState struct {
 
 // rulesMachine runs the machine for one program.
 type rulesMachine struct {
-	l    *sem.Language
+	e    *sem.Engine
 	fuel *interderive.Counter
 	obs  interderive.Observer
 	pr   *interderive.ItemPrinter
+	cp   *semval.Printer // under environments: prints closures t[ρ], their environments named
 }
 
-// Eval runs a closed term on the machine. An observer (opts.Observer) sees every
-// state before its transition.
-//
-// A rule file that qualifies (rules_env.go) runs on the environment machine, any
-// other on the substitution machine.
-func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	if semval.Qualifies(l) {
-		m := &envMachine{Meta: semval.NewMeta(l), fuel: interderive.NewCounter(opts)}
-		if obs := opts.StepObserver(); obs != nil {
-			m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
-			m.cp = semval.NewPrinter(m.pr.Budget())
-		}
-		v, err := m.run(t)
-		if err != nil {
-			return sem.Answer{}, err
-		}
-		return sem.Answer{Value: v}, nil
-	}
-	return substEval(l, t, opts)
-}
-
-// substEval runs a closed term on the substitution machine. An observer is told once,
-// first, that the file does not qualify for environments and why: its states are
+// Eval runs a closed term on the machine, under the discipline the file qualifies for.
+// An observer (opts.Observer) sees every state before its transition; one of a file
+// that does not qualify for environments is told once, first, why: its states are
 // terms, substituted, not closures.
-func substEval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	m := &rulesMachine{l: l, fuel: interderive.NewCounter(opts)}
+func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
+	return evalUnder(l, t, opts, semval.Discipline(l))
+}
+
+// evalUnder runs a closed term on the machine under the discipline d.
+func evalUnder(l *sem.Language, t *sem.Term, opts interderive.Options, d sem.Discipline) (sem.Answer, error) {
+	m := &rulesMachine{e: sem.NewEngine(l, d), fuel: interderive.NewCounter(opts)}
 	if obs := opts.StepObserver(); obs != nil {
 		m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
-		if err := semval.NotQualified(l); err != nil {
+		if d == sem.Environments {
+			m.cp = semval.NewPrinter(m.pr.Budget())
+		} else if err := semval.NotQualified(l); err != nil {
 			obs.Step("no environments: " + err.Error() + "; the machine runs this file by substitution, and its states are terms")
 		}
 	}
@@ -149,13 +143,20 @@ func substEval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answ
 	return sem.Answer{Value: v}, nil
 }
 
-// run iterates the transitions from the initial state eval(t, root kind, []) to the
-// final one. Each contraction spends one unit of fuel and goes to OnContract.
+// run iterates the transitions from the initial state eval(t, root kind, []) (t[ε]
+// under environments) to the final one, and reads the answer back. Each contraction
+// spends one unit of fuel and goes to OnContract.
 func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
-	s := &rulesState{mode: rulesEval, term: t, kind: m.l.Root()}
+	s := &rulesState{mode: rulesEval, term: m.e.Start(t), kind: m.e.Lang().Root()}
 	for s.mode != rulesHalt {
 		if m.obs != nil {
-			m.obs.Step(m.show(s))
+			state := m.show(s)
+			if m.cp != nil {
+				for _, def := range m.cp.Defs() {
+					m.obs.Step(def)
+				}
+			}
+			m.obs.Step(state)
 			if err := m.pr.Err(); err != nil {
 				return nil, err
 			}
@@ -172,7 +173,7 @@ func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
 		}
 		m.contracted(s, c)
 	}
-	return s.term, nil
+	return m.e.ReadBack(s.term), nil
 }
 
 // stepLayer is one step of an inner layer, for a rule's (step K a b): the
@@ -204,16 +205,23 @@ func (m *rulesMachine) transition(s *rulesState) (sem.Contraction, error) {
 }
 
 // eval is one transition from eval(t, k, K): return a value to K, enter the first
-// frame t matches, halt on an answer, or contract t.
+// frame t matches, halt on an answer, or contract t. Under environments t is looked
+// up first.
 func (m *rulesMachine) eval(s *rulesState) (sem.Contraction, error) {
-	t, k := s.term, s.kind
-	if m.l.IsValue(t, k) {
+	t, err := m.e.LookUp(s.term)
+	if err != nil {
+		return sem.Contraction{}, err
+	}
+	s.term = t
+	k := s.kind
+	if m.e.IsValue(t, k) {
 		s.mode = rulesContinue
 		return sem.Contraction{}, nil
 	}
-	if f, ok := m.l.FindFrame(t, k, 0); ok {
-		s.k = append(s.k, rulesFrame{frame: f, term: t})
-		s.term, s.kind = sem.At(t, f.Path), f.Hole
+	if f, ok := m.e.FindFrame(t, k, 0); ok {
+		n := sem.View(t)
+		s.k = append(s.k, rulesFrame{frame: f, term: n})
+		s.term, s.kind = sem.At(n, f.Path), f.Hole
 		return sem.Contraction{}, nil
 	}
 	return m.contract(s, t, k)
@@ -222,11 +230,11 @@ func (m *rulesMachine) eval(s *rulesState) (sem.Contraction, error) {
 // contract contracts the potential redex t of kind k in the context K, or halts on
 // it, an answer in the empty context.
 func (m *rulesMachine) contract(s *rulesState, t *sem.Term, k *sem.Kind) (sem.Contraction, error) {
-	if len(s.k) == 0 && m.l.IsAnswer(t, k) {
+	if len(s.k) == 0 && m.e.IsAnswer(t, k) {
 		s.mode, s.term = rulesHalt, t
 		return sem.Contraction{}, nil
 	}
-	return m.l.Contract(t, k, s.k, m.stepLayer)
+	return m.e.Contract(t, k, s.k, m.stepLayer)
 }
 
 // contracted goes on after the contraction c: the frames it discards popped, eval of
@@ -248,21 +256,31 @@ func (m *rulesMachine) cont(s *rulesState) (sem.Contraction, error) {
 	s.k = s.k[:len(s.k)-1]
 	t := sem.PlugAt(top.term, top.frame.Path, s.term)
 	k := top.frame.Kind
-	if g, ok := m.l.FindFrame(t, k, top.frame.Index+1); ok {
+	if g, ok := m.e.FindFrame(t, k, top.frame.Index+1); ok {
+		t = sem.View(t)
 		s.k = append(s.k, rulesFrame{frame: g, term: t})
 		s.mode, s.term, s.kind = rulesEval, sem.At(t, g.Path), g.Hole
 		return sem.Contraction{}, nil
 	}
-	if m.l.IsValue(t, k) {
+	if m.e.IsValue(t, k) {
 		s.term = t
 		return sem.Contraction{}, nil
 	}
 	return m.contract(s, t, k)
 }
 
+// The bytes a frame of K prints in: under environments, room for the environments'
+// names.
+const (
+	frameMax    = 40
+	envFrameMax = 64
+)
+
 // show prints a state for a person, within the run's print budget: the mode, the term
 // (and its kind), and K, innermost frame last, each frame as its term with [] for its
-// hole, shortened.
+// hole, shortened. Under environments its closures are printed as the machine holds
+// them, t[ρ] with their environments named (semval.Printer: the definitions of those
+// it names go before the state).
 func (m *rulesMachine) show(s *rulesState) string {
 	return m.pr.Item(func(b interderive.PrintBudget) (string, error) {
 		w := interderive.Bounded(b)
@@ -272,7 +290,13 @@ func (m *rulesMachine) show(s *rulesState) string {
 		case rulesContinue:
 			fmt.Fprintf(&w, "%-10s ", "continue")
 		}
-		t, err := sem.FormatBounded(s.term, w.Left())
+		var t string
+		var err error
+		if m.cp != nil {
+			t, err = m.cp.Closure(s.term)
+		} else {
+			t, err = sem.FormatBounded(s.term, w.Left())
+		}
 		w.WriteString(t)
 		w.Fail(err)
 		if s.mode == rulesEval {
@@ -286,7 +310,12 @@ func (m *rulesMachine) show(s *rulesState) string {
 			if i > 0 {
 				w.WriteString(", ")
 			}
-			w.WriteString(sem.FormatShort(sem.PlugAt(f.term, f.frame.Path, sem.Var(sem.Pos{}, "[]")), 40))
+			hole := sem.PlugAt(f.term, f.frame.Path, sem.Var(sem.Pos{}, "[]"))
+			if m.cp != nil {
+				w.WriteString(m.cp.Short(hole, envFrameMax))
+			} else {
+				w.WriteString(sem.FormatShort(hole, frameMax))
+			}
 		}
 		w.WriteString("]")
 		return w.Result()

@@ -2,7 +2,6 @@ package machine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/interderive/interderive/internal/values/semval"
@@ -53,12 +52,12 @@ func (rulesStage) Describe(l *sem.Language) string {
 			switch {
 			case r.Context && r.Delimiter == nil:
 				from = fmt.Sprintf("eval(%s, %s, K ≠ [])", sem.FormatPattern(r.LHS), k.Name)
-				to = fmt.Sprintf("eval(%s, %s, [])", sem.FormatPattern(r.RHS), abortKind(l))
+				to = fmt.Sprintf("eval(%s, %s, [])", sem.FormatPattern(r.RHS), l.AbortKind())
 				why += ": an abort to the root, all of K discarded"
 			case r.Context:
 				d := sem.FormatFrame(r.Delimiter)
 				from = fmt.Sprintf("eval(%s, %s, K' ++ %s : K)", sem.FormatPattern(r.LHS), k.Name, d)
-				to = fmt.Sprintf("eval(%s, %s, K)", sem.FormatPattern(r.RHS), delimiterKind(l, r))
+				to = fmt.Sprintf("eval(%s, %s, K)", sem.FormatPattern(r.RHS), l.DelimiterKind(r))
 				why += fmt.Sprintf(": %s the innermost frame of its shape, K' discarded with it", d)
 			}
 			line(from, to, why)
@@ -69,7 +68,7 @@ func (rulesStage) Describe(l *sem.Language) string {
 		for i, f := range k.Frames {
 			var next []string
 			for j := i + 1; j < len(k.Frames); j++ {
-				if sameRoot(k.Frames[j].Pat, f.Pat) {
+				if sem.SameRoot(k.Frames[j].Pat, f.Pat) {
 					next = append(next, fmt.Sprint(j+1))
 				}
 			}
@@ -90,44 +89,4 @@ func (rulesStage) Describe(l *sem.Language) string {
 		fmt.Fprintf(&b, "\n(step %s a b): the transitions from eval(a, %s, []), on a stack of their own, to the first\ncontraction, whose contractum plugged into that stack is b; no step if they halt first (k_0 is %s there).\n", k.Name, k.Name, k.Name)
 	}
 	return b.String()
-}
-
-// abortKind names the kind an abort to the root evaluates its contractum in: the
-// root kind, or, when the file has inner layers, k_0, the kind of the run's whole
-// term (the root kind for the program, K in a step of the layer K).
-func abortKind(l *sem.Language) string {
-	if len(l.Layers) > 0 {
-		return "k_0"
-	}
-	return l.Root().Name
-}
-
-// delimiterKind names the kind of the frames a context rule's delimiter may match
-// (those with its root, its hole's path and kind), the kind its contractum is
-// evaluated in: "k_D" if they are of more than one kind.
-func delimiterKind(l *sem.Language, r *sem.Rule) string {
-	kind := ""
-	for _, k := range l.Kinds {
-		for _, f := range k.Frames {
-			if f.Hole == r.Kind && sameRoot(f.Pat, r.Delimiter) && slices.Equal(f.Path, r.DelimiterPath) {
-				if kind != "" && kind != k.Name {
-					return "k_D"
-				}
-				kind = k.Name
-			}
-		}
-	}
-	if kind == "" {
-		return "k_D"
-	}
-	return kind
-}
-
-// sameRoot reports whether two patterns may match terms of one root: the same
-// constructor, or either a metavariable.
-func sameRoot(p, q *sem.Pattern) bool {
-	if p.Kind != sem.PatCon || q.Kind != sem.PatCon {
-		return true
-	}
-	return p.Con == q.Con
 }

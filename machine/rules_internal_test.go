@@ -114,6 +114,12 @@ func TestSubstMachine(t *testing.T) {
 	}
 }
 
+// substEval runs a closed term on the machine by substitution, whichever discipline
+// Eval chooses.
+func substEval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
+	return evalUnder(l, t, opts, sem.Substitution)
+}
+
 // substStage is the substitution machine as a stage, whichever machine Eval chooses.
 type substStage struct{}
 

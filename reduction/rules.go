@@ -50,19 +50,19 @@ type rulesDecomposition struct {
 
 // decompose splits a term into a context and a potential redex, or finds it is an
 // answer: decomposeTerm and decomposeContext, mutually tail-recursive, as one loop.
-func (s rulesSemantics) decompose(l *sem.Language, t *sem.Term) rulesDecomposition {
-	return s.decomposeIn(l, t, l.Root())
+func (s rulesSemantics) decompose(e *sem.Engine, t *sem.Term) rulesDecomposition {
+	return s.decomposeIn(e, t, e.Lang().Root())
 }
 
 // decomposeIn decomposes t of kind k (the root kind, or an inner layer's).
-func (s rulesSemantics) decomposeIn(l *sem.Language, t *sem.Term, k *sem.Kind) rulesDecomposition {
+func (s rulesSemantics) decomposeIn(e *sem.Engine, t *sem.Term, k *sem.Kind) rulesDecomposition {
 	var E contexts.Rules
 	for {
-		v, d := s.decomposeTerm(l, &E, t, k)
+		v, d := s.decomposeTerm(e, &E, t, k)
 		if v == nil {
 			return d
 		}
-		if t, k, d = s.decomposeContext(l, &E, v); t == nil {
+		if t, k, d = s.decomposeContext(e, &E, v); t == nil {
 			return d
 		}
 	}
@@ -70,14 +70,14 @@ func (s rulesSemantics) decomposeIn(l *sem.Language, t *sem.Term, k *sem.Kind) r
 
 // decomposeTerm descends into t, of kind k, pushing frames onto E, and returns the
 // value it meets, or the potential redex it finds.
-func (rulesSemantics) decomposeTerm(l *sem.Language, E *contexts.Rules, t *sem.Term, k *sem.Kind) (*sem.Term, rulesDecomposition) {
+func (rulesSemantics) decomposeTerm(e *sem.Engine, E *contexts.Rules, t *sem.Term, k *sem.Kind) (*sem.Term, rulesDecomposition) {
 	for {
-		if l.IsValue(t, k) {
+		if e.IsValue(t, k) {
 			return t, rulesDecomposition{}
 		}
-		f, ok := l.FindFrame(t, k, 0)
+		f, ok := e.FindFrame(t, k, 0)
 		if !ok {
-			if len(*E) == 0 && l.IsAnswer(t, k) {
+			if len(*E) == 0 && e.IsAnswer(t, k) {
 				return nil, rulesDecomposition{answer: t}
 			}
 			return nil, rulesDecomposition{context: *E, redex: t, kind: k}
@@ -90,7 +90,7 @@ func (rulesSemantics) decomposeTerm(l *sem.Language, E *contexts.Rules, t *sem.T
 // decomposeContext climbs out of E with the value v until it finds a subterm still to
 // decompose (returned with its kind, the frame that waits for it pushed onto E), a
 // potential redex, or the empty context (an answer).
-func (rulesSemantics) decomposeContext(l *sem.Language, E *contexts.Rules, v *sem.Term) (*sem.Term, *sem.Kind, rulesDecomposition) {
+func (rulesSemantics) decomposeContext(e *sem.Engine, E *contexts.Rules, v *sem.Term) (*sem.Term, *sem.Kind, rulesDecomposition) {
 	for {
 		if len(*E) == 0 {
 			return nil, nil, rulesDecomposition{answer: v}
@@ -99,12 +99,12 @@ func (rulesSemantics) decomposeContext(l *sem.Language, E *contexts.Rules, v *se
 		*E = (*E)[:len(*E)-1]
 		t := top.Plug(v)
 		k := top.Frame.Kind
-		if g, ok := l.FindFrame(t, k, top.Frame.Index+1); ok {
+		if g, ok := e.FindFrame(t, k, top.Frame.Index+1); ok {
 			*E = append(*E, contexts.RulesFrame{Frame: g, Term: t})
 			return sem.At(t, g.Path), g.Hole, rulesDecomposition{}
 		}
-		if !l.IsValue(t, k) {
-			if len(*E) == 0 && l.IsAnswer(t, k) {
+		if !e.IsValue(t, k) {
+			if len(*E) == 0 && e.IsAnswer(t, k) {
 				return nil, nil, rulesDecomposition{answer: t}
 			}
 			return nil, nil, rulesDecomposition{context: *E, redex: t, kind: k}
@@ -115,21 +115,21 @@ func (rulesSemantics) decomposeContext(l *sem.Language, E *contexts.Rules, v *se
 
 // contract is the contraction of a potential redex in its context by the first rule
 // that matches it: the contraction, with the rule's event.
-func (s rulesSemantics) contract(l *sem.Language, d rulesDecomposition) (sem.Contraction, error) {
-	return l.Contract(d.redex, d.kind, d.context, func(t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
-		return s.stepLayer(l, t, k)
+func (s rulesSemantics) contract(e *sem.Engine, d rulesDecomposition) (sem.Contraction, error) {
+	return e.Contract(d.redex, d.kind, d.context, func(t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
+		return s.stepLayer(e, t, k)
 	})
 }
 
 // stepLayer is one step of an inner layer: t, of kind k, decomposed from its root,
 // its redex contracted and the contractum plugged back; ok is false when t is a value
 // of k.
-func (s rulesSemantics) stepLayer(l *sem.Language, t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
-	d := s.decomposeIn(l, t, k)
+func (s rulesSemantics) stepLayer(e *sem.Engine, t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
+	d := s.decomposeIn(e, t, k)
 	if d.redex == nil {
 		return t, "", false, nil
 	}
-	c, err := s.contract(l, d)
+	c, err := s.contract(e, d)
 	if err != nil {
 		return nil, "", false, err
 	}
@@ -144,11 +144,12 @@ func (rulesSemantics) plug(E contexts.Rules, c sem.Contraction) *sem.Term {
 
 // Step is one step: decompose, contract, plug; done (and t an answer) when t is one.
 func (s rulesSemantics) Step(l *sem.Language, t *sem.Term) (next *sem.Term, rule string, done bool, err error) {
-	d := s.decompose(l, t)
+	e := sem.NewEngine(l, sem.Substitution)
+	d := s.decompose(e, t)
 	if d.redex == nil {
 		return d.answer, "", true, nil
 	}
-	c, err := s.contract(l, d)
+	c, err := s.contract(e, d)
 	if err != nil {
 		return nil, "", false, err
 	}
@@ -165,15 +166,16 @@ func (s rulesSemantics) Eval(l *sem.Language, t *sem.Term, opts interderive.Opti
 // contraction spends one unit of fuel and goes to opts.OnContract; an observer sees
 // each decomposition before its contraction, and the contractum and the term after.
 func (s rulesSemantics) iterate(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
+	e := sem.NewEngine(l, sem.Substitution)
 	fuel := interderive.NewCounter(opts)
 	show := newRulesShow(opts, fuel)
 	for {
-		d := s.decompose(l, t)
+		d := s.decompose(e, t)
 		if d.redex == nil {
 			return sem.Answer{Value: d.answer}, nil
 		}
 		show.decomposition(d)
-		c, err := s.contract(l, d)
+		c, err := s.contract(e, d)
 		if err != nil {
 			return sem.Answer{}, err
 		}

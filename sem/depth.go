@@ -21,8 +21,7 @@ import (
 const MaxTermDepth = interderive.StackLimit / 2 / TermFrame
 
 // TermFrame bounds the bytes of Go stack one level of a recursion over a term takes,
-// in sem's matcher and substitution and in the closures' matcher
-// (internal/values/semval).
+// in the engine's matcher (under either discipline) and substitution.
 const TermFrame = 2048
 
 // tooDeep is what a recursion nested deeper than MaxTermDepth panics with, for Guard
@@ -30,10 +29,7 @@ const TermFrame = 2048
 // have no error to return.
 type tooDeep struct{}
 
-// CheckTermDepth panics with tooDeep past MaxTermDepth: for a recursion over a term
-// that counts its depth (the stages over closures' matcher), under Guard.
-func CheckTermDepth(depth int) { checkTermDepth(depth) }
-
+// checkTermDepth panics with tooDeep past MaxTermDepth, for Guard.
 func checkTermDepth(depth int) {
 	if depth > MaxTermDepth {
 		panic(tooDeep{})
@@ -62,17 +58,8 @@ func Guard(eval func() (Answer, error)) (a Answer, err error) {
 }
 
 // guarded is a stage whose evaluation is guarded (Guard), with the stage's other
-// interfaces (Describer, Stepper) kept; every guarded stage is a Refuser, which
-// refuses what the stage refuses.
+// interfaces (Describer, Stepper) kept.
 type guarded struct{ s Stage }
-
-// Refuses is the stage's refusal of l, nil for a stage that is no Refuser.
-func (g guarded) Refuses(l *Language) error {
-	if r, ok := g.s.(Refuser); ok {
-		return r.Refuses(l)
-	}
-	return nil
-}
 
 // Eval runs the stage on a copy of l that carries the run's time and memory budgets,
 // so that a function's evaluation, which takes no contraction (and so no look at the

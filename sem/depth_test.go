@@ -8,7 +8,6 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
-	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
 )
@@ -27,7 +26,7 @@ const towerSem = `(language tower)
 `
 
 // TestTermDepth: a class matched against a term a run built deeper than any program
-// recurses once a level, in sem's matcher and in the closures' (semval); up to
+// recurses once a level, in the engine's matcher under either discipline; up to
 // sem.MaxTermDepth levels it runs within half of the Go stack (the bound's
 // derivation: TermFrame bytes a level), and past it a guarded run stops with a
 // resource limit (sem.TooDeep, exit status 3) instead of a fatal stack overflow.
@@ -62,8 +61,8 @@ func TestTermDepth(t *testing.T) {
 		name    string
 		inClass func(*sem.Term) bool
 	}{
-		{"sem", func(t *sem.Term) bool { return l.InClass(t, class) }},
-		{"semval", func(t *sem.Term) bool { m := semval.NewMeta(l); return m.InClass(semval.Leaf(t, nil), class) }},
+		{"substitution", func(t *sem.Term) bool { return sem.NewEngine(l, sem.Substitution).InClass(t, class) }},
+		{"environments", func(t *sem.Term) bool { return sem.NewEngine(l, sem.Environments).InClass(sem.Leaf(t, nil), class) }},
 	} {
 		var in bool
 		if _, err := sem.Guard(func() (sem.Answer, error) { in = tt.inClass(within); return sem.Answer{}, nil }); err != nil || !in {

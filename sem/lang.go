@@ -291,6 +291,9 @@ type index struct {
 
 // candidates are the indices of the declarations that may match t.
 func (x *index) candidates(t *Term) []int {
+	if t.Op == TermClo {
+		t = t.Body // a closure's root is its term's
+	}
 	switch t.Op {
 	case TermInt:
 		return x.ints

@@ -1,125 +1,35 @@
 package sem
 
 import (
-	"fmt"
-
 	"github.com/interderive/interderive"
 )
 
 // The generic meta-level pieces every derived stage shares: matching, instantiation,
 // capture-avoiding substitution on the declared binders, α-equivalence.
 
-// IsValue reports whether t is a value of kind k: it matches one of k's value
-// patterns.
-func (l *Language) IsValue(t *Term, k *Kind) bool { return l.isValueAt(t, k, 0) }
+// The Language's matching functions run on a substitution engine of their own: for
+// the static checks and the tools, over the program's terms.
 
-// isValueAt is IsValue at depth nested matches of values and classes: past
-// MaxTermDepth, a checked limit rather than an exhausted stack (see tooDeep).
-func (l *Language) isValueAt(t *Term, k *Kind, depth int) bool {
-	if k.Index < 32 {
-		if known := t.values.Load() >> (2 * k.Index); known&1 != 0 {
-			return known&2 != 0
-		}
-	}
-	checkTermDepth(depth)
-	is := l.isValue(t, k, depth)
-	if k.Index < 32 {
-		bits := uint64(1)
-		if is {
-			bits = 3
-		}
-		t.values.Or(bits << (2 * k.Index))
-	}
-	return is
+// IsValue reports whether t is a value of kind k (Engine.IsValue).
+func (l *Language) IsValue(t *Term, k *Kind) bool { e := Engine{l: l}; return e.IsValue(t, k) }
+
+// InClass reports whether t is a term of the class c (Engine.InClass).
+func (l *Language) InClass(t *Term, c *Class) bool { e := Engine{l: l}; return e.InClass(t, c) }
+
+// IsAnswer reports whether t is a non-value answer of kind k (Engine.IsAnswer).
+func (l *Language) IsAnswer(t *Term, k *Kind) bool { e := Engine{l: l}; return e.IsAnswer(t, k) }
+
+// Match matches t against the pattern p, filling the slots of b (Engine.Match).
+func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
+	e := Engine{l: l}
+	return e.match(p, t, b)
 }
 
-// isValue is IsValue, not memoized: a term is immutable, so its answer never
-// changes.
-func (l *Language) isValue(t *Term, k *Kind, depth int) bool {
-	for _, i := range k.values.candidates(t) {
-		v := k.Values[i]
-		if l.match(v.Pat, t, make([]*Term, v.Metas), depth) {
-			return true
-		}
-	}
-	return false
-}
-
-// InClass reports whether t is a term of the class c: one of its alternatives
-// matches it.
-func (l *Language) InClass(t *Term, c *Class) bool { return l.inClass(t, c, 0) }
-
-// inClass is InClass at depth nested matches (see isValueAt).
-func (l *Language) inClass(t *Term, c *Class, depth int) bool {
-	checkTermDepth(depth)
-	for _, i := range c.alts.candidates(t) {
-		if l.match(c.Alts[i], t, make([]*Term, c.Metas[i]), depth) {
-			return true
-		}
-	}
-	return false
-}
-
-// IsAnswer reports whether t is a non-value answer of kind k: it matches one of k's
-// answer patterns.
-func (l *Language) IsAnswer(t *Term, k *Kind) bool {
-	for _, i := range k.answers.candidates(t) {
-		a := k.Answers[i]
-		if l.Match(a.Pat, t, make([]*Term, a.Metas)) {
-			return true
-		}
-	}
-	return false
-}
-
-// Match matches t against the pattern p, filling the slots of b with the terms the
-// metavariables (and a frame's hole) stand for. A value metavariable matches only a
-// value of its kind. It recurses as deep as the pattern nests, and as deep as the
-// values that value metavariables meet (at most MaxTermDepth values and classes
-// deep: see tooDeep).
-func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool { return l.match(p, t, b, 0) }
-
-// match is Match at depth nested matches of values and classes.
-func (l *Language) match(p *Pattern, t *Term, b []*Term, depth int) bool {
-	switch p.Kind {
-	case PatHole:
-		b[p.Slot] = t
-		return true
-	case PatInt:
-		return t.Op == TermInt && t.N == p.N
-	case PatMeta:
-		switch p.Sort.Kind {
-		case MetaVar:
-			if t.Op != TermVar {
-				return false
-			}
-		case MetaInt:
-			if t.Op != TermInt {
-				return false
-			}
-		case MetaValue:
-			if !l.isValueAt(t, p.Sort.ValuesOf, depth+1) {
-				return false
-			}
-		case MetaClass:
-			if !l.inClass(t, p.Sort.Class, depth+1) {
-				return false
-			}
-		}
-		b[p.Slot] = t
-		return true
-	case PatCon:
-		if t.Op != TermCon || t.Con != p.Con {
-			return false
-		}
-		for i, a := range p.Args {
-			if !l.match(a, t.Args[i], b, depth) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+// FindFrame is the first frame of kind k, from index from on in the search order,
+// that t matches (Engine.FindFrame).
+func (l *Language) FindFrame(t *Term, k *Kind, from int) (*Frame, bool) {
+	e := Engine{l: l}
+	return e.FindFrame(t, k, from)
 }
 
 // Conditions evaluates a rule's side conditions on the bindings of its left-hand
@@ -127,148 +37,24 @@ func (l *Language) match(p *Pattern, t *Term, b []*Term, depth int) bool {
 // layer; a step condition holds when its term is not a value of its layer (the static
 // checks' reading, which takes no step).
 func (l *Language) Conditions(r *Rule, b []*Term) bool {
-	ok, _, _ := l.conditions(r.Where, b, func(t *Term, k *Kind) (*Term, string, bool, error) {
-		return t, "", !l.IsValue(t, k), nil
+	e := Engine{l: l}
+	ok, _, _ := e.conditions(r.Where, b, func(t *Term, k *Kind) (*Term, string, bool, error) {
+		return t, "", !e.IsValue(t, k), nil
 	})
 	return ok
 }
 
-// conditions evaluates side conditions in order; a step condition takes its step with
-// step, and its event is returned.
-func (l *Language) conditions(where []*Cond, b []*Term, step LayerStep) (bool, string, error) {
-	event := ""
-	for _, c := range where {
-		switch c.Kind {
-		case CondEq, CondNe:
-			var eq bool
-			if c.Args[0].Kind == PatInt || c.Args[1].Kind == PatInt {
-				// A constant: an integer equals it, any other term does not.
-				x, okx := l.intOf(c.Args[0], b)
-				y, oky := l.intOf(c.Args[1], b)
-				eq = okx && oky && x == y
-			} else {
-				eq = sameAtom(b[c.Args[0].Slot], b[c.Args[1].Slot])
-			}
-			if eq != (c.Kind == CondEq) {
-				return false, "", nil
-			}
-		case CondPrim:
-			args := make([]int64, len(c.Args))
-			for i, a := range c.Args {
-				n, ok := l.intOf(a, b)
-				if !ok {
-					return false, "", nil
-				}
-				args[i] = n
-			}
-			if !c.Prim.Cmp(args) {
-				return false, "", nil
-			}
-		case CondFresh:
-			base := b[c.Args[1].Slot]
-			avoid := make([]*Term, 0, len(c.Args)-2)
-			for _, a := range c.Args[2:] {
-				avoid = append(avoid, b[a.Slot])
-			}
-			b[c.Args[0].Slot] = Var(base.P, FreshName(base.Name, avoid...))
-		case CondStep:
-			if step == nil {
-				return false, "", fmt.Errorf("no stepper for the inner layer %s", c.Layer.Name)
-			}
-			next, ev, ok, err := step(b[c.Args[0].Slot], c.Layer)
-			if err != nil || !ok {
-				return false, "", err
-			}
-			b[c.Args[1].Slot], event = next, ev
-		}
-	}
-	return true, event, nil
-}
-
-// sameAtom is the equality of = and !=: the same name, the same integer, or
-// α-equivalent terms.
-func sameAtom(a, b *Term) bool {
-	if a.Op == TermVar && b.Op == TermVar {
-		return a.Name == b.Name
-	}
-	return AlphaEqual(a, b)
-}
-
-// intOf evaluates an integer pattern of a prim: a literal, an integer metavariable,
-// or a prim (on right-hand sides).
-func (l *Language) intOf(p *Pattern, b []*Term) (int64, bool) {
-	switch p.Kind {
-	case PatInt:
-		return p.N, true
-	case PatMeta:
-		if t := b[p.Slot]; t != nil && t.Op == TermInt {
-			return t.N, true
-		}
-	case PatPrim:
-		args := make([]int64, len(p.Args))
-		for i, a := range p.Args {
-			n, ok := l.intOf(a, b)
-			if !ok {
-				return 0, false
-			}
-			args[i] = n
-		}
-		return p.Prim.Int(args)
-	}
-	return 0, false
-}
-
 // Instantiate builds a rule's right-hand side from the bindings of its left-hand side
-// and conditions. at is the position the new nodes take (the redex's). It fails only
-// where a prim is undefined (a division by zero).
+// and conditions, by substitution (Engine.Instantiate).
 func (l *Language) Instantiate(p *Pattern, b []*Term, at Pos) (*Term, error) {
-	return l.instantiateIn(p, b, at, 0)
+	e := Engine{l: l}
+	return e.Instantiate(p, b, at)
 }
 
-// instantiateIn is Instantiate within depth nested function calls.
-func (l *Language) instantiateIn(p *Pattern, b []*Term, at Pos, depth int) (*Term, error) {
-	switch p.Kind {
-	case PatMeta:
-		return b[p.Slot], nil
-	case PatInt:
-		return Int(at, p.N), nil
-	case PatPrim:
-		n, ok := l.intOf(p, b)
-		if !ok {
-			return nil, fmt.Errorf("prim %s is undefined here", p.Prim.Name)
-		}
-		return Int(at, n), nil
-	case PatSubst:
-		t, err := l.instantiateIn(p.Args[0], b, at, depth)
-		if err != nil {
-			return nil, err
-		}
-		x := b[p.Args[1].Slot]
-		v, err := l.instantiateIn(p.Args[2], b, at, depth)
-		if err != nil {
-			return nil, err
-		}
-		return Subst(t, x.Name, v), nil
-	case PatCall:
-		args := make([]*Term, len(p.Args))
-		for i, a := range p.Args {
-			var err error
-			if args[i], err = l.instantiateIn(a, b, at, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return l.call(p.Fn, args, at, depth)
-	case PatCon:
-		args := make([]*Term, len(p.Args))
-		for i, a := range p.Args {
-			var err error
-			if args[i], err = l.instantiateIn(a, b, at, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return App(at, p.Con, args...), nil
-	}
-	return nil, fmt.Errorf("cannot instantiate a %v", p.Kind)
+// Contract contracts the potential redex t of kind k in the context E, by
+// substitution (Engine.Contract).
+func (l *Language) Contract(t *Term, k *Kind, E Context, step LayerStep) (Contraction, error) {
+	return NewEngine(l, Substitution).Contract(t, k, E, step)
 }
 
 // MaxCallDepth bounds the nesting of function calls, so that a function that
@@ -290,34 +76,8 @@ const CallFrame = 1024
 // whose conditions hold gives the result. It is a *FunctionError when no clause
 // applies, or when the calls nest deeper than MaxCallDepth.
 func (l *Language) Call(f *Function, args []*Term, at Pos) (*Term, error) {
-	return l.call(f, args, at, 0)
-}
-
-func (l *Language) call(f *Function, args []*Term, at Pos, depth int) (*Term, error) {
-	if err := l.run.tick(); err != nil {
-		return nil, err
-	}
-	if depth > MaxCallDepth {
-		return nil, l.functionError(f, args, MaxCallDepth)
-	}
-	for _, c := range f.Clauses {
-		b := make([]*Term, c.Metas)
-		matched := true
-		for i, a := range c.Args {
-			if !l.Match(a, args[i], b) {
-				matched = false
-				break
-			}
-		}
-		if !matched {
-			continue
-		}
-		if ok, _, _ := l.conditions(c.Where, b, nil); !ok {
-			continue
-		}
-		return l.instantiateIn(c.RHS, b, at, depth+1)
-	}
-	return nil, l.functionError(f, args, 0)
+	e := Engine{l: l}
+	return e.call(f, args, at, 0)
 }
 
 // Subst is the capture-avoiding substitution t[x := v] on the declared binders: it
@@ -461,8 +221,11 @@ func FreshName(x string, in ...*Term) string {
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if t.Op == TermVar {
+		switch t.Op {
+		case TermVar:
 			used[t.Name] = true
+		case TermClo:
+			stack = append(stack, t.Body) // the names of a closure's term, as written
 		}
 		stack = append(stack, t.Args...)
 	}

@@ -16,6 +16,7 @@ const (
 	TermVar TermOp = iota // a variable (an occurrence, or a binder's name)
 	TermInt               // an integer literal
 	TermCon               // a constructor applied to its arguments
+	TermClo               // a closure Body[Env]: the environment discipline's (clo.go)
 )
 
 // Term is a term of a rule-defined calculus: a generic syntax tree. Terms are
@@ -27,11 +28,17 @@ type Term struct {
 	N    int64  // TermInt
 	Con  *Con   // TermCon
 	Args []*Term
+	Body *Term // TermClo: the term under the environment
+	Env  *Env  // TermClo: the environment
 
 	closed atomic.Bool // known to have no free variable (Subst was given it as a closed value)
-	// values memoizes IsValue for the kinds numbered below 32: bit 2i says that
-	// whether the term is a value of kind i is known, bit 2i+1 that it is one.
-	values atomic.Uint64
+	// memo memoizes IsValue for the kinds numbered below 16 and InClass for the
+	// classes numbered below 16 (see memoBits): bit 2i says that whether the term is a
+	// value of kind i is known, bit 2i+1 that it is one; the classes' bits follow at
+	// bit 32.
+	memo atomic.Uint64
+	view atomic.Pointer[Term] // TermClo of a constructor: its expansion (View)
+	back atomic.Pointer[Term] // TermClo and nodes under environments: the read-back (ReadBack)
 }
 
 // Var is the variable x.
@@ -81,6 +88,8 @@ func FormatBounded(t *Term, b interderive.PrintBudget) (string, error) {
 			w.WriteString(it.t.Name)
 		case TermInt:
 			w.WriteString(strconv.FormatInt(it.t.N, 10))
+		case TermClo: // a closure, where only a term read back was expected
+			stack = append(stack, item{lit: "[ρ]"}, item{t: it.t.Body})
 		case TermCon:
 			w.WriteString("(" + it.t.Con.Name)
 			stack = append(stack, item{lit: ")"})

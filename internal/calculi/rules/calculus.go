@@ -230,25 +230,14 @@ func (c Calculus) MatchesAnswer(expected string, got workbench.Outcome) bool {
 }
 
 // Refuses says why the stage s does not run the rule file's programs
-// (workbench.Refuser): a stage over environments refuses a file that does not qualify
-// for them (sem.Refuser, which the guarded stage sem.StageOf gives passes on); nil
-// when s runs them.
+// (workbench.Refuser): it derives no stage from a rule file (sem.StageOf); nil when s
+// runs them. Every derived stage runs every rule file, under environments or by
+// substitution (semval.Discipline).
 func (c Calculus) Refuses(s interderive.Stage) error {
-	d, ok := sem.StageOf(s)
-	if !ok {
+	if _, ok := sem.StageOf(s); !ok {
 		return fmt.Errorf("the %s stage does not run rule-defined calculi", s.Name())
 	}
-	r, ok := d.(sem.Refuser)
-	if !ok {
-		return nil
-	}
-	err := r.Refuses(c.Lang)
-	if u, ok := err.(*semval.Unqualified); ok {
-		named := *u
-		named.File = c.File
-		return &named
-	}
-	return err
+	return nil
 }
 
 // LineComment: ";".
@@ -328,6 +317,7 @@ func (p Program) Run(stage interderive.Stage, v string, opts interderive.Options
 func Derive(l *sem.Language, stages []interderive.Stage) string {
 	var b strings.Builder
 	b.WriteString(sem.FormatTables(l))
+	b.WriteString("\n" + Discipline(l) + "\n")
 	for _, s := range stages {
 		st, ok := sem.StageOf(s)
 		if !ok {
@@ -340,4 +330,14 @@ func Derive(l *sem.Language, stages []interderive.Stage) string {
 		fmt.Fprintf(&b, "\n== %s (%s) ==\n%s", s.Name(), s.Doc(), d.Describe(l))
 	}
 	return b.String()
+}
+
+// Discipline says, for a person, the discipline the derived stages run l under, and
+// why: environments when l qualifies for them, substitution otherwise, with the
+// pattern that matches a variable occurrence.
+func Discipline(l *sem.Language) string {
+	if err := semval.NotQualified(l); err != nil {
+		return "discipline: substitution, in every derived stage: " + err.Error()
+	}
+	return "discipline: environments, in every derived stage but the reduction semantics (no pattern matches a variable occurrence: (subst t x v) extends t's environment, a variable is looked up)"
 }

@@ -2,11 +2,27 @@ package semval
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/sem"
 )
+
+func loadRuleFile(t *testing.T, name string) *sem.Language {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "rules", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sem.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
 
 // TestPrinter: closures printed as the stages over environments hold them, each case
 // by hand. (lam x (lam y (add x y))) expanded twice: the inner body (add x y) is under
@@ -14,7 +30,7 @@ import (
 // entry (a copy of the chain up to it, (y ↦ ·) : (x ↦ 1[ε]) : ε, its tail defined
 // first, ρ3, since the head's definition, ρ4, refers to it). A name (a binder's variable)
 // prints alone; an environment already named is not defined again; an item is cut at
-// its budget.
+// its budget. A plain term (the substitution discipline's) prints as sem.Format does.
 func TestPrinter(t *testing.T) {
 	l := loadRuleFile(t, "cbv.sem")
 	lam, err := l.ReadTerm([]byte("(lam x (lam y (add x y)))"))
@@ -25,20 +41,21 @@ func TestPrinter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outer := View(Leaf(lam, nil))
-	inner := View(outer.Args[1])
+	outer := sem.View(sem.Leaf(lam, nil))
+	inner := sem.View(outer.Args[1])
 	body := inner.Args[1]
+	e := sem.NewEngine(l, sem.Environments)
 	p := NewPrinter(interderive.PrintBudget{})
 	for _, tc := range []struct {
-		c    *Clo
+		c    *sem.Term
 		want string
 		defs []string
 	}{
 		{outer, "(lam x (lam y (add x y))[ρ1])", []string{"ρ1 = (x ↦ ·) : ε"}},
 		{inner, "(lam y (add x y)[ρ2])", []string{"ρ2 = (y ↦ ·) : ρ1"}},
 		{body, "(add x y)[ρ2]", nil},
-		{Subst(body, "x", Leaf(one, nil)), "(add x y)[ρ4]", []string{"ρ3 = (x ↦ 1[ε]) : ε", "ρ4 = (y ↦ ·) : ρ3"}},
-		{Leaf(lam, nil), "(lam x (lam y (add x y)))[ε]", nil},
+		{e.Subst(body, "x", sem.Leaf(one, nil)), "(add x y)[ρ4]", []string{"ρ3 = (x ↦ 1[ε]) : ε", "ρ4 = (y ↦ ·) : ρ3"}},
+		{sem.Leaf(lam, nil), "(lam x (lam y (add x y)))[ε]", nil},
 	} {
 		got, err := p.Closure(tc.c)
 		if defs := p.Defs(); err != nil || got != tc.want || !slices.Equal(defs, tc.defs) {
@@ -47,6 +64,9 @@ func TestPrinter(t *testing.T) {
 	}
 	if got := p.Short(outer, 10); got != "(lam x (la…" {
 		t.Errorf("Short: %q", got)
+	}
+	if got, err := p.Closure(lam); got != "(lam x (lam y (add x y)))" || err != nil {
+		t.Errorf("a plain term: %q, %v", got, err)
 	}
 	cut := NewPrinter(interderive.PrintBudget{Max: 8})
 	if got, err := cut.Closure(outer); got != "(lam x (" || !errors.Is(err, interderive.ErrOutputLimit) {

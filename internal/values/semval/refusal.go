@@ -35,8 +35,18 @@ func (e *Unqualified) Error() string {
 // Unwrap makes errors.Is(err, ErrNotQualified) hold.
 func (e *Unqualified) Unwrap() error { return ErrNotQualified }
 
-// A Refuser is a derived stage that does not run every rule file (sem.Refuser).
-type Refuser = sem.Refuser
+// Qualifies reports whether l qualifies for environments: no pattern matches a
+// variable occurrence in a term position (NotQualified says which does).
+func Qualifies(l *sem.Language) bool { return NotQualified(l) == nil }
+
+// Discipline is the discipline the derived stages run l under: environments when it
+// qualifies for them, substitution otherwise.
+func Discipline(l *sem.Language) sem.Discipline {
+	if Qualifies(l) {
+		return sem.Environments
+	}
+	return sem.Substitution
+}
 
 // NotQualified is why l does not qualify for environments (an *Unqualified): the first
 // pattern, in the file's order of declarations by kind, that matches a variable

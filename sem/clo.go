@@ -1,0 +1,355 @@
+package sem
+
+// Closures: the terms of the environment discipline (Engine). A closure is a term of
+// its own kind, TermClo, t[ρ]: a term of the program or of a rule's right-hand side
+// (its Body) under an environment (its Env). The other terms a run over environments
+// holds are constructor nodes whose children are closures (built by plugging a value
+// into a frame and by the right-hand sides), names (plain variables: the binders of
+// nodes, and variables a right-hand side makes) and plain integers nowhere but in
+// positions of integers. An environment maps a name to a closure, or to nothing: a
+// binder around the closure binds it and it is not substituted yet (a child under a
+// binder is closed by its parent's environment with the binder's name shadowed).
+// Substitution (subst t x v) is only an environment's extension: t[ρ][x := v] binds x
+// in the first place ρ shadows it, and changes nothing where ρ already gives x a
+// closure (x is not free there). A variable is looked up when a pattern meets it: the
+// environment steps (look-up, the expansion of t[ρ] into its constructor and
+// children) are not contractions, and the contractions are the substitution
+// discipline's, one for one.
+//
+// Under the substitution discipline no term is a closure, and the functions here are
+// the identity (Resolve, View) or are not called (ReadBack, substClosure).
+
+// Env is an environment: innermost binding first; c nil marks a name a binder
+// around binds, not substituted yet.
+type Env struct {
+	name string
+	c    *Term
+	next *Env
+}
+
+// find is the innermost entry of x, or nil.
+func (e *Env) find(x string) *Env {
+	for ; e != nil; e = e.next {
+		if e.name == x {
+			return e
+		}
+	}
+	return nil
+}
+
+// Bind is the environment e with x bound to c (nil c: x bound by a binder around,
+// not substituted yet).
+func (e *Env) Bind(x string, c *Term) *Env { return &Env{name: x, c: c, next: e} }
+
+// Name is the name e's innermost entry binds.
+func (e *Env) Name() string { return e.name }
+
+// Value is the closure e's innermost entry binds its name to, nil for a name bound by
+// a binder around, not substituted yet.
+func (e *Env) Value() *Term { return e.c }
+
+// Next is e without its innermost entry.
+func (e *Env) Next() *Env { return e.next }
+
+// Leaf is the closure t[env]; a variable with no environment is a name, itself.
+func Leaf(t *Term, env *Env) *Term {
+	if env == nil && t.Op == TermVar {
+		return t
+	}
+	return &Term{P: t.P, Op: TermClo, Body: t, Env: env}
+}
+
+// IsName reports whether t is a name: a plain variable (under environments, the
+// binder positions of nodes, and the variables a right-hand side makes).
+func IsName(t *Term) bool { return t.Op == TermVar }
+
+// Resolve looks a variable closure up in its environment, until a term that is not a
+// bound variable; a variable bound by a binder around (or free) stays.
+func Resolve(t *Term) *Term {
+	for t.Op == TermClo && t.Body.Op == TermVar {
+		e := t.Env.find(t.Body.Name)
+		if e == nil || e.c == nil {
+			return t
+		}
+		t = e.c
+	}
+	return t
+}
+
+// View is t resolved, a closure whose term is a constructor expanded into a node: its
+// children are its term's, under its environment (with the names of the binders
+// around each shadowed). The expansion is memoized on the closure.
+func View(t *Term) *Term {
+	t = Resolve(t)
+	if t.Op != TermClo || t.Body.Op != TermCon {
+		return t
+	}
+	if v := t.view.Load(); v != nil {
+		return v
+	}
+	v := expand(t)
+	t.view.Store(v)
+	return v
+}
+
+// expand is a closure of a constructor term expanded into a node.
+func expand(c *Term) *Term {
+	t := c.Body
+	args := make([]*Term, len(t.Args))
+	for i, a := range t.Con.Args {
+		switch a.Kind {
+		case ArgVar, ArgInt:
+			args[i] = Leaf(t.Args[i], nil)
+		default:
+			env := c.Env
+			for _, b := range t.Con.scope[i] {
+				env = &Env{name: t.Args[b].Name, next: env}
+			}
+			args[i] = Leaf(t.Args[i], env)
+		}
+	}
+	return &Term{P: t.P, Op: TermCon, Con: t.Con, Args: args}
+}
+
+// intValue is the integer t stands for, if it is one: a literal, or a closure of one.
+func intValue(t *Term) (int64, bool) {
+	switch t.Op {
+	case TermInt:
+		return t.N, true
+	case TermClo:
+		if t.Body.Op == TermInt {
+			return t.Body.N, true
+		}
+	}
+	return 0, false
+}
+
+// substClosure is t[x := v] under environments: at a closure, the environment
+// extended where it shadows x (or where x is free), unchanged where it gives x a
+// closure; at a node, pushed to its children but those a binder of x scopes. A name v
+// (a variable a right-hand side made, (subst e x x_2)) renames x in the closure's
+// term instead, the new name shadowed. A name t is the closure t[ε].
+func substClosure(t *Term, x string, v *Term) *Term {
+	switch t.Op {
+	case TermInt:
+		return t
+	case TermCon:
+		args := make([]*Term, len(t.Args))
+		copy(args, t.Args)
+		for j, a := range t.Con.Args {
+			if a.Kind != ArgTerm {
+				continue
+			}
+			hidden := false
+			for _, bi := range t.Con.scope[j] {
+				hidden = hidden || t.Args[bi].Name == x
+			}
+			if !hidden {
+				args[j] = substClosure(t.Args[j], x, v)
+			}
+		}
+		return &Term{P: t.P, Op: TermCon, Con: t.Con, Args: args}
+	}
+	body, env := t, (*Env)(nil)
+	if t.Op == TermClo {
+		body, env = t.Body, t.Env
+	}
+	if body.Op == TermInt {
+		return t
+	}
+	e := env.find(x)
+	if e != nil && e.c != nil {
+		return t // x is not free here: the environment gives it already
+	}
+	if IsName(v) {
+		return &Term{P: body.P, Op: TermClo, Body: Subst(body, x, v), Env: &Env{name: v.Name, next: env}}
+	}
+	if e == nil {
+		return &Term{P: body.P, Op: TermClo, Body: body, Env: &Env{name: x, c: v, next: env}}
+	}
+	// Replace the shadowing entry: copy the environment up to it.
+	var head, tail *Env
+	for p := env; p != e; p = p.next {
+		n := &Env{name: p.name, c: p.c}
+		if head == nil {
+			head = n
+		} else {
+			tail.next = n
+		}
+		tail = n
+	}
+	n := &Env{name: x, c: v, next: e.next}
+	if head == nil {
+		return &Term{P: body.P, Op: TermClo, Body: body, Env: n}
+	}
+	tail.next = n
+	return &Term{P: body.P, Op: TermClo, Body: body, Env: head}
+}
+
+// readBack is the term t stands for once read back (ReadBack), if known: a name or an
+// integer stands for itself.
+func readBack(t *Term) *Term {
+	if t.Op == TermVar || t.Op == TermInt {
+		return t
+	}
+	return t.back.Load()
+}
+
+// ReadBack is the term a closure stands for (σ): each closure's term with its
+// environment's closures (those of its free variables) substituted, read back in
+// turn. Closures nest as deep as the run made them (a closure over a closure over
+// ...), so ReadBack keeps the closures still to read back in a stack of its own rather
+// than Go's, and reads a closure that several others hold back once; it recurses only
+// into a closure's term, a subterm of the program or of a rule's right-hand side.
+//
+// The read-back is memoized on the closure itself, and shares what it can: a closure
+// with nothing to substitute is its own term, and a node's read-back keeps the node's
+// position, as the substitution discipline's term would. The memory a run takes is
+// then its live closures' (twice at most), however many closures it reads back: a run
+// that reads back, at each step, a term that grows (a function's argument) keeps only
+// the last one. It is for the terms of the environment discipline only: under
+// substitution a term is its own read-back (Engine.ReadBack).
+func ReadBack(c *Term) *Term {
+	if b := readBack(c); b != nil {
+		return b
+	}
+	fvs := map[*Term]map[string]bool{} // the free variables of closures' terms, for this read-back
+	stack := []*Term{c}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		if readBack(top) != nil {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		pending := false
+		for _, d := range deps(top, fvs) {
+			if readBack(d) == nil {
+				stack, pending = append(stack, d), true
+			}
+		}
+		if pending {
+			continue
+		}
+		stack = stack[:len(stack)-1]
+		switch {
+		case top.Op == TermCon:
+			args := make([]*Term, len(top.Args))
+			for i, a := range top.Args {
+				args[i] = readBack(a)
+			}
+			top.back.Store(App(top.P, top.Con, args...))
+		case top.Env == nil || top.Body.Op == TermInt:
+			top.back.Store(top.Body)
+		default:
+			top.back.Store(readLeaf(top.Body, top.Env, map[string]int{}))
+		}
+	}
+	return readBack(c)
+}
+
+// readArg is a function's argument read back: at once where no variable can occur
+// (a closure of a ground sort's term is that term), else by ReadBack.
+func readArg(c *Term) *Term {
+	switch c.Op {
+	case TermVar, TermInt:
+		return c
+	case TermClo:
+		if c.Env == nil || c.Body.Op == TermInt || c.Body.Op == TermCon && c.Body.Con.Sort.Ground {
+			return c.Body
+		}
+		return ReadBack(c)
+	}
+	if !c.Con.Sort.Ground {
+		return ReadBack(c)
+	}
+	args := make([]*Term, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = readArg(a)
+	}
+	return App(c.P, c.Con, args...)
+}
+
+// deps are the terms c's read-back needs first: a node's children, a closure's
+// closures of its free variables (fvs memoizes the free variables of terms).
+func deps(c *Term, fvs map[*Term]map[string]bool) []*Term {
+	if c.Op == TermCon {
+		return c.Args
+	}
+	if c.Env == nil || c.Body.Op == TermInt {
+		return nil
+	}
+	fv, ok := fvs[c.Body]
+	if !ok {
+		fv = FreeVars(c.Body)
+		fvs[c.Body] = fv
+	}
+	var out []*Term
+	for x := range fv {
+		if e := c.Env.find(x); e != nil && e.c != nil {
+			out = append(out, e.c)
+		}
+	}
+	return out
+}
+
+// readLeaf substitutes env's read-back closures into t, but for the names a binder of
+// t hides; a subterm in which nothing is substituted is t's own.
+func readLeaf(t *Term, env *Env, hidden map[string]int) *Term {
+	switch t.Op {
+	case TermInt:
+		return t
+	case TermVar:
+		if hidden[t.Name] > 0 {
+			return t
+		}
+		if e := env.find(t.Name); e != nil && e.c != nil {
+			return readBack(e.c)
+		}
+		return t
+	}
+	var args []*Term // nil while every argument is t's own
+	for i, a := range t.Con.Args {
+		if a.Kind != ArgTerm {
+			continue
+		}
+		for _, b := range t.Con.scope[i] {
+			hidden[t.Args[b].Name]++
+		}
+		u := readLeaf(t.Args[i], env, hidden)
+		for _, b := range t.Con.scope[i] {
+			hidden[t.Args[b].Name]--
+		}
+		if u != t.Args[i] && args == nil {
+			args = make([]*Term, len(t.Args))
+			copy(args, t.Args)
+		}
+		if args != nil {
+			args[i] = u
+		}
+	}
+	if args == nil {
+		return t
+	}
+	return &Term{P: t.P, Op: TermCon, Con: t.Con, Args: args}
+}
+
+// At is t's child at path, t expanded at each level (a plain term's subterm there).
+func At(t *Term, path []int) *Term {
+	for _, i := range path {
+		t = View(t).Args[i]
+	}
+	return t
+}
+
+// PlugAt is t with its child at path (t expanded at each level) replaced by u: a
+// frame plugged. It recurses as deep as the path, a frame's pattern's depth.
+func PlugAt(t *Term, path []int, u *Term) *Term {
+	if len(path) == 0 {
+		return u
+	}
+	n := View(t)
+	args := make([]*Term, len(n.Args))
+	copy(args, n.Args)
+	args[path[0]] = PlugAt(n.Args[path[0]], path[1:], u)
+	return &Term{P: n.P, Op: TermCon, Con: n.Con, Args: args}
+}

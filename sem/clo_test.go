@@ -1,0 +1,68 @@
+package sem_test
+
+import (
+	"testing"
+
+	"github.com/interderive/interderive/sem"
+)
+
+// TestEnvSubst: substitution under environments, each case derived by hand from the
+// rules of substClosure (clo.go): a closure's environment is extended where it
+// shadows x, unchanged where it gives x already, and a name renames.
+func TestEnvSubst(t *testing.T) {
+	l := load(t, "cbv.sem")
+	e := sem.NewEngine(l, sem.Environments)
+	one := sem.Leaf(read(t, l, "1"), nil)
+	// The body of (lam x (lam y (add x y))): x and y are shadowed, so x := 1 binds x.
+	lam := read(t, l, "(lam x (lam y (add x y)))")
+	body := sem.View(sem.View(sem.Leaf(lam, nil)).Args[1]).Args[1] // (add x y) under x, y shadowed
+	if got := e.ReadBack(e.Subst(body, "x", one)); sem.Format(got) != "(add 1 y)" {
+		t.Errorf("got %s, want (add 1 y)", got)
+	}
+	// Where the environment gives x already, x := 1 changes nothing.
+	given := sem.Leaf(read(t, l, "(lam x x)").Args[1], (*sem.Env)(nil).Bind("x", sem.Leaf(read(t, l, "5"), nil)))
+	if got := e.ReadBack(e.Subst(given, "x", one)); sem.Format(got) != "5" {
+		t.Errorf("got %s, want 5", got)
+	}
+	// A name renames: x := x' in the shadowed body gives (add x' y).
+	renamed := e.Subst(body, "x", sem.Var(sem.Pos{}, "x'"))
+	if got := e.ReadBack(renamed); sem.Format(got) != "(add x' y)" {
+		t.Errorf("got %s, want (add x' y)", got)
+	}
+	// Under substitution the same engine calls are the substitution's: (add x y)[x := 1].
+	s := sem.NewEngine(l, sem.Substitution)
+	plain := read(t, l, "(lam x (lam y (add x y)))").Args[1].Args[1]
+	if got := s.ReadBack(s.Subst(plain, "x", read(t, l, "1"))); sem.Format(got) != "(add 1 y)" {
+		t.Errorf("substitution: got %s, want (add 1 y)", got)
+	}
+}
+
+// TestViewAndResolve: a variable closure is looked up through its environment to the
+// closure bound there; one bound by a binder around (not substituted yet) stays; a
+// closure of a constructor expands into a node whose children are closures of its
+// arguments, the binders' names shadowed (and a name in the binder's position). Under
+// substitution a term is its own look-up and expansion.
+func TestViewAndResolve(t *testing.T) {
+	l := load(t, "cbv.sem")
+	five := sem.Leaf(read(t, l, "5"), nil)
+	x := read(t, l, "(lam x x)").Args[1] // the occurrence x
+	bound := sem.Leaf(x, (*sem.Env)(nil).Bind("x", five))
+	if got := sem.Resolve(bound); got != five {
+		t.Errorf("Resolve of x[x ↦ 5]: %v, want the closure 5[ε]", got)
+	}
+	shadowed := sem.Leaf(x, (*sem.Env)(nil).Bind("x", nil))
+	if got := sem.Resolve(shadowed); got != shadowed {
+		t.Errorf("Resolve of x[x ↦ ·]: %v, want itself", got)
+	}
+	lam := read(t, l, "(lam x x)")
+	n := sem.View(sem.Leaf(lam, nil))
+	if n.Op != sem.TermCon || n.Con != lam.Con || !sem.IsName(n.Args[0]) || n.Args[0].Name != "x" {
+		t.Fatalf("View of (lam x x)[ε]: %v", n)
+	}
+	if body := n.Args[1]; body.Op != sem.TermClo || body.Env.Name() != "x" || body.Env.Value() != nil || body.Env.Next() != nil {
+		t.Errorf("the body of the expansion: want x[(x ↦ ·) : ε]")
+	}
+	if sem.View(lam) != lam || sem.Resolve(lam) != lam {
+		t.Errorf("a plain term is its own view and look-up")
+	}
+}

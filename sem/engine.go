@@ -1,0 +1,597 @@
+package sem
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+
+	"github.com/interderive/interderive"
+)
+
+// The engine: the one matcher, the one instantiation and the one contraction every
+// derived stage shares. It runs under one of two disciplines. Under substitution its
+// terms are the program's and the rules' terms, and a rule's (subst t x v) replaces x
+// in t. Under environments its terms are closures t[ρ], nodes of closures and names
+// (clo.go): (subst t x v) extends t's environment, and a variable is looked up when a
+// pattern meets it. The same code matches both, since under substitution a term is
+// its own look-up (Resolve), expansion (View) and read-back (ReadBack).
+
+// Discipline says how the terms of a run stand for substitution.
+type Discipline uint8
+
+// The disciplines.
+const (
+	Substitution Discipline = iota // terms, substituted
+	Environments                   // closures, their environments extended
+)
+
+// String names the discipline.
+func (d Discipline) String() string {
+	if d == Environments {
+		return "environments"
+	}
+	return "substitution"
+}
+
+// Engine is the meta-level of one run of a derived stage under a discipline:
+// matching, instantiation, contraction, read-back. It keeps the bindings of the
+// matches under way on a stack of its own (a match allocates none) and counts the
+// values and classes matched inside one another. An engine is for one goroutine.
+type Engine struct {
+	l     *Language
+	env   bool
+	buf   []*Term // the bindings of the matches under way (take, release)
+	depth int     // values and classes matched inside one another, at most MaxTermDepth
+	calls *Engine // the substitution engine the functions run on (fns)
+}
+
+// NewEngine is the engine of a run of l under the discipline d.
+func NewEngine(l *Language, d Discipline) *Engine {
+	return &Engine{l: l, env: d == Environments}
+}
+
+// Lang is the rule file's language.
+func (e *Engine) Lang() *Language { return e.l }
+
+// Discipline is the engine's discipline.
+func (e *Engine) Discipline() Discipline {
+	if e.env {
+		return Environments
+	}
+	return Substitution
+}
+
+// Start is the term a run of the closed program t starts from: t, or the closure
+// t[ε].
+func (e *Engine) Start(t *Term) *Term {
+	if e.env {
+		return Leaf(t, nil)
+	}
+	return t
+}
+
+// ReadBack is the term t stands for (σ, under environments; t itself under
+// substitution).
+func (e *Engine) ReadBack(t *Term) *Term {
+	if !e.env {
+		return t
+	}
+	return ReadBack(t)
+}
+
+// LookUp is the environment step of look-up, x[ρ] ~> ρ(x), as often as it applies (t
+// itself under substitution); a variable that no environment gives a closure is a
+// stuck run: the program is closed, so a variable under evaluation is always given
+// one.
+func (e *Engine) LookUp(t *Term) (*Term, error) {
+	if !e.env {
+		return t, nil
+	}
+	t = Resolve(t)
+	switch {
+	case t.Op == TermVar:
+		return nil, interderive.Stuck(t.Name, "free variable %s", t.Name)
+	case t.Op == TermClo && t.Body.Op == TermVar:
+		return nil, interderive.Stuck(t.Body.Name, "free variable %s", t.Body.Name)
+	}
+	return t, nil
+}
+
+// Short prints t for a message: read back, at most interderive.MaxStuckShown bytes.
+func (e *Engine) Short(t *Term) string {
+	return FormatShort(e.ReadBack(t), interderive.MaxStuckShown)
+}
+
+// leaf is a term a right-hand side builds from nothing (an integer, a function's
+// result): itself, or its closure under the empty environment.
+func (e *Engine) leaf(t *Term) *Term {
+	if e.env {
+		return Leaf(t, nil)
+	}
+	return t
+}
+
+// fns is the engine the functions of the file run on: meta-level, on terms read back,
+// by substitution.
+func (e *Engine) fns() *Engine {
+	if !e.env {
+		return e
+	}
+	if e.calls == nil {
+		e.calls = &Engine{l: e.l}
+	}
+	return e.calls
+}
+
+// take is a slice of n bindings from the engine's stack of bindings; release gives
+// it back, last taken first. A match writes every slot before anything reads it (a
+// metavariable is bound where it occurs, a fresh or a step binds its own), so a slice
+// taken is not cleared.
+func (e *Engine) take(n int) []*Term {
+	l := len(e.buf)
+	e.buf = slices.Grow(e.buf, n)[:l+n]
+	return e.buf[l : l+n : l+n]
+}
+
+func (e *Engine) release(b []*Term) { e.buf = e.buf[:len(e.buf)-len(b)] }
+
+// matches reports whether t matches p, whose bindings are n.
+func (e *Engine) matches(p *Pattern, t *Term, n int) bool {
+	b := e.take(n)
+	ok := e.match(p, t, b)
+	e.release(b)
+	return ok
+}
+
+// memo is f's answer for the pair of bits i of *bits if known (bit 2i says it is, bit
+// 2i+1 what it is), else computed and kept there; pairs from 32 on are not kept. A
+// term is immutable, so the answer never changes.
+func memo(bits *atomic.Uint64, i int, f func() bool) bool {
+	if i >= 32 {
+		return f()
+	}
+	if known := bits.Load() >> (2 * i); known&1 != 0 {
+		return known&2 != 0
+	}
+	is := f()
+	b := uint64(1)
+	if is {
+		b = 3
+	}
+	bits.Or(b << (2 * i))
+	return is
+}
+
+// memoBits is the pair of memo bits of the kind or class numbered i: the kinds' from
+// 0, the classes' from 16; none (32) past 16 of either.
+func memoBits(i int, class bool) int {
+	if i >= 16 {
+		return 32
+	}
+	if class {
+		return 16 + i
+	}
+	return i
+}
+
+// nested is f, a match of a value or a class inside the matches under way: past
+// MaxTermDepth of them (a term a run built deeper than any program), the run stops
+// with TooDeep (Guard) instead of exhausting the stack.
+func (e *Engine) nested(f func() bool) bool {
+	e.depth++
+	checkTermDepth(e.depth)
+	is := f()
+	e.depth--
+	return is
+}
+
+// IsValue reports whether t is a value of kind k: it matches one of k's value
+// patterns.
+func (e *Engine) IsValue(t *Term, k *Kind) bool {
+	return memo(&t.memo, memoBits(k.Index, false), func() bool { return e.nested(func() bool { return e.isValue(t, k) }) })
+}
+
+// isValue is IsValue, not memoized.
+func (e *Engine) isValue(t *Term, k *Kind) bool {
+	t = View(t)
+	for _, i := range k.values.candidates(t) {
+		if v := k.Values[i]; e.matches(v.Pat, t, v.Metas) {
+			return true
+		}
+	}
+	return false
+}
+
+// InClass reports whether t is a term of the class c: one of its alternatives
+// matches it.
+func (e *Engine) InClass(t *Term, c *Class) bool {
+	return memo(&t.memo, memoBits(c.Index, true), func() bool { return e.nested(func() bool { return e.inClass(t, c) }) })
+}
+
+// inClass is InClass, not memoized.
+func (e *Engine) inClass(t *Term, c *Class) bool {
+	t = View(t)
+	for _, i := range c.alts.candidates(t) {
+		if e.matches(c.Alts[i], t, c.Metas[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsAnswer reports whether t is a non-value answer of kind k: it matches one of k's
+// answer patterns.
+func (e *Engine) IsAnswer(t *Term, k *Kind) bool {
+	t = View(t)
+	for _, i := range k.answers.candidates(t) {
+		if a := k.Answers[i]; e.matches(a.Pat, t, a.Metas) {
+			return true
+		}
+	}
+	return false
+}
+
+// FindFrame is the first frame of kind k, from index from on in the search order,
+// that t matches (its hole holding anything): the elementary decomposition of t.
+func (e *Engine) FindFrame(t *Term, k *Kind, from int) (*Frame, bool) {
+	t = View(t)
+	for _, i := range k.frames.candidates(t) {
+		if f := k.Frames[i]; i >= from && e.matches(f.Pat, t, f.Metas) {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// Match matches t against the pattern p, filling the slots of b with the terms the
+// metavariables (and a frame's hole) stand for. A value metavariable matches only a
+// value of its kind, a variable metavariable only a name. It recurses as deep as the
+// pattern nests, and as deep as the values that value metavariables meet (at most
+// MaxTermDepth values and classes deep: see tooDeep).
+func (e *Engine) Match(p *Pattern, t *Term, b []*Term) bool { return e.match(p, t, b) }
+
+func (e *Engine) match(p *Pattern, t *Term, b []*Term) bool {
+	switch p.Kind {
+	case PatHole:
+		b[p.Slot] = t
+		return true
+	case PatInt:
+		n, ok := intValue(View(t))
+		return ok && n == p.N
+	case PatMeta:
+		switch p.Sort.Kind {
+		case MetaVar:
+			if !IsName(t) {
+				return false
+			}
+		case MetaInt:
+			if t = View(t); !isIntTerm(t) {
+				return false
+			}
+		case MetaValue:
+			if t = Resolve(t); !e.IsValue(t, p.Sort.ValuesOf) {
+				return false
+			}
+		case MetaClass:
+			if t = Resolve(t); !e.InClass(t, p.Sort.Class) {
+				return false
+			}
+		default:
+			t = Resolve(t) // a variable stands for its closure: no chains of look-ups
+		}
+		b[p.Slot] = t
+		return true
+	case PatCon:
+		v := View(t)
+		if v.Op != TermCon || v.Con != p.Con {
+			return false
+		}
+		for i, a := range p.Args {
+			if !e.match(a, v.Args[i], b) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isIntTerm reports whether t is an integer (or a closure of one).
+func isIntTerm(t *Term) bool {
+	_, ok := intValue(t)
+	return ok
+}
+
+// intOf evaluates an integer pattern of a prim: a literal, an integer metavariable,
+// or a prim (on right-hand sides).
+func (e *Engine) intOf(p *Pattern, b []*Term) (int64, bool) {
+	switch p.Kind {
+	case PatInt:
+		return p.N, true
+	case PatMeta:
+		if t := b[p.Slot]; t != nil {
+			return intValue(View(t))
+		}
+	case PatPrim:
+		args := make([]int64, len(p.Args))
+		for i, a := range p.Args {
+			n, ok := e.intOf(a, b)
+			if !ok {
+				return 0, false
+			}
+			args[i] = n
+		}
+		return p.Prim.Int(args)
+	}
+	return 0, false
+}
+
+// conditions evaluates side conditions on the bindings b, in order (a fresh binds its
+// metavariable); a step condition takes its step with step, and its event is
+// returned.
+func (e *Engine) conditions(where []*Cond, b []*Term, step LayerStep) (bool, string, error) {
+	event := ""
+	for _, c := range where {
+		switch c.Kind {
+		case CondEq, CondNe:
+			var eq bool
+			if c.Args[0].Kind == PatInt || c.Args[1].Kind == PatInt {
+				// A constant: an integer equals it, any other term does not.
+				x, okx := e.intOf(c.Args[0], b)
+				y, oky := e.intOf(c.Args[1], b)
+				eq = okx && oky && x == y
+			} else {
+				eq = e.sameAtom(b[c.Args[0].Slot], b[c.Args[1].Slot])
+			}
+			if eq != (c.Kind == CondEq) {
+				return false, "", nil
+			}
+		case CondPrim:
+			args := make([]int64, len(c.Args))
+			for i, a := range c.Args {
+				n, ok := e.intOf(a, b)
+				if !ok {
+					return false, "", nil
+				}
+				args[i] = n
+			}
+			if !c.Prim.Cmp(args) {
+				return false, "", nil
+			}
+		case CondFresh:
+			base := b[c.Args[1].Slot]
+			avoid := make([]*Term, 0, len(c.Args)-2)
+			for _, a := range c.Args[2:] {
+				avoid = append(avoid, b[a.Slot])
+			}
+			b[c.Args[0].Slot] = Var(base.P, FreshName(base.Name, avoid...))
+		case CondStep:
+			if step == nil {
+				return false, "", fmt.Errorf("no stepper for the inner layer %s", c.Layer.Name)
+			}
+			next, ev, ok, err := step(b[c.Args[0].Slot], c.Layer)
+			if err != nil || !ok {
+				return false, "", err
+			}
+			b[c.Args[1].Slot], event = next, ev
+		}
+	}
+	return true, event, nil
+}
+
+// sameAtom is the equality of = and !=: the same name, the same integer, or terms
+// α-equivalent once read back.
+func (e *Engine) sameAtom(x, y *Term) bool {
+	if IsName(x) && IsName(y) {
+		return x.Name == y.Name
+	}
+	return AlphaEqual(e.ReadBack(x), e.ReadBack(y))
+}
+
+// Instantiate builds a right-hand side from the bindings of its left-hand side and
+// conditions. at is the position the new nodes take (the redex's). It fails only
+// where a prim is undefined (a division by zero) or a function's evaluation fails.
+func (e *Engine) Instantiate(p *Pattern, b []*Term, at Pos) (*Term, error) {
+	return e.instantiate(p, b, at, 0)
+}
+
+// instantiate is Instantiate within depth nested function calls.
+func (e *Engine) instantiate(p *Pattern, b []*Term, at Pos, depth int) (*Term, error) {
+	switch p.Kind {
+	case PatMeta:
+		return b[p.Slot], nil
+	case PatInt:
+		return e.leaf(Int(at, p.N)), nil
+	case PatPrim:
+		n, ok := e.intOf(p, b)
+		if !ok {
+			return nil, fmt.Errorf("prim %s is undefined here", p.Prim.Name)
+		}
+		return e.leaf(Int(at, n)), nil
+	case PatSubst:
+		t, err := e.instantiate(p.Args[0], b, at, depth)
+		if err != nil {
+			return nil, err
+		}
+		x := b[p.Args[1].Slot]
+		v, err := e.instantiate(p.Args[2], b, at, depth)
+		if err != nil {
+			return nil, err
+		}
+		return e.Subst(t, x.Name, v), nil
+	case PatCall:
+		// A function is meta-level: it is computed on the terms the arguments stand
+		// for (read back), and its result is a term.
+		args := make([]*Term, len(p.Args))
+		for i, a := range p.Args {
+			t, err := e.instantiate(a, b, at, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if e.env {
+				t = readArg(t)
+			}
+			args[i] = t
+		}
+		t, err := e.fns().call(p.Fn, args, at, depth)
+		if err != nil {
+			return nil, err
+		}
+		return e.leaf(t), nil
+	case PatCon:
+		args := make([]*Term, len(p.Args))
+		for i, a := range p.Args {
+			var err error
+			if args[i], err = e.instantiate(a, b, at, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return App(at, p.Con, args...), nil
+	}
+	return nil, fmt.Errorf("cannot instantiate a %v", p.Kind)
+}
+
+// call applies the function f to args on a substitution engine: the first clause
+// whose patterns match and whose conditions hold gives the result. It is a
+// *FunctionError when no clause applies, or when the calls nest deeper than
+// MaxCallDepth.
+func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, error) {
+	if err := e.l.run.tick(); err != nil {
+		return nil, err
+	}
+	if depth > MaxCallDepth {
+		return nil, e.l.functionError(f, args, MaxCallDepth)
+	}
+	for _, c := range f.Clauses {
+		b := e.take(c.Metas)
+		matched := true
+		for i, a := range c.Args {
+			if !e.match(a, args[i], b) {
+				matched = false
+				break
+			}
+		}
+		if matched {
+			if ok, _, _ := e.conditions(c.Where, b, nil); ok {
+				t, err := e.instantiate(c.RHS, b, at, depth+1)
+				e.release(b)
+				return t, err
+			}
+		}
+		e.release(b)
+	}
+	return nil, e.l.functionError(f, args, 0)
+}
+
+// Context is the context of a potential redex as a stage holds it: its frames,
+// innermost first, each with the term it was entered from (its hole's contents may
+// be stale; a delimiter's hole matches anything).
+type Context interface {
+	Depth() int
+	Frame(i int) (*Frame, *Term)
+}
+
+// A LayerStep takes one step of an inner layer for a rule's (step K a b): the
+// stage's own decomposition of t in kind k, contraction and plugging. ok is false
+// when t is a value of k (it does not step); event is the inner contraction's event.
+type LayerStep func(t *Term, k *Kind) (next *Term, event string, ok bool, err error)
+
+// Contraction is a redex contracted.
+type Contraction struct {
+	Term  *Term
+	Rule  *Rule
+	Event string // the rule's name; Name/<inner event> for a rule that stepped a layer
+	// Pop is the number of frames of the context that the contraction discards (a
+	// context rule's): the contractum replaces the term of the last one popped, and
+	// is of its kind (Kind).
+	Pop  int
+	Kind *Kind
+}
+
+// Contract contracts the potential redex t of kind k in the context E (nil: the empty
+// context): the first rule (in order) whose left-hand side matches, whose context
+// fits (a context rule's: a non-empty context, or a delimiter in it) and whose side
+// conditions hold gives the contractum, a step condition stepping its inner layer
+// with step. If none does, t is stuck: a declared stuck shape it matches is the
+// program's run-time error (*interderive.RuntimeError, with the shape's reason),
+// anything else a stuck run (*interderive.StuckError: the rule file's checks missed
+// it).
+func (e *Engine) Contract(t *Term, k *Kind, E Context, step LayerStep) (Contraction, error) {
+	t = View(t)
+	depth := 0
+	if E != nil {
+		depth = E.Depth()
+	}
+	for _, i := range k.rules.candidates(t) {
+		r := k.Rules[i]
+		b := e.take(r.Metas)
+		out, ok, err := e.contractBy(r, t, k, E, depth, step, b)
+		e.release(b)
+		if err != nil || ok {
+			return out, err
+		}
+	}
+	for _, i := range k.stucks.candidates(t) {
+		if s := k.Stucks[i]; e.matches(s.Pat, t, s.Metas) {
+			return Contraction{}, interderive.Runtime(t.P, e.Short(t), s.Reason)
+		}
+	}
+	return Contraction{}, interderive.Stuck(e.Short(t), "no rule applies")
+}
+
+// contractBy contracts t by the rule r if it applies, with b its bindings.
+func (e *Engine) contractBy(r *Rule, t *Term, k *Kind, E Context, depth int, step LayerStep, b []*Term) (Contraction, bool, error) {
+	if !e.match(r.LHS, t, b) {
+		return Contraction{}, false, nil
+	}
+	out := Contraction{Rule: r, Kind: k}
+	at := t.P
+	if r.Context {
+		if out.Pop = e.contextFits(r, E, depth, b); out.Pop == 0 {
+			return Contraction{}, false, nil
+		}
+		f, ft := E.Frame(out.Pop - 1)
+		out.Kind, at = f.Kind, ft.P
+		if r.Delimiter == nil {
+			out.Kind = e.l.Root()
+		}
+	}
+	ok, inner, err := e.conditions(r.Where, b, step)
+	if err != nil || !ok {
+		return Contraction{}, false, err
+	}
+	out.Event = r.Name
+	if r.Layer != nil {
+		out.Event = r.Name + "/" + inner
+	}
+	if out.Term, err = e.instantiate(r.RHS, b, at, 0); err != nil {
+		return Contraction{}, false, RuleError(r, e.Short(t), err)
+	}
+	return out, true, nil
+}
+
+// contextFits is the number of frames of E a context rule r discards, 0 if its
+// context does not fit: all of a non-empty context for an abort to the root; for a
+// delimited rule, the frames up to the innermost that matches the delimiter (whose
+// metavariables it binds in b).
+func (e *Engine) contextFits(r *Rule, E Context, depth int, b []*Term) int {
+	if r.Delimiter == nil {
+		return depth
+	}
+	for i := range depth {
+		f, ft := E.Frame(i)
+		if slices.Equal(f.Path, r.DelimiterPath) && e.match(r.Delimiter, ft, b) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// Subst is t[x := v] under the engine's discipline: capture-avoiding substitution
+// (Subst), or an environment's extension (clo.go).
+func (e *Engine) Subst(t *Term, x string, v *Term) *Term {
+	if e.env {
+		return substClosure(t, x, v)
+	}
+	return Subst(t, x, v)
+}
