@@ -91,57 +91,75 @@ type Frame interface {
 	Plug(cl Closure) Closure
 }
 
-// The frames of the closure contexts, one per evaluation position.
+// The frames of the closure contexts, one per evaluation position: the productions
+// of the reduction semantics' contexts (contexts.Cast) over closures. A frame found by
+// decomposition is the closure around the hole itself, seen as a frame: its type says
+// where the hole is, and the part of the closure at the hole is what stood there
+// before (a value, once decomposition climbs back to the frame: decomposition finds a
+// value where it stands), which Plug replaces. A frame so costs no allocation: a
+// decomposition from the root at every step pushes one per level of the closure.
 type (
-	// PrimArg is prim op cl... [] cl...: Done are the arguments already values.
-	PrimArg struct {
-		P    Pos
-		Op   g.Op
-		Done []Closure
-		Rest []Closure
-	}
+	// PrimLeft is prim op [] or prim op [] cl.
+	PrimLeft Prim
+	// PrimRight is prim op v []: Args[0] is the value v.
+	PrimRight Prim
 	// IfCond is if [] cl cl.
-	IfCond struct {
-		P          Pos
-		Then, Else Closure
-	}
+	IfCond If
 	// AppFun is [] · cl.
-	AppFun struct {
-		P   Pos
-		Arg Closure
-	}
-	// AppArg is v · [].
-	AppArg struct {
-		P   Pos
-		Fun Closure
-	}
+	AppFun App
+	// AppArg is v · []: Fun is the value v.
+	AppArg App
 	// CoerceArg is <c> [].
-	CoerceArg struct {
-		P Pos
-		C g.Coercion
-	}
+	CoerceArg Coerce
 	// LetBound is let x:T = [] in e[ρ].
-	LetBound struct {
-		P    Pos
-		Name string
-		T    g.Type
-		Body g.Expr
-		Env  *Env
-	}
+	LetBound Let
 )
 
-func (f *PrimArg) Plug(cl Closure) Closure {
-	args := append(append(append([]Closure(nil), f.Done...), cl), f.Rest...)
-	return &Prim{P: f.P, Op: f.Op, Args: args}
+// Plug puts cl in the hole: prim op cl (cl2).
+func (f *PrimLeft) Plug(cl Closure) Closure {
+	if len(f.Args) == 2 {
+		return newPrim(f.P, f.Op, cl, f.Args[1])
+	}
+	return newPrim(f.P, f.Op, cl, nil)
 }
+
+// Plug puts cl in the hole: prim op v cl.
+func (f *PrimRight) Plug(cl Closure) Closure { return newPrim(f.P, f.Op, f.Args[0], cl) }
+
+// Plug puts cl in the hole: if cl cl1 cl2.
 func (f *IfCond) Plug(cl Closure) Closure { return &If{P: f.P, Cond: cl, Then: f.Then, Else: f.Else} }
+
+// Plug puts cl in the hole: cl · cl2.
 func (f *AppFun) Plug(cl Closure) Closure { return &App{P: f.P, Fun: cl, Arg: f.Arg} }
+
+// Plug puts cl in the hole: v · cl.
 func (f *AppArg) Plug(cl Closure) Closure { return &App{P: f.P, Fun: f.Fun, Arg: cl} }
+
+// Plug puts cl in the hole: <c> cl.
 func (f *CoerceArg) Plug(cl Closure) Closure {
 	return &Coerce{P: f.P, C: f.C, X: cl}
 }
+
+// Plug puts cl in the hole: let x:T = cl in e[ρ].
 func (f *LetBound) Plug(cl Closure) Closure {
 	return &Let{P: f.P, Name: f.Name, T: f.T, Bound: cl, Body: f.Body, Env: f.Env}
+}
+
+// newPrim is prim op x (y nil) or prim op x y, its arguments stored with it: one
+// allocation.
+func newPrim(p Pos, op g.Op, x, y Closure) *Prim {
+	n := &primNode{args: [2]Closure{x, y}}
+	n.Prim = Prim{P: p, Op: op, Args: n.args[:1]}
+	if y != nil {
+		n.Args = n.args[:2]
+	}
+	return &n.Prim
+}
+
+// primNode is a Prim with the storage of its arguments.
+type primNode struct {
+	Prim
+	args [2]Closure
 }
 
 // Context is a closure context, outermost frame first.
@@ -347,9 +365,10 @@ func (castStage) Eval(sem g.Semantics, e g.Expr, opts interderive.Options) (g.An
 // decompose splits cl into a closure context and a redex, or finds it an answer:
 // decomposeTerm descends from the root until it meets a value (or a redex on the way
 // down), decomposeContext climbs back with that value until it finds a redex, or a
-// closure still to evaluate (and then decomposeTerm descends again).
-func (c Calculus) decompose(cl Closure) (decomposition, error) {
-	var E Context
+// closure still to evaluate (and then decomposeTerm descends again). The context is
+// built in E, empty: its storage is the caller's to give (iterate gives that of the
+// previous step's context, which plug has used up).
+func (c Calculus) decompose(E Context, cl Closure) (decomposition, error) {
 	for {
 		val, d, err := c.decomposeTerm(&E, cl)
 		if val == nil {
@@ -390,13 +409,13 @@ func (c Calculus) decomposeTerm(E *Context, cl Closure) (Closure, decomposition,
 				return nil, decomposition{}, interderive.Stuck("", "cannot decompose %s (casts must be translated first)", g.FormatShort(e, interderive.MaxStuckShown))
 			}
 		case *Prim:
-			*E = append(*E, &PrimArg{P: t.P, Op: t.Op, Rest: t.Args[1:]})
+			*E = append(*E, (*PrimLeft)(t))
 			cl = t.Args[0]
 		case *If:
-			*E = append(*E, &IfCond{P: t.P, Then: t.Then, Else: t.Else})
+			*E = append(*E, (*IfCond)(t))
 			cl = t.Cond
 		case *App:
-			*E = append(*E, &AppFun{P: t.P, Arg: t.Arg})
+			*E = append(*E, (*AppFun)(t))
 			cl = t.Fun
 		case *Coerce:
 			if c.Merge {
@@ -404,10 +423,10 @@ func (c Calculus) decomposeTerm(E *Context, cl Closure) (Closure, decomposition,
 					return nil, d, nil
 				}
 			}
-			*E = append(*E, &CoerceArg{P: t.P, C: t.C})
+			*E = append(*E, (*CoerceArg)(t))
 			cl = t.X
 		case *Let:
-			*E = append(*E, &LetBound{P: t.P, Name: t.Name, T: t.T, Body: t.Body, Env: t.Env})
+			*E = append(*E, (*LetBound)(t))
 			cl = t.Bound
 		default:
 			return nil, decomposition{}, interderive.Stuck("", "unknown closure %T", cl)
@@ -473,13 +492,17 @@ func (c Calculus) decomposeContext(E *Context, val Closure) (Closure, decomposit
 		found := func(red redex) (Closure, decomposition, error) {
 			return nil, decomposition{context: *E, redex: red}, nil
 		}
+		// val is the closure that stands in the frame's hole (a frame is the closure
+		// around it): the frames take it from there.
 		switch f := frame.(type) {
-		case *PrimArg:
-			if len(f.Rest) > 0 {
-				*E = append(*E, &PrimArg{P: f.P, Op: f.Op, Done: append(append([]Closure(nil), f.Done...), val), Rest: f.Rest[1:]})
-				return f.Rest[0], decomposition{}, nil
+		case *PrimLeft:
+			if len(f.Args) == 2 {
+				*E = append(*E, (*PrimRight)(f))
+				return f.Args[1], decomposition{}, nil
 			}
-			return found(&delta{p: f.P, op: f.Op, args: append(append([]Closure(nil), f.Done...), val)})
+			return found(&delta{p: f.P, op: f.Op, args: f.Args})
+		case *PrimRight:
+			return found(&delta{p: f.P, op: f.Op, args: f.Args})
 		case *IfCond:
 			k, ok := constant(val).(*g.BoolLit)
 			if !ok {
@@ -487,7 +510,7 @@ func (c Calculus) decomposeContext(E *Context, val Closure) (Closure, decomposit
 			}
 			return found(&ifRedex{p: f.P, cond: val, k: k.B, then: f.Then, els: f.Else})
 		case *AppFun:
-			*E = append(*E, &AppArg{P: f.P, Fun: val})
+			*E = append(*E, (*AppArg)(f))
 			return f.Arg, decomposition{}, nil
 		case *AppArg:
 			if fun, ok := f.Fun.(*Clo); ok {
@@ -525,7 +548,7 @@ func (c Calculus) decomposeContext(E *Context, val Closure) (Closure, decomposit
 			if !g.IsWrapperShape(f.C) {
 				return nil, decomposition{}, interderive.Stuck("", "coercion %s cannot apply to a simple value", g.FormatCoercion(f.C))
 			}
-			val = here.Closure() // <c̄> s is a value: keep climbing
+			val = (*Coerce)(f) // <c̄> s is a value: keep climbing
 		case *LetBound:
 			return found(&letRedex{f: f, v: val})
 		default:
@@ -544,9 +567,9 @@ func (c Calculus) contract(red redex) (Closure, error) {
 		rho := r.clo.Env
 		switch e := r.clo.E.(type) {
 		case *g.Unary: // (op e)[ρ] -> prim op e[ρ]
-			return &Prim{P: e.P, Op: e.Op, Args: []Closure{&Clo{e.X, rho}}}, nil
+			return newPrim(e.P, e.Op, &Clo{e.X, rho}, nil), nil
 		case *g.Binary:
-			return &Prim{P: e.P, Op: e.Op, Args: []Closure{&Clo{e.X, rho}, &Clo{e.Y, rho}}}, nil
+			return newPrim(e.P, e.Op, &Clo{e.X, rho}, &Clo{e.Y, rho}), nil
 		case *g.If: // (if e1 e2 e3)[ρ] -> if e1[ρ] e2[ρ] e3[ρ]
 			return &If{P: e.P, Cond: &Clo{e.Cond, rho}, Then: &Clo{e.Then, rho}, Else: &Clo{e.Else, rho}}, nil
 		case *g.App: // (e1 e2)[ρ] -> e1[ρ] · e2[ρ]
@@ -620,11 +643,18 @@ func (c Calculus) iterate(cl Closure, opts interderive.Options) (g.Answer, error
 	fuel := interderive.NewCounter(opts)
 	show := newCastShow(opts, fuel)
 	var env envSteps
+	var E Context // the storage of each step's context
 	for {
-		d, err := c.decompose(cl)
+		d, err := c.decompose(E[:0], cl)
 		if err != nil {
 			return g.Answer{}, err
 		}
+		// The frames of the step before that this step's context did not overwrite are
+		// garbage: they are cleared, not to keep their closures alive.
+		if n := len(d.context); n < len(E) {
+			clear(E[n:len(E):len(E)])
+		}
+		E = d.context
 		if d.redex == nil {
 			return d.answer(cl), nil
 		}
@@ -672,7 +702,7 @@ func (st Step) Next() Closure {
 // Decompose finds the next step of a closure and its contractum (decompose, then
 // contract), for a caller that takes the steps one at a time.
 func (c Calculus) Decompose(cl Closure) (Step, error) {
-	d, err := c.decompose(cl)
+	d, err := c.decompose(nil, cl)
 	if err != nil {
 		return Step{}, err
 	}
