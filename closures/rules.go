@@ -2,6 +2,7 @@ package closures
 
 import (
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/sem"
 )
@@ -45,31 +46,10 @@ func (Stage) Rules() sem.Stage { return rulesCalculus{} }
 // decomposeContext (decompose), contract, plug and iterate.
 type rulesCalculus struct{}
 
-// rulesCloFrame is one layer of a context over closures: the frame of the rule file,
-// and the closure around its hole, expanded (its child at Frame.Path is the hole's
-// former contents).
-type rulesCloFrame struct {
-	frame *sem.Frame
-	node  *sem.Term
-}
-
-// rulesCloContext is a context over closures, outermost frame first.
-type rulesCloContext []rulesCloFrame
-
-// Depth is the number of frames of E (semval.Context).
-func (E rulesCloContext) Depth() int { return len(E) }
-
-// Frame is E's i-th frame from the innermost, with the closure it was entered from
-// (semval.Context).
-func (E rulesCloContext) Frame(i int) (*sem.Frame, *sem.Term) {
-	f := E[len(E)-1-i]
-	return f.frame, f.node
-}
-
 // rulesCloDecomposition is a closure decomposed: a context and the potential redex in
 // its hole with the hole's kind, or (redex nil) an answer.
 type rulesCloDecomposition struct {
-	context rulesCloContext
+	context contexts.Rules
 	redex   *sem.Term
 	kind    *sem.Kind
 	answer  *sem.Term
@@ -138,7 +118,7 @@ func (r *rulesRun) decompose(c *sem.Term) (rulesCloDecomposition, error) {
 
 // decomposeIn decomposes c of kind k (the root kind, or an inner layer's).
 func (r *rulesRun) decomposeIn(c *sem.Term, k *sem.Kind) (rulesCloDecomposition, error) {
-	var E rulesCloContext
+	var E contexts.Rules
 	for {
 		v, d, err := r.decomposeTerm(&E, c, k)
 		if err != nil || v == nil {
@@ -154,7 +134,7 @@ func (r *rulesRun) decomposeIn(c *sem.Term, k *sem.Kind) (rulesCloDecomposition,
 // value it meets, or the potential redex it finds (or, in the empty context, an
 // answer). A variable is looked up and a closure t[ρ] expanded on the way:
 // environment steps.
-func (r *rulesRun) decomposeTerm(E *rulesCloContext, c *sem.Term, k *sem.Kind) (*sem.Term, rulesCloDecomposition, error) {
+func (r *rulesRun) decomposeTerm(E *contexts.Rules, c *sem.Term, k *sem.Kind) (*sem.Term, rulesCloDecomposition, error) {
 	for {
 		var err error
 		if c, err = r.LookUp(r.lookup(c)); err != nil {
@@ -171,7 +151,7 @@ func (r *rulesRun) decomposeTerm(E *rulesCloContext, c *sem.Term, k *sem.Kind) (
 			return nil, rulesCloDecomposition{context: *E, redex: c, kind: k}, nil
 		}
 		n := r.expand(c)
-		*E = append(*E, rulesCloFrame{frame: f, node: n})
+		*E = append(*E, contexts.RulesFrame{Frame: f, Term: n})
 		c, k = sem.At(n, f.Path), f.Hole
 	}
 }
@@ -179,18 +159,18 @@ func (r *rulesRun) decomposeTerm(E *rulesCloContext, c *sem.Term, k *sem.Kind) (
 // decomposeContext climbs out of E with the value v until it finds a closure still to
 // decompose (returned with its kind, the frame that waits for it pushed onto E), a
 // potential redex, or the empty context (an answer: v, or a non-value answer).
-func (r *rulesRun) decomposeContext(E *rulesCloContext, v *sem.Term) (*sem.Term, *sem.Kind, rulesCloDecomposition) {
+func (r *rulesRun) decomposeContext(E *contexts.Rules, v *sem.Term) (*sem.Term, *sem.Kind, rulesCloDecomposition) {
 	for {
 		if len(*E) == 0 {
 			return nil, nil, rulesCloDecomposition{answer: v}
 		}
 		top := (*E)[len(*E)-1]
 		*E = (*E)[:len(*E)-1]
-		c := sem.PlugAt(top.node, top.frame.Path, v)
-		k := top.frame.Kind
-		if g, ok := r.FindFrame(c, k, top.frame.Index+1); ok {
+		c := top.Plug(v)
+		k := top.Frame.Kind
+		if g, ok := r.FindFrame(c, k, top.Frame.Index+1); ok {
 			n := sem.View(c)
-			*E = append(*E, rulesCloFrame{frame: g, node: n})
+			*E = append(*E, contexts.RulesFrame{Frame: g, Term: n})
 			return sem.At(n, g.Path), g.Hole, rulesCloDecomposition{}
 		}
 		if !r.IsValue(c, k) {
@@ -229,16 +209,8 @@ func (r *rulesRun) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool,
 
 // plug is E[c]: the contractum put back into the context, innermost frame first, or
 // into what remains of it when the contraction discarded frames (a context rule's).
-func (r *rulesRun) plug(E rulesCloContext, ct sem.Contraction) *sem.Term {
-	return r.plugClo(E[:len(E)-ct.Pop], ct.Term)
-}
-
-// plugClo is E[c] for a closure c.
-func (r *rulesRun) plugClo(E rulesCloContext, c *sem.Term) *sem.Term {
-	for i := len(E) - 1; i >= 0; i-- {
-		c = sem.PlugAt(E[i].node, E[i].frame.Path, c)
-	}
-	return c
+func (r *rulesRun) plug(E contexts.Rules, ct sem.Contraction) *sem.Term {
+	return E[:len(E)-ct.Pop].Plug(ct.Term)
 }
 
 // lookup is the environment step x[ρ] ~> ρ(x), as often as it applies.
@@ -294,7 +266,7 @@ func (r *rulesRun) showDecomposition(d rulesCloDecomposition) {
 	if r.obs == nil {
 		return
 	}
-	hole := r.plugClo(d.context, sem.Var(sem.Pos{}, "[]"))
+	hole := d.context.Plug(sem.Var(sem.Pos{}, contexts.Hole))
 	r.step("decompose: " + r.show(hole) + "  with redex  " + r.show(d.redex) + "  of kind " + d.kind.Name)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/sem"
 )
@@ -36,7 +37,7 @@ import (
 // (the delimiter's: the contractum takes the place of the term that frame was entered
 // from), or the root kind for an abort to the root (it discards all of K). A context
 // rule matches its delimiter against the frames of K, innermost first: the stack is
-// the context (machineStack). A non-value answer (blame, an uncaught exception) halts
+// the context (contexts.Rules). A non-value answer (blame, an uncaught exception) halts
 // the machine only with an empty stack; anywhere else it is a potential redex.
 //
 // A rule that steps an inner layer, (where (step K a b)), steps a with the machine's
@@ -71,41 +72,12 @@ const (
 	rulesHalt
 )
 
-// rulesFrame is a frame of K: a frame of the rule file, and the term around its hole
-// (under environments, the node its closure expanded into).
-type rulesFrame struct {
-	frame *sem.Frame
-	term  *sem.Term
-}
-
-// machineStack is the stack K, innermost frame last: the context of the term under
-// evaluation (sem.Context).
-type machineStack []rulesFrame
-
-// Depth is the number of frames of K.
-func (K machineStack) Depth() int { return len(K) }
-
-// Frame is K's i-th frame from the innermost (the top), with the term it was entered
-// from.
-func (K machineStack) Frame(i int) (*sem.Frame, *sem.Term) {
-	f := K[len(K)-1-i]
-	return f.frame, f.term
-}
-
-// plug is K[t]: t put into the hole of K, innermost frame first.
-func (K machineStack) plug(t *sem.Term) *sem.Term {
-	for i := len(K) - 1; i >= 0; i-- {
-		t = sem.PlugAt(K[i].term, K[i].frame.Path, t)
-	}
-	return t
-}
-
 // rulesState is a configuration of the machine.
 type rulesState struct {
 	mode rulesMode
-	term *sem.Term // eval: the term under evaluation; continue: the value returned; halt: the answer
-	kind *sem.Kind // eval: the term's kind
-	k    machineStack
+	term *sem.Term      // eval: the term under evaluation; continue: the value returned; halt: the answer
+	kind *sem.Kind      // eval: the term's kind
+	k    contexts.Rules // the stack K, innermost frame last: the context of the term under evaluation
 }
 
 // rulesMachine runs the machine for one program.
@@ -188,7 +160,7 @@ func (m *rulesMachine) stepLayer(t *sem.Term, k *sem.Kind) (*sem.Term, string, b
 			return nil, "", false, err
 		}
 		if c.Term != nil {
-			return s.k[:len(s.k)-c.Pop].plug(c.Term), c.Event, true, nil
+			return s.k[:len(s.k)-c.Pop].Plug(c.Term), c.Event, true, nil
 		}
 	}
 	return t, "", false, nil
@@ -220,7 +192,7 @@ func (m *rulesMachine) eval(s *rulesState) (sem.Contraction, error) {
 	}
 	if f, ok := m.e.FindFrame(t, k, 0); ok {
 		n := sem.View(t)
-		s.k = append(s.k, rulesFrame{frame: f, term: n})
+		s.k = append(s.k, contexts.RulesFrame{Frame: f, Term: n})
 		s.term, s.kind = sem.At(n, f.Path), f.Hole
 		return sem.Contraction{}, nil
 	}
@@ -254,11 +226,11 @@ func (m *rulesMachine) cont(s *rulesState) (sem.Contraction, error) {
 	}
 	top := s.k[len(s.k)-1]
 	s.k = s.k[:len(s.k)-1]
-	t := sem.PlugAt(top.term, top.frame.Path, s.term)
-	k := top.frame.Kind
-	if g, ok := m.e.FindFrame(t, k, top.frame.Index+1); ok {
+	t := top.Plug(s.term)
+	k := top.Frame.Kind
+	if g, ok := m.e.FindFrame(t, k, top.Frame.Index+1); ok {
 		t = sem.View(t)
-		s.k = append(s.k, rulesFrame{frame: g, term: t})
+		s.k = append(s.k, contexts.RulesFrame{Frame: g, Term: t})
 		s.mode, s.term, s.kind = rulesEval, sem.At(t, g.Path), g.Hole
 		return sem.Contraction{}, nil
 	}
@@ -310,7 +282,7 @@ func (m *rulesMachine) show(s *rulesState) string {
 			if i > 0 {
 				w.WriteString(", ")
 			}
-			hole := sem.PlugAt(f.term, f.frame.Path, sem.Var(sem.Pos{}, "[]"))
+			hole := f.Plug(sem.Var(sem.Pos{}, contexts.Hole))
 			if m.cp != nil {
 				w.WriteString(m.cp.Short(hole, envFrameMax))
 			} else {
