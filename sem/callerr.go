@@ -8,7 +8,7 @@ import (
 )
 
 // FunctionError is a meta-function of the rule file failing in a run. Either no
-// clause applies to its arguments — the rule file's error: its functions do not cover
+// clause applies to its arguments (or a hook, written in Go, fails: Reason) — the rule file's error: its functions do not cover
 // what its rules call them on (the command's exit status 2, as for a type error) — or
 // its calls nest deeper than MaxCallDepth (Limit), a resource limit: a function that
 // recurses without end, or too deep (exit status 3; errors.Is(err,
@@ -22,6 +22,7 @@ type FunctionError struct {
 	Call     string // the call that failed, printed: (worth 2)
 	Rule     string // the rule whose right-hand side made the call ("" if not known)
 	Limit    int    // > 0: the calls nested deeper than this limit
+	Reason   string // a hook's failure (GoFunc): what it said
 	File     string // the rule file ("" if not known)
 	src      []byte // the rule file's source, for the line and the caret
 }
@@ -46,6 +47,9 @@ func (e *FunctionError) Message() string {
 	if e.Limit > 0 {
 		return fmt.Sprintf("function %s: calls nest deeper than the limit of %d (sem.MaxCallDepth) at %s%s: a function's recursion must end within that many nested calls",
 			e.Function, e.Limit, e.Call, by)
+	}
+	if e.Reason != "" {
+		return fmt.Sprintf("hook %s failed on %s%s: %s", e.Function, e.Call, by, e.Reason)
 	}
 	return fmt.Sprintf("function %s has no clause for %s%s: a function must cover every argument its callers give it",
 		e.Function, e.Call, by)

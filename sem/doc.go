@@ -27,6 +27,7 @@
 //	(answer K PATTERN)                      a non-value answer of K (an uncaught raise)
 //	(class NAME SORT PATTERN ...)           a named set of terms, a new metavariable name
 //	(function NAME (SORT ...) SORT CLAUSE ...) a meta-function, computed within a contraction
+//	(hook NAME (SORT ...) SORT)              a meta-function written in Go (Hooks), named
 //	(notation CON "LATEX")                  how render typesets a constructor (#1 ... #n)
 //
 // A metavariable is a declared metavariable name, optionally with a subscript: t,
@@ -36,8 +37,17 @@
 // T[X := V]) and (prim OP N ...) (δ, an integer). Side conditions are (= A B) and
 // (!= A B) (names, integers, or terms up to α-equivalence), (prim OP N ...) (a
 // comparison), (fresh X2 X T ...), which binds X2 to X primed until it occurs in
-// no T, and (step K A B), one step of an inner layer. The δ-hooks are a fixed table
-// (PrimNames). Right-hand sides may call the file's functions.
+// no T, and (step K A B), one step of an inner layer. Right-hand sides, and the
+// integer arguments of prims, may call the file's functions and hooks.
+//
+// # Hooks
+//
+// A calculus brings Go to its rule files through Hooks: δ-hooks (Prim: integer
+// operations and comparisons, called as (prim OP N ...)) and meta-functions over
+// terms (GoFunc, declared in the file by (hook NAME (ARG-SORT ...) RESULT-SORT) and
+// called as the file's functions are). DefaultHooks is the δ-table (PrimNames), which
+// Load and Parse use; LoadWith takes a calculus's own. A file names every hook it
+// uses, and a name the hooks do not hold is a positioned error.
 //
 // A left-hand side (context REDEX) or (context DELIMITER REDEX) makes a context rule:
 // an abort, to the root or to the innermost frame that matches DELIMITER, discarding

@@ -302,28 +302,38 @@ func isIntTerm(t *Term) bool {
 	return ok
 }
 
-// intOf evaluates an integer pattern of a prim: a literal, an integer metavariable,
-// or a prim (on right-hand sides).
-func (e *Engine) intOf(p *Pattern, b []*Term) (int64, bool) {
+// intOf evaluates an integer pattern of a prim: a literal, an integer metavariable, a
+// prim, or a call of a function whose result is an integer. ok is false where it is
+// no integer (a prim undefined there); err is a function's failure.
+func (e *Engine) intOf(p *Pattern, b []*Term) (n int64, ok bool, err error) {
 	switch p.Kind {
 	case PatInt:
-		return p.N, true
+		return p.N, true, nil
 	case PatMeta:
 		if t := b[p.Slot]; t != nil {
-			return intValue(View(t))
+			n, ok := intValue(View(t))
+			return n, ok, nil
 		}
 	case PatPrim:
 		args := make([]int64, len(p.Args))
 		for i, a := range p.Args {
-			n, ok := e.intOf(a, b)
-			if !ok {
-				return 0, false
+			n, ok, err := e.intOf(a, b)
+			if !ok || err != nil {
+				return 0, false, err
 			}
 			args[i] = n
 		}
-		return p.Prim.Int(args)
+		n, ok := p.Prim.Int(args)
+		return n, ok, nil
+	case PatCall:
+		t, err := e.instantiate(p, b, p.P, 0)
+		if err != nil {
+			return 0, false, err
+		}
+		n, ok := intValue(View(t))
+		return n, ok, nil
 	}
-	return 0, false
+	return 0, false, nil
 }
 
 // conditions evaluates side conditions on the bindings b, in order (a fresh binds its
@@ -337,8 +347,8 @@ func (e *Engine) conditions(where []*Cond, b []*Term, step LayerStep) (bool, str
 			var eq bool
 			if c.Args[0].Kind == PatInt || c.Args[1].Kind == PatInt {
 				// A constant: an integer equals it, any other term does not.
-				x, okx := e.intOf(c.Args[0], b)
-				y, oky := e.intOf(c.Args[1], b)
+				x, okx, _ := e.intOf(c.Args[0], b)
+				y, oky, _ := e.intOf(c.Args[1], b)
 				eq = okx && oky && x == y
 			} else {
 				eq = e.sameAtom(b[c.Args[0].Slot], b[c.Args[1].Slot])
@@ -349,9 +359,9 @@ func (e *Engine) conditions(where []*Cond, b []*Term, step LayerStep) (bool, str
 		case CondPrim:
 			args := make([]int64, len(c.Args))
 			for i, a := range c.Args {
-				n, ok := e.intOf(a, b)
-				if !ok {
-					return false, "", nil
+				n, ok, err := e.intOf(a, b)
+				if !ok || err != nil {
+					return false, "", err
 				}
 				args[i] = n
 			}
@@ -403,7 +413,10 @@ func (e *Engine) instantiate(p *Pattern, b []*Term, at Pos, depth int) (*Term, e
 	case PatInt:
 		return e.leaf(Int(at, p.N)), nil
 	case PatPrim:
-		n, ok := e.intOf(p, b)
+		n, ok, err := e.intOf(p, b)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, fmt.Errorf("prim %s is undefined here", p.Prim.Name)
 		}
@@ -462,6 +475,9 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 	if depth > MaxCallDepth {
 		return nil, e.l.functionError(f, args, MaxCallDepth)
 	}
+	if f.Hook != nil {
+		return e.callHook(f, args)
+	}
 	for _, c := range f.Clauses {
 		b := e.take(c.Metas)
 		matched := true
@@ -481,6 +497,39 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 		e.release(b)
 	}
 	return nil, e.l.functionError(f, args, 0)
+}
+
+// callHook applies the hook f to args: its Go function, whose result must be a term
+// of the result sort the file declares (its root is checked); a failure, or a result
+// of another sort, is the function's error (*FunctionError).
+func (e *Engine) callHook(f *Function, args []*Term) (*Term, error) {
+	t, err := f.Hook.Call(e.l, args)
+	if err == nil && !rootOfSort(t, f.Result) {
+		err = fmt.Errorf("it returned %s, not %s", FormatShort(t, 60), describe(f.Result))
+	}
+	if err != nil {
+		fe := e.l.functionError(f, args, 0)
+		fe.Reason = err.Error()
+		return nil, fe
+	}
+	return t, nil
+}
+
+// rootOfSort reports whether t's root may be that of a term of a: an integer where a
+// is one, a variable or a constructor of a's sort.
+func rootOfSort(t *Term, a Arg) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Op {
+	case TermInt:
+		return a.Kind == ArgInt || a.Sort != nil && a.Sort.Ints
+	case TermVar:
+		return a.Kind != ArgInt && a.Sort != nil && a.Sort.Vars
+	case TermCon:
+		return a.Kind == ArgTerm && t.Con.Sort == a.Sort
+	}
+	return false
 }
 
 // Context is the context of a potential redex as a stage holds it: its frames,

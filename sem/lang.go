@@ -26,6 +26,7 @@ type Language struct {
 	File string
 
 	src   []byte     // the rule file's source (Parse), for those errors' lines
+	hooks *Hooks     // the hooks the file was read with (Parse: DefaultHooks)
 	run   *runLimits // a run's copy of the language: its limits, which functions watch (guarded)
 	cons  map[string]*Con
 	kinds map[string]*Kind
@@ -197,6 +198,7 @@ type Function struct {
 	Params  []Arg
 	Result  Arg
 	Clauses []*Clause
+	Hook    *GoFunc // a hook's (hook NAME ...): written in Go, no clauses
 }
 
 // Clause is a clause of a function.

@@ -16,12 +16,14 @@ var reserved = []string{"hole", "subst", "prim", "where", "fresh", "=", "!=", "b
 // metavariables. It does not run the static checks of decomposition (Check does;
 // Load does both). It never panics; on failure the error is an interderive.ErrorList
 // in source order.
-func Parse(src []byte) (*Language, error) {
+func Parse(src []byte) (*Language, error) { return parseWith(src, DefaultHooks()) }
+
+func parseWith(src []byte, h *Hooks) (*Language, error) {
 	ss, err := ReadSExprs(src)
 	if err != nil {
 		return nil, err
 	}
-	p := &langParser{l: &Language{src: src, cons: map[string]*Con{}, kinds: map[string]*Kind{}, funcs: map[string]*Function{}, metas: map[string]MetaSort{}}, sorts: map[string]*Sort{}}
+	p := &langParser{l: &Language{src: src, hooks: h, cons: map[string]*Con{}, kinds: map[string]*Kind{}, funcs: map[string]*Function{}, metas: map[string]MetaSort{}}, sorts: map[string]*Sort{}}
 	p.parse(ss)
 	if len(p.errs) > 0 {
 		p.errs.Sort()
@@ -109,7 +111,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			}
 		case "sort":
 			p.sortHeader(s)
-		case "kind", "class", "function", "value", "frame", "rule", "stuck", "answer", "notation", "":
+		case "kind", "class", "function", "hook", "value", "frame", "rule", "stuck", "answer", "notation", "":
 		default:
 			p.errorf(s.List[0].P, "unknown declaration %s: expected %s", s.List[0].Sym, declarationWords())
 		}
@@ -152,6 +154,8 @@ func (p *langParser) parse(ss []*SExpr) {
 				if f := p.functionHeader(s); f != nil {
 					funcs[s] = f
 				}
+			case "hook":
+				p.hookHeader(s)
 			}
 		}
 	}
@@ -779,6 +783,43 @@ func (p *langParser) functionHeader(s *SExpr) *Function {
 	if !p.form(s, 5, -1, usage) {
 		return nil
 	}
+	return p.signature(s)
+}
+
+// hookHeader reads (hook NAME (ARG-SORT ...) RESULT-SORT): a meta-function of the
+// hooks the file was read with (Hooks), its sorts as the file uses it.
+func (p *langParser) hookHeader(s *SExpr) {
+	const usage = "(hook NAME (ARG-SORT ...) RESULT-SORT)"
+	if len(s.List) > 2 && s.List[2].Kind != SList {
+		p.errorf(s.List[2].P, "expected the argument sorts, a list (ARG-SORT ...), not %s: expected %s", token(s.List[2]), usage)
+		return
+	}
+	if !p.form(s, 4, 4, usage) {
+		return
+	}
+	if s.List[1].Kind == SSym {
+		if _, ok := p.l.hooks.Func(s.List[1].Sym); !ok {
+			names := "no hook is registered (sem.Hooks.Add)"
+			if fs := p.l.hooks.FuncNames(); len(fs) > 0 {
+				names = "the hooks registered: " + strings.Join(fs, ", ")
+			}
+			p.errorf(s.List[1].P, "unknown hook %s: %s", s.List[1].Sym, names)
+			return
+		}
+	}
+	f := p.signature(s)
+	if f == nil {
+		return
+	}
+	f.Hook, _ = p.l.hooks.Func(f.Name)
+	if len(f.Params) != f.Hook.Arity {
+		p.errorf(s.List[2].P, "hook %s takes %d arguments, not %d", f.Name, f.Hook.Arity, len(f.Params))
+	}
+}
+
+// signature reads the name and the sorts of a function's or a hook's declaration,
+// and declares it.
+func (p *langParser) signature(s *SExpr) *Function {
 	n, ok := p.name(s.List[1], "the function's name")
 	if !ok {
 		return nil

@@ -168,12 +168,12 @@ func (p *langParser) boundMeta(s *SExpr, ps *patScope) *Pattern {
 // prim reads the name of a δ-hook: a comparison (test) or an integer operation.
 func (p *langParser) prim(c *SExpr, test bool) *Prim {
 	if len(c.List) < 2 || c.List[1].Kind != SSym {
-		p.errorf(c.P, "expected (prim OP ARG ...), OP one of %s, not %s", strings.Join(PrimNames(), ", "), token(c))
+		p.errorf(c.P, "expected (prim OP ARG ...), OP one of %s, not %s", strings.Join(p.l.hooks.PrimNames(), ", "), token(c))
 		return nil
 	}
-	pr, ok := LookupPrim(c.List[1].Sym)
+	pr, ok := p.l.hooks.Prim(c.List[1].Sym)
 	if !ok {
-		p.errorf(c.List[1].P, "unknown prim %s: one of %s", c.List[1].Sym, strings.Join(PrimNames(), ", "))
+		p.errorf(c.List[1].P, "unknown prim %s: one of %s", c.List[1].Sym, strings.Join(p.l.hooks.PrimNames(), ", "))
 		return nil
 	}
 	if pr.Test != test {
@@ -383,11 +383,17 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 		return &Pattern{P: s.P, Kind: PatPrim, Prim: pr, Args: pats}
 	}
 	if f, ok := p.l.funcs[head]; ok {
-		if ps.mode != patRHS {
-			p.errorf(s.P, "a call of function %s is only in a right-hand side", head)
+		if ps.mode != patRHS && ps.mode != patCond {
+			p.errorf(s.P, "a call of function %s is only in a right-hand side or a prim's argument", head)
 			return nil
 		}
-		if a.Kind == ArgVar || f.Result.Sort != a.Sort || (f.Result.Kind == ArgInt) != (a.Kind == ArgInt) {
+		// A prim's argument (an integer of no sort) takes any function whose result is
+		// an integer.
+		// an integer, and a term of a sort with integers any function whose result is an
+		// integer of that sort.
+		primArg := a.Kind == ArgInt && a.Sort == nil && f.Result.Kind == ArgInt
+		intTerm := a.Kind == ArgTerm && f.Result.Kind == ArgInt && f.Result.Sort == a.Sort
+		if !primArg && !intTerm && (a.Kind == ArgVar || f.Result.Sort != a.Sort || (f.Result.Kind == ArgInt) != (a.Kind == ArgInt)) {
 			p.errorf(s.P, "expected %s, not a call of %s (%s)", describe(a), head, describe(f.Result))
 			return nil
 		}

@@ -2,7 +2,8 @@ package sem
 
 // Prim is a δ-hook written in Go: an operation on 64-bit integers that a rule's
 // right-hand side (an integer) or side condition (a comparison) calls by name. The
-// table is fixed (PrimNames): a rule file names its entries, it cannot add any.
+// δ-table (PrimNames) is every rule file's (DefaultHooks); a calculus adds its own to
+// its Hooks (Hooks.AddPrim).
 type Prim struct {
 	Name  string
 	Arity int
@@ -15,10 +16,10 @@ type Prim struct {
 	Doc string
 }
 
-// LookupPrim returns the δ-hook named name.
+// LookupPrim returns the δ-hook of the δ-table named name.
 func LookupPrim(name string) (*Prim, bool) { p, ok := prims[name]; return p, ok }
 
-// PrimNames are the names of the δ-hooks, in the order of the table.
+// PrimNames are the names of the δ-table's hooks, in the order of the table.
 func PrimNames() []string {
 	return []string{"add", "sub", "mul", "neg", "quot", "rem", "lt", "le", "gt", "ge", "eq", "ne"}
 }

@@ -113,7 +113,11 @@ func (l *Language) String() string {
 		b.WriteString(")\n")
 	}
 	for _, f := range l.Functions {
-		b.WriteString("(function " + f.Name + " (")
+		decl := "(function "
+		if f.Hook != nil {
+			decl = "(hook "
+		}
+		b.WriteString(decl + f.Name + " (")
 		for i, a := range f.Params {
 			if i > 0 {
 				b.WriteString(" ")

@@ -89,6 +89,10 @@ func (l *Language) classify(d *SExpr, decl any, shown map[any]bool, r *Rendering
 			ok = ok && samePattern(a, args[2+i])
 		}
 	case *Function:
+		if x.Hook != nil {
+			ok = d.List[0].Sym == "hook" && len(args) == 3 && isSym(args[0], x.Name)
+			break
+		}
 		ok = d.List[0].Sym == "function" && len(args) == 3+len(x.Clauses) && isSym(args[0], x.Name)
 		for i, c := range x.Clauses {
 			ok = ok && sameClause(x, c, args[3+i])

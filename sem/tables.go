@@ -33,6 +33,9 @@ func FormatTables(l *Language) string {
 	if len(l.Functions) > 0 {
 		b.WriteString("\nfunctions (meta-level: computed at once, no contraction):\n")
 		for _, f := range l.Functions {
+			if f.Hook != nil {
+				fmt.Fprintf(&b, "  (%s ...) = a hook, written in Go: %s\n", f.Name, f.Hook.Doc)
+			}
 			for _, c := range f.Clauses {
 				var args []string
 				for _, a := range c.Args {

@@ -1,0 +1,113 @@
+package sem
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Hooks are what a calculus registers in Go for its rule files: the δ-hooks (prims:
+// integer operations for right-hand sides, comparisons for side conditions, called as
+// (prim OP N ...)) and meta-functions over terms (GoFunc, which a rule file declares by
+// (hook NAME (ARG-SORT ...) RESULT-SORT) and calls as it calls its own functions). A
+// rule file names the hooks it uses; a name the hooks do not hold is a positioned
+// error. DefaultHooks is the δ-table every rule file has (PrimNames); a calculus adds
+// its own to a copy (Add, AddPrim) and loads its files with LoadWith.
+type Hooks struct {
+	prims  map[string]*Prim
+	pnames []string // the prims' names, in the order they were added
+	funcs  map[string]*GoFunc
+	fnames []string
+}
+
+// GoFunc is a meta-function written in Go: a hook. Call computes the result from the
+// arguments, terms read back (closed, of the sorts the rule file's (hook ...)
+// declaration gives), and returns a term of the declared result sort (built with
+// Int, Var, App and the language's constructors, Language.Con), or an error, which
+// stops the run as a function with no clause does (*FunctionError, the rule file's
+// error). It must not change its arguments: terms are shared.
+type GoFunc struct {
+	Name  string
+	Arity int
+	Call  func(l *Language, args []*Term) (*Term, error)
+	Doc   string
+}
+
+// DefaultHooks is a new set of hooks holding the δ-table (PrimNames) and no
+// meta-function.
+func DefaultHooks() *Hooks {
+	h := &Hooks{prims: map[string]*Prim{}, funcs: map[string]*GoFunc{}}
+	for _, name := range PrimNames() {
+		if err := h.AddPrim(prims[name]); err != nil {
+			panic(err) // the table's names are distinct
+		}
+	}
+	return h
+}
+
+// AddPrim adds a δ-hook. Its name must be new, its arity positive, and it must give
+// Int (an operation) or Cmp (a comparison, Test), not both.
+func (h *Hooks) AddPrim(p *Prim) error {
+	switch {
+	case p.Name == "":
+		return fmt.Errorf("a prim needs a name")
+	case h.prims[p.Name] != nil || h.funcs[p.Name] != nil:
+		return fmt.Errorf("a hook named %s is registered already", p.Name)
+	case p.Arity < 1:
+		return fmt.Errorf("prim %s: arity %d, want at least 1", p.Name, p.Arity)
+	case p.Test && (p.Cmp == nil || p.Int != nil), !p.Test && (p.Int == nil || p.Cmp != nil):
+		return fmt.Errorf("prim %s: a comparison (Test) gives Cmp, an operation gives Int, not both", p.Name)
+	}
+	h.prims[p.Name] = p
+	h.pnames = append(h.pnames, p.Name)
+	return nil
+}
+
+// Add adds a meta-function. Its name must be new and not a reserved word, and it
+// must have Call.
+func (h *Hooks) Add(f *GoFunc) error {
+	switch {
+	case f.Name == "" || f.Call == nil:
+		return fmt.Errorf("a hook needs a name and a Call")
+	case h.prims[f.Name] != nil || h.funcs[f.Name] != nil:
+		return fmt.Errorf("a hook named %s is registered already", f.Name)
+	case slices.Contains(reserved, f.Name):
+		return fmt.Errorf("hook %s: a reserved word of the rule language", f.Name)
+	case f.Arity < 0:
+		return fmt.Errorf("hook %s: arity %d", f.Name, f.Arity)
+	}
+	h.funcs[f.Name] = f
+	h.fnames = append(h.fnames, f.Name)
+	return nil
+}
+
+// Prim is the δ-hook named name.
+func (h *Hooks) Prim(name string) (*Prim, bool) { p, ok := h.prims[name]; return p, ok }
+
+// Func is the meta-function named name.
+func (h *Hooks) Func(name string) (*GoFunc, bool) { f, ok := h.funcs[name]; return f, ok }
+
+// PrimNames are the names of the δ-hooks, in the order they were added.
+func (h *Hooks) PrimNames() []string { return slices.Clone(h.pnames) }
+
+// FuncNames are the names of the meta-functions, in the order they were added.
+func (h *Hooks) FuncNames() []string { return slices.Clone(h.fnames) }
+
+// ParseWith parses a rule file whose prims and hooks are those of h (Parse uses
+// DefaultHooks).
+func ParseWith(src []byte, h *Hooks) (*Language, error) { return parseWith(src, h) }
+
+// LoadWith parses a rule file with the hooks h and runs the static checks (Load uses
+// DefaultHooks).
+func LoadWith(src []byte, h *Hooks) (*Language, error) {
+	l, err := ParseWith(src, h)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(l); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Hooks are the hooks the language was read with.
+func (l *Language) Hooks() *Hooks { return l.hooks }

@@ -1,0 +1,162 @@
+package sem_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/cps2"
+	"github.com/interderive/interderive/interp"
+	"github.com/interderive/interderive/machine"
+	"github.com/interderive/interderive/reduction"
+	"github.com/interderive/interderive/sem"
+)
+
+// gcdHooks are the hooks of sem/testdata/hooks/gcd.sem: euclid (gcd by Euclid's
+// algorithm, undefined at 0 and 0), flip (a pair's components swapped: a term built
+// in Go), broken (a hook that returns a variable where the file declares an integer),
+// and the comparison divides (n1 divides n2, n1 ≠ 0), beside the δ-table.
+func gcdHooks(t *testing.T) *sem.Hooks {
+	t.Helper()
+	h := sem.DefaultHooks()
+	for _, err := range []error{
+		h.Add(&sem.GoFunc{Name: "euclid", Arity: 2, Doc: "gcd(n1, n2)", Call: func(l *sem.Language, args []*sem.Term) (*sem.Term, error) {
+			a, b := args[0].N, args[1].N
+			if a == 0 && b == 0 {
+				return nil, errors.New("gcd(0, 0) is undefined")
+			}
+			for b != 0 {
+				a, b = b, a%b
+			}
+			return sem.Int(args[0].P, max(a, -a)), nil
+		}}),
+		h.Add(&sem.GoFunc{Name: "flip", Arity: 1, Doc: "(pair a b) to (pair b a)", Call: func(l *sem.Language, args []*sem.Term) (*sem.Term, error) {
+			p := args[0]
+			return sem.App(p.P, p.Con, p.Args[1], p.Args[0]), nil
+		}}),
+		h.Add(&sem.GoFunc{Name: "broken", Arity: 1, Call: func(l *sem.Language, args []*sem.Term) (*sem.Term, error) {
+			return sem.Var(args[0].P, "x"), nil
+		}}),
+		h.AddPrim(&sem.Prim{Name: "divides", Arity: 2, Test: true, Doc: "n1 divides n2", Cmp: func(a []int64) bool { return a[0] != 0 && a[1]%a[0] == 0 }}),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
+}
+
+func gcdSource(t *testing.T) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "hooks", "gcd.sem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// derivedStages are the five stages derived from a rule file.
+var derivedStages = []struct {
+	name  string
+	stage sem.Stage
+}{
+	{"reduction", reduction.Stage{}.Rules()},
+	{"closures", closures.Stage{}.Rules()},
+	{"machine", machine.Stage{}.Rules()},
+	{"cps2", cps2.Stage{}.Rules()},
+	{"interp", interp.Stage{}.Rules()},
+}
+
+// TestHooks: the rule file with hooks runs on every derived stage with the answers and
+// contractions derived by hand.
+//
+//   - (add (gcd 12 18) (app (lam x (gcd x 4)) 10)): 12 does not divide 18, so the
+//     second gcd rule calls euclid: 6; beta gives (gcd 10 4), euclid: 2; add is
+//     (prim add (double 6) 2) = 12 + 2 = 14. Events gcd, beta, gcd, add.
+//   - (gcd 3 9): 3 divides 9 (the prim registered), so the first rule gives 3.
+//   - (swap (pair 1 (lam y y))): flip builds (pair (lam y y) 1).
+func TestHooks(t *testing.T) {
+	l, err := sem.LoadWith(gcdSource(t), gcdHooks(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		prog, answer string
+		events       []string
+	}{
+		{"(add (gcd 12 18) (app (lam x (gcd x 4)) 10))", "14", []string{"gcd", "beta", "gcd", "add"}},
+		{"(gcd 3 9)", "3", []string{"gcd"}},
+		{"(swap (pair 1 (lam y y)))", "(pair (lam y y) 1)", []string{"swap"}},
+	} {
+		e := read(t, l, tc.prog)
+		for _, s := range derivedStages {
+			var events []string
+			a, err := s.stage.Eval(l, e, interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
+			if err != nil || sem.Format(a.Value) != tc.answer || !slices.Equal(events, tc.events) {
+				t.Errorf("%s on %s: %v, %v after %v; want %s after %v", tc.prog, s.name, a.Value, err, events, tc.answer, tc.events)
+			}
+		}
+	}
+}
+
+// TestHookFailures: a hook's error, and a result of another sort than the file
+// declares, stop the run with the function's error (*sem.FunctionError, the rule
+// file's), positioned at the hook's declaration (line 26 of gcd.sem for euclid), on
+// every stage.
+func TestHookFailures(t *testing.T) {
+	src := string(gcdSource(t)) + "(hook broken (n) n)\n(rule broke E (gcd n (lam x t)) (broken n))\n"
+	l, err := sem.LoadWith([]byte(src), gcdHooks(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ prog, want string }{
+		{"(gcd 0 0)", "26:1: hook euclid failed on (euclid 0 0), called by rule gcd: gcd(0, 0) is undefined"},
+		{"(gcd 1 (lam y y))", "hook broken failed on (broken 1), called by rule broke: it returned x, not an integer"},
+	} {
+		for _, s := range derivedStages {
+			_, err := s.stage.Eval(l, read(t, l, tc.prog), interderive.Options{Fuel: 100})
+			var fe *sem.FunctionError
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s on %s: %v, want a function error %q", tc.prog, s.name, err, tc.want)
+			}
+		}
+	}
+}
+
+// TestHookErrors: a hook the file names and the hooks do not hold, a hook used with
+// another arity, and a prim not registered are positioned errors; registering a name
+// twice is refused.
+func TestHookErrors(t *testing.T) {
+	src := gcdSource(t)
+	_, err := sem.Load(src) // the default hooks: the δ-table, no meta-function
+	if err == nil || !strings.Contains(err.Error(), "26:7: unknown hook euclid: no hook is registered (sem.Hooks.Add)") {
+		t.Errorf("without the hooks: %v", err)
+	}
+	h := gcdHooks(t)
+	for _, tc := range []struct{ edit, want string }{
+		{"(hook euclid (n n) n)→(hook nosuch (n n) n)", "26:7: unknown hook nosuch: the hooks registered: euclid, flip, broken"},
+		{"(hook euclid (n n) n)→(hook euclid (n) n)", "26:14: hook euclid takes 2 arguments, not 1"},
+		// (rule gcd E (gcd n_1 n_2) n_1 (where (prim : 43 columns, the name at the 44th.
+		{"(prim divides n_1 n_2)→(prim splits n_1 n_2)", "30:44: unknown prim splits: one of add, sub, mul, neg, quot, rem, lt, le, gt, ge, eq, ne, divides"},
+	} {
+		from, to, _ := strings.Cut(tc.edit, "→")
+		_, err := sem.LoadWith([]byte(strings.Replace(string(src), from, to, 1)), h)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.edit, err, tc.want)
+		}
+	}
+	if err := h.Add(&sem.GoFunc{Name: "euclid", Arity: 2, Call: func(*sem.Language, []*sem.Term) (*sem.Term, error) { return nil, nil }}); err == nil {
+		t.Error("euclid registered twice")
+	}
+	if err := h.AddPrim(&sem.Prim{Name: "add", Arity: 2, Int: func([]int64) (int64, bool) { return 0, true }}); err == nil {
+		t.Error("add registered twice")
+	}
+	if err := h.Add(&sem.GoFunc{Name: "subst", Arity: 1, Call: func(*sem.Language, []*sem.Term) (*sem.Term, error) { return nil, nil }}); err == nil {
+		t.Error("a hook named by a reserved word")
+	}
+}
