@@ -186,7 +186,7 @@ func (r *rulesRun) decomposeContext(E *contexts.Rules, v *sem.Term) (*sem.Term, 
 // contract is the contraction of a potential redex in its context by the first rule
 // that matches it, over closures: the contraction, with the rule's event.
 func (r *rulesRun) contract(d rulesCloDecomposition) (sem.Contraction, error) {
-	return r.Contract(d.redex, d.kind, d.context, r.stepLayer)
+	return r.Contract(d.redex, d.kind, &d.context, r.stepLayer)
 }
 
 // stepLayer is one step of an inner layer: c, of kind k, decomposed from its root,

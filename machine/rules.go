@@ -206,7 +206,7 @@ func (m *rulesMachine) contract(s *rulesState, t *sem.Term, k *sem.Kind) (sem.Co
 		s.mode, s.term = rulesHalt, t
 		return sem.Contraction{}, nil
 	}
-	return m.e.Contract(t, k, s.k, m.stepLayer)
+	return m.e.Contract(t, k, &s.k, m.stepLayer) // &s.k: a pointer in the interface, not a copy of the slice
 }
 
 // contracted goes on after the contraction c: the frames it discards popped, eval of

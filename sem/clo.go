@@ -95,20 +95,28 @@ func View(t *Term) *Term {
 // expand is a closure of a constructor term expanded into a node.
 func expand(c *Term) *Term {
 	t := c.Body
-	args := make([]*Term, len(t.Args))
+	n := newNode(t.P, t.Con, len(t.Args))
+	var leaves []Term // the children's closures, one allocation
 	for i, a := range t.Con.Args {
-		switch a.Kind {
-		case ArgVar, ArgInt:
-			args[i] = Leaf(t.Args[i], nil)
-		default:
-			env := c.Env
-			for _, b := range t.Con.scope[i] {
-				env = &Env{name: t.Args[b].Name, next: env}
-			}
-			args[i] = Leaf(t.Args[i], env)
+		if a.Kind == ArgVar {
+			n.Args[i] = t.Args[i] // a name
+			continue
 		}
+		env := c.Env
+		if a.Kind == ArgInt {
+			env = nil
+		}
+		for _, b := range t.Con.scope[i] {
+			env = &Env{name: t.Args[b].Name, next: env}
+		}
+		if leaves == nil {
+			leaves = make([]Term, len(t.Args))
+		}
+		l := &leaves[i]
+		l.P, l.Op, l.Body, l.Env = t.Args[i].P, TermClo, t.Args[i], env
+		n.Args[i] = l
 	}
-	return &Term{P: t.P, Op: TermCon, Con: t.Con, Args: args}
+	return n
 }
 
 // intValue is the integer t stands for, if it is one: a literal, or a closure of one.
@@ -134,8 +142,8 @@ func substClosure(t *Term, x string, v *Term) *Term {
 	case TermInt:
 		return t
 	case TermCon:
-		args := make([]*Term, len(t.Args))
-		copy(args, t.Args)
+		n := newNode(t.P, t.Con, len(t.Args))
+		copy(n.Args, t.Args)
 		for j, a := range t.Con.Args {
 			if a.Kind != ArgTerm {
 				continue
@@ -145,10 +153,10 @@ func substClosure(t *Term, x string, v *Term) *Term {
 				hidden = hidden || t.Args[bi].Name == x
 			}
 			if !hidden {
-				args[j] = substClosure(t.Args[j], x, v)
+				n.Args[j] = substClosure(t.Args[j], x, v)
 			}
 		}
-		return &Term{P: t.P, Op: TermCon, Con: t.Con, Args: args}
+		return n
 	}
 	body, env := t, (*Env)(nil)
 	if t.Op == TermClo {
@@ -165,7 +173,14 @@ func substClosure(t *Term, x string, v *Term) *Term {
 		return &Term{P: body.P, Op: TermClo, Body: Subst(body, x, v), Env: &Env{name: v.Name, next: env}}
 	}
 	if e == nil {
-		return &Term{P: body.P, Op: TermClo, Body: body, Env: &Env{name: x, c: v, next: env}}
+		// The closure and its environment's new entry, one allocation.
+		ce := new(struct {
+			t Term
+			e Env
+		})
+		ce.e.name, ce.e.c, ce.e.next = x, v, env
+		ce.t.P, ce.t.Op, ce.t.Body, ce.t.Env = body.P, TermClo, body, &ce.e
+		return &ce.t
 	}
 	// Replace the shadowing entry: copy the environment up to it.
 	var head, tail *Env
@@ -348,8 +363,8 @@ func PlugAt(t *Term, path []int, u *Term) *Term {
 		return u
 	}
 	n := View(t)
-	args := make([]*Term, len(n.Args))
-	copy(args, n.Args)
-	args[path[0]] = PlugAt(n.Args[path[0]], path[1:], u)
-	return &Term{P: n.P, Op: TermCon, Con: n.Con, Args: args}
+	m := newNode(n.P, n.Con, len(n.Args))
+	copy(m.Args, n.Args)
+	m.Args[path[0]] = PlugAt(n.Args[path[0]], path[1:], u)
+	return m
 }

@@ -41,6 +41,7 @@ type Engine struct {
 	l     *Language
 	env   bool
 	buf   []*Term // the bindings of the matches under way (take, release)
+	ints  []int64 // the arguments of the prims under way (takeInts, releaseInts)
 	depth int     // values and classes matched inside one another, at most MaxTermDepth
 	calls *Engine // the substitution engine the functions run on (fns)
 }
@@ -315,7 +316,8 @@ func (e *Engine) intOf(p *Pattern, b []*Term) (n int64, ok bool, err error) {
 			return n, ok, nil
 		}
 	case PatPrim:
-		args := make([]int64, len(p.Args))
+		args := e.takeInts(len(p.Args))
+		defer e.releaseInts(args)
 		for i, a := range p.Args {
 			n, ok, err := e.intOf(a, b)
 			if !ok || err != nil {
@@ -357,16 +359,8 @@ func (e *Engine) conditions(where []*Cond, b []*Term, step LayerStep) (bool, str
 				return false, "", nil
 			}
 		case CondPrim:
-			args := make([]int64, len(c.Args))
-			for i, a := range c.Args {
-				n, ok, err := e.intOf(a, b)
-				if !ok || err != nil {
-					return false, "", err
-				}
-				args[i] = n
-			}
-			if !c.Prim.Cmp(args) {
-				return false, "", nil
+			if ok, err := e.compare(c, b); !ok || err != nil {
+				return false, "", err
 			}
 		case CondFresh:
 			base := b[c.Args[1].Slot]
@@ -388,6 +382,30 @@ func (e *Engine) conditions(where []*Cond, b []*Term, step LayerStep) (bool, str
 	}
 	return true, event, nil
 }
+
+// compare evaluates a comparison condition (prim OP N ...).
+func (e *Engine) compare(c *Cond, b []*Term) (bool, error) {
+	args := e.takeInts(len(c.Args))
+	defer e.releaseInts(args)
+	for i, a := range c.Args {
+		n, ok, err := e.intOf(a, b)
+		if !ok || err != nil {
+			return false, err
+		}
+		args[i] = n
+	}
+	return c.Prim.Cmp(args), nil
+}
+
+// takeInts is a slice of n integers from the engine's stack of a prim's arguments;
+// releaseInts gives it back, last taken first (a prim does not keep its arguments).
+func (e *Engine) takeInts(n int) []int64 {
+	l := len(e.ints)
+	e.ints = slices.Grow(e.ints, n)[:l+n]
+	return e.ints[l : l+n : l+n]
+}
+
+func (e *Engine) releaseInts(a []int64) { e.ints = e.ints[:len(e.ints)-len(a)] }
 
 // sameAtom is the equality of = and !=: the same name, the same integer, or terms
 // α-equivalent once read back.
@@ -452,14 +470,14 @@ func (e *Engine) instantiate(p *Pattern, b []*Term, at Pos, depth int) (*Term, e
 		}
 		return e.leaf(t), nil
 	case PatCon:
-		args := make([]*Term, len(p.Args))
+		n := newNode(at, p.Con, len(p.Args))
 		for i, a := range p.Args {
 			var err error
-			if args[i], err = e.instantiate(a, b, at, depth+1); err != nil {
+			if n.Args[i], err = e.instantiate(a, b, at, depth+1); err != nil {
 				return nil, err
 			}
 		}
-		return App(at, p.Con, args...), nil
+		return n, nil
 	}
 	return nil, fmt.Errorf("cannot instantiate a %v", p.Kind)
 }

@@ -9,7 +9,8 @@ type Prim struct {
 	Arity int
 	Test  bool // a comparison, for side conditions; otherwise an integer, for right-hand sides
 	// Int computes an integer operation; ok is false where it is undefined (a division
-	// by zero), and the rule then does not apply.
+	// by zero), and the rule then does not apply. Int and Cmp must not keep their
+	// argument slice: the engine reuses it.
 	Int func(a []int64) (n int64, ok bool)
 	// Cmp computes a comparison.
 	Cmp func(a []int64) bool
