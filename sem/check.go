@@ -60,6 +60,7 @@ type checker struct {
 	l        *Language
 	reps     map[*Sort][]*Term
 	ints     []int64
+	atoms    map[*AtomType][]*Term // each atom type's literals the checks try: its samples, and those the patterns name
 	errs     interderive.ErrorList
 	warns    []Warning // Lint's
 	reported map[string]bool
@@ -88,10 +89,25 @@ func size(t *Term) int {
 func (c *checker) representatives() {
 	l := c.l
 	ints := map[int64]bool{0: true, 1: true}
+	atoms := map[*AtomType][]*Term{} // each type's samples, then the literals the patterns name
+	for _, so := range l.Sorts {
+		for _, a := range so.Atoms {
+			if atoms[a] == nil {
+				for _, v := range a.Samples {
+					atoms[a] = append(atoms[a], AtomOf(Pos{}, a, v))
+				}
+			}
+		}
+	}
 	walk := func(p *Pattern) {
 		p.preorder(func(q *Pattern) {
-			if q.Kind == PatInt {
+			switch q.Kind {
+			case PatInt:
 				ints[q.N] = true
+			case PatAtom:
+				if !slices.ContainsFunc(atoms[q.Atom], func(t *Term) bool { return q.Atom.Equal(t.Val, q.Val) }) {
+					atoms[q.Atom] = append(atoms[q.Atom], AtomOf(Pos{}, q.Atom, q.Val))
+				}
 			}
 		})
 	}
@@ -118,12 +134,16 @@ func (c *checker) representatives() {
 		c.ints = append(c.ints, n)
 	}
 	slices.Sort(c.ints)
+	c.atoms = atoms
 	c.reps = map[*Sort][]*Term{}
 	for _, so := range l.Sorts {
 		if so.Ints {
 			for _, n := range c.ints {
 				c.reps[so] = append(c.reps[so], Int(Pos{}, n))
 			}
+		}
+		for _, a := range so.Atoms {
+			c.reps[so] = append(c.reps[so], atoms[a]...)
 		}
 	}
 	for range 3 {
@@ -232,6 +252,8 @@ func (c *checker) instance(p *Pattern, hole *Kind) *Term {
 		switch p.Kind {
 		case PatInt:
 			return Int(Pos{}, p.N)
+		case PatAtom:
+			return AtomOf(Pos{}, p.Atom, p.Val)
 		case PatHole:
 			return c.rep(p.Hole.Sort, func(t *Term) bool { return !c.l.IsValue(t, p.Hole) })
 		case PatMeta:
@@ -243,6 +265,8 @@ func (c *checker) instance(p *Pattern, hole *Kind) *Term {
 				return Var(Pos{}, "x")
 			case MetaInt:
 				return Int(Pos{}, 0)
+			case MetaAtom:
+				return c.atoms[p.Sort.Atom][0]
 			case MetaValue:
 				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.l.IsValue(t, p.Sort.ValuesOf) })
 			}
@@ -297,6 +321,9 @@ func (c *checker) shapes(so *Sort) []*Term {
 		for _, n := range c.ints {
 			out = append(out, Int(Pos{}, n))
 		}
+	}
+	for _, a := range so.Atoms {
+		out = append(out, c.atoms[a]...)
 	}
 	for _, con := range so.Cons {
 		out = append(out, c.applications(con)...)

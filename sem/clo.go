@@ -119,6 +119,23 @@ func expand(c *Term) *Term {
 	return n
 }
 
+// atomValue is the atom t stands for, if it is one (or a closure of one), else nil.
+func atomValue(t *Term) *Term {
+	switch t.Op {
+	case TermAtom:
+		return t
+	case TermClo:
+		if t.Body.Op == TermAtom {
+			return t.Body
+		}
+	}
+	return nil
+}
+
+// literal reports whether t is a literal, an integer or an atom: its own read-back,
+// under any environment.
+func literal(t *Term) bool { return t.Op == TermInt || t.Op == TermAtom }
+
 // intValue is the integer t stands for, if it is one: a literal, or a closure of one.
 func intValue(t *Term) (int64, bool) {
 	switch t.Op {
@@ -139,7 +156,7 @@ func intValue(t *Term) (int64, bool) {
 // term instead, the new name shadowed. A name t is the closure t[ε].
 func substClosure(t *Term, x string, v *Term) *Term {
 	switch t.Op {
-	case TermInt:
+	case TermInt, TermAtom:
 		return t
 	case TermCon:
 		n := newNode(t.P, t.Con, len(t.Args))
@@ -162,7 +179,7 @@ func substClosure(t *Term, x string, v *Term) *Term {
 	if t.Op == TermClo {
 		body, env = t.Body, t.Env
 	}
-	if body.Op == TermInt {
+	if literal(body) {
 		return t
 	}
 	e := env.find(x)
@@ -204,7 +221,7 @@ func substClosure(t *Term, x string, v *Term) *Term {
 // readBack is the term t stands for once read back (ReadBack), if known: a name or an
 // integer stands for itself.
 func readBack(t *Term) *Term {
-	if t.Op == TermVar || t.Op == TermInt {
+	if t.Op == TermVar || literal(t) {
 		return t
 	}
 	return t.back.Load()
@@ -253,7 +270,7 @@ func ReadBack(c *Term) *Term {
 				args[i] = readBack(a)
 			}
 			top.back.Store(App(top.P, top.Con, args...))
-		case top.Env == nil || top.Body.Op == TermInt:
+		case top.Env == nil || literal(top.Body):
 			top.back.Store(top.Body)
 		default:
 			top.back.Store(readLeaf(top.Body, top.Env, map[string]int{}))
@@ -266,10 +283,10 @@ func ReadBack(c *Term) *Term {
 // (a closure of a ground sort's term is that term), else by ReadBack.
 func readArg(c *Term) *Term {
 	switch c.Op {
-	case TermVar, TermInt:
+	case TermVar, TermInt, TermAtom:
 		return c
 	case TermClo:
-		if c.Env == nil || c.Body.Op == TermInt || c.Body.Op == TermCon && c.Body.Con.Sort.Ground {
+		if c.Env == nil || literal(c.Body) || c.Body.Op == TermCon && c.Body.Con.Sort.Ground {
 			return c.Body
 		}
 		return ReadBack(c)
@@ -290,7 +307,7 @@ func deps(c *Term, fvs map[*Term]map[string]bool) []*Term {
 	if c.Op == TermCon {
 		return c.Args
 	}
-	if c.Env == nil || c.Body.Op == TermInt {
+	if c.Env == nil || literal(c.Body) {
 		return nil
 	}
 	fv, ok := fvs[c.Body]
@@ -311,7 +328,7 @@ func deps(c *Term, fvs map[*Term]map[string]bool) []*Term {
 // t hides; a subterm in which nothing is substituted is t's own.
 func readLeaf(t *Term, env *Env, hidden map[string]int) *Term {
 	switch t.Op {
-	case TermInt:
+	case TermInt, TermAtom:
 		return t
 	case TermVar:
 		if hidden[t.Name] > 0 {

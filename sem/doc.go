@@ -12,6 +12,7 @@
 //	(sort T META ...                        a term sort, its metavariable names
 //	  (variable X ...)                      variables are terms of it; their metavariables
 //	  (integer N ...)                       integer literals are terms of it; theirs
+//	  (atom TYPE M ...)                     an atom type's literals (true, "abc", 1.5) too
 //	  (con NAME ARG ... (bind I J ...) ...)) a constructor: its arguments' sorts, named
 //	                                        by a metavariable name (t, x, n); argument I,
 //	                                        a variable, binds in arguments J ...

@@ -259,10 +259,17 @@ func (e *Engine) match(p *Pattern, t *Term, b []*Term) bool {
 	case PatInt:
 		n, ok := intValue(View(t))
 		return ok && n == p.N
+	case PatAtom:
+		a := atomValue(View(t))
+		return a != nil && a.Atom == p.Atom && p.Atom.Equal(a.Val, p.Val)
 	case PatMeta:
 		switch p.Sort.Kind {
 		case MetaVar:
 			if !IsName(t) {
+				return false
+			}
+		case MetaAtom:
+			if a := atomValue(View(t)); a == nil || a.Atom != p.Sort.Atom {
 				return false
 			}
 		case MetaInt:
@@ -430,6 +437,8 @@ func (e *Engine) instantiate(p *Pattern, b []*Term, at Pos, depth int) (*Term, e
 		return b[p.Slot], nil
 	case PatInt:
 		return e.leaf(Int(at, p.N)), nil
+	case PatAtom:
+		return e.leaf(AtomOf(at, p.Atom, p.Val)), nil
 	case PatPrim:
 		n, ok, err := e.intOf(p, b)
 		if err != nil {
@@ -544,6 +553,8 @@ func rootOfSort(t *Term, a Arg) bool {
 		return a.Kind == ArgInt || a.Sort != nil && a.Sort.Ints
 	case TermVar:
 		return a.Kind != ArgInt && a.Sort != nil && a.Sort.Vars
+	case TermAtom:
+		return a.Kind == ArgTerm && slices.Contains(a.Sort.Atoms, t.Atom)
 	case TermCon:
 		return a.Kind == ArgTerm && t.Con.Sort == a.Sort
 	}

@@ -2,10 +2,14 @@ package sem
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
-// Hooks are what a calculus registers in Go for its rule files: the δ-hooks (prims:
+// Hooks are what a calculus registers in Go for its rule files: atom types (AtomType:
+// booleans, strings, floats, with their literals, equality and printing), the δ-hooks (prims:
 // integer operations for right-hand sides, comparisons for side conditions, called as
 // (prim OP N ...)) and meta-functions over terms (GoFunc, which a rule file declares by
 // (hook NAME (ARG-SORT ...) RESULT-SORT) and calls as it calls its own functions). A
@@ -17,6 +21,8 @@ type Hooks struct {
 	pnames []string // the prims' names, in the order they were added
 	funcs  map[string]*GoFunc
 	fnames []string
+	atoms  map[string]*AtomType
+	anames []string
 }
 
 // GoFunc is a meta-function written in Go: a hook. Call computes the result from the
@@ -32,13 +38,18 @@ type GoFunc struct {
 	Doc   string
 }
 
-// DefaultHooks is a new set of hooks holding the δ-table (PrimNames) and no
-// meta-function.
+// DefaultHooks is a new set of hooks holding the δ-table (PrimNames), the atom types
+// bool, string and float (BoolAtom, StringAtom, FloatAtom), and no meta-function.
 func DefaultHooks() *Hooks {
-	h := &Hooks{prims: map[string]*Prim{}, funcs: map[string]*GoFunc{}}
+	h := &Hooks{prims: map[string]*Prim{}, funcs: map[string]*GoFunc{}, atoms: map[string]*AtomType{}}
 	for _, name := range PrimNames() {
 		if err := h.AddPrim(prims[name]); err != nil {
 			panic(err) // the table's names are distinct
+		}
+	}
+	for _, a := range []*AtomType{BoolAtom, StringAtom, FloatAtom} {
+		if err := h.AddAtom(a); err != nil {
+			panic(err)
 		}
 	}
 	return h
@@ -111,3 +122,91 @@ func LoadWith(src []byte, h *Hooks) (*Language, error) {
 
 // Hooks are the hooks the language was read with.
 func (l *Language) Hooks() *Hooks { return l.hooks }
+
+// AtomType is an atom type a calculus registers (Hooks.AddAtom): booleans, strings,
+// floats. A sort takes its atoms by (atom TYPE META ...), and its literals are then
+// terms of the sort, in programs and patterns alike: Read reads one from a symbol
+// (quoted false: true, 1.5) or a string ("abc", quoted true), Format writes one back as
+// Read reads it, and Equal compares two. Samples are a few of its values (one at
+// least), for the static checks' enumeration and the generators.
+type AtomType struct {
+	Name    string
+	Read    func(s string, quoted bool) (v any, ok bool)
+	Format  func(v any) string
+	Equal   func(a, b any) bool
+	Samples []any
+	Doc     string
+}
+
+// The atom types of DefaultHooks.
+var (
+	// BoolAtom is the booleans: the literals true and false.
+	BoolAtom = &AtomType{Name: "bool", Doc: "the booleans: true, false",
+		Read: func(s string, quoted bool) (any, bool) {
+			if quoted || s != "true" && s != "false" {
+				return nil, false
+			}
+			return s == "true", true
+		},
+		Format:  func(v any) string { return strconv.FormatBool(v.(bool)) },
+		Equal:   func(a, b any) bool { return a.(bool) == b.(bool) },
+		Samples: []any{false, true},
+	}
+	// StringAtom is the strings: the literals in double quotes, "abc".
+	StringAtom = &AtomType{Name: "string", Doc: `the strings: "abc", with \" and \\ as escapes`,
+		Read: func(s string, quoted bool) (any, bool) {
+			if !quoted {
+				return nil, false
+			}
+			return s, true
+		},
+		Format:  func(v any) string { return strconv.Quote(v.(string)) },
+		Equal:   func(a, b any) bool { return a.(string) == b.(string) },
+		Samples: []any{"", "a"},
+	}
+	// FloatAtom is the 64-bit floating-point numbers: the literals with a point or an
+	// exponent, 1.5, -0.25, 1e10 (an integer literal is an integer).
+	FloatAtom = &AtomType{Name: "float", Doc: "64-bit floats: 1.5, -0.25, 1e10",
+		Read: func(s string, quoted bool) (any, bool) {
+			if quoted || !strings.ContainsAny(s, ".eE") || strings.ContainsAny(s, "xXpP_") {
+				return nil, false
+			}
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, false
+			}
+			return f, true
+		},
+		Format: func(v any) string {
+			s := strconv.FormatFloat(v.(float64), 'g', -1, 64)
+			if !strings.ContainsAny(s, ".eE") {
+				s += ".0" // read back as a float, not an integer
+			}
+			return s
+		},
+		Equal:   func(a, b any) bool { return a.(float64) == b.(float64) },
+		Samples: []any{0.0, 1.5},
+	}
+)
+
+// AddAtom adds an atom type. Its name must be new, and it must have Read, Format,
+// Equal and a sample.
+func (h *Hooks) AddAtom(a *AtomType) error {
+	switch {
+	case a.Name == "" || a.Read == nil || a.Format == nil || a.Equal == nil:
+		return fmt.Errorf("an atom type needs a name, Read, Format and Equal")
+	case len(a.Samples) == 0:
+		return fmt.Errorf("atom type %s: no sample value", a.Name)
+	case h.atoms[a.Name] != nil:
+		return fmt.Errorf("an atom type named %s is registered already", a.Name)
+	}
+	h.atoms[a.Name] = a
+	h.anames = append(h.anames, a.Name)
+	return nil
+}
+
+// Atom is the atom type named name.
+func (h *Hooks) Atom(name string) (*AtomType, bool) { a, ok := h.atoms[name]; return a, ok }
+
+// AtomNames are the names of the atom types, in the order they were added.
+func (h *Hooks) AtomNames() []string { return slices.Clone(h.anames) }

@@ -160,3 +160,85 @@ func TestHookErrors(t *testing.T) {
 		t.Error("a hook named by a reserved word")
 	}
 }
+
+// TestAtoms: the atom types of the default hooks, on testdata/rules/bools.sem, on
+// every derived stage; by hand: (lt 1 2) is true, so if-true gives "yes"; "b" and "a"
+// differ, so same gives false and if-false the float 2.5; -0.5e1 is the float -5,
+// printed back as -5.0 (a float literal keeps its point); and a string with an escaped
+// quote equals itself, so if-true gives the first branch, false.
+func TestAtoms(t *testing.T) {
+	l := load(t, "bools.sem")
+	for _, tc := range []struct {
+		prog, answer string
+		events       []string
+	}{
+		{`(if (lt 1 2) "yes" "no")`, `"yes"`, []string{"lt", "if-true"}},
+		{`(app (lam x (if (same x "a") 1.5 2.5)) "b")`, "2.5", []string{"beta", "same", "if-false"}},
+		{`(app (lam x x) -0.5e1)`, "-5.0", []string{"beta"}},
+		{`(if (same "a\"b" "a\"b") false true)`, "false", []string{"same", "if-true"}}, // equal strings: true, so t_1
+	} {
+		e := read(t, l, tc.prog)
+		for _, s := range derivedStages {
+			var events []string
+			a, err := s.stage.Eval(l, e, interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
+			if err != nil || sem.Format(a.Value) != tc.answer || !slices.Equal(events, tc.events) {
+				t.Errorf("%s on %s: %v, %v after %v; want %s after %v", tc.prog, s.name, a.Value, err, events, tc.answer, tc.events)
+			}
+		}
+	}
+}
+
+// TestAtomErrors: an atom type the hooks do not hold, and a literal a sort does not
+// take, are positioned errors; a calculus's own atom type reads, matches and prints.
+func TestAtomErrors(t *testing.T) {
+	const lang = "(language a)\n(sort t (integer n) (atom bool b))\n(kind E v)\n(value E n)\n(value E b)\n"
+	if _, err := sem.Load([]byte("(language a)\n(sort t (atom char c))\n(kind E v)\n(value E c)\n")); err == nil ||
+		!strings.Contains(err.Error(), "2:15: unknown atom type char: the atom types: bool, string, float") {
+		t.Errorf("unknown atom type: %v", err)
+	}
+	l, err := sem.Load([]byte(lang))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ prog, want string }{
+		{`"abc"`, `1:1: a string is not a term of sort t (its atoms: bool)`},
+		{`maybe`, `1:1: sort t has no variables (its atoms: bool)`},
+		{`1.5`, `1:1: sort t has no variables (its atoms: bool)`},
+	} {
+		if _, err := l.ReadTerm([]byte(tc.prog)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.prog, err, tc.want)
+		}
+	}
+	// A calculus's own atoms: symbols written 'name.
+	h := sem.DefaultHooks()
+	sym := &sem.AtomType{Name: "symbol", Samples: []any{"a"},
+		Read: func(s string, quoted bool) (any, bool) {
+			if quoted || len(s) < 2 || s[0] != '\'' {
+				return nil, false
+			}
+			return s[1:], true
+		},
+		Format: func(v any) string { return "'" + v.(string) },
+		Equal:  func(a, b any) bool { return a == b },
+	}
+	if err := h.AddAtom(sym); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AddAtom(sym); err == nil {
+		t.Error("an atom type registered twice")
+	}
+	src := "(language s)\n(sort t (atom symbol y) (con is t))\n(kind E v)\n(value E y)\n(frame E (is (hole)))\n" +
+		"(rule yes E (is 'x) 'yes)\n(rule no E (is y) 'no)\n"
+	ls, err := sem.LoadWith([]byte(src), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (is 'x) matches the literal 'x of rule yes; (is 'z) only the metavariable of no.
+	for prog, want := range map[string]string{"(is 'x)": "'yes", "(is 'z)": "'no"} {
+		for _, s := range derivedStages {
+			if a, err := s.stage.Eval(ls, read(t, ls, prog), interderive.Options{Fuel: 10}); err != nil || sem.Format(a.Value) != want {
+				t.Errorf("%s on %s: %v, %v; want %s", prog, s.name, a.Value, err, want)
+			}
+		}
+	}
+}

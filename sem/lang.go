@@ -1,5 +1,7 @@
 package sem
 
+import "strings"
+
 // Language is a calculus defined by a rule file: its term grammar, its context kinds
 // with their values and frames, and its contraction rules. Everything a derived stage
 // needs is here as data; Load builds it from a file and checks it.
@@ -44,7 +46,11 @@ type Sort struct {
 	VarMetas []string // the metavariable names of its variables
 	Ints     bool     // integer literals are terms of the sort
 	IntMetas []string // the metavariable names of its integers
-	Cons     []*Con
+	// Atoms are the atom types whose literals are terms of the sort, (atom TYPE M ...),
+	// and AtomMetas their metavariable names, one list a type.
+	Atoms     []*AtomType
+	AtomMetas [][]string
+	Cons      []*Con
 	// Ground says that no variable occurs in a term of the sort: it has no
 	// variables, nor has any sort its terms contain (types, coercions, labels).
 	Ground bool
@@ -242,14 +248,16 @@ const (
 	MetaInt                   // an integer of a sort
 	MetaValue                 // a value of a kind
 	MetaClass                 // a term of a class
+	MetaAtom                  // an atom of a type (of a sort)
 )
 
 // MetaSort is what a metavariable ranges over.
 type MetaSort struct {
 	Kind     MetaKind
 	Sort     *Sort
-	ValuesOf *Kind  // MetaValue
-	Class    *Class // MetaClass
+	ValuesOf *Kind     // MetaValue
+	Class    *Class    // MetaClass
+	Atom     *AtomType // MetaAtom
 }
 
 // PatKind says what a pattern node is.
@@ -264,6 +272,7 @@ const (
 	PatSubst                // right-hand sides: (subst t x v), t[x := v]
 	PatPrim                 // right-hand sides: (prim OP n ...), an integer computed by δ
 	PatCall                 // right-hand sides: (F a ...), a call of the function F
+	PatAtom                 // an atom literal: true, "abc", 1.5
 )
 
 // Pattern is a pattern (left-hand sides, values, frames, stuck shapes) or a template
@@ -279,6 +288,8 @@ type Pattern struct {
 	Prim *Prim     // PatPrim
 	Fn   *Function // PatCall
 	Hole *Kind     // PatHole
+	Atom *AtomType // PatAtom: its type
+	Val  any       // PatAtom: its value
 	Args []*Pattern
 }
 
@@ -289,6 +300,7 @@ type index struct {
 	byCon [][]int
 	ints  []int
 	vars  []int
+	atoms []int
 }
 
 // candidates are the indices of the declarations that may match t.
@@ -301,6 +313,8 @@ func (x *index) candidates(t *Term) []int {
 		return x.ints
 	case TermVar:
 		return x.vars
+	case TermAtom:
+		return x.atoms
 	}
 	return x.byCon[t.Con.Index]
 }
@@ -330,6 +344,8 @@ func (x *index) lookup(op TermOp, con *Con) []int {
 		return x.ints
 	case TermVar:
 		return x.vars
+	case TermAtom:
+		return x.atoms
 	}
 	return x.byCon[con.Index]
 }
@@ -362,4 +378,29 @@ func (l *Language) RuleNames() []string {
 		}
 	}
 	return out
+}
+
+// readAtom reads the symbol or string s as a literal of one of so's atom types.
+func (so *Sort) readAtom(s *SExpr) (*AtomType, any, bool) {
+	if s.Kind != SSym && s.Kind != SStr {
+		return nil, nil, false
+	}
+	for _, a := range so.Atoms {
+		if v, ok := a.Read(s.Sym, s.Kind == SStr); ok {
+			return a, v, true
+		}
+	}
+	return nil, nil, false
+}
+
+// atomsHint names so's atom types for a message ("" when it has none).
+func (so *Sort) atomsHint() string {
+	if len(so.Atoms) == 0 {
+		return ""
+	}
+	names := make([]string, len(so.Atoms))
+	for i, a := range so.Atoms {
+		names[i] = a.Name
+	}
+	return " (its atoms: " + strings.Join(names, ", ") + ")"
 }

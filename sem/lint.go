@@ -205,6 +205,8 @@ func neverValue(p *Pattern, path []int, h *Kind) bool {
 		return len(h.values.byCon[p.Con.Index]) == 0
 	case p.Kind == PatInt || p.Kind == PatMeta && p.Sort.Kind == MetaInt:
 		return len(h.values.ints) == 0
+	case p.Kind == PatAtom || p.Kind == PatMeta && p.Sort.Kind == MetaAtom:
+		return len(h.values.atoms) == 0
 	}
 	return false
 }
@@ -246,6 +248,8 @@ func (l *Language) subsumes(p, q *Pattern, seen map[[2]*Pattern]bool) bool {
 		return true
 	case PatInt:
 		return q.Kind == PatInt && q.N == p.N
+	case PatAtom:
+		return q.Kind == PatAtom && q.Atom == p.Atom && p.Atom.Equal(q.Val, p.Val)
 	case PatCon:
 		if q.Kind != PatCon || q.Con != p.Con {
 			return false
@@ -264,6 +268,8 @@ func (l *Language) subsumes(p, q *Pattern, seen map[[2]*Pattern]bool) bool {
 			return q.Kind == PatMeta && q.Sort.Kind == MetaVar
 		case MetaInt:
 			return q.Kind == PatInt || q.Kind == PatMeta && q.Sort.Kind == MetaInt
+		case MetaAtom:
+			return q.Kind == PatAtom && q.Atom == p.Sort.Atom || q.Kind == PatMeta && q.Sort.Kind == MetaAtom && q.Sort.Atom == p.Sort.Atom
 		case MetaValue, MetaClass:
 			for _, a := range l.alternatives(p.Sort) {
 				if l.subsumes(a, q, seen) {

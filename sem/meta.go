@@ -105,7 +105,7 @@ func subst(t *Term, x string, v *Term, fv map[string]bool, depth int) *Term {
 			return v
 		}
 		return t
-	case TermInt:
+	case TermInt, TermAtom:
 		return t
 	}
 	if t.closed.Load() {
@@ -252,6 +252,10 @@ func AlphaEqual(a, b *Term) bool {
 		switch a.Op {
 		case TermInt:
 			if a.N != b.N {
+				return false
+			}
+		case TermAtom:
+			if a.Atom != b.Atom || !a.Atom.Equal(a.Val, b.Val) {
 				return false
 			}
 		case TermVar:

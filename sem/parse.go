@@ -208,8 +208,9 @@ func (l *Language) classRoots(c *Class, seen map[*Class]bool) (ints, vars bool, 
 		switch {
 		case p.Kind == PatCon:
 			cons[p.Con.Index] = true
-		case p.Kind == PatInt || p.Kind == PatMeta && p.Sort.Kind == MetaInt:
-			ints = true
+		case p.Kind == PatInt || p.Kind == PatMeta && p.Sort.Kind == MetaInt,
+			p.Kind == PatAtom || p.Kind == PatMeta && p.Sort.Kind == MetaAtom:
+			ints = true // the roots that are literals: integers and atoms
 		case p.Kind == PatMeta && p.Sort.Kind == MetaVar:
 			vars = true
 		case p.Kind == PatMeta && p.Sort.Kind == MetaClass:
@@ -273,7 +274,7 @@ func (p *langParser) sortHeader(s *SExpr) {
 	for _, m := range s.List[1:] {
 		if m.Kind == SList {
 			if len(m.List) == 0 || m.List[0].Kind != SSym {
-				p.errorf(m.P, "expected (variable ...), (integer ...) or (con ...), not %s", token(m))
+				p.errorf(m.P, "expected (variable ...), (integer ...), (atom ...) or (con ...), not %s", token(m))
 				continue
 			}
 			switch m.List[0].Sym {
@@ -300,9 +301,11 @@ func (p *langParser) sortHeader(s *SExpr) {
 						*metas = append(*metas, name)
 					}
 				}
+			case "atom":
+				p.atomDecl(so, m)
 			case "con":
 			default:
-				p.errorf(m.List[0].P, "unknown sort declaration %s: (variable ...), (integer ...) or (con ...)", m.List[0].Sym)
+				p.errorf(m.List[0].P, "unknown sort declaration %s: (variable ...), (integer ...), (atom ...) or (con ...)", m.List[0].Sym)
 			}
 			continue
 		}
@@ -310,6 +313,32 @@ func (p *langParser) sortHeader(s *SExpr) {
 			so.Metas = append(so.Metas, name)
 		}
 	}
+}
+
+// atomDecl reads (atom TYPE META ...) in a sort: the literals of the atom type TYPE
+// (registered in the hooks) are terms of the sort, and META ... its metavariables.
+func (p *langParser) atomDecl(so *Sort, m *SExpr) {
+	if len(m.List) < 3 || m.List[1].Kind != SSym {
+		p.errorf(m.P, "expected (atom TYPE META ...), an atom type and its metavariables, not %s", token(m))
+		return
+	}
+	a, ok := p.l.hooks.Atom(m.List[1].Sym)
+	if !ok {
+		p.errorf(m.List[1].P, "unknown atom type %s: %s", m.List[1].Sym, known("atom types", p.l.hooks.AtomNames()))
+		return
+	}
+	if slices.Contains(so.Atoms, a) {
+		p.errorf(m.P, "a second (atom %s ...)", a.Name)
+		return
+	}
+	so.Atoms = append(so.Atoms, a)
+	var metas []string
+	for _, x := range m.List[2:] {
+		if name := p.meta(x, MetaSort{Kind: MetaAtom, Sort: so, Atom: a}); name != "" {
+			metas = append(metas, name)
+		}
+	}
+	so.AtomMetas = append(so.AtomMetas, metas)
 }
 
 // kind declares a context kind (kind NAME VALUE-META [SORT]).
@@ -350,6 +379,8 @@ func (p *langParser) argSort(s *SExpr) (Arg, bool) {
 				return Arg{Kind: ArgVar, Sort: ms.Sort}, true
 			case MetaInt:
 				return Arg{Kind: ArgInt, Sort: ms.Sort}, true
+			case MetaAtom:
+				return Arg{Kind: ArgTerm, Sort: ms.Sort}, true // an atom is a term of its sort
 			}
 		}
 	}
@@ -707,10 +738,13 @@ func (l *Language) indexOf(n int, pat func(int) *Pattern) index {
 			x.ints = append(x.ints, i)
 		case p.Kind == PatMeta && p.Sort.Kind == MetaVar:
 			x.vars = append(x.vars, i)
+		case p.Kind == PatAtom || p.Kind == PatMeta && p.Sort.Kind == MetaAtom:
+			x.atoms = append(x.atoms, i)
 		case p.Kind == PatMeta && p.Sort.Kind == MetaClass:
 			ints, vars, cons := l.classRoots(p.Sort.Class, map[*Class]bool{})
 			if ints {
 				x.ints = append(x.ints, i)
+				x.atoms = append(x.atoms, i) // ints stands for the atoms too (classRoots)
 			}
 			if vars {
 				x.vars = append(x.vars, i)
@@ -723,6 +757,7 @@ func (l *Language) indexOf(n int, pat func(int) *Pattern) index {
 		default: // a term or value metavariable: any root
 			x.ints = append(x.ints, i)
 			x.vars = append(x.vars, i)
+			x.atoms = append(x.atoms, i)
 			for c := range x.byCon {
 				x.byCon[c] = append(x.byCon[c], i)
 			}

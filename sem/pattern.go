@@ -145,7 +145,7 @@ func eqSorts(a, b *Pattern) bool {
 
 // family groups the metavariable kinds compared by = and !=: names, integers, terms.
 func family(k MetaKind) MetaKind {
-	if k == MetaValue || k == MetaClass {
+	if k == MetaValue || k == MetaClass || k == MetaAtom {
 		return MetaTerm
 	}
 	return k
@@ -253,7 +253,7 @@ func fits(ms MetaSort, a Arg) bool {
 	case ArgInt:
 		return ms.Kind == MetaInt
 	}
-	return true // a term position takes terms, values, variables (occurrences) and integers
+	return true // a term position takes terms, values, variables (occurrences), integers and atoms
 }
 
 func describe(a Arg) string {
@@ -273,9 +273,16 @@ func describe(a Arg) string {
 // stuck shapes) bind their metavariables, each once (linear patterns); right-hand
 // sides use only bound ones.
 func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
+	if a.Kind == ArgTerm {
+		if at, v, ok := a.Sort.readAtom(s); ok {
+			if _, meta := p.metaOf(s); !meta {
+				return &Pattern{P: s.P, Kind: PatAtom, Atom: at, Val: v}
+			}
+		}
+	}
 	switch s.Kind {
 	case SStr:
-		p.errorf(s.P, "%s: a string is not a pattern (only a stuck shape's reason is a string)", token(s))
+		p.errorf(s.P, "%s: a string is not a pattern here (a stuck shape's reason is a string, and a string atom in a sort with (atom string ...))", token(s))
 		return nil
 	case SInt:
 		if a.Kind == ArgVar || a.Kind == ArgTerm && !a.Sort.Ints {
@@ -442,6 +449,8 @@ func describeMeta(ms MetaSort) string {
 		return "a value of kind " + ms.ValuesOf.Name
 	case MetaClass:
 		return "a term of class " + ms.Class.Name
+	case MetaAtom:
+		return "an atom " + ms.Atom.Name + " of sort " + ms.Sort.Name
 	}
 	return "a term of sort " + ms.Sort.Name
 }

@@ -20,6 +20,9 @@ func writePattern(b *strings.Builder, p *Pattern) {
 	case PatInt:
 		b.WriteString(strconv.FormatInt(p.N, 10))
 		return
+	case PatAtom:
+		b.WriteString(p.Atom.Format(p.Val))
+		return
 	case PatHole:
 		b.WriteString("(hole " + p.Hole.Name + ")")
 		return
@@ -85,6 +88,9 @@ func (l *Language) String() string {
 		}
 		if so.Ints {
 			b.WriteString("\n  (integer " + strings.Join(so.IntMetas, " ") + ")")
+		}
+		for i, a := range so.Atoms {
+			b.WriteString("\n  (atom " + a.Name + " " + strings.Join(so.AtomMetas[i], " ") + ")")
 		}
 		for _, c := range so.Cons {
 			b.WriteString("\n  (con " + c.Name)

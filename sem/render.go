@@ -109,6 +109,11 @@ func (ts *typesetter) writeSort(b *strings.Builder, so *Sort) {
 	if so.Ints {
 		alts = append(alts, texMeta(so.IntMetas[0]))
 	}
+	for i := range so.Atoms {
+		if len(so.AtomMetas[i]) > 0 {
+			alts = append(alts, texMeta(so.AtomMetas[i][0]))
+		}
+	}
 	for _, c := range so.Cons {
 		alts = append(alts, ts.con(c, conArgNames(c, false)))
 	}
@@ -119,6 +124,11 @@ func (ts *typesetter) writeSort(b *strings.Builder, so *Sort) {
 	}
 	if so.Ints {
 		ranges = append(ranges, rangeOver(so.IntMetas, "integers"))
+	}
+	for i, a := range so.Atoms {
+		if len(so.AtomMetas[i]) > 0 {
+			ranges = append(ranges, rangeOver(so.AtomMetas[i], "atoms of type "+texText(a.Name)))
+		}
 	}
 	var lines []string
 	if len(ranges) > 0 {

@@ -120,7 +120,7 @@ func (l *Language) sortExtras(items []*SExpr) []*SExpr {
 			continue
 		case it.Kind == SList && len(it.List) > 0 && it.List[0].Kind == SSym:
 			switch it.List[0].Sym {
-			case "variable", "integer":
+			case "variable", "integer", "atom": // typeset in the sort's BNF (writeSort)
 				continue
 			case "con":
 				if c, ok := l.cons[conName(it)]; ok && c.P == it.P && sameCon(c, it) {
@@ -193,6 +193,8 @@ func samePattern(p *Pattern, s *SExpr) bool {
 		return isSym(s, p.Meta)
 	case PatInt:
 		return s.Kind == SInt && s.N == p.N
+	case PatAtom:
+		return (s.Kind == SSym || s.Kind == SStr) && p.Atom.Format(p.Val) == s.String()
 	case PatHole:
 		return p.Hole != nil && s.Kind == SList && (len(s.List) == 1 || len(s.List) == 2 && isSym(s.List[1], p.Hole.Name)) && isSym(s.List[0], "hole")
 	}

@@ -88,6 +88,8 @@ func (ts *typesetter) term(p *Pattern, hole string) (string, int) {
 			return strconv.FormatInt(p.N, 10), levelCompound
 		}
 		return strconv.FormatInt(p.N, 10), levelAtomic
+	case PatAtom:
+		return `\texttt{` + texText(p.Atom.Format(p.Val)) + `}`, levelAtomic
 	case PatHole:
 		switch {
 		case hole != "":

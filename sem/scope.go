@@ -290,6 +290,8 @@ func (c *checker) instanceWith(p *Pattern, given map[int]*Term) *Term {
 		switch p.Kind {
 		case PatInt:
 			return Int(Pos{}, p.N)
+		case PatAtom:
+			return AtomOf(Pos{}, p.Atom, p.Val)
 		case PatHole:
 			return c.leaf(p.Hole.Sort, nil)
 		case PatMeta:
@@ -302,6 +304,8 @@ func (c *checker) instanceWith(p *Pattern, given map[int]*Term) *Term {
 				return Var(Pos{}, x)
 			case MetaInt:
 				return Int(Pos{}, 0)
+			case MetaAtom:
+				return AtomOf(Pos{}, p.Sort.Atom, p.Sort.Atom.Samples[0])
 			case MetaValue:
 				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.l.IsValue(t, p.Sort.ValuesOf) })
 			case MetaClass:

@@ -109,6 +109,9 @@ func FormatTables(l *Language) string {
 		if k.Sort.Vars {
 			row("variable", TermVar, nil)
 		}
+		if len(k.Sort.Atoms) > 0 {
+			row("atom", TermAtom, nil)
+		}
 		for _, c := range k.Sort.Cons {
 			row(c.Name, TermCon, c)
 		}

@@ -13,10 +13,11 @@ type TermOp uint8
 
 // The term nodes.
 const (
-	TermVar TermOp = iota // a variable (an occurrence, or a binder's name)
-	TermInt               // an integer literal
-	TermCon               // a constructor applied to its arguments
-	TermClo               // a closure Body[Env]: the environment discipline's (clo.go)
+	TermVar  TermOp = iota // a variable (an occurrence, or a binder's name)
+	TermInt                // an integer literal
+	TermCon                // a constructor applied to its arguments
+	TermClo                // a closure Body[Env]: the environment discipline's (clo.go)
+	TermAtom               // an atom of a registered type (AtomType): a boolean, a string
 )
 
 // Term is a term of a rule-defined calculus: a generic syntax tree. Terms are
@@ -28,8 +29,10 @@ type Term struct {
 	N    int64  // TermInt
 	Con  *Con   // TermCon
 	Args []*Term
-	Body *Term // TermClo: the term under the environment
-	Env  *Env  // TermClo: the environment
+	Atom *AtomType // TermAtom: its type
+	Val  any       // TermAtom: its value
+	Body *Term     // TermClo: the term under the environment
+	Env  *Env      // TermClo: the environment
 
 	closed atomic.Bool // known to have no free variable (Subst was given it as a closed value)
 	// memo memoizes IsValue for the kinds numbered below 16 and InClass for the
@@ -46,6 +49,9 @@ func Var(p Pos, x string) *Term { return &Term{P: p, Op: TermVar, Name: x} }
 
 // Int is the integer n.
 func Int(p Pos, n int64) *Term { return &Term{P: p, Op: TermInt, N: n} }
+
+// AtomOf is the atom v of type a.
+func AtomOf(p Pos, a *AtomType, v any) *Term { return &Term{P: p, Op: TermAtom, Atom: a, Val: v} }
 
 // App is c applied to args.
 func App(p Pos, c *Con, args ...*Term) *Term { return &Term{P: p, Op: TermCon, Con: c, Args: args} }
@@ -129,6 +135,8 @@ func FormatBounded(t *Term, b interderive.PrintBudget) (string, error) {
 			w.WriteString(it.t.Name)
 		case TermInt:
 			w.WriteString(strconv.FormatInt(it.t.N, 10))
+		case TermAtom:
+			w.WriteString(it.t.Atom.Format(it.t.Val))
 		case TermClo: // a closure, where only a term read back was expected
 			stack = append(stack, item{lit: "[ρ]"}, item{t: it.t.Body})
 		case TermCon:
@@ -194,14 +202,20 @@ func (l *Language) readTerm(s *SExpr, so *Sort, scope map[string]int, errs *inte
 		}
 		return Int(s.P, s.N)
 	case SSym:
+		if a, v, ok := so.readAtom(s); ok {
+			return AtomOf(s.P, a, v)
+		}
 		if !so.Vars {
-			errs.Add(s.P, "sort "+so.Name+" has no variables")
+			errs.Add(s.P, "sort "+so.Name+" has no variables"+so.atomsHint())
 		} else if scope[s.Sym] == 0 {
 			errs.Add(s.P, "unbound variable "+s.Sym)
 		}
 		return Var(s.P, s.Sym)
 	case SStr:
-		errs.Add(s.P, "a string is not a term")
+		if a, v, ok := so.readAtom(s); ok {
+			return AtomOf(s.P, a, v)
+		}
+		errs.Add(s.P, "a string is not a term of sort "+so.Name+so.atomsHint())
 		return nil
 	}
 	if len(s.List) == 0 || s.List[0].Kind != SSym {

@@ -43,6 +43,11 @@ func (g Generator) term(t *rapid.T, so *sem.Sort, depth int, scope map[*sem.Sort
 			return sem.Int(sem.Pos{}, rapid.Int64Range(-2, 5).Draw(t, "n"))
 		})
 	}
+	for _, a := range so.Atoms {
+		choices = append(choices, func() *sem.Term {
+			return sem.AtomOf(sem.Pos{}, a, rapid.SampledFrom(a.Samples).Draw(t, a.Name))
+		})
+	}
 	if so.Vars && len(scope[so]) > 0 {
 		vs := scope[so]
 		choices = append(choices, func() *sem.Term { return sem.Var(sem.Pos{}, rapid.SampledFrom(vs).Draw(t, "x")) })

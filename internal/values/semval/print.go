@@ -80,6 +80,8 @@ func (p *Printer) closure(w *interderive.BoundedBuilder, c *sem.Term) {
 			w.WriteString(c.Name)
 		case c.Op == sem.TermInt:
 			w.WriteString(strconv.FormatInt(c.N, 10))
+		case c.Op == sem.TermAtom:
+			w.WriteString(c.Atom.Format(c.Val))
 		case c.Op == sem.TermClo:
 			env := p.envs.Name(c.Env)
 			s, err := sem.FormatBounded(c.Body, w.Left())
