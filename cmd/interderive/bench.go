@@ -177,7 +177,8 @@ go tool pprof.
 						if err := workbench.Prepare(p.Calculus, variant); err != nil {
 							return err
 						}
-						chart, n := benchTable(out, cf.Program, name, workbench.RunningUnder(p.Calculus, stageList, variant), variant, limit, opts)
+						stages, skipped := a.stagesUnder(p, sel, stageList, variant)
+						chart, n := benchTable(out, cf.Program, name, stages, skipped, variant, limit, opts)
 						charts = append(charts, chart)
 						total.add(n)
 					}
@@ -326,6 +327,41 @@ func (a *app) selectedStages(p workbench.BenchProgram, sel benchSel) []interderi
 	return stages
 }
 
+// stagesUnder are the stages of stageList that run the variant, and, when --stage
+// names stages, those it names that do not (the calculus has no such stage, or it
+// does not run the variant) with the reason each gets a row for: a stage asked for is
+// never dropped without a word.
+func (a *app) stagesUnder(p workbench.BenchProgram, sel benchSel, stageList []interderive.Stage, variant string) ([]interderive.Stage, map[string]string) {
+	running := workbench.RunningUnder(p.Calculus, stageList, variant)
+	if sel.stages == nil {
+		return running, nil
+	}
+	skipped := map[string]string{}
+	var stages []interderive.Stage
+	for _, s := range a.wb.Stages() {
+		if !slices.Contains(sel.stages, s.Name()) {
+			continue
+		}
+		switch {
+		case !slices.Contains(stageList, s):
+			skipped[s.Name()] = fmt.Sprintf("the %s calculus has no %s stage (its stages: %s)", p.Calculus.Name(), s.Name(), strings.Join(stageNamesOf(a.wb.StagesOf(p.Calculus)), ", "))
+		case !slices.Contains(running, s):
+			skipped[s.Name()] = fmt.Sprintf("the %s stage does not run %s", s.Name(), variant)
+		}
+		stages = append(stages, s)
+	}
+	return stages, skipped
+}
+
+// stageNamesOf are the stages' names, in order.
+func stageNamesOf(stages []interderive.Stage) []string {
+	names := make([]string, len(stages))
+	for i, s := range stages {
+		names[i] = s.Name()
+	}
+	return names
+}
+
 // benchCount counts the runs of the tables.
 type benchCount struct {
 	runs, measured, limits, mismatches int
@@ -335,11 +371,12 @@ func (c *benchCount) add(d benchCount) {
 	c.runs, c.measured, c.limits, c.mismatches = c.runs+d.runs, c.measured+d.measured, c.limits+d.limits, c.mismatches+d.mismatches
 }
 
-// benchTable runs one program under one variant on the stages at its sizes, prints the
+// benchTable runs one program under one variant on the stages at its sizes (a row
+// saying why for the skipped ones), prints the
 // table and the exponents to out, and returns the chart of time against size and the
 // count of its runs: made, measured (an answer), stopped by a resource limit, and with
 // an answer other than the program's stated one.
-func benchTable(out benchOut, p workbench.BenchProgram, name string, stages []interderive.Stage, variant string, limit time.Duration, opts interderive.Options) (plot.Chart, benchCount) {
+func benchTable(out benchOut, p workbench.BenchProgram, name string, stages []interderive.Stage, skipped map[string]string, variant string, limit time.Duration, opts interderive.Options) (plot.Chart, benchCount) {
 	title := benchTitle(p.Calculus, name, variant)
 	out.begin(name, variant, title)
 	chart := plot.Chart{Title: title, XLabel: "n", YLabel: "time"}
@@ -347,8 +384,12 @@ func benchTable(out benchOut, p workbench.BenchProgram, name string, stages []in
 	var count benchCount
 	for _, st := range stages {
 		stage := st.Name()
+		if why, ok := skipped[stage]; ok {
+			out.refused(stage, why) // asked for by --stage, and not run
+			continue
+		}
 		if err := workbench.Refusal(p.Calculus, st); err != nil {
-			out.refused(stage, err.Error()) // a rule file that does not qualify for environments
+			out.refused(stage, err.Error()) // a stage that does not derive rule files
 			continue
 		}
 		var rows []workbench.BenchRow

@@ -325,3 +325,25 @@ func TestBenchSubstitutionStage(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchStageNotRun: a stage --stage names that the program's calculus does not have
+// (compile, for a rule file), or that does not run the semantics (compile, under a
+// cast semantics written as a rule file), gets a row that says so: a stage asked for is
+// never left out without a word.
+func TestBenchStageNotRun(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"var.sem":   isvarRules,
+		"p.term.in": "; sizes: 2\n; answer 2: 0\n(app (lam y (isvar {n})) (app (lam x x) 2))\n",
+	})
+	stdout, stderr, code := runCmd("bench", "--dir", dir, "--stage", "reduction,compile", "--rules", filepath.Join(dir, "var.sem"))
+	want := "    compile     skipped: the stage does not run the program: the rules calculus has no compile stage (its stages: reduction, closures, machine, cps2, interp)"
+	if code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d\n%s%s\nwant the row %q", code, stdout, stderr, want)
+	}
+	stdout, stderr, code = runCmd("bench", "--program", "fib-typed", "--sizes", "5", "--dir", filepath.Join("..", "..", "testdata", "bench"),
+		"--semantics", filepath.Join("..", "..", "gradual", "rules", "ed.sem"), "--stage", "machine,compile")
+	want = "    compile     skipped: the stage does not run the program: the compile stage does not run " + filepath.Join("..", "..", "gradual", "rules", "ed.sem")
+	if code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d\n%s%s\nwant the row %q", code, stdout, stderr, want)
+	}
+}
