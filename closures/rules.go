@@ -74,8 +74,8 @@ func (s rulesCalculus) Eval(l *sem.Language, t *sem.Term, opts interderive.Optio
 	if obs := opts.StepObserver(); obs != nil { // an observer of reports only is shown no step
 		r.obs, r.pr = obs, interderive.NewItemPrinter(opts, fuel.Limits())
 		r.cp = semval.NewPrinter(r.pr.Budget())
-		if err := semval.NotQualified(l); err != nil {
-			obs.Step("no environments: " + err.Error() + "; the calculus of closures runs this file by substitution, and its terms are substituted")
+		if why := semval.WhySubstitution(l); why != "" {
+			obs.Step("no environments: " + why + "; the calculus of closures runs this file by substitution, and its terms are substituted")
 		}
 	}
 	return r.iterate(r.Start(t), fuel)

@@ -104,8 +104,8 @@ func evalUnder(l *sem.Language, t *sem.Term, opts interderive.Options, d sem.Dis
 		m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
 		if d == sem.Environments {
 			m.cp = semval.NewPrinter(m.pr.Budget())
-		} else if err := semval.NotQualified(l); err != nil {
-			obs.Step("no environments: " + err.Error() + "; the machine runs this file by substitution, and its states are terms")
+		} else if why := semval.WhySubstitution(l); why != "" {
+			obs.Step("no environments: " + why + "; the machine runs this file by substitution, and its states are terms")
 		}
 	}
 	v, err := m.run(t)

@@ -26,6 +26,10 @@ type Language struct {
 	// File names the rule file, for the errors of a run that are the file's (a
 	// *FunctionError); the loader sets it, Parse does not know it.
 	File string
+	// Substitute asks the derived stages to run the file by substitution even where it
+	// qualifies for environments (internal/values/semval.Discipline): to compare the
+	// two disciplines.
+	Substitute bool
 
 	src   []byte     // the rule file's source (Parse), for those errors' lines
 	hooks *Hooks     // the hooks the file was read with (Parse: DefaultHooks)

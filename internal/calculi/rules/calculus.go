@@ -336,8 +336,8 @@ func Derive(l *sem.Language, stages []interderive.Stage) string {
 // why: environments when l qualifies for them, substitution otherwise, with the
 // pattern that matches a variable occurrence.
 func Discipline(l *sem.Language) string {
-	if err := semval.NotQualified(l); err != nil {
-		return "discipline: substitution, in every derived stage: " + err.Error()
+	if why := semval.WhySubstitution(l); why != "" {
+		return "discipline: substitution, in every derived stage: " + why
 	}
 	return "discipline: environments, in every derived stage but the reduction semantics (no pattern matches a variable occurrence: (subst t x v) extends t's environment, a variable is looked up)"
 }

@@ -40,12 +40,26 @@ func (e *Unqualified) Unwrap() error { return ErrNotQualified }
 func Qualifies(l *sem.Language) bool { return NotQualified(l) == nil }
 
 // Discipline is the discipline the derived stages run l under: environments when it
-// qualifies for them, substitution otherwise.
+// qualifies for them and does not ask for substitution (sem.Language.Substitute),
+// substitution otherwise.
 func Discipline(l *sem.Language) sem.Discipline {
-	if Qualifies(l) {
+	if !l.Substitute && Qualifies(l) {
 		return sem.Environments
 	}
 	return sem.Substitution
+}
+
+// WhySubstitution says, for an observer, why the stages run l by substitution: the
+// pattern that matches a variable occurrence, or that substitution was asked for; ""
+// when they run it under environments.
+func WhySubstitution(l *sem.Language) string {
+	if err := NotQualified(l); err != nil {
+		return err.Error()
+	}
+	if l.Substitute {
+		return "substitution asked for"
+	}
+	return ""
 }
 
 // NotQualified is why l does not qualify for environments (an *Unqualified): the first
