@@ -1,8 +1,12 @@
 // Package rulescases is what the tests of the stages derived from a rule file share:
 // loading a rule file of testdata/rules, running a derived stage while recording its
-// contraction events, the lockstep comparison of two runs, and the suites of programs
+// contraction events, the lockstep comparison of two runs, the suites of programs
 // with hand-derived expectations on the rule files that use answers, context rules
-// and inner layers (CheckSuites).
+// and inner layers (CheckSuites), and the checks each stage's tests make, on the
+// stage given (checks.go): the λ-calculus against its hand-derived stages
+// (LockstepCorpus, LockstepRandom), the budgets (OutOfFuel, TimesOut), the stuck
+// programs (Stuck), the deep ones (Deep), answers (Answers) and an observer's lines
+// (Observe).
 package rulescases
 
 import (
@@ -18,18 +22,34 @@ import (
 	"github.com/interderive/interderive/sem"
 )
 
-// Load reads a rule file of testdata/rules, from a stage package's directory.
+// Load reads a rule file of testdata/rules, from any package's directory.
 func Load(t testing.TB, name string) *sem.Language {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", name))
+	src, err := os.ReadFile(Testdata(t, "rules", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := sem.Load(src)
+	return LoadSource(t, name, string(src))
+}
+
+// Testdata is the path of the module's testdata/ELEM..., found from the working
+// directory of a test (its package's directory) by going up to the module's go.mod.
+func Testdata(t testing.TB, elem ...string) string {
+	t.Helper()
+	dir, err := os.Getwd()
 	if err != nil {
-		t.Fatal(interderive.Describe(name, src, err))
+		t.Fatal(err)
 	}
-	return l
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(append([]string{dir, "testdata"}, elem...)...)
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Fatal("no go.mod above the working directory")
+		}
+		dir = up
+	}
 }
 
 // TB is what the lockstep needs of a test: *testing.T or *rapid.T.
@@ -64,6 +84,20 @@ func RunDerived(s sem.Stage, l *sem.Language, e *sem.Term, fuel int) Run {
 	a, err := s.Eval(l, e, Options(&r, fuel))
 	r.Value, r.Err = a.Value, err
 	return r
+}
+
+// Observe runs the program src of l on the stage s with the observer obs, and checks
+// that it ends with the answer want and that the lines obs kept, *lines, are then
+// wantLines, each derived by hand.
+func Observe(t *testing.T, s sem.Stage, l *sem.Language, src, want string, obs interderive.Observer, lines *[]string, wantLines []string) {
+	t.Helper()
+	a, err := s.Eval(l, Read(t, l, src), interderive.Options{Observer: obs})
+	if err != nil || sem.Format(a.Value) != want {
+		t.Errorf("%s: %v (%v), want %s", src, a, err, want)
+	}
+	if !slices.Equal(*lines, wantLines) {
+		t.Errorf("%s: lines:\n%s\nwant\n%s", src, strings.Join(*lines, "\n"), strings.Join(wantLines, "\n"))
+	}
 }
 
 // Agree checks that two runs made the same contractions and ended alike: the same
@@ -143,22 +177,40 @@ func LoadSource(t testing.TB, name, src string) *sem.Language {
 	return l
 }
 
+// A File is a file of testdata: its base name and its text.
+type File struct {
+	Name string
+	Src  []byte
+}
+
+// Files reads the files of testdata/ELEM... (a pattern of filepath.Match in its last
+// element), at least one.
+func Files(t testing.TB, elem ...string) []File {
+	t.Helper()
+	pattern := Testdata(t, elem...)
+	names, err := filepath.Glob(pattern)
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no files %s (%v)", pattern, err)
+	}
+	files := make([]File, len(names))
+	for i, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i] = File{Name: filepath.Base(name), Src: src}
+	}
+	return files
+}
+
 // Corpus reads the programs of testdata/rules/DIR/*.term and their expectations (the
 // last ; expect: line, the ; rules: lines in order); a program without either is
 // an error.
 func Corpus(t testing.TB, dir string) []Case {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "rules", dir, "*.term"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no programs in testdata/rules/%s (%v)", dir, err)
-	}
 	var cases []Case
-	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := Case{Name: filepath.Base(file), Src: string(src)}
+	for _, f := range Files(t, "rules", dir, "*.term") {
+		c := Case{Name: f.Name, Src: string(f.Src)}
 		for _, line := range strings.Split(c.Src, "\n") {
 			if a, ok := strings.CutPrefix(line, "; expect: "); ok {
 				c.Answer = a
@@ -170,7 +222,7 @@ func Corpus(t testing.TB, dir string) []Case {
 			}
 		}
 		if c.Answer == "" || len(c.Rules) == 0 {
-			t.Fatalf("%s: no ; expect: or ; rules: line", file)
+			t.Fatalf("%s/%s: no ; expect: or ; rules: line", dir, f.Name)
 		}
 		cases = append(cases, c)
 	}
