@@ -1,175 +1,32 @@
 package machine_test
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/cases/rulescases"
-	"github.com/interderive/interderive/internal/gen/lambdagen"
-	"github.com/interderive/interderive/lambda"
 	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
-	"github.com/interderive/interderive/sem/semlambda"
-	"pgregory.net/rapid"
 )
 
-// loadRules reads a rule file of testdata/rules.
-func loadRules(t testing.TB, name string) *sem.Language {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := sem.Load(src)
-	if err != nil {
-		t.Fatal(interderive.Describe(name, src, err))
-	}
-	return l
+// TestRulesMachineBudgets: a divergent program stops at its fuel, cleanly.
+func TestRulesMachineBudgets(t *testing.T) {
+	rulescases.OutOfFuel(t, machine.Stage{}.Rules())
 }
 
-// tb is what the lockstep needs of a test: *testing.T or *rapid.T.
-type tb interface {
-	Helper()
-	Fatal(args ...any)
-	Fatalf(format string, args ...any)
-}
-
-// run is a run of a stage: its contraction events, and its answer or error.
-type run struct {
-	events []string
-	answer string // the answer, printed as a term of the rule-defined calculus
-	value  *sem.Term
-	err    error
-}
-
-func (r run) String() string {
-	if r.err != nil {
-		return fmt.Sprintf("%v after %d contractions", r.err, len(r.events))
-	}
-	return r.answer
-}
-
-func options(r *run, fuel int) interderive.Options {
-	return interderive.Options{Fuel: fuel, OnContract: func(rule string) { r.events = append(r.events, rule) }}
-}
-
-// runDerived runs a term on a derived stage.
-func runDerived(s sem.Stage, l *sem.Language, e *sem.Term, fuel int) run {
-	var r run
-	a, err := s.Eval(l, e, options(&r, fuel))
-	r.err = err
-	if err == nil {
-		r.value, r.answer = a.Value, sem.Format(a.Value)
-	}
-	return r
-}
-
-// agree checks that two runs made the same contractions and ended alike: the same
-// answer up to α-equivalence, or both out of fuel, or both stuck for one reason.
-func agree(t tb, what string, a, b run) {
-	t.Helper()
-	if !slices.Equal(a.events, b.events) {
-		t.Fatalf("%s: the contraction events differ:\n%v\n%v", what, a.events, b.events)
-	}
-	var sa, sb *interderive.RuntimeError
-	switch {
-	case a.err == nil && b.err == nil:
-		if !sem.AlphaEqual(a.value, b.value) {
-			t.Fatalf("%s: answers differ: %s, %s", what, a, b)
-		}
-	case errors.Is(a.err, interderive.ErrOutOfFuel) && errors.Is(b.err, interderive.ErrOutOfFuel):
-	case errors.As(a.err, &sa) && errors.As(b.err, &sb) && sa.Reason == sb.Reason:
-	default:
-		t.Fatalf("%s: %v, %v", what, a, b)
-	}
-}
-
-// lockstep runs a λ-program on the machine derived from cbv.sem, on the derived
-// reduction semantics, and on lambda's hand-derived machine (the independent check,
-// with environments; its answer read back and translated): all three must make the
-// same contractions and give the same answer.
-func lockstep(t tb, l *sem.Language, tr *semlambda.Translator, p lambda.Expr, fuel int) run {
-	t.Helper()
-	e, err := tr.Term(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := runDerived(machine.Stage{}.Rules(), l, e, fuel)
-	agree(t, "derived machine / derived reduction", m, runDerived(reduction.Stage{}.Rules(), l, e, fuel))
-	var h run
-	a, err := machine.Stage{}.Lambda().Eval(p, options(&h, fuel))
-	h.err = err
-	if err == nil {
-		if h.value, err = tr.Term(a.Value); err != nil {
-			t.Fatal(err)
-		}
-		h.answer = sem.Format(h.value)
-	}
-	agree(t, "derived machine / hand machine", m, h)
-	return m
-}
-
-// TestRulesLambdaCorpus: the well-typed programs of testdata/lambda in lockstep.
+// TestRulesLambdaCorpus: the well-typed programs of testdata/lambda on the machine
+// derived from cbv.sem, on the derived reduction semantics, and on lambda's
+// hand-derived machine (the independent check, with environments): all three make
+// the same contractions and give the same answer.
 func TestRulesLambdaCorpus(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	tr, err := semlambda.New(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob("../testdata/lambda/*.lam")
-	if len(files) < 10 {
-		t.Fatalf("the corpus: %d files", len(files))
-	}
-	ran := 0
-	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := lambda.Parse(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := lambda.TypeOf(p); err != nil {
-			continue
-		}
-		ran++
-		t.Run(filepath.Base(file), func(t *testing.T) { lockstep(t, l, tr, p, 20_000) })
-	}
-	t.Logf("%d programs in lockstep", ran)
+	rulescases.LockstepCorpus(t, machine.Stage{}.Rules(), machine.Stage{}.Lambda(), reduction.Stage{}.Rules())
 }
 
 // TestRulesLambdaRandom: random well-typed λ-programs in lockstep.
 func TestRulesLambdaRandom(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	tr, err := semlambda.New(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rapid.Check(t, func(rt *rapid.T) {
-		lockstep(rt, l, tr, lambdagen.Program(rt, lambdagen.Config{}), 2000)
-	})
-}
-
-// TestRulesMachineBudgets: a divergent program stops at its fuel, cleanly.
-func TestRulesMachineBudgets(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	e, err := l.ReadTerm([]byte("(letrec f x (app f x) (app f 0))"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = machine.Stage{}.Rules().Eval(l, e, interderive.Options{Fuel: 1000})
-	var fe *interderive.FuelError
-	if !errors.As(err, &fe) || fe.Steps != 1000 {
-		t.Errorf("got %v, want out of fuel after 1000 contractions", err)
-	}
+	rulescases.LockstepRandom(t, 0, machine.Stage{}.Rules(), machine.Stage{}.Lambda(), reduction.Stage{}.Rules())
 }
 
 // recorder is an observer that keeps the machine's states.
@@ -187,17 +44,8 @@ func (r *recorder) Report(int, string, any, string) {}
 // in the empty environment ε (the program's, the operands' expanded from it, and the
 // contractum's, a constant).
 func TestRulesMachineStates(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	e, err := l.ReadTerm([]byte("(add 1 2)"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var r recorder
-	m := machine.Stage{}.Rules()
-	if _, err := m.Eval(l, e, interderive.Options{Observer: &r}); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{
+	rulescases.Observe(t, machine.Stage{}.Rules(), rulescases.Load(t, "cbv.sem"), "(add 1 2)", "3", &r, &r.steps, []string{
 		"eval       (add 1 2)[ε]  in E\n           K=[]",
 		"eval       1[ε]  in E\n           K=[(add [] 2[ε])]",
 		"continue   1[ε]\n           K=[(add [] 2[ε])]",
@@ -205,26 +53,13 @@ func TestRulesMachineStates(t *testing.T) {
 		"continue   2[ε]\n           K=[(add 1[ε] [])]",
 		"eval       3[ε]  in E\n           K=[]",
 		"continue   3[ε]\n           K=[]",
-	}
-	if !slices.Equal(r.steps, want) {
-		t.Errorf("states:\n%s\nwant\n%s", strings.Join(r.steps, "\n"), strings.Join(want, "\n"))
-	}
+	})
 }
 
 // TestRulesMachineDeep: a term nested as deep as the reader allows runs without
 // exhausting the Go stack.
 func TestRulesMachineDeep(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	n := sem.MaxNesting
-	src := strings.Repeat("(add 1 ", n) + "1" + strings.Repeat(")", n)
-	e, err := l.ReadTerm([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := machine.Stage{}.Rules().Eval(l, e, interderive.Options{})
-	if err != nil || a.Value.Op != sem.TermInt || a.Value.N != int64(n+1) {
-		t.Errorf("got %v (%v), want %d", a, err, n+1)
-	}
+	rulescases.Deep(t, machine.Stage{}.Rules(), sem.MaxNesting)
 }
 
 // sumProgram is sum n = n + (n - 1) + ... + 0 by a non-tail recursion, in cbv.sem:
@@ -239,48 +74,27 @@ func sumProgram(n int) string {
 // erased of its types computes fib 10 = 55 (that file's hand derivation), on both
 // derived stages.
 func TestRulesDocExample(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	e, err := l.ReadTerm([]byte(`(letrec fib n
+	rulescases.Answers(t, rulescases.Load(t, "cbv.sem"), `(letrec fib n
   (if0 n 0 (if0 (sub n 1) 1 (add (app fib (sub n 1)) (app fib (sub n 2)))))
-  (app fib 10))`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []sem.Stage{reduction.Stage{}.Rules(), machine.Stage{}.Rules()} {
-		if a, err := s.Eval(l, e, interderive.Options{}); err != nil || sem.Format(a.Value) != "55" {
-			t.Errorf("%v (%v), want 55", a, err)
-		}
-	}
+  (app fib 10))`, "55", reduction.Stage{}.Rules(), machine.Stage{}.Rules())
 }
 
 // TestRulesSumProgram: the benchmark's program computes its sum (10 + 9 + ... + 0 =
 // 55) on both derived stages.
 func TestRulesSumProgram(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	e, err := l.ReadTerm([]byte(sumProgram(10)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []sem.Stage{reduction.Stage{}.Rules(), machine.Stage{}.Rules()} {
-		if a, err := s.Eval(l, e, interderive.Options{}); err != nil || sem.Format(a.Value) != "55" {
-			t.Errorf("%v (%v), want 55", a, err)
-		}
-	}
+	rulescases.Answers(t, rulescases.Load(t, "cbv.sem"), sumProgram(10), "55", reduction.Stage{}.Rules(), machine.Stage{}.Rules())
 }
 
 // BenchmarkRulesGrowing compares the derived machine with the derived reduction
 // semantics on a growing program (not a timed test: go test -bench RulesGrowing).
 func BenchmarkRulesGrowing(b *testing.B) {
-	l := loadRules(b, "cbv.sem")
+	l := rulescases.Load(b, "cbv.sem")
 	stages := []struct {
 		name  string
 		stage sem.Stage
 	}{{"reduction", reduction.Stage{}.Rules()}, {"machine", machine.Stage{}.Rules()}}
 	for _, n := range []int{100, 200, 400, 800} {
-		e, err := l.ReadTerm([]byte(sumProgram(n)))
-		if err != nil {
-			b.Fatal(err)
-		}
+		e := rulescases.Read(b, l, sumProgram(n))
 		for _, s := range stages {
 			b.Run(fmt.Sprintf("%s/n=%d", s.name, n), func(b *testing.B) {
 				for b.Loop() {
@@ -313,7 +127,7 @@ func FuzzRules(f *testing.F) {
 	}
 	var langs []*sem.Language
 	for _, name := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem", "exceptions.sem"} {
-		langs = append(langs, loadRules(f, name))
+		langs = append(langs, rulescases.Load(f, name))
 	}
 	langs = append(langs, rulescases.LoadSource(f, "abort.sem", rulescases.AbortSem), rulescases.LoadSource(f, "coins.sem", rulescases.CoinsSem))
 	f.Fuzz(func(t *testing.T, src string) {
@@ -322,9 +136,9 @@ func FuzzRules(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			m := runDerived(machine.Stage{}.Rules(), l, e, 2000)
-			r := runDerived(reduction.Stage{}.Rules(), l, e, 2000)
-			agree(t, l.Name, m, r)
+			m := rulescases.RunDerived(machine.Stage{}.Rules(), l, e, 2000)
+			r := rulescases.RunDerived(reduction.Stage{}.Rules(), l, e, 2000)
+			rulescases.Agree(t, l.Name, m, r)
 		}
 	})
 }
@@ -359,20 +173,15 @@ func lambdaDepth(t *sem.Term) int {
 // semantics' answer (compared on a smaller n, the reduction semantics being
 // quadratic here).
 func TestRulesDeepClosures(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	e, err := l.ReadTerm([]byte(chainProgram(300)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := runDerived(machine.Stage{}.Rules(), l, e, 0)
-	agree(t, "machine / reduction", m, runDerived(reduction.Stage{}.Rules(), l, e, 0))
+	l := rulescases.Load(t, "cbv.sem")
+	e := rulescases.Read(t, l, chainProgram(300))
+	m := rulescases.RunDerived(machine.Stage{}.Rules(), l, e, 0)
+	rulescases.Agree(t, "machine / reduction", m, rulescases.RunDerived(reduction.Stage{}.Rules(), l, e, 0))
 	n := 200_000
 	if testing.Short() {
 		n = 20_000
 	}
-	if e, err = l.ReadTerm([]byte(chainProgram(n))); err != nil {
-		t.Fatal(err)
-	}
+	e = rulescases.Read(t, l, chainProgram(n))
 	a, err := machine.Stage{}.Rules().Eval(l, e, interderive.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -403,7 +212,7 @@ func TestRulesContextAndLayers(t *testing.T) {
 // stack is an answer: the machine halts (no state after). Every closure is shown
 // t[ρ], as the environment machine holds it.
 func TestRulesMachineAbortStates(t *testing.T) {
-	l := loadRules(t, "exceptions.sem")
+	l := rulescases.Load(t, "exceptions.sem")
 	for _, tc := range []struct {
 		src    string
 		answer string
@@ -429,17 +238,7 @@ func TestRulesMachineAbortStates(t *testing.T) {
 			"continue   2[ε]\n           K=[(raise [])]",
 		}},
 	} {
-		e, err := l.ReadTerm([]byte(tc.src))
-		if err != nil {
-			t.Fatal(err)
-		}
 		var r recorder
-		a, err := machine.Stage{}.Rules().Eval(l, e, interderive.Options{Observer: &r})
-		if err != nil || sem.Format(a.Value) != tc.answer {
-			t.Errorf("%s: %v (%v), want %s", tc.src, a, err, tc.answer)
-		}
-		if !slices.Equal(r.steps, tc.want) {
-			t.Errorf("%s: states:\n%s\nwant\n%s", tc.src, strings.Join(r.steps, "\n"), strings.Join(tc.want, "\n"))
-		}
+		rulescases.Observe(t, machine.Stage{}.Rules(), l, tc.src, tc.answer, &r, &r.steps, tc.want)
 	}
 }
