@@ -3,8 +3,6 @@ package interp_test
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,113 +10,35 @@ import (
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/interp"
-	"github.com/interderive/interderive/lambda"
 	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
-	"github.com/interderive/interderive/sem/semlambda"
 )
 
 // The interpreter derived from a rule file, in lockstep with the derived machine and,
 // on the λ-calculus (cbv.sem), with the λ-calculus's hand-derived interpreter.
 
-// The helpers the derived stages' tests share (internal/cases/rulescases).
-type rulesRun = rulescases.Run
-
-var (
-	loadRules    = rulescases.Load
-	rulesOptions = rulescases.Options
-	runDerived   = rulescases.RunDerived
-	agree        = rulescases.Agree
-)
+// TestRulesDeep: the interpreter's recursion is bounded by MaxDepth: a term nested
+// deeper stops cleanly with a depth error, one within it runs. 1 + (1 + ... (1 + 1))
+// with n additions is n + 1; each addition's right operand is a call of interp.
+func TestRulesDeep(t *testing.T) {
+	s := interp.Stage{}.Rules()
+	rulescases.Deep(t, s, 1000)
+	n := min(sem.MaxNesting-1, interp.MaxDepth+10)
+	if interp.MaxDepth+10 >= sem.MaxNesting {
+		rulescases.Deep(t, s, n)
+		return
+	}
+	l := rulescases.Load(t, "cbv.sem")
+	if a, err := s.Eval(l, rulescases.AddChain(t, l, n), interderive.Options{}); !errors.Is(err, interderive.ErrTooDeep) {
+		t.Errorf("%d: got %v (%v), want too deep", n, a, err)
+	}
+}
 
 // TestRulesLambdaCorpus: the well-typed programs of testdata/lambda, translated, on
 // the derived interpreter and on the λ-calculus's hand-derived one (its answer
 // translated): the same contractions and answers.
 func TestRulesLambdaCorpus(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	tr, err := semlambda.New(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob("../testdata/lambda/*.lam")
-	ran := 0
-	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := lambda.Parse(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := lambda.TypeOf(p); err != nil {
-			continue
-		}
-		e, err := tr.Term(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var h rulesRun
-		a, err := interp.Stage{}.Lambda().Eval(p, rulesOptions(&h, 20_000))
-		h.Err = err
-		if err == nil {
-			if h.Value, err = tr.Term(a.Value); err != nil {
-				t.Fatal(err)
-			}
-		}
-		agree(t, file, runDerived(interp.Stage{}.Rules(), l, e, 20_000), h)
-		ran++
-	}
-	if ran < 10 {
-		t.Errorf("%d programs", ran)
-	}
-}
-
-// TestRulesDeep: the interpreter's recursion is bounded by MaxDepth: a term nested
-// deeper stops cleanly with a depth error, one within it runs. 1 + (1 + ... (1 + 1))
-// with n additions is n + 1; each addition's right operand is a call of interp.
-func TestRulesDeep(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	for _, tc := range []struct {
-		n    int
-		deep bool
-	}{{1000, false}, {min(sem.MaxNesting-1, interp.MaxDepth+10), interp.MaxDepth+10 < sem.MaxNesting}} {
-		e, err := l.ReadTerm([]byte(strings.Repeat("(add 1 ", tc.n) + "1" + strings.Repeat(")", tc.n)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := interp.Stage{}.Rules().Eval(l, e, interderive.Options{})
-		switch {
-		case tc.deep && !errors.Is(err, interderive.ErrTooDeep):
-			t.Errorf("%d: got %v (%v), want too deep", tc.n, a, err)
-		case !tc.deep && (err != nil || a.Value.Op != sem.TermInt || a.Value.N != int64(tc.n+1)):
-			t.Errorf("%d: got %v (%v), want %d", tc.n, a, err, tc.n+1)
-		}
-	}
-}
-
-// TestRulesBudgets: a divergent program stops at its fuel, cleanly; an ill-typed one
-// with its run-time error at the redex (1:8, reduction's TestRulesStuck derives it).
-func TestRulesBudgets(t *testing.T) {
-	l := loadRules(t, "cbv.sem")
-	e, err := l.ReadTerm([]byte("(letrec f x (app f x) (app f 0))"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = interp.Stage{}.Rules().Eval(l, e, interderive.Options{Fuel: 1000})
-	var fe *interderive.FuelError
-	if !errors.As(err, &fe) || fe.Steps != 1000 {
-		t.Errorf("got %v, want out of fuel after 1000 contractions", err)
-	}
-	e, err = l.ReadTerm([]byte("(add 1 (app (add 1 1) 0))"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = interp.Stage{}.Rules().Eval(l, e, interderive.Options{})
-	var rt *interderive.RuntimeError
-	if !errors.As(err, &rt) || rt.Reason != "application of a non-function" || rt.Pos != (interderive.Pos{Line: 1, Col: 8}) {
-		t.Errorf("got %v, want a run-time error at 1:8", err)
-	}
+	rulescases.LockstepCorpus(t, interp.Stage{}.Rules(), interp.Stage{}.Lambda())
 }
 
 // TestRulesContextAndLayers: the programs of the rule files with answers, context
@@ -131,6 +51,13 @@ func TestRulesContextAndLayers(t *testing.T) {
 	}
 }
 
+// TestRulesBudgets: a divergent program stops at its fuel, cleanly; an ill-typed one
+// with its run-time error at the redex (1:8, rulescases.StuckCases derives it).
+func TestRulesBudgets(t *testing.T) {
+	rulescases.OutOfFuel(t, interp.Stage{}.Rules())
+	rulescases.Stuck(t, interp.Stage{}.Rules(), rulescases.StuckCases[3])
+}
+
 // TestRulesAbortDepth: an abort returns early through every call of interp inside
 // its delimiter, to the one that entered the delimiter's frame. Under n/2 additions,
 // an inner handler, and n/2 more additions, raise 1 is caught by the inner handler,
@@ -138,7 +65,7 @@ func TestRulesContextAndLayers(t *testing.T) {
 // which flows out through the n/2 additions around the inner handler (a delta each)
 // and the outer handler, which its body's value drops (handle): 11 + n/2.
 func TestRulesAbortDepth(t *testing.T) {
-	l := loadRules(t, "exceptions.sem")
+	l := rulescases.Load(t, "exceptions.sem")
 	const n = 1000
 	src := "(handle " + strings.Repeat("(add 1 ", n/2) + "(handle " + strings.Repeat("(add 1 ", n/2) + "(raise 1)" +
 		strings.Repeat(")", n/2) + " (lam x (add x 10)))" + strings.Repeat(")", n/2) + " (lam y 0))"
@@ -151,9 +78,9 @@ func TestRulesAbortDepth(t *testing.T) {
 		want = append(want, "delta")
 	}
 	want = append(want, "handle")
-	r := runDerived(interp.Stage{}.Rules(), l, e, 10_000)
+	r := rulescases.RunDerived(interp.Stage{}.Rules(), l, e, 10_000)
 	if r.Outcome() != fmt.Sprint(11+n/2) || !slices.Equal(r.Events, want) {
 		t.Errorf("got %s after %d events, want %d after %d", r.Outcome(), len(r.Events), 11+n/2, len(want))
 	}
-	agree(t, "interp / reduction", r, runDerived(reduction.Stage{}.Rules(), l, e, 10_000))
+	rulescases.Agree(t, "interp / reduction", r, rulescases.RunDerived(reduction.Stage{}.Rules(), l, e, 10_000))
 }
