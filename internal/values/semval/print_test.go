@@ -2,27 +2,13 @@ package semval
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/sem"
 )
-
-func loadRuleFile(t *testing.T, name string) *sem.Language {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "rules", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := sem.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
 
 // TestPrinter: closures printed as the stages over environments hold them, each case
 // by hand. (lam x (lam y (add x y))) expanded twice: the inner body (add x y) is under
@@ -32,7 +18,7 @@ func loadRuleFile(t *testing.T, name string) *sem.Language {
 // prints alone; an environment already named is not defined again; an item is cut at
 // its budget. A plain term (the substitution discipline's) prints as sem.Format does.
 func TestPrinter(t *testing.T) {
-	l := loadRuleFile(t, "cbv.sem")
+	l := rulescases.Load(t, "cbv.sem")
 	lam, err := l.ReadTerm([]byte("(lam x (lam y (add x y)))"))
 	if err != nil {
 		t.Fatal(err)
