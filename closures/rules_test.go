@@ -72,7 +72,5 @@ func TestRulesBySubstitution(t *testing.T) {
 // contraction sequences derived by hand, and agree with the derived reduction
 // semantics event by event.
 func TestRulesContextAndLayers(t *testing.T) {
-	if n := rulescases.CheckSuites(t, closures.Stage{}.Rules(), reduction.Stage{}.Rules()); n < 30 {
-		t.Errorf("%d programs", n)
-	}
+	rulescases.CheckSuites(t, closures.Stage{}.Rules(), reduction.Stage{}.Rules(), 30)
 }

@@ -65,7 +65,5 @@ func substAgrees(t *testing.T, what string, l *sem.Language, e *sem.Term) {
 // rules and inner layers (rulescases.Suites), and agrees with the derived reduction
 // semantics.
 func TestSubstMachineContextAndLayers(t *testing.T) {
-	if n := rulescases.CheckSuites(t, substStage{}, reduction.Stage{}.Rules()); n < 20 {
-		t.Errorf("%d programs", n)
-	}
+	rulescases.CheckSuites(t, substStage{}, reduction.Stage{}.Rules(), 20)
 }

@@ -196,9 +196,7 @@ func TestRulesDeepClosures(t *testing.T) {
 // contraction sequences derived by hand, and agree with the derived reduction
 // semantics event by event.
 func TestRulesContextAndLayers(t *testing.T) {
-	if n := rulescases.CheckSuites(t, machine.Stage{}.Rules(), reduction.Stage{}.Rules()); n < 30 {
-		t.Errorf("%d programs", n)
-	}
+	rulescases.CheckSuites(t, machine.Stage{}.Rules(), reduction.Stage{}.Rules(), 30)
 }
 
 // TestRulesMachineAbortStates: the states of two runs of exceptions.sem, derived by
