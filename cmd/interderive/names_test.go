@@ -30,7 +30,7 @@ func TestUnknownNames(t *testing.T) {
 		{[]string{"fuzz", "--stage", "machine,Interp"}, `unknown stage "Interp"`},
 		{[]string{"bench", "--dir", suite, "--program", "typo"}, `unknown program "typo" in --program (known: count)`},
 		{[]string{"bench", "--dir", suite, "--program", "coun"}, `unknown program "coun"`},
-		{[]string{"bench", "--dir", suite, "--targets", "--program", "sum"}, `unknown target "sum" in --program (known: refocusing, fib, compiled, configurations, space, tape, derived)`},
+		{[]string{"bench", "--dir", suite, "--targets", "--program", "sum"}, `unknown target "sum" in --program (known: refocusing, fib, compiled, configurations, space, tape, derived, engine)`},
 		{[]string{"bench", "--dir", "/nonexistent"}, "--dir /nonexistent: stat /nonexistent: no such file or directory"},
 		{[]string{"bench", "--dir", t.TempDir()}, "holds no benchmark program"},
 		{[]string{"bench", "--dir", suite, "--stage", "compiler"}, `unknown stage "compiler"`},
