@@ -189,43 +189,31 @@ func (e *Engine) nested(f func() bool) bool {
 // IsValue reports whether t is a value of kind k: it matches one of k's value
 // patterns.
 func (e *Engine) IsValue(t *Term, k *Kind) bool {
-	return memo(&t.memo, memoBits(k.Index, false), func() bool { return e.nested(func() bool { return e.isValue(t, k) }) })
-}
-
-// isValue is IsValue, not memoized.
-func (e *Engine) isValue(t *Term, k *Kind) bool {
-	t = View(t)
-	for _, i := range k.values.candidates(t) {
-		if v := k.Values[i]; e.matches(v.Pat, t, v.Metas) {
-			return true
-		}
-	}
-	return false
+	return memo(&t.memo, memoBits(k.Index, false), func() bool {
+		return e.nested(func() bool { return e.matchesAny(t, &k.values, func(i int) (*Pattern, int) { return k.Values[i].Pat, k.Values[i].Metas }) })
+	})
 }
 
 // InClass reports whether t is a term of the class c: one of its alternatives
 // matches it.
 func (e *Engine) InClass(t *Term, c *Class) bool {
-	return memo(&t.memo, memoBits(c.Index, true), func() bool { return e.nested(func() bool { return e.inClass(t, c) }) })
-}
-
-// inClass is InClass, not memoized.
-func (e *Engine) inClass(t *Term, c *Class) bool {
-	t = View(t)
-	for _, i := range c.alts.candidates(t) {
-		if e.matches(c.Alts[i], t, c.Metas[i]) {
-			return true
-		}
-	}
-	return false
+	return memo(&t.memo, memoBits(c.Index, true), func() bool {
+		return e.nested(func() bool { return e.matchesAny(t, &c.alts, func(i int) (*Pattern, int) { return c.Alts[i], c.Metas[i] }) })
+	})
 }
 
 // IsAnswer reports whether t is a non-value answer of kind k: it matches one of k's
 // answer patterns.
 func (e *Engine) IsAnswer(t *Term, k *Kind) bool {
+	return e.matchesAny(t, &k.answers, func(i int) (*Pattern, int) { return k.Answers[i].Pat, k.Answers[i].Metas })
+}
+
+// matchesAny reports whether t, expanded, matches one of the patterns that the index
+// x lists for its root (pat gives the i-th, with its number of bindings).
+func (e *Engine) matchesAny(t *Term, x *index, pat func(int) (*Pattern, int)) bool {
 	t = View(t)
-	for _, i := range k.answers.candidates(t) {
-		if a := k.Answers[i]; e.matches(a.Pat, t, a.Metas) {
+	for _, i := range x.candidates(t) {
+		if p, n := pat(i); e.matches(p, t, n) {
 			return true
 		}
 	}

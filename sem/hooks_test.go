@@ -72,6 +72,20 @@ var derivedStages = []struct {
 	{"interp", interp.Stage{}.Rules()},
 }
 
+// onEveryStage runs prog on every derived stage and checks its answer and its
+// contractions.
+func onEveryStage(t *testing.T, l *sem.Language, prog, answer string, want []string) {
+	t.Helper()
+	e := read(t, l, prog)
+	for _, s := range derivedStages {
+		var events []string
+		a, err := s.stage.Eval(l, e, interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
+		if err != nil || sem.Format(a.Value) != answer || !slices.Equal(events, want) {
+			t.Errorf("%s on %s: %v, %v after %v; want %s after %v", prog, s.name, a.Value, err, events, answer, want)
+		}
+	}
+}
+
 // TestHooks: the rule file with hooks runs on every derived stage with the answers and
 // contractions derived by hand.
 //
@@ -93,14 +107,7 @@ func TestHooks(t *testing.T) {
 		{"(gcd 3 9)", "3", []string{"gcd"}},
 		{"(swap (pair 1 (lam y y)))", "(pair (lam y y) 1)", []string{"swap"}},
 	} {
-		e := read(t, l, tc.prog)
-		for _, s := range derivedStages {
-			var events []string
-			a, err := s.stage.Eval(l, e, interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
-			if err != nil || sem.Format(a.Value) != tc.answer || !slices.Equal(events, tc.events) {
-				t.Errorf("%s on %s: %v, %v after %v; want %s after %v", tc.prog, s.name, a.Value, err, events, tc.answer, tc.events)
-			}
-		}
+		onEveryStage(t, l, tc.prog, tc.answer, tc.events)
 	}
 }
 
@@ -177,14 +184,7 @@ func TestAtoms(t *testing.T) {
 		{`(app (lam x x) -0.5e1)`, "-5.0", []string{"beta"}},
 		{`(if (same "a\"b" "a\"b") false true)`, "false", []string{"same", "if-true"}}, // equal strings: true, so t_1
 	} {
-		e := read(t, l, tc.prog)
-		for _, s := range derivedStages {
-			var events []string
-			a, err := s.stage.Eval(l, e, interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
-			if err != nil || sem.Format(a.Value) != tc.answer || !slices.Equal(events, tc.events) {
-				t.Errorf("%s on %s: %v, %v after %v; want %s after %v", tc.prog, s.name, a.Value, err, events, tc.answer, tc.events)
-			}
-		}
+		onEveryStage(t, l, tc.prog, tc.answer, tc.events)
 	}
 }
 

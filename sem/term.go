@@ -56,41 +56,19 @@ func AtomOf(p Pos, a *AtomType, v any) *Term { return &Term{P: p, Op: TermAtom, 
 // App is c applied to args.
 func App(p Pos, c *Con, args ...*Term) *Term { return &Term{P: p, Op: TermCon, Con: c, Args: args} }
 
-// newNode is a constructor node of c with n arguments, its Args to fill: for the
-// small arities the node and its arguments' slice are one allocation, not two (the
+// newNode is a constructor node of c with n arguments, its Args to fill: up to four
+// arguments, the node and its arguments' slice are one allocation, not two (the
 // stages build a node at every plug and expansion).
 func newNode(p Pos, c *Con, n int) *Term {
 	var t *Term
-	switch n {
-	case 1:
-		x := new(struct {
-			t Term
-			a [1]*Term
-		})
-		t = &x.t
-		t.Args = x.a[:]
-	case 2:
-		x := new(struct {
-			t Term
-			a [2]*Term
-		})
-		t = &x.t
-		t.Args = x.a[:]
-	case 3:
-		x := new(struct {
-			t Term
-			a [3]*Term
-		})
-		t = &x.t
-		t.Args = x.a[:]
-	case 4:
+	if n <= 4 {
 		x := new(struct {
 			t Term
 			a [4]*Term
 		})
 		t = &x.t
-		t.Args = x.a[:]
-	default:
+		t.Args = x.a[:n:n]
+	} else {
 		t = &Term{Args: make([]*Term, n)}
 	}
 	t.P, t.Op, t.Con = p, TermCon, c
