@@ -190,7 +190,9 @@ func (e *Engine) nested(f func() bool) bool {
 // patterns.
 func (e *Engine) IsValue(t *Term, k *Kind) bool {
 	return memo(&t.memo, memoBits(k.Index, false), func() bool {
-		return e.nested(func() bool { return e.matchesAny(t, &k.values, func(i int) (*Pattern, int) { return k.Values[i].Pat, k.Values[i].Metas }) })
+		return e.nested(func() bool {
+			return e.matchesAny(t, &k.values, func(i int) (*Pattern, int) { return k.Values[i].Pat, k.Values[i].Metas })
+		})
 	})
 }
 
@@ -198,7 +200,9 @@ func (e *Engine) IsValue(t *Term, k *Kind) bool {
 // matches it.
 func (e *Engine) InClass(t *Term, c *Class) bool {
 	return memo(&t.memo, memoBits(c.Index, true), func() bool {
-		return e.nested(func() bool { return e.matchesAny(t, &c.alts, func(i int) (*Pattern, int) { return c.Alts[i], c.Metas[i] }) })
+		return e.nested(func() bool {
+			return e.matchesAny(t, &c.alts, func(i int) (*Pattern, int) { return c.Alts[i], c.Metas[i] })
+		})
 	})
 }
 
