@@ -137,7 +137,7 @@ func (r *rulesRun) decomposeIn(c *sem.Term, k *sem.Kind) (rulesCloDecomposition,
 func (r *rulesRun) decomposeTerm(E *contexts.Rules, c *sem.Term, k *sem.Kind) (*sem.Term, rulesCloDecomposition, error) {
 	for {
 		var err error
-		if c, err = r.LookUp(r.lookup(c)); err != nil {
+		if c, err = r.lookup(c); err != nil {
 			return nil, rulesCloDecomposition{}, err
 		}
 		if r.IsValue(c, k) {
@@ -213,13 +213,14 @@ func (r *rulesRun) plug(E contexts.Rules, ct sem.Contraction) *sem.Term {
 	return E[:len(E)-ct.Pop].Plug(ct.Term)
 }
 
-// lookup is the environment step x[ρ] ~> ρ(x), as often as it applies.
-func (r *rulesRun) lookup(c *sem.Term) *sem.Term {
-	v := sem.Resolve(c)
-	if v != c && r.obs != nil {
+// lookup is the environment step x[ρ] ~> ρ(x), as often as it applies (sem.Engine.LookUp:
+// a free variable is a stuck run), shown to an observer.
+func (r *rulesRun) lookup(c *sem.Term) (*sem.Term, error) {
+	v, err := r.LookUp(c)
+	if err == nil && v != c && r.obs != nil {
 		r.step("lookup:    " + r.show(c) + "  ~>  " + r.show(v))
 	}
-	return v
+	return v, err
 }
 
 // expand is the environment step con(t1, ..., tn)[ρ] ~> con(t1[ρ1], ..., tn[ρn]) (or

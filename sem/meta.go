@@ -25,13 +25,6 @@ func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
 	return e.match(p, t, b)
 }
 
-// FindFrame is the first frame of kind k, from index from on in the search order,
-// that t matches (Engine.FindFrame).
-func (l *Language) FindFrame(t *Term, k *Kind, from int) (*Frame, bool) {
-	e := Engine{l: l}
-	return e.FindFrame(t, k, from)
-}
-
 // Conditions evaluates a rule's side conditions on the bindings of its left-hand
 // side, in order (a fresh binds its metavariable), for a rule that steps no inner
 // layer; a step condition holds when its term is not a value of its layer (the static
@@ -42,19 +35,6 @@ func (l *Language) Conditions(r *Rule, b []*Term) bool {
 		return t, "", !e.IsValue(t, k), nil
 	})
 	return ok
-}
-
-// Instantiate builds a rule's right-hand side from the bindings of its left-hand side
-// and conditions, by substitution (Engine.Instantiate).
-func (l *Language) Instantiate(p *Pattern, b []*Term, at Pos) (*Term, error) {
-	e := Engine{l: l}
-	return e.Instantiate(p, b, at)
-}
-
-// Contract contracts the potential redex t of kind k in the context E, by
-// substitution (Engine.Contract).
-func (l *Language) Contract(t *Term, k *Kind, E Context, step LayerStep) (Contraction, error) {
-	return NewEngine(l, Substitution).Contract(t, k, E, step)
 }
 
 // MaxCallDepth bounds the nesting of function calls, so that a function that

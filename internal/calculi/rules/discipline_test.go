@@ -29,12 +29,7 @@ func TestDisciplinesAgree(t *testing.T) {
 	if len(files) < 8 {
 		t.Fatalf("%d rule files", len(files))
 	}
-	var stages []interderive.Stage
-	for _, s := range calculi.Stages() {
-		if _, ok := sem.StageOf(s); ok {
-			stages = append(stages, s)
-		}
-	}
+	stages := derivedStages()
 	for i, file := range files {
 		if !testenv.InTurn(i, 0, 2) {
 			continue // -short: every other file
@@ -104,4 +99,16 @@ func TestDisciplinesAgree(t *testing.T) {
 			}
 		})
 	}
+}
+
+// derivedStages are the registered stages that derive rule files (sem.StageOf), in
+// derivation order: the reduction semantics first.
+func derivedStages() []interderive.Stage {
+	var stages []interderive.Stage
+	for _, s := range calculi.Stages() {
+		if _, ok := sem.StageOf(s); ok {
+			stages = append(stages, s)
+		}
+	}
+	return stages
 }
