@@ -1,0 +1,694 @@
+package compile
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/values/semval"
+	"github.com/interderive/interderive/interp"
+	"github.com/interderive/interderive/sem"
+)
+
+// The compiled interpreter of a rule-defined calculus (sem) is its derived interpreter
+// (interp/rules.go) staged, as the gradual calculi's is interp/gradual.go: the names
+// are interp's — interp, eval, resume, step — and the contractions, their order, their
+// events, the answers and the errors are interp's, one for one. What interp decides at
+// every visit of a term by looking at it, compile decides once, for the term's body,
+// and keeps as code (rulesCode):
+//
+//   - whether the term is a value of the kind (interp: IsValue, a match of the
+//     kind's value patterns for its root),
+//   - which frame it enters first, and after plugging a frame's hole with a value,
+//     which frame it enters next (interp: FindFrame, a match of the frames for its
+//     root from an index on),
+//   - whether it is an answer (interp: IsAnswer),
+//   - the code of the term in each frame's hole (interp: a call on whatever At finds).
+//
+// Each decision is taken before the run where the term's shape decides it: a body's
+// constructors, integers and atoms are known, and so is the fact that a hole plugged
+// by interp holds a value of the hole's kind; only what the environment holds (a
+// variable's closure) and a class's membership are left to the run, which asks the
+// engine (IsValue, Match, IsAnswer), as interp does. A decision taken before the run
+// is the engine's answer on every term of that shape (decide: yes or no only where
+// every such term matches, or none). The search is then straight-line code: the
+// frames the search can find for a root, in the search order, cut after the first one
+// certain to match, each with its hole's code and the code of the plugged term (the
+// next states of the search) linked to it.
+//
+// Under environments (the discipline the file qualifies for: semval.Discipline), a
+// closure t[ρ]'s body t is a subterm of the program: the right-hand sides build
+// constructor nodes of closures (and literals), not closures of their own subterms. So
+// code is kept per body and kind, and per shape of a plugged term, built lazily during
+// the run on the first visit of the body (a map from the program's subterms to their
+// codes; the program is walked once, before the run, to know them). A term that is
+// not a program's subterm — a node a right-hand side built, a function's result, and,
+// under substitution, a contractum (a new term, each time) — runs the code of its
+// root: compiled once per run, per kind and root constructor, on the first term met
+// with that root, and deciding before the run only what the root decides (a
+// frame whose pattern is its root constructor over metavariables and the hole); its
+// children's codes are found during the run. Under substitution the program's own
+// subterms (those no substitution rebuilt: closed functions' bodies, the program's
+// first term) keep their codes.
+//
+// The contraction is the engine's (Engine.Contract: the rules for the root, in order,
+// their conditions, the instantiation of the right-hand side), and the inner layers'
+// steps (step K a b) are interp's structural one-step function, unstaged. Fuel (one
+// interderive.Counter contraction per contraction), the depth bound (interp.MaxDepth,
+// counted as interp counts it: a call per frame's hole), timeouts and the early
+// returns of context rules (aborts) are interp's.
+
+// Rules is the compiled interpreter derived from a rule file (sem.StageOf). It has no
+// intermediate states to show: its observer sees nothing but its contractions.
+func (Stage) Rules() sem.Stage { return rulesStage{} }
+
+type rulesStage struct{}
+
+// rulesInterpreter holds one run: the engine (over closures, or by substitution), the
+// fuel, the depth of interp's recursion, and the run's code.
+type rulesInterpreter struct {
+	*sem.Engine
+	fuel  *interderive.Counter
+	depth int
+	// track is whether the frames entered are kept in γ: only a rule file with a
+	// context rule or an answer asks for them (sem.Language.SeesContext); for the
+	// others γ stays empty.
+	track bool
+	prog  *rulesProgram
+	buf   []*sem.Term // the bindings of a frame's match decided by the run
+}
+
+// rulesEntered is a frame of γ, a persistent list: a frame entered, the closure it
+// was entered from, and the frames around it.
+type rulesEntered struct {
+	frame *sem.Frame
+	node  *sem.Term
+	next  *rulesEntered
+	depth int // the number of frames from this one out
+}
+
+// depthOf is the number of frames of γ.
+func depthOf(gamma *rulesEntered) int {
+	if gamma == nil {
+		return 0
+	}
+	return gamma.depth
+}
+
+// push is (f, n) : γ, when the run keeps γ.
+func (in *rulesInterpreter) push(gamma *rulesEntered, f *sem.Frame, n *sem.Term) *rulesEntered {
+	if !in.track {
+		return nil
+	}
+	return &rulesEntered{frame: f, node: n, next: gamma, depth: depthOf(gamma) + 1}
+}
+
+// rulesContext is γ as the context of a redex (sem.Context): its frames, innermost
+// first, found by walking the list from a cursor.
+type rulesContext struct {
+	top, at *rulesEntered
+	i       int
+}
+
+// Depth is the number of frames of γ.
+func (E *rulesContext) Depth() int { return depthOf(E.top) }
+
+// Frame is γ's i-th frame from the innermost, with the closure it was entered from.
+func (E *rulesContext) Frame(i int) (*sem.Frame, *sem.Term) {
+	if E.at == nil || i < E.i {
+		E.at, E.i = E.top, 0
+	}
+	for E.i < i {
+		E.at, E.i = E.at.next, E.i+1
+	}
+	return E.at.frame, E.at.node
+}
+
+// context is γ as the context of a redex: nil, the empty context, for a run that
+// keeps no γ.
+func (in *rulesInterpreter) context(gamma *rulesEntered) sem.Context {
+	if !in.track {
+		return nil
+	}
+	return &rulesContext{top: gamma}
+}
+
+// rulesAbort is a context rule's early return: the contractum, its kind, the event,
+// and the depth of the call of interp (or step) that catches it.
+type rulesAbort struct {
+	c     *sem.Term
+	kind  *sem.Kind
+	event string
+	depth int
+}
+
+// Error says where the abort goes: it is an error value only to travel up the Go
+// stack, never a run's error.
+func (a *rulesAbort) Error() string {
+	return fmt.Sprintf("an abort to depth %d (%s)", a.depth, a.event)
+}
+
+// caught is the abort err carries if the call at depth d catches it.
+func caught(err error, d int) (*rulesAbort, bool) {
+	var a *rulesAbort
+	if errors.As(err, &a) && a.depth == d {
+		return a, true
+	}
+	return nil, false
+}
+
+// tooDeep is the error of a recursion past the depth bound: interp's.
+func tooDeep() error {
+	return &interderive.DepthError{What: "interpreter recursion", Limit: interp.MaxDepth}
+}
+
+// Eval compiles the closed term's code (lazily, as the run meets it), runs it, and
+// reads the answer back, under the discipline the file qualifies for
+// (semval.Discipline).
+func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
+	in := &rulesInterpreter{Engine: sem.NewEngine(l, semval.Discipline(l)), fuel: interderive.NewCounter(opts),
+		track: l.SeesContext(), prog: newRulesProgram(l, t)}
+	v, err := in.interp(in.Start(t), in.prog.bodyCode(t, l.Root()), l.Root(), nil)
+	if err != nil {
+		return sem.Answer{}, err
+	}
+	return sem.Answer{Value: in.ReadBack(v)}, nil
+}
+
+// interp runs the closure c of kind k in the frames γ to a value (or, with γ empty,
+// an answer), within the depth bound; cd is c's code when known before the run (nil:
+// found from c).
+func (in *rulesInterpreter) interp(c *sem.Term, cd *rulesCode, k *sem.Kind, gamma *rulesEntered) (*sem.Term, error) {
+	if in.depth >= interp.MaxDepth {
+		return nil, tooDeep()
+	}
+	in.depth++
+	v, err := in.eval(c, cd, k, gamma)
+	in.depth--
+	return v, err
+}
+
+// eval is interp's body: one iteration per contractum (a tail call), and per abort
+// it catches. Every test is its code's: decided before the run, or by the engine.
+func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind, gamma *rulesEntered) (*sem.Term, error) {
+	for {
+		d, err := in.LookUp(c) // look-up: an environment step
+		if err != nil {
+			return nil, err
+		}
+		if d != c || cd == nil {
+			cd = in.prog.codeOf(d, k)
+		}
+		c = d
+		if in.isValue(cd, c) {
+			return c, nil
+		}
+		if fr, ok := in.findFrame(cd, c); ok {
+			p, last, err := in.resume(fr, sem.View(c), gamma)
+			if a, ok := caught(err, depthOf(gamma)); ok {
+				c, k, cd = a.c, a.kind, nil // an abort to a frame this call entered
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if in.isValue(last, p) {
+				return p, nil
+			}
+			c, cd = p, last
+		}
+		// c is a potential redex of k: an answer, or contract it, and run the
+		// contractum in its place (or return early, for a context rule).
+		if gamma == nil && in.isAnswer(cd, c) {
+			return c, nil
+		}
+		ct, err := in.Contract(c, k, in.context(gamma), in.stepLayer)
+		if err != nil {
+			return nil, err
+		}
+		if err := in.fuel.Contract(ct.Event); err != nil {
+			return nil, err
+		}
+		if ct.Pop > 0 {
+			return nil, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
+		}
+		c, cd = ct.Term, nil
+	}
+}
+
+// resume runs the hole of the frame fr of the expanded closure n, plugs its value back
+// and resumes the search after the frame, as long as a next frame applies; then it
+// returns the plugged closure, a value of the frame's kind or a potential redex of it,
+// with its code.
+func (in *rulesInterpreter) resume(fr *rulesFrame, n *sem.Term, gamma *rulesEntered) (*sem.Term, *rulesCode, error) {
+	for {
+		f := fr.f
+		v, err := in.interp(sem.At(n, f.Path), in.prog.holeCode(fr), f.Hole, in.push(gamma, f, n))
+		if err != nil {
+			return nil, nil, err
+		}
+		c := sem.PlugAt(n, f.Path, v)
+		next := in.prog.plugged(fr)
+		g, ok := in.findFrame(next, c)
+		if !ok {
+			return c, next, nil
+		}
+		fr, n = g, sem.View(c)
+	}
+}
+
+// isValue is IsValue(c, k) for c of code cd.
+func (in *rulesInterpreter) isValue(cd *rulesCode, c *sem.Term) bool {
+	if cd.value == maybe {
+		return in.IsValue(c, cd.k)
+	}
+	return cd.value == yes
+}
+
+// isAnswer is IsAnswer(c, k) for c of code cd.
+func (in *rulesInterpreter) isAnswer(cd *rulesCode, c *sem.Term) bool {
+	if cd.answer == maybe {
+		return in.IsAnswer(c, cd.k)
+	}
+	return cd.answer == yes
+}
+
+// findFrame is FindFrame for c of code cd: the first of its frames that matches, in
+// the search order, those decided before the run not tried.
+func (in *rulesInterpreter) findFrame(cd *rulesCode, c *sem.Term) (*rulesFrame, bool) {
+	for _, fr := range cd.frames {
+		if fr.test == yes {
+			return fr, true
+		}
+		if len(in.buf) < fr.f.Metas {
+			in.buf = make([]*sem.Term, fr.f.Metas)
+		}
+		if in.Match(fr.f.Pat, sem.View(c), in.buf[:fr.f.Metas]) {
+			return fr, true
+		}
+	}
+	return nil, false
+}
+
+// stepLayer is one step of an inner layer, for a rule's (step K a b): step from the
+// empty context.
+func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
+	return in.step(c, k, nil)
+}
+
+// step is interp's structural one-step function, unstaged: c, of kind k in the frames
+// γ, steps its first child in the search order that is not a value, or, all of them
+// values, is contracted at its root; ok is false when c is a value (returned, looked
+// up) or, with γ empty, an answer of k. An abort to a frame this call entered is its
+// step: the contractum takes the place of c.
+func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind, gamma *rulesEntered) (*sem.Term, string, bool, error) {
+	if in.depth >= interp.MaxDepth {
+		return nil, "", false, tooDeep()
+	}
+	in.depth++
+	defer func() { in.depth-- }()
+	c, err := in.LookUp(c)
+	if err != nil {
+		return nil, "", false, err
+	}
+	if in.IsValue(c, k) {
+		return c, "", false, nil
+	}
+	if f, ok := in.FindFrame(c, k, 0); ok {
+		n := sem.View(c)
+		for {
+			next, event, stepped, err := in.step(sem.At(n, f.Path), f.Hole, in.push(gamma, f, n))
+			if a, ok := caught(err, depthOf(gamma)); ok {
+				return a.c, a.event, true, nil
+			}
+			if err != nil {
+				return nil, "", false, err
+			}
+			c = sem.PlugAt(n, f.Path, next)
+			if stepped {
+				return c, event, true, nil
+			}
+			g, ok := in.FindFrame(c, f.Kind, f.Index+1)
+			if !ok {
+				break
+			}
+			f, n = g, sem.View(c)
+		}
+		if in.IsValue(c, k) {
+			return c, "", false, nil
+		}
+	}
+	if gamma == nil && in.IsAnswer(c, k) {
+		return c, "", false, nil
+	}
+	ct, err := in.Contract(c, k, in.context(gamma), in.stepLayer)
+	if err != nil {
+		return nil, "", false, err
+	}
+	if ct.Pop > 0 {
+		return nil, "", false, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
+	}
+	return ct.Term, ct.Event, true, nil
+}
+
+// decision is what compile knows, before the run, of a test interp makes at a visit:
+// its answer, or that the run decides (maybe: the engine's test, on the term).
+type decision uint8
+
+const (
+	maybe decision = iota
+	yes
+	no
+)
+
+// shapeOp says what compile knows of a term before the run.
+type shapeOp uint8
+
+const (
+	shAny   shapeOp = iota // nothing
+	shBody                 // a program's subterm (under environments, a closure's body)
+	shName                 // a name: a binder's variable
+	shValue                // a value of a kind: a hole plugged with interp's value
+	shNode                 // a root, and perhaps the shapes of its children
+)
+
+// shape is what compile knows of a term before the run: its body, or its root (and
+// its children's shapes: nil args, nothing known of them), or that it is a value of a
+// kind.
+type shape struct {
+	op   shapeOp
+	term *sem.Term  // shBody
+	root sem.TermOp // shNode
+	con  *sem.Con   // shNode with a constructor root
+	args []*shape   // shNode: the children's shapes, nil if unknown
+	kind *sem.Kind  // shValue
+}
+
+var anyShape = &shape{op: shAny}
+
+// rootOf is the root of a term of shape s, if known.
+func (s *shape) rootOf() (sem.TermOp, *sem.Con, bool) {
+	switch s.op {
+	case shBody:
+		return s.term.Op, s.term.Con, true
+	case shNode:
+		return s.root, s.con, true
+	case shName:
+		return sem.TermVar, nil, true
+	}
+	return 0, nil, false
+}
+
+// child is the shape of the i-th child of a term of shape s (its expansion's, under
+// environments: the closure of the body's child, a name for a binder, an integer).
+func (s *shape) child(i int) *shape {
+	switch {
+	case s.op == shBody && s.term.Op == sem.TermCon:
+		if s.term.Con.Args[i].Kind == sem.ArgVar {
+			return &shape{op: shName}
+		}
+		return &shape{op: shBody, term: s.term.Args[i]}
+	case s.op == shNode && s.args != nil:
+		return s.args[i]
+	}
+	return anyShape
+}
+
+// at is the shape of the child at path.
+func (s *shape) at(path []int) *shape {
+	for _, i := range path {
+		s = s.child(i)
+	}
+	return s
+}
+
+// plug is the shape of a term of shape s with its child at path replaced by one of
+// shape v (PlugAt).
+func (s *shape) plug(path []int, v *shape) *shape {
+	if len(path) == 0 {
+		return v
+	}
+	op, con, ok := s.rootOf()
+	if !ok || op != sem.TermCon {
+		return anyShape
+	}
+	n := &shape{op: shNode, root: op, con: con, args: make([]*shape, len(con.Args))}
+	for i := range n.args {
+		n.args[i] = s.child(i)
+	}
+	n.args[path[0]] = n.args[path[0]].plug(path[1:], v)
+	return n
+}
+
+// maxStatic bounds the nesting of value metavariables compile follows into a body
+// before the run; past it the run decides.
+const maxStatic = 16
+
+// decide is Match(p, t) for every term t of shape s, if they all agree: yes if all
+// match, no if none does, else maybe. It follows Engine.Match case by case.
+func decide(p *sem.Pattern, s *shape, depth int) decision {
+	switch {
+	case p.Kind == sem.PatHole, p.Kind == sem.PatMeta && p.Sort.Kind == sem.MetaTerm:
+		return yes
+	case p.Kind == sem.PatMeta && p.Sort.Kind == sem.MetaValue:
+		return valueStatus(p.Sort.ValuesOf, s, depth+1)
+	}
+	op, con, ok := s.rootOf()
+	if !ok || s.op == shBody && op == sem.TermVar {
+		return maybe // a closure of a variable: its look-up's shape is the run's
+	}
+	switch p.Kind {
+	case sem.PatCon:
+		if op != sem.TermCon || con != p.Con {
+			return no
+		}
+		d := yes
+		for i, a := range p.Args {
+			switch decide(a, s.child(i), depth) {
+			case no:
+				return no
+			case maybe:
+				d = maybe
+			}
+		}
+		return d
+	case sem.PatInt:
+		switch {
+		case op != sem.TermInt:
+			return no
+		case s.op != shBody:
+			return maybe
+		case s.term.N == p.N:
+			return yes
+		}
+		return no
+	case sem.PatAtom:
+		switch {
+		case op != sem.TermAtom:
+			return no
+		case s.op != shBody:
+			return maybe
+		case s.term.Atom == p.Atom && p.Atom.Equal(s.term.Val, p.Val):
+			return yes
+		}
+		return no
+	case sem.PatMeta:
+		switch p.Sort.Kind {
+		case sem.MetaVar:
+			if op == sem.TermVar {
+				return yes // a name
+			}
+			return no
+		case sem.MetaInt:
+			if op == sem.TermInt {
+				return yes
+			}
+			return no
+		case sem.MetaAtom:
+			switch {
+			case op != sem.TermAtom:
+				return no
+			case s.op != shBody:
+				return maybe
+			case s.term.Atom == p.Sort.Atom:
+				return yes
+			}
+			return no
+		}
+	}
+	return maybe
+}
+
+// valueStatus is IsValue(t, k) for every term t of shape s, if they all agree.
+func valueStatus(k *sem.Kind, s *shape, depth int) decision {
+	if s.op == shValue && s.kind == k {
+		return yes
+	}
+	op, con, ok := s.rootOf()
+	if !ok || depth > maxStatic || s.op == shBody && op == sem.TermVar {
+		return maybe
+	}
+	return anyOf(k.Lookup(sem.ValueTable, op, con), func(i int) *sem.Pattern { return k.Values[i].Pat }, s, depth)
+}
+
+// anyOf decides whether a term of shape s matches one of the patterns listed (pat
+// gives the i-th).
+func anyOf(list []int, pat func(int) *sem.Pattern, s *shape, depth int) decision {
+	d := no
+	for _, i := range list {
+		switch decide(pat(i), s, depth) {
+		case yes:
+			return yes
+		case maybe:
+			d = maybe
+		}
+	}
+	return d
+}
+
+// rulesCode is the code of a term of a shape in a kind k: what interp decides at its
+// visit, decided before the run where its shape decides it.
+type rulesCode struct {
+	k      *sem.Kind
+	shape  *shape
+	value  decision      // IsValue
+	answer decision      // IsAnswer
+	frames []*rulesFrame // the frames FindFrame may find, in the search order
+}
+
+// rulesFrame is a frame a term of a code may enter: the frame, its test (yes: the
+// search stops here before the run), the code of the hole's contents (when the shape
+// says it), and the code of the term once its hole is plugged with a value.
+type rulesFrame struct {
+	f        *sem.Frame
+	test     decision
+	parent   *rulesCode
+	holeDone bool
+	hole     *rulesCode
+	next     *rulesCode
+}
+
+// rulesProgram is the code of one run, built lazily as the run meets it: the
+// program's subterms, the codes of their bodies per kind, and the codes of the roots
+// of the other terms per kind.
+type rulesProgram struct {
+	env    bool
+	terms  map[*sem.Term]bool
+	bodies map[bodyKey]*rulesCode
+	roots  map[rootKey]*rulesCode
+}
+
+type bodyKey struct {
+	t *sem.Term
+	k *sem.Kind
+}
+
+type rootKey struct {
+	k   *sem.Kind
+	op  sem.TermOp
+	con *sem.Con
+}
+
+// newRulesProgram walks the program t (with a stack of its own: programs nest as deep
+// as their parser allows) to know its subterms.
+func newRulesProgram(l *sem.Language, t *sem.Term) *rulesProgram {
+	p := &rulesProgram{env: semval.Discipline(l) == sem.Environments, terms: map[*sem.Term]bool{},
+		bodies: map[bodyKey]*rulesCode{}, roots: map[rootKey]*rulesCode{}}
+	for stack := []*sem.Term{t}; len(stack) > 0; {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if p.terms[u] {
+			continue
+		}
+		p.terms[u] = true
+		stack = append(stack, u.Args...)
+	}
+	return p
+}
+
+// codeOf is the code of the term c in kind k, found during the run: its body's, for a
+// program's subterm (a closure of one, under environments), else its root's.
+func (p *rulesProgram) codeOf(c *sem.Term, k *sem.Kind) *rulesCode {
+	t := c
+	if p.env {
+		if c.Op == sem.TermClo {
+			t = c.Body
+			if p.terms[t] {
+				return p.bodyCode(t, k)
+			}
+		}
+	} else if p.terms[c] {
+		return p.bodyCode(c, k)
+	}
+	key := rootKey{k, t.Op, t.Con}
+	cd := p.roots[key]
+	if cd == nil {
+		cd = build(&shape{op: shNode, root: t.Op, con: t.Con}, k, 0)
+		p.roots[key] = cd
+	}
+	return cd
+}
+
+// bodyCode is the code of the program's subterm t in kind k.
+func (p *rulesProgram) bodyCode(t *sem.Term, k *sem.Kind) *rulesCode {
+	key := bodyKey{t, k}
+	cd := p.bodies[key]
+	if cd == nil {
+		cd = build(&shape{op: shBody, term: t}, k, 0)
+		p.bodies[key] = cd
+	}
+	return cd
+}
+
+// holeCode is the code of the hole's contents of fr, if its shape says it: the
+// program's subterm there.
+func (p *rulesProgram) holeCode(fr *rulesFrame) *rulesCode {
+	if !fr.holeDone {
+		fr.holeDone = true
+		if s := fr.parent.shape.at(fr.f.Path); s.op == shBody {
+			fr.hole = p.bodyCode(s.term, fr.f.Hole)
+		}
+	}
+	return fr.hole
+}
+
+// plugged is the code of the term of fr's code once fr's hole is plugged with a value
+// of its kind: its search goes on after fr.
+func (p *rulesProgram) plugged(fr *rulesFrame) *rulesCode {
+	if fr.next == nil {
+		s := fr.parent.shape.plug(fr.f.Path, &shape{op: shValue, kind: fr.f.Hole})
+		fr.next = build(s, fr.f.Kind, fr.f.Index+1)
+	}
+	return fr.next
+}
+
+// build compiles the code of a term of shape s in kind k whose search for a frame
+// starts at the index from: the decisions of its root's value, answer and frame
+// patterns (sem's index, Kind.Lookup), before the run.
+func build(s *shape, k *sem.Kind, from int) *rulesCode {
+	cd := &rulesCode{k: k, shape: s, value: maybe, answer: maybe}
+	op, con, ok := s.rootOf()
+	if !ok {
+		for _, f := range k.Frames[from:] {
+			cd.frames = append(cd.frames, &rulesFrame{f: f, test: maybe, parent: cd})
+		}
+		return cd
+	}
+	cd.value = valueStatus(k, s, 0)
+	cd.answer = anyOf(k.Lookup(sem.AnswerTable, op, con), func(i int) *sem.Pattern { return k.Answers[i].Pat }, s, 0)
+	for _, i := range k.Lookup(sem.FrameTable, op, con) {
+		f := k.Frames[i]
+		if i < from {
+			continue
+		}
+		d := decide(f.Pat, s, 0)
+		if d == no {
+			continue
+		}
+		cd.frames = append(cd.frames, &rulesFrame{f: f, test: d, parent: cd})
+		if d == yes {
+			break
+		}
+	}
+	return cd
+}
