@@ -1,0 +1,158 @@
+package gogen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/interderive/interderive/sem"
+)
+
+// gen generates the package of one rule file: the Go names it gives the file's
+// constructors, kinds, classes and functions.
+type gen struct {
+	l     *sem.Language
+	file  string   // the rule file's base name, for messages
+	con   []string // by Con.Index: cLam
+	kind  []string // by Kind.Index: E
+	class []string // by Class.Index
+	fn    map[string]string
+	frame map[*sem.Frame]int // a frame's number in the frames table
+}
+
+func newGen(l *sem.Language, file string) *gen {
+	g := &gen{l: l, file: file, fn: map[string]string{}, frame: map[*sem.Frame]int{}}
+	used := map[string]bool{}
+	unique := func(s string) string {
+		for used[s] {
+			s += "_"
+		}
+		used[s] = true
+		return s
+	}
+	for _, c := range l.Cons {
+		g.con = append(g.con, unique("c"+camel(c.Name)))
+	}
+	for _, k := range l.Kinds {
+		g.kind = append(g.kind, unique("k"+camel(k.Name)))
+	}
+	for _, c := range l.Classes {
+		g.class = append(g.class, unique(camel(c.Name)))
+	}
+	for _, f := range l.Functions {
+		g.fn[f.Name] = unique(camel(f.Name))
+	}
+	n := 0
+	for _, k := range l.Kinds {
+		for _, f := range k.Frames {
+			g.frame[f] = n
+			n++
+		}
+	}
+	return g
+}
+
+// check refuses what the generated code cannot run: a hook written in Go, a prim or
+// an atom type not of the default hooks.
+func check(l *sem.Language) error {
+	defaults := sem.DefaultHooks()
+	for _, f := range l.Functions {
+		if f.Hook != nil {
+			return fmt.Errorf("%s: function %s is the Go hook %s: derive --go writes only rule files that use the default hooks (the δ-table, bool, string, float)", f.P, f.Name, f.Hook.Name)
+		}
+	}
+	for _, so := range l.Sorts {
+		for _, a := range so.Atoms {
+			if d, ok := defaults.Atom(a.Name); !ok || d != a || a != sem.BoolAtom && a != sem.StringAtom && a != sem.FloatAtom {
+				return fmt.Errorf("%s: sort %s has the atom type %s, a hook: derive --go writes only rule files that use the default hooks (bool, string, float)", so.P, so.Name, a.Name)
+			}
+		}
+	}
+	var bad error
+	walkPrims(l, func(p *sem.Prim) {
+		if d, ok := sem.LookupPrim(p.Name); (!ok || d != p) && bad == nil {
+			bad = fmt.Errorf("prim %s is a hook: derive --go writes only rule files that use the default hooks (the δ-table: %s)", p.Name, strings.Join(sem.PrimNames(), ", "))
+		}
+	})
+	return bad
+}
+
+// walkPrims calls f on every prim the file uses.
+func walkPrims(l *sem.Language, f func(*sem.Prim)) {
+	var pat func(p *sem.Pattern)
+	pat = func(p *sem.Pattern) {
+		if p == nil {
+			return
+		}
+		if p.Prim != nil {
+			f(p.Prim)
+		}
+		for _, a := range p.Args {
+			pat(a)
+		}
+	}
+	conds := func(cs []*sem.Cond) {
+		for _, c := range cs {
+			if c.Prim != nil {
+				f(c.Prim)
+			}
+			for _, a := range c.Args {
+				pat(a)
+			}
+		}
+	}
+	for _, r := range l.Rules {
+		pat(r.RHS)
+		conds(r.Where)
+	}
+	for _, fn := range l.Functions {
+		for _, c := range fn.Clauses {
+			pat(c.RHS)
+			conds(c.Where)
+		}
+	}
+}
+
+// rootCon is the constructor at the root of p, nil when p may match terms of any
+// root (a metavariable, a literal: their own tests decide).
+func rootCon(p *sem.Pattern) *sem.Con {
+	if p.Kind == sem.PatCon {
+		return p.Con
+	}
+	return nil
+}
+
+// dispatch emits a switch on the root of the term t over the patterns pats (in
+// order): for each constructor, the patterns with that root and those of any root,
+// in order, each by try(i); the default case, those of any root.
+func (g *gen) dispatch(e *emitter, pats []*sem.Pattern, try func(i int)) {
+	var cons []*sem.Con
+	var any []int
+	for i, p := range pats {
+		if c := rootCon(p); c != nil {
+			if !slices.Contains(cons, c) {
+				cons = append(cons, c)
+			}
+		} else {
+			any = append(any, i)
+		}
+	}
+	if len(cons) > 0 {
+		e.p("switch t.Tag {")
+		for _, c := range cons {
+			e.p("case %s:", g.con[c.Index])
+			for i, p := range pats {
+				if rc := rootCon(p); rc == c || rc == nil {
+					try(i)
+				}
+			}
+		}
+		e.p("default:")
+	}
+	for _, i := range any {
+		try(i)
+	}
+	if len(cons) > 0 {
+		e.p("}")
+	}
+}

@@ -1,0 +1,317 @@
+package gogen
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/cps2"
+	g "github.com/interderive/interderive/gradual"
+	"github.com/interderive/interderive/internal/calculi/gradual"
+	"github.com/interderive/interderive/interp"
+	"github.com/interderive/interderive/machine"
+	"github.com/interderive/interderive/reduction"
+	"github.com/interderive/interderive/sem"
+)
+
+// The lockstep test: the package generated for each rule file of the repository is
+// built with the Go toolchain and runs the file's corpus on every stage; each run's
+// events, answer or error must be those of the in-process derived stage of that name
+// (an independent implementation: sem's engine and the stages' rules.go).
+
+// root is the repository's root, from this package's directory.
+const root = "../.."
+
+// testFuel bounds every run of the lockstep test (both sides).
+const testFuel = 20_000
+
+// inProcess are the in-process derived stages, by the generated stages' names.
+var inProcess = map[string]interderive.Stage{
+	"reduction": reduction.Stage{},
+	"closures":  closures.Stage{},
+	"machine":   machine.Stage{},
+	"cps2":      cps2.Stage{},
+	"interp":    interp.Stage{},
+}
+
+// ruleFiles are the rule files of the repository, relative to root; short, two.
+func ruleFiles(t *testing.T) []string {
+	if testing.Short() {
+		return []string{"testdata/rules/cbv.sem", "gradual/rules/ed.sem", "testdata/rules/exceptions.sem"}
+	}
+	var out []string
+	for _, pat := range []string{"testdata/rules/*.sem", "gradual/rules/*.sem", "testdata/gradual/rules/*.sem", "sem/testdata/*/*.sem", "internal/calculi/rules/testdata/*/*.sem"} {
+		m, err := filepath.Glob(filepath.Join(root, pat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range m {
+			rel, _ := filepath.Rel(root, f)
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+// program is a program of the corpus: its name and its source, one s-expression.
+type program struct{ name, src string }
+
+// corpus is the programs of a rule file: the .term files in the directory named
+// like it, and for the cast semantics (a file with the constructors the gradual front
+// end translates to), the gradual programs translated.
+func corpus(t *testing.T, file string) []program {
+	var out []program
+	dir := strings.TrimSuffix(filepath.Join(root, file), ".sem")
+	terms, _ := filepath.Glob(filepath.Join(dir, "*.term"))
+	for _, f := range terms {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, program{filepath.Base(f), string(b)})
+	}
+	rs, err := gradual.LoadRuleSemantics(filepath.Join(root, file))
+	if err != nil {
+		return out // not a cast semantics
+	}
+	srcs, _ := filepath.Glob(filepath.Join(root, "testdata/gradual/*.*"))
+	for _, f := range srcs {
+		var lang g.Lang
+		switch filepath.Ext(f) {
+		case ".gtlc":
+			lang = g.GTLC
+		case ".cast":
+			lang = g.CastCalculus
+		default:
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := g.Parse(b, lang)
+		if err != nil {
+			continue // a syntax error is the program's expectation
+		}
+		if lang == g.GTLC {
+			if e, _, err = g.InsertCasts(e); err != nil {
+				continue
+			}
+		} else if _, err := g.TypeOf(e); err != nil {
+			continue
+		}
+		var labels gradual.Labels
+		term, err := rs.Term(e, &labels)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out = append(out, program{filepath.Base(f), sem.Format(term) + "\n"})
+	}
+	return out
+}
+
+// outcome is a run's events and its answer, or its error: a kind and a text.
+type outcome struct {
+	events []string
+	answer string
+	kind   string // "" for an answer; runtime, stuck, fuel, depth, function, syntax, other
+	text   string
+}
+
+// runInProcess runs a program on an in-process stage.
+func runInProcess(l *sem.Language, stage, src string) outcome {
+	var o outcome
+	t, err := l.ReadTerm([]byte(src))
+	if err != nil {
+		return outcome{kind: "syntax", text: err.Error()}
+	}
+	ds, _ := sem.StageOf(inProcess[stage])
+	a, err := ds.Eval(l, t, interderive.Options{Fuel: testFuel, OnContract: func(ev string) { o.events = append(o.events, ev) }})
+	if err == nil {
+		o.answer = sem.Format(a.Value)
+		return o
+	}
+	var re *interderive.RuntimeError
+	var se *interderive.StuckError
+	var fe *interderive.FuelError
+	var de *interderive.DepthError
+	var fn *sem.FunctionError
+	switch {
+	case errors.As(err, &re):
+		o.kind, o.text = "runtime", re.Error()
+	case errors.As(err, &se):
+		o.kind, o.text = "stuck", se.Reason
+	case errors.As(err, &fe):
+		o.kind, o.text = "fuel", fe.Error()
+	case errors.As(err, &fn):
+		o.kind, o.text = "function", fn.Message()
+		if fn.Limit > 0 {
+			o.kind = "depth"
+		}
+	case errors.As(err, &de):
+		o.kind, o.text = "depth", de.Error()
+	default:
+		o.kind, o.text = "other", err.Error()
+	}
+	return o
+}
+
+// build generates the package of a rule file into a new directory and builds it; it
+// returns the binary.
+func build(t *testing.T, file string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sem.Load(src)
+	if err != nil {
+		t.Fatalf("%s does not load: %v", file, err)
+	}
+	files, err := Generate(l, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "prog")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build of the package of %s: %v\n%s", file, err, out)
+	}
+	return bin
+}
+
+// runBatch runs the programs through the binary on a stage, in one invocation.
+func runBatch(t *testing.T, bin, stage string, progs []program) []outcome {
+	t.Helper()
+	var in bytes.Buffer
+	for _, p := range progs {
+		in.WriteString(p.src + "\n\f\n")
+	}
+	cmd := exec.Command(bin, "-batch", "-events", "-stage", stage, "-fuel", strconv.Itoa(testFuel))
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s -stage %s -batch: %v\n%s", bin, stage, err, stderr.String())
+	}
+	var res []outcome
+	var cur outcome
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<26)
+	for sc.Scan() {
+		line := sc.Text()
+		word, rest, _ := strings.Cut(line, " ")
+		switch word {
+		case "event":
+			cur.events = append(cur.events, rest)
+		case "answer":
+			cur.answer = rest
+		case "error":
+			kind, text, _ := strings.Cut(rest, " ")
+			q, err := strconv.Unquote(text)
+			if err != nil {
+				t.Fatalf("unquoted error in the batch output: %s", line)
+			}
+			cur.kind, cur.text = kind, q
+		case "end":
+			res = append(res, cur)
+			cur = outcome{}
+		default:
+			t.Fatalf("unexpected line in the batch output: %q", line)
+		}
+	}
+	if len(res) != len(progs) {
+		t.Fatalf("%d outcomes for %d programs", len(res), len(progs))
+	}
+	return res
+}
+
+// agree reports how the generated outcome differs from the in-process one ("" if
+// it does not).
+func agree(want, got outcome) string {
+	if n := min(len(want.events), len(got.events)); !slices.Equal(want.events, got.events) {
+		i := 0
+		for i < n && want.events[i] == got.events[i] {
+			i++
+		}
+		at := func(evs []string) string {
+			if i < len(evs) {
+				return evs[i]
+			}
+			return "(none)"
+		}
+		return fmt.Sprintf("event %d: in-process %s, generated %s (%d and %d events)", i+1, at(want.events), at(got.events), len(want.events), len(got.events))
+	}
+	if want.kind != got.kind {
+		return fmt.Sprintf("in-process %s %q %s, generated %s %q %s", want.kind, want.text, want.answer, got.kind, got.text, got.answer)
+	}
+	switch want.kind {
+	case "":
+		if want.answer != got.answer {
+			return fmt.Sprintf("answer: in-process %s, generated %s", want.answer, got.answer)
+		}
+	case "stuck":
+		if !strings.Contains(got.text, want.text) {
+			return fmt.Sprintf("stuck: in-process %q, generated %q", want.text, got.text)
+		}
+	case "runtime", "function", "fuel":
+		if want.text != got.text {
+			return fmt.Sprintf("%s error: in-process %q, generated %q", want.kind, want.text, got.text)
+		}
+	}
+	return ""
+}
+
+// TestLockstep generates, builds and runs the package of every rule file, and
+// compares every stage's outcome on the corpus with the in-process stage's.
+func TestLockstep(t *testing.T) {
+	for _, file := range ruleFiles(t) {
+		src, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := sem.Load(src)
+		if err != nil {
+			continue // a file that does not load with the default hooks (an error example, a hook's)
+		}
+		t.Run(strings.ReplaceAll(file, "/", "_"), func(t *testing.T) {
+			progs := corpus(t, file)
+			if len(progs) == 0 {
+				progs = []program{{"(none)", "0"}} // no corpus: the package must build and read
+			}
+			bin := build(t, file)
+			runs, answers := 0, 0
+			for _, stage := range Stages {
+				got := runBatch(t, bin, stage, progs)
+				for i, p := range progs {
+					want := runInProcess(l, stage, p.src)
+					if d := agree(want, got[i]); d != "" {
+						t.Errorf("%s on %s: %s", p.name, stage, d)
+					}
+					runs++
+					if want.kind == "" {
+						answers++
+					}
+				}
+			}
+			t.Logf("%d programs, %d runs in lockstep (%d answers)", len(progs), runs, answers)
+		})
+	}
+}

@@ -1,0 +1,320 @@
+package gogen
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/interderive/interderive/sem"
+)
+
+// The compilation of the rule file's patterns into Go: a pattern becomes a chain of
+// ifs on the constructors of the term and its children (a failure jumps out), its
+// metavariables local variables s0, s1, ... (the slots of sem's bindings); a
+// right-hand side becomes the expression that builds it, its calls and prims hoisted
+// into statements before it, in the order the engine evaluates them.
+
+// match emits the tests that term expression x matches p, binding its metavariables
+// when bind is set; fail is the statement a mismatch runs.
+func (g *gen) match(e *emitter, p *sem.Pattern, x, fail string, bind bool) {
+	switch p.Kind {
+	case sem.PatHole:
+		if bind {
+			e.p("s%d = %s", p.Slot, x)
+		}
+	case sem.PatInt:
+		e.p("if %s.Tag != tagInt || %s.N != %d { %s }", x, x, p.N, fail)
+	case sem.PatAtom:
+		e.p("if !(%s) { %s }", g.atomTest(x, p.Atom, p.Val), fail)
+	case sem.PatMeta:
+		switch ms := p.Sort; ms.Kind {
+		case sem.MetaVar:
+			e.p("if %s.Tag != tagVar { %s }", x, fail)
+		case sem.MetaAtom:
+			e.p("if %s.Tag != %s { %s }", x, atomTag(ms.Atom), fail)
+		case sem.MetaInt:
+			e.p("if %s.Tag != tagInt { %s }", x, fail)
+		case sem.MetaValue:
+			e.p("if !r.isValue%s(%s) { %s }", g.kind[ms.ValuesOf.Index], x, fail)
+		case sem.MetaClass:
+			e.p("if !r.inClass%s(%s) { %s }", g.class[ms.Class.Index], x, fail)
+		}
+		if bind {
+			e.p("s%d = %s", p.Slot, x)
+		}
+	case sem.PatCon:
+		e.p("if %s.Tag != %s { %s }", x, g.con[p.Con.Index], fail)
+		for i, a := range p.Args {
+			g.match(e, a, fmt.Sprintf("%s.Args[%d]", x, i), fail, bind)
+		}
+	default:
+		e.p("%s // a %v cannot be matched", fail, p.Kind)
+	}
+}
+
+// atomTag is the tag of an atom type's literals.
+func atomTag(a *sem.AtomType) string {
+	switch a {
+	case sem.BoolAtom:
+		return "tagBool"
+	case sem.StringAtom:
+		return "tagString"
+	}
+	return "tagFloat"
+}
+
+// atomTest is the test that x is the atom v of type a.
+func (g *gen) atomTest(x string, a *sem.AtomType, v any) string {
+	switch a {
+	case sem.BoolAtom:
+		n := 0
+		if v.(bool) {
+			n = 1
+		}
+		return fmt.Sprintf("%s.Tag == tagBool && %s.N == %d", x, x, n)
+	case sem.StringAtom:
+		return fmt.Sprintf("%s.Tag == tagString && %s.Name == %s", x, x, strconv.Quote(v.(string)))
+	}
+	return fmt.Sprintf("%s.Tag == tagFloat && %s.F == %s", x, x, floatLit(v.(float64)))
+}
+
+// floatLit is f as an exact Go expression.
+func floatLit(f float64) string {
+	return fmt.Sprintf("math.Float64frombits(%#x)", math.Float64bits(f))
+}
+
+// atomLit is the expression of a new atom v of type a at position at.
+func atomLit(a *sem.AtomType, v any, at string) string {
+	switch a {
+	case sem.BoolAtom:
+		n := 0
+		if v.(bool) {
+			n = 1
+		}
+		return fmt.Sprintf("&Term{Tag: tagBool, P: %s, N: %d}", at, n)
+	case sem.StringAtom:
+		return fmt.Sprintf("&Term{Tag: tagString, P: %s, Name: %s}", at, strconv.Quote(v.(string)))
+	}
+	return fmt.Sprintf("&Term{Tag: tagFloat, P: %s, F: %s}", at, floatLit(v.(float64)))
+}
+
+// body is how the code emitted for a right-hand side or a condition leaves its
+// function: errRet the statement that returns the error in err, and the depth of
+// function calls its instantiation starts at (an expression).
+type body struct {
+	errRet string
+	depth  string
+}
+
+// intOf emits the computation of the integer pattern p (a literal, an integer
+// metavariable, a prim, a call whose result is an integer) and returns the
+// expression of its value; undef is the statement run where it is no integer (a
+// prim undefined there).
+func (g *gen) intOf(e *emitter, p *sem.Pattern, undef string, bd body, depth int) string {
+	switch p.Kind {
+	case sem.PatInt:
+		return fmt.Sprintf("int64(%d)", p.N)
+	case sem.PatMeta:
+		n := e.tmp("n")
+		ok := e.tmp("ok")
+		e.p("%s, %s := intValue(s%d)", n, ok, p.Slot)
+		e.p("if !%s { %s }", ok, undef)
+		return n
+	case sem.PatPrim:
+		args := make([]string, len(p.Args))
+		for i, a := range p.Args {
+			args[i] = g.intOf(e, a, undef, bd, depth)
+		}
+		n := e.tmp("n")
+		switch p.Prim.Name {
+		case "add":
+			e.p("%s := %s + %s", n, args[0], args[1])
+		case "sub":
+			e.p("%s := %s - %s", n, args[0], args[1])
+		case "mul":
+			e.p("%s := %s * %s", n, args[0], args[1])
+		case "neg":
+			e.p("%s := -%s", n, args[0])
+		case "quot", "rem":
+			e.p("if %s == 0 { %s }", args[1], undef)
+			e.p("var %s int64", n)
+			if p.Prim.Name == "quot" {
+				e.p("if %s == -1 { %s = -%s } else { %s = %s / %s }", args[1], n, args[0], n, args[0], args[1])
+			} else {
+				e.p("if %s != -1 { %s = %s %% %s }", args[1], n, args[0], args[1])
+			}
+		}
+		return n
+	case sem.PatCall:
+		// The engine builds a call in a prim from scratch: at depth 0.
+		t := g.call(e, p, "Pos{}", body{errRet: bd.errRet, depth: "0"}, 0)
+		n := e.tmp("n")
+		ok := e.tmp("ok")
+		e.p("%s, %s := intValue(%s)", n, ok, t)
+		e.p("if !%s { %s }", ok, undef)
+		return n
+	}
+	e.p("%s // not an integer pattern", undef)
+	return "0"
+}
+
+// compare is the Go expression of the comparison prim pr on the arguments.
+func compare(pr *sem.Prim, args []string) string {
+	op := map[string]string{"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[pr.Name]
+	return fmt.Sprintf("%s %s %s", args[0], op, args[1])
+}
+
+// inst emits what the right-hand side p needs computed first (its calls and prims)
+// and returns the expression that builds it, at position at, depth the nesting of
+// function calls and constructors around it (sem's instantiation depth).
+func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) string {
+	switch p.Kind {
+	case sem.PatMeta:
+		return fmt.Sprintf("s%d", p.Slot)
+	case sem.PatInt:
+		return fmt.Sprintf("mkInt(%s, %d)", at, p.N)
+	case sem.PatAtom:
+		return atomLit(p.Atom, p.Val, at)
+	case sem.PatPrim:
+		n := g.intOf(e, p, fmt.Sprintf("err := error(undefinedPrim(%q)); %s", p.Prim.Name, bd.errRet), bd, depth)
+		return fmt.Sprintf("mkInt(%s, %s)", at, n)
+	case sem.PatSubst:
+		t := g.inst(e, p.Args[0], at, bd, depth)
+		v := g.inst(e, p.Args[2], at, bd, depth)
+		x := e.tmp("x")
+		e.p("%s := subst(%s, s%d.Name, %s)", x, t, p.Args[1].Slot, v)
+		return x
+	case sem.PatCall:
+		return g.call(e, p, at, bd, depth)
+	case sem.PatCon:
+		args := make([]string, len(p.Args))
+		for i, a := range p.Args {
+			args[i] = g.inst(e, a, at, bd, depth+1)
+		}
+		if len(args) == 0 {
+			return fmt.Sprintf("mk0(%s, %s)", at, g.con[p.Con.Index])
+		}
+		// The arguments into locals first: the engine builds them in order.
+		for i, a := range args {
+			if !isLocal(a) {
+				v := e.tmp("a")
+				e.p("%s := %s", v, a)
+				args[i] = v
+			}
+		}
+		return fmt.Sprintf("mk%d(%s, %s, %s)", len(args), at, g.con[p.Con.Index], join(args))
+	}
+	e.p("panic(%q)", "cannot instantiate")
+	return "nil"
+}
+
+// isLocal reports whether the expression is a local's name (nothing to evaluate).
+func isLocal(x string) bool {
+	for _, r := range x {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// call emits a call of a function of the file and returns the local of its result.
+func (g *gen) call(e *emitter, p *sem.Pattern, at string, bd body, depth int) string {
+	args := make([]string, len(p.Args))
+	for i, a := range p.Args {
+		args[i] = g.inst(e, a, at, bd, depth+1)
+		if !isLocal(args[i]) {
+			v := e.tmp("a")
+			e.p("%s := %s", v, args[i])
+			args[i] = v
+		}
+	}
+	res := e.tmp("f")
+	call := append(args, at, fmt.Sprintf("%s+%d", bd.depth, depth))
+	e.p("%s, err := r.fn%s(%s)", res, g.fn[p.Fn.Name], join(call))
+	e.p("if err != nil { %s }", bd.errRet)
+	return res
+}
+
+func join(xs []string) string {
+	out := ""
+	for i, x := range xs {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+// conditions emits the side conditions in order: not is the statement that runs
+// where one does not hold, bd.errRet where one fails; a step condition steps by the
+// local step and sets inner to its event.
+func (g *gen) conditions(e *emitter, where []*sem.Cond, not string, bd body, inFunction bool) {
+	for _, c := range where {
+		switch c.Kind {
+		case sem.CondEq, sem.CondNe:
+			a, b := c.Args[0], c.Args[1]
+			var eq string
+			if a.Kind == sem.PatInt || b.Kind == sem.PatInt {
+				eq = fmt.Sprintf("intEq(%s, %s)", g.intArg(a), g.intArg(b))
+			} else {
+				eq = fmt.Sprintf("sameAtom(s%d, s%d)", a.Slot, b.Slot)
+			}
+			if c.Kind == sem.CondEq {
+				e.p("if !%s { %s }", eq, not)
+			} else {
+				e.p("if %s { %s }", eq, not)
+			}
+		case sem.CondPrim:
+			errRet := bd.errRet
+			if inFunction {
+				errRet = not // a function's clause whose condition fails does not apply
+			}
+			args := make([]string, len(c.Args))
+			for i, a := range c.Args {
+				args[i] = g.intOf(e, a, not, body{errRet: errRet, depth: bd.depth}, 0)
+			}
+			e.p("if !(%s) { %s }", compare(c.Prim, args), not)
+		case sem.CondFresh:
+			avoid := make([]string, 0, len(c.Args)-2)
+			for _, a := range c.Args[2:] {
+				avoid = append(avoid, fmt.Sprintf("s%d", a.Slot))
+			}
+			base := fmt.Sprintf("s%d", c.Args[1].Slot)
+			e.p("s%d = mkVar(%s.P, freshName(%s))", c.Args[0].Slot, base, join(append([]string{base + ".Name"}, avoid...)))
+		case sem.CondStep:
+			nx, ev, ok := e.tmp("next"), e.tmp("ev"), e.tmp("ok")
+			e.p("%s, %s, %s, err := step(s%d, %s)", nx, ev, ok, c.Args[0].Slot, g.kind[c.Layer.Index])
+			e.p("if err != nil { %s }", bd.errRet)
+			e.p("if !%s { %s }", ok, not)
+			e.p("s%d, inner = %s, %s", c.Args[1].Slot, nx, ev)
+		}
+	}
+}
+
+// intArg is the (value, ok) pair of an argument of = or != compared with a
+// constant: intValue of a metavariable, or the constant.
+func (g *gen) intArg(p *sem.Pattern) string {
+	if p.Kind == sem.PatInt {
+		return fmt.Sprintf("mkInt(Pos{}, %d)", p.N)
+	}
+	return fmt.Sprintf("s%d", p.Slot)
+}
+
+// slots declares n slots, used or not.
+func slots(e *emitter, n int) {
+	if n == 0 {
+		return
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("s%d", i)
+	}
+	e.p("var %s *Term", join(names))
+	blanks := make([]string, n)
+	for i := range blanks {
+		blanks[i] = "_"
+	}
+	e.p("%s = %s", join(blanks), join(names))
+}

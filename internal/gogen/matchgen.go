@@ -1,0 +1,357 @@
+package gogen
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/interderive/interderive/sem"
+)
+
+// matchFile is match.go: the file's values, classes, answers, frames, rules, stuck
+// shapes and functions compiled to Go, each kind's dispatched by the root
+// constructor.
+func (g *gen) matchFile() string {
+	e := &emitter{}
+	l := g.l
+	e.p("// The rule file %s compiled: each kind's values, answers, frames (in search", g.file)
+	e.p("// order), rules (in order) and stuck shapes, its classes and its functions, as")
+	e.p("// tests on constructors, dispatched by the root constructor (sem's Engine, specialised).")
+	e.p("")
+	g.kindConsts(e)
+	g.framesTable(e)
+	for _, k := range l.Kinds {
+		g.values(e, k)
+		g.answers(e, k)
+		g.frames(e, k)
+		g.rules(e, k)
+	}
+	for _, c := range l.Classes {
+		g.classCode(e, c)
+	}
+	for _, f := range l.Functions {
+		g.function(e, f)
+	}
+	g.byKind(e)
+	return e.b.String()
+}
+
+func (g *gen) kindConsts(e *emitter) {
+	e.p("// The kinds of contexts; the first is the root kind.")
+	e.p("const (")
+	for i, k := range g.l.Kinds {
+		e.p("%s = %d // %s, its values %s", g.kind[i], i, k.Name, k.Meta)
+	}
+	e.p(")")
+	e.p("")
+	e.p("// kindNames names the kinds.")
+	e.p("var kindNames = [...]string{")
+	for _, k := range g.l.Kinds {
+		e.p("%q,", k.Name)
+	}
+	e.p("}")
+	e.p("")
+}
+
+func intsLit(xs []int) string {
+	s := "[]int{"
+	for i, x := range xs {
+		if i > 0 {
+			s += ", "
+		}
+		s += strconv.Itoa(x)
+	}
+	return s + "}"
+}
+
+func (g *gen) framesTable(e *emitter) {
+	e.p("// frames are the frames of every kind, each kind's in search order.")
+	e.p("var frames = [...]frameInfo{")
+	for _, k := range g.l.Kinds {
+		for _, f := range k.Frames {
+			e.p("{kind: %s, hole: %s, path: %s, index: %d}, // %s", g.kind[k.Index], g.kind[f.Hole.Index], intsLit(f.Path), f.Index, sem.FormatFrame(f.Pat))
+		}
+	}
+	e.p("}")
+	e.p("")
+}
+
+// memoBit is the pair of memo bits of kind or class i (sem's memoBits), -1 if none.
+func memoBit(i int, class bool) int {
+	if i >= 16 {
+		return -1
+	}
+	if class {
+		return 32 + 2*i
+	}
+	return 2 * i
+}
+
+// memoized emits the memoized test name(t), computed by name0(t).
+func memoized(e *emitter, recv, name string, bit int) {
+	e.p("func (r *run) %s(t *Term) bool {", name)
+	if bit < 0 {
+		e.p("return r.%s0(t)", name)
+		e.p("}")
+		return
+	}
+	e.p("if t.memo&(1<<%d) != 0 { return t.memo&(2<<%d) != 0 }", bit, bit)
+	e.p("is := r.%s0(t)", name)
+	e.p("if is { t.memo |= 3 << %d } else { t.memo |= 1 << %d }", bit, bit)
+	e.p("return is")
+	e.p("}")
+	e.p("")
+}
+
+// alternatives emits name0, the disjunction of the patterns (each its own test
+// nameI), dispatched by root.
+func (g *gen) alternatives(e *emitter, doc, name string, pats []*sem.Pattern) {
+	e.p("// %s0 is %s", name, doc)
+	e.p("func (r *run) %s0(t *Term) bool {", name)
+	g.dispatch(e, pats, func(i int) { e.p("if r.%s%d(t) { return true }", name, i+1) })
+	e.p("return false")
+	e.p("}")
+	e.p("")
+	for i, p := range pats {
+		e.p("// %s%d: %s", name, i+1, sem.FormatPattern(p))
+		e.p("func (r *run) %s%d(t *Term) bool {", name, i+1)
+		g.match(e, p, "t", "return false", false)
+		e.p("return true")
+		e.p("}")
+		e.p("")
+	}
+}
+
+func (g *gen) values(e *emitter, k *sem.Kind) {
+	name := "isValue" + g.kind[k.Index]
+	e.p("// %s reports whether t is a value of kind %s (memoized on t).", name, k.Name)
+	memoized(e, "r", name, memoBit(k.Index, false))
+	pats := make([]*sem.Pattern, len(k.Values))
+	for i, v := range k.Values {
+		pats[i] = v.Pat
+	}
+	g.alternatives(e, "whether t matches one of the value patterns of "+k.Name+".", name, pats)
+}
+
+func (g *gen) answers(e *emitter, k *sem.Kind) {
+	name := "isAnswer" + g.kind[k.Index]
+	pats := make([]*sem.Pattern, len(k.Answers))
+	for i, v := range k.Answers {
+		pats[i] = v.Pat
+	}
+	e.p("// %s reports whether t is a non-value answer of kind %s.", name, k.Name)
+	e.p("func (r *run) %s(t *Term) bool { return r.%s0(t) }", name, name)
+	e.p("")
+	g.alternatives(e, "whether t matches one of the answer patterns of "+k.Name+".", name, pats)
+}
+
+func (g *gen) classCode(e *emitter, c *sem.Class) {
+	name := "inClass" + g.class[c.Index]
+	e.p("// %s reports whether t is a term of class %s (memoized on t).", name, c.Name)
+	memoized(e, "r", name, memoBit(c.Index, true))
+	g.alternatives(e, "whether t matches one of the alternatives of class "+c.Name+".", name, c.Alts)
+}
+
+func (g *gen) frames(e *emitter, k *sem.Kind) {
+	name := "findFrame" + g.kind[k.Index]
+	pats := make([]*sem.Pattern, len(k.Frames))
+	for i, f := range k.Frames {
+		pats[i] = f.Pat
+	}
+	e.p("// %s is the first frame of kind %s, from index from on in the search order,", name, k.Name)
+	e.p("// that t matches (its number in frames), -1 if none: the elementary decomposition.")
+	e.p("func (r *run) %s(t *Term, from int) int {", name)
+	g.dispatch(e, pats, func(i int) {
+		e.p("if from <= %d && r.frame%d(t) { return %d }", i, g.frame[k.Frames[i]], g.frame[k.Frames[i]])
+	})
+	e.p("return -1")
+	e.p("}")
+	e.p("")
+	for _, f := range k.Frames {
+		e.p("// frame%d: %s", g.frame[f], sem.FormatFrame(f.Pat))
+		e.p("func (r *run) frame%d(t *Term) bool {", g.frame[f])
+		g.match(e, f.Pat, "t", "return false", false)
+		e.p("return true")
+		e.p("}")
+		e.p("")
+	}
+}
+
+// ruleName is the Go name of the rule numbered i in the file.
+func (g *gen) ruleName(r *sem.Rule) string {
+	for i, x := range g.l.Rules {
+		if x == r {
+			return fmt.Sprintf("rule%d%s", i+1, camel(r.Name))
+		}
+	}
+	return "rule?"
+}
+
+func (g *gen) rules(e *emitter, k *sem.Kind) {
+	name := "contract" + g.kind[k.Index]
+	pats := make([]*sem.Pattern, len(k.Rules))
+	for i, r := range k.Rules {
+		pats[i] = r.LHS
+	}
+	e.p("// %s contracts the potential redex t of kind %s in the context E: the first rule", name, k.Name)
+	e.p("// whose left-hand side matches, whose context fits and whose conditions hold. If none")
+	e.p("// does, a declared stuck shape is the program's run-time error, anything else a stuck run.")
+	e.p("func (r *run) %s(t *Term, E context, step layerStep) (contraction, error) {", name)
+	g.dispatch(e, pats, func(i int) {
+		e.p("if c, ok, err := r.%s(t, E, step); ok || err != nil { return c, err }", g.ruleName(k.Rules[i]))
+	})
+	spats := make([]*sem.Pattern, len(k.Stucks))
+	for i, s := range k.Stucks {
+		spats[i] = s.Pat
+	}
+	g.dispatch(e, spats, func(i int) {
+		e.p("if r.stuck%s%d(t) { return contraction{}, &runtimeError{p: t.P, reason: %q, term: short(t)} }", g.kind[k.Index], i+1, k.Stucks[i].Reason)
+	})
+	e.p("return contraction{}, &stuckError{reason: \"no rule applies\", term: short(t)}")
+	e.p("}")
+	e.p("")
+	for _, r := range k.Rules {
+		g.rule(e, r)
+	}
+	for i, s := range k.Stucks {
+		e.p("// stuck%s%d: %s, %q", g.kind[k.Index], i+1, sem.FormatPattern(s.Pat), s.Reason)
+		e.p("func (r *run) stuck%s%d(t *Term) bool {", g.kind[k.Index], i+1)
+		g.match(e, s.Pat, "t", "return false", false)
+		e.p("return true")
+		e.p("}")
+		e.p("")
+	}
+}
+
+// rule emits the contraction of t by one rule: ok is false where it does not apply.
+func (g *gen) rule(e *emitter, r *sem.Rule) {
+	e.tmps = 0
+	not := "return contraction{}, false, nil"
+	e.p("// %s is rule %s: %s -> %s.", g.ruleName(r), r.Name, sem.FormatPattern(r.LHS), sem.FormatPattern(r.RHS))
+	e.p("func (r *run) %s(t *Term, E context, step layerStep) (contraction, bool, error) {", g.ruleName(r))
+	slots(e, r.Metas)
+	g.match(e, r.LHS, "t", not, true)
+	e.p("out := contraction{kind: %s}", g.kind[r.Kind.Index])
+	e.p("at := t.P")
+	e.p("_ = at")
+	if r.Context {
+		e.p("depth := 0")
+		e.p("if E != nil { depth = E.depth() }")
+		if r.Delimiter == nil {
+			e.p("out.pop = depth")
+		} else {
+			e.p("delimiters:")
+			e.p("for i := 0; i < depth; i++ {")
+			e.p("f, ft := E.frame(i)")
+			e.p("if !pathEqual(frames[f].path, %s) { continue }", intsLit(r.DelimiterPath))
+			g.match(e, r.Delimiter, "ft", "continue delimiters", true)
+			e.p("out.pop = i + 1")
+			e.p("break")
+			e.p("}")
+		}
+		e.p("if out.pop == 0 { %s }", not)
+		e.p("f, ft := E.frame(out.pop - 1)")
+		if r.Delimiter == nil {
+			e.p("_ = f")
+			e.p("out.kind = 0")
+		} else {
+			e.p("out.kind = frames[f].kind")
+		}
+		e.p("at = ft.P")
+	}
+	bd := body{errRet: "return contraction{}, false, ruleError(" + strconv.Quote(r.Name) + ", t, err)", depth: "0"}
+	if r.Layer != nil {
+		e.p("inner := \"\"")
+	}
+	g.conditions(e, r.Where, not, body{errRet: "return contraction{}, false, err", depth: "0"}, false)
+	if r.Layer != nil {
+		e.p("out.event = %q + inner", r.Name+"/")
+	} else {
+		e.p("out.event = %q", r.Name)
+	}
+	x := g.inst(e, r.RHS, "at", bd, 0)
+	e.p("out.term = %s", x)
+	e.p("return out, true, nil")
+	e.p("}")
+	e.p("")
+}
+
+// function emits a function of the file: its clauses in order, each its own method.
+func (g *gen) function(e *emitter, f *sem.Function) {
+	name := "fn" + g.fn[f.Name]
+	params := make([]string, len(f.Params))
+	for i := range params {
+		params[i] = fmt.Sprintf("a%d", i)
+	}
+	decl := join(params)
+	if decl != "" {
+		decl += " *Term, "
+	}
+	e.p("// %s is function %s: the first clause that applies gives the result.", name, f.Name)
+	e.p("func (r *run) %s(%sat Pos, depth int) (*Term, error) {", name, decl)
+	e.p("if depth > maxCallDepth { return nil, newFunctionError(%q, Pos{%d, %d}, []*Term{%s}, maxCallDepth) }", f.Name, f.P.Line, f.P.Col, join(params))
+	args := join(append(append([]string{}, params...), "at", "depth"))
+	for i := range f.Clauses {
+		e.p("if t, ok, err := r.%s%d(%s); ok || err != nil { return t, err }", name, i+1, args)
+	}
+	e.p("return nil, newFunctionError(%q, Pos{%d, %d}, []*Term{%s}, 0)", f.Name, f.P.Line, f.P.Col, join(params))
+	e.p("}")
+	e.p("")
+	for i, c := range f.Clauses {
+		e.tmps = 0
+		e.p("// %s%d is a clause of %s.", name, i+1, f.Name)
+		e.p("func (r *run) %s%d(%sat Pos, depth int) (*Term, bool, error) {", name, i+1, decl)
+		slots(e, c.Metas)
+		not := "return nil, false, nil"
+		for j, a := range c.Args {
+			g.match(e, a, params[j], not, true)
+		}
+		g.conditions(e, c.Where, not, body{errRet: not, depth: "(depth+1)"}, true)
+		x := g.inst(e, c.RHS, "at", body{errRet: "return nil, false, err", depth: "(depth+1)"}, 0)
+		e.p("return %s, true, nil", x)
+		e.p("}")
+		e.p("")
+	}
+}
+
+// byKind emits the dispatch of the tests and the contraction by kind.
+func (g *gen) byKind(e *emitter) {
+	e.p("// isValue reports whether t is a value of kind k.")
+	e.p("func (r *run) isValue(t *Term, k int) bool {")
+	e.p("switch k {")
+	for i := range g.l.Kinds {
+		e.p("case %s: return r.isValue%s(t)", g.kind[i], g.kind[i])
+	}
+	e.p("}")
+	e.p("return false")
+	e.p("}")
+	e.p("")
+	e.p("// isAnswer reports whether t is a non-value answer of kind k.")
+	e.p("func (r *run) isAnswer(t *Term, k int) bool {")
+	e.p("switch k {")
+	for i := range g.l.Kinds {
+		e.p("case %s: return r.isAnswer%s(t)", g.kind[i], g.kind[i])
+	}
+	e.p("}")
+	e.p("return false")
+	e.p("}")
+	e.p("")
+	e.p("// findFrame is the first frame of kind k from index from on that t matches, -1 if none.")
+	e.p("func (r *run) findFrame(t *Term, k int, from int) int {")
+	e.p("switch k {")
+	for i := range g.l.Kinds {
+		e.p("case %s: return r.findFrame%s(t, from)", g.kind[i], g.kind[i])
+	}
+	e.p("}")
+	e.p("return -1")
+	e.p("}")
+	e.p("")
+	e.p("// contract contracts the potential redex t of kind k in the context E.")
+	e.p("func (r *run) contract(t *Term, k int, E context, step layerStep) (contraction, error) {")
+	e.p("switch k {")
+	for i := range g.l.Kinds {
+		e.p("case %s: return r.contract%s(t, E, step)", g.kind[i], g.kind[i])
+	}
+	e.p("}")
+	e.p("return contraction{}, &stuckError{reason: \"no kind\"}")
+	e.p("}")
+}

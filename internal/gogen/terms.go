@@ -1,0 +1,181 @@
+package gogen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/interderive/interderive/sem"
+)
+
+// termsFile is terms.go: the constructors as small integers with their tables (sorts,
+// arguments, binders), the builders of nodes by arity, then the term representation,
+// the printer, substitution (rt/terms.go.txt) and the reader (rt/read.go.txt).
+func (g *gen) termsFile() (string, error) {
+	e := &emitter{}
+	l := g.l
+	e.p("// ruleFile is the rule file the package was written from, for messages.")
+	e.p("const ruleFile = %q", g.file)
+	e.p("")
+	e.p("// The constructors, numbered as the rule file declares them.")
+	e.p("const (")
+	for i, c := range l.Cons {
+		e.p("%s int32 = %d // %s", g.con[i], i, conDecl(c))
+	}
+	e.p(")")
+	e.p("")
+	e.p("// conNames names the constructors.")
+	e.p("var conNames = [...]string{")
+	for _, c := range l.Cons {
+		e.p("%q,", c.Name)
+	}
+	e.p("}")
+	e.p("")
+	sortIndex := map[*sem.Sort]int{}
+	for i, so := range l.Sorts {
+		sortIndex[so] = i
+	}
+	e.p("// conSort is each constructor's sort, conArgs its arguments' kinds, conArgSort their")
+	e.p("// sorts (-1 for none), conScope the binder arguments whose scope each argument is in,")
+	e.p("// conBinds its binders with their scopes.")
+	e.p("var conSort = [...]int{")
+	for _, c := range l.Cons {
+		e.p("%d,", sortIndex[c.Sort])
+	}
+	e.p("}")
+	e.p("")
+	e.p("var conArgs = [...][]int{")
+	for _, c := range l.Cons {
+		var ks []string
+		for _, a := range c.Args {
+			ks = append(ks, [...]string{"argTerm", "argVar", "argInt"}[a.Kind])
+		}
+		e.p("{%s},", strings.Join(ks, ", "))
+	}
+	e.p("}")
+	e.p("")
+	e.p("var conArgSort = [...][]int{")
+	for _, c := range l.Cons {
+		var ks []int
+		for _, a := range c.Args {
+			if s, ok := sortIndex[a.Sort]; ok && a.Sort != nil {
+				ks = append(ks, s)
+			} else {
+				ks = append(ks, -1)
+			}
+		}
+		e.p("%s,", intsLit(ks))
+	}
+	e.p("}")
+	e.p("")
+	e.p("var conScope = [...][][]int{")
+	for _, c := range l.Cons {
+		var sc []string
+		for j := range c.Args {
+			sc = append(sc, intsLit(c.BindersOf(j)))
+		}
+		e.p("{%s},", strings.Join(sc, ", "))
+	}
+	e.p("}")
+	e.p("")
+	e.p("// bindInfo is a binder argument and the arguments it binds in.")
+	e.p("type bindInfo struct {")
+	e.p("binder int")
+	e.p("scope  []int")
+	e.p("}")
+	e.p("")
+	e.p("var conBinds = [...][]bindInfo{")
+	for _, c := range l.Cons {
+		var bs []string
+		for _, b := range c.Binds {
+			bs = append(bs, fmt.Sprintf("{%d, %s}", b.Binder, intsLit(b.Scope)))
+		}
+		e.p("{%s},", strings.Join(bs, ", "))
+	}
+	e.p("}")
+	e.p("")
+	e.p("// The sorts: their names, whether variables and integers are terms of them, and")
+	e.p("// their atom types in the order the reader tries them; the first is the programs'.")
+	e.p("var sortNames = [...]string{")
+	for _, so := range l.Sorts {
+		e.p("%q,", so.Name)
+	}
+	e.p("}")
+	e.p("")
+	e.p("var sortVars = [...]bool{")
+	for _, so := range l.Sorts {
+		e.p("%v,", so.Vars)
+	}
+	e.p("}")
+	e.p("")
+	e.p("var sortInts = [...]bool{")
+	for _, so := range l.Sorts {
+		e.p("%v,", so.Ints)
+	}
+	e.p("}")
+	e.p("")
+	e.p("var sortAtoms = [...][]int32{")
+	for _, so := range l.Sorts {
+		var ts []string
+		for _, a := range so.Atoms {
+			ts = append(ts, atomTag(a))
+		}
+		e.p("{%s},", strings.Join(ts, ", "))
+	}
+	e.p("}")
+	e.p("")
+	// The builders of the right-hand sides, one a arity.
+	arities := map[int]bool{}
+	for _, c := range l.Cons {
+		arities[len(c.Args)] = true
+	}
+	for n := 0; n <= maxArity(l); n++ {
+		if !arities[n] {
+			continue
+		}
+		params := make([]string, n)
+		for i := range params {
+			params[i] = fmt.Sprintf("a%d", i)
+		}
+		e.p("// mk%d is a node of constructor c with %d arguments.", n, n)
+		if n == 0 {
+			e.p("func mk0(p Pos, c int32) *Term { return newNode(p, c, 0) }")
+		} else {
+			e.p("func mk%d(p Pos, c int32, %s *Term) *Term {", n, join(params))
+			e.p("t := newNode(p, c, %d)", n)
+			for i := range params {
+				e.p("t.Args[%d] = a%d", i, i)
+			}
+			e.p("return t")
+			e.p("}")
+		}
+		e.p("")
+	}
+	return e.b.String() + g.text("terms") + g.text("read"), nil
+}
+
+func maxArity(l *sem.Language) int {
+	m := 0
+	for _, c := range l.Cons {
+		m = max(m, len(c.Args))
+	}
+	return m
+}
+
+// conDecl prints a constructor's declaration: (con NAME ARG ...).
+func conDecl(c *sem.Con) string {
+	s := "(" + c.Name
+	for _, a := range c.Args {
+		name := "?"
+		if a.Sort != nil {
+			name = a.Sort.Name
+		}
+		switch a.Kind {
+		case sem.ArgVar:
+			name = "var " + name
+		case sem.ArgInt:
+			name = "int " + name
+		}
+		s += " " + name
+	}
+	return s + ")"
+}
