@@ -34,7 +34,7 @@ import (
 //
 // The calculus runs on the engine of sem (sem.Engine). A rule file qualifies for
 // closures when no pattern matches a variable occurrence in a term position
-// (semval.Qualifies): cbv.sem, cbn.sem and cbn-strict.sem do. Any other file runs
+// (sem.Language.Qualifies): cbv.sem, cbn.sem and cbn-strict.sem do. Any other file runs
 // under the substitution discipline instead: the same functions over terms, where
 // (subst t x v) substitutes, nothing is looked up or expanded, and the calculus is the
 // reduction semantics step for step.
@@ -65,16 +65,16 @@ type rulesRun struct {
 }
 
 // Eval runs a closed term to its answer (iterate), read back, under the discipline
-// the file qualifies for (semval.Discipline). An observer of a file that does not
+// the file qualifies for (sem.Language.Discipline). An observer of a file that does not
 // qualify for environments is told once, first, why: its terms are substituted, and
 // there are no closures.
 func (s rulesCalculus) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
 	fuel := interderive.NewCounter(opts)
-	r := &rulesRun{Engine: sem.NewEngine(l, semval.Discipline(l))}
+	r := &rulesRun{Engine: sem.NewEngine(l, l.Discipline())}
 	if obs := opts.StepObserver(); obs != nil { // an observer of reports only is shown no step
 		r.obs, r.pr = obs, interderive.NewItemPrinter(opts, fuel.Limits())
 		r.cp = semval.NewPrinter(r.pr.Budget())
-		if why := semval.WhySubstitution(l); why != "" {
+		if why := l.WhySubstitution(); why != "" {
 			obs.Step("no environments: " + why + "; the calculus of closures runs this file by substitution, and its terms are substituted")
 		}
 	}

@@ -2,7 +2,6 @@ package cps2
 
 import (
 	"github.com/interderive/interderive"
-	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -56,7 +55,7 @@ import (
 // the driver loop, so that the Go stack holds a bounded number of frames.
 //
 // It runs on the engine of sem: over closures for the rule files that qualify for
-// them (semval.Qualifies), by substitution for the others.
+// them (sem.Language.Qualifies), by substitution for the others.
 
 // Rules is the CPS evaluator derived from a rule file (sem.StageOf). It has no
 // intermediate states to show: its observer sees nothing but its contractions.
@@ -152,6 +151,8 @@ type rulesRun struct {
 	event  string    // a layer's step: the event of its contraction
 	err    error
 	direct int // calls made directly since the last bounce (see call)
+	// scratch is where resume plugs (sem.Scratch): a closure it holds on to is kept.
+	scratch sem.Scratch
 }
 
 // rulesMaxDirect bounds the calls made directly between two bounces of the
@@ -159,9 +160,9 @@ type rulesRun struct {
 const rulesMaxDirect = 64
 
 // Eval runs a closed term and reads the answer back, under the discipline the file
-// qualifies for (semval.Discipline).
+// qualifies for (sem.Language.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	ev := &rulesEvaluator{Engine: sem.NewEngine(l, semval.Discipline(l)), fuel: interderive.NewCounter(opts), track: l.SeesContext()}
+	ev := &rulesEvaluator{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts), track: l.SeesContext()}
 	r := &rulesRun{ev: ev}
 	k0 := func(v *sem.Term) rulesStep { // the empty stack
 		r.answer = v
@@ -236,15 +237,16 @@ func (r *rulesRun) eval(c *sem.Term, k *sem.Kind, kappa rulesCont, gamma *rulesE
 // the frames γ: plug the value v into f, and resume the search after f: enter the
 // next frame, pass the plugged closure to κ if it is a value, or contract it in place.
 func (r *rulesRun) resume(f *sem.Frame, n, v *sem.Term, kappa rulesCont, gamma *rulesEntered) rulesStep {
-	c := sem.PlugAt(n, f.Path, v)
+	c := r.scratch.Plug(n, f.Path, v)
 	k := f.Kind
 	if g, ok := r.ev.FindFrame(c, k, f.Index+1); ok {
-		m := sem.View(c)
+		m := r.scratch.Keep(sem.View(c))
 		return r.call(func() rulesStep {
 			return r.eval(sem.At(m, g.Path), g.Hole, func(w *sem.Term) rulesStep { return r.resume(g, m, w, kappa, gamma) }, r.push(gamma, g, m, kappa))
 		})
 	}
 	if r.ev.IsValue(c, k) {
+		c = r.scratch.Keep(c)
 		return r.call(func() rulesStep { return kappa(c) })
 	}
 	return r.contract(c, k, kappa, gamma)
@@ -257,6 +259,7 @@ func (r *rulesRun) resume(f *sem.Frame, n, v *sem.Term, kappa rulesCont, gamma *
 // layer's step ends at its contraction.
 func (r *rulesRun) contract(c *sem.Term, k *sem.Kind, kappa rulesCont, gamma *rulesEntered) rulesStep {
 	if gamma == nil && r.ev.IsAnswer(c, k) {
+		c = r.scratch.Keep(c)
 		return r.call(func() rulesStep { return kappa(c) })
 	}
 	var E *rulesContext

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/interderive/interderive"
-	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -44,7 +43,7 @@ import (
 // the continuation as a value, which direct style does not have). The static check
 // that direct style asks for, that every context rule be an abort, so holds by
 // construction, and every rule file has its interpreter: on the engine of sem, over
-// closures for the files that qualify for them (semval.Qualifies), by substitution
+// closures for the files that qualify for them (sem.Language.Qualifies), by substitution
 // for the others.
 //
 // A rule that steps an inner layer, (where (step K a b)), steps a by a structural
@@ -155,9 +154,9 @@ func caught(err error, d int) (*rulesAbort, bool) {
 }
 
 // Eval runs a closed term and reads the answer back, under the discipline the file
-// qualifies for (semval.Discipline).
+// qualifies for (sem.Language.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	in := &rulesInterpreter{Engine: sem.NewEngine(l, semval.Discipline(l)), fuel: interderive.NewCounter(opts), track: l.SeesContext()}
+	in := &rulesInterpreter{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts), track: l.SeesContext()}
 	v, err := in.interp(in.Start(t), l.Root(), nil)
 	if err != nil {
 		return sem.Answer{}, err

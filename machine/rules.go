@@ -48,7 +48,7 @@ import (
 // observer and spends no fuel: its contraction is part of the outer one.
 //
 // The machine runs on the engine of sem, under the discipline the file qualifies for
-// (semval.Discipline): over closures t[ρ], with environments for substitution, for
+// (sem.Language.Discipline): over closures t[ρ], with environments for substitution, for
 // every rule file in which no pattern matches a variable occurrence, and over terms,
 // with substitution (the rules' (subst t x v)), for the others. Under environments a
 // variable under evaluation is looked up and a closure entering a frame expanded
@@ -87,6 +87,27 @@ type rulesMachine struct {
 	obs  interderive.Observer
 	pr   *interderive.ItemPrinter
 	cp   *semval.Printer // under environments: prints closures t[ρ], their environments named
+	// scratch is where continue plugs (sem.Scratch), one for the run and one for each
+	// inner layer's run under way (level).
+	scratch []*sem.Scratch
+	level   int
+}
+
+// plugged is the frame f[t] plugged with v, in the scratch of the run under way: the
+// transition keeps it (keep) only where it holds on to it.
+func (m *rulesMachine) plugged(f contexts.RulesFrame, v *sem.Term) *sem.Term {
+	for len(m.scratch) <= m.level {
+		m.scratch = append(m.scratch, new(sem.Scratch))
+	}
+	return m.scratch[m.level].Plug(f.Term, f.Frame.Path, v)
+}
+
+// keep is t where the machine holds on to it (sem.Scratch.Keep).
+func (m *rulesMachine) keep(t *sem.Term) *sem.Term {
+	if m.level < len(m.scratch) {
+		return m.scratch[m.level].Keep(t)
+	}
+	return t
 }
 
 // Eval runs a closed term on the machine, under the discipline the file qualifies for.
@@ -94,7 +115,7 @@ type rulesMachine struct {
 // that does not qualify for environments is told once, first, why: its states are
 // terms, substituted, not closures.
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	return evalUnder(l, t, opts, semval.Discipline(l))
+	return evalUnder(l, t, opts, l.Discipline())
 }
 
 // evalUnder runs a closed term on the machine under the discipline d.
@@ -104,7 +125,7 @@ func evalUnder(l *sem.Language, t *sem.Term, opts interderive.Options, d sem.Dis
 		m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
 		if d == sem.Environments {
 			m.cp = semval.NewPrinter(m.pr.Budget())
-		} else if why := semval.WhySubstitution(l); why != "" {
+		} else if why := l.WhySubstitution(); why != "" {
 			obs.Step("no environments: " + why + "; the machine runs this file by substitution, and its states are terms")
 		}
 	}
@@ -153,6 +174,8 @@ func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
 // into the inner stack; ok is false when the run halts first (t a value or an answer
 // of k).
 func (m *rulesMachine) stepLayer(t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
+	m.level++
+	defer func() { m.level-- }()
 	s := &rulesState{mode: rulesEval, term: t, kind: k}
 	for s.mode != rulesHalt {
 		c, err := m.transition(s)
@@ -203,7 +226,7 @@ func (m *rulesMachine) eval(s *rulesState) (sem.Contraction, error) {
 // it, an answer in the empty context.
 func (m *rulesMachine) contract(s *rulesState, t *sem.Term, k *sem.Kind) (sem.Contraction, error) {
 	if len(s.k) == 0 && m.e.IsAnswer(t, k) {
-		s.mode, s.term = rulesHalt, t
+		s.mode, s.term = rulesHalt, m.keep(t)
 		return sem.Contraction{}, nil
 	}
 	return m.e.Contract(t, k, &s.k, m.stepLayer) // &s.k: a pointer in the interface, not a copy of the slice
@@ -226,16 +249,16 @@ func (m *rulesMachine) cont(s *rulesState) (sem.Contraction, error) {
 	}
 	top := s.k[len(s.k)-1]
 	s.k = s.k[:len(s.k)-1]
-	t := top.Plug(s.term)
+	t := m.plugged(top, s.term)
 	k := top.Frame.Kind
 	if g, ok := m.e.FindFrame(t, k, top.Frame.Index+1); ok {
-		t = sem.View(t)
+		t = m.keep(sem.View(t))
 		s.k = append(s.k, contexts.RulesFrame{Frame: g, Term: t})
 		s.mode, s.term, s.kind = rulesEval, sem.At(t, g.Path), g.Hole
 		return sem.Contraction{}, nil
 	}
 	if m.e.IsValue(t, k) {
-		s.term = t
+		s.term = m.keep(t)
 		return sem.Contraction{}, nil
 	}
 	return m.contract(s, t, k)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -19,7 +18,7 @@ import (
 func (rulesStage) Describe(l *sem.Language) string {
 	var b strings.Builder
 	env := "substitution: (subst t x v) replaces x in t"
-	if semval.Qualifies(l) {
+	if l.Qualifies() {
 		env = "closures with environments: (subst t x v) extends t's environment with x := v; a variable is looked up, a closure t[ρ] expanded, steps that are not contractions"
 	}
 	fmt.Fprintf(&b, "the refocused eval/continue machine of %s, over %s\n", l.Name, env)

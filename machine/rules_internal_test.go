@@ -5,7 +5,6 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/cases/rulescases"
-	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
 )
@@ -27,11 +26,11 @@ func (substStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 // they run on the environment machine; a file whose rule does does not.
 func TestEnvQualifies(t *testing.T) {
 	for _, name := range []string{"cbv.sem", "cbn.sem", "cbn-strict.sem"} {
-		if !semval.Qualifies(rulescases.Load(t, name)) {
+		if !rulescases.Load(t, name).Qualifies() {
 			t.Errorf("%s does not qualify", name)
 		}
 	}
-	if semval.Qualifies(rulescases.LoadSource(t, "open.sem", rulescases.OpenSem)) {
+	if rulescases.LoadSource(t, "open.sem", rulescases.OpenSem).Qualifies() {
 		t.Error("a rule that matches a variable occurrence qualifies")
 	}
 }

@@ -92,11 +92,13 @@ func View(t *Term) *Term {
 	return v
 }
 
-// expand is a closure of a constructor term expanded into a node.
+// expand is a closure of a constructor term expanded into a node: its children are
+// the term's under the closure's environment, the names of its binders shadowed in
+// the scopes they bind (a name stays a name, an integer position a plain integer's
+// closure). The node, its arguments and the children's closures are one allocation.
 func expand(c *Term) *Term {
 	t := c.Body
-	n := newNode(t.P, t.Con, len(t.Args))
-	var leaves []Term // the children's closures, one allocation
+	n, leaves := newExpansion(t.P, t.Con, len(t.Args))
 	for i, a := range t.Con.Args {
 		if a.Kind == ArgVar {
 			n.Args[i] = t.Args[i] // a name
@@ -109,14 +111,51 @@ func expand(c *Term) *Term {
 		for _, b := range t.Con.scope[i] {
 			env = &Env{name: t.Args[b].Name, next: env}
 		}
-		if leaves == nil {
-			leaves = make([]Term, len(t.Args))
-		}
 		l := &leaves[i]
 		l.P, l.Op, l.Body, l.Env = t.Args[i].P, TermClo, t.Args[i], env
 		n.Args[i] = l
 	}
 	return n
+}
+
+// newExpansion is a node of c with n arguments, its Args to fill, and room for n
+// closures of its children: one allocation up to three arguments (the arities of all
+// but every constructor), two past that.
+func newExpansion(p Pos, c *Con, n int) (*Term, []Term) {
+	var t *Term
+	var leaves []Term
+	switch n {
+	case 0:
+		t = &Term{}
+	case 1:
+		x := new(struct {
+			t Term
+			a [1]*Term
+			l [1]Term
+		})
+		t, leaves = &x.t, x.l[:]
+		t.Args = x.a[:]
+	case 2:
+		x := new(struct {
+			t Term
+			a [2]*Term
+			l [2]Term
+		})
+		t, leaves = &x.t, x.l[:]
+		t.Args = x.a[:]
+	case 3:
+		x := new(struct {
+			t Term
+			a [3]*Term
+			l [3]Term
+		})
+		t, leaves = &x.t, x.l[:]
+		t.Args = x.a[:]
+	default:
+		t, leaves = newNode(p, c, n), make([]Term, n)
+	}
+	t.P, t.Op, t.Con = p, TermCon, c
+	return t, leaves
 }
 
 // atomValue is the atom t stands for, if it is one (or a closure of one), else nil.
@@ -384,4 +423,49 @@ func PlugAt(t *Term, path []int, u *Term) *Term {
 	copy(m.Args, n.Args)
 	m.Args[path[0]] = PlugAt(n.Args[path[0]], path[1:], u)
 	return m
+}
+
+// Scratch is room for a frame plugged whose result a stage may drop at once:
+// refocusing plugs a value into the frame it returns to and, most of the time,
+// contracts the result there and then, keeping only its children. A stage plugs into
+// its scratch (Plug) and keeps the result (Keep) only where it holds on to it (a frame
+// entered, a value returned, an answer), so that a plug costs an allocation only
+// then. A stage takes one scratch per run of its transitions (an inner layer's run its
+// own), and a term that its scratch holds is the stage's for one transition.
+type Scratch struct {
+	t    Term
+	args [4]*Term
+}
+
+// Plug is t with its child at path replaced by u (PlugAt), in the scratch where the
+// path is one step long and the node has at most four children (every frame of the
+// repository's files).
+func (s *Scratch) Plug(t *Term, path []int, u *Term) *Term {
+	if len(path) != 1 {
+		return PlugAt(t, path, u)
+	}
+	n := View(t)
+	if len(n.Args) > len(s.args) {
+		return PlugAt(t, path, u)
+	}
+	m := &s.t
+	m.P, m.Op, m.Con, m.Args = n.P, TermCon, n.Con, s.args[:len(n.Args)]
+	copy(m.Args, n.Args)
+	m.Args[path[0]] = u
+	m.memo.Store(0)
+	m.back.Store(nil)
+	m.closed.Store(false)
+	return m
+}
+
+// Keep is t where the stage holds on to it: t itself, or a copy of it if the scratch
+// holds it (what the engine knows of it, its memo, carried over).
+func (s *Scratch) Keep(t *Term) *Term {
+	if t != &s.t {
+		return t
+	}
+	n := newNode(t.P, t.Con, len(t.Args))
+	copy(n.Args, t.Args)
+	n.memo.Store(t.memo.Load())
+	return n
 }

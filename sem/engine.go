@@ -112,6 +112,18 @@ func (e *Engine) leaf(t *Term) *Term {
 	return t
 }
 
+// intLeaf is the integer n a right-hand side builds at the position at: itself, or
+// its closure under the empty environment, the two one allocation.
+func (e *Engine) intLeaf(at Pos, n int64) *Term {
+	if !e.env {
+		return Int(at, n)
+	}
+	x := new([2]Term)
+	x[1] = Term{P: at, Op: TermInt, N: n}
+	x[0] = Term{P: at, Op: TermClo, Body: &x[1]}
+	return &x[0]
+}
+
 // fns is the engine the functions of the file run on: meta-level, on terms read back,
 // by substitution.
 func (e *Engine) fns() *Engine {
@@ -240,61 +252,11 @@ func (e *Engine) FindFrame(t *Term, k *Kind, from int) (*Frame, bool) {
 // metavariables (and a frame's hole) stand for. A value metavariable matches only a
 // value of its kind, a variable metavariable only a name. It recurses as deep as the
 // pattern nests, and as deep as the values that value metavariables meet (at most
-// MaxTermDepth values and classes deep: see tooDeep).
+// MaxTermDepth values and classes deep: see tooDeep). It runs the pattern's code,
+// compiled when the file was read (staged.go).
 func (e *Engine) Match(p *Pattern, t *Term, b []*Term) bool { return e.match(p, t, b) }
 
-func (e *Engine) match(p *Pattern, t *Term, b []*Term) bool {
-	switch p.Kind {
-	case PatHole:
-		b[p.Slot] = t
-		return true
-	case PatInt:
-		n, ok := intValue(View(t))
-		return ok && n == p.N
-	case PatAtom:
-		a := atomValue(View(t))
-		return a != nil && a.Atom == p.Atom && p.Atom.Equal(a.Val, p.Val)
-	case PatMeta:
-		switch p.Sort.Kind {
-		case MetaVar:
-			if !IsName(t) {
-				return false
-			}
-		case MetaAtom:
-			if a := atomValue(View(t)); a == nil || a.Atom != p.Sort.Atom {
-				return false
-			}
-		case MetaInt:
-			if t = View(t); !isIntTerm(t) {
-				return false
-			}
-		case MetaValue:
-			if t = Resolve(t); !e.IsValue(t, p.Sort.ValuesOf) {
-				return false
-			}
-		case MetaClass:
-			if t = Resolve(t); !e.InClass(t, p.Sort.Class) {
-				return false
-			}
-		default:
-			t = Resolve(t) // a variable stands for its closure: no chains of look-ups
-		}
-		b[p.Slot] = t
-		return true
-	case PatCon:
-		v := View(t)
-		if v.Op != TermCon || v.Con != p.Con {
-			return false
-		}
-		for i, a := range p.Args {
-			if !e.match(a, v.Args[i], b) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
+func (e *Engine) match(p *Pattern, t *Term, b []*Term) bool { return p.matcher(e, t, b) }
 
 // isIntTerm reports whether t is an integer (or a closure of one).
 func isIntTerm(t *Term) bool {
@@ -305,37 +267,7 @@ func isIntTerm(t *Term) bool {
 // intOf evaluates an integer pattern of a prim: a literal, an integer metavariable, a
 // prim, or a call of a function whose result is an integer. ok is false where it is
 // no integer (a prim undefined there); err is a function's failure.
-func (e *Engine) intOf(p *Pattern, b []*Term) (n int64, ok bool, err error) {
-	switch p.Kind {
-	case PatInt:
-		return p.N, true, nil
-	case PatMeta:
-		if t := b[p.Slot]; t != nil {
-			n, ok := intValue(View(t))
-			return n, ok, nil
-		}
-	case PatPrim:
-		args := e.takeInts(len(p.Args))
-		defer e.releaseInts(args)
-		for i, a := range p.Args {
-			n, ok, err := e.intOf(a, b)
-			if !ok || err != nil {
-				return 0, false, err
-			}
-			args[i] = n
-		}
-		n, ok := p.Prim.Int(args)
-		return n, ok, nil
-	case PatCall:
-		t, err := e.instantiate(p, b, p.P, 0)
-		if err != nil {
-			return 0, false, err
-		}
-		n, ok := intValue(View(t))
-		return n, ok, nil
-	}
-	return 0, false, nil
-}
+func (e *Engine) intOf(p *Pattern, b []*Term) (n int64, ok bool, err error) { return p.integer(e, b) }
 
 // conditions evaluates side conditions on the bindings b, in order (a fresh binds its
 // metavariable); a step condition takes its step with step, and its event is
@@ -422,65 +354,10 @@ func (e *Engine) Instantiate(p *Pattern, b []*Term, at Pos) (*Term, error) {
 	return e.instantiate(p, b, at, 0)
 }
 
-// instantiate is Instantiate within depth nested function calls.
+// instantiate is Instantiate within depth nested function calls: the template's
+// code, compiled when the file was read (staged.go).
 func (e *Engine) instantiate(p *Pattern, b []*Term, at Pos, depth int) (*Term, error) {
-	switch p.Kind {
-	case PatMeta:
-		return b[p.Slot], nil
-	case PatInt:
-		return e.leaf(Int(at, p.N)), nil
-	case PatAtom:
-		return e.leaf(AtomOf(at, p.Atom, p.Val)), nil
-	case PatPrim:
-		n, ok, err := e.intOf(p, b)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, fmt.Errorf("prim %s is undefined here", p.Prim.Name)
-		}
-		return e.leaf(Int(at, n)), nil
-	case PatSubst:
-		t, err := e.instantiate(p.Args[0], b, at, depth)
-		if err != nil {
-			return nil, err
-		}
-		x := b[p.Args[1].Slot]
-		v, err := e.instantiate(p.Args[2], b, at, depth)
-		if err != nil {
-			return nil, err
-		}
-		return e.Subst(t, x.Name, v), nil
-	case PatCall:
-		// A function is meta-level: it is computed on the terms the arguments stand
-		// for (read back), and its result is a term.
-		args := make([]*Term, len(p.Args))
-		for i, a := range p.Args {
-			t, err := e.instantiate(a, b, at, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			if e.env {
-				t = readArg(t)
-			}
-			args[i] = t
-		}
-		t, err := e.fns().call(p.Fn, args, at, depth)
-		if err != nil {
-			return nil, err
-		}
-		return e.leaf(t), nil
-	case PatCon:
-		n := newNode(at, p.Con, len(p.Args))
-		for i, a := range p.Args {
-			var err error
-			if n.Args[i], err = e.instantiate(a, b, at, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		return n, nil
-	}
-	return nil, fmt.Errorf("cannot instantiate a %v", p.Kind)
+	return p.builder(e, b, at, depth)
 }
 
 // call applies the function f to args on a substitution engine: the first clause

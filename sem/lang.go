@@ -27,7 +27,7 @@ type Language struct {
 	// *FunctionError); the loader sets it, Parse does not know it.
 	File string
 	// Substitute asks the derived stages to run the file by substitution even where it
-	// qualifies for environments (internal/values/semval.Discipline): to compare the
+	// qualifies for environments (Discipline): to compare the
 	// two disciplines.
 	Substitute bool
 
@@ -38,6 +38,9 @@ type Language struct {
 	kinds map[string]*Kind
 	funcs map[string]*Function
 	metas map[string]MetaSort // a metavariable's base name (before _) and its sort
+	// unqualified is why the file does not qualify for environments, nil if it does
+	// (NotQualified; found when the file is read).
+	unqualified *Unqualified
 }
 
 // Sort is a term sort: its constructors, and whether variables and integer literals
@@ -295,6 +298,10 @@ type Pattern struct {
 	Atom *AtomType // PatAtom: its type
 	Val  any       // PatAtom: its value
 	Args []*Pattern
+
+	matcher matcher // the pattern compiled (staged.go)
+	builder builder // the template compiled
+	integer integer // a prim's integer argument compiled
 }
 
 // index lists, for a root constructor, the declarations of a kind whose pattern may

@@ -192,6 +192,8 @@ func (p *langParser) parse(ss []*SExpr) {
 	if len(p.errs) == 0 {
 		p.l.buildIndexes()
 		p.l.groundSorts()
+		p.l.stage()
+		p.l.unqualified = p.l.qualify()
 	}
 }
 

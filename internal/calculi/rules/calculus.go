@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/interderive/interderive"
-	"github.com/interderive/interderive/internal/values/semval"
 	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/sem"
 	"pgregory.net/rapid"
@@ -232,7 +231,7 @@ func (c Calculus) MatchesAnswer(expected string, got workbench.Outcome) bool {
 // Refuses says why the stage s does not run the rule file's programs
 // (workbench.Refuser): it derives no stage from a rule file (sem.StageOf); nil when s
 // runs them. Every derived stage runs every rule file, under environments or by
-// substitution (semval.Discipline).
+// substitution (sem.Language.Discipline).
 func (c Calculus) Refuses(s interderive.Stage) error {
 	if _, ok := sem.StageOf(s); !ok {
 		return fmt.Errorf("the %s stage does not run rule-defined calculi", s.Name())
@@ -336,7 +335,7 @@ func Derive(l *sem.Language, stages []interderive.Stage) string {
 // why: environments when l qualifies for them, substitution otherwise, with the
 // pattern that matches a variable occurrence.
 func Discipline(l *sem.Language) string {
-	if why := semval.WhySubstitution(l); why != "" {
+	if why := l.WhySubstitution(); why != "" {
 		return "discipline: substitution, in every derived stage: " + why
 	}
 	return "discipline: environments, in every derived stage but the reduction semantics (no pattern matches a variable occurrence: (subst t x v) extends t's environment, a variable is looked up)"
