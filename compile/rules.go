@@ -167,7 +167,8 @@ func tooDeep() error {
 // (semval.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
 	in := &rulesInterpreter{Engine: sem.NewEngine(l, semval.Discipline(l)), fuel: interderive.NewCounter(opts),
-		track: l.SeesContext(), prog: newRulesProgram(l, t)}
+		track: l.SeesContext()}
+	in.prog = newRulesProgram(in.Discipline(), t)
 	v, err := in.interp(in.Start(t), in.prog.bodyCode(t, l.Root()), l.Root(), nil)
 	if err != nil {
 		return sem.Answer{}, err
@@ -591,8 +592,8 @@ type rootKey struct {
 
 // newRulesProgram walks the program t (with a stack of its own: programs nest as deep
 // as their parser allows) to know its subterms.
-func newRulesProgram(l *sem.Language, t *sem.Term) *rulesProgram {
-	p := &rulesProgram{env: semval.Discipline(l) == sem.Environments, terms: map[*sem.Term]bool{},
+func newRulesProgram(d sem.Discipline, t *sem.Term) *rulesProgram {
+	p := &rulesProgram{env: d == sem.Environments, terms: map[*sem.Term]bool{},
 		bodies: map[bodyKey]*rulesCode{}, roots: map[rootKey]*rulesCode{}}
 	for stack := []*sem.Term{t}; len(stack) > 0; {
 		u := stack[len(stack)-1]

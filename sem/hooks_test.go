@@ -10,6 +10,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/compile"
 	"github.com/interderive/interderive/cps2"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/machine"
@@ -60,7 +61,7 @@ func gcdSource(t *testing.T) []byte {
 	return src
 }
 
-// derivedStages are the five stages derived from a rule file.
+// derivedStages are the six stages derived from a rule file.
 var derivedStages = []struct {
 	name  string
 	stage sem.Stage
@@ -70,6 +71,7 @@ var derivedStages = []struct {
 	{"machine", machine.Stage{}.Rules()},
 	{"cps2", cps2.Stage{}.Rules()},
 	{"interp", interp.Stage{}.Rules()},
+	{"compile", compile.Stage{}.Rules()},
 }
 
 // onEveryStage runs prog on every derived stage and checks its answer and its

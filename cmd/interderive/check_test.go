@@ -94,7 +94,7 @@ func TestCheckNothingPassesByAccident(t *testing.T) {
 		{[]string{filepath.Join(dir, "none.gtlc")}, 2, "no expectation: write -- expect: ANSWER"},
 		{[]string{"--rules", "../../testdata/rules/cbv.sem", filepath.Join(dir, "none.term")}, 2, "no expectation: write ; expect: ANSWER"},
 		// 1 + 2 = 3, by hand; the semantics is named by its language and file, not "file".
-		{[]string{"--rules", "../../testdata/rules/cbv.sem", filepath.Join(dir, "wrong.term")}, 1, "expected 4, got 3 on reduction, closures, machine, cps2, interp under cbv (../../testdata/rules/cbv.sem)"},
+		{[]string{"--rules", "../../testdata/rules/cbv.sem", filepath.Join(dir, "wrong.term")}, 1, "expected 4, got 3 on reduction, closures, machine, cps2, interp, compile under cbv (../../testdata/rules/cbv.sem)"},
 		{[]string{filepath.Join(dir, "typo.gtlc")}, 2, `typo.gtlc:2:4: unknown directive "expct": did you mean "expect"?`},
 		{[]string{filepath.Join(dir, "typo2.gtlc")}, 2, `typo2.gtlc:2:11: unknown cast semantics "xx"`},
 		{[]string{filepath.Join(dir, "nowhere")}, 2, "no such file or directory"},

@@ -74,7 +74,7 @@ var hostileFiles = []hostileFile{
 }
 
 // hostileStages are the derived stages.
-var hostileStages = []string{"reduction", "closures", "machine", "cps2", "interp"}
+var hostileStages = []string{"reduction", "closures", "machine", "cps2", "interp", "compile"}
 
 // TestHostileRuleFiles runs every command (run, trace, check, fuzz, bench, compare,
 // derive, render) on every hostile rule file and its program, on the derived stages

@@ -71,7 +71,7 @@ func TestFunctionErrors(t *testing.T) {
 	spin := writeIn(t, dir, "spin.term", "(spin 1)")
 	layered := writeIn(t, dir, "layered.sem", layeredFlip)
 	pay := writeIn(t, dir, "pay.term", "(pay (pair (h) (tl)) 1)")
-	for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp"} {
+	for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp", "compile"} {
 		_, stderr, code := runCmd("run", "--rules", rules, "--stage", stage, tally)
 		want := rules + ":7:1: function worth has no clause for (worth 2), called by rule tally"
 		if code != exitStatic || !strings.Contains(stderr, want) || !strings.Contains(stderr, "\t(function worth (t) t\n\t^") || strings.Contains(stderr, "internal error") {
@@ -131,7 +131,7 @@ func TestConstantsInConditions(t *testing.T) {
 		{"(zero (if0 0 0 2))", "1"},
 	} {
 		prog := writeIn(t, dir, fmt.Sprintf("p%d.term", i), tt.src)
-		for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp"} {
+		for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp", "compile"} {
 			if stdout, stderr, code := runCmd("run", "--rules", rules, "--stage", stage, prog); code != 0 || strings.TrimSpace(stdout) != tt.want {
 				t.Errorf("%s on %s: exit %d, %q %s, want %s", tt.src, stage, code, stdout, stderr, tt.want)
 			}
@@ -184,7 +184,7 @@ func TestStrict(t *testing.T) {
 				t.Errorf("%v: stderr %s\nwant once %s", tt.args, stderr, w)
 			}
 		}
-		if tt.args[0] == "check" && !strings.Contains(stdout, "2 files, 10 runs: 10 passed, 0 failed") {
+		if tt.args[0] == "check" && !strings.Contains(stdout, "2 files, 12 runs: 12 passed, 0 failed") {
 			t.Errorf("%v: %s, want every run made and passed", tt.args, stdout)
 		}
 	}

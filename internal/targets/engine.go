@@ -15,11 +15,12 @@ import (
 // each within 2× of the hand-written one; the hand-written calculus of closures within
 // 2× of the hand-written reduction semantics, and the hand-written CPS evaluator within
 // 2× of the hand-written machine (typed fib 14); the derived machine within 2
-// allocations a contraction. The derived compile stage and the machine generated as
-// Go source (derive --go) are not built yet: the target says so, and is not met.
+// allocations a contraction; the derived compile stage (compile/rules.go) within 2× of
+// the hand-written compile stage, on both programs. The machine generated as Go source
+// (derive --go) is not built yet: the target says so, and is not met.
 func TargetEngine(c Config) (Target, error) {
 	t := Target{Name: "one engine: the derived stages against the hand-written ones (ED, fib)",
-		Bound: "derived reduction, machine, interp ≤ 2× hand-written on typed fib 14 and dynamic fib 15; closures ≤ 2× reduction, cps2 ≤ 2× machine (hand-written, typed fib 14); derived machine ≤ 2 allocations a contraction; derived compile ≤ 2×, generated Go machine ≤ 1.5×"}
+		Bound: "derived reduction, machine, interp, compile ≤ 2× hand-written on typed fib 14 and dynamic fib 15; closures ≤ 2× reduction, cps2 ≤ 2× machine (hand-written, typed fib 14); derived machine ≤ 2 allocations a contraction; generated Go machine ≤ 1.5×"}
 	met := true
 	var measured []string
 	ratio := func(what string, p workbench.BenchProgram, size, stage, variant, base, baseVariant string, bound float64) error {
@@ -52,7 +53,7 @@ func TargetEngine(c Config) (Target, error) {
 		p    workbench.BenchProgram
 		size string
 	}{{typed, "14"}, {dynamic, "15"}} {
-		for _, stage := range []string{"reduction", "machine", "interp"} {
+		for _, stage := range []string{"reduction", "machine", "interp", "compile"} {
 			what := fmt.Sprintf("%s %s: derived %s", strings.TrimSuffix(fib.p.Name, ".gtlc"), fib.size, stage)
 			if err := ratio(what, fib.p, fib.size, stage, RuleFile, stage, "ed", 2); err != nil {
 				return t, err
@@ -71,9 +72,9 @@ func TargetEngine(c Config) (Target, error) {
 	}
 	met = met && allocs <= 2
 	measured = append(measured, fmt.Sprintf("derived machine %.1f allocations a contraction", allocs),
-		"derived compile and generated Go machine: not built yet")
+		"generated Go machine: not built yet")
 	t.Measured = strings.Join(measured, "; ")
-	t.Met = false // the derived compile stage and derive --go are not built yet
+	t.Met = false // derive --go is not built yet
 	return t, nil
 }
 

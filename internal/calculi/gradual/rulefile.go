@@ -130,12 +130,11 @@ func (c *ruleFiles) load(path string) (*RuleSemantics, error) {
 }
 
 // runRuleFile runs the program on the stage's artefact derived from the rule file
-// at path. A stage with none (compile, which stages the hand-written interpreter) is
-// workbench.ErrNoStage: check skips it and counts it.
+// at path. A stage with none is workbench.ErrNoStage: check skips it and counts it.
 func (p program) runRuleFile(stage interderive.Stage, path string, opts interderive.Options) (workbench.Outcome, error) {
 	ds, ok := sem.StageOf(stage)
 	if !ok {
-		return workbench.Outcome{}, fmt.Errorf("%w: the %s stage derives nothing from a rule file (take --stage reduction, closures, machine, cps2 or interp)", workbench.ErrNoStage, stage.Name())
+		return workbench.Outcome{}, fmt.Errorf("%w: the %s stage derives nothing from a rule file (take --stage reduction, closures, machine, cps2, interp or compile)", workbench.ErrNoStage, stage.Name())
 	}
 	rs, err := p.files.load(path)
 	if err != nil {
@@ -435,7 +434,7 @@ func (c calculus) StandsFor(file string) (string, bool) {
 
 // RunsUnder reports whether the stage runs the semantics variant: every stage runs a
 // named semantics; a rule file runs on the stages that derive an artefact from it
-// (not compile, which stages the hand-written interpreter).
+// (sem.StageOf).
 func (calculus) RunsUnder(s interderive.Stage, variant string) bool {
 	if !IsRuleFile(variant) {
 		return true

@@ -53,8 +53,8 @@ func checkRuleFile(t fataler, s g.Semantics, rs *RuleSemantics, p program, fuel 
 	if err != nil {
 		return err.Error()
 	}
-	if ran != 5 {
-		t.Fatal("the rule file ran on ", ran, " derived stages, not 5")
+	if ran != 6 {
+		t.Fatal("the rule file ran on ", ran, " derived stages, not 6")
 	}
 	return ""
 }

@@ -30,6 +30,9 @@ func TestDisciplinesAgree(t *testing.T) {
 		t.Fatalf("%d rule files", len(files))
 	}
 	stages := derivedStages()
+	if len(stages) != 6 || stages[5].Name() != "compile" {
+		t.Fatalf("%d derived stages, want the six, compile last", len(stages))
+	}
 	for i, file := range files {
 		if !testenv.InTurn(i, 0, 2) {
 			continue // -short: every other file

@@ -53,9 +53,9 @@ func TestTrustCheck(t *testing.T) {
 	r := workbench.RunCheck(files, plans, errs, workbench.CheckOptions{}, nil, func(i int, fs []workbench.Failure) {
 		workbench.WriteCheckFile(&out, files[i], plans[i], errs[i], fs)
 	})
-	// alpha: 5 stages; open: 2 programs on 5 stages; layer: 2 programs on 5 stages.
-	if r.Files != 5 || r.Runs != 5+2*5+2*5 || r.Passed != r.Runs || r.Errors != 0 || r.SkippedRuns != 0 {
-		t.Errorf("%s, %d runs skipped; want 5 files, 25 runs, all passed, none skipped\n%s", r.Summary(), r.SkippedRuns, out.String())
+	// alpha: 6 stages; open: 2 programs on 6 stages; layer: 2 programs on 6 stages.
+	if r.Files != 5 || r.Runs != 6+2*6+2*6 || r.Passed != r.Runs || r.Errors != 0 || r.SkippedRuns != 0 {
+		t.Errorf("%s, %d runs skipped; want 5 files, 30 runs, all passed, none skipped\n%s", r.Summary(), r.SkippedRuns, out.String())
 	}
 }
 
@@ -69,9 +69,9 @@ func TestTrustCompare(t *testing.T) {
 		skipped []string
 		outcome string // every row's answer
 	}{
-		{filepath.Join("open", "id.term"), []string{"reduction", "closures", "machine", "cps2", "interp"}, nil, "1"},
-		{filepath.Join("alpha", "const.term"), []string{"reduction", "closures", "machine", "cps2", "interp"}, nil, "(lambda t1 (lambda f2 t1))"},
-		{filepath.Join("layer", "zero.term"), []string{"reduction", "closures", "machine", "cps2", "interp"}, nil, "run-time error"},
+		{filepath.Join("open", "id.term"), []string{"reduction", "closures", "machine", "cps2", "interp", "compile"}, nil, "1"},
+		{filepath.Join("alpha", "const.term"), []string{"reduction", "closures", "machine", "cps2", "interp", "compile"}, nil, "(lambda t1 (lambda f2 t1))"},
+		{filepath.Join("layer", "zero.term"), []string{"reduction", "closures", "machine", "cps2", "interp", "compile"}, nil, "run-time error"},
 	} {
 		d, p := loadTrust(t, w, c, tc.file)
 		cmp, err := w.Compare(d, p, nil, "", interderive.Options{Fuel: 100})
@@ -96,11 +96,11 @@ func TestTrustCompare(t *testing.T) {
 }
 
 // TestTrustRunPicksAStageThatRuns: run, with no --stage, runs the last stage that runs
-// the file: the interpreter, for a file that qualifies for environments and for one
-// that does not.
+// the file: the compiled interpreter, for a file that qualifies for environments and
+// for one that does not.
 func TestTrustRunPicksAStageThatRuns(t *testing.T) {
 	w, c := bench(t)
-	for file, want := range map[string]string{filepath.Join("open", "id.term"): "interp", filepath.Join("alpha", "const.term"): "interp"} {
+	for file, want := range map[string]string{filepath.Join("open", "id.term"): "compile", filepath.Join("alpha", "const.term"): "compile"} {
 		d, _ := loadTrust(t, w, c, file)
 		s, err := w.StageUnder(d, "file", "")
 		if err != nil || s.Name() != want {
@@ -110,7 +110,7 @@ func TestTrustRunPicksAStageThatRuns(t *testing.T) {
 }
 
 // TestTrustFuzz: fuzz's lockstep on open.sem, which does not qualify for environments:
-// the five stages, by substitution, agree.
+// the six stages, by substitution, agree.
 func TestTrustFuzz(t *testing.T) {
 	w, _ := bench(t)
 	plans, err := w.PlanFuzz(workbench.FuzzOptions{Calculi: []string{"rules"}, Size: 4,
