@@ -111,25 +111,7 @@ func (c *checker) representatives() {
 			}
 		})
 	}
-	for _, k := range l.Kinds {
-		for _, v := range k.Values {
-			walk(v.Pat)
-		}
-		for _, f := range k.Frames {
-			walk(f.Pat)
-		}
-		for _, r := range k.Rules {
-			walk(r.LHS)
-			for _, w := range r.Where {
-				for _, a := range w.Args {
-					walk(a) // a constant of = or != (or of a comparison)
-				}
-			}
-		}
-		for _, s := range k.Stucks {
-			walk(s.Pat)
-		}
-	}
+	l.kindPatterns(walk) // a constant of = or != (or of a comparison) too
 	for n := range ints {
 		c.ints = append(c.ints, n)
 	}

@@ -124,39 +124,41 @@ func expand(c *Term) *Term {
 func newExpansion(p Pos, c *Con, n int) (*Term, []Term) {
 	var t *Term
 	var leaves []Term
-	switch n {
-	case 0:
-		t = &Term{}
-	case 1:
-		x := new(struct {
-			t Term
-			a [1]*Term
-			l [1]Term
-		})
-		t, leaves = &x.t, x.l[:]
-		t.Args = x.a[:]
-	case 2:
-		x := new(struct {
-			t Term
-			a [2]*Term
-			l [2]Term
-		})
-		t, leaves = &x.t, x.l[:]
-		t.Args = x.a[:]
-	case 3:
-		x := new(struct {
-			t Term
-			a [3]*Term
-			l [3]Term
-		})
-		t, leaves = &x.t, x.l[:]
-		t.Args = x.a[:]
-	default:
+	if n < len(expansions) {
+		t, leaves = expansions[n]()
+	} else {
 		t, leaves = newNode(p, c, n), make([]Term, n)
 	}
 	t.P, t.Op, t.Con = p, TermCon, c
 	return t, leaves
 }
+
+// expansions allocate, by arity, a node, its arguments and its children's closures
+// at once.
+var expansions = [...]func() (*Term, []Term){
+	func() (*Term, []Term) { return &Term{}, nil },
+	func() (*Term, []Term) { x := new(expansion1); x.t.Args = x.a[:]; return &x.t, x.l[:] },
+	func() (*Term, []Term) { x := new(expansion2); x.t.Args = x.a[:]; return &x.t, x.l[:] },
+	func() (*Term, []Term) { x := new(expansion3); x.t.Args = x.a[:]; return &x.t, x.l[:] },
+}
+
+type (
+	expansion1 struct {
+		t Term
+		a [1]*Term
+		l [1]Term
+	}
+	expansion2 struct {
+		t Term
+		a [2]*Term
+		l [2]Term
+	}
+	expansion3 struct {
+		t Term
+		a [3]*Term
+		l [3]Term
+	}
+)
 
 // atomValue is the atom t stands for, if it is one (or a closure of one), else nil.
 func atomValue(t *Term) *Term {

@@ -46,32 +46,15 @@ func (l *Language) stage() {
 		}
 		p.matcher, p.builder, p.integer = matcherOf(p), builderOf(p), integerOf(p) // each compiles p's children's, not p's
 	}
-	conds := func(cs []*Cond) {
-		for _, c := range cs {
-			for _, a := range c.Args {
-				walk(a)
-			}
-		}
-	}
+	l.kindPatterns(walk)
 	for _, k := range l.Kinds {
-		for _, v := range k.Values {
-			walk(v.Pat)
-		}
 		for _, a := range k.Answers {
 			walk(a.Pat)
 		}
-		for _, f := range k.Frames {
-			walk(f.Pat)
-		}
-		for _, s := range k.Stucks {
-			walk(s.Pat)
-		}
 	}
 	for _, r := range l.Rules {
-		walk(r.LHS)
 		walk(r.RHS)
 		walk(r.Delimiter)
-		conds(r.Where)
 	}
 	for _, c := range l.Classes {
 		for _, a := range c.Alts {
@@ -84,7 +67,36 @@ func (l *Language) stage() {
 				walk(a)
 			}
 			walk(c.RHS)
-			conds(c.Where)
+			condPatterns(c.Where, walk)
+		}
+	}
+}
+
+// kindPatterns calls f on the patterns of the kinds' declarations: values, frames,
+// rules' left-hand sides and the arguments of their side conditions, stuck shapes.
+func (l *Language) kindPatterns(f func(*Pattern)) {
+	for _, k := range l.Kinds {
+		for _, v := range k.Values {
+			f(v.Pat)
+		}
+		for _, fr := range k.Frames {
+			f(fr.Pat)
+		}
+		for _, r := range k.Rules {
+			f(r.LHS)
+			condPatterns(r.Where, f)
+		}
+		for _, s := range k.Stucks {
+			f(s.Pat)
+		}
+	}
+}
+
+// condPatterns calls f on the arguments of the side conditions cs.
+func condPatterns(cs []*Cond, f func(*Pattern)) {
+	for _, c := range cs {
+		for _, a := range c.Args {
+			f(a)
 		}
 	}
 }
@@ -118,57 +130,52 @@ func matcherOf(p *Pattern) matcher {
 	return noMatch
 }
 
-// metaMatcher compiles a metavariable of the sort ms in the slot: a variable's
-// matches only a name, an atom's an atom of its type, an integer's an integer, a
-// value's a value of its kind, a class's a term of the class; a variable stands for
-// its closure (no chains of look-ups).
+// metaMatcher compiles a metavariable of the sort ms in the slot: the term it stands
+// for (metaTest), if any, goes to the slot.
 func metaMatcher(ms MetaSort, slot int) matcher {
+	test := metaTest(ms)
+	return func(e *Engine, t *Term, b []*Term) bool {
+		u, ok := test(e, t)
+		if ok {
+			b[slot] = u
+		}
+		return ok
+	}
+}
+
+// metaTest is what a metavariable of the sort ms stands for when it meets t, if it
+// matches t: a variable's matches only a name, an atom's an atom of its type, an
+// integer's an integer, a value's a value of its kind, a class's a term of the class;
+// a variable stands for its closure (no chains of look-ups).
+func metaTest(ms MetaSort) func(e *Engine, t *Term) (*Term, bool) {
 	switch ms.Kind {
 	case MetaVar:
-		return func(_ *Engine, t *Term, b []*Term) bool {
-			if !IsName(t) {
-				return false
-			}
-			b[slot] = t
-			return true
-		}
+		return func(_ *Engine, t *Term) (*Term, bool) { return t, IsName(t) }
 	case MetaAtom:
 		at := ms.Atom
-		return func(_ *Engine, t *Term, b []*Term) bool {
-			if a := atomValue(View(t)); a == nil || a.Atom != at {
-				return false
-			}
-			b[slot] = t
-			return true
+		return func(_ *Engine, t *Term) (*Term, bool) {
+			a := atomValue(View(t))
+			return t, a != nil && a.Atom == at
 		}
 	case MetaInt:
-		return func(_ *Engine, t *Term, b []*Term) bool {
-			if t = View(t); !isIntTerm(t) {
-				return false
-			}
-			b[slot] = t
-			return true
+		return func(_ *Engine, t *Term) (*Term, bool) {
+			t = View(t)
+			return t, isIntTerm(t)
 		}
 	case MetaValue:
 		k := ms.ValuesOf
-		return func(e *Engine, t *Term, b []*Term) bool {
-			if t = Resolve(t); !e.IsValue(t, k) {
-				return false
-			}
-			b[slot] = t
-			return true
+		return func(e *Engine, t *Term) (*Term, bool) {
+			t = Resolve(t)
+			return t, e.IsValue(t, k)
 		}
 	case MetaClass:
 		c := ms.Class
-		return func(e *Engine, t *Term, b []*Term) bool {
-			if t = Resolve(t); !e.InClass(t, c) {
-				return false
-			}
-			b[slot] = t
-			return true
+		return func(e *Engine, t *Term) (*Term, bool) {
+			t = Resolve(t)
+			return t, e.InClass(t, c)
 		}
 	}
-	return func(_ *Engine, t *Term, b []*Term) bool { b[slot] = Resolve(t); return true }
+	return func(_ *Engine, t *Term) (*Term, bool) { return Resolve(t), true }
 }
 
 // conMatcher compiles a constructor pattern: the term's root (expanded) is the
@@ -270,14 +277,19 @@ func builderOf(p *Pattern) builder {
 	return func(*Engine, []*Term, Pos, int) (*Term, error) { return nil, cannotBuild(p.Kind) }
 }
 
+// childBuilders are the compiled children of the template p.
+func childBuilders(p *Pattern) []builder {
+	bs := make([]builder, len(p.Args))
+	for i, a := range p.Args {
+		bs[i] = a.builder
+	}
+	return bs
+}
+
 // callBuilder compiles a call of a function: it is meta-level, computed on the terms
 // the arguments stand for (read back), and its result is a term.
 func callBuilder(p *Pattern) builder {
-	f := p.Fn
-	args := make([]builder, len(p.Args))
-	for i, a := range p.Args {
-		args[i] = a.builder
-	}
+	f, args := p.Fn, childBuilders(p)
 	return func(e *Engine, b []*Term, at Pos, depth int) (*Term, error) {
 		ts := make([]*Term, len(args))
 		for i, a := range args {
@@ -301,11 +313,7 @@ func callBuilder(p *Pattern) builder {
 // conBuilder compiles a constructor's template: a node of the children built, one
 // allocation for up to four of them (newNode).
 func conBuilder(p *Pattern) builder {
-	con := p.Con
-	args := make([]builder, len(p.Args))
-	for i, a := range p.Args {
-		args[i] = a.builder
-	}
+	con, args := p.Con, childBuilders(p)
 	return func(e *Engine, b []*Term, at Pos, depth int) (*Term, error) {
 		n := newNode(at, con, len(args))
 		for i, a := range args {
