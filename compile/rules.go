@@ -76,6 +76,11 @@ type rulesInterpreter struct {
 	track bool
 	prog  *rulesProgram
 	buf   []*sem.Term // the bindings of a frame's match decided by the run
+	// scratch is where resume plugs the last frame of a search when the plugged term
+	// is, most of the time, contracted at once (sem.Scratch): eval keeps it (Keep)
+	// where it holds on to it, a value or an answer returned. Nothing between the plug
+	// and the contraction plugs in it (step, the inner layers', plugs with PlugAt).
+	scratch sem.Scratch
 }
 
 // rulesEntered is a frame of γ, a persistent list: a frame entered, the closure it
@@ -214,14 +219,14 @@ func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind, gamma 
 				return nil, err
 			}
 			if in.isValue(last, p) {
-				return p, nil
+				return in.scratch.Keep(p), nil
 			}
 			c, cd = p, last
 		}
 		// c is a potential redex of k: an answer, or contract it, and run the
 		// contractum in its place (or return early, for a context rule).
 		if gamma == nil && in.isAnswer(cd, c) {
-			return c, nil
+			return in.scratch.Keep(c), nil
 		}
 		ct, err := in.Contract(c, k, in.context(gamma), in.stepLayer)
 		if err != nil {
@@ -240,7 +245,8 @@ func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind, gamma 
 // resume runs the hole of the frame fr of the expanded closure n, plugs its value back
 // and resumes the search after the frame, as long as a next frame applies; then it
 // returns the plugged closure, a value of the frame's kind or a potential redex of it,
-// with its code.
+// with its code: in the scratch where its code says that no rule can hold on to the
+// redex itself (every rule for its root takes it apart: a constructor pattern).
 func (in *rulesInterpreter) resume(fr *rulesFrame, n *sem.Term, gamma *rulesEntered) (*sem.Term, *rulesCode, error) {
 	for {
 		f := fr.f
@@ -248,13 +254,18 @@ func (in *rulesInterpreter) resume(fr *rulesFrame, n *sem.Term, gamma *rulesEnte
 		if err != nil {
 			return nil, nil, err
 		}
-		c := sem.PlugAt(n, f.Path, v)
 		next := in.prog.plugged(fr)
+		var c *sem.Term
+		if next.scratch {
+			c = in.scratch.Plug(n, f.Path, v)
+		} else {
+			c = sem.PlugAt(n, f.Path, v)
+		}
 		g, ok := in.findFrame(next, c)
 		if !ok {
 			return c, next, nil
 		}
-		fr, n = g, sem.View(c)
+		fr, n = g, in.scratch.Keep(sem.View(c))
 	}
 }
 
@@ -555,6 +566,10 @@ type rulesCode struct {
 	value  decision      // IsValue
 	answer decision      // IsAnswer
 	frames []*rulesFrame // the frames FindFrame may find, in the search order
+	// scratch is whether a plugged term of this code may be plugged in the scratch:
+	// every rule for its root has a constructor pattern, so that no contractum holds
+	// the redex itself.
+	scratch bool
 }
 
 // rulesFrame is a frame a term of a code may enter: the frame, its test (yes: the
@@ -676,6 +691,10 @@ func build(s *shape, k *sem.Kind, from int) *rulesCode {
 		return cd
 	}
 	cd.value = valueStatus(k, s, 0)
+	cd.scratch = op == sem.TermCon
+	for _, i := range k.Lookup(sem.RuleTable, op, con) {
+		cd.scratch = cd.scratch && k.Rules[i].LHS.Kind == sem.PatCon
+	}
 	cd.answer = anyOf(k.Lookup(sem.AnswerTable, op, con), func(i int) *sem.Pattern { return k.Answers[i].Pat }, s, 0)
 	for _, i := range k.Lookup(sem.FrameTable, op, con) {
 		f := k.Frames[i]
