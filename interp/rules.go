@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -12,8 +13,10 @@ import (
 // (cps2/rules.go) back in direct style: the continuations become the Go stack, interp
 // returns a value where the evaluator passed it to a continuation, and the code of a
 // frame's continuation, resume, follows the call that evaluated the frame's hole. The
-// frames entered, γ, are passed down as a persistent list: the context a rule is
-// contracted in.
+// frames entered, γ, are the context a rule is contracted in. γ grows as interp
+// descends and shrinks as it returns, so it is kept as a stack beside the Go stack
+// (contexts.Rules, outermost first): a call pushes the frame it enters before it
+// evaluates the frame's hole and pops it after; (f, n) : γ is that push.
 //
 //	interp(c, k, γ)    c a value of k           = c
 //	                   c enters frame f of k    = resume(f, n, interp(f's hole of n, f's hole kind, (f, n) : γ), γ)   (n: c expanded)
@@ -60,71 +63,50 @@ func (Stage) Rules() sem.Stage { return rulesStage{} }
 type rulesStage struct{}
 
 // rulesInterpreter holds one run: the engine (over closures, or by substitution), the
-// fuel, and the depth of interp's recursion.
+// fuel, the depth of interp's recursion, and γ.
 type rulesInterpreter struct {
 	*sem.Engine
 	fuel  *interderive.Counter
 	depth int
 	// track is whether the frames entered are kept in γ: only a rule file with a
-	// context rule or an answer asks for them (sem.Language.SeesContext); for the others γ stays
-	// empty.
+	// context rule or an answer asks for them (sem.Language.SeesContext); for the
+	// others γ stays empty.
 	track bool
+	// gamma is γ, outermost first, for the run and the inner layers' steps under way;
+	// base is where the innermost of those began: γ is gamma[base:] (stepLayer).
+	gamma contexts.Rules
+	base  int
+	// scratch is where resume plugs (sem.Scratch): a closure held on to is kept.
+	scratch sem.Scratch
 }
 
-// rulesEntered is a frame of γ, a persistent list: a frame entered, the closure it
-// was entered from, and the frames around it.
-type rulesEntered struct {
-	frame *sem.Frame
-	node  *sem.Term
-	next  *rulesEntered
-	depth int // the number of frames from this one out
-}
-
-// depthOf is the number of frames of γ.
-func depthOf(gamma *rulesEntered) int {
-	if gamma == nil {
-		return 0
+// enter pushes the frame f, entered from the expanded closure n, onto γ, when the run
+// keeps γ; leave(d) pops γ back to d frames.
+func (in *rulesInterpreter) enter(f *sem.Frame, n *sem.Term) {
+	if in.track {
+		in.gamma = append(in.gamma, contexts.RulesFrame{Frame: f, Term: n})
 	}
-	return gamma.depth
 }
 
-// push is (f, n) : γ, when the run keeps γ.
-func (in *rulesInterpreter) push(gamma *rulesEntered, f *sem.Frame, n *sem.Term) *rulesEntered {
-	if !in.track {
-		return nil
-	}
-	return &rulesEntered{frame: f, node: n, next: gamma, depth: depthOf(gamma) + 1}
-}
+func (in *rulesInterpreter) leave(d int) { in.gamma = in.gamma[:in.base+d] }
 
-// rulesContext is γ as the context of a redex (sem.Context): its frames,
-// innermost first, found by walking the list from a cursor, so that Contract's
-// innermost-first search is linear.
-type rulesContext struct {
-	top, at *rulesEntered
-	i       int
-}
+// Depth is the number of frames of γ (sem.Context): the interpreter is the context of
+// the redex it contracts.
+func (in *rulesInterpreter) Depth() int { return len(in.gamma) - in.base }
 
-// Depth is the number of frames of γ.
-func (E *rulesContext) Depth() int { return depthOf(E.top) }
-
-// Frame is γ's i-th frame from the innermost, with the closure it was entered from.
-func (E *rulesContext) Frame(i int) (*sem.Frame, *sem.Term) {
-	if E.at == nil || i < E.i {
-		E.at, E.i = E.top, 0
-	}
-	for E.i < i {
-		E.at, E.i = E.at.next, E.i+1
-	}
-	return E.at.frame, E.at.node
+// Frame is γ's i-th frame from the innermost, with the closure it was entered from
+// (sem.Context).
+func (in *rulesInterpreter) Frame(i int) (*sem.Frame, *sem.Term) {
+	return in.gamma[in.base:].Frame(i)
 }
 
 // context is γ as the context of a redex: nil, the empty context, for a run that
 // keeps no γ.
-func (in *rulesInterpreter) context(gamma *rulesEntered) sem.Context {
+func (in *rulesInterpreter) context() sem.Context {
 	if !in.track {
 		return nil
 	}
-	return &rulesContext{top: gamma}
+	return in
 }
 
 // rulesAbort is a context rule's early return: the contractum, its kind, the event,
@@ -157,7 +139,7 @@ func caught(err error, d int) (*rulesAbort, bool) {
 // qualifies for (sem.Language.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
 	in := &rulesInterpreter{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts), track: l.SeesContext()}
-	v, err := in.interp(in.Start(t), l.Root(), nil)
+	v, err := in.interp(in.Start(t), l.Root())
 	if err != nil {
 		return sem.Answer{}, err
 	}
@@ -166,19 +148,20 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 
 // interp evaluates the closure c of kind k in the frames γ to a value (or, with γ
 // empty, an answer), within the depth bound.
-func (in *rulesInterpreter) interp(c *sem.Term, k *sem.Kind, gamma *rulesEntered) (*sem.Term, error) {
+func (in *rulesInterpreter) interp(c *sem.Term, k *sem.Kind) (*sem.Term, error) {
 	if in.depth >= MaxDepth {
 		return nil, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
 	}
 	in.depth++
-	v, err := in.eval(c, k, gamma)
+	v, err := in.eval(c, k)
 	in.depth--
 	return v, err
 }
 
 // eval is interp's body: one iteration per contractum (a tail call), and per abort
 // it catches.
-func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind, gamma *rulesEntered) (*sem.Term, error) {
+func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind) (*sem.Term, error) {
+	d := in.Depth()
 	for {
 		var err error
 		if c, err = in.LookUp(c); err != nil { // look-up: an environment step
@@ -188,8 +171,9 @@ func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind, gamma *rulesEntered) 
 			return c, nil
 		}
 		if f, ok := in.FindFrame(c, k, 0); ok {
-			p, err := in.resume(f, sem.View(c), gamma)
-			if a, ok := caught(err, depthOf(gamma)); ok {
+			p, err := in.resume(f, sem.View(c))
+			if a, ok := caught(err, d); ok {
+				in.leave(d)
 				c, k = a.c, a.kind // an abort to a frame this call entered
 				continue
 			}
@@ -197,16 +181,16 @@ func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind, gamma *rulesEntered) 
 				return nil, err
 			}
 			if in.IsValue(p, k) {
-				return p, nil
+				return in.scratch.Keep(p), nil
 			}
 			c = p
 		}
 		// c is a potential redex of k: an answer, or contract it, and evaluate the
 		// contractum in its place (or return early, for a context rule).
-		if gamma == nil && in.IsAnswer(c, k) {
-			return c, nil
+		if d == 0 && in.IsAnswer(c, k) {
+			return in.scratch.Keep(c), nil
 		}
-		ct, err := in.Contract(c, k, in.context(gamma), in.stepLayer)
+		ct, err := in.Contract(c, k, in.context(), in.stepLayer)
 		if err != nil {
 			return nil, err
 		}
@@ -214,34 +198,41 @@ func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind, gamma *rulesEntered) 
 			return nil, err
 		}
 		if ct.Pop > 0 {
-			return nil, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
+			return nil, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: d - ct.Pop}
 		}
 		c = ct.Term
 	}
 }
 
-// resume evaluates the hole of frame f of the expanded closure n, plugs its value
-// back and resumes the search after f, as long as a next frame applies; then it
-// returns the plugged closure: a value of f's kind, or a potential redex of it.
-func (in *rulesInterpreter) resume(f *sem.Frame, n *sem.Term, gamma *rulesEntered) (*sem.Term, error) {
+// resume evaluates the hole of frame f of the expanded closure n, with f pushed onto
+// γ, plugs its value back and resumes the search after f, as long as a next frame
+// applies; then it returns the plugged closure: a value of f's kind, or a potential
+// redex of it (in the scratch: the caller keeps it if it holds on to it).
+func (in *rulesInterpreter) resume(f *sem.Frame, n *sem.Term) (*sem.Term, error) {
+	d := in.Depth()
 	for {
-		v, err := in.interp(sem.At(n, f.Path), f.Hole, in.push(gamma, f, n))
+		in.enter(f, n)
+		v, err := in.interp(sem.At(n, f.Path), f.Hole)
+		in.leave(d)
 		if err != nil {
 			return nil, err
 		}
-		c := sem.PlugAt(n, f.Path, v)
+		c := in.scratch.Plug(n, f.Path, v)
 		g, ok := in.FindFrame(c, f.Kind, f.Index+1)
 		if !ok {
 			return c, nil
 		}
-		f, n = g, sem.View(c)
+		f, n = g, in.scratch.Keep(sem.View(c))
 	}
 }
 
 // stepLayer is one step of an inner layer, for a rule's (step K a b): step from the
-// empty context.
+// empty context, γ the frames entered from there on.
 func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
-	return in.step(c, k, nil)
+	base := in.base
+	in.base = len(in.gamma)
+	defer func() { in.gamma, in.base = in.gamma[:in.base], base }()
+	return in.step(c, k)
 }
 
 // step is the structural one-step function: c, of kind k in the frames γ, steps
@@ -249,7 +240,7 @@ func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, stri
 // contracted at its root; ok is false when c is a value (returned, looked up) or, with
 // γ empty, an answer of k. An abort to a frame this call entered is its step: the
 // contractum takes the place of c.
-func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind, gamma *rulesEntered) (*sem.Term, string, bool, error) {
+func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
 	if in.depth >= MaxDepth {
 		return nil, "", false, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
 	}
@@ -262,11 +253,14 @@ func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind, gamma *rulesEntered) 
 	if in.IsValue(c, k) {
 		return c, "", false, nil
 	}
+	d := in.Depth()
 	if f, ok := in.FindFrame(c, k, 0); ok {
 		n := sem.View(c)
 		for {
-			next, event, stepped, err := in.step(sem.At(n, f.Path), f.Hole, in.push(gamma, f, n))
-			if a, ok := caught(err, depthOf(gamma)); ok {
+			in.enter(f, n)
+			next, event, stepped, err := in.step(sem.At(n, f.Path), f.Hole)
+			in.leave(d)
+			if a, ok := caught(err, d); ok {
 				return a.c, a.event, true, nil
 			}
 			if err != nil {
@@ -286,15 +280,15 @@ func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind, gamma *rulesEntered) 
 			return c, "", false, nil
 		}
 	}
-	if gamma == nil && in.IsAnswer(c, k) {
+	if d == 0 && in.IsAnswer(c, k) {
 		return c, "", false, nil
 	}
-	ct, err := in.Contract(c, k, in.context(gamma), in.stepLayer)
+	ct, err := in.Contract(c, k, in.context(), in.stepLayer)
 	if err != nil {
 		return nil, "", false, err
 	}
 	if ct.Pop > 0 {
-		return nil, "", false, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
+		return nil, "", false, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: d - ct.Pop}
 	}
 	return ct.Term, ct.Event, true, nil
 }
