@@ -128,7 +128,7 @@ answer     7
 	})
 	varSem := filepath.Join(dir, "var.sem")
 	substitution := "language var (" + varSem + "), stage machine\nprogram    (app (lam y (isvar 3)) (app (lam x x) 2))\n\n" + `contraction 1: beta
-  no environments: the pattern of rule isvar matches a variable occurrence (x, at 10:22 of the rule file) in a term position, where the stages over environments look variables up (docs/rules.md); the machine runs this file by substitution, and its states are terms
+  no environments: the pattern of rule isvar matches a variable occurrence (x, at ` + varSem + `:10:22) in a term position, where the stages over environments look variables up (docs/rules.md); the machine runs this file by substitution, and its states are terms
   eval       (app (lam y (isvar 3)) (app (lam x x) 2))  in E
              K=[]
   eval       (lam y (isvar 3))  in E
