@@ -50,13 +50,14 @@ type rulesDecomposition struct {
 
 // decompose splits a term into a context and a potential redex, or finds it is an
 // answer: decomposeTerm and decomposeContext, mutually tail-recursive, as one loop.
-func (s rulesSemantics) decompose(e *sem.Engine, t *sem.Term) rulesDecomposition {
-	return s.decomposeIn(e, t, e.Lang().Root())
+// E is room for the context, reused from a decomposition whose context is dead.
+func (s rulesSemantics) decompose(e *sem.Engine, t *sem.Term, E contexts.Rules) rulesDecomposition {
+	return s.decomposeIn(e, t, e.Lang().Root(), E[:0])
 }
 
-// decomposeIn decomposes t of kind k (the root kind, or an inner layer's).
-func (s rulesSemantics) decomposeIn(e *sem.Engine, t *sem.Term, k *sem.Kind) rulesDecomposition {
-	var E contexts.Rules
+// decomposeIn decomposes t of kind k (the root kind, or an inner layer's), its
+// context built in E.
+func (s rulesSemantics) decomposeIn(e *sem.Engine, t *sem.Term, k *sem.Kind, E contexts.Rules) rulesDecomposition {
 	for {
 		v, d := s.decomposeTerm(e, &E, t, k)
 		if v == nil {
@@ -125,7 +126,7 @@ func (s rulesSemantics) contract(e *sem.Engine, d rulesDecomposition) (sem.Contr
 // its redex contracted and the contractum plugged back; ok is false when t is a value
 // of k.
 func (s rulesSemantics) stepLayer(e *sem.Engine, t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
-	d := s.decomposeIn(e, t, k)
+	d := s.decomposeIn(e, t, k, nil)
 	if d.redex == nil {
 		return t, "", false, nil
 	}
@@ -145,7 +146,7 @@ func (rulesSemantics) plug(E contexts.Rules, c sem.Contraction) *sem.Term {
 // Step is one step: decompose, contract, plug; done (and t an answer) when t is one.
 func (s rulesSemantics) Step(l *sem.Language, t *sem.Term) (next *sem.Term, rule string, done bool, err error) {
 	e := sem.NewEngine(l, sem.Substitution)
-	d := s.decompose(e, t)
+	d := s.decompose(e, t, nil)
 	if d.redex == nil {
 		return d.answer, "", true, nil
 	}
@@ -169,8 +170,9 @@ func (s rulesSemantics) iterate(l *sem.Language, t *sem.Term, opts interderive.O
 	e := sem.NewEngine(l, sem.Substitution)
 	fuel := interderive.NewCounter(opts)
 	show := newRulesShow(opts, fuel)
+	var E contexts.Rules // the context of each decomposition, dead once it is plugged
 	for {
-		d := s.decompose(e, t)
+		d := s.decompose(e, t, E)
 		if d.redex == nil {
 			return sem.Answer{Value: d.answer}, nil
 		}
@@ -182,7 +184,7 @@ func (s rulesSemantics) iterate(l *sem.Language, t *sem.Term, opts interderive.O
 		if err := fuel.Contract(c.Event); err != nil {
 			return sem.Answer{}, err
 		}
-		t = s.plug(d.context, c)
+		t, E = s.plug(d.context, c), d.context
 		if err := show.contracted(fuel.Steps(), c.Term, t); err != nil {
 			return sem.Answer{}, err
 		}

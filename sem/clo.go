@@ -415,15 +415,23 @@ func At(t *Term, path []int) *Term {
 }
 
 // PlugAt is t with its child at path (t expanded at each level) replaced by u: a
-// frame plugged. It recurses as deep as the path, a frame's pattern's depth.
+// frame plugged. A frame plugged with the very term it was entered with is the term
+// it was entered from (expanded), shared, not built again: so decomposition, which
+// climbs out of a frame with the value it found in its hole, builds nothing. It
+// recurses as deep as the path, a frame's pattern's depth.
 func PlugAt(t *Term, path []int, u *Term) *Term {
 	if len(path) == 0 {
 		return u
 	}
 	n := View(t)
+	old := n.Args[path[0]]
+	c := PlugAt(old, path[1:], u)
+	if c == old {
+		return n
+	}
 	m := newNode(n.P, n.Con, len(n.Args))
 	copy(m.Args, n.Args)
-	m.Args[path[0]] = PlugAt(n.Args[path[0]], path[1:], u)
+	m.Args[path[0]] = c
 	return m
 }
 
@@ -447,7 +455,7 @@ func (s *Scratch) Plug(t *Term, path []int, u *Term) *Term {
 		return PlugAt(t, path, u)
 	}
 	n := View(t)
-	if len(n.Args) > len(s.args) {
+	if len(n.Args) > len(s.args) || n.Args[path[0]] == u {
 		return PlugAt(t, path, u)
 	}
 	m := &s.t

@@ -58,22 +58,46 @@ func App(p Pos, c *Con, args ...*Term) *Term { return &Term{P: p, Op: TermCon, C
 
 // newNode is a constructor node of c with n arguments, its Args to fill: up to four
 // arguments, the node and its arguments' slice are one allocation, not two (the
-// stages build a node at every plug and expansion).
+// stages build a node at every plug and right-hand side).
 func newNode(p Pos, c *Con, n int) *Term {
 	var t *Term
-	if n <= 4 {
-		x := new(struct {
-			t Term
-			a [4]*Term
-		})
-		t = &x.t
-		t.Args = x.a[:n:n]
+	if n < len(nodes) {
+		t = nodes[n]()
 	} else {
 		t = &Term{Args: make([]*Term, n)}
 	}
 	t.P, t.Op, t.Con = p, TermCon, c
 	return t
 }
+
+// nodes allocate, by arity, a node with its arguments' slice, at once and no larger
+// than the arity asks.
+var nodes = [...]func() *Term{
+	func() *Term { return &Term{} },
+	func() *Term { x := new(node1); x.t.Args = x.a[:]; return &x.t },
+	func() *Term { x := new(node2); x.t.Args = x.a[:]; return &x.t },
+	func() *Term { x := new(node3); x.t.Args = x.a[:]; return &x.t },
+	func() *Term { x := new(node4); x.t.Args = x.a[:]; return &x.t },
+}
+
+type (
+	node1 struct {
+		t Term
+		a [1]*Term
+	}
+	node2 struct {
+		t Term
+		a [2]*Term
+	}
+	node3 struct {
+		t Term
+		a [3]*Term
+	}
+	node4 struct {
+		t Term
+		a [4]*Term
+	}
+)
 
 // Format prints t as an s-expression: (app (lam x x) 1).
 func Format(t *Term) string {
