@@ -91,6 +91,7 @@ type rulesMachine struct {
 	// inner layer's run under way (level).
 	scratch []*sem.Scratch
 	level   int
+	stacks  []contexts.Rules // the room of the inner layers' stacks, by level
 }
 
 // plugged is the frame f[t] plugged with v, in the scratch of the run under way: the
@@ -176,7 +177,11 @@ func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
 func (m *rulesMachine) stepLayer(t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
 	m.level++
 	defer func() { m.level-- }()
-	s := &rulesState{mode: rulesEval, term: t, kind: k}
+	for len(m.stacks) < m.level {
+		m.stacks = append(m.stacks, nil)
+	}
+	s := &rulesState{mode: rulesEval, term: t, kind: k, k: m.stacks[m.level-1][:0]}
+	defer func() { m.stacks[m.level-1] = s.k[:0] }() // the inner stack's room, for the next step
 	for s.mode != rulesHalt {
 		c, err := m.transition(s)
 		if err != nil {
