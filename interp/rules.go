@@ -1,9 +1,6 @@
 package interp
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/sem"
@@ -15,7 +12,7 @@ import (
 // frame's continuation, resume, follows the call that evaluated the frame's hole. The
 // frames entered, γ, are the context a rule is contracted in. γ grows as interp
 // descends and shrinks as it returns, so it is kept as a stack beside the Go stack
-// (contexts.Rules, outermost first): a call pushes the frame it enters before it
+// (contexts.Entered): a call pushes the frame it enters before it
 // evaluates the frame's hole and pops it after; (f, n) : γ is that push.
 //
 //	interp(c, k, γ)    c a value of k           = c
@@ -31,7 +28,7 @@ import (
 //	                   f[v] a value of f's kind = f[v]
 //	                   otherwise, f[v] a potential redex, contracted as interp does
 //
-// where abort(c', d) is an early return: a Go error value (rulesAbort) that carries
+// where abort(c', d) is an early return: a Go error value (contexts.Abort) that carries
 // the contractum up the Go stack, through every call of interp inside the delimiter's
 // frame, to the call of interp at depth d, the one that entered that frame, which
 // catches it and evaluates c' in place of its term (the kind is its own: the
@@ -63,82 +60,22 @@ func (Stage) Rules() sem.Stage { return rulesStage{} }
 type rulesStage struct{}
 
 // rulesInterpreter holds one run: the engine (over closures, or by substitution), the
-// fuel, the depth of interp's recursion, and γ.
+// fuel, the depth of interp's recursion, and γ (kept only for a rule file with a
+// context rule or an answer: sem.Language.SeesContext).
 type rulesInterpreter struct {
 	*sem.Engine
 	fuel  *interderive.Counter
 	depth int
-	// track is whether the frames entered are kept in γ: only a rule file with a
-	// context rule or an answer asks for them (sem.Language.SeesContext); for the
-	// others γ stays empty.
-	track bool
-	// gamma is γ, outermost first, for the run and the inner layers' steps under way;
-	// base is where the innermost of those began: γ is gamma[base:] (stepLayer).
-	gamma contexts.Rules
-	base  int
+	gamma contexts.Entered
 	// scratch is where resume plugs (sem.Scratch): a closure held on to is kept.
 	scratch sem.Scratch
-}
-
-// enter pushes the frame f, entered from the expanded closure n, onto γ, when the run
-// keeps γ; leave(d) pops γ back to d frames.
-func (in *rulesInterpreter) enter(f *sem.Frame, n *sem.Term) {
-	if in.track {
-		in.gamma = append(in.gamma, contexts.RulesFrame{Frame: f, Term: n})
-	}
-}
-
-func (in *rulesInterpreter) leave(d int) { in.gamma = in.gamma[:in.base+d] }
-
-// Depth is the number of frames of γ (sem.Context): the interpreter is the context of
-// the redex it contracts.
-func (in *rulesInterpreter) Depth() int { return len(in.gamma) - in.base }
-
-// Frame is γ's i-th frame from the innermost, with the closure it was entered from
-// (sem.Context).
-func (in *rulesInterpreter) Frame(i int) (*sem.Frame, *sem.Term) {
-	return in.gamma[in.base:].Frame(i)
-}
-
-// context is γ as the context of a redex: nil, the empty context, for a run that
-// keeps no γ.
-func (in *rulesInterpreter) context() sem.Context {
-	if !in.track {
-		return nil
-	}
-	return in
-}
-
-// rulesAbort is a context rule's early return: the contractum, its kind, the event,
-// and the depth of the call of interp (or step) that catches it, the one whose term
-// the contractum replaces. It never leaves the interpreter: the call at depth 0
-// catches every abort that gets that far.
-type rulesAbort struct {
-	c     *sem.Term
-	kind  *sem.Kind
-	event string
-	depth int
-}
-
-// Error says where the abort goes: it is an error value only to travel up the Go
-// stack, never a run's error.
-func (a *rulesAbort) Error() string {
-	return fmt.Sprintf("an abort to depth %d (%s)", a.depth, a.event)
-}
-
-// caught is the abort err carries if the call at depth d catches it.
-func caught(err error, d int) (*rulesAbort, bool) {
-	var a *rulesAbort
-	if errors.As(err, &a) && a.depth == d {
-		return a, true
-	}
-	return nil, false
 }
 
 // Eval runs a closed term and reads the answer back, under the discipline the file
 // qualifies for (sem.Language.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	in := &rulesInterpreter{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts), track: l.SeesContext()}
+	in := &rulesInterpreter{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts)}
+	in.gamma.Track = l.SeesContext()
 	v, err := in.interp(in.Start(t), l.Root())
 	if err != nil {
 		return sem.Answer{}, err
@@ -161,7 +98,7 @@ func (in *rulesInterpreter) interp(c *sem.Term, k *sem.Kind) (*sem.Term, error) 
 // eval is interp's body: one iteration per contractum (a tail call), and per abort
 // it catches.
 func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind) (*sem.Term, error) {
-	d := in.Depth()
+	d := in.gamma.Depth()
 	for {
 		var err error
 		if c, err = in.LookUp(c); err != nil { // look-up: an environment step
@@ -172,9 +109,9 @@ func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind) (*sem.Term, error) {
 		}
 		if f, ok := in.FindFrame(c, k, 0); ok {
 			p, err := in.resume(f, sem.View(c))
-			if a, ok := caught(err, d); ok {
-				in.leave(d)
-				c, k = a.c, a.kind // an abort to a frame this call entered
+			if a, ok := contexts.Caught(err, d); ok {
+				in.gamma.Leave(d)
+				c, k = a.Term, a.Kind // an abort to a frame this call entered
 				continue
 			}
 			if err != nil {
@@ -190,7 +127,7 @@ func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind) (*sem.Term, error) {
 		if d == 0 && in.IsAnswer(c, k) {
 			return in.scratch.Keep(c), nil
 		}
-		ct, err := in.Contract(c, k, in.context(), in.stepLayer)
+		ct, err := in.Contract(c, k, in.gamma.Context(), in.stepLayer)
 		if err != nil {
 			return nil, err
 		}
@@ -198,7 +135,7 @@ func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind) (*sem.Term, error) {
 			return nil, err
 		}
 		if ct.Pop > 0 {
-			return nil, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: d - ct.Pop}
+			return nil, &contexts.Abort{Term: ct.Term, Kind: ct.Kind, Event: ct.Event, Depth: d - ct.Pop}
 		}
 		c = ct.Term
 	}
@@ -209,11 +146,11 @@ func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind) (*sem.Term, error) {
 // applies; then it returns the plugged closure: a value of f's kind, or a potential
 // redex of it (in the scratch: the caller keeps it if it holds on to it).
 func (in *rulesInterpreter) resume(f *sem.Frame, n *sem.Term) (*sem.Term, error) {
-	d := in.Depth()
+	d := in.gamma.Depth()
 	for {
-		in.enter(f, n)
+		in.gamma.Enter(f, n)
 		v, err := in.interp(sem.At(n, f.Path), f.Hole)
-		in.leave(d)
+		in.gamma.Leave(d)
 		if err != nil {
 			return nil, err
 		}
@@ -229,9 +166,7 @@ func (in *rulesInterpreter) resume(f *sem.Frame, n *sem.Term) (*sem.Term, error)
 // stepLayer is one step of an inner layer, for a rule's (step K a b): step from the
 // empty context, γ the frames entered from there on.
 func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
-	base := in.base
-	in.base = len(in.gamma)
-	defer func() { in.gamma, in.base = in.gamma[:in.base], base }()
+	defer in.gamma.End(in.gamma.Begin())
 	return in.step(c, k)
 }
 
@@ -253,15 +188,15 @@ func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind) (*sem.Term, string, b
 	if in.IsValue(c, k) {
 		return c, "", false, nil
 	}
-	d := in.Depth()
+	d := in.gamma.Depth()
 	if f, ok := in.FindFrame(c, k, 0); ok {
 		n := sem.View(c)
 		for {
-			in.enter(f, n)
+			in.gamma.Enter(f, n)
 			next, event, stepped, err := in.step(sem.At(n, f.Path), f.Hole)
-			in.leave(d)
-			if a, ok := caught(err, d); ok {
-				return a.c, a.event, true, nil
+			in.gamma.Leave(d)
+			if a, ok := contexts.Caught(err, d); ok {
+				return a.Term, a.Event, true, nil
 			}
 			if err != nil {
 				return nil, "", false, err
@@ -283,12 +218,12 @@ func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind) (*sem.Term, string, b
 	if d == 0 && in.IsAnswer(c, k) {
 		return c, "", false, nil
 	}
-	ct, err := in.Contract(c, k, in.context(), in.stepLayer)
+	ct, err := in.Contract(c, k, in.gamma.Context(), in.stepLayer)
 	if err != nil {
 		return nil, "", false, err
 	}
 	if ct.Pop > 0 {
-		return nil, "", false, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: d - ct.Pop}
+		return nil, "", false, &contexts.Abort{Term: ct.Term, Kind: ct.Kind, Event: ct.Event, Depth: d - ct.Pop}
 	}
 	return ct.Term, ct.Event, true, nil
 }
