@@ -87,28 +87,26 @@ type rulesMachine struct {
 	obs  interderive.Observer
 	pr   *interderive.ItemPrinter
 	cp   *semval.Printer // under environments: prints closures t[ρ], their environments named
-	// scratch is where continue plugs (sem.Scratch), one for the run and one for each
-	// inner layer's run under way (level).
-	scratch []*sem.Scratch
-	level   int
-	stacks  []contexts.Rules // the room of the inner layers' stacks, by level
+	// rooms are what the run, and each inner layer's run under way (by level), reuse
+	// from one transition, or one step, to the next.
+	rooms []*rulesRoom
+	level int
 }
 
-// plugged is the frame f[t] plugged with v, in the scratch of the run under way: the
-// transition keeps it (keep) only where it holds on to it.
-func (m *rulesMachine) plugged(f contexts.RulesFrame, v *sem.Term) *sem.Term {
-	for len(m.scratch) <= m.level {
-		m.scratch = append(m.scratch, new(sem.Scratch))
-	}
-	return m.scratch[m.level].Plug(f.Term, f.Frame.Path, v)
+// rulesRoom is what a run of the transitions reuses: the scratch continue plugs into
+// (sem.Scratch: a term is kept only where the machine holds on to it), and, for an
+// inner layer's steps, its stack's room.
+type rulesRoom struct {
+	scratch sem.Scratch
+	stack   contexts.Rules
 }
 
-// keep is t where the machine holds on to it (sem.Scratch.Keep).
-func (m *rulesMachine) keep(t *sem.Term) *sem.Term {
-	if m.level < len(m.scratch) {
-		return m.scratch[m.level].Keep(t)
+// room is the room of the run under way.
+func (m *rulesMachine) room() *rulesRoom {
+	for len(m.rooms) <= m.level {
+		m.rooms = append(m.rooms, new(rulesRoom))
 	}
-	return t
+	return m.rooms[m.level]
 }
 
 // Eval runs a closed term on the machine, under the discipline the file qualifies for.
@@ -176,12 +174,9 @@ func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
 // of k).
 func (m *rulesMachine) stepLayer(t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
 	m.level++
-	defer func() { m.level-- }()
-	for len(m.stacks) < m.level {
-		m.stacks = append(m.stacks, nil)
-	}
-	s := &rulesState{mode: rulesEval, term: t, kind: k, k: m.stacks[m.level-1][:0]}
-	defer func() { m.stacks[m.level-1] = s.k[:0] }() // the inner stack's room, for the next step
+	r := m.room()
+	s := &rulesState{mode: rulesEval, term: t, kind: k, k: r.stack[:0]}
+	defer func() { r.stack, m.level = s.k[:0], m.level-1 }()
 	for s.mode != rulesHalt {
 		c, err := m.transition(s)
 		if err != nil {
@@ -231,7 +226,7 @@ func (m *rulesMachine) eval(s *rulesState) (sem.Contraction, error) {
 // it, an answer in the empty context.
 func (m *rulesMachine) contract(s *rulesState, t *sem.Term, k *sem.Kind) (sem.Contraction, error) {
 	if len(s.k) == 0 && m.e.IsAnswer(t, k) {
-		s.mode, s.term = rulesHalt, m.keep(t)
+		s.mode, s.term = rulesHalt, m.room().scratch.Keep(t)
 		return sem.Contraction{}, nil
 	}
 	return m.e.Contract(t, k, &s.k, m.stepLayer) // &s.k: a pointer in the interface, not a copy of the slice
@@ -254,16 +249,16 @@ func (m *rulesMachine) cont(s *rulesState) (sem.Contraction, error) {
 	}
 	top := s.k[len(s.k)-1]
 	s.k = s.k[:len(s.k)-1]
-	t := m.plugged(top, s.term)
+	t := m.room().scratch.Plug(top.Term, top.Frame.Path, s.term)
 	k := top.Frame.Kind
 	if g, ok := m.e.FindFrame(t, k, top.Frame.Index+1); ok {
-		t = m.keep(sem.View(t))
+		t = m.room().scratch.Keep(sem.View(t))
 		s.k = append(s.k, contexts.RulesFrame{Frame: g, Term: t})
 		s.mode, s.term, s.kind = rulesEval, sem.At(t, g.Path), g.Hole
 		return sem.Contraction{}, nil
 	}
 	if m.e.IsValue(t, k) {
-		s.term = m.keep(t)
+		s.term = m.room().scratch.Keep(t)
 		return sem.Contraction{}, nil
 	}
 	return m.contract(s, t, k)
