@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/interderive/interderive"
-	"github.com/interderive/interderive/internal/values/semval"
+	"github.com/interderive/interderive/contexts"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/sem"
 )
@@ -36,7 +36,7 @@ import (
 // certain to match, each with its hole's code and the code of the plugged term (the
 // next states of the search) linked to it.
 //
-// Under environments (the discipline the file qualifies for: semval.Discipline), a
+// Under environments (the discipline the file qualifies for: sem.Language.Discipline), a
 // closure t[ρ]'s body t is a subterm of the program: the right-hand sides build
 // constructor nodes of closures (and literals), not closures of their own subterms. So
 // code is kept per body and kind, and per shape of a plugged term, built lazily during
@@ -65,7 +65,7 @@ func (Stage) Rules() sem.Stage { return rulesStage{} }
 type rulesStage struct{}
 
 // rulesInterpreter holds one run: the engine (over closures, or by substitution), the
-// fuel, the depth of interp's recursion, and the run's code.
+// fuel, the depth of interp's recursion, γ, and the run's code.
 type rulesInterpreter struct {
 	*sem.Engine
 	fuel  *interderive.Counter
@@ -74,68 +74,51 @@ type rulesInterpreter struct {
 	// context rule or an answer asks for them (sem.Language.SeesContext); for the
 	// others γ stays empty.
 	track bool
-	prog  *rulesProgram
-	buf   []*sem.Term // the bindings of a frame's match decided by the run
+	// gamma is γ, outermost first, for the run and the inner layers' steps under way;
+	// base is where the innermost of those began: γ is gamma[base:] (stepLayer).
+	gamma contexts.Rules
+	base  int
 	// scratch is where resume plugs the last frame of a search when the plugged term
 	// is, most of the time, contracted at once (sem.Scratch): eval keeps it (Keep)
 	// where it holds on to it, a value or an answer returned. Nothing between the plug
 	// and the contraction plugs in it (step, the inner layers', plugs with PlugAt).
 	scratch sem.Scratch
+	prog    *rulesProgram
+	buf     []*sem.Term // the bindings of a frame's match decided by the run
+	// verify, for the tests, asks the engine too at every decision taken before the
+	// run, and keeps the disagreements in mismatches.
+	verify     bool
+	verified   int
+	mismatches []string
 }
 
-// rulesEntered is a frame of γ, a persistent list: a frame entered, the closure it
-// was entered from, and the frames around it.
-type rulesEntered struct {
-	frame *sem.Frame
-	node  *sem.Term
-	next  *rulesEntered
-	depth int // the number of frames from this one out
-}
-
-// depthOf is the number of frames of γ.
-func depthOf(gamma *rulesEntered) int {
-	if gamma == nil {
-		return 0
+// enter pushes the frame f, entered from the expanded closure n, onto γ, when the run
+// keeps γ; leave(d) pops γ back to d frames.
+func (in *rulesInterpreter) enter(f *sem.Frame, n *sem.Term) {
+	if in.track {
+		in.gamma = append(in.gamma, contexts.RulesFrame{Frame: f, Term: n})
 	}
-	return gamma.depth
 }
 
-// push is (f, n) : γ, when the run keeps γ.
-func (in *rulesInterpreter) push(gamma *rulesEntered, f *sem.Frame, n *sem.Term) *rulesEntered {
-	if !in.track {
-		return nil
-	}
-	return &rulesEntered{frame: f, node: n, next: gamma, depth: depthOf(gamma) + 1}
-}
+func (in *rulesInterpreter) leave(d int) { in.gamma = in.gamma[:in.base+d] }
 
-// rulesContext is γ as the context of a redex (sem.Context): its frames, innermost
-// first, found by walking the list from a cursor.
-type rulesContext struct {
-	top, at *rulesEntered
-	i       int
-}
+// Depth is the number of frames of γ (sem.Context): the interpreter is the context of
+// the redex it contracts.
+func (in *rulesInterpreter) Depth() int { return len(in.gamma) - in.base }
 
-// Depth is the number of frames of γ.
-func (E *rulesContext) Depth() int { return depthOf(E.top) }
-
-// Frame is γ's i-th frame from the innermost, with the closure it was entered from.
-func (E *rulesContext) Frame(i int) (*sem.Frame, *sem.Term) {
-	if E.at == nil || i < E.i {
-		E.at, E.i = E.top, 0
-	}
-	for E.i < i {
-		E.at, E.i = E.at.next, E.i+1
-	}
-	return E.at.frame, E.at.node
+// Frame is γ's i-th frame from the innermost, with the closure it was entered from
+// (sem.Context).
+func (in *rulesInterpreter) Frame(i int) (*sem.Frame, *sem.Term) {
+	return in.gamma[in.base:].Frame(i)
 }
 
 // context is γ as the context of a redex: nil, the empty context, for a run that
 // keeps no γ.
-func (in *rulesInterpreter) context(gamma *rulesEntered) sem.Context {
+func (in *rulesInterpreter) context() sem.Context {
 	if !in.track {
 		return nil
 	}
-	return &rulesContext{top: gamma}
+	return in
 }
 
 // rulesAbort is a context rule's early return: the contractum, its kind, the event,
@@ -169,12 +152,22 @@ func tooDeep() error {
 
 // Eval compiles the closed term's code (lazily, as the run meets it), runs it, and
 // reads the answer back, under the discipline the file qualifies for
-// (semval.Discipline).
+// (sem.Language.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	in := &rulesInterpreter{Engine: sem.NewEngine(l, semval.Discipline(l)), fuel: interderive.NewCounter(opts),
+	return newRulesInterpreter(l, t, opts).run(l, t)
+}
+
+// newRulesInterpreter is a run of the program t.
+func newRulesInterpreter(l *sem.Language, t *sem.Term, opts interderive.Options) *rulesInterpreter {
+	in := &rulesInterpreter{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts),
 		track: l.SeesContext()}
 	in.prog = newRulesProgram(in.Discipline(), t)
-	v, err := in.interp(in.Start(t), in.prog.bodyCode(t, l.Root()), l.Root(), nil)
+	return in
+}
+
+// run runs the program t from the root kind, and reads its answer back.
+func (in *rulesInterpreter) run(l *sem.Language, t *sem.Term) (sem.Answer, error) {
+	v, err := in.interp(in.Start(t), in.prog.bodyCode(t, l.Root()), l.Root())
 	if err != nil {
 		return sem.Answer{}, err
 	}
@@ -184,34 +177,36 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 // interp runs the closure c of kind k in the frames γ to a value (or, with γ empty,
 // an answer), within the depth bound; cd is c's code when known before the run (nil:
 // found from c).
-func (in *rulesInterpreter) interp(c *sem.Term, cd *rulesCode, k *sem.Kind, gamma *rulesEntered) (*sem.Term, error) {
+func (in *rulesInterpreter) interp(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.Term, error) {
 	if in.depth >= interp.MaxDepth {
 		return nil, tooDeep()
 	}
 	in.depth++
-	v, err := in.eval(c, cd, k, gamma)
+	v, err := in.eval(c, cd, k)
 	in.depth--
 	return v, err
 }
 
 // eval is interp's body: one iteration per contractum (a tail call), and per abort
 // it catches. Every test is its code's: decided before the run, or by the engine.
-func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind, gamma *rulesEntered) (*sem.Term, error) {
+func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.Term, error) {
+	d := in.Depth()
 	for {
-		d, err := in.LookUp(c) // look-up: an environment step
+		l, err := in.LookUp(c) // look-up: an environment step
 		if err != nil {
 			return nil, err
 		}
-		if d != c || cd == nil {
-			cd = in.prog.codeOf(d, k)
+		if l != c || cd == nil {
+			cd = in.prog.codeOf(l, k)
 		}
-		c = d
+		c = l
 		if in.isValue(cd, c) {
 			return c, nil
 		}
 		if fr, ok := in.findFrame(cd, c); ok {
-			p, last, err := in.resume(fr, sem.View(c), gamma)
-			if a, ok := caught(err, depthOf(gamma)); ok {
+			p, last, err := in.resume(fr, sem.View(c))
+			if a, ok := caught(err, d); ok {
+				in.leave(d)
 				c, k, cd = a.c, a.kind, nil // an abort to a frame this call entered
 				continue
 			}
@@ -225,10 +220,10 @@ func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind, gamma 
 		}
 		// c is a potential redex of k: an answer, or contract it, and run the
 		// contractum in its place (or return early, for a context rule).
-		if gamma == nil && in.isAnswer(cd, c) {
+		if d == 0 && in.isAnswer(cd, c) {
 			return in.scratch.Keep(c), nil
 		}
-		ct, err := in.Contract(c, k, in.context(gamma), in.stepLayer)
+		ct, err := in.Contract(c, k, in.context(), in.stepLayer)
 		if err != nil {
 			return nil, err
 		}
@@ -236,21 +231,25 @@ func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind, gamma 
 			return nil, err
 		}
 		if ct.Pop > 0 {
-			return nil, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
+			return nil, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: d - ct.Pop}
 		}
 		c, cd = ct.Term, nil
 	}
 }
 
-// resume runs the hole of the frame fr of the expanded closure n, plugs its value back
-// and resumes the search after the frame, as long as a next frame applies; then it
-// returns the plugged closure, a value of the frame's kind or a potential redex of it,
-// with its code: in the scratch where its code says that no rule can hold on to the
-// redex itself (every rule for its root takes it apart: a constructor pattern).
-func (in *rulesInterpreter) resume(fr *rulesFrame, n *sem.Term, gamma *rulesEntered) (*sem.Term, *rulesCode, error) {
+// resume runs the hole of the frame fr of the expanded closure n, with the frame
+// pushed onto γ, plugs its value back and resumes the search after the frame, as
+// long as a next frame applies; then it returns the plugged closure, a value of the
+// frame's kind or a potential redex of it, with its code: in the scratch where its
+// code says that no rule can hold on to the redex itself (every rule for its root
+// takes it apart: a constructor pattern).
+func (in *rulesInterpreter) resume(fr *rulesFrame, n *sem.Term) (*sem.Term, *rulesCode, error) {
+	d := in.Depth()
 	for {
 		f := fr.f
-		v, err := in.interp(sem.At(n, f.Path), in.prog.holeCode(fr), f.Hole, in.push(gamma, f, n))
+		in.enter(f, n)
+		v, err := in.interp(sem.At(n, f.Path), in.prog.holeCode(fr), f.Hole)
+		in.leave(d)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -274,6 +273,12 @@ func (in *rulesInterpreter) isValue(cd *rulesCode, c *sem.Term) bool {
 	if cd.value == maybe {
 		return in.IsValue(c, cd.k)
 	}
+	if in.verify {
+		in.verified++
+		if in.IsValue(c, cd.k) != (cd.value == yes) {
+			in.mismatch("a value", c, cd)
+		}
+	}
 	return cd.value == yes
 }
 
@@ -282,12 +287,29 @@ func (in *rulesInterpreter) isAnswer(cd *rulesCode, c *sem.Term) bool {
 	if cd.answer == maybe {
 		return in.IsAnswer(c, cd.k)
 	}
+	if in.verify {
+		in.verified++
+		if in.IsAnswer(c, cd.k) != (cd.answer == yes) {
+			in.mismatch("an answer", c, cd)
+		}
+	}
 	return cd.answer == yes
 }
 
 // findFrame is FindFrame for c of code cd: the first of its frames that matches, in
 // the search order, those decided before the run not tried.
 func (in *rulesInterpreter) findFrame(cd *rulesCode, c *sem.Term) (*rulesFrame, bool) {
+	fr, ok := in.search(cd, c)
+	if in.verify {
+		in.verified++
+		if f, found := in.FindFrame(c, cd.k, cd.from); found != ok || ok && f != fr.f {
+			in.mismatch("the frame", c, cd)
+		}
+	}
+	return fr, ok
+}
+
+func (in *rulesInterpreter) search(cd *rulesCode, c *sem.Term) (*rulesFrame, bool) {
 	for _, fr := range cd.frames {
 		if fr.test == yes {
 			return fr, true
@@ -302,10 +324,19 @@ func (in *rulesInterpreter) findFrame(cd *rulesCode, c *sem.Term) (*rulesFrame, 
 	return nil, false
 }
 
+// mismatch notes a decision taken before the run that the engine does not take (for
+// the tests: verify).
+func (in *rulesInterpreter) mismatch(what string, c *sem.Term, cd *rulesCode) {
+	in.mismatches = append(in.mismatches, fmt.Sprintf("%s of %s in %s (from frame %d)", what, in.Short(c), cd.k.Name, cd.from+1))
+}
+
 // stepLayer is one step of an inner layer, for a rule's (step K a b): step from the
-// empty context.
+// empty context, γ the frames entered from there on.
 func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
-	return in.step(c, k, nil)
+	base := in.base
+	in.base = len(in.gamma)
+	defer func() { in.gamma, in.base = in.gamma[:in.base], base }()
+	return in.step(c, k)
 }
 
 // step is interp's structural one-step function, unstaged: c, of kind k in the frames
@@ -313,7 +344,7 @@ func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, stri
 // values, is contracted at its root; ok is false when c is a value (returned, looked
 // up) or, with γ empty, an answer of k. An abort to a frame this call entered is its
 // step: the contractum takes the place of c.
-func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind, gamma *rulesEntered) (*sem.Term, string, bool, error) {
+func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
 	if in.depth >= interp.MaxDepth {
 		return nil, "", false, tooDeep()
 	}
@@ -326,11 +357,14 @@ func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind, gamma *rulesEntered) 
 	if in.IsValue(c, k) {
 		return c, "", false, nil
 	}
+	d := in.Depth()
 	if f, ok := in.FindFrame(c, k, 0); ok {
 		n := sem.View(c)
 		for {
-			next, event, stepped, err := in.step(sem.At(n, f.Path), f.Hole, in.push(gamma, f, n))
-			if a, ok := caught(err, depthOf(gamma)); ok {
+			in.enter(f, n)
+			next, event, stepped, err := in.step(sem.At(n, f.Path), f.Hole)
+			in.leave(d)
+			if a, ok := caught(err, d); ok {
 				return a.c, a.event, true, nil
 			}
 			if err != nil {
@@ -350,15 +384,15 @@ func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind, gamma *rulesEntered) 
 			return c, "", false, nil
 		}
 	}
-	if gamma == nil && in.IsAnswer(c, k) {
+	if d == 0 && in.IsAnswer(c, k) {
 		return c, "", false, nil
 	}
-	ct, err := in.Contract(c, k, in.context(gamma), in.stepLayer)
+	ct, err := in.Contract(c, k, in.context(), in.stepLayer)
 	if err != nil {
 		return nil, "", false, err
 	}
 	if ct.Pop > 0 {
-		return nil, "", false, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: depthOf(gamma) - ct.Pop}
+		return nil, "", false, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: d - ct.Pop}
 	}
 	return ct.Term, ct.Event, true, nil
 }
@@ -422,6 +456,13 @@ func (s *shape) child(i int) *shape {
 		return &shape{op: shBody, term: s.term.Args[i]}
 	case s.op == shNode && s.args != nil:
 		return s.args[i]
+	case s.op == shNode && s.root == sem.TermCon:
+		switch s.con.Args[i].Kind { // a root's children: their sorts say what they are
+		case sem.ArgVar:
+			return &shape{op: shName}
+		case sem.ArgInt:
+			return &shape{op: shNode, root: sem.TermInt}
+		}
 	}
 	return anyShape
 }
@@ -464,6 +505,8 @@ func decide(p *sem.Pattern, s *shape, depth int) decision {
 		return yes
 	case p.Kind == sem.PatMeta && p.Sort.Kind == sem.MetaValue:
 		return valueStatus(p.Sort.ValuesOf, s, depth+1)
+	case p.Kind == sem.PatMeta && p.Sort.Kind == sem.MetaClass:
+		return classStatus(p.Sort.Class, s, depth+1)
 	}
 	op, con, ok := s.rootOf()
 	if !ok || s.op == shBody && op == sem.TermVar {
@@ -543,9 +586,18 @@ func valueStatus(k *sem.Kind, s *shape, depth int) decision {
 	return anyOf(k.Lookup(sem.ValueTable, op, con), func(i int) *sem.Pattern { return k.Values[i].Pat }, s, depth)
 }
 
+// classStatus is InClass(t, c) for every term t of shape s, if they all agree: one of
+// the class's alternatives matches.
+func classStatus(c *sem.Class, s *shape, depth int) decision {
+	if _, _, ok := s.rootOf(); !ok || depth > maxStatic || s.op == shBody && s.term.Op == sem.TermVar {
+		return maybe
+	}
+	return anyOf(c.Alts, func(p *sem.Pattern) *sem.Pattern { return p }, s, depth)
+}
+
 // anyOf decides whether a term of shape s matches one of the patterns listed (pat
 // gives the i-th).
-func anyOf(list []int, pat func(int) *sem.Pattern, s *shape, depth int) decision {
+func anyOf[T any](list []T, pat func(T) *sem.Pattern, s *shape, depth int) decision {
 	d := no
 	for _, i := range list {
 		switch decide(pat(i), s, depth) {
@@ -566,6 +618,7 @@ type rulesCode struct {
 	value  decision      // IsValue
 	answer decision      // IsAnswer
 	frames []*rulesFrame // the frames FindFrame may find, in the search order
+	from   int           // the index the search starts at
 	// scratch is whether a plugged term of this code may be plugged in the scratch:
 	// every rule for its root has a constructor pattern, so that no contractum holds
 	// the redex itself.
@@ -682,7 +735,7 @@ func (p *rulesProgram) plugged(fr *rulesFrame) *rulesCode {
 // starts at the index from: the decisions of its root's value, answer and frame
 // patterns (sem's index, Kind.Lookup), before the run.
 func build(s *shape, k *sem.Kind, from int) *rulesCode {
-	cd := &rulesCode{k: k, shape: s, value: maybe, answer: maybe}
+	cd := &rulesCode{k: k, shape: s, value: maybe, answer: maybe, from: from}
 	op, con, ok := s.rootOf()
 	if !ok {
 		for _, f := range k.Frames[from:] {

@@ -1,15 +1,16 @@
-package compile_test
+package compile
 
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/interderive/interderive"
-	"github.com/interderive/interderive/compile"
 	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/reduction"
@@ -18,14 +19,16 @@ import (
 
 // The compiled interpreter derived from a rule file, in lockstep with the derived
 // interpreter and reduction semantics and, on the λ-calculus (cbv.sem), with the
-// λ-calculus's hand-written compiled stage.
+// λ-calculus's hand-written compiled stage; and its decisions before the run against
+// the engine's tests on the terms. (An internal test: the decisions are the stage's
+// own.)
 
 // TestRulesLambdaCorpus: the well-typed programs of testdata/lambda, translated, on
 // the derived compiled stage, on the derived interpreter (a reference), and on the
 // λ-calculus's hand-written compiled stage (its answer translated): the same
 // contractions and answers.
 func TestRulesLambdaCorpus(t *testing.T) {
-	rulescases.LockstepCorpus(t, compile.Stage{}.Rules(), compile.Stage{}.Lambda(), interp.Stage{}.Rules())
+	rulescases.LockstepCorpus(t, Stage{}.Rules(), Stage{}.Lambda(), interp.Stage{}.Rules())
 }
 
 // TestRulesLambdaRandom: random well-typed λ-programs, in lockstep as on the corpus.
@@ -34,7 +37,7 @@ func TestRulesLambdaRandom(t *testing.T) {
 	if testing.Short() {
 		n = 50
 	}
-	rulescases.LockstepRandom(t, n, compile.Stage{}.Rules(), compile.Stage{}.Lambda(), interp.Stage{}.Rules())
+	rulescases.LockstepRandom(t, n, Stage{}.Rules(), Stage{}.Lambda(), interp.Stage{}.Rules())
 }
 
 // TestRulesContextAndLayers: the programs of the rule files with answers, context
@@ -42,14 +45,14 @@ func TestRulesLambdaRandom(t *testing.T) {
 // and the contraction sequences derived by hand, and agree with the derived reduction
 // semantics event by event.
 func TestRulesContextAndLayers(t *testing.T) {
-	rulescases.CheckSuites(t, compile.Stage{}.Rules(), reduction.Stage{}.Rules(), 30)
+	rulescases.CheckSuites(t, Stage{}.Rules(), reduction.Stage{}.Rules(), 30)
 }
 
 // TestRulesBudgets: a divergent program stops at its fuel, and at its timeout,
 // cleanly; ill-typed ones with their run-time errors at their redexes
 // (rulescases.StuckCases derives them).
 func TestRulesBudgets(t *testing.T) {
-	s := compile.Stage{}.Rules()
+	s := Stage{}.Rules()
 	rulescases.OutOfFuel(t, s)
 	rulescases.TimesOut(t, s)
 	rulescases.Stuck(t, s, rulescases.StuckCases...)
@@ -66,7 +69,7 @@ func TestRulesAnswers(t *testing.T) {
 		// f 3 with f n = if0 n 0 (n + f (n - 1)): 3 + 2 + 1 + 0.
 		{"(letrec f n (if0 n 0 (add n (app f (add n -1)))) (app f 3))", "6"},
 	} {
-		rulescases.Answers(t, l, tc.src, tc.want, compile.Stage{}.Rules())
+		rulescases.Answers(t, l, tc.src, tc.want, Stage{}.Rules())
 	}
 }
 
@@ -90,7 +93,7 @@ func addChain(t *testing.T, l *sem.Language, n int) *sem.Term {
 // interderive.StackLimit (the bound's derivation, interp.DepthFrame a level), and a
 // chain past the bound stops cleanly with a depth error.
 func TestRulesDeep(t *testing.T) {
-	s := compile.Stage{}.Rules()
+	s := Stage{}.Rules()
 	rulescases.Deep(t, s, 1000)
 	l := rulescases.Load(t, "cbv.sem")
 	defer debug.SetMaxStack(debug.SetMaxStack(interderive.StackLimit / 2))
@@ -120,7 +123,7 @@ func TestRulesAbortDepth(t *testing.T) {
 		want = append(want, "delta")
 	}
 	want = append(want, "handle")
-	r := rulescases.RunDerived(compile.Stage{}.Rules(), l, e, 10_000)
+	r := rulescases.RunDerived(Stage{}.Rules(), l, e, 10_000)
 	if r.Outcome() != fmt.Sprint(11+n/2) || !slices.Equal(r.Events, want) {
 		t.Errorf("got %s after %d events, want %d after %d", r.Outcome(), len(r.Events), 11+n/2, len(want))
 	}
@@ -135,9 +138,212 @@ func TestRulesAbortDepth(t *testing.T) {
 func TestRulesSubstitution(t *testing.T) {
 	l := rulescases.LoadSource(t, "open.sem", rulescases.OpenSem)
 	e := rulescases.Read(t, l, "(app (lam y (app (lam z z) y)) 5)")
-	r := rulescases.RunDerived(compile.Stage{}.Rules(), l, e, 100)
+	r := rulescases.RunDerived(Stage{}.Rules(), l, e, 100)
 	if r.Outcome() != "5" || !slices.Equal(r.Events, []string{"beta", "beta"}) {
 		t.Errorf("got %s after %v, want 5 after beta, beta", r.Outcome(), r.Events)
 	}
 	rulescases.Agree(t, "compile / interp", r, rulescases.RunDerived(interp.Stage{}.Rules(), l, e, 100))
+}
+
+// TestRulesDecisions: every decision compile takes before the run is the engine's
+// answer on the term. For every subterm u of the programs of testdata/rules (each read
+// in its file's language), in every kind, the code of its body and the code of its
+// root, where they decide, say what IsValue, IsAnswer and FindFrame say of u (by
+// substitution, where a program's subterm is its own closure); and where a frame is
+// found, the code of the term plugged after it decides the next search as FindFrame
+// does on u with that frame's hole holding a value (u's own hole contents where
+// IsValue says they are one). Enough decisions are taken before the run for the test
+// to mean something.
+func TestRulesDecisions(t *testing.T) {
+	files, _ := filepath.Glob(rulescases.Testdata(t, "rules", "*.sem"))
+	decided, checked := 0, 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := sem.Load(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := sem.NewEngine(l, sem.Substitution)
+		progs, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(file, ".sem"), "*.term"))
+		for _, prog := range progs {
+			src, err := os.ReadFile(prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			term, err := l.ReadTerm(src)
+			if err != nil {
+				continue // a program of another file's language
+			}
+			for stack := []*sem.Term{term}; len(stack) > 0; {
+				u := stack[len(stack)-1]
+				stack = append(stack[:len(stack)-1], u.Args...)
+				for _, k := range l.Kinds {
+					for _, cd := range []*rulesCode{build(&shape{op: shBody, term: u}, k, 0), build(&shape{op: shNode, root: u.Op, con: u.Con}, k, 0)} {
+						where := fmt.Sprintf("%s: %s in %s", prog, sem.FormatShort(u, 60), k.Name)
+						decided += checkCode(t, e, cd, u, where)
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked < 500 || 2*decided < checked {
+		t.Errorf("%d decisions before the run in %d codes: too few to mean something", decided, checked)
+	}
+}
+
+// checkCode checks the decisions of the code cd against the engine's tests on u, and
+// those of the code after its first frame; it returns how many it took before the
+// run.
+func checkCode(t *testing.T, e *sem.Engine, cd *rulesCode, u *sem.Term, where string) int {
+	t.Helper()
+	n := 0
+	if cd.value != maybe {
+		n++
+		if got, want := cd.value == yes, e.IsValue(u, cd.k); got != want {
+			t.Errorf("%s: a value before the run %v, the engine %v", where, got, want)
+		}
+	}
+	if cd.answer != maybe {
+		n++
+		if got, want := cd.answer == yes, e.IsAnswer(u, cd.k); got != want {
+			t.Errorf("%s: an answer before the run %v, the engine %v", where, got, want)
+		}
+	}
+	in := &rulesInterpreter{Engine: e}
+	fr, ok := in.findFrame(cd, u)
+	f, want := e.FindFrame(u, cd.k, 0)
+	if len(cd.frames) > 0 && cd.frames[0].test == yes {
+		n++
+	}
+	switch {
+	case ok != want || ok && fr.f != f:
+		t.Errorf("%s: the search finds %v, the engine %v", where, ok, want)
+	case ok && e.IsValue(sem.At(u, f.Path), f.Hole):
+		// u's hole holds a value already: u is its own plugged term.
+		next := build(cd.shape.plug(f.Path, &shape{op: shValue, kind: f.Hole}), f.Kind, f.Index+1)
+		g, ok := in.findFrame(next, u)
+		h, want := e.FindFrame(u, f.Kind, f.Index+1)
+		if ok != want || ok && g.f != h {
+			t.Errorf("%s: after frame %d the search finds %v, the engine %v", where, f.Index+1, ok, want)
+		}
+		if is := e.IsValue(u, f.Kind); next.value != maybe && (next.value == yes) != is {
+			t.Errorf("%s: after frame %d a value before the run %v, the engine %v", where, f.Index+1, next.value == yes, is)
+		}
+	}
+	return n
+}
+
+// TestRulesDescribe: derive's description of the compiled interpreter of cbv.sem
+// shows the decisions derived by hand from its values and frames: an application
+// enters its function's frame (app [] t), every application matching it, then, its
+// function a value of E, its argument's frame (app v []), then is a redex; a λ is a
+// value ((value E (lam x t))), an integer too.
+func TestRulesDescribe(t *testing.T) {
+	text := rulesStage{}.Describe(rulescases.Load(t, "cbv.sem"))
+	for _, want := range []string{
+		"(app ...)                frame 1 (app [] t) [certain] → frame 2 (app v []) [certain] → a redex",
+		"(lam ...)                a value",
+		"an integer               a value",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no line %q in\n%s", want, text)
+		}
+	}
+}
+
+// castPrograms are programs of the cast calculi's rule files (gradual/rules), with
+// coercions nested in values, classes of coercions and blame: a function coerced to
+// Dyn -> Dyn applied to an injected integer; an injection projected back, to its type
+// and to another (blame 3); a sequence of function coercions merged (Arr); a recursive
+// sum; an injected function applied (a run-time error).
+var castPrograms = []string{
+	"(app (crc (arrow (proj (Int) 1) (inj (Int))) (lam x (add x 1))) (crc (inj (Int)) 41))",
+	"(crc (seq (inj (Int)) (proj (Int) 2)) 5)",
+	"(add 1 (crc (seq (inj (Int)) (proj (Bool) 3)) 5))",
+	"(app (crc (seq (arrow (proj (Int) 1) (inj (Int))) (arrow (inj (Int)) (proj (Int) 2))) (lam x (add x 1))) 41)",
+	"(letrec f n (if (zero n) 0 (add n (app f (dec n)))) (app f 3))",
+	"(app (crc (inj (fn (Int) (Int))) (lam x x)) 1)",
+}
+
+// TestRulesVerified: in runs of every program of testdata/rules, of the suites of
+// rulescases (answers, context rules, inner layers) and of castPrograms on the cast
+// calculi's rule files, under environments (where the file qualifies) and
+// by substitution, every decision taken before the run is the engine's on the term
+// the run meets (verify: the engine asked too), and the run agrees with the derived
+// interpreter, event by event.
+func TestRulesVerified(t *testing.T) {
+	type file struct {
+		path  string
+		lang  *sem.Language // nil: read from path
+		progs []string
+	}
+	var files []file
+	sems, _ := filepath.Glob(rulescases.Testdata(t, "rules", "*.sem"))
+	for _, path := range sems {
+		progs, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(path, ".sem"), "*.term"))
+		var srcs []string
+		for _, prog := range progs {
+			src, err := os.ReadFile(prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs = append(srcs, string(src))
+		}
+		files = append(files, file{path, nil, srcs})
+	}
+	casts, _ := filepath.Glob(filepath.Join(filepath.Dir(rulescases.Testdata(t)), "gradual", "rules", "*.sem"))
+	if len(casts) != 4 {
+		t.Fatalf("%d cast rule files", len(casts))
+	}
+	for _, path := range casts {
+		files = append(files, file{path, nil, castPrograms})
+	}
+	for _, suite := range rulescases.Suites(t) {
+		var srcs []string
+		for _, c := range suite.Cases {
+			srcs = append(srcs, c.Src)
+		}
+		files = append(files, file{suite.Name, suite.Lang, srcs})
+	}
+	verified, runs := 0, 0
+	for _, f := range files {
+		l := f.lang
+		if l == nil {
+			src, err := os.ReadFile(f.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l, err = sem.Load(src); err != nil {
+				t.Fatal(err)
+			}
+		}
+		subst := *l
+		subst.Substitute = true
+		for _, prog := range f.progs {
+			term, err := l.ReadTerm([]byte(prog))
+			if err != nil {
+				continue // a program of another file's language
+			}
+			for _, lang := range []*sem.Language{l, &subst} {
+				var r rulescases.Run
+				in := newRulesInterpreter(lang, term, rulescases.Options(&r, 10_000))
+				in.verify = true
+				a, err := sem.Guard(func() (sem.Answer, error) { return in.run(lang, term) })
+				r.Value, r.Err = a.Value, err
+				for _, m := range in.mismatches {
+					t.Errorf("%s, %s (%v): %s", filepath.Base(f.path), prog, lang.Discipline(), m)
+				}
+				rulescases.Agree(t, filepath.Base(f.path)+" "+prog, r, rulescases.RunDerived(interp.Stage{}.Rules(), lang, term, 10_000))
+				verified += in.verified
+				runs++
+			}
+		}
+	}
+	if runs < 50 || verified < 10*runs {
+		t.Errorf("%d decisions verified in %d runs: too few", verified, runs)
+	}
 }
