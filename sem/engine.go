@@ -44,6 +44,30 @@ type Engine struct {
 	ints  []int64 // the arguments of the prims under way (takeInts, releaseInts)
 	depth int     // values and classes matched inside one another, at most MaxTermDepth
 	calls *Engine // the substitution engine the functions run on (fns)
+	// events are the events of the rules that stepped a layer, Name/<inner event>,
+	// built once a run (layerEvent).
+	events map[layerEvent]string
+}
+
+// layerEvent is a rule that stepped its inner layer and the inner contraction's event.
+type layerEvent struct {
+	r     *Rule
+	inner string
+}
+
+// layerEvent is the event of the rule r that stepped its layer by the contraction
+// inner: r's name, a slash, inner's event.
+func (e *Engine) layerEvent(r *Rule, inner string) string {
+	k := layerEvent{r, inner}
+	if ev, ok := e.events[k]; ok {
+		return ev
+	}
+	if e.events == nil {
+		e.events = map[layerEvent]string{}
+	}
+	ev := r.Name + "/" + inner
+	e.events[k] = ev
+	return ev
 }
 
 // NewEngine is the engine of a run of l under the discipline d.
@@ -509,7 +533,7 @@ func (e *Engine) contractBy(r *Rule, t *Term, k *Kind, E Context, depth int, ste
 	}
 	out.Event = r.Name
 	if r.Layer != nil {
-		out.Event = r.Name + "/" + inner
+		out.Event = e.layerEvent(r, inner)
 	}
 	if out.Term, err = e.instantiate(r.RHS, b, at, 0); err != nil {
 		return Contraction{}, false, RuleError(r, e.Short(t), err)
