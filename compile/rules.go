@@ -1,7 +1,6 @@
 package compile
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/interderive/interderive"
@@ -27,17 +26,18 @@ import (
 //
 // Each decision is taken before the run where the term's shape decides it: a body's
 // constructors, integers and atoms are known, and so is the fact that a hole plugged
-// by interp holds a value of the hole's kind; only what the environment holds (a
-// variable's closure) and a class's membership are left to the run, which asks the
-// engine (IsValue, Match, IsAnswer), as interp does. A decision taken before the run
+// by interp holds a value of the hole's kind, and classes are followed as far as the
+// shape goes (maxStatic); only what the environment holds (a variable's closure) and
+// what the shape does not say are left to the run, which asks the engine (IsValue,
+// Match, IsAnswer), as interp does. A decision taken before the run
 // is the engine's answer on every term of that shape (decide: yes or no only where
 // every such term matches, or none). The search is then straight-line code: the
 // frames the search can find for a root, in the search order, cut after the first one
 // certain to match, each with its hole's code and the code of the plugged term (the
 // next states of the search) linked to it.
 //
-// Under environments (the discipline the file qualifies for: sem.Language.Discipline), a
-// closure t[ρ]'s body t is a subterm of the program: the right-hand sides build
+// Under environments (the discipline the file qualifies for: sem.Language.Discipline),
+// a closure t[ρ]'s body t is a subterm of the program: the right-hand sides build
 // constructor nodes of closures (and literals), not closures of their own subterms. So
 // code is kept per body and kind, and per shape of a plugged term, built lazily during
 // the run on the first visit of the body (a map from the program's subterms to their
@@ -52,11 +52,18 @@ import (
 // first term) keep their codes.
 //
 // The contraction is the engine's (Engine.Contract: the rules for the root, in order,
-// their conditions, the instantiation of the right-hand side), and the inner layers'
-// steps (step K a b) are interp's structural one-step function, unstaged. Fuel (one
-// interderive.Counter contraction per contraction), the depth bound (interp.MaxDepth,
-// counted as interp counts it: a call per frame's hole), timeouts and the early
-// returns of context rules (aborts) are interp's.
+// their conditions, the instantiation of the right-hand side): sem exports no way to
+// try one rule, so the choice of the rule is not staged. The inner layers' steps
+// (step K a b) are interp's structural one-step function on the same codes. γ, the
+// frames entered, and the aborts of context rules are interp's (contexts.Entered,
+// contexts.Abort); so are fuel (one interderive.Counter contraction per contraction),
+// timeouts, and the depth bound (interp.MaxDepth, counted as interp counts it: a call
+// per frame's hole, each within interp.DepthFrame bytes of Go stack).
+//
+// The last plug of a search is made in a scratch (sem.Scratch) where the plugged
+// term's code says that every rule for its root takes the redex apart (a constructor
+// pattern): the redex is contracted at once and dropped, and kept (Keep) only where it
+// is returned, a value or an answer, or entered, a frame of γ.
 
 // Rules is the compiled interpreter derived from a rule file (sem.StageOf). It has no
 // intermediate states to show: its observer sees nothing but its contractions.
@@ -65,19 +72,13 @@ func (Stage) Rules() sem.Stage { return rulesStage{} }
 type rulesStage struct{}
 
 // rulesInterpreter holds one run: the engine (over closures, or by substitution), the
-// fuel, the depth of interp's recursion, γ, and the run's code.
+// fuel, the depth of interp's recursion, γ (kept only for a rule file with a context
+// rule or an answer: sem.Language.SeesContext), and the run's code.
 type rulesInterpreter struct {
 	*sem.Engine
 	fuel  *interderive.Counter
 	depth int
-	// track is whether the frames entered are kept in γ: only a rule file with a
-	// context rule or an answer asks for them (sem.Language.SeesContext); for the
-	// others γ stays empty.
-	track bool
-	// gamma is γ, outermost first, for the run and the inner layers' steps under way;
-	// base is where the innermost of those began: γ is gamma[base:] (stepLayer).
-	gamma contexts.Rules
-	base  int
+	gamma contexts.Entered
 	// scratch is where resume plugs the last frame of a search when the plugged term
 	// is, most of the time, contracted at once (sem.Scratch): eval keeps it (Keep)
 	// where it holds on to it, a value or an answer returned. Nothing between the plug
@@ -90,59 +91,6 @@ type rulesInterpreter struct {
 	verify     bool
 	verified   int
 	mismatches []string
-}
-
-// enter pushes the frame f, entered from the expanded closure n, onto γ, when the run
-// keeps γ; leave(d) pops γ back to d frames.
-func (in *rulesInterpreter) enter(f *sem.Frame, n *sem.Term) {
-	if in.track {
-		in.gamma = append(in.gamma, contexts.RulesFrame{Frame: f, Term: n})
-	}
-}
-
-func (in *rulesInterpreter) leave(d int) { in.gamma = in.gamma[:in.base+d] }
-
-// Depth is the number of frames of γ (sem.Context): the interpreter is the context of
-// the redex it contracts.
-func (in *rulesInterpreter) Depth() int { return len(in.gamma) - in.base }
-
-// Frame is γ's i-th frame from the innermost, with the closure it was entered from
-// (sem.Context).
-func (in *rulesInterpreter) Frame(i int) (*sem.Frame, *sem.Term) {
-	return in.gamma[in.base:].Frame(i)
-}
-
-// context is γ as the context of a redex: nil, the empty context, for a run that
-// keeps no γ.
-func (in *rulesInterpreter) context() sem.Context {
-	if !in.track {
-		return nil
-	}
-	return in
-}
-
-// rulesAbort is a context rule's early return: the contractum, its kind, the event,
-// and the depth of the call of interp (or step) that catches it.
-type rulesAbort struct {
-	c     *sem.Term
-	kind  *sem.Kind
-	event string
-	depth int
-}
-
-// Error says where the abort goes: it is an error value only to travel up the Go
-// stack, never a run's error.
-func (a *rulesAbort) Error() string {
-	return fmt.Sprintf("an abort to depth %d (%s)", a.depth, a.event)
-}
-
-// caught is the abort err carries if the call at depth d catches it.
-func caught(err error, d int) (*rulesAbort, bool) {
-	var a *rulesAbort
-	if errors.As(err, &a) && a.depth == d {
-		return a, true
-	}
-	return nil, false
 }
 
 // tooDeep is the error of a recursion past the depth bound: interp's.
@@ -159,8 +107,8 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 
 // newRulesInterpreter is a run of the program t.
 func newRulesInterpreter(l *sem.Language, t *sem.Term, opts interderive.Options) *rulesInterpreter {
-	in := &rulesInterpreter{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts),
-		track: l.SeesContext()}
+	in := &rulesInterpreter{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts)}
+	in.gamma.Track = l.SeesContext()
 	in.prog = newRulesProgram(in.Discipline(), t)
 	return in
 }
@@ -187,27 +135,36 @@ func (in *rulesInterpreter) interp(c *sem.Term, cd *rulesCode, k *sem.Kind) (*se
 	return v, err
 }
 
+// lookUp is c looked up (an environment step) with its code: cd, known before the
+// run, if the look-up leaves c as it is, else c's own.
+func (in *rulesInterpreter) lookUp(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.Term, *rulesCode, error) {
+	l, err := in.LookUp(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if l != c || cd == nil {
+		cd = in.prog.codeOf(l, k)
+	}
+	return l, cd, nil
+}
+
 // eval is interp's body: one iteration per contractum (a tail call), and per abort
 // it catches. Every test is its code's: decided before the run, or by the engine.
 func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.Term, error) {
-	d := in.Depth()
+	d := in.gamma.Depth()
 	for {
-		l, err := in.LookUp(c) // look-up: an environment step
-		if err != nil {
+		var err error
+		if c, cd, err = in.lookUp(c, cd, k); err != nil {
 			return nil, err
 		}
-		if l != c || cd == nil {
-			cd = in.prog.codeOf(l, k)
-		}
-		c = l
 		if in.isValue(cd, c) {
 			return c, nil
 		}
 		if fr, ok := in.findFrame(cd, c); ok {
 			p, last, err := in.resume(fr, sem.View(c))
-			if a, ok := caught(err, d); ok {
-				in.leave(d)
-				c, k, cd = a.c, a.kind, nil // an abort to a frame this call entered
+			if a, ok := contexts.Caught(err, d); ok {
+				in.gamma.Leave(d)
+				c, k, cd = a.Term, a.Kind, nil // an abort to a frame this call entered
 				continue
 			}
 			if err != nil {
@@ -223,7 +180,7 @@ func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.
 		if d == 0 && in.isAnswer(cd, c) {
 			return in.scratch.Keep(c), nil
 		}
-		ct, err := in.Contract(c, k, in.context(), in.stepLayer)
+		ct, err := in.Contract(c, k, in.gamma.Context(), in.stepLayer)
 		if err != nil {
 			return nil, err
 		}
@@ -231,7 +188,7 @@ func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.
 			return nil, err
 		}
 		if ct.Pop > 0 {
-			return nil, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: d - ct.Pop}
+			return nil, &contexts.Abort{Term: ct.Term, Kind: ct.Kind, Event: ct.Event, Depth: d - ct.Pop}
 		}
 		c, cd = ct.Term, nil
 	}
@@ -244,12 +201,12 @@ func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.
 // code says that no rule can hold on to the redex itself (every rule for its root
 // takes it apart: a constructor pattern).
 func (in *rulesInterpreter) resume(fr *rulesFrame, n *sem.Term) (*sem.Term, *rulesCode, error) {
-	d := in.Depth()
+	d := in.gamma.Depth()
 	for {
 		f := fr.f
-		in.enter(f, n)
+		in.gamma.Enter(f, n)
 		v, err := in.interp(sem.At(n, f.Path), in.prog.holeCode(fr), f.Hole)
-		in.leave(d)
+		in.gamma.Leave(d)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -266,6 +223,76 @@ func (in *rulesInterpreter) resume(fr *rulesFrame, n *sem.Term) (*sem.Term, *rul
 		}
 		fr, n = g, in.scratch.Keep(sem.View(c))
 	}
+}
+
+// stepLayer is one step of an inner layer, for a rule's (step K a b): step from the
+// empty context, γ the frames entered from there on.
+func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
+	defer in.gamma.End(in.gamma.Begin())
+	return in.step(c, nil, k)
+}
+
+// step is interp's structural one-step function on the code: c, of kind k in the
+// frames γ, of code cd (nil: found from c), steps its first child in the search order
+// that is not a value, or, all of them values, is contracted at its root; ok is false
+// when c is a value (returned, looked up) or, with γ empty, an answer of k. A child
+// that does not step is a value of its hole's kind (an answer only with γ empty, which
+// a child never has where γ is kept, and no file without γ has answers): the search
+// after it is the plugged term's code. An abort to a frame this call entered is its
+// step: the contractum takes the place of c.
+func (in *rulesInterpreter) step(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.Term, string, bool, error) {
+	if in.depth >= interp.MaxDepth {
+		return nil, "", false, tooDeep()
+	}
+	in.depth++
+	defer func() { in.depth-- }()
+	c, cd, err := in.lookUp(c, cd, k)
+	if err != nil {
+		return nil, "", false, err
+	}
+	if in.isValue(cd, c) {
+		return c, "", false, nil
+	}
+	d := in.gamma.Depth()
+	if fr, ok := in.findFrame(cd, c); ok {
+		n := sem.View(c)
+		for {
+			f := fr.f
+			in.gamma.Enter(f, n)
+			next, event, stepped, err := in.step(sem.At(n, f.Path), in.prog.holeCode(fr), f.Hole)
+			in.gamma.Leave(d)
+			if a, ok := contexts.Caught(err, d); ok {
+				return a.Term, a.Event, true, nil
+			}
+			if err != nil {
+				return nil, "", false, err
+			}
+			c = sem.PlugAt(n, f.Path, next)
+			if stepped {
+				return c, event, true, nil
+			}
+			cd = in.prog.plugged(fr)
+			g, ok := in.findFrame(cd, c)
+			if !ok {
+				break
+			}
+			fr, n = g, sem.View(c)
+		}
+		if in.isValue(cd, c) {
+			return c, "", false, nil
+		}
+	}
+	if d == 0 && in.isAnswer(cd, c) {
+		return c, "", false, nil
+	}
+	ct, err := in.Contract(c, k, in.gamma.Context(), in.stepLayer)
+	if err != nil {
+		return nil, "", false, err
+	}
+	if ct.Pop > 0 {
+		return nil, "", false, &contexts.Abort{Term: ct.Term, Kind: ct.Kind, Event: ct.Event, Depth: d - ct.Pop}
+	}
+	return ct.Term, ct.Event, true, nil
 }
 
 // isValue is IsValue(c, k) for c of code cd.
@@ -328,73 +355,6 @@ func (in *rulesInterpreter) search(cd *rulesCode, c *sem.Term) (*rulesFrame, boo
 // the tests: verify).
 func (in *rulesInterpreter) mismatch(what string, c *sem.Term, cd *rulesCode) {
 	in.mismatches = append(in.mismatches, fmt.Sprintf("%s of %s in %s (from frame %d)", what, in.Short(c), cd.k.Name, cd.from+1))
-}
-
-// stepLayer is one step of an inner layer, for a rule's (step K a b): step from the
-// empty context, γ the frames entered from there on.
-func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
-	base := in.base
-	in.base = len(in.gamma)
-	defer func() { in.gamma, in.base = in.gamma[:in.base], base }()
-	return in.step(c, k)
-}
-
-// step is interp's structural one-step function, unstaged: c, of kind k in the frames
-// γ, steps its first child in the search order that is not a value, or, all of them
-// values, is contracted at its root; ok is false when c is a value (returned, looked
-// up) or, with γ empty, an answer of k. An abort to a frame this call entered is its
-// step: the contractum takes the place of c.
-func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
-	if in.depth >= interp.MaxDepth {
-		return nil, "", false, tooDeep()
-	}
-	in.depth++
-	defer func() { in.depth-- }()
-	c, err := in.LookUp(c)
-	if err != nil {
-		return nil, "", false, err
-	}
-	if in.IsValue(c, k) {
-		return c, "", false, nil
-	}
-	d := in.Depth()
-	if f, ok := in.FindFrame(c, k, 0); ok {
-		n := sem.View(c)
-		for {
-			in.enter(f, n)
-			next, event, stepped, err := in.step(sem.At(n, f.Path), f.Hole)
-			in.leave(d)
-			if a, ok := caught(err, d); ok {
-				return a.c, a.event, true, nil
-			}
-			if err != nil {
-				return nil, "", false, err
-			}
-			c = sem.PlugAt(n, f.Path, next)
-			if stepped {
-				return c, event, true, nil
-			}
-			g, ok := in.FindFrame(c, f.Kind, f.Index+1)
-			if !ok {
-				break
-			}
-			f, n = g, sem.View(c)
-		}
-		if in.IsValue(c, k) {
-			return c, "", false, nil
-		}
-	}
-	if d == 0 && in.IsAnswer(c, k) {
-		return c, "", false, nil
-	}
-	ct, err := in.Contract(c, k, in.context(), in.stepLayer)
-	if err != nil {
-		return nil, "", false, err
-	}
-	if ct.Pop > 0 {
-		return nil, "", false, &rulesAbort{c: ct.Term, kind: ct.Kind, event: ct.Event, depth: d - ct.Pop}
-	}
-	return ct.Term, ct.Event, true, nil
 }
 
 // decision is what compile knows, before the run, of a test interp makes at a visit:
