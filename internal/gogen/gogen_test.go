@@ -3,6 +3,7 @@ package gogen
 import (
 	"bufio"
 	"bytes"
+	ctxpkg "context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
@@ -168,7 +170,7 @@ func runInProcess(l *sem.Language, stage, src string) outcome {
 
 // build generates the package of a rule file into a new directory and builds it; it
 // returns the binary.
-func build(t *testing.T, file string) string {
+func build(t testing.TB, file string) string {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(root, file))
 	if err != nil {
@@ -203,7 +205,9 @@ func runBatch(t *testing.T, bin, stage string, progs []program) []outcome {
 	for _, p := range progs {
 		in.WriteString(p.src + "\n\f\n")
 	}
-	cmd := exec.Command(bin, "-batch", "-events", "-stage", stage, "-fuel", strconv.Itoa(testFuel))
+	ctx, cancel := ctxpkg.WithTimeout(ctxpkg.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-batch", "-events", "-stage", stage, "-fuel", strconv.Itoa(testFuel))
 	cmd.Stdin = &in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -197,7 +197,7 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 		// The arguments into locals first: the engine builds them in order.
 		for i, a := range args {
 			if !isLocal(a) {
-				v := e.tmp("a")
+				v := e.tmp("v")
 				e.p("%s := %s", v, a)
 				args[i] = v
 			}
@@ -224,7 +224,7 @@ func (g *gen) call(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 	for i, a := range p.Args {
 		args[i] = g.inst(e, a, at, bd, depth+1)
 		if !isLocal(args[i]) {
-			v := e.tmp("a")
+			v := e.tmp("v")
 			e.p("%s := %s", v, args[i])
 			args[i] = v
 		}

@@ -43,6 +43,10 @@ func (g *gen) kindConsts(e *emitter) {
 	}
 	e.p(")")
 	e.p("")
+	e.p("// seesContext says whether a run needs the frames entered (the CPS evaluator's and the")
+	e.p("// interpreter's γ): the file has a context rule or an answer.")
+	e.p("const seesContext = %v", g.l.SeesContext())
+	e.p("")
 	e.p("// kindNames names the kinds.")
 	e.p("var kindNames = [...]string{")
 	for _, k := range g.l.Kinds {
