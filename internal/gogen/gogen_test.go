@@ -319,3 +319,42 @@ func TestLockstep(t *testing.T) {
 		})
 	}
 }
+
+// TestHooksRefused: a rule file that uses a hook written in Go (a meta-function, a
+// prim of its own) cannot be written as Go source; the error names the hook.
+func TestHooksRefused(t *testing.T) {
+	const base = "(language h)\n(sort t (integer n) (con dbl t))\n(kind E v)\n(value E n)\n(frame E (dbl (hole)))\n"
+	tests := []struct {
+		name, src, want string
+		add       func(h *sem.Hooks) error
+	}{
+		{"a meta-function", base + "(hook twice (n) n)\n(rule dbl E (dbl n) (twice n))\n", "twice",
+			func(h *sem.Hooks) error {
+				return h.Add(&sem.GoFunc{Name: "twice", Arity: 1, Call: func(l *sem.Language, a []*sem.Term) (*sem.Term, error) { return a[0], nil }})
+			}},
+		{"a prim", base + "(rule dbl E (dbl n) (prim shl n 1))\n", "prim shl",
+			func(h *sem.Hooks) error {
+				return h.AddPrim(&sem.Prim{Name: "shl", Arity: 2, Int: func(a []int64) (int64, bool) { return a[0] << a[1], true }})
+			}},
+	}
+	for _, tt := range tests {
+		h := sem.DefaultHooks()
+		if err := tt.add(h); err != nil {
+			t.Fatal(err)
+		}
+		l, err := sem.LoadWith([]byte(tt.src), h)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if _, err := Generate(l, "h.sem"); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want an error naming %s", tt.name, err, tt.want)
+		}
+		l2, err := sem.Load([]byte(base + "(rule dbl E (dbl n) (prim add n n))\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Generate(l2, "h.sem"); err != nil {
+			t.Errorf("the default hooks only: %v", err)
+		}
+	}
+}
