@@ -326,7 +326,7 @@ func TestHooksRefused(t *testing.T) {
 	const base = "(language h)\n(sort t (integer n) (con dbl t))\n(kind E v)\n(value E n)\n(frame E (dbl (hole)))\n"
 	tests := []struct {
 		name, src, want string
-		add       func(h *sem.Hooks) error
+		add             func(h *sem.Hooks) error
 	}{
 		{"a meta-function", base + "(hook twice (n) n)\n(rule dbl E (dbl n) (twice n))\n", "twice",
 			func(h *sem.Hooks) error {
