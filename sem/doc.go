@@ -38,7 +38,10 @@
 // T[X := V]) and (prim OP N ...) (δ, an integer). Side conditions are (= A B) and
 // (!= A B) (names, integers, or terms up to α-equivalence), (prim OP N ...) (a
 // comparison), (fresh X2 X T ...), which binds X2 to X primed until it occurs in
-// no T, and (step K A B), one step of an inner layer. Right-hand sides, and the
+// no T, (step K A B), one step of an inner layer, (match P T), which builds T as a
+// right-hand side is built and matches it against the pattern P, binding P's
+// metavariables (Redex's where), and (F A ...), a call of a function or hook whose
+// result is a boolean atom, which holds when it gives true. Right-hand sides, and the
 // integer arguments of prims, may call the file's functions and hooks.
 //
 // # Hooks

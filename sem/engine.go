@@ -333,6 +333,22 @@ func (e *Engine) conditions(where []*Cond, b []*Term, step LayerStep) (bool, str
 				return false, "", err
 			}
 			b[c.Args[1].Slot], event = next, ev
+		case CondMatch:
+			t, err := e.instantiate(c.Args[1], b, c.P, 0)
+			if err != nil {
+				return false, "", err
+			}
+			if !e.match(c.Args[0], t, b) {
+				return false, "", nil
+			}
+		case CondCall:
+			t, err := e.instantiate(c.Args[0], b, c.P, 0)
+			if err != nil {
+				return false, "", err
+			}
+			if a := atomValue(View(t)); a == nil || a.Atom != BoolAtom || a.Val != true {
+				return false, "", nil
+			}
 		}
 	}
 	return true, event, nil

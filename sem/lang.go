@@ -233,6 +233,8 @@ const (
 	CondPrim                  // (prim OP a b): a comparison of integers
 	CondFresh                 // (fresh x_new x_base t ...): a name not occurring in the terms
 	CondStep                  // (step K a b): a, of an inner layer K, steps to b (one contraction)
+	CondMatch                 // (match p t): t's value matches the pattern p, binding its metavariables
+	CondCall                  // (F a ...): the function F (or hook) gives the atom true
 )
 
 // Cond is a side condition of a rule.
@@ -240,7 +242,9 @@ type Cond struct {
 	P    Pos
 	Kind CondKind
 	Prim *Prim
-	Args []*Pattern // for CondFresh: the new name, its base, the terms to avoid; CondStep: a, b
+	// Args are the arguments; for CondFresh: the new name, its base, the terms to
+	// avoid; CondStep: a, b; CondMatch: the pattern p, the term t; CondCall: the call.
+	Args []*Pattern
 	// Layer is the kind of a CondStep.
 	Layer *Kind
 }

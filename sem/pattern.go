@@ -1,6 +1,9 @@
 package sem
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The reading of patterns, templates and side conditions (Parse).
 
@@ -8,7 +11,7 @@ import "strings"
 func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 	if s.Kind != SList || len(s.List) != 2 || s.List[0].Kind != SSym || s.List[0].Sym != "where" ||
 		s.List[1].Kind != SList || len(s.List[1].List) == 0 || s.List[1].List[0].Kind != SSym {
-		p.errorf(s.P, "expected a side condition, (where (= A B)), (where (!= A B)), (where (prim OP N ...)), (where (fresh X-NEW X T ...)) or (where (step KIND A B)), not %s", token(s))
+		p.errorf(s.P, "expected a side condition, (where (= A B)), (where (!= A B)), (where (prim OP N ...)), (where (fresh X-NEW X T ...)), (where (step KIND A B)), (where (match PATTERN TERM)) or (where (F A ...)), not %s", token(s))
 		return nil
 	}
 	c := s.List[1]
@@ -110,9 +113,84 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 		ps.sorts[args[2].Sym] = ms
 		b := &Pattern{P: args[2].P, Kind: PatMeta, Meta: args[2].Sym, Sort: ms, Slot: ps.slots[args[2].Sym]}
 		return &Cond{P: s.P, Kind: CondStep, Layer: k, Args: []*Pattern{a, b}}
+	case "match":
+		return p.matchCond(s, c, ps)
 	}
-	p.errorf(c.List[0].P, "unknown condition %s: =, !=, prim, fresh or step", c.List[0].Sym)
+	if _, ok := p.l.funcs[c.List[0].Sym]; ok {
+		return p.callCond(s, c, ps)
+	}
+	p.errorf(c.List[0].P, "unknown condition %s: =, !=, prim, fresh, step, match, or a call of a function that gives a boolean", c.List[0].Sym)
 	return nil
+}
+
+// matchCond reads (where (match P T)): the term T, built as a right-hand side is from
+// the metavariables bound so far, matches the pattern P, which binds new ones.
+func (p *langParser) matchCond(s, c *SExpr, ps *patScope) *Cond {
+	args := c.List[1:]
+	if len(args) != 2 {
+		p.errorf(c.P, "(match ...) takes 2 arguments, not %d: expected (match PATTERN TERM)", len(args))
+		return nil
+	}
+	so := p.sortOfTemplate(args[1], ps)
+	if so == nil {
+		return nil
+	}
+	mode := ps.mode
+	ps.mode = patRHS
+	t := p.pattern(args[1], Arg{Kind: ArgTerm, Sort: so}, ps)
+	ps.mode = patLHS
+	pat := p.pattern(args[0], Arg{Kind: ArgTerm, Sort: so}, ps)
+	ps.mode = mode
+	if t == nil || pat == nil {
+		return nil
+	}
+	return &Cond{P: s.P, Kind: CondMatch, Args: []*Pattern{pat, t}}
+}
+
+// sortOfTemplate is the sort of the term a template builds, known from its head: a
+// constructor's, a function's result, a bound metavariable's.
+func (p *langParser) sortOfTemplate(s *SExpr, ps *patScope) *Sort {
+	switch {
+	case s.Kind == SSym:
+		if ms, ok := ps.sorts[s.Sym]; ok && ms.Sort != nil {
+			return ms.Sort
+		}
+		if _, ok := p.metaOf(s); ok {
+			p.errorf(s.P, "metavariable %s is not bound by the left-hand side", s.Sym)
+			return nil
+		}
+	case s.Kind == SList && len(s.List) > 0 && s.List[0].Kind == SSym:
+		h := s.List[0].Sym
+		if c, ok := p.l.cons[h]; ok {
+			return c.Sort
+		}
+		if f, ok := p.l.funcs[h]; ok && f.Result.Sort != nil {
+			return f.Result.Sort
+		}
+		if h == "subst" && len(s.List) == 4 {
+			return p.sortOfTemplate(s.List[1], ps)
+		}
+	}
+	p.errorf(s.P, "%s: expected a term whose sort its head tells, a constructor's, a function's call or a bound metavariable", token(s))
+	return nil
+}
+
+// callCond reads (where (F A ...)): the call of a function (or hook) whose result is
+// a boolean atom holds when it gives true.
+func (p *langParser) callCond(s, c *SExpr, ps *patScope) *Cond {
+	f := p.l.funcs[c.List[0].Sym]
+	if f.Result.Kind != ArgTerm || !slices.Contains(f.Result.Sort.Atoms, BoolAtom) {
+		p.errorf(c.List[0].P, "%s gives %s, not a boolean: a condition (F A ...) calls a function whose result sort has (atom bool ...)", f.Name, describe(f.Result))
+		return nil
+	}
+	mode := ps.mode
+	ps.mode = patRHS
+	call := p.pattern(c, f.Result, ps)
+	ps.mode = mode
+	if call == nil {
+		return nil
+	}
+	return &Cond{P: s.P, Kind: CondCall, Args: []*Pattern{call}}
 }
 
 // eqArg reads an argument of = or !=: a bound metavariable, or an integer (a

@@ -56,6 +56,10 @@ func FormatCond(c *Cond) string {
 		parts = []string{"fresh"}
 	case CondStep:
 		parts = []string{"step", c.Layer.Name}
+	case CondMatch:
+		parts = []string{"match"}
+	case CondCall:
+		return "(where " + FormatPattern(c.Args[0]) + ")"
 	}
 	for _, a := range c.Args {
 		parts = append(parts, FormatPattern(a))

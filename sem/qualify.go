@@ -104,6 +104,11 @@ func (l *Language) qualify() *Unqualified {
 			if r.Delimiter != nil {
 				decls = append(decls, decl{"the delimiter of rule " + r.Name, r.Delimiter})
 			}
+			for _, w := range r.Where {
+				if w.Kind == CondMatch {
+					decls = append(decls, decl{"a (match ...) of rule " + r.Name, w.Args[0]})
+				}
+			}
 		}
 		for _, s := range k.Stucks {
 			decls = append(decls, decl{"a stuck shape of " + k.Name, s.Pat})

@@ -288,6 +288,13 @@ func sameConds(where []*Cond, ws []*SExpr) bool {
 			head = []string{"fresh"}
 		case CondStep:
 			head = []string{"step", c.Layer.Name}
+		case CondMatch:
+			head = []string{"match"}
+		case CondCall:
+			if !samePattern(c.Args[0], w.List[1]) {
+				return false
+			}
+			continue
 		default:
 			return false
 		}

@@ -37,6 +37,14 @@ func (ts *typesetter) cond(c *Cond) string {
 		if len(c.Args) == 2 {
 			return arg(0) + ` \longrightarrow_{` + texKind(c.Layer.Name) + "} " + arg(1)
 		}
+	case CondMatch:
+		if len(c.Args) == 2 {
+			return arg(0) + " = " + arg(1)
+		}
+	case CondCall:
+		if len(c.Args) == 1 {
+			return arg(0)
+		}
 	}
 	return `\text{?}`
 }

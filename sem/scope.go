@@ -93,6 +93,12 @@ func (c *checker) checkScope(who string, metas int, lhs []*Pattern, where []*Con
 			if x := w.Args[0]; x.Slot < metas {
 				si.bound[x.Slot] = true
 			}
+		case CondMatch: // what a computed term matches: not looked into, as a call's result
+			w.Args[0].preorder(func(q *Pattern) {
+				if q.Kind == PatMeta && q.Slot < metas {
+					si.bound[q.Slot] = true
+				}
+			})
 		}
 	}
 	reported := false
