@@ -49,6 +49,9 @@ func Generate(l *sem.Language, file string) (map[string][]byte, error) {
 		"go.mod": []byte("module " + g.module() + "\n\ngo 1.22\n"),
 	}
 	add := func(name, doc, body string) error {
+		if doc == "" {
+			doc, body = leadingComment(body)
+		}
 		src := Header + "\n\n" + doc + "package main\n\n" + imports(body) + body
 		b, err := format.Source([]byte(src))
 		if err != nil {
@@ -118,4 +121,22 @@ func imports(body string) string {
 	}
 	b.WriteString(")\n\n")
 	return b.String()
+}
+
+// leadingComment splits body into its leading comment (the file's doc comment, up
+// to the first blank line, with that line) and the rest.
+func leadingComment(body string) (string, string) {
+	body = strings.TrimLeft(body, "\n")
+	i := 0
+	for i < len(body) && strings.HasPrefix(body[i:], "//") {
+		nl := strings.IndexByte(body[i:], '\n')
+		if nl < 0 {
+			return body + "\n", ""
+		}
+		i += nl + 1
+	}
+	if i == 0 {
+		return "", body
+	}
+	return body[:i] + "\n", body[i:]
 }

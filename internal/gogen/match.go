@@ -75,7 +75,7 @@ func (g *gen) atomTest(x string, a *sem.AtomType, v any) string {
 	case sem.StringAtom:
 		return fmt.Sprintf("%s.Tag == tagString && %s.Name == %s", x, x, strconv.Quote(v.(string)))
 	}
-	return fmt.Sprintf("%s.Tag == tagFloat && %s.F == %s", x, x, floatLit(v.(float64)))
+	return fmt.Sprintf("%s.Tag == tagFloat && fl(%s) == %s", x, x, floatLit(v.(float64)))
 }
 
 // floatLit is f as an exact Go expression.
@@ -95,7 +95,7 @@ func atomLit(a *sem.AtomType, v any, at string) string {
 	case sem.StringAtom:
 		return fmt.Sprintf("&Term{Tag: tagString, P: %s, Name: %s}", at, strconv.Quote(v.(string)))
 	}
-	return fmt.Sprintf("&Term{Tag: tagFloat, P: %s, F: %s}", at, floatLit(v.(float64)))
+	return fmt.Sprintf("mkFloat(%s, %s)", at, floatLit(v.(float64)))
 }
 
 // body is how the code emitted for a right-hand side or a condition leaves its
