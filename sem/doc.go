@@ -13,9 +13,12 @@
 //	  (variable X ...)                      variables are terms of it; their metavariables
 //	  (integer N ...)                       integer literals are terms of it; theirs
 //	  (atom TYPE M ...)                     an atom type's literals (true, "abc", 1.5) too
-//	  (con NAME ARG ... (bind I J ...) ...)) a constructor: its arguments' sorts, named
+//	  (con NAME ARG ... (bind I J ...) ... [(shape TEMPLATE)]))
+//	                                        a constructor: its arguments' sorts, named
 //	                                        by a metavariable name (t, x, n); argument I,
-//	                                        a variable, binds in arguments J ...
+//	                                        a variable, binds in arguments J ...; programs
+//	                                        write it as TEMPLATE if it has a shape
+//	                                        ((λ (x T) e), (e e): shape.go)
 //	(kind K V [SORT])                       a context kind, V its values' metavariable;
 //	                                        the first kind is the root kind
 //	(value K PATTERN)                       a value shape of kind K

@@ -38,6 +38,9 @@ type Language struct {
 	kinds map[string]*Kind
 	funcs map[string]*Function
 	metas map[string]MetaSort // a metavariable's base name (before _) and its sort
+	// literals are the literal symbols of the constructors' shapes: never variables
+	// (Redex's variable-not-otherwise-mentioned).
+	literals map[string]bool
 	// unqualified is why the file does not qualify for environments, nil if it does
 	// (NotQualified; found when the file is read).
 	unqualified *Unqualified
@@ -97,7 +100,12 @@ type Con struct {
 	Index int // in Language.Cons
 
 	scope [][]int // for each argument, the binder arguments whose scope it is in
+	shape *shape  // how programs write it, if not as (NAME ARG ...) (shape.go)
 }
+
+// Shaped reports whether programs write c by a shape of its own (shape.go), not as
+// (NAME ARG ...).
+func (c *Con) Shaped() bool { return c.shape != nil }
 
 // BindersOf are the binder arguments whose scope argument j is in.
 func (c *Con) BindersOf(j int) []int { return c.scope[j] }

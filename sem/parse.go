@@ -417,17 +417,34 @@ func (p *langParser) sortBody(s *SExpr) {
 			continue
 		}
 		c := &Con{Name: n, P: m.P, Sort: so}
+		var names []string // the arguments as the declaration names them
+		var shapeDecl *SExpr
 		for _, a := range m.List[2:] {
+			if a.Kind == SList && len(a.List) > 0 && isSym(a.List[0], "shape") {
+				if shapeDecl != nil || len(a.List) != 2 {
+					p.errorf(a.P, "expected one (shape TEMPLATE), not %s", token(a))
+					continue
+				}
+				shapeDecl = a.List[1]
+				continue
+			}
 			if a.Kind == SList {
 				p.bind(c, a)
 				continue
 			}
-			if len(c.Binds) > 0 {
+			switch {
+			case len(c.Binds) > 0:
 				p.errorf(a.P, "argument %s after a (bind ...): the arguments come before the binds", token(a))
+			case shapeDecl != nil:
+				p.errorf(a.P, "argument %s after the (shape ...): the arguments come first", token(a))
 			}
 			if arg, ok := p.argSort(a); ok {
 				c.Args = append(c.Args, arg)
+				names = append(names, a.Sym)
 			}
+		}
+		if shapeDecl != nil && len(names) == len(c.Args) {
+			c.shape = p.shapeOf(c, shapeDecl, names)
 		}
 		c.scope = make([][]int, len(c.Args))
 		bound := map[int]bool{}

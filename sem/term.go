@@ -142,6 +142,14 @@ func FormatBounded(t *Term, b interderive.PrintBudget) (string, error) {
 		case TermClo: // a closure, where only a term read back was expected
 			stack = append(stack, item{lit: "[ρ]"}, item{t: it.t.Body})
 		case TermCon:
+			if sh := it.t.Con.shape; sh != nil {
+				var items []item // the shape's, in order, pushed last first
+				sh.written(it.t.Args, func(s string) { items = append(items, item{lit: s}) }, func(t *Term) { items = append(items, item{t: t}) })
+				for i := len(items) - 1; i >= 0; i-- {
+					stack = append(stack, items[i])
+				}
+				continue
+			}
 			w.WriteString("(" + it.t.Con.Name)
 			stack = append(stack, item{lit: ")"})
 			for i := len(it.t.Args) - 1; i >= 0; i-- {
@@ -207,6 +215,9 @@ func (l *Language) readTerm(s *SExpr, so *Sort, scope map[string]int, errs *inte
 		if a, v, ok := so.readAtom(s); ok {
 			return AtomOf(s.P, a, v)
 		}
+		if c, _, ok := l.shaped(s, so); ok { // a nullary constructor's literal
+			return App(s.P, c)
+		}
 		if !so.Vars {
 			errs.Add(s.P, "sort "+so.Name+" has no variables"+so.atomsHint())
 		} else if scope[s.Sym] == 0 {
@@ -220,33 +231,45 @@ func (l *Language) readTerm(s *SExpr, so *Sort, scope map[string]int, errs *inte
 		errs.Add(s.P, "a string is not a term of sort "+so.Name+so.atomsHint())
 		return nil
 	}
+	if c, xs, ok := l.shaped(s, so); ok {
+		return l.readCon(s, c, xs, scope, errs)
+	}
 	if len(s.List) == 0 || s.List[0].Kind != SSym {
-		errs.Add(s.P, "a term is an integer, a variable or (constructor argument ...)")
+		errs.Add(s.P, "a term is an integer, a variable or (constructor argument ...)"+so.shapesHint())
 		return nil
 	}
 	c, ok := l.cons[s.List[0].Sym]
-	if !ok || c.Sort != so {
-		errs.Add(s.List[0].P, "unknown constructor "+s.List[0].Sym+" of sort "+so.Name)
+	if !ok || c.Sort != so || c.shape != nil {
+		errs.Add(s.List[0].P, "unknown constructor "+s.List[0].Sym+" of sort "+so.Name+so.shapesHint())
 		return nil
 	}
 	if len(s.List)-1 != len(c.Args) {
 		errs.Add(s.P, c.Name+" takes "+strconv.Itoa(len(c.Args))+" arguments, not "+strconv.Itoa(len(s.List)-1))
 		return nil
 	}
+	return l.readCon(s, c, s.List[1:], scope, errs)
+}
+
+// readCon reads the node of c at s from its arguments' s-expressions xs.
+func (l *Language) readCon(s *SExpr, c *Con, xs []*SExpr, scope map[string]int, errs *interderive.ErrorList) *Term {
 	args := make([]*Term, len(c.Args))
 	for i, a := range c.Args {
 		if a.Kind != ArgVar {
 			continue
 		}
-		x := s.List[i+1]
+		x := xs[i]
 		if x.Kind != SSym {
 			errs.Add(x.P, "argument "+strconv.Itoa(i)+" of "+c.Name+" is a variable")
+			return nil
+		}
+		if l.literals[x.Sym] {
+			errs.Add(x.P, x.Sym+" is a literal of the language's shapes, not a variable")
 			return nil
 		}
 		args[i] = Var(x.P, x.Sym)
 	}
 	for i, a := range c.Args {
-		x := s.List[i+1]
+		x := xs[i]
 		switch a.Kind {
 		case ArgInt:
 			if x.Kind != SInt {
