@@ -1,6 +1,7 @@
 package sem
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -544,8 +545,15 @@ func (e *Engine) contractBy(r *Rule, t *Term, k *Kind, E Context, depth int, ste
 		}
 	}
 	ok, inner, err := e.conditions(r.Where, b, step)
-	if err != nil || !ok {
+	if err != nil {
+		var fe *FunctionError
+		if errors.As(err, &fe) && fe.Rule == "" {
+			fe.Rule = r.Name // a condition's call
+		}
 		return Contraction{}, false, err
+	}
+	if !ok {
+		return Contraction{}, false, nil
 	}
 	out.Event = r.Name
 	if r.Layer != nil {

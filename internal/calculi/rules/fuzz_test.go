@@ -113,7 +113,12 @@ func agree(ref, run *stageRun) string {
 		return "the contractions differ"
 	}
 	var re1, re2 *interderive.RuntimeError
+	var fe1, fe2 *sem.FunctionError
 	switch {
+	case errors.As(ref.err, &fe1) || errors.As(run.err, &fe2):
+		if !errors.As(ref.err, &fe1) || !errors.As(run.err, &fe2) || fe1.Error() != fe2.Error() {
+			return "the functions' errors differ: " + errString(ref.err) + " / " + errString(run.err)
+		}
 	case errors.Is(ref.err, interderive.ErrOutOfFuel) || errors.Is(run.err, interderive.ErrOutOfFuel):
 		if !errors.Is(ref.err, interderive.ErrOutOfFuel) || !errors.Is(run.err, interderive.ErrOutOfFuel) {
 			return "one stage is out of fuel, not the other: " + errString(ref.err) + " / " + errString(run.err)
