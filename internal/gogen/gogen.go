@@ -73,6 +73,9 @@ func Generate(l *sem.Language, file string) (map[string][]byte, error) {
 	for _, s := range Stages {
 		files = append(files, struct{ name, doc, body string }{s + ".go", "", g.text(s)})
 	}
+	if g.err != nil {
+		return nil, g.err
+	}
 	for _, f := range files {
 		if err := add(f.name, f.doc, f.body); err != nil {
 			return nil, err

@@ -172,7 +172,11 @@ func runInProcess(l *sem.Language, stage, src string) outcome {
 // returns the binary.
 func build(t testing.TB, file string) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(root, file))
+	path := file
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, file)
+	}
+	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,28 +300,119 @@ func TestLockstep(t *testing.T) {
 			continue // a file that does not load with the default hooks (an error example, a hook's)
 		}
 		t.Run(strings.ReplaceAll(file, "/", "_"), func(t *testing.T) {
-			progs := corpus(t, file)
+			if shaped(l) {
+				// Shapes (constructors written by templates of their own) are not
+				// written yet: the refusal must say so.
+				if _, err := Generate(l, file); err == nil || !strings.Contains(err.Error(), "shape of its own") {
+					t.Fatalf("a file with shapes: %v, want a refusal naming the shape", err)
+				}
+				return
+			}
+			progs := append(corpus(t, file), extra[file]...)
 			if len(progs) == 0 {
 				progs = []program{{"(none)", "0"}} // no corpus: the package must build and read
 			}
-			bin := build(t, file)
-			runs, answers := 0, 0
-			for _, stage := range Stages {
-				got := runBatch(t, bin, stage, progs)
-				for i, p := range progs {
-					want := runInProcess(l, stage, p.src)
-					if d := agree(want, got[i]); d != "" {
-						t.Errorf("%s on %s: %s", p.name, stage, d)
-					}
-					runs++
-					if want.kind == "" {
-						answers++
-					}
-				}
-			}
-			t.Logf("%d programs, %d runs in lockstep (%d answers)", len(progs), runs, answers)
+			lockstep(t, l, file, progs)
 		})
 	}
+	if testing.Short() {
+		return
+	}
+	for _, f := range inline {
+		t.Run(f.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), f.name+".sem")
+			if err := os.WriteFile(path, []byte(f.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l, err := sem.Load([]byte(f.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lockstep(t, l, path, f.progs)
+		})
+	}
+}
+
+// lockstep builds the package of a rule file and runs the programs on every stage,
+// comparing each outcome with the in-process stage's.
+func lockstep(t *testing.T, l *sem.Language, file string, progs []program) {
+	bin := build(t, file)
+	runs, answers := 0, 0
+	for _, stage := range Stages {
+		got := runBatch(t, bin, stage, progs)
+		for i, p := range progs {
+			want := runInProcess(l, stage, p.src)
+			if d := agree(want, got[i]); d != "" {
+				t.Errorf("%s on %s: %s", p.name, stage, d)
+			}
+			runs++
+			if want.kind == "" {
+				answers++
+			}
+		}
+	}
+	t.Logf("%d programs, %d runs in lockstep (%d answers)", len(progs), runs, answers)
+}
+
+// extra are programs that the corpus lacks, by rule file: fresh names (the Letrec
+// erratum's x_2, named x primed) and the renaming of a binder that would capture
+// (subst e_1 x x_2), both printed in the answers.
+var extra = map[string][]program{
+	"testdata/rules/cbv.sem": {
+		{"letrec-fresh", "(letrec f f (lam y f) f)"},
+		{"letrec-capture", "(letrec f f (lam f' (app f f')) f)"},
+		{"beta-under-lam", "(app (lam x (lam y (app x y))) (lam z z))"},
+	},
+}
+
+// inline are rule files whose functions fail (cmd/interderive's rulefile_test.go's
+// coinFunctions and layeredFlip): a function with no clause for its argument, one
+// that recurses past the limit, in a rule's right-hand side and in an inner layer.
+var inline = []struct {
+	name, src string
+	progs     []program
+}{
+	{"coins", `(language coins)
+(sort t (integer n) (con tally t) (con coin n) (con join t t) (con spin t))
+(kind E v)
+(value E n)
+(value E (coin n))
+(value E (join v_1 v_2))
+(function worth (t) t
+  ((worth (coin n)) n)
+  ((worth (join t_1 t_2)) (join (worth t_1) (worth t_2))))
+(function loop (t) t
+  ((loop t) (loop t)))
+(frame E (tally (hole)))
+(frame E (join (hole) t))
+(frame E (join v (hole)))
+(rule tally E (tally v) (worth v))
+(rule spin E (spin t) (loop t))
+`, []program{
+		{"worth", "(tally (join (coin 1) (coin 2)))"},
+		{"no-clause", "(tally (join (coin 1) 5))"},
+		{"too-deep", "(spin 1)"},
+	}},
+	{"layered", `(language layered)
+(sort t (integer n) (con pay c t))
+(sort c (con h) (con tl) (con pair c c))
+(class coin c (h) (tl))
+(function flip (c) c ((flip (h)) (tl)))
+(kind E v)
+(kind K k c)
+(value E n)
+(value K coin)
+(frame K (pair (hole) c))
+(frame K (pair k (hole)))
+(rule mixed K (pair coin_1 coin_2) (flip coin_2))
+(frame E (pay c (hole)))
+(rule pay E (pay c n) (pay c_2 n) (where (step K c c_2)))
+(rule paid E (pay coin n) n)
+`, []program{
+		{"flip-h", "(pay (pair (tl) (h)) 1)"},
+		{"flip-tl", "(pay (pair (h) (tl)) 1)"},
+		{"paid", "(pay (h) 7)"},
+	}},
 }
 
 // TestHooksRefused: a rule file that uses a hook written in Go (a meta-function, a
@@ -357,4 +452,14 @@ func TestHooksRefused(t *testing.T) {
 			t.Errorf("the default hooks only: %v", err)
 		}
 	}
+}
+
+// shaped reports whether a constructor of l is written by a shape of its own.
+func shaped(l *sem.Language) bool {
+	for _, c := range l.Cons {
+		if c.Shaped() {
+			return true
+		}
+	}
+	return false
 }

@@ -48,7 +48,7 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x, fail string, bind bool) {
 			g.match(e, a, fmt.Sprintf("%s.Args[%d]", x, i), fail, bind)
 		}
 	default:
-		e.p("%s // a %v cannot be matched", fail, p.Kind)
+		g.fail("a pattern of kind %v cannot be matched", p.Kind)
 	}
 }
 
@@ -154,7 +154,7 @@ func (g *gen) intOf(e *emitter, p *sem.Pattern, undef string, bd body, depth int
 		e.p("if !%s { %s }", ok, undef)
 		return n
 	}
-	e.p("%s // not an integer pattern", undef)
+	g.fail("a pattern of kind %v is not an integer", p.Kind)
 	return "0"
 }
 
@@ -204,7 +204,7 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 		}
 		return fmt.Sprintf("mk%d(%s, %s, %s)", len(args), at, g.con[p.Con.Index], join(args))
 	}
-	e.p("panic(%q)", "cannot instantiate")
+	g.fail("a template of kind %v cannot be built", p.Kind)
 	return "nil"
 }
 
@@ -283,12 +283,32 @@ func (g *gen) conditions(e *emitter, where []*sem.Cond, not string, bd body, inF
 			}
 			base := fmt.Sprintf("s%d", c.Args[1].Slot)
 			e.p("s%d = mkVar(%s.P, freshName(%s))", c.Args[0].Slot, base, join(append([]string{base + ".Name"}, avoid...)))
+		case sem.CondMatch:
+			// The term is built at the condition's place in the rule file, from
+			// scratch (depth 0), then matched, binding the pattern's metavariables.
+			errRet := bd.errRet
+			if inFunction {
+				errRet = not
+			}
+			x := g.inst(e, c.Args[1], posLit(c.P), body{errRet: errRet, depth: "0"}, 0)
+			m := e.tmp("m")
+			e.p("%s := %s", m, x)
+			g.match(e, c.Args[0], m, not, true)
+		case sem.CondCall:
+			errRet := bd.errRet
+			if inFunction {
+				errRet = not
+			}
+			x := g.inst(e, c.Args[0], posLit(c.P), body{errRet: errRet, depth: "0"}, 0)
+			e.p("if !(%s.Tag == tagBool && %s.N == 1) { %s }", x, x, not)
 		case sem.CondStep:
 			nx, ev, ok := e.tmp("next"), e.tmp("ev"), e.tmp("ok")
 			e.p("%s, %s, %s, err := step(s%d, %s)", nx, ev, ok, c.Args[0].Slot, g.kind[c.Layer.Index])
 			e.p("if err != nil { %s }", bd.errRet)
 			e.p("if !%s { %s }", ok, not)
 			e.p("s%d, inner = %s, %s", c.Args[1].Slot, nx, ev)
+		default:
+			g.fail("%s: a side condition of kind %v", c.P, c.Kind)
 		}
 	}
 }
@@ -317,4 +337,15 @@ func slots(e *emitter, n int) {
 		blanks[i] = "_"
 	}
 	e.p("%s = %s", join(blanks), join(names))
+}
+
+// posLit is the Go expression of the position p.
+func posLit(p sem.Pos) string { return fmt.Sprintf("Pos{%d, %d}", p.Line, p.Col) }
+
+// fail records that the file has something the generator does not know (a newer
+// rule language): Generate returns it as an error rather than wrong code.
+func (g *gen) fail(format string, args ...any) {
+	if g.err == nil {
+		g.err = fmt.Errorf("derive --go cannot write this rule file: "+format, args...)
+	}
 }
