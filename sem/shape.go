@@ -168,3 +168,20 @@ func (so *Sort) shapesHint() string {
 	}
 	return " (written " + strings.Join(ws, ", ") + ")"
 }
+
+// Write writes a node of c whose arguments are args as programs write it: by c's
+// shape, or as (NAME ARG ...); its literals, brackets and spaces as text (lit), its
+// arguments as the terms to write in their places (term), in order. The printers
+// that walk terms with a stack of their own use it to stay without recursion.
+func (c *Con) Write(args []*Term, lit func(string), term func(*Term)) {
+	if c.shape != nil {
+		c.shape.written(args, lit, term)
+		return
+	}
+	lit("(" + c.Name)
+	for _, a := range args {
+		lit(" ")
+		term(a)
+	}
+	lit(")")
+}

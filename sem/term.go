@@ -142,9 +142,9 @@ func FormatBounded(t *Term, b interderive.PrintBudget) (string, error) {
 		case TermClo: // a closure, where only a term read back was expected
 			stack = append(stack, item{lit: "[ρ]"}, item{t: it.t.Body})
 		case TermCon:
-			if sh := it.t.Con.shape; sh != nil {
+			if it.t.Con.shape != nil {
 				var items []item // the shape's, in order, pushed last first
-				sh.written(it.t.Args, func(s string) { items = append(items, item{lit: s}) }, func(t *Term) { items = append(items, item{t: t}) })
+				it.t.Con.Write(it.t.Args, func(s string) { items = append(items, item{lit: s}) }, func(t *Term) { items = append(items, item{t: t}) })
 				for i := len(items) - 1; i >= 0; i-- {
 					stack = append(stack, items[i])
 				}

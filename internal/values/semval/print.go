@@ -89,10 +89,10 @@ func (p *Printer) closure(w *interderive.BoundedBuilder, c *sem.Term) {
 			w.Fail(err)
 			w.WriteString("[" + env + "]")
 		default:
-			w.WriteString("(" + c.Con.Name)
-			stack = append(stack, item{lit: ")"})
-			for i := len(c.Args) - 1; i >= 0; i-- {
-				stack = append(stack, item{c: c.Args[i]}, item{lit: " "})
+			var items []item // the node as programs write it, pushed last first
+			c.Con.Write(c.Args, func(s string) { items = append(items, item{lit: s}) }, func(a *sem.Term) { items = append(items, item{c: a}) })
+			for i := len(items) - 1; i >= 0; i-- {
+				stack = append(stack, items[i])
 			}
 		}
 	}

@@ -2,6 +2,8 @@ package semval
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -57,5 +59,27 @@ func TestPrinter(t *testing.T) {
 	cut := NewPrinter(interderive.PrintBudget{Max: 8})
 	if got, err := cut.Closure(outer); got != "(lam x (" || !errors.Is(err, interderive.ErrOutputLimit) {
 		t.Errorf("cut at 8 bytes: %q, %v", got, err)
+	}
+}
+
+// TestPrinterShapes: a node of closures of a constructor with a shape prints by its
+// shape, as the program wrote it: ((λ (x num) x) 1) expanded is the node (app ...)
+// of two closures under ε, written (e e).
+func TestPrinterShapes(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "sem", "testdata", "shapes", "stlc.sem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sem.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := l.ReadTerm([]byte("((λ (x num) x) 1)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPrinter(interderive.PrintBudget{})
+	if got, err := p.Closure(sem.View(sem.Leaf(prog, nil))); got != "((λ (x num) x)[ε] 1[ε])" || err != nil {
+		t.Errorf("got %q, %v; want ((λ (x num) x)[ε] 1[ε])", got, err)
 	}
 }
