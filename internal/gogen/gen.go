@@ -56,11 +56,6 @@ func newGen(l *sem.Language, file string) *gen {
 // check refuses what the generated code cannot run: a hook written in Go, a prim or
 // an atom type not of the default hooks.
 func check(l *sem.Language) error {
-	for _, c := range l.Cons {
-		if c.Shaped() {
-			return fmt.Errorf("%s: constructor %s is written by a shape of its own in programs: derive --go writes only constructors written (NAME ARG ...)", c.P, c.Name)
-		}
-	}
 	defaults := sem.DefaultHooks()
 	for _, f := range l.Functions {
 		if f.Hook != nil {

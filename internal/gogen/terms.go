@@ -123,6 +123,9 @@ func (g *gen) termsFile() (string, error) {
 	}
 	e.p("}")
 	e.p("")
+	if err := g.shapes(e); err != nil {
+		return "", err
+	}
 	// The builders of the right-hand sides, one a arity.
 	arities := map[int]bool{}
 	for _, c := range l.Cons {
@@ -178,4 +181,63 @@ func conDecl(c *sem.Con) string {
 		s += " " + name
 	}
 	return s + ")"
+}
+
+// shapes emits conShape, the shape each constructor is written by in programs and
+// answers (nil: (NAME ARG ...)), and shapeLiterals, the literal symbols of the
+// shapes, never variables. A shape is read back from sem's printer: the node of the
+// constructor on the arguments #0, #1, ... printed, then read as an s-expression.
+func (g *gen) shapes(e *emitter) error {
+	literals := map[string]bool{}
+	var lits []string
+	e.p("// conShape is the shape each constructor is written by, nil for (NAME ARG ...).")
+	e.p("var conShape = [...]*shapeNode{")
+	for _, c := range g.l.Cons {
+		if !c.Shaped() {
+			e.p("nil, // %s", c.Name)
+			continue
+		}
+		args := make([]*sem.Term, len(c.Args))
+		for i := range args {
+			args[i] = sem.Var(sem.Pos{}, fmt.Sprintf("#%d", i))
+		}
+		text := sem.Format(sem.App(sem.Pos{}, c, args...))
+		ss, err := sem.ReadSExprs([]byte(text))
+		if err != nil || len(ss) != 1 {
+			return fmt.Errorf("the shape of %s, %s, does not read back: %v", c.Name, text, err)
+		}
+		var lit func(s *sem.SExpr) string
+		lit = func(s *sem.SExpr) string {
+			switch s.Kind {
+			case sem.SSym:
+				var i int
+				if _, err := fmt.Sscanf(s.Sym, "#%d", &i); err == nil && fmt.Sprintf("#%d", i) == s.Sym {
+					return fmt.Sprintf("{arg: %d}", i)
+				}
+				if !literals[s.Sym] {
+					literals[s.Sym] = true
+					lits = append(lits, s.Sym)
+				}
+				return fmt.Sprintf("{arg: -1, lit: %q}", s.Sym)
+			case sem.SList:
+				parts := make([]string, len(s.List))
+				for i, x := range s.List {
+					parts[i] = lit(x)
+				}
+				return fmt.Sprintf("{arg: -1, isList: true, list: []*shapeNode{%s}}", strings.Join(parts, ", "))
+			}
+			return "{arg: -1}"
+		}
+		e.p("&shapeNode%s, // %s: %s", lit(ss[0]), c.Name, text)
+	}
+	e.p("}")
+	e.p("")
+	e.p("// shapeLiterals are the literal symbols of the shapes: never variables.")
+	e.p("var shapeLiterals = map[string]bool{")
+	for _, s := range lits {
+		e.p("%q: true,", s)
+	}
+	e.p("}")
+	e.p("")
+	return nil
 }
