@@ -20,6 +20,9 @@ type Language struct {
 	// clauses tried in order, called from right-hand sides, computed in one go (no
 	// contraction).
 	Functions []*Function
+	// Judgments are the judgment forms of the file (Redex's define-judgment-form):
+	// relations defined by inference rules, run by their modes (judgment.go).
+	Judgments []*Judgment
 	// Layers are the kinds a rule steps by (where (step K a b)): an inner layer, whose
 	// contractions are reported as sub-events Rule/<inner rule>.
 	Layers []*Kind
@@ -31,13 +34,14 @@ type Language struct {
 	// two disciplines.
 	Substitute bool
 
-	src   []byte     // the rule file's source (Parse), for those errors' lines
-	hooks *Hooks     // the hooks the file was read with (Parse: DefaultHooks)
-	run   *runLimits // a run's copy of the language: its limits, which functions watch (guarded)
-	cons  map[string]*Con
-	kinds map[string]*Kind
-	funcs map[string]*Function
-	metas map[string]MetaSort // a metavariable's base name (before _) and its sort
+	src       []byte     // the rule file's source (Parse), for those errors' lines
+	hooks     *Hooks     // the hooks the file was read with (Parse: DefaultHooks)
+	run       *runLimits // a run's copy of the language: its limits, which functions watch (guarded)
+	cons      map[string]*Con
+	kinds     map[string]*Kind
+	funcs     map[string]*Function
+	judgments map[string]*Judgment
+	metas     map[string]MetaSort // a metavariable's base name (before _) and its sort
 	// literals are the literal symbols of the constructors' shapes: never variables
 	// (Redex's variable-not-otherwise-mentioned).
 	literals map[string]bool

@@ -111,7 +111,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			}
 		case "sort":
 			p.sortHeader(s)
-		case "kind", "class", "function", "hook", "value", "frame", "rule", "stuck", "answer", "notation", "":
+		case "kind", "class", "function", "hook", "judgment", "value", "frame", "rule", "stuck", "answer", "notation", "":
 		default:
 			p.errorf(s.List[0].P, "unknown declaration %s: expected %s", s.List[0].Sym, declarationWords())
 		}
@@ -143,6 +143,7 @@ func (p *langParser) parse(ss []*SExpr) {
 	}
 	classes := map[*SExpr]*Class{}
 	funcs := map[*SExpr]*Function{}
+	judgments := map[*SExpr]*Judgment{}
 	for _, s := range ss {
 		if s.Kind == SList && len(s.List) > 0 && s.List[0].Kind == SSym {
 			switch s.List[0].Sym {
@@ -156,6 +157,10 @@ func (p *langParser) parse(ss []*SExpr) {
 				}
 			case "hook":
 				p.hookHeader(s)
+			case "judgment":
+				if j := p.judgmentHeader(s); j != nil {
+					judgments[s] = j
+				}
 			}
 		}
 	}
@@ -169,6 +174,11 @@ func (p *langParser) parse(ss []*SExpr) {
 		}
 		if f := funcs[s]; f != nil {
 			p.functionBody(f, s)
+		}
+	}
+	for _, s := range ss {
+		if j := judgments[s]; j != nil {
+			p.judgmentBody(j, s)
 		}
 	}
 	for _, s := range ss {

@@ -156,7 +156,7 @@ func (p *langParser) sortOfTemplate(s *SExpr, ps *patScope) *Sort {
 			return ms.Sort
 		}
 		if _, ok := p.metaOf(s); ok {
-			p.errorf(s.P, "metavariable %s is not bound by the left-hand side", s.Sym)
+			p.errorf(s.P, "metavariable %s is not %s", s.Sym, ps.boundBy())
 			return nil
 		}
 	case s.Kind == SList && len(s.List) > 0 && s.List[0].Kind == SSym:
@@ -237,7 +237,7 @@ func (p *langParser) boundMeta(s *SExpr, ps *patScope) *Pattern {
 	}
 	slot, ok := ps.slots[s.Sym]
 	if !ok {
-		p.errorf(s.P, "metavariable %s is not bound by the left-hand side", s.Sym)
+		p.errorf(s.P, "metavariable %s is not %s", s.Sym, ps.boundBy())
 		return nil
 	}
 	return &Pattern{P: s.P, Kind: PatMeta, Meta: s.Sym, Sort: ps.sorts[s.Sym], Slot: slot}
@@ -300,6 +300,17 @@ type patScope struct {
 	slots map[string]int
 	sorts map[string]MetaSort
 	holes int
+	// unbound says what binds the metavariables, for an error that met an unbound
+	// one ("" for a rule's: the left-hand side).
+	unbound string
+}
+
+// boundBy says what binds a metavariable where ps reads, for an error.
+func (ps *patScope) boundBy() string {
+	if ps.unbound != "" {
+		return ps.unbound
+	}
+	return "bound by the left-hand side"
 }
 
 func newPatScope(mode patMode, k *Kind) *patScope {
@@ -382,7 +393,7 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 		switch ps.mode {
 		case patRHS, patCond:
 			if !bound {
-				p.errorf(s.P, "metavariable %s is not bound by the left-hand side", s.Sym)
+				p.errorf(s.P, "metavariable %s is not %s", s.Sym, ps.boundBy())
 				return nil
 			}
 			if bs := ps.sorts[s.Sym]; bs != ms {

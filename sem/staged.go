@@ -70,6 +70,21 @@ func (l *Language) stage() {
 			condPatterns(c.Where, walk)
 		}
 	}
+	for _, j := range l.Judgments {
+		for _, r := range j.Rules {
+			for _, a := range r.Conclusion {
+				walk(a)
+			}
+			for _, pr := range r.Premises {
+				for _, a := range pr.Args {
+					walk(a)
+				}
+				if pr.Cond != nil {
+					condPatterns([]*Cond{pr.Cond}, walk)
+				}
+			}
+		}
+	}
 }
 
 // kindPatterns calls f on the patterns of the kinds' declarations: values, frames,

@@ -180,6 +180,12 @@ func (t *Term) String() string { return Format(t) }
 // constructor applied to its arguments, (lam x (add x 1)). Every node keeps its
 // position. It never panics; on failure the error is an interderive.ErrorList.
 func (l *Language) ReadTerm(src []byte) (*Term, error) {
+	return l.ReadTermOf(src, l.Sorts[0], false)
+}
+
+// ReadTermOf reads a term of the sort so: closed, or, open, with free variables (a
+// judgment's argument: the variables a typing environment names).
+func (l *Language) ReadTermOf(src []byte, so *Sort, open bool) (*Term, error) {
 	ss, err := ReadSExprs(src)
 	if err != nil {
 		return nil, err
@@ -194,7 +200,11 @@ func (l *Language) ReadTerm(src []byte) (*Term, error) {
 		errs.Add(ss[1].P, "a second term after the program")
 		return nil, errs
 	}
-	t := l.readTerm(ss[0], l.Sorts[0], map[string]int{}, &errs)
+	scope := map[string]int{}
+	if open {
+		scope = nil // every variable is in scope
+	}
+	t := l.readTerm(ss[0], so, scope, &errs)
 	if len(errs) > 0 {
 		errs.Sort()
 		return nil, errs
@@ -220,7 +230,7 @@ func (l *Language) readTerm(s *SExpr, so *Sort, scope map[string]int, errs *inte
 		}
 		if !so.Vars {
 			errs.Add(s.P, "sort "+so.Name+" has no variables"+so.atomsHint())
-		} else if scope[s.Sym] == 0 {
+		} else if scope != nil && scope[s.Sym] == 0 {
 			errs.Add(s.P, "unbound variable "+s.Sym)
 		}
 		return Var(s.P, s.Sym)
@@ -279,11 +289,15 @@ func (l *Language) readCon(s *SExpr, c *Con, xs []*SExpr, scope map[string]int, 
 			args[i] = Int(x.P, x.N)
 		case ArgTerm:
 			for _, b := range c.scope[i] {
-				scope[args[b].Name]++
+				if scope != nil {
+					scope[args[b].Name]++
+				}
 			}
 			args[i] = l.readTerm(x, a.Sort, scope, errs)
 			for _, b := range c.scope[i] {
-				scope[args[b].Name]--
+				if scope != nil {
+					scope[args[b].Name]--
+				}
 			}
 			if args[i] == nil {
 				return nil
