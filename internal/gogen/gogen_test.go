@@ -403,6 +403,30 @@ var inline = []struct {
 		{"no-clause", "(tally (join (coin 1) 5))"},
 		{"too-deep", "(spin 1)"},
 	}},
+	{"conditions", `(language conds)
+(sort t (integer n) (atom bool b) (con test t) (con pick t))
+(kind E v)
+(value E n)
+(value E b)
+(frame E (test (hole)))
+(frame E (pick (hole)))
+(function one (t) t ((one 1) 1))
+(function big (t) t ((big 2) true) ((big 3) false))
+(rule test E (test n) n_2 (where (match n_2 (one n))))
+(rule test E (test n) 0)
+(rule pick E (pick n) 0 (where (big n)))
+(rule pick E (pick n) 1)
+(stuck E (test b) "a test of a boolean")
+(stuck E (pick b) "a pick of a boolean")
+`, []program{
+		{"match", "(test 1)"},
+		{"match-no-clause", "(test 5)"},
+		{"call-true", "(pick 2)"},
+		{"call-false", "(pick 3)"},
+		{"call-no-clause", "(pick 7)"},
+		{"stuck", "(pick (pick 3))"},
+		{"declared-stuck", "(test true)"},
+	}},
 	{"layered", `(language layered)
 (sort t (integer n) (con pay c t))
 (sort c (con h) (con tl) (con pair c c))

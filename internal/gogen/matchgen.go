@@ -266,7 +266,8 @@ func (g *gen) rule(e *emitter, r *sem.Rule) {
 	if r.Layer != nil {
 		e.p("inner := \"\"")
 	}
-	g.conditions(e, r.Where, not, body{errRet: "return contraction{}, false, err", depth: "0"}, false)
+	// A condition's failing function is told the rule, as the right-hand side's is.
+	g.conditions(e, r.Where, not, body{errRet: "return contraction{}, false, namingRule(" + strconv.Quote(r.Name) + ", err)", depth: "0"}, false)
 	if r.Layer != nil {
 		e.p("out.event = %q + inner", r.Name+"/")
 	} else {
