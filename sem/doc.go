@@ -33,6 +33,8 @@
 //	(function NAME (SORT ...) SORT CLAUSE ...) a meta-function, computed within a contraction
 //	(hook NAME (SORT ...) SORT)              a meta-function written in Go (Hooks), named
 //	(notation CON "LATEX")                  how render typesets a constructor (#1 ... #n)
+//	(judgment NAME (SORT ...) (MODE ...)    a judgment, its positions' sorts and modes
+//	  (infer RULE (NAME ARG ...) PREMISE ...) ...)  (I, O), its rules (judgment.go)
 //
 // A metavariable is a declared metavariable name, optionally with a subscript: t,
 // t_1, v, n_2, x_f. Left-hand sides are linear (each metavariable once); a value
