@@ -29,7 +29,25 @@ type Derivation struct {
 // the first premise that no derivation of it satisfies).
 type Judged struct {
 	Derivations []*Derivation
-	Failures    []string
+	Failures    []Failure
+}
+
+// Failure is why a rule gives no derivation of the judgment searched: its
+// conclusion does not match the inputs (Premise -1), or its premise numbered Premise
+// (from 0) holds of no derivation.
+type Failure struct {
+	Judgment *Judgment
+	Rule     *Inference
+	Premise  int
+}
+
+// String says it for a person: "rule t-app: premise 1, (typeof Γ e_1 (arrow τ_2
+// τ)), does not hold".
+func (f Failure) String() string {
+	if f.Premise < 0 {
+		return fmt.Sprintf("rule %s: the inputs do not match its conclusion %s", f.Rule.Name, formatJudgment(f.Judgment, f.Rule.Conclusion))
+	}
+	return fmt.Sprintf("rule %s: premise %d, %s, does not hold", f.Rule.Name, f.Premise+1, formatPremise(f.Rule.Premises[f.Premise]))
 }
 
 // Judge searches for the derivations of the judgment j on the inputs (by position;
@@ -66,7 +84,7 @@ type judge struct {
 	e        *Engine
 	max      int
 	err      error
-	failures []string // the top goal's rules' failures
+	failures []Failure // the top goal's rules' failures
 }
 
 // solve calls k with each derivation of j on in, in order, as long as k returns true;
@@ -85,7 +103,7 @@ func (s *judge) solve(j *Judgment, in []*Term, depth int, k func(*Derivation) bo
 		b := make([]*Term, r.Metas)
 		if !s.inputs(j, r.Conclusion, in, b) {
 			if depth == 0 {
-				s.failures = append(s.failures, fmt.Sprintf("rule %s: the inputs do not match its conclusion %s", r.Name, formatJudgment(j, r.Conclusion)))
+				s.failures = append(s.failures, Failure{Judgment: j, Rule: r, Premise: -1})
 			}
 			continue
 		}
@@ -94,7 +112,7 @@ func (s *judge) solve(j *Judgment, in []*Term, depth int, k func(*Derivation) bo
 			return false
 		}
 		if depth == 0 && failed >= 0 {
-			s.failures = append(s.failures, fmt.Sprintf("rule %s: premise %d, %s, does not hold", r.Name, failed+1, formatPremise(r.Premises[failed])))
+			s.failures = append(s.failures, Failure{Judgment: j, Rule: r, Premise: failed})
 		}
 	}
 	return true

@@ -1,5 +1,11 @@
 package sem
 
+import (
+	"fmt"
+
+	"github.com/interderive/interderive"
+)
+
 // Judgments: relations defined by inference rules, as Redex's define-judgment-form,
 // run by their modes.
 //
@@ -245,4 +251,93 @@ func (p *langParser) judgmentNames() string {
 		names[i] = j.Name
 	}
 	return " (" + known("judgments", names) + ")"
+}
+
+// Typing is the judgment a rule file types its programs with, (typing (JUDGMENT ARG
+// ...)): at one input position a metavariable of the programs' sort, where the program
+// goes; at each other input a closed term (the empty environment); at the output a
+// metavariable, the program's type.
+type Typing struct {
+	P        Pos
+	Judgment *Judgment
+	Args     []*Pattern // the closed terms at the other inputs; nil at the program's and the type's
+	Program  int        // the program's position
+	Type     int        // the type's position
+}
+
+// typing reads (typing (JUDGMENT ARG ...)).
+func (p *langParser) typing(s *SExpr) {
+	const usage = "(typing (JUDGMENT ARG ...)): a metavariable of the programs' sort where the program goes, closed terms at the other inputs, a metavariable at the output"
+	if !p.form(s, 2, 2, usage) {
+		return
+	}
+	if p.l.Typing != nil {
+		p.errorf(s.P, "a second (typing ...): the programs are typed by %s", p.l.Typing.Judgment.Name)
+		return
+	}
+	g := s.List[1]
+	if g.Kind != SList || len(g.List) == 0 || g.List[0].Kind != SSym {
+		p.errorf(g.P, "expected a judgment, not %s: %s", token(g), usage)
+		return
+	}
+	j, ok := p.l.judgments[g.List[0].Sym]
+	if !ok {
+		p.errorf(g.List[0].P, "unknown judgment %s%s", g.List[0].Sym, p.judgmentNames())
+		return
+	}
+	args := p.judgmentArgs(j, g)
+	if args == nil {
+		return
+	}
+	ty := &Typing{P: s.P, Judgment: j, Args: make([]*Pattern, len(args)), Program: -1, Type: -1}
+	ps := newPatScope(patRHS, nil)
+	ps.unbound = "a program's or a type's place: the other inputs are closed terms"
+	for i, a := range args {
+		_, meta := p.metaOf(a)
+		switch {
+		case j.Out[i] && (!meta || ty.Type >= 0):
+			p.errorf(a.P, "expected a metavariable at the output, the program's type, not %s (one output: %s)", token(a), usage)
+			return
+		case j.Out[i]:
+			ty.Type = i
+		case meta && ty.Program < 0 && j.Params[i].Sort == p.l.Sorts[0]:
+			ty.Program = i
+		default:
+			if ty.Args[i] = p.pattern(a, j.Params[i], ps); ty.Args[i] == nil {
+				return
+			}
+		}
+	}
+	if ty.Program < 0 || ty.Type < 0 {
+		p.errorf(g.P, "%s has no place for the program (a metavariable of sort %s at an input) or for its type: %s", token(g), p.l.Sorts[0].Name, usage)
+		return
+	}
+	p.l.Typing = ty
+}
+
+// TypeOf types the program t by the file's typing judgment (Typing): its type, from
+// the first derivation; nil and why when there is none.
+func (l *Language) TypeOf(t *Term, opts interderive.Options) (*Term, []Failure, error) {
+	ty := l.Typing
+	if ty == nil {
+		return nil, nil, fmt.Errorf("the rule file types no program: it has no (typing ...)")
+	}
+	e := &Engine{l: l}
+	in := make([]*Term, len(ty.Args))
+	for i, a := range ty.Args {
+		if a == nil {
+			continue
+		}
+		c, err := e.instantiate(a, nil, t.P, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		in[i] = c
+	}
+	in[ty.Program] = t
+	out, err := l.Judge(ty.Judgment, in, 1, opts)
+	if err != nil || len(out.Derivations) == 0 {
+		return nil, out.Failures, err
+	}
+	return out.Derivations[0].Args[ty.Type], nil, nil
 }

@@ -14,7 +14,7 @@ import (
 // loadJudgments loads sem/testdata/judgments/stlc.sem.
 func loadJudgments(t *testing.T) *sem.Language {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", "judgments", "stlc.sem"))
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", "stlc.sem"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,11 @@ func TestJudgeDerivation(t *testing.T) {
 func TestJudgeFailures(t *testing.T) {
 	l := loadJudgments(t)
 	out := typeOf(t, l, "·", "(1 1)")
-	got := strings.Join(out.Failures, "\n")
+	var lines []string
+	for _, f := range out.Failures {
+		lines = append(lines, f.String())
+	}
+	got := strings.Join(lines, "\n")
 	for _, want := range []string{
 		"rule t-num: the inputs do not match its conclusion (typeof Γ number (num))",
 		"rule t-app: premise 1, (typeof Γ e_1 (arrow τ_2 τ)), does not hold",

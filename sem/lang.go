@@ -23,6 +23,9 @@ type Language struct {
 	// Judgments are the judgment forms of the file (Redex's define-judgment-form):
 	// relations defined by inference rules, run by their modes (judgment.go).
 	Judgments []*Judgment
+	// Typing is the judgment that types the programs, if the file names one
+	// ((typing ...)): run, check, compare and trace type a program before they run it.
+	Typing *Typing
 	// Layers are the kinds a rule steps by (where (step K a b)): an inner layer, whose
 	// contractions are reported as sub-events Rule/<inner rule>.
 	Layers []*Kind

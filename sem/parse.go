@@ -111,7 +111,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			}
 		case "sort":
 			p.sortHeader(s)
-		case "kind", "class", "function", "hook", "judgment", "value", "frame", "rule", "stuck", "answer", "notation", "":
+		case "kind", "class", "function", "hook", "judgment", "typing", "value", "frame", "rule", "stuck", "answer", "notation", "":
 		default:
 			p.errorf(s.List[0].P, "unknown declaration %s: expected %s", s.List[0].Sym, declarationWords())
 		}
@@ -179,6 +179,11 @@ func (p *langParser) parse(ss []*SExpr) {
 	for _, s := range ss {
 		if j := judgments[s]; j != nil {
 			p.judgmentBody(j, s)
+		}
+	}
+	for _, s := range ss {
+		if s.Kind == SList && len(s.List) > 0 && isSym(s.List[0], "typing") {
+			p.typing(s)
 		}
 	}
 	for _, s := range ss {

@@ -85,6 +85,7 @@ func (l *Language) render(decls []*SExpr, opts RenderOptions) *Rendering {
 	ts.writeFunctions(&b, shown)
 	r.Rules = ts.writeRules(&b, shown)
 	r.Stucks = ts.writeStucks(&b, shown)
+	ts.writeJudgments(&b, shown)
 	if len(r.Verbatim) > 0 {
 		b.WriteString("\n\\subsection*{Other declarations}\n\n\\noindent The declarations that have no notation here yet, as written.\n{\\raggedright\n")
 		for _, d := range r.Verbatim {

@@ -1,5 +1,7 @@
 package sem
 
+import "slices"
+
 // Which declarations render has a notation for: each found in the language by its
 // position and printed back to exactly what the file says.
 
@@ -39,6 +41,12 @@ func (l *Language) declarations() map[Pos]any {
 	}
 	for _, f := range l.Functions {
 		at[f.P] = f
+	}
+	for _, j := range l.Judgments {
+		at[j.P] = j
+	}
+	if l.Typing != nil {
+		at[l.Typing.P] = l.Typing
 	}
 	return at
 }
@@ -97,6 +105,10 @@ func (l *Language) classify(d *SExpr, decl any, shown map[any]bool, r *Rendering
 		for i, c := range x.Clauses {
 			ok = ok && sameClause(x, c, args[3+i])
 		}
+	case *Judgment:
+		ok = d.List[0].Sym == "judgment" && sameJudgment(x, args)
+	case *Typing:
+		ok = d.List[0].Sym == "typing" && sameTyping(x, args)
 	case *Stuck:
 		ok = d.List[0].Sym == "stuck" && len(args) == 3 && isSym(args[0], x.Kind.Name) && samePattern(x.Pat, args[1]) &&
 			args[2].Kind == SStr && args[2].Sym == x.Reason
@@ -143,6 +155,12 @@ func conName(s *SExpr) string {
 
 // sameCon reports whether (con NAME ARG ... (bind I J ...) ...) says exactly what c is.
 func sameCon(c *Con, s *SExpr) bool {
+	if c.shape != nil {
+		// Its shape, checked when it was read, is how programs write it: not typeset.
+		s = &SExpr{P: s.P, Kind: SList, List: slices.DeleteFunc(slices.Clone(s.List), func(x *SExpr) bool {
+			return x.Kind == SList && len(x.List) > 0 && isSym(x.List[0], "shape")
+		})}
+	}
 	if len(s.List) != 2+len(c.Args)+len(c.Binds) || !isSym(s.List[1], c.Name) {
 		return false
 	}

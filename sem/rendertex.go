@@ -246,6 +246,8 @@ func texIdent(name string) string {
 	switch {
 	case len(word) == 1 && isLetter(word[0]):
 		return word + primes
+	case greek[word] != "":
+		return greek[word] + primes
 	case isWord(word):
 		return `\mathit{` + word + "}" + primes
 	}
@@ -281,6 +283,10 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 func texText(s string) string {
 	var b strings.Builder
 	for _, c := range s {
+		if g := greek[string(c)]; g != "" {
+			b.WriteString(`\ensuremath{` + g + "}") // in text and in math alike
+			continue
+		}
 		switch c {
 		case '\\':
 			b.WriteString(`\textbackslash{}`)
@@ -305,4 +311,16 @@ func texText(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// greek are the Greek letters, and the symbols Redex models write names with, as
+// LaTeX commands: a metavariable τ is typeset \tau, an environment Γ \Gamma.
+var greek = map[string]string{
+	"α": `\alpha`, "β": `\beta`, "γ": `\gamma`, "δ": `\delta`, "ε": `\epsilon`, "ζ": `\zeta`, "η": `\eta`,
+	"θ": `\theta`, "ι": `\iota`, "κ": `\kappa`, "λ": `\lambda`, "μ": `\mu`, "ν": `\nu`, "ξ": `\xi`, "ο": "o",
+	"π": `\pi`, "ρ": `\rho`, "σ": `\sigma`, "ς": `\varsigma`, "τ": `\tau`, "υ": `\upsilon`, "φ": `\phi`,
+	"χ": `\chi`, "ψ": `\psi`, "ω": `\omega`,
+	"Γ": `\Gamma`, "Δ": `\Delta`, "Θ": `\Theta`, "Λ": `\Lambda`, "Ξ": `\Xi`, "Π": `\Pi`, "Σ": `\Sigma`,
+	"Υ": `\Upsilon`, "Φ": `\Phi`, "Ψ": `\Psi`, "Ω": `\Omega`,
+	"·": `\cdot`, "→": `\to`, "⊢": `\vdash`, "∅": `\emptyset`,
 }

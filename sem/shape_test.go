@@ -14,7 +14,7 @@ import (
 // loadShapes loads sem/testdata/shapes/stlc.sem.
 func loadShapes(t *testing.T) *sem.Language {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", "shapes", "stlc.sem"))
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", "stlc.sem"))
 	if err != nil {
 		t.Fatal(err)
 	}

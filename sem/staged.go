@@ -70,6 +70,11 @@ func (l *Language) stage() {
 			condPatterns(c.Where, walk)
 		}
 	}
+	if l.Typing != nil {
+		for _, a := range l.Typing.Args {
+			walk(a)
+		}
+	}
 	for _, j := range l.Judgments {
 		for _, r := range j.Rules {
 			for _, a := range r.Conclusion {

@@ -29,7 +29,7 @@ it and its premises indented below, at most --max of them; or, when there is non
 why: each rule whose conclusion does not match the inputs, and, for each that does,
 the premise that no derivation satisfies (exit status 1).
 
-  interderive judge sem/testdata/judgments/stlc.sem typeof '·' '((λ (x num) x) 1)'
+  interderive judge testdata/rules/stlc.sem typeof '·' '((λ (x num) x) 1)'
 
 ` + exitStatusHelp,
 		Args: cobra.MinimumNArgs(2),

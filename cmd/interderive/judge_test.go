@@ -12,7 +12,7 @@ import (
 // 1); an unknown judgment, a wrong number of inputs and an unreadable input are
 // errors (exit 2).
 func TestJudge(t *testing.T) {
-	file := filepath.Join("..", "..", "sem", "testdata", "judgments", "stlc.sem")
+	file := filepath.Join("..", "..", "testdata", "rules", "stlc.sem")
 	derivation := `(typeof · ((λ (x num) x) 1) num)   by t-app
   (typeof · (λ (x num) x) (num -> num))   by t-lam
     (typeof (x num ·) x num)   by t-var

@@ -354,7 +354,7 @@ func lockstep(t *testing.T, l *sem.Language, file string, progs []program) {
 // erratum's x_2, named x primed) and the renaming of a binder that would capture
 // (subst e_1 x x_2), both printed in the answers.
 var extra = map[string][]program{
-	"sem/testdata/shapes/stlc.sem": { // constructors written by shapes of their own
+	"testdata/rules/stlc.sem": { // constructors written by shapes of their own
 		{"beta", "((λ (x num) (+ x 1)) 41)"},
 		{"if0", "(if0 0 1 2)"},
 		{"higher-order", "((λ (f (num -> num)) (f 3)) (λ (y num) (+ y y)))"},

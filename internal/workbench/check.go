@@ -255,6 +255,9 @@ func (p *CheckPlan) Run(r CheckRun, opts CheckOptions) []Failure {
 	if err != nil && !Matches(want, got) || err == nil && !MatchesIn(p.Calculus, want, got, out) {
 		fs = fail("expected %s, got %s", shown, got)
 	}
+	if wantType, ok := p.Expect.Type[r.Variant]; ok {
+		fs = append(fs, p.checkType(r, wantType)...)
+	}
 	if !mode.Reference {
 		return fs
 	}
@@ -330,4 +333,21 @@ func (w *Workbench) PlanFiles(files []string, lang string, stdin io.Reader, opts
 		}
 	}
 	return plans, errs
+}
+
+// checkType checks the program's type against the file's type: line, where its
+// calculus types it (Typed); a calculus that types no program fails the line.
+func (p *CheckPlan) checkType(r CheckRun, want string) []Failure {
+	typed, ok := p.prog.(Typed)
+	got, types := "", false
+	if ok {
+		got, types = typed.TypeOf()
+	}
+	switch {
+	case !types:
+		return []Failure{{CheckRun: r, What: "a type: line, but the calculus types no program (a rule file names its typing judgment with (typing ...))"}}
+	case !Matches(want, got):
+		return []Failure{{CheckRun: r, What: fmt.Sprintf("expected type %s, got %s", want, got)}}
+	}
+	return nil
 }

@@ -19,6 +19,7 @@ import (
 //	-- expect-approx: 0.8414709848078965   (reals compared to a relative 1e-9)
 //	-- rules[v1]: R1, R2         (contractions that must occur)
 //	-- fuel: N                   (the contraction budget for this file)
+//	-- type: T                   (the program's type, where its calculus types it: Typed)
 //
 // ANSWER is what run prints (Outcome.Observation), or "type error" (rejected
 // statically), or "out of fuel", or "run-time error: REASON" (a run that stopped at a
@@ -28,11 +29,19 @@ import (
 type Expectations struct {
 	Answer map[string]string   // variant -> expected answer
 	Rules  map[string][]string // variant -> rules that must fire
+	Type   map[string]string   // variant -> expected type
 	Fuel   int                 // 0: the default
 }
 
+// Typed is a program whose calculus types it before it runs (a rule file with a
+// typing judgment): its type as printed, and whether the calculus types programs at
+// all.
+type Typed interface {
+	TypeOf() (string, bool)
+}
+
 // Directives are the keywords of the expectation comments.
-func Directives() []string { return []string{"expect", "expect-approx", "rules", "fuel"} }
+func Directives() []string { return []string{"expect", "expect-approx", "rules", "fuel", "type"} }
 
 // A directiveLine is a comment line shaped as a directive: -- WORD: ARG or
 // -- WORD[LIST]: ARG, at the start of a line (after blanks). Columns count runes
@@ -175,7 +184,7 @@ func editDistance(a, b string) int {
 // variant or a second fuel line, and rules for a variant that has no expectation.
 func ParseExpectations(src []byte, c Calculus) (Expectations, error) {
 	p, comment := c.Variant(), lineComment(c)
-	x := Expectations{Answer: map[string]string{}, Rules: map[string][]string{}}
+	x := Expectations{Answer: map[string]string{}, Rules: map[string][]string{}, Type: map[string]string{}}
 	var errs interderive.ErrorList
 	errorf := func(line, col int, format string, args ...any) {
 		errs = append(errs, interderive.Errorf(interderive.Pos{Line: int32(line), Col: int32(col)}, format, args...))
@@ -239,6 +248,18 @@ func ParseExpectations(src []byte, c Calculus) (Expectations, error) {
 					continue
 				}
 				x.Answer[v] = arg
+			}
+		case "type":
+			if d.arg == "" {
+				errorf(line, d.argCol, "an empty type: write the type after the colon")
+				continue
+			}
+			for _, v := range variants {
+				if old, dup := x.Type[v]; dup {
+					errorf(line, d.wordCol, "a second type for %s (already %q)", v, old)
+					continue
+				}
+				x.Type[v] = d.arg
 			}
 		case "rules":
 			for _, r := range strings.Split(d.arg, ",") {

@@ -55,7 +55,7 @@ func TestParseExpectationsErrors(t *testing.T) {
 		{"upper case", "-- Expect: 4\n3", `1:4: unknown directive "Expect": did you mean "expect"?`},
 		{"rule for rules", "-- expect: 4\n  -- rule: dec\n3", `2:6: unknown directive "rule": did you mean "rules"?`},
 		{"expected", "-- expected: 4\n3", `1:4: unknown directive "expected": did you mean "expect"?`},
-		{"unknown word in brackets", "-- answer[one]: 4\n3", `1:4: unknown directive "answer" (the directives: expect, expect-approx, rules, fuel)`},
+		{"unknown word in brackets", "-- answer[one]: 4\n3", `1:4: unknown directive "answer" (the directives: expect, expect-approx, rules, fuel, type)`},
 		{"unknown variant", "-- expect[one, xx]: 4\n3", `1:16: unknown speed "xx" (known: one, two)`},
 		{"missing colon", "-- expect[one] 4\n3", `1:16: a colon must follow expect[...]`},
 		{"unclosed", "-- expect[one: 4\n3", `1:10: expect[ has no closing ]`},
@@ -100,13 +100,13 @@ func (o only) Variant() Parameter {
 // TestExpectations reads well-formed comments: per variant, approximations marked,
 // rules per variant, fuel; a plain expect covers Parameter.Expect.
 func TestExpectations(t *testing.T) {
-	src := "-- expect[one]: done after 3\n-- expect[two]: done *\n-- rules[one]: dec, dec2\n-- fuel: 50\n-- note: prose\n3"
+	src := "-- expect[one]: done after 3\n-- expect[two]: done *\n-- rules[one]: dec, dec2\n-- fuel: 50\n-- type[one]: count\n-- note: prose\n3"
 	x, err := ParseExpectations([]byte(src), newCounter())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Expectations{Answer: map[string]string{"one": "done after 3", "two": "done *"},
-		Rules: map[string][]string{"one": {"dec", "dec2"}}, Fuel: 50}
+		Rules: map[string][]string{"one": {"dec", "dec2"}}, Type: map[string]string{"one": "count"}, Fuel: 50}
 	if diff := cmp.Diff(want, x); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
 	}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/workbench"
@@ -254,7 +255,39 @@ func (c Calculus) Load(lang string, src []byte) (workbench.Program, error) {
 	if err != nil {
 		return nil, &workbench.LoadError{Phase: "syntax", Err: err}
 	}
-	return Program{calc: c, Term: t}, nil
+	p := Program{calc: c, Term: t}
+	if c.Lang.Typing != nil {
+		// A file that names its typing judgment types its programs before any run.
+		ty, why, err := c.Lang.TypeOf(t, interderive.Options{Timeout: typingTimeout})
+		if err != nil {
+			return nil, err
+		}
+		if ty == nil {
+			return nil, &workbench.LoadError{Phase: "type", Err: typeError(c.Lang, t, why)}
+		}
+		p.Type = sem.Format(ty)
+	}
+	return p, nil
+}
+
+// typingTimeout bounds the search for a program's typing derivation.
+const typingTimeout = 10 * time.Second
+
+// typeError is the error of a program t that the file's typing judgment does not
+// type: positioned at the program, it names the judgment and the premises that do
+// not hold in the rules whose conclusion matches (or says that none matches).
+func typeError(l *sem.Language, t *sem.Term, why []sem.Failure) error {
+	var premises []string
+	for _, f := range why {
+		if f.Premise >= 0 {
+			premises = append(premises, f.String())
+		}
+	}
+	msg := "no rule of " + l.Typing.Judgment.Name + " concludes a judgment of this program"
+	if len(premises) > 0 {
+		msg = "the program has no type (" + l.Typing.Judgment.Name + "): " + strings.Join(premises, "; ")
+	}
+	return interderive.ErrorList{interderive.Errorf(t.P, "%s", msg)}
 }
 
 // Generate draws a closed term of the grammar of depth about size (Generator).
@@ -262,11 +295,17 @@ func (c Calculus) Generate(t *rapid.T, size int, _ string) workbench.Program {
 	return Program{calc: c, Term: Generator{Lang: c.Lang, Depth: size}.Draw(t)}
 }
 
-// Program is a closed term of a rule-defined calculus.
+// Program is a closed term of a rule-defined calculus, and its type when the file
+// names its typing judgment (sem.Typing).
 type Program struct {
 	calc Calculus
 	Term *sem.Term
+	Type string
 }
+
+// TypeOf is the program's type (workbench.Typed): false when the file types no
+// program.
+func (p Program) TypeOf() (string, bool) { return p.Type, p.calc.Lang.Typing != nil }
 
 func (Program) Lang() string { return ext }
 

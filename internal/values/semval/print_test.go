@@ -66,7 +66,7 @@ func TestPrinter(t *testing.T) {
 // shape, as the program wrote it: ((λ (x num) x) 1) expanded is the node (app ...)
 // of two closures under ε, written (e e).
 func TestPrinterShapes(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "sem", "testdata", "shapes", "stlc.sem"))
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "rules", "stlc.sem"))
 	if err != nil {
 		t.Fatal(err)
 	}
