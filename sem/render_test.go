@@ -187,7 +187,10 @@ func TestTexNames(t *testing.T) {
 		{texCon, "constructor", "<&>", `\textsf{\textless{}\&\textgreater{}}`},
 		{texText, "text", "a\x1bb", `a\textbackslash{}x1bb`},
 		{texText, "text", `\{}$&#^_%~`, `\textbackslash{}\{\}\$\&\#\textasciicircum{}\_\%\textasciitilde{}`},
-		{texText, "text", "λx", "λx"},
+		{texText, "text", "λx", `\ensuremath{\lambda}x`}, // Greek, as LaTeX sets it in text and math
+		{texText, "text", "∀x", "∀x"},                      // any other character as it is
+		{texMeta, "meta", "τ_1", `\tau_{1}`},
+		{texMeta, "meta", "Γ'", `\Gamma'`},
 	}
 	for _, tc := range tests {
 		if got := tc.f(tc.in); got != tc.want {

@@ -29,7 +29,7 @@ import (
 type Expectations struct {
 	Answer map[string]string   // variant -> expected answer
 	Rules  map[string][]string // variant -> rules that must fire
-	Type   map[string]string   // variant -> expected type
+	Type   map[string]string   // variant -> expected type (nil: no type line)
 	Fuel   int                 // 0: the default
 }
 
@@ -184,7 +184,7 @@ func editDistance(a, b string) int {
 // variant or a second fuel line, and rules for a variant that has no expectation.
 func ParseExpectations(src []byte, c Calculus) (Expectations, error) {
 	p, comment := c.Variant(), lineComment(c)
-	x := Expectations{Answer: map[string]string{}, Rules: map[string][]string{}, Type: map[string]string{}}
+	x := Expectations{Answer: map[string]string{}, Rules: map[string][]string{}}
 	var errs interderive.ErrorList
 	errorf := func(line, col int, format string, args ...any) {
 		errs = append(errs, interderive.Errorf(interderive.Pos{Line: int32(line), Col: int32(col)}, format, args...))
@@ -253,6 +253,9 @@ func ParseExpectations(src []byte, c Calculus) (Expectations, error) {
 			if d.arg == "" {
 				errorf(line, d.argCol, "an empty type: write the type after the colon")
 				continue
+			}
+			if x.Type == nil {
+				x.Type = map[string]string{}
 			}
 			for _, v := range variants {
 				if old, dup := x.Type[v]; dup {
