@@ -1,9 +1,11 @@
 package targets
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/workbench"
@@ -16,8 +18,9 @@ import (
 // 2× of the hand-written reduction semantics, and the hand-written CPS evaluator within
 // 2× of the hand-written machine (typed fib 14); the derived machine within 2
 // allocations a contraction; the derived compile stage (compile/rules.go) within 2× of
-// the hand-written compile stage, on both programs. The machine generated as Go source
-// (derive --go) is not built yet: the target says so, and is not met.
+// the hand-written compile stage, on both programs; and the machine generated as Go
+// source (derive --go) within 1.5× of the hand-written machine on typed fib 14, built
+// with the Go toolchain (where there is none, the target says so and is not met).
 func TargetEngine(c Config) (Target, error) {
 	t := Target{Name: "one engine: the derived stages against the hand-written ones (ED, fib)",
 		Bound: "derived reduction, machine, interp, compile ≤ 2× hand-written on typed fib 14 and dynamic fib 15; closures ≤ 2× reduction, cps2 ≤ 2× machine (hand-written, typed fib 14); derived machine ≤ 2 allocations a contraction; generated Go machine ≤ 1.5×"}
@@ -71,10 +74,36 @@ func TargetEngine(c Config) (Target, error) {
 		return t, err
 	}
 	met = met && allocs <= 2
-	measured = append(measured, fmt.Sprintf("derived machine %.1f allocations a contraction", allocs),
-		"generated Go machine: not built yet")
+	measured = append(measured, fmt.Sprintf("derived machine %.1f allocations a contraction", allocs))
+	// The machine derive --go writes, built and timed by itself, against the
+	// hand-written machine, best of three each.
+	hand := bestOfThree(typed, "14", "machine", "ed")
+	var gen time.Duration
+	for range 3 {
+		d, err := generatedMachine(typed, "14", hand.Answer)
+		if errors.Is(err, errNoGo) {
+			met = false
+			measured = append(measured, "generated Go machine: "+err.Error())
+			gen = 0
+			break
+		}
+		if err != nil {
+			return t, err
+		}
+		if gen == 0 || d < gen {
+			gen = d
+		}
+	}
+	if gen > 0 {
+		x := gen.Seconds() / hand.Time.Seconds()
+		met = met && x <= 1.5
+		line := fmt.Sprintf("fib-typed generated machine (derive --go): %v a run, hand-written machine %v", gen, hand.Time)
+		c.logf("  %s", line)
+		t.Details = append(t.Details, line)
+		measured = append(measured, fmt.Sprintf("fib-typed 14: generated Go machine %.1f×", x))
+	}
 	t.Measured = strings.Join(measured, "; ")
-	t.Met = false // derive --go is not built yet
+	t.Met = met
 	return t, nil
 }
 

@@ -1,0 +1,89 @@
+package targets
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+
+	g "github.com/interderive/interderive/gradual"
+	gradualcalc "github.com/interderive/interderive/internal/calculi/gradual"
+	"github.com/interderive/interderive/internal/gogen"
+	"github.com/interderive/interderive/internal/workbench"
+	"github.com/interderive/interderive/sem"
+)
+
+// generatedRuns is how many runs the generated machine times itself over (-repeat).
+const generatedRuns = 200
+
+// generatedMachine is the time a run of the program at size takes on the machine that
+// derive --go generates from the standard ED rule file, built with the Go toolchain
+// (go on the PATH) and timed by itself over generatedRuns runs; its answer must be
+// want. errNoGo when there is no Go toolchain.
+func generatedMachine(p workbench.BenchProgram, size, want string) (time.Duration, error) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		return 0, errNoGo
+	}
+	rs, err := gradualcalc.StandardRuleSemantics("ed")
+	if err != nil {
+		return 0, err
+	}
+	e, err := g.Parse([]byte(p.Source(size)), g.GTLC)
+	if err != nil {
+		return 0, err
+	}
+	if e, _, err = g.InsertCasts(e); err != nil {
+		return 0, err
+	}
+	var labels gradualcalc.Labels
+	term, err := rs.Term(e, &labels)
+	if err != nil {
+		return 0, err
+	}
+	files, err := gogen.Generate(rs.Lang, "ed.sem")
+	if err != nil {
+		return 0, err
+	}
+	dir, err := os.MkdirTemp("", "interderive-generated-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	if err := gogen.Write(dir, files); err != nil {
+		return 0, err
+	}
+	bin := filepath.Join(dir, "ed")
+	build := exec.Command(goTool, "build", "-o", bin, ".")
+	build.Dir, build.Env = dir, append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("go build of the generated package: %v\n%s", err, out)
+	}
+	prog := filepath.Join(dir, "program.term")
+	if err := os.WriteFile(prog, []byte(sem.Format(term)), 0o644); err != nil {
+		return 0, err
+	}
+	run := exec.Command(bin, "-stage", "machine", "-repeat", strconv.Itoa(generatedRuns), prog)
+	var stderr bytes.Buffer
+	run.Stderr = &stderr
+	out, err := run.Output()
+	if err != nil {
+		return 0, fmt.Errorf("the generated machine: %v: %s", err, stderr.String())
+	}
+	if got := string(bytes.TrimSpace(out)); got != want {
+		return 0, fmt.Errorf("the generated machine answers %q, not %q", got, want)
+	}
+	m := regexp.MustCompile(`\((\d+) ns\)`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		return 0, fmt.Errorf("the generated machine printed no time: %q", stderr.String())
+	}
+	ns, err := strconv.ParseInt(m[1], 10, 64)
+	return time.Duration(ns), err
+}
+
+// errNoGo says that the generated machine is not measured: no Go toolchain to build it.
+var errNoGo = fmt.Errorf("not measured: no Go toolchain (go) on the PATH to build the generated package")
