@@ -2,28 +2,12 @@ package sem_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/sem"
 )
-
-// loadJudgments loads sem/testdata/judgments/stlc.sem.
-func loadJudgments(t *testing.T) *sem.Language {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", "stlc.sem"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := sem.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
 
 // typeOf searches typeof Γ e τ, its inputs read from their s-expressions.
 func typeOf(t *testing.T, l *sem.Language, env, e string) sem.Judged {
@@ -51,7 +35,7 @@ func typeOf(t *testing.T, l *sem.Language, env, e string) sem.Judged {
 // the terms of that model's own tests (test-equal (typecheck G e) T) as the model
 // does: the type, or #f (no derivation).
 func TestJudgeStlc(t *testing.T) {
-	l := loadJudgments(t)
+	l := loadStlc(t)
 	for _, tc := range []struct{ env, e, want string }{
 		{"·", "1", "num"},
 		{"·", "(1 1)", "#f"},
@@ -87,7 +71,7 @@ func TestJudgeStlc(t *testing.T) {
 // function's typing (t-lam, whose premise looks x up in (x num ·): here) and the
 // argument's (t-num).
 func TestJudgeDerivation(t *testing.T) {
-	l := loadJudgments(t)
+	l := loadStlc(t)
 	out := typeOf(t, l, "·", "((λ (x num) x) 1)")
 	if len(out.Derivations) != 1 {
 		t.Fatalf("%d derivations, want 1", len(out.Derivations))
@@ -107,7 +91,7 @@ func TestJudgeDerivation(t *testing.T) {
 // do not match, and, for the one that does (t-app on (1 1)), the premise that does
 // not hold (1 has type num, not an arrow).
 func TestJudgeFailures(t *testing.T) {
-	l := loadJudgments(t)
+	l := loadStlc(t)
 	out := typeOf(t, l, "·", "(1 1)")
 	var lines []string
 	for _, f := range out.Failures {

@@ -188,7 +188,7 @@ func TestTexNames(t *testing.T) {
 		{texText, "text", "a\x1bb", `a\textbackslash{}x1bb`},
 		{texText, "text", `\{}$&#^_%~`, `\textbackslash{}\{\}\$\&\#\textasciicircum{}\_\%\textasciitilde{}`},
 		{texText, "text", "λx", `\ensuremath{\lambda}x`}, // Greek, as LaTeX sets it in text and math
-		{texText, "text", "∀x", "∀x"},                      // any other character as it is
+		{texText, "text", "∀x", "∀x"},                    // any other character as it is
 		{texMeta, "meta", "τ_1", `\tau_{1}`},
 		{texMeta, "meta", "Γ'", `\Gamma'`},
 	}

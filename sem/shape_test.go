@@ -11,8 +11,9 @@ import (
 	"github.com/interderive/interderive/sem"
 )
 
-// loadShapes loads sem/testdata/shapes/stlc.sem.
-func loadShapes(t *testing.T) *sem.Language {
+// loadStlc loads testdata/rules/stlc.sem: Redex's λv with shapes, and its typing
+// judgment.
+func loadStlc(t *testing.T) *sem.Language {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", "stlc.sem"))
 	if err != nil {
@@ -29,7 +30,7 @@ func loadShapes(t *testing.T) *sem.Language {
 // stage, and their answers print in that syntax. The programs and their answers are
 // stlc.rkt's own (test-->> red TERM EXPECTED); the events are derived by hand.
 func TestShapes(t *testing.T) {
-	l := loadShapes(t)
+	l := loadStlc(t)
 	for _, tc := range []struct {
 		prog, answer string
 		events       []string
@@ -54,7 +55,7 @@ func TestShapes(t *testing.T) {
 // shape's literal is never a variable; what no shape matches is an error that lists
 // the shapes.
 func TestShapeReading(t *testing.T) {
-	l := loadShapes(t)
+	l := loadStlc(t)
 	for _, tc := range []struct{ prog, want string }{
 		{"(lam x num x)", "1:2: unknown constructor lam of sort e (written (λ (#0 #1) #2), (if0 #0 #1 #2), (+ #0 #1), (#0 #1))"},
 		{"(λ (num num) 1)", "1:5: num is a literal of the language's shapes, not a variable"},

@@ -46,3 +46,13 @@ func camel(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// table emits var name = [...]typ{...}, its items item(0) ... item(n-1), one a line.
+func (e *emitter) table(name, typ string, n int, item func(int) string) {
+	e.p("var %s = [...]%s{", name, typ)
+	for i := range n {
+		e.p("%s,", item(i))
+	}
+	e.p("}")
+	e.p("")
+}

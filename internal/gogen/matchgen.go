@@ -318,45 +318,26 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 	}
 }
 
-// byKind emits the dispatch of the tests and the contraction by kind.
+// byKind emits the dispatch of the tests and the contraction by kind: for each, a
+// function that switches on the kind to the kind's own.
 func (g *gen) byKind(e *emitter) {
-	e.p("// isValue reports whether t is a value of kind k.")
-	e.p("func (r *run) isValue(t *Term, k int) bool {")
-	e.p("switch k {")
-	for i := range g.l.Kinds {
-		e.p("case %s: return r.isValue%s(t)", g.kind[i], g.kind[i])
+	for i, d := range []struct{ doc, sig, call, none string }{
+		{"isValue reports whether t is a value of kind k.", "isValue(t *Term, k int) bool", "isValue%s(t)", "false"},
+		{"isAnswer reports whether t is a non-value answer of kind k.", "isAnswer(t *Term, k int) bool", "isAnswer%s(t)", "false"},
+		{"findFrame is the first frame of kind k from index from on that t matches, -1 if none.", "findFrame(t *Term, k int, from int) int", "findFrame%s(t, from)", "-1"},
+		{"contract contracts the potential redex t of kind k in the context E.", "contract(t *Term, k int, E context, step layerStep) (contraction, error)", "contract%s(t, E, step)", `contraction{}, &stuckError{reason: "no kind"}`},
+	} {
+		if i > 0 {
+			e.p("")
+		}
+		e.p("// %s", d.doc)
+		e.p("func (r *run) %s {", d.sig)
+		e.p("switch k {")
+		for i := range g.l.Kinds {
+			e.p("case %s: return r."+d.call, g.kind[i], g.kind[i])
+		}
+		e.p("}")
+		e.p("return %s", d.none)
+		e.p("}")
 	}
-	e.p("}")
-	e.p("return false")
-	e.p("}")
-	e.p("")
-	e.p("// isAnswer reports whether t is a non-value answer of kind k.")
-	e.p("func (r *run) isAnswer(t *Term, k int) bool {")
-	e.p("switch k {")
-	for i := range g.l.Kinds {
-		e.p("case %s: return r.isAnswer%s(t)", g.kind[i], g.kind[i])
-	}
-	e.p("}")
-	e.p("return false")
-	e.p("}")
-	e.p("")
-	e.p("// findFrame is the first frame of kind k from index from on that t matches, -1 if none.")
-	e.p("func (r *run) findFrame(t *Term, k int, from int) int {")
-	e.p("switch k {")
-	for i := range g.l.Kinds {
-		e.p("case %s: return r.findFrame%s(t, from)", g.kind[i], g.kind[i])
-	}
-	e.p("}")
-	e.p("return -1")
-	e.p("}")
-	e.p("")
-	e.p("// contract contracts the potential redex t of kind k in the context E.")
-	e.p("func (r *run) contract(t *Term, k int, E context, step layerStep) (contraction, error) {")
-	e.p("switch k {")
-	for i := range g.l.Kinds {
-		e.p("case %s: return r.contract%s(t, E, step)", g.kind[i], g.kind[i])
-	}
-	e.p("}")
-	e.p("return contraction{}, &stuckError{reason: \"no kind\"}")
-	e.p("}")
 }

@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/interderive/interderive/sem"
@@ -95,34 +96,16 @@ func (g *gen) termsFile() (string, error) {
 	e.p("")
 	e.p("// The sorts: their names, whether variables and integers are terms of them, and")
 	e.p("// their atom types in the order the reader tries them; the first is the programs'.")
-	e.p("var sortNames = [...]string{")
-	for _, so := range l.Sorts {
-		e.p("%q,", so.Name)
-	}
-	e.p("}")
-	e.p("")
-	e.p("var sortVars = [...]bool{")
-	for _, so := range l.Sorts {
-		e.p("%v,", so.Vars)
-	}
-	e.p("}")
-	e.p("")
-	e.p("var sortInts = [...]bool{")
-	for _, so := range l.Sorts {
-		e.p("%v,", so.Ints)
-	}
-	e.p("}")
-	e.p("")
-	e.p("var sortAtoms = [...][]int32{")
-	for _, so := range l.Sorts {
+	e.table("sortNames", "string", len(l.Sorts), func(i int) string { return strconv.Quote(l.Sorts[i].Name) })
+	e.table("sortVars", "bool", len(l.Sorts), func(i int) string { return strconv.FormatBool(l.Sorts[i].Vars) })
+	e.table("sortInts", "bool", len(l.Sorts), func(i int) string { return strconv.FormatBool(l.Sorts[i].Ints) })
+	e.table("sortAtoms", "[]int32", len(l.Sorts), func(i int) string {
 		var ts []string
-		for _, a := range so.Atoms {
+		for _, a := range l.Sorts[i].Atoms {
 			ts = append(ts, atomTag(a))
 		}
-		e.p("{%s},", strings.Join(ts, ", "))
-	}
-	e.p("}")
-	e.p("")
+		return "{" + strings.Join(ts, ", ") + "}"
+	})
 	if err := g.shapes(e); err != nil {
 		return "", err
 	}
