@@ -108,6 +108,9 @@ func (l *Language) String() string {
 				}
 				b.WriteString(")")
 			}
+			if c.shape != nil {
+				b.WriteString(" (shape " + c.shapeText() + ")")
+			}
 			b.WriteString(")")
 		}
 		b.WriteString(")\n")
@@ -169,6 +172,52 @@ func (l *Language) String() string {
 	for _, s := range l.Stucks {
 		b.WriteString("(stuck " + s.Kind.Name + " " + FormatPattern(s.Pat) + " " + quote(s.Reason) + ")\n")
 	}
+	for _, j := range l.Judgments {
+		b.WriteString(j.String())
+	}
+	if ty := l.Typing; ty != nil {
+		args := make([]string, len(ty.Args))
+		for i, a := range ty.Args {
+			switch {
+			case a != nil:
+				args[i] = FormatPattern(a)
+			default:
+				args[i] = argName(ty.Judgment.Params[i])
+			}
+		}
+		b.WriteString("(typing (" + ty.Judgment.Name + " " + strings.Join(args, " ") + "))\n")
+	}
+	return b.String()
+}
+
+// String prints the judgment as a rule file declares it.
+func (j *Judgment) String() string {
+	var b strings.Builder
+	sorts, modes := make([]string, len(j.Params)), make([]string, len(j.Params))
+	for i, a := range j.Params {
+		sorts[i], modes[i] = argName(a), map[bool]string{false: "I", true: "O"}[j.Out[i]]
+	}
+	b.WriteString("(judgment " + j.Name + " (" + strings.Join(sorts, " ") + ") (" + strings.Join(modes, " ") + ")")
+	for _, r := range j.Rules {
+		b.WriteString("\n  (infer " + r.Name + " " + formatJudgment(j, r.Conclusion))
+		for _, pr := range r.Premises {
+			b.WriteString(" " + formatPremise(pr))
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(")\n")
+	return b.String()
+}
+
+// shapeText is c's shape as the rule file writes it: each argument by the name the
+// printer gives its sort (argName), in the order of the arguments.
+func (c *Con) shapeText() string {
+	names := make([]*Term, len(c.Args))
+	for i, a := range c.Args {
+		names[i] = Var(Pos{}, argName(a))
+	}
+	var b strings.Builder
+	c.shape.written(names, func(s string) { b.WriteString(s) }, func(t *Term) { b.WriteString(t.Name) })
 	return b.String()
 }
 
