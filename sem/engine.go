@@ -47,11 +47,11 @@ type Engine struct {
 	calls *Engine // the substitution engine the functions run on (fns)
 	// events are the events of the rules that stepped a layer, Name/<inner event>,
 	// built once a run (layerEvent).
-	events map[layerEvent]string
+	events map[layeredKey]string
 }
 
-// layerEvent is a rule that stepped its inner layer and the inner contraction's event.
-type layerEvent struct {
+// layeredKey is a rule that stepped its inner layer and the inner contraction's event.
+type layeredKey struct {
 	r     *Rule
 	inner string
 }
@@ -59,12 +59,12 @@ type layerEvent struct {
 // layerEvent is the event of the rule r that stepped its layer by the contraction
 // inner: r's name, a slash, inner's event.
 func (e *Engine) layerEvent(r *Rule, inner string) string {
-	k := layerEvent{r, inner}
+	k := layeredKey{r, inner}
 	if ev, ok := e.events[k]; ok {
 		return ev
 	}
 	if e.events == nil {
-		e.events = map[layerEvent]string{}
+		e.events = map[layeredKey]string{}
 	}
 	ev := r.Name + "/" + inner
 	e.events[k] = ev
