@@ -119,8 +119,8 @@ func expand(c *Term) *Term {
 }
 
 // newExpansion is a node of c with n arguments, its Args to fill, and room for n
-// closures of its children: one allocation up to three arguments (the arities of all
-// but every constructor), two past that.
+// closures of its children: one allocation up to three arguments (the arities of nearly
+// every constructor), two past that.
 func newExpansion(p Pos, c *Con, n int) (*Term, []Term) {
 	var t *Term
 	var leaves []Term

@@ -200,7 +200,7 @@ func metaTest(ms MetaSort) func(e *Engine, t *Term) (*Term, bool) {
 
 // conMatcher compiles a constructor pattern: the term's root (expanded) is the
 // constructor, and its children match the sub-patterns, left to right. The arities up
-// to three, all but every constructor of the repository's files, are unrolled.
+// to three, those of nearly every constructor of the repository's files, are unrolled.
 func conMatcher(p *Pattern) matcher {
 	con := p.Con
 	ms := make([]matcher, len(p.Args))
