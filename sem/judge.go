@@ -164,6 +164,9 @@ func (s *judge) premises(j *Judgment, r *Inference, i int, b []*Term, ds []*Deri
 	}
 	pj := pr.Judgment
 	sub := make([]*Term, len(pj.Params))
+	if pr.Negated {
+		return s.negated(j, r, i, b, ds, depth, in, k, failed)
+	}
 	for x, p := range pr.Args {
 		if pj.Out[x] {
 			continue
@@ -191,6 +194,46 @@ func (s *judge) premises(j *Judgment, r *Inference, i int, b []*Term, ds []*Deri
 	return more
 }
 
+// negated goes on with the rule r past its premise i, (not (J ...)), if J has no
+// derivation on its inputs whose outputs are the ones the premise builds.
+func (s *judge) negated(j *Judgment, r *Inference, i int, b []*Term, ds []*Derivation, depth int, in []*Term, k func(*Derivation) bool, failed *int) bool {
+	pr := r.Premises[i]
+	pj := pr.Judgment
+	args := make([]*Term, len(pj.Params))
+	for x, p := range pr.Args {
+		t, err := s.e.instantiate(p, b, pr.P, 0)
+		if err != nil {
+			s.err = err
+			return false
+		}
+		args[x] = t
+	}
+	sub := slices.Clone(args)
+	for x := range sub {
+		if pj.Out[x] {
+			sub[x] = nil
+		}
+	}
+	holds := false
+	s.solve(pj, sub, depth+1, func(d *Derivation) bool {
+		for x := range args {
+			if pj.Out[x] && !AlphaEqual(d.Args[x], args[x]) {
+				return true
+			}
+		}
+		holds = true
+		return false // one derivation is enough: the negation fails
+	})
+	if s.err != nil {
+		return false
+	}
+	if holds {
+		*failed = max(*failed, i)
+		return true
+	}
+	return s.premises(j, r, i+1, b, ds, depth, in, k, failed)
+}
+
 // formatJudgment prints a judgment of j whose positions are the patterns pats.
 func formatJudgment(j *Judgment, pats []*Pattern) string {
 	parts := []string{j.Name}
@@ -206,8 +249,11 @@ func formatJudgment(j *Judgment, pats []*Pattern) string {
 
 // formatPremise prints a premise as the file writes it.
 func formatPremise(pr *Premise) string {
-	if pr.Cond != nil {
+	switch {
+	case pr.Cond != nil:
 		return FormatCond(pr.Cond)
+	case pr.Negated:
+		return "(not " + formatJudgment(pr.Judgment, pr.Args) + ")"
 	}
 	return formatJudgment(pr.Judgment, pr.Args)
 }

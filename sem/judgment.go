@@ -12,7 +12,8 @@ import (
 //	(judgment NAME (SORT ...) (MODE ...) RULE ...)   MODE: I (an input) or O (an output)
 //	(infer RULE-NAME (NAME ARG ...) PREMISE ...)      a rule: its conclusion, its premises
 //
-// A premise is a judgment (NAME ARG ...), or a side condition (where C). The modes are
+// A premise is a judgment (NAME ARG ...), its negation (not (NAME ARG ...)), or a side
+// condition (where C). The modes are
 // checked as the rule is read, in the order a derivation is searched: the
 // conclusion's inputs are patterns, binding their metavariables; each premise, left to
 // right, takes inputs built from what is bound (templates, as right-hand sides are),
@@ -43,12 +44,15 @@ type Inference struct {
 
 // Premise is a premise of an inference rule: a side condition (Cond), or a judgment
 // (Judgment, with Args by position: templates at its inputs, patterns at its
-// outputs).
+// outputs), or, Negated, a judgment that must have no derivation, (not (NAME ARG
+// ...)): decidable by the search where every position is known before it, so its
+// outputs are templates too.
 type Premise struct {
 	P        Pos
 	Cond     *Cond
 	Judgment *Judgment
 	Args     []*Pattern
+	Negated  bool
 }
 
 // Judgment is the judgment form named name.
@@ -221,8 +225,12 @@ func (p *langParser) premise(s *SExpr, ps *patScope) *Premise {
 		}
 		return &Premise{P: s.P, Cond: c}
 	}
+	negated := false
+	if s.Kind == SList && len(s.List) == 2 && isSym(s.List[0], "not") {
+		negated, s = true, s.List[1]
+	}
 	if s.Kind != SList || len(s.List) == 0 || s.List[0].Kind != SSym {
-		p.errorf(s.P, "expected a premise, a judgment (NAME ARG ...) or (where CONDITION), not %s", token(s))
+		p.errorf(s.P, "expected a premise, a judgment (NAME ARG ...), its negation (not (NAME ARG ...)) or (where CONDITION), not %s", token(s))
 		return nil
 	}
 	j, ok := p.l.judgments[s.List[0].Sym]
@@ -234,7 +242,15 @@ func (p *langParser) premise(s *SExpr, ps *patScope) *Premise {
 	if args == nil {
 		return nil
 	}
-	pr := &Premise{P: s.P, Judgment: j, Args: make([]*Pattern, len(j.Params))}
+	pr := &Premise{P: s.P, Judgment: j, Args: make([]*Pattern, len(j.Params)), Negated: negated}
+	if negated {
+		// Every position is built from what is bound: the search decides it, and it
+		// binds nothing.
+		if !p.judgmentPositions(j, args, pr.Args, ps, false, false) || !p.judgmentPositions(j, args, pr.Args, ps, true, false) {
+			return nil
+		}
+		return pr
+	}
 	if !p.judgmentPositions(j, args, pr.Args, ps, false, false) || !p.judgmentPositions(j, args, pr.Args, ps, true, true) {
 		return nil
 	}

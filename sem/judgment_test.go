@@ -2,6 +2,8 @@ package sem_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -152,5 +154,48 @@ func TestJudgeLeftRecursion(t *testing.T) {
 	var de *interderive.DepthError
 	if !errors.As(err, &de) || !strings.Contains(err.Error(), "left recursion") {
 		t.Errorf("got %v, want a depth error naming left recursion", err)
+	}
+}
+
+// TestJudgeNegation: a premise (not (J ...)) holds when J has no derivation, decided
+// by the search: unbound Γ x, x not bound in Γ, on the environments of stlc.sem.
+func TestJudgeNegation(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", "stlc.sem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sem.Load(append(src, `
+(judgment bound (Γ e) (I I)
+  (infer b-here (bound (extend x τ Γ) x_2) (where (= x x_2)))
+  (infer b-there (bound (extend x τ Γ) x_2) (where (!= x x_2)) (bound Γ x_2)))
+(judgment unbound (Γ e) (I I)
+  (infer u (unbound Γ x) (not (bound Γ x))))
+`...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := l.Judgment("unbound")
+	for _, tc := range []struct {
+		env, x string
+		holds  bool
+		why    string
+	}{
+		{"·", "y", true, ""},
+		{"(z num ·)", "y", true, ""},
+		{"(z num (y num ·))", "y", false, "rule u: premise 1, (not (bound Γ x)), does not hold"},
+	} {
+		g, err := l.ReadTermOf([]byte(tc.env), j.Params[0].Sort, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, _ := l.ReadTermOf([]byte(tc.x), j.Params[1].Sort, true)
+		out, err := l.Judge(j, []*sem.Term{g, x}, 0, interderive.Options{})
+		if err != nil || (len(out.Derivations) > 0) != tc.holds {
+			t.Errorf("unbound %s %s: %d derivations, %v; want holds %v", tc.env, tc.x, len(out.Derivations), err, tc.holds)
+			continue
+		}
+		if !tc.holds && (len(out.Failures) != 1 || out.Failures[0].String() != tc.why) {
+			t.Errorf("unbound %s %s: failures %v, want %q", tc.env, tc.x, out.Failures, tc.why)
+		}
 	}
 }

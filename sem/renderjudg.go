@@ -41,6 +41,12 @@ func sameInference(j *Judgment, r *Inference, s *SExpr) bool {
 			}
 			continue
 		}
+		if pr.Negated {
+			if x.Kind != SList || len(x.List) != 2 || !isSym(x.List[0], "not") {
+				return false
+			}
+			x = x.List[1]
+		}
 		if !sameList([]string{pr.Judgment.Name}, pr.Args, x) {
 			return false
 		}
@@ -93,6 +99,10 @@ func (ts *typesetter) writeJudgments(b *strings.Builder, shown map[any]bool) {
 			for _, pr := range r.Premises {
 				if pr.Cond != nil {
 					above = append(above, ts.cond(pr.Cond))
+					continue
+				}
+				if pr.Negated {
+					above = append(above, `\neg `+ts.judgment(pr.Judgment, pr.Args))
 					continue
 				}
 				above = append(above, ts.judgment(pr.Judgment, pr.Args))
