@@ -338,6 +338,24 @@ func (l *Language) TypeOf(t *Term, opts interderive.Options) (*Term, []Failure, 
 	if ty == nil {
 		return nil, nil, fmt.Errorf("the rule file types no program: it has no (typing ...)")
 	}
+	in, err := l.TypingInputs(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := l.Judge(ty.Judgment, in, 1, opts)
+	if err != nil || len(out.Derivations) == 0 {
+		return nil, out.Failures, err
+	}
+	return out.Derivations[0].Args[ty.Type], nil, nil
+}
+
+// TypingInputs are the inputs of the typing judgment (Typing) for the program t: the
+// file's closed terms, and t at the program's place (nil at the type's).
+func (l *Language) TypingInputs(t *Term) ([]*Term, error) {
+	ty := l.Typing
+	if ty == nil {
+		return nil, fmt.Errorf("the rule file types no program: it has no (typing ...)")
+	}
 	e := &Engine{l: l}
 	in := make([]*Term, len(ty.Args))
 	for i, a := range ty.Args {
@@ -346,14 +364,10 @@ func (l *Language) TypeOf(t *Term, opts interderive.Options) (*Term, []Failure, 
 		}
 		c, err := e.instantiate(a, nil, t.P, 0)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		in[i] = c
 	}
 	in[ty.Program] = t
-	out, err := l.Judge(ty.Judgment, in, 1, opts)
-	if err != nil || len(out.Derivations) == 0 {
-		return nil, out.Failures, err
-	}
-	return out.Derivations[0].Args[ty.Type], nil, nil
+	return in, nil
 }

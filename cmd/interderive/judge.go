@@ -17,7 +17,7 @@ func (a *app) newJudgeCmd() *cobra.Command {
 	var most int
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "judge [flags] FILE.sem JUDGMENT INPUT ...",
+		Use:   "judge [flags] FILE.sem (JUDGMENT INPUT ... | PROGRAM)",
 		Short: "Search a judgment's derivations in a rule file, by its modes",
 		Long: `Judge reads a rule file (*.sem), checks it as every command does, and searches the
 derivations of one of its judgments (docs/rules.md, Judgments) on the inputs given,
@@ -27,9 +27,11 @@ lists). The search follows the modes: the rules in order, the premises left to r
 Judge prints each derivation found as a tree, each judgment by the rule that concludes
 it and its premises indented below, at most --max of them; or, when there is none,
 why: each rule whose conclusion does not match the inputs, and, for each that does,
-the premise that no derivation satisfies (exit status 1).
+the premise that no derivation satisfies (exit status 1). A file that names its
+typing judgment ((typing ...)) takes a program alone: judge types it.
 
   interderive judge testdata/rules/stlc.sem typeof '·' '((λ (x num) x) 1)'
+  interderive judge testdata/rules/stlc.sem '((λ (x num) x) 1)'
 
 ` + exitStatusHelp,
 		Args: cobra.MinimumNArgs(2),
@@ -44,11 +46,7 @@ the premise that no derivation satisfies (exit status 1).
 			if err != nil {
 				return err
 			}
-			j, ok := l.Judgment(args[1])
-			if !ok {
-				return fmt.Errorf("%s declares no judgment %s (%s)", args[0], interderive.Escape(args[1]), judgmentNames(l))
-			}
-			inputs, err := judgeInputs(l, j, args[2:])
+			j, inputs, err := judgeGoal(l, args[0], args[1:])
 			if err != nil {
 				return err
 			}
@@ -82,6 +80,25 @@ the premise that no derivation satisfies (exit status 1).
 	cmd.Flags().IntVar(&most, "max", 10, "print at most `N` derivations")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "stop the search after `D`")
 	return cmd
+}
+
+// judgeGoal is what judge searches: JUDGMENT INPUT ..., or a program alone, typed by
+// the file's typing judgment.
+func judgeGoal(l *sem.Language, file string, args []string) (*sem.Judgment, []*sem.Term, error) {
+	j, ok := l.Judgment(args[0])
+	switch {
+	case ok:
+		inputs, err := judgeInputs(l, j, args[1:])
+		return j, inputs, err
+	case len(args) == 1 && l.Typing != nil:
+		t, err := l.ReadTerm([]byte(args[0]))
+		if err != nil {
+			return nil, nil, errors.New(interderive.Describe("<program>", []byte(args[0]), err))
+		}
+		inputs, err := l.TypingInputs(t)
+		return l.Typing.Judgment, inputs, err
+	}
+	return nil, nil, fmt.Errorf("%s declares no judgment %s (%s)", file, interderive.Escape(args[0]), judgmentNames(l))
 }
 
 // judgeInputs reads the inputs of the judgment j, one an input position, as terms of

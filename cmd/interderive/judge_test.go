@@ -26,6 +26,8 @@ func TestJudge(t *testing.T) {
 		code           int
 	}{
 		{[]string{"judge", file, "typeof", "·", "((λ (x num) x) 1)"}, derivation, "", 0},
+		{[]string{"judge", file, "((λ (x num) x) 1)"}, derivation, "", 0}, // typed by the file's (typing ...)
+		{[]string{"judge", file, "(1 1"}, "", "<program>:1:1", 2},
 		{[]string{"judge", file, "typeof", "(y (num -> num) ·)", "(y 3)"}, "~1 derivation of (typeof (y (num -> num) ·) (y 3) _)", "", 0},
 		{[]string{"judge", file, "typeof", "·", "(1 1)"}, "~rule t-app: premise 1, (typeof Γ e_1 (arrow τ_2 τ)), does not hold", "", 1},
 		{[]string{"judge", file, "typo", "·"}, "", "declares no judgment typo (its judgments: lookup, typeof)", 2},
