@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,28 +11,6 @@ import (
 
 	"github.com/interderive/interderive/sem"
 )
-
-// coinFunctions is a rule file whose functions fail on some arguments: worth has
-// clauses for a coin and a join only; loop calls itself on its own argument, for ever.
-// Its lines are numbered for the expected positions: worth is declared on line 7,
-// loop on line 10.
-const coinFunctions = `(language coins)
-(sort t (integer n) (con tally t) (con coin n) (con join t t) (con spin t))
-(kind E v)
-(value E n)
-(value E (coin n))
-(value E (join v_1 v_2))
-(function worth (t) t
-  ((worth (coin n)) n)
-  ((worth (join t_1 t_2)) (join (worth t_1) (worth t_2))))
-(function loop (t) t
-  ((loop t) (loop t)))
-(frame E (tally (hole)))
-(frame E (join (hole) t))
-(frame E (join v (hole)))
-(rule tally E (tally v) (worth v))
-(rule spin E (spin t) (loop t))
-`
 
 // layeredFlip steps an inner layer of coin piles whose rule mixed calls flip, which
 // has a clause for (h) only; flip is declared on line 5. By hand: (pay (pair (h) (tl))
@@ -66,7 +45,7 @@ const layeredFlip = `(language layered)
 // ever: the 10,001st nested call is past the limit.
 func TestFunctionErrors(t *testing.T) {
 	dir := t.TempDir()
-	rules := writeIn(t, dir, "coins.sem", coinFunctions)
+	rules := writeIn(t, dir, "coins.sem", rulescases.FailingCoinsSem)
 	tally := writeIn(t, dir, "tally.term", "(tally (join (coin 1) 2))")
 	spin := writeIn(t, dir, "spin.term", "(spin 1)")
 	layered := writeIn(t, dir, "layered.sem", layeredFlip)

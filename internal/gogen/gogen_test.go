@@ -6,6 +6,7 @@ import (
 	ctxpkg "context"
 	"errors"
 	"fmt"
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -382,23 +383,7 @@ var inline = []struct {
 	name, src string
 	progs     []program
 }{
-	{"coins", `(language coins)
-(sort t (integer n) (con tally t) (con coin n) (con join t t) (con spin t))
-(kind E v)
-(value E n)
-(value E (coin n))
-(value E (join v_1 v_2))
-(function worth (t) t
-  ((worth (coin n)) n)
-  ((worth (join t_1 t_2)) (join (worth t_1) (worth t_2))))
-(function loop (t) t
-  ((loop t) (loop t)))
-(frame E (tally (hole)))
-(frame E (join (hole) t))
-(frame E (join v (hole)))
-(rule tally E (tally v) (worth v))
-(rule spin E (spin t) (loop t))
-`, []program{
+	{"coins", rulescases.FailingCoinsSem, []program{
 		{"worth", "(tally (join (coin 1) (coin 2)))"},
 		{"no-clause", "(tally (join (coin 1) 5))"},
 		{"too-deep", "(spin 1)"},

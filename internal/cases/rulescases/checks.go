@@ -245,3 +245,25 @@ const OpenSem = `(language open)
 (rule beta E (app (lam x t) v) (subst t x v))
 (rule eta E (app (lam x_1 (app v x_2)) n) v (where (= x_1 x_2)))
 (stuck E (app n v) "application of a non-function")`
+
+// FailingCoinsSem is a rule file whose functions fail on some arguments: worth has
+// clauses for a coin and a join only; loop calls itself on its own argument, for ever.
+// Its lines are numbered for the expected positions: worth is declared on line 7,
+// loop on line 10.
+const FailingCoinsSem = `(language coins)
+(sort t (integer n) (con tally t) (con coin n) (con join t t) (con spin t))
+(kind E v)
+(value E n)
+(value E (coin n))
+(value E (join v_1 v_2))
+(function worth (t) t
+  ((worth (coin n)) n)
+  ((worth (join t_1 t_2)) (join (worth t_1) (worth t_2))))
+(function loop (t) t
+  ((loop t) (loop t)))
+(frame E (tally (hole)))
+(frame E (join (hole) t))
+(frame E (join v (hole)))
+(rule tally E (tally v) (worth v))
+(rule spin E (spin t) (loop t))
+`
