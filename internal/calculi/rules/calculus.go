@@ -210,9 +210,6 @@ func (c Calculus) Modes(v string) []workbench.Mode { return c.family.Modes(v) }
 // Supports: the family's stages.
 func (c Calculus) Supports(s interderive.Stage) bool { return c.family.Supports(s) }
 
-// Properties: none but lockstep.
-func (c Calculus) Properties() []workbench.Property { return nil }
-
 // Equal compares answers up to α-renaming, as the family does.
 func (c Calculus) Equal(a, b any) bool { return c.family.Equal(a, b) }
 

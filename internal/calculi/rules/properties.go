@@ -1,0 +1,92 @@
+package rules
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/workbench"
+	"github.com/interderive/interderive/sem"
+	"pgregory.net/rapid"
+)
+
+// The metatheory a rule file states by naming its typing judgment ((typing ...)):
+// type soundness, which fuzz checks beside lockstep on random programs the judgment
+// types. A file without a typing judgment states none.
+
+// preservationSteps bounds the steps the property follows: random programs loop now
+// and then, and the reduction semantics is quadratic.
+const preservationSteps = 300
+
+// typedDraws is how many programs of the grammar a check draws to find one the
+// typing judgment types (about two in five of the grammar's small terms, for
+// testdata/rules/stlc.sem).
+const typedDraws = 50
+
+// typingBudget bounds the search for a derivation of one term's type.
+const typingBudget = 2 * time.Second
+
+// Properties are the metatheory of the rule file (workbench.Calculus): type
+// soundness, where the file names its typing judgment.
+func (c Calculus) Properties() []workbench.Property {
+	if c.Lang.Typing == nil {
+		return nil
+	}
+	return []workbench.Property{{Name: "preservation", Failure: "progress or preservation fails",
+		Doc:   "type soundness: a program the file's typing judgment types makes progress on the reduction semantics (each step decomposes and contracts; the answer is a value or an answer of the root kind) and keeps its type at every step",
+		Check: c.checkPreservation}}
+}
+
+// checkPreservation draws programs until the typing judgment types one, and follows
+// it on the reference stage, which takes one step at a time (sem.Stepper).
+func (c Calculus) checkPreservation(t *rapid.T, size int, _ string, stages []interderive.Stage) *workbench.Counterexample {
+	st, ok := sem.StageOf(stages[0])
+	stepper, steps := st.(sem.Stepper)
+	if !ok || !steps {
+		t.Fatalf("the reference stage %s does not take a rule file's steps one at a time", stages[0].Name())
+	}
+	for range typedDraws {
+		p := Generator{Lang: c.Lang, Depth: size}.Draw(t)
+		ty, _, err := c.Lang.TypeOf(p, interderive.Options{Timeout: typingBudget})
+		if err != nil || ty == nil {
+			continue
+		}
+		if err := Preservation(c.Lang, stepper, p, ty, preservationSteps); err != nil {
+			return &workbench.Counterexample{Lang: ext, Source: sem.Format(p), Comment: []string{err.Error()}, Err: err}
+		}
+		return nil
+	}
+	t.Skipf("no program of the grammar that %s types in %d draws", c.Lang.Typing.Judgment.Name, typedDraws)
+	return nil
+}
+
+// Preservation follows the steps of the closed term t of type ty on the stepper (the
+// reference semantics), at most budget of them: every step must decompose and
+// contract (progress), its result have the type ty (preservation), and the answer,
+// once reached, be a value or an answer of the root kind. It reports the first step
+// that does not.
+func Preservation(l *sem.Language, s sem.Stepper, t, ty *sem.Term, budget int) error {
+	for range budget {
+		next, rule, done, err := s.Step(l, t)
+		if err != nil {
+			return fmt.Errorf("no progress: %v, in %s", err, sem.FormatShort(t, 200))
+		}
+		if done {
+			if !l.IsValue(next, l.Root()) && !l.IsAnswer(next, l.Root()) {
+				return fmt.Errorf("the answer %s is neither a value nor an answer", sem.FormatShort(next, 200))
+			}
+			return nil
+		}
+		got, _, err := l.TypeOf(next, interderive.Options{Timeout: typingBudget})
+		if err != nil || got == nil || !sem.AlphaEqual(got, ty) {
+			have := "no type"
+			if got != nil {
+				have = "the type " + sem.Format(got)
+			}
+			return fmt.Errorf("%s does not preserve the type %s: %s steps to %s, which has %s",
+				rule, sem.Format(ty), sem.FormatShort(t, 200), sem.FormatShort(next, 200), have)
+		}
+		t = next
+	}
+	return nil
+}
