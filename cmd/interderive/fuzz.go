@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ func (a *app) newFuzzCmd() *cobra.Command {
 	var budgets budgetFlags
 	var seed uint64
 	var budget time.Duration
+	var show bool
 	variants := map[string]*string{}
 	var defs map[string]*string // the definition flags, by flag
 	cmd := &cobra.Command{
@@ -49,7 +51,8 @@ same programs on any number of cores; without it a random seed is drawn, and pri
 --count N checks exactly N programs. The summary says how many programs were checked,
 how many of them were distinct, how many ran to a value, to a run-time error, to a
 stuck state or out of fuel (on the reference stage), and how many times each property
-was checked.
+was checked. --show prints every program lockstep draws, under its variant, as it is
+checked (from every core at once, so in no order), each followed by a blank line.
 
 A failure is shrunk to a small program, printed, and written to a new file in --out,
 fuzz-CALCULUS-PROPERTY-TIME.EXT (an existing file is never overwritten: the name takes
@@ -101,7 +104,11 @@ not known), so that it reproduces the failure with run or trace rather than chec
 					fmt.Fprintf(a.stdout, "%s: %s\n", name, p.Skip)
 					continue
 				}
-				res := a.wb.Fuzz(p, workbench.FuzzConfig{Count: count, Jobs: jobs, Time: budget, Seed: seed}, fuzzProgress(a.stderr, name))
+				cfg := workbench.FuzzConfig{Count: count, Jobs: jobs, Time: budget, Seed: seed}
+				if show {
+					cfg.Show = a.showProgram()
+				}
+				res := a.wb.Fuzz(p, cfg, fuzzProgress(a.stderr, name))
 				if res.Found == nil {
 					fmt.Fprintln(a.stdout, p.Summary(res))
 					continue
@@ -126,6 +133,7 @@ not known), so that it reproduces the failure with run or trace rather than chec
 	cmd.Flags().StringVar(&calculus, "calculus", "all", "calculi to fuzz: all or a comma-separated list of "+joinNames(calculi))
 	cmd.Flags().StringVar(&stageList, "stage", "all", "stages checked against the reference (always run): all or a comma-separated list")
 	cmd.Flags().IntVar(&count, "count", 1000, "programs per calculus")
+	cmd.Flags().BoolVar(&show, "show", false, "print every program lockstep draws")
 	cmd.Flags().DurationVar(&budget, "time", 0, "stop each calculus after this long (0: run --count programs)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "the seed each round's is derived from, for a reproducible run with the same --count (0: a random one, printed)")
 	cmd.Flags().IntVar(&size, "size", 5, fmt.Sprintf("depth of the generated programs, 1 to %d (their size grows linearly with it)", workbench.MaxFuzzSize))
@@ -200,5 +208,21 @@ func fuzzProgress(w io.Writer, name string) func(int64) {
 			return
 		}
 		fmt.Fprintf(w, "\r%s: %d programs checked", name, n)
+	}
+}
+
+// showProgram prints a program fuzz drew (FuzzConfig.Show: its variant on a line, then
+// LANG: SOURCE) as "under VARIANT:" and the program, whole, then a blank line; the
+// rounds print from their goroutines, one program at a time.
+func (a *app) showProgram() func(string) {
+	var mu sync.Mutex
+	return func(text string) {
+		variant, drawn, _ := strings.Cut(text, "\n")
+		if _, src, ok := strings.Cut(drawn, ": "); ok {
+			drawn = src
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(a.stdout, "under %s:\n%s\n\n", variant, strings.TrimRight(drawn, "\n"))
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -112,5 +113,22 @@ func TestFuzzSize(t *testing.T) {
 	}
 	if stdout, stderr, code := runCmd("fuzz", "--calculus", "lambda", "--size", "1000", "--count", "2", "--jobs", "1", "--seed", "7"); code != 0 {
 		t.Errorf("fuzz --size 1000: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestFuzzShow: --show prints every program lockstep draws, under its variant, each
+// followed by a blank line, before the summary: --count 3 prints three, each a program
+// the rule file's typing judgment types (stlc.sem draws those), so each runs to a value.
+func TestFuzzShow(t *testing.T) {
+	file := filepath.Join("..", "..", "testdata", "rules", "stlc.sem")
+	stdout, stderr, code := runCmd("fuzz", "--calculus", "rules", "--rules", file, "--count", "3", "--seed", "1", "--jobs", "1", "--show")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stdout, "under file:\n"); n != 3 {
+		t.Errorf("%d programs shown, want 3:\n%s", n, stdout)
+	}
+	if !strings.Contains(stdout, "rules: 3 programs") || !strings.Contains(stdout, "3 values, 0 run-time errors") {
+		t.Errorf("summary:\n%s", stdout)
 	}
 }

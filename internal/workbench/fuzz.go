@@ -78,6 +78,7 @@ type Found struct {
 	LineComment string
 	seen        *caseSet   // every case drawn, nil when not counted
 	stats       *fuzzTally // what the run's cases did, nil when not counted
+	show        func(string)
 	// run is what the current run has done so far: a round's runs are one after
 	// another. It counts only if the run turns out to be a case (see fuzz): a run
 	// rapid discards (a property skips it, or its data is rejected) may already have
@@ -109,6 +110,11 @@ func (c *Found) commit() {
 	if c.seen != nil {
 		for _, text := range run.drawn {
 			c.seen.add(text)
+		}
+	}
+	if c.show != nil {
+		for _, text := range run.drawn {
+			c.show(text)
 		}
 	}
 	if c.stats == nil {
@@ -237,6 +243,10 @@ type FuzzConfig struct {
 	Jobs  int           // rounds run at once (0: one per core)
 	Time  time.Duration // stop starting rounds after this long (0: run Count programs)
 	Seed  uint64        // the seed rounds derive theirs from (0: a random one)
+	// Show, when not nil, is given the text of every case's program the engine
+	// draws (lockstep's), as the case is counted: from the rounds' goroutines, at
+	// once, in no order.
+	Show func(text string)
 }
 
 // FuzzResult is what fuzz found.
@@ -366,7 +376,7 @@ func fuzz(prop func(*rapid.T, *Found), props []string, cfg FuzzConfig, report fu
 				if i >= rounds || i > failed() || cfg.Time > 0 && !time.Now().Before(deadline) {
 					return
 				}
-				tb, c := &fuzzTB{}, &Found{Round: i, seen: seen, stats: tally}
+				tb, c := &fuzzTB{}, &Found{Round: i, seen: seen, stats: tally, show: cfg.Show}
 				var once sync.Once
 				release := func() { once.Do(settings.Unlock) }
 				settings.Lock()
