@@ -12,27 +12,6 @@ import (
 	"github.com/interderive/interderive/sem"
 )
 
-// layeredFlip steps an inner layer of coin piles whose rule mixed calls flip, which
-// has a clause for (h) only; flip is declared on line 5. By hand: (pay (pair (h) (tl))
-// 1) steps its pile in the layer K: (pair (h) (tl)) is two coins, a redex of mixed,
-// which calls flip on (tl).
-const layeredFlip = `(language layered)
-(sort t (integer n) (con pay c t))
-(sort c (con h) (con tl) (con pair c c))
-(class coin c (h) (tl))
-(function flip (c) c ((flip (h)) (tl)))
-(kind E v)
-(kind K k c)
-(value E n)
-(value K coin)
-(frame K (pair (hole) c))
-(frame K (pair k (hole)))
-(rule mixed K (pair coin_1 coin_2) (flip coin_2))
-(frame E (pay c (hole)))
-(rule pay E (pay c n) (pay c_2 n) (where (step K c c_2)))
-(rule paid E (pay coin n) n)
-`
-
 // TestFunctionErrors: a meta-function with no clause for its argument is the rule
 // file's error (exit status 2), positioned at the function's declaration, naming the
 // function, the call and the rule, in an inner layer too; one that recurses past sem.MaxCallDepth is a
@@ -48,7 +27,7 @@ func TestFunctionErrors(t *testing.T) {
 	rules := writeIn(t, dir, "coins.sem", rulescases.FailingCoinsSem)
 	tally := writeIn(t, dir, "tally.term", "(tally (join (coin 1) 2))")
 	spin := writeIn(t, dir, "spin.term", "(spin 1)")
-	layered := writeIn(t, dir, "layered.sem", layeredFlip)
+	layered := writeIn(t, dir, "layered.sem", rulescases.LayeredFlipSem)
 	pay := writeIn(t, dir, "pay.term", "(pay (pair (h) (tl)) 1)")
 	for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp", "compile"} {
 		_, stderr, code := runCmd("run", "--rules", rules, "--stage", stage, tally)

@@ -412,22 +412,7 @@ var inline = []struct {
 		{"stuck", "(pick (pick 3))"},
 		{"declared-stuck", "(test true)"},
 	}},
-	{"layered", `(language layered)
-(sort t (integer n) (con pay c t))
-(sort c (con h) (con tl) (con pair c c))
-(class coin c (h) (tl))
-(function flip (c) c ((flip (h)) (tl)))
-(kind E v)
-(kind K k c)
-(value E n)
-(value K coin)
-(frame K (pair (hole) c))
-(frame K (pair k (hole)))
-(rule mixed K (pair coin_1 coin_2) (flip coin_2))
-(frame E (pay c (hole)))
-(rule pay E (pay c n) (pay c_2 n) (where (step K c c_2)))
-(rule paid E (pay coin n) n)
-`, []program{
+	{"layered", rulescases.LayeredFlipSem, []program{
 		{"flip-h", "(pay (pair (tl) (h)) 1)"},
 		{"flip-tl", "(pay (pair (h) (tl)) 1)"},
 		{"paid", "(pay (h) 7)"},

@@ -267,3 +267,24 @@ const FailingCoinsSem = `(language coins)
 (rule tally E (tally v) (worth v))
 (rule spin E (spin t) (loop t))
 `
+
+// LayeredFlipSem steps an inner layer of coin piles whose rule mixed calls flip, which
+// has a clause for (h) only; flip is declared on line 5. By hand: (pay (pair (h) (tl))
+// 1) steps its pile in the layer K: (pair (h) (tl)) is two coins, a redex of mixed,
+// which calls flip on (tl).
+const LayeredFlipSem = `(language layered)
+(sort t (integer n) (con pay c t))
+(sort c (con h) (con tl) (con pair c c))
+(class coin c (h) (tl))
+(function flip (c) c ((flip (h)) (tl)))
+(kind E v)
+(kind K k c)
+(value E n)
+(value K coin)
+(frame K (pair (hole) c))
+(frame K (pair k (hole)))
+(rule mixed K (pair coin_1 coin_2) (flip coin_2))
+(frame E (pay c (hole)))
+(rule pay E (pay c n) (pay c_2 n) (where (step K c c_2)))
+(rule paid E (pay coin n) n)
+`
