@@ -366,6 +366,15 @@ func Derive(l *sem.Language, stages []interderive.Stage) string {
 	var b strings.Builder
 	b.WriteString(sem.FormatTables(l))
 	b.WriteString("\n" + Discipline(l) + "\n")
+	if len(l.Judgments) > 0 {
+		b.WriteString("\njudgments, searched by their modes (interderive judge):\n")
+		for _, j := range l.Judgments {
+			b.WriteString(j.String())
+		}
+		if ty := l.Typing; ty != nil {
+			fmt.Fprintf(&b, "every program is typed by %s before it runs, and fuzz checks type soundness (preservation)\n", ty.Judgment.Name)
+		}
+	}
 	for _, s := range stages {
 		st, ok := sem.StageOf(s)
 		if !ok {

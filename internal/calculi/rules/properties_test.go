@@ -98,3 +98,19 @@ func TestPreservationCounterexample(t *testing.T) {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }
+
+// TestDeriveJudgments: derive shows a file's judgments, as it declares them, and the
+// judgment that types its programs.
+func TestDeriveJudgments(t *testing.T) {
+	c := stlcWith(t, "", "")
+	out := rules.Derive(c.Lang, nil)
+	for _, want := range []string{
+		"judgments, searched by their modes (interderive judge):\n(judgment lookup (Γ e τ) (I I O)",
+		"  (infer t-app (typeof Γ (app e_1 e_2) τ) (typeof Γ e_1 (arrow τ_2 τ)) (typeof Γ e_2 τ_3) (where (= τ_2 τ_3)))",
+		"every program is typed by typeof before it runs",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("derive does not show %q:\n%s", want, out)
+		}
+	}
+}
