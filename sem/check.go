@@ -41,6 +41,12 @@ const MaxShapes = 20_000
 // escape its binder is a warning: Lint.)
 func Check(l *Language) error {
 	c := &checker{l: l, reported: map[string]bool{}}
+	if so := l.Sorts[0]; !Inhabited(l)[so] {
+		// No program: every constructor of the programs' sort needs a term that no
+		// finite term is (no base case).
+		c.errs.Add(so.P, fmt.Sprintf("sort %s, the programs' sort, has no closed term: each of its constructors has an argument of a sort without one (no base case: an integer, an atom, or a constructor without such an argument)", so.Name))
+		return c.errs.Err()
+	}
 	c.representatives()
 	c.checkScopes()
 	for _, so := range l.Sorts {
@@ -467,4 +473,48 @@ func (c *checker) check(t *Term, k *Kind) {
 		}
 		c.report(key, p, "a non-value does not decompose: %s is not a value of kind %s, enters no frame, and no rule contracts it (declare it with (stuck ...) if it is an error by design)", w, k.Name)
 	}
+}
+
+// Inhabited are the sorts that have a closed term: a least fixed point, from the sorts
+// with integers or atoms, adding those with a constructor whose term arguments are of
+// sorts that have one, or are in the scope of a binder of their own sort (a variable
+// occurrence).
+func Inhabited(l *Language) map[*Sort]bool {
+	has := map[*Sort]bool{}
+	for _, so := range l.Sorts {
+		has[so] = so.Ints || len(so.Atoms) > 0
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, so := range l.Sorts {
+			if has[so] {
+				continue
+			}
+			for _, c := range so.Cons {
+				if conInhabited(c, has) {
+					has[so], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return has
+}
+
+// conInhabited reports whether c has a closed node when the sorts has says have closed
+// terms: each term argument of such a sort, or a variable of a binder around it.
+func conInhabited(c *Con, has map[*Sort]bool) bool {
+	for i, a := range c.Args {
+		if a.Kind != ArgTerm || has[a.Sort] {
+			continue
+		}
+		bound := false
+		for _, b := range c.scope[i] {
+			bound = bound || c.Args[b].Sort == a.Sort
+		}
+		if !bound {
+			return false
+		}
+	}
+	return true
 }
