@@ -491,7 +491,7 @@ func Inhabited(l *Language) map[*Sort]bool {
 				continue
 			}
 			for _, c := range so.Cons {
-				if conInhabited(c, has) {
+				if ConInhabited(c, has) {
 					has[so], changed = true, true
 					break
 				}
@@ -501,9 +501,9 @@ func Inhabited(l *Language) map[*Sort]bool {
 	return has
 }
 
-// conInhabited reports whether c has a closed node when the sorts has says have closed
+// ConInhabited reports whether c has a closed node when the sorts has says have closed
 // terms: each term argument of such a sort, or a variable of a binder around it.
-func conInhabited(c *Con, has map[*Sort]bool) bool {
+func ConInhabited(c *Con, has map[*Sort]bool) bool {
 	for i, a := range c.Args {
 		if a.Kind != ArgTerm || has[a.Sort] {
 			continue

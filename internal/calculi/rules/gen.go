@@ -54,9 +54,17 @@ func (g Generator) term(t *rapid.T, so *sem.Sort, depth int, scope map[*sem.Sort
 	}
 	leaves := len(choices)
 	if depth > 1 || leaves == 0 {
-		cons := so.Cons
+		// Only the constructors that have closed nodes: one with an argument of a sort
+		// without closed terms would never end.
+		has := sem.Inhabited(g.Lang)
+		var cons []*sem.Con
+		for _, c := range so.Cons {
+			if sem.ConInhabited(c, has) {
+				cons = append(cons, c)
+			}
+		}
 		if depth <= 1 {
-			cons = smallest(so.Cons)
+			cons = smallest(cons)
 		}
 		for _, c := range cons {
 			choices = append(choices, func() *sem.Term { return g.con(t, c, depth, scope) })
