@@ -114,3 +114,29 @@ func TestDeriveJudgments(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratorAvoidsEmptySorts: a sort without closed terms beside the programs'
+// (u, every constructor of which needs a u) is never drawn into: wrap is not used, and
+// every draw is a term of integers and add.
+func TestGeneratorAvoidsEmptySorts(t *testing.T) {
+	l, err := sem.Load([]byte(`(language x)
+(sort t (integer n) (con wrap u) (con add t t))
+(sort u (con s u))
+(kind E v)
+(value E n)
+(value E (wrap u))
+(frame E (add (hole) t))
+(frame E (add v (hole)))
+(rule add E (add n_1 n_2) (prim add n_1 n_2))
+(stuck E (add v_1 v_2) "add of a wrap")
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		p := rules.Generator{Lang: l, Depth: 4}.Draw(rt)
+		if s := sem.Format(p); strings.Contains(s, "wrap") {
+			rt.Fatalf("drew %s", s)
+		}
+	})
+}
