@@ -93,11 +93,6 @@ type rulesInterpreter struct {
 	mismatches []string
 }
 
-// tooDeep is the error of a recursion past the depth bound: interp's.
-func tooDeep() error {
-	return &interderive.DepthError{What: "interpreter recursion", Limit: interp.MaxDepth}
-}
-
 // Eval compiles the closed term's code (lazily, as the run meets it), runs it, and
 // reads the answer back, under the discipline the file qualifies for
 // (sem.Language.Discipline).
@@ -127,7 +122,7 @@ func (in *rulesInterpreter) run(l *sem.Language, t *sem.Term) (sem.Answer, error
 // found from c).
 func (in *rulesInterpreter) interp(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.Term, error) {
 	if in.depth >= interp.MaxDepth {
-		return nil, tooDeep()
+		return nil, interp.TooDeep()
 	}
 	in.depth++
 	v, err := in.eval(c, cd, k)
@@ -162,8 +157,7 @@ func (in *rulesInterpreter) eval(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.
 		}
 		if fr, ok := in.findFrame(cd, c); ok {
 			p, last, err := in.resume(fr, sem.View(c))
-			if a, ok := contexts.Caught(err, d); ok {
-				in.gamma.Leave(d)
+			if a, ok := contexts.Caught(err, d); ok { // resume left γ as it found it
 				c, k, cd = a.Term, a.Kind, nil // an abort to a frame this call entered
 				continue
 			}
@@ -242,7 +236,7 @@ func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, stri
 // step: the contractum takes the place of c.
 func (in *rulesInterpreter) step(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.Term, string, bool, error) {
 	if in.depth >= interp.MaxDepth {
-		return nil, "", false, tooDeep()
+		return nil, "", false, interp.TooDeep()
 	}
 	in.depth++
 	defer func() { in.depth-- }()

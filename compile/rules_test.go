@@ -167,17 +167,12 @@ func TestRulesDecisions(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := sem.NewEngine(l, sem.Substitution)
-		progs, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(file, ".sem"), "*.term"))
-		for _, prog := range progs {
-			src, err := os.ReadFile(prog)
-			if err != nil {
-				t.Fatal(err)
-			}
-			term, err := l.ReadTerm(src)
-			if err != nil {
+		for _, own := range rulescases.OwnPrograms(t, l, file) {
+			if own.Err != nil {
 				continue // a program of another file's language
 			}
-			for stack := []*sem.Term{term}; len(stack) > 0; {
+			prog := own.Path
+			for stack := []*sem.Term{own.Term}; len(stack) > 0; {
 				u := stack[len(stack)-1]
 				stack = append(stack[:len(stack)-1], u.Args...)
 				for _, k := range l.Kinds {

@@ -47,7 +47,7 @@ func (abductiveStage) Eval(e abductive.Expr, opts interderive.Options) (abductiv
 // interp evaluates e in ρ, within the depth bound.
 func (in *abductiveInterpreter) interp(e abductive.Expr, rho *abductiveval.Env) (*abductiveval.Closure, error) {
 	if in.depth >= MaxDepth {
-		return nil, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
+		return nil, TooDeep()
 	}
 	in.depth++
 	v, err := in.eval(e, rho)

@@ -131,7 +131,7 @@ type diffInterp struct {
 // activate counts an activation of eval, trace or traceValue; deactivate ends it.
 func (in *diffInterp) activate() error {
 	if in.depth >= MaxDepth {
-		return &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
+		return TooDeep()
 	}
 	in.depth++
 	return nil

@@ -131,7 +131,7 @@ func (in *interpreter) operand(e g.Expr, rho *v.Env) (v.Value, error) {
 	// subcomputation, whose frames are given back when it returns.
 	if in.depth >= MaxDepth {
 		in.frames.Release(top)
-		return nil, tooDeep()
+		return nil, TooDeep()
 	}
 	in.depth++
 	val, err := in.eval(e, rho, inner)
@@ -198,7 +198,7 @@ func (in *interpreter) interp(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 func (in *interpreter) within(top int, e g.Expr, rho *v.Env, k ctx) (v.Value, error) {
 	if in.depth >= MaxDepth {
 		in.frames.Release(top)
-		return nil, tooDeep()
+		return nil, TooDeep()
 	}
 	in.depth++
 	a, err := in.eval(e, rho, k)
@@ -207,7 +207,9 @@ func (in *interpreter) within(top int, e g.Expr, rho *v.Env, k ctx) (v.Value, er
 	return a, err
 }
 
-func tooDeep() error { return &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth} }
+// TooDeep is the error of an interpreter's recursion past MaxDepth (exit status 3):
+// the direct-style stages' and the compiled ones' that derive from them.
+func TooDeep() error { return &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth} }
 
 // eval is interp's body: one iteration per computation in tail position.
 func (in *interpreter) eval(e g.Expr, rho *v.Env, k ctx) (v.Value, error) {

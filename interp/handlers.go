@@ -53,7 +53,7 @@ func (handlersStage) Eval(ad dpl.Differentiator, prog *handlers.Program, opts in
 // enter counts a level of recursion; leave undoes it.
 func (in *handlersInterpreter) enter() error {
 	if in.depth >= MaxDepth {
-		return &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
+		return TooDeep()
 	}
 	in.depth++
 	return nil

@@ -41,7 +41,7 @@ func (lambdaStage) Eval(e lambda.Expr, opts interderive.Options) (lambda.Answer,
 // interp evaluates e in ρ, within the depth bound.
 func (in *lambdaInterpreter) interp(e lambda.Expr, rho *lambdaval.Env) (lambdaval.Value, error) {
 	if in.depth >= MaxDepth {
-		return nil, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
+		return nil, TooDeep()
 	}
 	in.depth++
 	v, err := in.eval(e, rho)

@@ -87,7 +87,7 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 // empty, an answer), within the depth bound.
 func (in *rulesInterpreter) interp(c *sem.Term, k *sem.Kind) (*sem.Term, error) {
 	if in.depth >= MaxDepth {
-		return nil, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
+		return nil, TooDeep()
 	}
 	in.depth++
 	v, err := in.eval(c, k)
@@ -109,8 +109,7 @@ func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind) (*sem.Term, error) {
 		}
 		if f, ok := in.FindFrame(c, k, 0); ok {
 			p, err := in.resume(f, sem.View(c))
-			if a, ok := contexts.Caught(err, d); ok {
-				in.gamma.Leave(d)
+			if a, ok := contexts.Caught(err, d); ok { // resume left γ as it found it
 				c, k = a.Term, a.Kind // an abort to a frame this call entered
 				continue
 			}
@@ -177,7 +176,7 @@ func (in *rulesInterpreter) stepLayer(c *sem.Term, k *sem.Kind) (*sem.Term, stri
 // contractum takes the place of c.
 func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
 	if in.depth >= MaxDepth {
-		return nil, "", false, &interderive.DepthError{What: "interpreter recursion", Limit: MaxDepth}
+		return nil, "", false, TooDeep()
 	}
 	in.depth++
 	defer func() { in.depth-- }()

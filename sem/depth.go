@@ -67,9 +67,16 @@ type guarded struct{ s Stage }
 // (twice a call: 2^n calls, never deeper than n) or build a term past the memory
 // budget within one contraction.
 func (g guarded) Eval(l *Language, t *Term, opts interderive.Options) (Answer, error) {
+	run := l.runCopy(opts)
+	return Guard(func() (Answer, error) { return g.s.Eval(run, t, opts) })
+}
+
+// runCopy is a copy of l that carries a run's time and memory budgets (opts), which
+// the meta-level computations of the run watch (runLimits.tick).
+func (l *Language) runCopy(opts interderive.Options) *Language {
 	run := *l
 	run.run = &runLimits{limits: interderive.NewLimits(opts, nil)}
-	return Guard(func() (Answer, error) { return g.s.Eval(&run, t, opts) })
+	return &run
 }
 
 // runLimits are a run's time and memory budgets, as its functions' calls watch them.

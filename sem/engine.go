@@ -1,7 +1,6 @@
 package sem
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -546,10 +545,7 @@ func (e *Engine) contractBy(r *Rule, t *Term, k *Kind, E Context, depth int, ste
 	}
 	ok, inner, err := e.conditions(r.Where, b, step)
 	if err != nil {
-		var fe *FunctionError
-		if errors.As(err, &fe) && fe.Rule == "" {
-			fe.Rule = r.Name // a condition's call
-		}
+		calledBy(r, err) // a condition's call
 		return Contraction{}, false, err
 	}
 	if !ok {

@@ -59,9 +59,7 @@ func (l *Language) Judge(j *Judgment, inputs []*Term, max int, opts interderive.
 	if len(inputs) != len(j.Params) {
 		return Judged{}, fmt.Errorf("%s takes %d arguments, not %d", j.Name, len(j.Params), len(inputs))
 	}
-	run := *l
-	run.run = &runLimits{limits: interderive.NewLimits(opts, nil)}
-	s := &judge{e: &Engine{l: &run}, max: max}
+	s := &judge{e: &Engine{l: l.runCopy(opts)}, max: max}
 	var out Judged
 	_, err := Guard(func() (Answer, error) {
 		s.solve(j, inputs, 0, func(d *Derivation) bool {

@@ -150,7 +150,7 @@ func (p *langParser) inference(j *Judgment, s *SExpr) *Inference {
 	in := &Inference{Name: name, P: s.P, Conclusion: make([]*Pattern, len(j.Params))}
 	ps := newPatScope(patLHS, nil)
 	ps.unbound = "bound yet: the conclusion's inputs and the outputs of the premises before bind, in that order (the modes), and the conclusion's outputs come last"
-	if !p.positions(j, concl, in.Conclusion, ps, false) {
+	if !p.judgmentPositions(j, concl, in.Conclusion, ps, false, true) { // the inputs bind
 		return nil
 	}
 	for _, x := range s.List[3:] {
@@ -160,7 +160,7 @@ func (p *langParser) inference(j *Judgment, s *SExpr) *Inference {
 		}
 		in.Premises = append(in.Premises, pr)
 	}
-	if !p.positions(j, concl, in.Conclusion, ps, true) {
+	if !p.judgmentPositions(j, concl, in.Conclusion, ps, true, false) { // the outputs are built
 		return nil
 	}
 	in.Metas = len(ps.slots)
@@ -179,13 +179,6 @@ func (p *langParser) judgmentArgs(j *Judgment, s *SExpr) []*SExpr {
 		return nil
 	}
 	return s.List[1:]
-}
-
-// positions reads the positions of a judgment of j whose outputs are output (false:
-// its inputs) into out: as patterns that bind (bind) or as templates of what is
-// bound.
-func (p *langParser) positions(j *Judgment, args []*SExpr, out []*Pattern, ps *patScope, outputs bool) bool {
-	return p.judgmentPositions(j, args, out, ps, outputs, !outputs)
 }
 
 // judgmentPositions reads the positions of j among args whose mode is O (outputs
@@ -262,11 +255,24 @@ func (p *langParser) judgmentNames() string {
 	if len(p.l.Judgments) == 0 {
 		return ": the file declares no judgment"
 	}
-	names := make([]string, len(p.l.Judgments))
-	for i, j := range p.l.Judgments {
+	return " (" + known("judgments", p.l.JudgmentNames()) + ")"
+}
+
+// Mode is the mode of j's position i: I, an input, or O, an output.
+func (j *Judgment) Mode(i int) string {
+	if j.Out[i] {
+		return "O"
+	}
+	return "I"
+}
+
+// JudgmentNames are the names of the file's judgments, in declaration order.
+func (l *Language) JudgmentNames() []string {
+	names := make([]string, len(l.Judgments))
+	for i, j := range l.Judgments {
 		names[i] = j.Name
 	}
-	return " (" + known("judgments", names) + ")"
+	return names
 }
 
 // Typing is the judgment a rule file types its programs with, (typing (JUDGMENT ARG

@@ -195,7 +195,7 @@ func (j *Judgment) String() string {
 	var b strings.Builder
 	sorts, modes := make([]string, len(j.Params)), make([]string, len(j.Params))
 	for i, a := range j.Params {
-		sorts[i], modes[i] = argName(a), map[bool]string{false: "I", true: "O"}[j.Out[i]]
+		sorts[i], modes[i] = argName(a), j.Mode(i)
 	}
 	b.WriteString("(judgment " + j.Name + " (" + strings.Join(sorts, " ") + ") (" + strings.Join(modes, " ") + ")")
 	for _, r := range j.Rules {

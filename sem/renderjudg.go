@@ -14,7 +14,7 @@ func sameJudgment(j *Judgment, args []*SExpr) bool {
 		return false
 	}
 	for i, a := range j.Params {
-		mode := map[bool]string{false: "I", true: "O"}[j.Out[i]]
+		mode := j.Mode(i)
 		if !argNamed(a, args[1].List[i].Sym) || !isSym(args[2].List[i], mode) {
 			return false
 		}
@@ -91,7 +91,7 @@ func (ts *typesetter) writeJudgments(b *strings.Builder, shown map[any]bool) {
 		}
 		var modes []string
 		for i := range j.Params {
-			modes = append(modes, map[bool]string{false: "I", true: "O"}[j.Out[i]])
+			modes = append(modes, j.Mode(i))
 		}
 		out = append(out, `\noindent $\operatorname{`+texWord(j.Name)+`}$, mode $(`+strings.Join(modes, ", ")+`)$:`)
 		for _, r := range j.Rules {

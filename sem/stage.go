@@ -51,15 +51,24 @@ func (a Answer) String() string { return Format(a.Value) }
 // file's (*FunctionError, which is told the rule); anything else, a prim undefined
 // there, a stuck run.
 func RuleError(r *Rule, redex string, err error) error {
-	var fe *FunctionError
-	if errors.As(err, &fe) {
-		if fe.Rule == "" {
-			fe.Rule = r.Name
-		}
+	if fe, ok := calledBy(r, err); ok {
 		return fe
 	}
 	if errors.Is(err, interderive.ErrResourceLimit) {
 		return err // the run's time or memory, spent in a function's evaluation
 	}
 	return interderive.Stuck(redex, "rule %s: %v", r.Name, err)
+}
+
+// calledBy is the function error err carries, told the rule r made the call (unless
+// it knows a rule already): a right-hand side's call, or a condition's.
+func calledBy(r *Rule, err error) (*FunctionError, bool) {
+	var fe *FunctionError
+	if !errors.As(err, &fe) {
+		return nil, false
+	}
+	if fe.Rule == "" {
+		fe.Rule = r.Name
+	}
+	return fe, true
 }

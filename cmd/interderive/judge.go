@@ -127,8 +127,8 @@ func judgeInputs(l *sem.Language, j *sem.Judgment, args []string) ([]*sem.Term, 
 // modeOf writes j's mode, (NAME I O ...).
 func modeOf(j *sem.Judgment) string {
 	parts := []string{j.Name}
-	for _, out := range j.Out {
-		parts = append(parts, map[bool]string{false: "I", true: "O"}[out])
+	for i := range j.Out {
+		parts = append(parts, j.Mode(i))
 	}
 	return "(" + strings.Join(parts, " ") + ")"
 }
@@ -151,9 +151,5 @@ func judgmentNames(l *sem.Language) string {
 	if len(l.Judgments) == 0 {
 		return "it declares none"
 	}
-	names := make([]string, len(l.Judgments))
-	for i, j := range l.Judgments {
-		names[i] = j.Name
-	}
-	return "its judgments: " + strings.Join(names, ", ")
+	return "its judgments: " + strings.Join(l.JudgmentNames(), ", ")
 }

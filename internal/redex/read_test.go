@@ -25,9 +25,10 @@ func forms(t *testing.T, src string) string {
 	return strings.Join(out, "\n")
 }
 
-// TestRead: what the reader reads, printed back; the expected prints are Racket's
-// reading of each input (`racket -e "(write (read))"` prints the same data, with
-// quote forms spelled out).
+// TestRead: what the reader reads, printed back. The expected data are Racket's
+// reading of each input (checked with racket -e '(write (read))', which prints the
+// same data with its numbers normalized, 1e3 as 1000.0, and quote forms spelled out);
+// this reader keeps numbers as written.
 func TestRead(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"(e (e e) x (λ (x τ) e))", "(e (e e) x (λ (x τ) e))"},

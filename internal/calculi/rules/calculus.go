@@ -288,21 +288,18 @@ func typeError(l *sem.Language, t *sem.Term, why []sem.Failure) error {
 }
 
 // Generate draws a closed term of the grammar of depth about size (Generator): for a
-// file that names its typing judgment, one the judgment types, drawn again until one
-// is (at most typedDraws times; the last drawn otherwise, which lockstep checks as
-// well).
+// file that names its typing judgment, one the judgment types (drawTyped; the last
+// drawn if none is, which lockstep checks as well).
 func (c Calculus) Generate(t *rapid.T, size int, _ string) workbench.Program {
-	g := Generator{Lang: c.Lang, Depth: size}
-	p := Program{calc: c, Term: g.Draw(t)}
-	for i := 1; c.Lang.Typing != nil && i < typedDraws; i++ {
-		ty, _, err := c.Lang.TypeOf(p.Term, interderive.Options{Timeout: typingBudget})
-		if err == nil && ty != nil {
-			p.Type = sem.Format(ty)
-			break
-		}
-		p.Term = g.Draw(t)
+	if c.Lang.Typing == nil {
+		return Program{calc: c, Term: Generator{Lang: c.Lang, Depth: size}.Draw(t)}
 	}
-	return p
+	p, ty := c.drawTyped(t, size)
+	prog := Program{calc: c, Term: p}
+	if ty != nil {
+		prog.Type = sem.Format(ty)
+	}
+	return prog
 }
 
 // Program is a closed term of a rule-defined calculus, and its type when the file

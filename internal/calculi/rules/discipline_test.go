@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/calculi"
 	"github.com/interderive/interderive/internal/calculi/rules"
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/sem"
 	"pgregory.net/rapid"
@@ -72,18 +72,12 @@ func TestDisciplinesAgree(t *testing.T) {
 			}
 			// The file's own programs first (testdata/rules/NAME/*.term), whose rules
 			// fire by construction; then random ones.
-			own, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(file, ".sem"), "*.term"))
-			for _, prog := range own {
-				src, err := os.ReadFile(prog)
-				if err != nil {
-					t.Fatal(err)
+			for _, own := range rulescases.OwnPrograms(t, l, file) {
+				if own.Err != nil {
+					t.Fatalf("%s: %v", own.Path, own.Err)
 				}
-				term, err := l.ReadTerm(src)
-				if err != nil {
-					t.Fatalf("%s: %v", prog, err)
-				}
-				if msg := compare(term); msg != "" {
-					t.Errorf("%s: %s", prog, msg)
+				if msg := compare(own.Term); msg != "" {
+					t.Errorf("%s: %s", own.Path, msg)
 				}
 			}
 			rapid.Check(t, func(rt *rapid.T) {

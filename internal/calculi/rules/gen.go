@@ -17,6 +17,8 @@ import (
 type Generator struct {
 	Lang  *sem.Language
 	Depth int
+
+	has map[*sem.Sort]bool // the sorts with closed terms (sem.Inhabited), found by Draw
 }
 
 // maxOverrun bounds how far below depth 0 a term may go to reach a leaf (a sort whose
@@ -28,6 +30,7 @@ var names = []string{"x", "y", "f"}
 
 // Draw draws a closed term of the program sort.
 func (g Generator) Draw(t *rapid.T) *sem.Term {
+	g.has = sem.Inhabited(g.Lang)
 	return g.term(t, g.Lang.Sorts[0], max(g.Depth, 1), map[*sem.Sort][]string{})
 }
 
@@ -56,10 +59,9 @@ func (g Generator) term(t *rapid.T, so *sem.Sort, depth int, scope map[*sem.Sort
 	if depth > 1 || leaves == 0 {
 		// Only the constructors that have closed nodes: one with an argument of a sort
 		// without closed terms would never end.
-		has := sem.Inhabited(g.Lang)
 		var cons []*sem.Con
 		for _, c := range so.Cons {
-			if sem.ConInhabited(c, has) {
+			if sem.ConInhabited(c, g.has) {
 				cons = append(cons, c)
 			}
 		}

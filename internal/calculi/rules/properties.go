@@ -45,19 +45,28 @@ func (c Calculus) checkPreservation(t *rapid.T, size int, _ string, stages []int
 	if !ok || !steps {
 		t.Fatalf("the reference stage %s does not take a rule file's steps one at a time", stages[0].Name())
 	}
-	for range typedDraws {
-		p := Generator{Lang: c.Lang, Depth: size}.Draw(t)
-		ty, _, err := c.Lang.TypeOf(p, interderive.Options{Timeout: typingBudget})
-		if err != nil || ty == nil {
-			continue
-		}
-		if err := Preservation(c.Lang, stepper, p, ty, preservationSteps); err != nil {
-			return &workbench.Counterexample{Lang: ext, Source: sem.Format(p), Comment: []string{err.Error()}, Err: err}
-		}
-		return nil
+	p, ty := c.drawTyped(t, size)
+	if ty == nil {
+		t.Skipf("no program of the grammar that %s types in %d draws", c.Lang.Typing.Judgment.Name, typedDraws)
 	}
-	t.Skipf("no program of the grammar that %s types in %d draws", c.Lang.Typing.Judgment.Name, typedDraws)
+	if err := Preservation(c.Lang, stepper, p, ty, preservationSteps); err != nil {
+		return &workbench.Counterexample{Lang: ext, Source: sem.Format(p), Comment: []string{err.Error()}, Err: err}
+	}
 	return nil
+}
+
+// drawTyped draws programs of the grammar until the typing judgment types one, at
+// most typedDraws of them: the program and its type, or the last drawn and nil.
+func (c Calculus) drawTyped(t *rapid.T, size int) (*sem.Term, *sem.Term) {
+	g := Generator{Lang: c.Lang, Depth: size}
+	var p *sem.Term
+	for range typedDraws {
+		p = g.Draw(t)
+		if ty, _, err := c.Lang.TypeOf(p, interderive.Options{Timeout: typingBudget}); err == nil && ty != nil {
+			return p, ty
+		}
+	}
+	return p, nil
 }
 
 // Preservation follows the steps of the closed term t of type ty on the stepper (the

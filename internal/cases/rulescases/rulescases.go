@@ -256,3 +256,27 @@ func CheckSuites(t *testing.T, s, ref sem.Stage, enough int) {
 		t.Errorf("%d programs, want at least %d", n, enough)
 	}
 }
+
+// Own is one of a rule file's own programs (testdata/rules/NAME/*.term beside
+// NAME.sem): its path, and the term it reads as in the file's language (or why not).
+type Own struct {
+	Path string
+	Term *sem.Term
+	Err  error
+}
+
+// OwnPrograms reads the programs beside the rule file file in l, its language.
+func OwnPrograms(t testing.TB, l *sem.Language, file string) []Own {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(file, ".sem"), "*.term"))
+	out := make([]Own, len(paths))
+	for i, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i].Path = p
+		out[i].Term, out[i].Err = l.ReadTerm(src)
+	}
+	return out
+}
