@@ -721,8 +721,8 @@ func (p *langParser) answer(s *SExpr) {
 	if pat == nil {
 		return
 	}
-	if pat.Kind != PatCon {
-		p.errorf(s.List[2].P, "expected a constructor, not %s: an answer pattern is a constructor", token(s.List[2]))
+	if pat.Kind != PatCon && pat.Kind != PatAtom {
+		p.errorf(s.List[2].P, "expected a constructor or an atom, not %s: an answer pattern is a constructor or an atom literal (\"error\")", token(s.List[2]))
 		return
 	}
 	k.Answers = append(k.Answers, &Value{P: s.P, Kind: k, Pat: pat, Metas: len(ps.slots)})

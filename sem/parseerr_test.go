@@ -81,7 +81,7 @@ func TestDeclarationErrors(t *testing.T) {
 		{"function clause", mini + "(function f (t) t 5)", "6:19: expected a clause of f, ((f PATTERN ...) RESULT (where CONDITION) ...), not 5"},
 		{"function clause arity", mini + "(function f (t) t ((f t t) t))", "6:20: f takes 1 arguments, not 2"},
 		{"answer arity", mini + "(answer E)", "6:1: (answer E) ends before its PATTERN: expected (answer KIND PATTERN)"},
-		{"answer pattern", mini + "(answer E n)", "6:11: expected a constructor, not n: an answer pattern is a constructor"},
+		{"answer pattern", mini + "(answer E n)", "6:11: expected a constructor or an atom, not n: an answer pattern is a constructor or an atom literal (\"error\")"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
