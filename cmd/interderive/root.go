@@ -65,7 +65,7 @@ transformation, for the calculi and the stages below (interderive calculi says m
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(a.newRunCmd(), a.newTraceCmd(), a.newCheckCmd(), a.newCompareCmd(), a.newFuzzCmd(), a.newBenchCmd(), a.newCalculiCmd(), a.newDeriveCmd(), a.newRenderCmd(), a.newJudgeCmd())
+	root.AddCommand(a.newRunCmd(), a.newTraceCmd(), a.newCheckCmd(), a.newCompareCmd(), a.newFuzzCmd(), a.newBenchCmd(), a.newCalculiCmd(), a.newDeriveCmd(), a.newRenderCmd(), a.newJudgeCmd(), a.newImportCmd())
 	// cobra's completion command (bash, zsh, fish, powershell), and the flags'
 	// values: stages, variants, modes, languages.
 	root.CompletionOptions.DisableDefaultCmd = false
