@@ -29,6 +29,7 @@ func (a *app) newBenchCmd() *cobra.Command {
 	var forTargets, force, asJSON bool
 	var format, peerName string
 	var peerTimeout time.Duration
+	var model string
 	var fuel int
 	var timeout time.Duration
 	var budgets budgetFlags
@@ -88,6 +89,12 @@ than each model it is, per size and variant (narrow them with --semantics). Rede
 runs under racket; where it is not installed the comparison is skipped, and says so.
 An answer that differs from Redex's makes the exit status 1.
 
+--peer redex --model MODEL.rkt imports a Redex model (as import does, writing
+nothing) and compares its derived stages with Redex itself on the model's longest
+test-->> test (the most contractions): Redex runs the model's relation on it
+(testdata/bench/redex/model.rkt; its cache of matches off, so that repetitions match
+afresh), each stage the rule file the model translates to.
+
 --cpuprofile FILE writes a CPU profile of the run (pprof format), for
 go tool pprof.
 
@@ -112,6 +119,15 @@ go tool pprof.
 				if forTargets || format != formatTable || plotFile != "" {
 					return fmt.Errorf("--peer prints its own comparison: it takes neither --targets, --format nor --plot")
 				}
+			}
+			if model != "" {
+				if peerName != "redex" {
+					return fmt.Errorf("--model compares a Redex model with the stages it derives: it takes --peer redex")
+				}
+				if fuel < 0 || timeout < 0 {
+					return fmt.Errorf("--fuel and --timeout must not be negative")
+				}
+				return a.benchModel(stdout, stderr, dir, model, peer, budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout}), peerTimeout)
 			}
 			if forTargets && format != formatTable {
 				return fmt.Errorf("--targets prints its own report: --format %s applies to the suite only", format)
@@ -229,6 +245,7 @@ go tool pprof.
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the suite's measurements as JSON (--format json)")
 	cmd.Flags().StringVar(&peerName, "peer", "", "compare the stages with another tool instead: redex (PLT Redex models, run by racket; skipped where it is not installed)")
 	cmd.Flags().DurationVar(&peerTimeout, "peer-timeout", 30*time.Minute, "stop a peer's run after this long (0 for no limit)")
+	cmd.Flags().StringVar(&model, "model", "", "with --peer redex: import the Redex model `MODEL.rkt` and compare its derived stages with Redex on its longest test")
 	cmd.Flags().BoolVar(&force, "force", false, "let --plot and --cpuprofile overwrite existing files (never a program of the suite)")
 	cmd.Flags().IntVar(&fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions of every run")
 	cmd.Flags().DurationVar(&timeout, "timeout", defaultTimeout, "stop a run after this long (e.g. 10s, 5m); 0 for no limit")

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/interderive/interderive"
-	"github.com/interderive/interderive/internal/redex"
-	"github.com/interderive/interderive/internal/workbench"
 	"github.com/spf13/cobra"
 )
 
@@ -38,32 +36,18 @@ of one step, several normal forms) are listed as left out, with the reason.
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := args[0]
-			src, err := workbench.ReadSource(file, nil, 0)
-			if err != nil {
-				return fmt.Errorf("model: %w", err)
-			}
-			mod, err := redex.Read(src)
-			if err != nil {
-				return errors.New(interderive.Describe(file, src, err))
-			}
-			model, err := redex.Recognize(mod)
-			if err != nil {
-				return errors.New(interderive.Describe(file, src, err))
-			}
-			im, err := redex.Import(model, file)
+			im, err := importModel(file)
 			if err != nil {
 				if im != nil && im.Sem != "" {
 					// The translation does not load: write it, so that its errors point
 					// into it.
 					out := filepath.Join(dir, im.Name+ruleFileExt+".rejected")
-					if werr := os.WriteFile(out, []byte(im.Sem), 0o644); werr == nil {
-						var inner interderive.ErrorList
-						if errors.As(err, &inner) {
-							return fmt.Errorf("the translation of %s does not load:\n%s", interderive.Escape(file), interderive.Describe(out, []byte(im.Sem), inner))
-						}
+					var inner interderive.ErrorList
+					if errors.As(err, &inner) && os.WriteFile(out, []byte(im.Sem), 0o644) == nil {
+						return fmt.Errorf("the translation of %s does not load:\n%s", interderive.Escape(file), interderive.Describe(out, []byte(im.Sem), inner))
 					}
 				}
-				return errors.New(interderive.Describe(file, src, err))
+				return err
 			}
 			semFile := filepath.Join(dir, im.Name+ruleFileExt)
 			corpus := filepath.Join(dir, im.Name)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,5 +43,37 @@ func TestImport(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "arithmetic.sem")); err == nil {
 		t.Error("a refused model wrote a rule file")
+	}
+}
+
+// TestBenchModel: bench --peer redex --model compares the derived stages with Redex
+// on the model's longest test: stlc.rkt's is line 153, ((λ (x num) (if0 x x (+ x 1)))
+// 2), three contractions (βv, if0f, +) to 3, as the model's test states; every stage
+// agrees with Redex. Without racket the comparison is skipped, and says so.
+func TestBenchModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("racket and half a second of Redex's runs: not in -short")
+	}
+	model := filepath.Join("..", "..", "internal", "redex", "testdata", "models", "stlc.rkt")
+	stdout, stderr, code := runCmd("bench", "--dir", filepath.Join("..", "..", "testdata", "bench"), "--peer", "redex", "--model", model)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "its longest test (line 153, 3 contractions on reduction): ((λ (x num) (if0 x x (+ x 1))) 2)") {
+		t.Errorf("no longest test:\n%s", stdout)
+	}
+	for _, s := range []string{"reduction", "closures", "machine", "cps2", "interp", "compile"} {
+		if !strings.Contains(stdout, s+"             3       3") {
+			t.Errorf("no row of %s with 3 contractions and answer 3:\n%s", s, stdout)
+		}
+	}
+	if _, err := exec.LookPath("racket"); err != nil {
+		if !strings.Contains(stderr, "Redex not run") {
+			t.Errorf("racket absent, and the comparison does not say it skipped Redex:\n%s", stderr)
+		}
+		t.Skip("racket is not installed: Redex's side not checked")
+	}
+	if !strings.Contains(stdout, "redex             3       3") {
+		t.Errorf("no Redex row with 3 contractions and answer 3:\n%s", stdout)
 	}
 }

@@ -88,7 +88,7 @@ func Import(m *Model, file string) (*Imported, error) {
 	if err != nil {
 		return &Imported{Name: name, Sem: text}, fmt.Errorf("the rule file translated from %s does not load (an error of the translation, or a check the model fails):\n%w", file, err)
 	}
-	im := &Imported{Name: name, Sem: text}
+	im := &Imported{Name: name, Relation: rel.Name, Sem: text}
 	t.tests(im, rel, l)
 	im.Skipped = t.skipped
 	slices.SortStableFunc(im.Skipped, func(a, b Skip) int { return int(a.P.Line - b.P.Line) })

@@ -34,10 +34,11 @@ import (
 // Imported is a model translated: the rule file's text and its corpus, and the
 // tests left out, each with the reason.
 type Imported struct {
-	Name    string // the rule file's language name
-	Sem     string // the rule file
-	Tests   []*TermFile
-	Skipped []Skip
+	Name     string // the rule file's language name
+	Relation string // the relation translated, as the model names it
+	Sem      string // the rule file
+	Tests    []*TermFile
+	Skipped  []Skip
 	// Summary counts what was translated, for the command's report.
 	Summary string
 }
@@ -47,9 +48,11 @@ type Imported struct {
 type TermFile struct {
 	Name string
 	Text string
-	// Expect is the expected answer as Redex writes it; the caller normalizes it
-	// through the rule file's printer (Imported.Tests are written after).
+	// Expect is the expected answer as Redex writes it.
 	Expect string
+	// Program is the program, as Redex writes it; Line the test's line in the model.
+	Program string
+	Line    int
 }
 
 // Skip is a form of the model left out of the rule file or its corpus, and why.

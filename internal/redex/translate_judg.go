@@ -264,7 +264,7 @@ func (t *translator) tests(im *Imported, rel *Relation, l *sem.Language) {
 			continue
 		}
 		text := fmt.Sprintf("; %s:%d: %s\n; expect: %s\n%s\n", filepath.Base(t.file), ts.P.Line, clip(testText(ts)), sem.Format(a), plainText(prog))
-		im.Tests = append(im.Tests, &TermFile{Name: fmt.Sprintf("line-%d.term", ts.P.Line), Text: text, Expect: want.String()})
+		im.Tests = append(im.Tests, &TermFile{Name: fmt.Sprintf("line-%d.term", ts.P.Line), Text: text, Expect: want.String(), Program: plainText(prog), Line: int(ts.P.Line)})
 	}
 }
 

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/redex"
+	"github.com/interderive/interderive/internal/workbench"
+)
+
+// modelScript is the Redex side of bench --peer redex --model, in the suite's
+// directory: it runs a model's relation on one term and times it.
+var modelScript = filepath.Join("redex", "model.rkt")
+
+// importModel reads, recognizes and imports a Redex model; its errors are rendered
+// with the model's positions and carets.
+func importModel(file string) (*redex.Imported, error) {
+	src, err := workbench.ReadSource(file, nil, 0)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	mod, err := redex.Read(src)
+	if err != nil {
+		return nil, errors.New(interderive.Describe(file, src, err))
+	}
+	model, err := redex.Recognize(mod)
+	if err != nil {
+		return nil, errors.New(interderive.Describe(file, src, err))
+	}
+	im, err := redex.Import(model, file)
+	if err != nil && (im == nil || im.Sem == "") {
+		return nil, errors.New(interderive.Describe(file, src, err))
+	}
+	return im, err
+}
+
+// benchModel compares the derived stages of an imported Redex model with Redex
+// itself (bench --peer redex --model MODEL.rkt), on the model's longest test: the
+// test-->> whose program takes the most contractions. Redex runs the model's own
+// relation (testdata/bench/redex/model.rkt, its time the mean of repetitions over
+// half a second, its cache of matches off); each stage runs the rule file the
+// model translates to (its time the mean of 6 rounds, as bench's). The table gives
+// each run's contractions, answer and time, and how many times faster than Redex
+// each stage is. An answer other than Redex's makes the exit status 1.
+func (a *app) benchModel(stdout, stderr io.Writer, dir, model string, peer workbench.Peer, opts interderive.Options, timeout time.Duration) error {
+	im, err := importModel(model)
+	if err != nil {
+		return err
+	}
+	if len(im.Tests) == 0 {
+		return fmt.Errorf("%s: no test-->> of the model is a program of its rule file: nothing to compare on", interderive.Escape(model))
+	}
+	tmp, err := os.MkdirTemp("", "interderive-model-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.WriteFile(filepath.Join(tmp, im.Name+ruleFileExt), []byte(im.Sem), 0o644); err != nil {
+		return err
+	}
+	path := filepath.Join(tmp, im.Name, "test.term") // DIR/NAME/*.term: NAME.sem is its rule file
+	c, lang, err := a.wb.LanguageFor(path, "")
+	if err != nil {
+		return err
+	}
+	if c, err = a.wb.Define(c, nil, path, []byte(im.Tests[0].Program)); err != nil {
+		return err
+	}
+	variant, err := a.wb.VariantFor(c, "")
+	if err != nil {
+		return err
+	}
+	stages := a.wb.StagesUnder(c, variant)
+	// The longest test: the most contractions on the reference stage.
+	var longest *redex.TermFile
+	var prog workbench.Program
+	most := -1
+	for _, t := range im.Tests {
+		p, err := c.Load(lang.Ext, []byte(t.Program))
+		if err != nil {
+			return fmt.Errorf("%s, line %d: %w", interderive.Escape(model), t.Line, err)
+		}
+		out, err := p.Run(stages[0], variant, opts)
+		if err == nil && out.Steps > most {
+			longest, prog, most = t, p, out.Steps
+		}
+	}
+	if longest == nil {
+		return fmt.Errorf("%s: no test of the model runs to an answer on %s", interderive.Escape(model), stages[0].Name())
+	}
+	fmt.Fprintf(stdout, "%s, its longest test (line %d, %s on %s): %s\n", interderive.Escape(model), longest.Line,
+		plural(most, "contraction", "contractions"), stages[0].Name(), interderive.Escape(longest.Program))
+	var peerRun *workbench.PeerRun
+	if err := peer.Available(); err != nil {
+		fmt.Fprintf(stderr, "bench --peer %s --model: Redex not run: %v\n", peer.Name, err)
+	} else if peerRun, err = runModel(dir, model, im.Relation, longest.Program, timeout); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "run\tcontractions\tanswer\ttime\t× redex\t\n")
+	if peerRun != nil {
+		fmt.Fprintf(tw, "redex\t%d\t%s\t%s\t\t\n", peerRun.Contractions, interderive.Escape(peerRun.Answer), roundTime(peerRun.Time))
+	}
+	differ := 0
+	for _, s := range stages {
+		out, err := prog.Run(s, variant, opts)
+		if err != nil {
+			fmt.Fprintf(tw, "%s\t\t%s\t\t\t\n", s.Name(), interderive.Escape(err.Error()))
+			differ++
+			continue
+		}
+		t, err := workbench.TimeRounds(func() error { _, err := prog.Run(s, variant, opts); return err })
+		if err != nil {
+			return err
+		}
+		ratio := ""
+		if peerRun != nil {
+			ratio = fmt.Sprintf("%.0f", float64(peerRun.Time)/float64(t.Mean()))
+			if strings.Join(strings.Fields(out.Observation), " ") != strings.Join(strings.Fields(peerRun.Answer), " ") {
+				ratio += " (answer differs)"
+				differ++
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", s.Name(), out.Steps, interderive.Escape(out.Observation), roundTime(t.Mean()), ratio)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if differ > 0 {
+		fmt.Fprintf(stderr, "bench --peer %s --model: %s whose answer is not Redex's\n", peer.Name, plural(differ, "stage", "stages"))
+		return &exitError{exitFailed}
+	}
+	return nil
+}
+
+// roundTime rounds a time to three significant digits.
+func roundTime(d time.Duration) time.Duration {
+	for r := time.Duration(1); r < time.Hour; r *= 10 {
+		if d < 1000*r {
+			return d.Round(r)
+		}
+	}
+	return d
+}
+
+// runModel runs the model's relation on the term under racket, within timeout.
+func runModel(dir, model, relation, term string, timeout time.Duration) (*workbench.PeerRun, error) {
+	ctx := context.Background()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "racket", filepath.Join(dir, modelScript), model, relation, term)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("redex timed out after %s", timeout)
+		}
+		return nil, fmt.Errorf("racket %s: %v: %s", modelScript, err, strings.TrimSpace(stderr.String()))
+	}
+	// The model's own tests may print before: the last line is the run's.
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	last := lines[len(lines)-1]
+	f := strings.Fields(last)
+	if len(f) < 4 || f[0] != "redex" {
+		return nil, fmt.Errorf("racket %s printed %q: want redex CONTRACTIONS ANSWER SECONDS", modelScript, last)
+	}
+	n, err1 := strconv.Atoi(f[1])
+	secs, err2 := strconv.ParseFloat(f[len(f)-1], 64)
+	if err1 != nil || err2 != nil {
+		return nil, fmt.Errorf("racket %s printed %q: want redex CONTRACTIONS ANSWER SECONDS", modelScript, last)
+	}
+	return &workbench.PeerRun{Model: "redex", Contractions: n, Answer: strings.Join(f[2:len(f)-1], " "), Time: time.Duration(secs * float64(time.Second))}, nil
+}

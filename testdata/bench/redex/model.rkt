@@ -1,0 +1,76 @@
+#lang racket/base
+;; A Redex model's relation run on one term, timed (interderive bench --peer redex
+;; --model MODEL.rkt).
+;;
+;;   racket model.rkt MODEL.rkt RELATION TERM
+;;
+;; instantiates the model (its module-level tests run, and print, as they do when
+;; Racket loads it), reduces TERM by RELATION one step at a time to its normal form
+;; (the relation must give one reduct a step: a deterministic one), then times the
+;; same reduction, repeated until half a second has passed, and prints
+;;
+;;   redex CONTRACTIONS ANSWER SECONDS
+;;
+;; ANSWER written as Racket writes it, SECONDS the mean time of one reduction (with
+;; Redex's cache of matches off, so that each repetition matches as the first did).
+(require racket/match redex/reduction-semantics)
+
+(define (reduce rel t)
+  (let loop ([t t] [n 0])
+    (match (apply-reduction-relation rel t)
+      ['() (values t n)]
+      [(list next) (loop next (add1 n))]
+      [many (eprintf "model.rkt: ~a reducts of ~s: the relation is not deterministic\n" (length many) t) (exit 1)])))
+
+;; The model is loaded without Redex's GUI (which needs a display): its (require
+;; redex) is redex/reduction-semantics, and its calls of traces, stepper and render
+;; functions are left out.
+(define gui-forms '(traces traces/ps stepper render-language render-reduction-relation render-metafunction render-judgment-form))
+
+(define (headless d)
+  (match d
+    [(list 'require specs ...) (cons 'require (map (λ (s) (if (eq? s 'redex) 'redex/reduction-semantics s)) specs))]
+    [(list '#%module-begin forms ...) (cons '#%module-begin (filter-map* forms))]
+    [_ d]))
+
+(define (filter-map* forms)
+  (for/list ([f forms] #:unless (and (pair? f) (memq (car f) gui-forms)))
+    (headless f)))
+
+(define (load-model path)
+  (define form
+    (parameterize ([read-accept-reader #t] [read-accept-lang #t])
+      (call-with-input-file path (λ (in) (port-count-lines! in) (syntax->datum (read-syntax path in))))))
+  (match form
+    [(list 'module _ lang body ...)
+     (define ns (make-base-namespace))
+     ;; The model's Redex is this script's: one instance of its structures.
+     (namespace-attach-module (variable-reference->namespace (#%variable-reference)) 'redex/reduction-semantics ns)
+     (parameterize ([current-namespace ns]
+                    [current-load-relative-directory (let-values ([(dir _n _d) (split-path path)]) dir)])
+       (eval `(module model ,lang ,@(filter-map* body)))
+       (dynamic-require ''model #f)
+       (module->namespace ''model))]
+    [_ (eprintf "model.rkt: ~a is not a module\n" path) (exit 2)]))
+
+(module+ main
+  (match (current-command-line-arguments)
+    [(vector file rel-name term-str)
+     (define path (path->complete-path (string->path file)))
+     (define ns (load-model path))
+     (define rel (eval (string->symbol rel-name) ns))
+     (define t (read (open-input-string term-str)))
+     ;; Redex caches its pattern matches across reductions: repeating one would time
+     ;; the cache. Every reduction here matches afresh, as a first run does.
+     (caching-enabled? #f)
+     (define-values (answer steps) (reduce rel t))
+     (collect-garbage)
+     (define start (current-inexact-monotonic-milliseconds))
+     (define reps
+       (let loop ([reps 0])
+         (if (and (> reps 0) (> (- (current-inexact-monotonic-milliseconds) start) 500.0))
+             reps
+             (begin (reduce rel t) (loop (add1 reps))))))
+     (define ms (- (current-inexact-monotonic-milliseconds) start))
+     (printf "redex ~a ~s ~a\n" steps answer (/ ms reps 1000.0))]
+    [_ (eprintf "usage: racket model.rkt MODEL.rkt RELATION TERM\n") (exit 2)]))
