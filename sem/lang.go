@@ -23,6 +23,9 @@ type Language struct {
 	// Judgments are the judgment forms of the file (Redex's define-judgment-form):
 	// relations defined by inference rules, run by their modes (judgment.go).
 	Judgments []*Judgment
+	// Properties are what the file claims of its semantics ((property ...)),
+	// which fuzz checks (property.go).
+	Properties []*Property
 	// Typing is the judgment that types the programs, if the file names one
 	// ((typing ...)): run, check, compare and trace type a program before they run it.
 	Typing *Typing

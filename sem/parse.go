@@ -111,7 +111,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			}
 		case "sort":
 			p.sortHeader(s)
-		case "kind", "class", "function", "hook", "judgment", "typing", "value", "frame", "rule", "stuck", "answer", "notation", "":
+		case "kind", "class", "function", "hook", "judgment", "typing", "property", "value", "frame", "rule", "stuck", "answer", "notation", "":
 		default:
 			p.errorf(s.List[0].P, "unknown declaration %s: expected %s", s.List[0].Sym, declarationWords())
 		}
@@ -144,6 +144,7 @@ func (p *langParser) parse(ss []*SExpr) {
 	classes := map[*SExpr]*Class{}
 	funcs := map[*SExpr]*Function{}
 	judgments := map[*SExpr]*Judgment{}
+	propertyDecls := map[*SExpr]*SExpr{} // a property's declaration, as the judgment it stands for
 	for _, s := range ss {
 		if s.Kind == SList && len(s.List) > 0 && s.List[0].Kind == SSym {
 			switch s.List[0].Sym {
@@ -160,6 +161,14 @@ func (p *langParser) parse(ss []*SExpr) {
 			case "judgment":
 				if j := p.judgmentHeader(s); j != nil {
 					judgments[s] = j
+				}
+			case "property":
+				// A property of the file's own is a judgment of its own.
+				if decl := p.propertyHeader(s); decl != nil {
+					if j := p.judgmentHeader(decl); j != nil {
+						judgments[s] = j
+						propertyDecls[s] = decl
+					}
 				}
 			}
 		}
@@ -178,6 +187,9 @@ func (p *langParser) parse(ss []*SExpr) {
 	}
 	for _, s := range ss {
 		if j := judgments[s]; j != nil {
+			if decl := propertyDecls[s]; decl != nil {
+				s = decl
+			}
 			p.judgmentBody(j, s)
 		}
 	}
@@ -186,6 +198,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			p.typing(s)
 		}
 	}
+	p.checkProperties()
 	for _, s := range ss {
 		if s.Kind != SList || len(s.List) == 0 || s.List[0].Kind != SSym {
 			continue

@@ -26,9 +26,13 @@ const typedDraws = 50
 // typingBudget bounds the search for a derivation of one term's type.
 const typingBudget = 2 * time.Second
 
-// Properties are the metatheory of the rule file (workbench.Calculus): type
-// soundness, where the file names its typing judgment.
+// Properties are the metatheory of the rule file (workbench.Calculus): those it
+// states ((property ...)); else type soundness, where the file names its typing
+// judgment.
 func (c Calculus) Properties() []workbench.Property {
+	if len(c.Lang.Properties) > 0 {
+		return c.declared() // the file states its properties (declared.go)
+	}
 	if c.Lang.Typing == nil {
 		return nil
 	}
