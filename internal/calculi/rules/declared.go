@@ -24,8 +24,10 @@ func (c Calculus) declared() []workbench.Property {
 		switch q.Standard {
 		case "progress":
 			ps = append(ps, workbench.Property{Name: q.Name, Failure: "progress fails",
-				Doc:   "progress: a program the file's typing judgment types is a value or an answer of the root kind, or takes a step on the reduction semantics",
-				Check: func(t *rapid.T, size int, _ string, stages []interderive.Stage) *workbench.Counterexample { return c.checkProgress(t, size, stages) }})
+				Doc: "progress: a program the file's typing judgment types is a value or an answer of the root kind, or takes a step on the reduction semantics",
+				Check: func(t *rapid.T, size int, _ string, stages []interderive.Stage) *workbench.Counterexample {
+					return c.checkProgress(t, size, stages)
+				}})
 		case "preservation":
 			ps = append(ps, workbench.Property{Name: q.Name, Failure: "progress or preservation fails",
 				Doc:   "type soundness by steps: a program the file's typing judgment types makes progress on the reduction semantics (each step decomposes and contracts; the answer is a value or an answer of the root kind) and keeps its type at every step",
@@ -42,8 +44,10 @@ func (c Calculus) declared() []workbench.Property {
 				Check: c.checkDeterminism})
 		default:
 			ps = append(ps, workbench.Property{Name: q.Name, Failure: q.Name + " fails",
-				Doc:   c.ownDoc(q),
-				Check: func(t *rapid.T, size int, _ string, stages []interderive.Stage) *workbench.Counterexample { return c.checkOwn(t, size, q, stages) }})
+				Doc: c.ownDoc(q),
+				Check: func(t *rapid.T, size int, _ string, stages []interderive.Stage) *workbench.Counterexample {
+					return c.checkOwn(t, size, q, stages)
+				}})
 		}
 	}
 	return ps
