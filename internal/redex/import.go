@@ -47,6 +47,10 @@ func Import(m *Model, file string) (*Imported, error) {
 		}
 		t.fns[mf.Name] = &tfunc{mf: mf, name: name}
 	}
+	if _, own := t.fns["substitute"]; !own {
+		// Redex's own substitution, on the language's #:binding-forms.
+		t.substFns["substitute"] = &substRoles{body: 0, x: 1, val: 2}
+	}
 	rules := expand(rel)
 	var used []*nonterm
 	for _, r := range rules {
