@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/interderive/interderive"
 )
@@ -78,6 +79,16 @@ func (c *checker) report(key string, p Pos, format string, args ...any) {
 		return
 	}
 	c.reported[key] = true
+	if c.l.Nondeterministic && (strings.HasPrefix(key, "frames") || strings.HasPrefix(key, "frame-rule") || strings.HasPrefix(key, "order")) {
+		// A non-deterministic file decomposes some terms two ways, on purpose.
+		w := p.String() + ": " + fmt.Sprintf(format, args...)
+		if strings.Contains(w, "not unique") {
+			c.l.Ambiguity = append([]string{w}, c.l.Ambiguity...) // two decompositions: the witness to show first
+		} else {
+			c.l.Ambiguity = append(c.l.Ambiguity, w)
+		}
+		return
+	}
 	c.errs.Add(p, fmt.Sprintf(format, args...))
 }
 

@@ -23,6 +23,14 @@ type Language struct {
 	// Judgments are the judgment forms of the file (Redex's define-judgment-form):
 	// relations defined by inference rules, run by their modes (judgment.go).
 	Judgments []*Judgment
+	// Nondeterministic says that the file declares its relation non-deterministic
+	// ((nondeterministic)): a term may decompose more than one way, which the static
+	// checks then record (Ambiguity) instead of refusing.
+	Nondeterministic bool
+	// Ambiguity are the static checks' witnesses of a non-deterministic file: terms
+	// that decompose two ways, each positioned. The derived stages refuse a file with
+	// one (run --all and trace --graph explore its relation: relation.go).
+	Ambiguity []string
 	// Properties are what the file claims of its semantics ((property ...)),
 	// which fuzz checks (property.go).
 	Properties []*Property

@@ -109,6 +109,9 @@ func contextCovers(l *Language, a, b *Rule) bool {
 
 // shadowedRules warns of the rules of k an earlier rule always takes first.
 func (c *checker) shadowedRules(k *Kind) {
+	if c.l.Nondeterministic {
+		return // every rule that matches fires: none shadows another
+	}
 	for j, r := range k.Rules {
 		for _, e := range k.Rules[:j] {
 			if !total(e) || !contextCovers(c.l, e, r) || !c.l.subsumes(e.LHS, r.LHS, nil) {

@@ -111,6 +111,10 @@ func (p *langParser) parse(ss []*SExpr) {
 			}
 		case "sort":
 			p.sortHeader(s)
+		case "nondeterministic":
+			if p.form(s, 1, 1, "(nondeterministic)") {
+				p.l.Nondeterministic = true
+			}
 		case "kind", "class", "function", "hook", "judgment", "typing", "property", "value", "frame", "rule", "stuck", "answer", "notation", "":
 		default:
 			p.errorf(s.List[0].P, "unknown declaration %s: expected %s", s.List[0].Sym, declarationWords())

@@ -85,6 +85,9 @@ func FormatRedex(r *Rule) string {
 func (l *Language) String() string {
 	var b strings.Builder
 	b.WriteString("(language " + l.Name + ")\n")
+	if l.Nondeterministic {
+		b.WriteString("(nondeterministic)\n")
+	}
 	for _, so := range l.Sorts {
 		b.WriteString("(sort " + strings.Join(so.Metas, " "))
 		if so.Vars {
@@ -173,7 +176,12 @@ func (l *Language) String() string {
 		b.WriteString("(stuck " + s.Kind.Name + " " + FormatPattern(s.Pat) + " " + quote(s.Reason) + ")\n")
 	}
 	for _, j := range l.Judgments {
-		b.WriteString(j.String())
+		if l.propertyOf(j) == nil {
+			b.WriteString(j.String())
+		}
+	}
+	for _, q := range l.Properties {
+		b.WriteString(q.String())
 	}
 	if ty := l.Typing; ty != nil {
 		args := make([]string, len(ty.Args))
@@ -207,6 +215,35 @@ func (j *Judgment) String() string {
 	}
 	b.WriteString(")\n")
 	return b.String()
+}
+
+// String prints the property as a rule file states it.
+func (q *Property) String() string {
+	if q.Standard != "" {
+		return "(property " + q.Name + ")\n"
+	}
+	r := q.Judgment.Rules[0]
+	terms := make([]string, len(r.Conclusion))
+	for i, p := range r.Conclusion {
+		terms[i] = FormatPattern(p)
+	}
+	var b strings.Builder
+	b.WriteString("(property " + q.Name + " (" + strings.Join(terms, " ") + ")")
+	for _, pr := range r.Premises {
+		b.WriteString(" " + formatPremise(pr))
+	}
+	b.WriteString(")\n")
+	return b.String()
+}
+
+// propertyOf is the property of the file's own whose judgment j is, nil if none.
+func (l *Language) propertyOf(j *Judgment) *Property {
+	for _, q := range l.Properties {
+		if q.Judgment == j {
+			return q
+		}
+	}
+	return nil
 }
 
 // shapeText is c's shape as the rule file writes it: each argument by the name the

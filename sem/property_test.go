@@ -41,6 +41,22 @@ func TestProperties(t *testing.T) {
 	if got := strings.Join(names, " "); got != "progress/progress preservation/preservation typed/ keeps/" {
 		t.Fatalf("properties %s", got)
 	}
+	// The file printed (Language.String) states the same properties.
+	l2, err := sem.Load([]byte(l.String()))
+	if err != nil {
+		t.Fatalf("the file printed does not load: %v\n%s", err, l.String())
+	}
+	var again []string
+	for _, q := range l2.Properties {
+		again = append(again, q.String())
+	}
+	var first []string
+	for _, q := range l.Properties {
+		first = append(first, q.String())
+	}
+	if strings.Join(again, "") != strings.Join(first, "") || len(first) != 4 {
+		t.Errorf("printed and read again:\n%s\nwas\n%s", strings.Join(again, ""), strings.Join(first, ""))
+	}
 	read := func(s string) *sem.Term {
 		x, err := l.ReadTerm([]byte(s))
 		if err != nil {

@@ -57,7 +57,17 @@ func (l *Language) render(decls []*SExpr, opts RenderOptions) *Rendering {
 	shown := map[any]bool{} // the declarations of l typeset in their notation
 	ts := &typesetter{l: l, notes: l.notationsOf(decls)}
 	var sorts []*Sort
+	var standard []string // the standard properties the file states
 	for _, d := range decls {
+		if d.Kind == SList && len(d.List) == 1 && isSym(d.List[0], "nondeterministic") {
+			continue // said under the title
+		}
+		if d.Kind == SList && len(d.List) == 2 && isSym(d.List[0], "property") && d.List[1].Kind == SSym {
+			if q, ok := l.Property(d.List[1].Sym); ok && q.Standard != "" {
+				standard = append(standard, q.Name)
+				continue
+			}
+		}
 		if !l.classify(d, at[d.P], shown, r) {
 			r.Verbatim = append(r.Verbatim, d)
 		}
@@ -73,6 +83,12 @@ func (l *Language) render(decls []*SExpr, opts RenderOptions) *Rendering {
 	}
 	b.WriteString("% A rule file typeset by interderive render.\n")
 	b.WriteString("\\section*{The language \\textsf{" + texText(l.Name) + "}}\n")
+	if l.Nondeterministic {
+		b.WriteString("\n\\noindent Its reduction relation is non-deterministic: a term may decompose more than one way.\n")
+	}
+	if len(standard) > 0 {
+		b.WriteString("\n\\noindent It states the properties " + texText(strings.Join(standard, ", ")) + ".\n")
+	}
 	r.Sorts = len(sorts)
 	if len(sorts) > 0 {
 		b.WriteString("\n\\subsection*{Grammar}\n")

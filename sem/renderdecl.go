@@ -106,7 +106,8 @@ func (l *Language) classify(d *SExpr, decl any, shown map[any]bool, r *Rendering
 			ok = ok && sameClause(x, c, args[3+i])
 		}
 	case *Judgment:
-		ok = d.List[0].Sym == "judgment" && sameJudgment(x, args)
+		ok = d.List[0].Sym == "judgment" && sameJudgment(x, args) ||
+			d.List[0].Sym == "property" && l.propertyOf(x) != nil // typeset as its judgment's one rule
 	case *Typing:
 		ok = d.List[0].Sym == "typing" && sameTyping(x, args)
 	case *Stuck:

@@ -27,7 +27,8 @@ type runReport struct {
 func (a *app) newRunCmd() *cobra.Command {
 	var f runFlags
 	var show string
-	var asJSON bool
+	var asJSON, all bool
+	var maxTerms int
 	cmd := &cobra.Command{
 		Use:   "run [flags] FILE",
 		Short: "Run a program and print its answer",
@@ -35,6 +36,13 @@ func (a *app) newRunCmd() *cobra.Command {
 the last of its derivation) under a variant (by default the calculus's), and print
 exactly one line: by default the observation (4, true, function, ...: the calculus's
 own); with --show value, the value in the language's syntax.
+
+With --all, a program of a rule file: its relation explored whole, every
+decomposition and every rule at each step (of a non-deterministic file, which the
+derived stages refuse, as of any other), and every normal form it reaches printed, one
+a line, in the order met (a stuck one marked); how many terms and steps were explored
+goes to standard error. At most --max-terms terms, within --timeout: a cut
+exploration exits with status 3.
 
 ` + budgetsHelp + `
 
@@ -47,9 +55,15 @@ own); with --show value, the value in the language's syntax.
 			if f.stage == "all" {
 				return a.unknownName("stage", f.stage)
 			}
+			if all && (asJSON || f.stage != "" || show != "observe") {
+				return fmt.Errorf("--all explores a rule file's relation: it takes no --stage, --json or --show")
+			}
 			l, err := a.load(&f, args[0])
 			if err != nil {
 				return err
+			}
+			if all {
+				return a.runAll(args[0], l, maxTerms, f.options())
 			}
 			stage, err := a.wb.StageUnder(l.c, l.variant, f.stage)
 			if err != nil {
@@ -91,5 +105,7 @@ own); with --show value, the value in the language's syntax.
 	a.registerRunFlags(cmd, &f, fmt.Sprintf("derivation stage, one of %s (default: the last one the calculus has)", joinNames(a.wb.StageNames())))
 	cmd.Flags().StringVar(&show, "show", "observe", "what to print: observe or value")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: outcome, answer, value, contractions")
+	cmd.Flags().BoolVar(&all, "all", false, "a rule file's program: explore its relation whole and print every normal form it reaches, one a line")
+	cmd.Flags().IntVar(&maxTerms, "max-terms", defaultMaxTerms, "with --all: explore at most `N` terms")
 	return cmd
 }

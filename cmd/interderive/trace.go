@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/interderive/interderive"
 	"github.com/spf13/cobra"
@@ -12,7 +14,8 @@ import (
 func (a *app) newTraceCmd() *cobra.Command {
 	var f runFlags
 	var reports, asJSON, force bool
-	var html string
+	var html, graph string
+	var maxTerms int
 	cmd := &cobra.Command{
 		Use:   "trace [flags] FILE",
 		Short: "Show every step of a run as the stage takes it",
@@ -33,11 +36,29 @@ contractum of each contraction are marked in their terms, --json the same data f
 tools (version 2, docs/derivation.md). The trace ends with each stage's answer or
 what stopped it.
 
+With --graph dot or --graph svg, a program of a rule file: its reduction graph, the
+relation explored whole (every decomposition and every rule at each step, as run --all
+explores it), in Graphviz's DOT or drawn as SVG: a node per term, the program and the
+normal forms with bold borders, an edge per step with its rule.
+
 ` + budgetsHelp + `
 
 ` + exitStatusHelp,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if graph != "" {
+				if !slices.Contains(graphFormats, graph) {
+					return fmt.Errorf("unknown format %q in --graph (known: %s)", interderive.Escape(graph), strings.Join(graphFormats, ", "))
+				}
+				if f.stage != "" || html != "" || asJSON || reports {
+					return fmt.Errorf("--graph explores a rule file's relation: it takes no --stage, --html, --json or --reports")
+				}
+				l, err := a.load(&f, args[0])
+				if err != nil {
+					return err
+				}
+				return a.traceGraph(args[0], l, graph, maxTerms, f.options())
+			}
 			all := f.stage == "all"
 			if (html != "" || asJSON) && !all {
 				return fmt.Errorf("--html and --json are for --stage all")
@@ -84,6 +105,8 @@ what stopped it.
 	cmd.Flags().StringVar(&html, "html", "", "with --stage all: write a page to step through to this file (a new file, unless --force)")
 	cmd.Flags().BoolVar(&force, "force", false, "let --html overwrite an existing file (never the program itself)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "with --stage all: print the aligned trace as JSON")
+	cmd.Flags().StringVar(&graph, "graph", "", "a rule file's program: draw its reduction graph, every step of its relation, as `FORMAT` (dot or svg)")
+	cmd.Flags().IntVar(&maxTerms, "max-terms", defaultMaxTerms, "with --graph: explore at most `N` terms")
 	return cmd
 }
 

@@ -53,9 +53,12 @@ func newGen(l *sem.Language, file string) *gen {
 	return g
 }
 
-// check refuses what the generated code cannot run: a hook written in Go, a prim or
-// an atom type not of the default hooks.
+// check refuses what the generated code cannot run: a non-deterministic relation, a
+// hook written in Go, a prim or an atom type not of the default hooks.
 func check(l *sem.Language) error {
+	if len(l.Ambiguity) > 0 {
+		return fmt.Errorf("the relation of %s is non-deterministic, and the stages derive one decomposition a step: %s", l.Name, l.Ambiguity[0])
+	}
 	defaults := sem.DefaultHooks()
 	for _, f := range l.Functions {
 		if f.Hook != nil {

@@ -146,6 +146,11 @@ func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
 				return nil, err
 			}
 			c = d
+			if all := w.StagesOf(c); len(all) > 0 && len(Running(c, all)) == 0 {
+				// Nothing to run in lockstep, nor a property on: say why, never an
+				// empty run (a non-deterministic rule file's relation).
+				return nil, fmt.Errorf("fuzz of %s: no stage runs its programs: %v", c.Name(), Refusal(c, all[0]))
+			}
 		}
 		p := FuzzPlan{Calculus: c, Size: o.Size, Fuel: DefaultLockstepFuel, Timeout: o.Timeout, Memory: o.Memory, Output: o.Output}
 		if f, ok := c.(LockstepFueler); ok && f.LockstepFuel() > 0 {

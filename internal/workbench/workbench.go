@@ -298,13 +298,22 @@ func (w *Workbench) StageFor(c Calculus, name string) (interderive.Stage, error)
 // last one that does, and does not refuse the calculus's programs (Refuser).
 func (w *Workbench) StageUnder(c Calculus, variant, name string) (interderive.Stage, error) {
 	if name == "" {
-		if under := Running(c, w.StagesUnder(c, variant)); len(under) > 0 {
+		all := w.StagesUnder(c, variant)
+		if under := Running(c, all); len(under) > 0 {
 			return under[len(under)-1], nil
+		}
+		if len(all) > 0 {
+			if err := Refusal(c, all[len(all)-1]); err != nil {
+				return nil, err // every stage refuses: why
+			}
 		}
 	}
 	s, err := w.StageFor(c, name)
 	if err != nil {
 		return nil, err
+	}
+	if err := Refusal(c, s); err != nil {
+		return nil, err // a stage named that refuses: the user's error
 	}
 	if vs, ok := c.(VariantStager); ok && !vs.RunsUnder(s, variant) {
 		var names []string

@@ -228,11 +228,17 @@ func (c Calculus) MatchesAnswer(expected string, got workbench.Outcome) bool {
 
 // Refuses says why the stage s does not run the rule file's programs
 // (workbench.Refuser): it derives no stage from a rule file (sem.StageOf); nil when s
-// runs them. Every derived stage runs every rule file, under environments or by
-// substitution (sem.Language.Discipline).
+// runs them. Every derived stage runs every deterministic rule file, under
+// environments or by substitution (sem.Language.Discipline); a file whose relation is
+// non-deterministic ((nondeterministic), with a term that decomposes two ways) none.
 func (c Calculus) Refuses(s interderive.Stage) error {
 	if _, ok := sem.StageOf(s); !ok {
 		return fmt.Errorf("the %s stage does not run rule-defined calculi", s.Name())
+	}
+	if len(c.Lang.Ambiguity) > 0 {
+		// A derived stage takes one decomposition a step: of a non-deterministic
+		// relation it would give one answer of several, as if it were the only one.
+		return fmt.Errorf("the relation of %s is non-deterministic, and a derived stage follows one decomposition a step: %s (run --all and trace --graph explore the relation)", c.File, c.Lang.Ambiguity[0])
 	}
 	return nil
 }
@@ -314,6 +320,9 @@ type Program struct {
 // program.
 func (p Program) TypeOf() (string, bool) { return p.Type, p.calc.Lang.Typing != nil }
 
+// Language is the rule file's language the program is of.
+func (p Program) Language() *sem.Language { return p.calc.Lang }
+
 func (Program) Lang() string { return ext }
 
 // Source prints the program.
@@ -362,14 +371,26 @@ func (p Program) Run(stage interderive.Stage, v string, opts interderive.Options
 func Derive(l *sem.Language, stages []interderive.Stage) string {
 	var b strings.Builder
 	b.WriteString(sem.FormatTables(l))
+	if len(l.Ambiguity) > 0 {
+		fmt.Fprintf(&b, "\nthe relation is non-deterministic: the stages below derive one decomposition a step, and refuse the file's programs; run --all and trace --graph explore the relation. The witnesses of the static checks:\n")
+		for _, w := range l.Ambiguity {
+			fmt.Fprintf(&b, "  %s\n", w)
+		}
+	}
 	b.WriteString("\n" + Discipline(l) + "\n")
+	if len(l.Properties) > 0 {
+		b.WriteString("\nproperties, which fuzz checks:\n")
+		for _, q := range l.Properties {
+			b.WriteString(q.String())
+		}
+	}
 	if len(l.Judgments) > 0 {
 		b.WriteString("\njudgments, searched by their modes (interderive judge):\n")
 		for _, j := range l.Judgments {
 			b.WriteString(j.String())
 		}
 		if ty := l.Typing; ty != nil {
-			fmt.Fprintf(&b, "every program is typed by %s before it runs, and fuzz checks type soundness (preservation)\n", ty.Judgment.Name)
+			fmt.Fprintf(&b, "every program is typed by %s before it runs\n", ty.Judgment.Name)
 		}
 	}
 	for _, s := range stages {
