@@ -33,6 +33,20 @@ func TestImport(t *testing.T) {
 			t.Errorf("check %s: exit %d\n%s%s", name, code, stdout, stderr)
 		}
 	}
+	// combinators.rkt's context restricts no operand: its relation is
+	// non-deterministic, explored whole. C* = ((J I) I) swaps: J a b c d → a b (a d
+	// c), so ((J I) I) x y → (I I) ((I y) x) → ... → (y x), by every path (derived by
+	// hand): one normal form, (abs2 abs1).
+	if _, stderr, code := runCmd("import", "-o", dir, filepath.Join(models, "combinators.rkt")); code != 0 {
+		t.Fatalf("import combinators.rkt: exit %d\n%s", code, stderr)
+	}
+	cstar := filepath.Join(dir, "combinators", "cstar.term")
+	if err := os.WriteFile(cstar, []byte("((((j i) i) abs1) abs2)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if stdout, stderr, code := runCmd("run", "--all", cstar); code != 0 || stdout != "(abs2 abs1)\n" {
+		t.Errorf("run --all of C* abs1 abs2: exit %d\n%s%s", code, stdout, stderr)
+	}
 	_, stderr, code := runCmd("import", "-o", dir, filepath.Join(models, "stlc.rkt"))
 	if code != 2 || !strings.Contains(stderr, "exists: --force to overwrite") {
 		t.Errorf("import over a rule file: exit %d, %s", code, stderr)

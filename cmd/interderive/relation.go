@@ -37,7 +37,7 @@ func explore(path string, l loaded, maxTerms int, opts interderive.Options) (*se
 
 // runAll is run --all: each normal form the program reaches, one a line (a stuck
 // one, neither a value nor an answer, marked), in the order the exploration meets
-// them; on standard error, how much was explored. An exploration cut at its budget
+// them (where the root kind has values or answers); on standard error, how much was explored. An exploration cut at its budget
 // exits with status 3, after what it found.
 func (a *app) runAll(path string, l loaded, maxTerms int, opts interderive.Options) error {
 	g, lang, err := explore(path, l, maxTerms, opts)
@@ -47,7 +47,9 @@ func (a *app) runAll(path string, l loaded, maxTerms int, opts interderive.Optio
 	for _, i := range g.Normal {
 		t := g.Terms[i]
 		mark := ""
-		if !lang.IsValue(t, lang.Root()) && !lang.IsAnswer(t, lang.Root()) {
+		if root := lang.Root(); len(root.Values)+len(root.Answers) > 0 && !lang.IsValue(t, root) && !lang.IsAnswer(t, root) {
+			// (A kind without values, as an unrestricted Redex context's: every
+			// normal form is an answer.)
 			mark = "   (stuck: no rule applies, and it is not a value)"
 		}
 		fmt.Fprintf(a.stdout, "%s%s\n", sem.Format(t), mark)

@@ -1,6 +1,7 @@
 package redex
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -89,6 +90,12 @@ func Import(m *Model, file string) (*Imported, error) {
 	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	text := t.write(name, rel, t.kinds, ruleTexts, judgments)
 	l, err := sem.Load([]byte(text))
+	if err != nil && ambiguous(err) {
+		// A relation Redex explores whole: the rule file says so, and the static
+		// checks' witnesses say where.
+		text = strings.Replace(text, "\n(language ", "\n; Redex explores every decomposition of a term: the relation is non-deterministic.\n(nondeterministic)\n(language ", 1)
+		l, err = sem.Load([]byte(text))
+	}
 	if err != nil {
 		return &Imported{Name: name, Sem: text}, fmt.Errorf("the rule file translated from %s does not load (an error of the translation, or a check the model fails):\n%w", file, err)
 	}
@@ -119,6 +126,21 @@ func (t *translator) general(so *tsort, f []string) bool {
 		base, _ := splitName(f[j+1])
 		r, decl := t.byName[base], t.byName[a]
 		if base != a && (r == nil || decl == nil || r.sort != decl.sort || r.role != decl.role) {
+			return false
+		}
+	}
+	return true
+}
+
+// ambiguous reports whether every error of a rule file's loading is an ambiguity of
+// its decomposition (which (nondeterministic) accepts).
+func ambiguous(err error) bool {
+	var list interderive.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		return false
+	}
+	for _, e := range list {
+		if !strings.Contains(e.Msg, "decomposition is not unique") && !strings.Contains(e.Msg, "not in search order") {
 			return false
 		}
 	}
@@ -199,6 +221,19 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 	valueNames := map[string]bool{}
 	for _, k := range kinds {
 		if k.value == nil {
+			if k.sort == nil {
+				continue
+			}
+			vname := "v-" + k.kindName // a value metavariable that matches nothing
+			fmt.Fprintf(b, "; %s, line %d; it has no values\n(kind %s %s", k.names[0], k.P.Line, k.kindName, vname)
+			if k.sort != t.sorts[0] {
+				b.WriteString(" " + k.sort.metas[0])
+			}
+			b.WriteString(")\n")
+			for _, f := range k.frames {
+				fmt.Fprintf(b, "(frame %s %s)\n", k.kindName, f.Text)
+			}
+			b.WriteString("\n")
 			continue
 		}
 		// A class that is the values of two kinds names the first kind's values;

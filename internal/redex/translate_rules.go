@@ -185,7 +185,10 @@ func (t *translator) frames(nt *nonterm) {
 		}
 	}
 	if nt.value == nil && nt.sort != nil {
-		t.errorf(nt.P, "context %s: no non-terminal of values (its frames use none, and no v of %s)", nt.names[0], nt.sort.name)
+		// No values: the context is unrestricted ((e E) and (E e) over any e), and
+		// so, in general, non-deterministic; its kind has no value (a normal form is
+		// what no rule reduces).
+		t.notes = append(t.notes, fmt.Sprintf("context %s restricts its frames by no values: its kind has none", nt.names[0]))
 	}
 	if nt.value != nil {
 		nt.value.isValue = true
