@@ -146,6 +146,14 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 			}
 		}
 	}
+	if len(expected) == 0 && len(x.Holds) > 0 {
+		// Properties only (a counterexample fuzz saved): every variant checks them.
+		expected = p.Variants
+		variants = p.Variants
+		if narrowed {
+			variants = slices.DeleteFunc(slices.Clone(variants), func(v string) bool { return !slices.Contains(only, v) })
+		}
+	}
 	switch {
 	case len(expected) == 0:
 		return nil, fmt.Errorf("no expectation: write %s expect: ANSWER", lineComment(c))
@@ -164,6 +172,9 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 	}
 	p.prog = prog
 	stages := all
+	if len(x.Answer) == 0 && len(all) > 0 {
+		stages = all[:1] // properties only: the reference stage checks them
+	}
 	if opts.Stages != nil {
 		stages = slices.DeleteFunc(slices.Clone(all), func(s interderive.Stage) bool { return !slices.Contains(opts.Stages, s.Name()) })
 		if len(stages) == 0 {
@@ -224,6 +235,10 @@ func (p *CheckPlan) Run(r CheckRun, opts CheckOptions) []Failure {
 	if !ok || !known {
 		return fail("not a run of this plan: %s under %s (%s)", r.Stage, r.Variant, r.Mode)
 	}
+	holds := p.checkHolds(r, st, mode.Reference)
+	if _, expects := p.Expect.Answer[r.Variant]; !expects {
+		return holds // properties only
+	}
 	fuel := p.Expect.Fuel
 	if opts.Fuel > 0 {
 		fuel = opts.Fuel
@@ -251,9 +266,9 @@ func (p *CheckPlan) Run(r CheckRun, opts CheckOptions) []Failure {
 	case err != nil:
 		return fail("expected %s, but the run failed: %v", shown, err)
 	}
-	var fs []Failure
+	fs := holds
 	if err != nil && !Matches(want, got) || err == nil && !MatchesIn(p.Calculus, want, got, out) {
-		fs = fail("expected %s, got %s", shown, got)
+		fs = append(fs, fail("expected %s, got %s", shown, got)...)
 	}
 	if wantType, ok := p.Expect.Type[r.Variant]; ok {
 		fs = append(fs, p.checkType(r, wantType)...)
@@ -333,6 +348,25 @@ func (w *Workbench) PlanFiles(files []string, lang string, stdin io.Reader, opts
 		}
 	}
 	return plans, errs
+}
+
+// checkHolds checks the file's holds: lines on a run of the reference mode, on the
+// stages that check them (PropertyHolder).
+func (p *CheckPlan) checkHolds(r CheckRun, st interderive.Stage, reference bool) []Failure {
+	if len(p.Expect.Holds) == 0 || !reference {
+		return nil
+	}
+	h, ok := p.prog.(PropertyHolder)
+	if !ok {
+		return []Failure{{CheckRun: r, What: "a holds: line, but the calculus states no property of a program"}}
+	}
+	var fs []Failure
+	for _, q := range p.Expect.Holds {
+		if _, err := h.CheckProperty(q, st); err != nil {
+			fs = append(fs, Failure{CheckRun: r, What: fmt.Sprintf("%s does not hold: %v", q, err)})
+		}
+	}
+	return fs
 }
 
 // checkType checks the program's type against the file's type: line, where its

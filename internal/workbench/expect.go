@@ -20,6 +20,7 @@ import (
 //	-- rules[v1]: R1, R2         (contractions that must occur)
 //	-- fuel: N                   (the contraction budget for this file)
 //	-- type: T                   (the program's type, where its calculus types it: Typed)
+//	-- holds: P1, P2             (properties the program must satisfy: PropertyHolder)
 //
 // ANSWER is what run prints (Outcome.Observation), or "type error" (rejected
 // statically), or "out of fuel", or "run-time error: REASON" (a run that stopped at a
@@ -31,6 +32,19 @@ type Expectations struct {
 	Rules  map[string][]string // variant -> rules that must fire
 	Type   map[string]string   // variant -> expected type (nil: no type line)
 	Fuel   int                 // 0: the default
+	// Holds are the properties the program must satisfy, on the stages that check
+	// them (PropertyHolder): a counterexample fuzz found and saved, replayed. A file
+	// with holds: lines needs no expect: line.
+	Holds []string
+}
+
+// A PropertyHolder is a program whose calculus states properties it can check of one
+// program (a rule file's (property ...)): CheckProperty checks the property named on
+// the stage s, checked false when s is not a stage that checks it (the reference
+// stage, which steps one at a time, does); an error says why the property fails,
+// or that the calculus states no such property.
+type PropertyHolder interface {
+	CheckProperty(name string, s interderive.Stage) (checked bool, err error)
 }
 
 // Typed is a program whose calculus types it before it runs (a rule file with a
@@ -41,7 +55,9 @@ type Typed interface {
 }
 
 // Directives are the keywords of the expectation comments.
-func Directives() []string { return []string{"expect", "expect-approx", "rules", "fuel", "type"} }
+func Directives() []string {
+	return []string{"expect", "expect-approx", "rules", "fuel", "type", "holds"}
+}
 
 // A directiveLine is a comment line shaped as a directive: -- WORD: ARG or
 // -- WORD[LIST]: ARG, at the start of a line (after blanks). Columns count runes
@@ -276,6 +292,19 @@ func ParseExpectations(src []byte, c Calculus) (Expectations, error) {
 				if _, seen := rulesLines[v]; !seen {
 					rulesLines[v] = rulesAt{line, d.wordCol}
 				}
+			}
+		case "holds":
+			if d.bracket {
+				errorf(line, d.wordCol, "holds applies to every variant: write -- holds: PROPERTY")
+				continue
+			}
+			for _, q := range strings.Split(d.arg, ",") {
+				if q = strings.TrimSpace(q); q != "" {
+					x.Holds = append(x.Holds, q)
+				}
+			}
+			if len(x.Holds) == 0 {
+				errorf(line, d.argCol, "an empty holds: name the properties after the colon")
 			}
 		case "fuel":
 			if d.bracket {

@@ -55,7 +55,7 @@ func TestParseExpectationsErrors(t *testing.T) {
 		{"upper case", "-- Expect: 4\n3", `1:4: unknown directive "Expect": did you mean "expect"?`},
 		{"rule for rules", "-- expect: 4\n  -- rule: dec\n3", `2:6: unknown directive "rule": did you mean "rules"?`},
 		{"expected", "-- expected: 4\n3", `1:4: unknown directive "expected": did you mean "expect"?`},
-		{"unknown word in brackets", "-- answer[one]: 4\n3", `1:4: unknown directive "answer" (the directives: expect, expect-approx, rules, fuel, type)`},
+		{"unknown word in brackets", "-- answer[one]: 4\n3", `1:4: unknown directive "answer" (the directives: expect, expect-approx, rules, fuel, type, holds)`},
 		{"unknown variant", "-- expect[one, xx]: 4\n3", `1:16: unknown speed "xx" (known: one, two)`},
 		{"missing colon", "-- expect[one] 4\n3", `1:16: a colon must follow expect[...]`},
 		{"unclosed", "-- expect[one: 4\n3", `1:10: expect[ has no closing ]`},
@@ -65,6 +65,8 @@ func TestParseExpectationsErrors(t *testing.T) {
 		{"second fuel", "-- expect: 4\n-- fuel: 5\n-- fuel: 6\n3", `3:4: a second fuel line (the first is line 2)`},
 		{"duplicate", "-- expect: 4\n-- expect[two]: 4\n3", `2:4: a second expectation for two (already "4")`},
 		{"rules without expect", "-- expect[one]: 4\n-- rules[two]: dec\n3", `2:4: rules for two, which has no expectation`},
+		{"holds in brackets", "-- holds[one]: p\n3", `1:4: holds applies to every variant: write -- holds: PROPERTY`},
+		{"empty holds", "-- holds: ,\n3", `1:11: an empty holds: name the properties after the colon`},
 		// Prose: a first word far from every directive, a word with no colon or
 		// bracket after it, a first token that is not a word, a directive in the
 		// middle of a line.

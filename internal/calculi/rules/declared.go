@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/workbench"
@@ -17,40 +19,69 @@ import (
 // programs too where the file has a typing judgment (its premises are then claims
 // about well-typed programs, the usual metatheory), else any program of the grammar.
 
-// declared are the workbench properties of the file's declarations, in its order.
+// declared are the workbench properties of the file's declarations, in its order:
+// each draws a program (well-typed, where the property is of well-typed programs or
+// the file types its programs) and checks it (checkOn).
 func (c Calculus) declared() []workbench.Property {
 	var ps []workbench.Property
 	for _, q := range c.Lang.Properties {
-		switch q.Standard {
-		case "progress":
-			ps = append(ps, workbench.Property{Name: q.Name, Failure: "progress fails",
-				Doc: "progress: a program the file's typing judgment types is a value or an answer of the root kind, or takes a step on the reduction semantics",
-				Check: func(t *rapid.T, size int, _ string, stages []interderive.Stage) *workbench.Counterexample {
-					return c.checkProgress(t, size, stages)
-				}})
-		case "preservation":
-			ps = append(ps, workbench.Property{Name: q.Name, Failure: "progress or preservation fails",
-				Doc:   "type soundness by steps: a program the file's typing judgment types makes progress on the reduction semantics (each step decomposes and contracts; the answer is a value or an answer of the root kind) and keeps its type at every step",
-				Check: c.checkPreservation})
-		case "type-soundness":
-			ps = append(ps, workbench.Property{Name: q.Name, Failure: "type soundness fails",
-				Doc: fmt.Sprintf("type soundness: a program the file's typing judgment types does not get stuck within %d steps on the reduction semantics, and ends, if it does, at a value or an answer of the root kind", preservationSteps),
-				Check: func(t *rapid.T, size int, _ string, stages []interderive.Stage) *workbench.Counterexample {
-					return c.checkSoundness(t, size, stages)
-				}})
-		case "determinism":
-			ps = append(ps, workbench.Property{Name: q.Name, Failure: "determinism fails",
-				Doc:   "determinism: a term decomposes one way (the static checks prove it of the file, with a witness otherwise), and a program's runs on every stage give the same answer and contractions twice",
-				Check: c.checkDeterminism})
-		default:
-			ps = append(ps, workbench.Property{Name: q.Name, Failure: q.Name + " fails",
-				Doc: c.ownDoc(q),
-				Check: func(t *rapid.T, size int, _ string, stages []interderive.Stage) *workbench.Counterexample {
-					return c.checkOwn(t, size, q, stages)
-				}})
+		doc, failure := standardDocs[q.Standard], q.Name+" fails"
+		if q.Standard == "" {
+			doc = c.ownDoc(q)
 		}
+		ps = append(ps, workbench.Property{Name: q.Name, Failure: failure, Doc: doc,
+			Check: func(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {
+				var p *sem.Term
+				if sem.StandardProperties[q.Standard] || c.Lang.Typing != nil {
+					p, _ = c.typed(t, size)
+				} else {
+					p = Generator{Lang: c.Lang, Depth: size}.Draw(t)
+				}
+				if err := c.checkOn(q, p, stepper(t, stages), stages, variant); err != nil {
+					// The file it is saved to replays the check: holds: NAME.
+					return &workbench.Counterexample{Lang: ext, Source: sem.Format(p), Comment: []string{err.Error(), "holds: " + q.Name}, Err: err}
+				}
+				return nil
+			}})
 	}
 	return ps
+}
+
+// standardDocs say what the standard properties state.
+var standardDocs = map[string]string{
+	"progress":       "progress: a program the file's typing judgment types is a value or an answer of the root kind, or takes a step on the reduction semantics",
+	"preservation":   "type soundness by steps: a program the file's typing judgment types makes progress on the reduction semantics (each step decomposes and contracts; the answer is a value or an answer of the root kind) and keeps its type at every step",
+	"type-soundness": fmt.Sprintf("type soundness: a program the file's typing judgment types does not get stuck within %d steps on the reduction semantics, and ends, if it does, at a value or an answer of the root kind", preservationSteps),
+	"determinism":    "determinism: a term decomposes one way (the static checks prove it of the file, with a witness otherwise), and a program's runs on every stage give the same answer and contractions twice",
+}
+
+// checkOn checks the property q of the program p: on the stepper (the reference
+// stage's one-step semantics), and, for determinism, on every stage given. A
+// property of well-typed programs holds of a program the typing judgment does not
+// type.
+func (c Calculus) checkOn(q *sem.Property, p *sem.Term, s sem.Stepper, stages []interderive.Stage, variant string) error {
+	var ty *sem.Term
+	if sem.StandardProperties[q.Standard] {
+		t, _, err := c.Lang.TypeOf(p, interderive.Options{Timeout: typingBudget})
+		if err != nil || t == nil {
+			return nil // not well-typed: nothing is claimed
+		}
+		ty = t
+	}
+	switch q.Standard {
+	case "progress":
+		if _, _, _, err := s.Step(c.Lang, p); err != nil {
+			return fmt.Errorf("no progress: %v, in %s", err, sem.FormatShort(p, 200))
+		}
+		return nil
+	case "preservation":
+		return Preservation(c.Lang, s, p, ty, preservationSteps)
+	case "type-soundness":
+		return Soundness(c.Lang, s, p, preservationSteps)
+	case "determinism":
+		return c.deterministic(p, stages, variant)
+	}
+	return c.holds(q, p, s)
 }
 
 // ownDoc says what a property of the file's own states.
@@ -75,11 +106,6 @@ func stepper(t *rapid.T, stages []interderive.Stage) sem.Stepper {
 	return s
 }
 
-// counterexample is a program that fails a property, with the failure.
-func counterexample(p *sem.Term, err error) *workbench.Counterexample {
-	return &workbench.Counterexample{Lang: ext, Source: sem.Format(p), Comment: []string{err.Error()}, Err: err}
-}
-
 // typed draws a well-typed program, or skips the check.
 func (c Calculus) typed(t *rapid.T, size int) (*sem.Term, *sem.Term) {
 	p, ty := c.drawTyped(t, size)
@@ -87,26 +113,6 @@ func (c Calculus) typed(t *rapid.T, size int) (*sem.Term, *sem.Term) {
 		t.Skipf("no program of the grammar that %s types in %d draws", c.Lang.Typing.Judgment.Name, typedDraws)
 	}
 	return p, ty
-}
-
-// checkProgress: a well-typed program is a value or an answer, or steps.
-func (c Calculus) checkProgress(t *rapid.T, size int, stages []interderive.Stage) *workbench.Counterexample {
-	s := stepper(t, stages)
-	p, _ := c.typed(t, size)
-	if _, _, _, err := s.Step(c.Lang, p); err != nil {
-		return counterexample(p, fmt.Errorf("no progress: %v, in %s", err, sem.FormatShort(p, 200)))
-	}
-	return nil
-}
-
-// checkSoundness: a well-typed program's steps never get stuck.
-func (c Calculus) checkSoundness(t *rapid.T, size int, stages []interderive.Stage) *workbench.Counterexample {
-	s := stepper(t, stages)
-	p, _ := c.typed(t, size)
-	if err := Soundness(c.Lang, s, p, preservationSteps); err != nil {
-		return counterexample(p, err)
-	}
-	return nil
 }
 
 // Soundness follows the steps of the closed term t on the stepper, at most budget
@@ -129,37 +135,31 @@ func Soundness(l *sem.Language, s sem.Stepper, t *sem.Term, budget int) error {
 	return nil
 }
 
-// checkDeterminism: every stage runs a program twice to the same answer by the same
+// deterministic: every stage runs p twice to the same answer by the same
 // contractions.
-func (c Calculus) checkDeterminism(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {
-	p := Program{calc: c, Term: Generator{Lang: c.Lang, Depth: size}.Draw(t)}
+func (c Calculus) deterministic(p *sem.Term, stages []interderive.Stage, variant string) error {
+	prog := Program{calc: c, Term: p}
 	for _, st := range stages {
 		var runs [2][]string
 		var answers [2]string
 		for i := range 2 {
 			opts := interderive.Options{Fuel: preservationSteps, OnContract: func(r string) { runs[i] = append(runs[i], r) }}
-			out, err := p.Run(st, variant, opts)
+			out, err := prog.Run(st, variant, opts)
 			answers[i] = out.Observation
 			if err != nil {
 				answers[i] = err.Error()
 			}
 		}
 		if answers[0] != answers[1] || !slices.Equal(runs[0], runs[1]) {
-			return counterexample(p.Term, fmt.Errorf("%s runs %s twice to %s and to %s", st.Name(), sem.FormatShort(p.Term, 200), answers[0], answers[1]))
+			return fmt.Errorf("%s runs %s twice to %s and to %s", st.Name(), sem.FormatShort(p, 200), answers[0], answers[1])
 		}
 	}
 	return nil
 }
 
-// checkOwn checks a property of the file's own: of the drawn program, or of each of
-// its steps.
-func (c Calculus) checkOwn(t *rapid.T, size int, q *sem.Property, stages []interderive.Stage) *workbench.Counterexample {
-	var p *sem.Term
-	if c.Lang.Typing != nil {
-		p, _ = c.typed(t, size)
-	} else {
-		p = Generator{Lang: c.Lang, Depth: size}.Draw(t)
-	}
+// holds checks a property of the file's own: of the program, or of each of its steps
+// on the stepper.
+func (c Calculus) holds(q *sem.Property, p *sem.Term, s sem.Stepper) error {
 	opts := interderive.Options{Timeout: typingBudget}
 	fails := func(t, next *sem.Term, why []sem.Failure) error {
 		what := sem.FormatShort(t, 200)
@@ -170,19 +170,18 @@ func (c Calculus) checkOwn(t *rapid.T, size int, q *sem.Property, stages []inter
 		if len(why) > 0 {
 			msg += ": " + why[0].String()
 		}
-		return fmt.Errorf("%s", msg)
+		return errors.New(msg)
 	}
 	if !q.Steps {
 		ok, why, err := c.Lang.Holds(q, p, nil, opts)
 		if err != nil {
-			t.Skipf("%s on %s: %v", q.Name, sem.FormatShort(p, 200), err)
+			return err
 		}
 		if !ok {
-			return counterexample(p, fails(p, nil, why))
+			return fails(p, nil, why)
 		}
 		return nil
 	}
-	s := stepper(t, stages)
 	cur := p
 	for range preservationSteps {
 		next, _, done, err := s.Step(c.Lang, cur)
@@ -191,12 +190,33 @@ func (c Calculus) checkOwn(t *rapid.T, size int, q *sem.Property, stages []inter
 		}
 		ok, why, err := c.Lang.Holds(q, cur, next, opts)
 		if err != nil {
-			t.Skipf("%s on %s: %v", q.Name, sem.FormatShort(cur, 200), err)
+			return err
 		}
 		if !ok {
-			return counterexample(p, fails(cur, next, why))
+			return fails(cur, next, why)
 		}
 		cur = next
 	}
 	return nil
+}
+
+// CheckProperty checks a property the rule file states of this program
+// (workbench.PropertyHolder: a holds: line), on the reference stage, which steps one
+// at a time; other stages do not check it.
+func (p Program) CheckProperty(name string, s interderive.Stage) (bool, error) {
+	l := p.calc.Lang
+	q, ok := l.Property(name)
+	if !ok {
+		var names []string
+		for _, q := range l.Properties {
+			names = append(names, q.Name)
+		}
+		return false, fmt.Errorf("%s states no property %s (its properties: %s)", p.calc.File, name, strings.Join(names, ", "))
+	}
+	st, ok := sem.StageOf(s)
+	stepper, steps := st.(sem.Stepper)
+	if !ok || !steps {
+		return false, nil
+	}
+	return true, p.calc.checkOn(q, p.Term, stepper, []interderive.Stage{s}, variant)
 }
