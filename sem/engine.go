@@ -318,12 +318,16 @@ func (e *Engine) conditions(where []*Cond, b []*Term, step LayerStep) (bool, str
 				return false, "", err
 			}
 		case CondFresh:
-			base := b[c.Args[1].Slot]
+			name, at := c.Args[1].Meta, c.P // (fresh x_k T ...): named like x
+			if c.Args[1].Slot >= 0 {
+				base := b[c.Args[1].Slot]
+				name, at = base.Name, base.P
+			}
 			avoid := make([]*Term, 0, len(c.Args)-2)
 			for _, a := range c.Args[2:] {
 				avoid = append(avoid, b[a.Slot])
 			}
-			b[c.Args[0].Slot] = Var(base.P, FreshName(base.Name, avoid...))
+			b[c.Args[0].Slot] = Var(at, FreshName(name, avoid...))
 		case CondStep:
 			if step == nil {
 				return false, "", fmt.Errorf("no stepper for the inner layer %s", c.Layer.Name)
@@ -541,6 +545,14 @@ func (e *Engine) contractBy(r *Rule, t *Term, k *Kind, E Context, depth int, ste
 		out.Kind, at = f.Kind, ft.P
 		if r.Delimiter == nil {
 			out.Kind = e.l.Root()
+		}
+		if r.Capture >= 0 {
+			// The frames discarded, the delimiter's apart, as a context (capture.go).
+			n := out.Pop
+			if r.Delimiter != nil {
+				n--
+			}
+			b[r.Capture] = capture(E, n, t.P)
 		}
 	}
 	ok, inner, err := e.conditions(r.Where, b, step)

@@ -193,6 +193,12 @@ type Rule struct {
 	Delimiter *Pattern
 	// DelimiterPath is the path from D's root to its hole.
 	DelimiterPath []int
+	// Capture is the slot of the context the rule captures, (context [D] C LHS): the
+	// frames it discards (up to, not including, the delimiter), as a term with a hole
+	// that the right-hand side reinstates with (in-hole C t) (capture.go). CaptureName
+	// is C; "" when the rule captures none.
+	Capture     int
+	CaptureName string
 	// Layer is the kind of the rule's step condition, if it has one: the inner layer
 	// it steps (its contraction is reported as Name/<inner rule>).
 	Layer *Kind
@@ -310,6 +316,7 @@ const (
 	PatPrim                 // right-hand sides: (prim OP n ...), an integer computed by δ
 	PatCall                 // right-hand sides: (F a ...), a call of the function F
 	PatAtom                 // an atom literal: true, "abc", 1.5
+	PatPlug                 // right-hand sides: (in-hole C t), t plugged into the context C a rule captured
 )
 
 // Pattern is a pattern (left-hand sides, values, frames, stuck shapes) or a template

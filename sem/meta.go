@@ -201,11 +201,16 @@ func FreshName(x string, in ...*Term) string {
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if t == nil {
+			continue // a context not captured yet (the static checks' reading of a rule)
+		}
 		switch t.Op {
 		case TermVar:
 			used[t.Name] = true
-		case TermClo:
-			stack = append(stack, t.Body) // the names of a closure's term, as written
+		case TermClo, TermHole:
+			if t.Body != nil { // the names of a closure's term, as written; a context's
+				stack = append(stack, t.Body)
+			}
 		}
 		stack = append(stack, t.Args...)
 	}

@@ -9,7 +9,7 @@ import (
 
 // reserved are the words a rule file gives a meaning: they name no sort, constructor,
 // kind or metavariable.
-var reserved = []string{"hole", "subst", "prim", "where", "fresh", "=", "!=", "bind", "step", "context"}
+var reserved = []string{"hole", "subst", "prim", "where", "fresh", "=", "!=", "bind", "step", "context", "in-hole"}
 
 // Parse reads a rule file into a language, checking its syntax, its names, and that
 // its patterns are linear and well-sorted and its right-hand sides use only bound
@@ -429,10 +429,23 @@ func (p *langParser) rule(s *SExpr) {
 		return
 	}
 	ps := newPatScope(patLHS, k)
-	r := &Rule{Name: n, P: s.P, Kind: k}
+	r := &Rule{Name: n, P: s.P, Kind: k, Capture: -1}
 	redex := s.List[3]
 	if redex.Kind == SList && len(redex.List) > 0 && redex.List[0].Kind == SSym && redex.List[0].Sym == "context" {
 		r.Context = true
+		// (context [DELIMITER] [C] REDEX): C, a symbol named after the rule's kind,
+		// captures the context (capture.go).
+		if n := len(redex.List); n >= 3 && redex.List[n-2].Kind == SSym {
+			c := redex.List[n-2]
+			if base, _, _ := strings.Cut(c.Sym, "_"); base != k.Name {
+				p.errorf(c.P, "%s: a captured context is named after the rule's kind, %s (%s_k, ...)", c.Sym, k.Name, k.Name)
+				return
+			}
+			r.Capture, r.CaptureName = len(ps.slots), c.Sym
+			ps.slots[c.Sym] = r.Capture
+			ps.captured = c.Sym
+			redex = &SExpr{P: redex.P, Kind: SList, List: append(slices.Clone(redex.List[:n-2]), redex.List[n-1])}
+		}
 		switch len(redex.List) {
 		case 2:
 			redex = redex.List[1]
@@ -459,7 +472,7 @@ func (p *langParser) rule(s *SExpr) {
 			r.Delimiter = d
 			redex = redex.List[2]
 		default:
-			p.errorf(redex.P, "expected (context REDEX) or (context DELIMITER REDEX), not %s", token(redex))
+			p.errorf(redex.P, "expected (context [DELIMITER] [%s_k] REDEX), not %s", k.Name, token(redex))
 			return
 		}
 	}
@@ -489,8 +502,16 @@ func (p *langParser) rule(s *SExpr) {
 		}
 	}
 	ps.mode = patRHS
+	ps.captureSort = k.Sort
+	if r.Capture >= 0 && r.Delimiter == nil {
+		ps.captureSort = p.l.Kinds[0].Sort // the whole term's, the root kind's
+	}
 	r.RHS = p.pattern(s.List[4], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
 	if r.RHS == nil {
+		return
+	}
+	if r.Capture >= 0 && !ps.plugged {
+		p.errorf(s.List[4].P, "rule %s captures the context %s and never reinstates it: write (in-hole %s t), or (context ...) without it for an abort", n, r.CaptureName, r.CaptureName)
 		return
 	}
 	r.Metas = len(ps.slots)

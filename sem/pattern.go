@@ -46,9 +46,12 @@ func (p *langParser) cond(s *SExpr, ps *patScope) *Cond {
 		}
 		return &Cond{P: s.P, Kind: CondPrim, Prim: pr, Args: pats}
 	case "fresh":
-		if len(args) < 2 {
-			p.errorf(c.P, "%s ends before its X: expected (fresh X-NEW X T ...), a variable named like X that occurs in no T", token(c))
+		if len(args) < 1 {
+			p.errorf(c.P, "%s ends before its X-NEW: expected (fresh X-NEW X T ...), a variable named like X that occurs in no T, or (fresh X-NEW T ...), named like X-NEW's metavariable", token(c))
 			return nil
+		}
+		if len(args) == 1 || args[1].Kind == SSym && !(ps.sorts[args[1].Sym].Kind == MetaVar && ps.slots[args[1].Sym] >= 0 && hasSlot(ps, args[1].Sym)) {
+			return p.freshNamed(s, args, ps)
 		}
 		base := p.boundMeta(args[1], ps)
 		if base == nil {
@@ -281,6 +284,38 @@ func (p *langParser) intArgs(args []*SExpr, ps *patScope) []*Pattern {
 	return out
 }
 
+// hasSlot reports whether the metavariable name is bound in ps.
+func hasSlot(ps *patScope, name string) bool { _, ok := ps.slots[name]; return ok }
+
+// freshNamed reads (fresh X-NEW T ...): X-NEW bound to a variable named like its
+// metavariable (x for x_k), primed until it occurs in no T (Redex's (fresh x), which
+// a rule needs to make a binder its left-hand side has no variable to prime for). Its
+// base is a PatMeta with no slot, Meta the name.
+func (p *langParser) freshNamed(s *SExpr, args []*SExpr, ps *patScope) *Cond {
+	ms, ok := p.metaOf(args[0])
+	if !ok || ms.Kind != MetaVar {
+		p.errorf(args[0].P, "expected a new metavariable of a sort's variables, not %s", token(args[0]))
+		return nil
+	}
+	if hasSlot(ps, args[0].Sym) {
+		p.errorf(args[0].P, "metavariable %s is already bound", args[0].Sym)
+		return nil
+	}
+	base, _, _ := strings.Cut(args[0].Sym, "_")
+	out := []*Pattern{nil, {P: args[0].P, Kind: PatMeta, Meta: base, Sort: ms, Slot: -1}}
+	for _, a := range args[1:] {
+		m := p.boundMeta(a, ps)
+		if m == nil {
+			return nil
+		}
+		out = append(out, m)
+	}
+	ps.slots[args[0].Sym] = len(ps.slots)
+	ps.sorts[args[0].Sym] = ms
+	out[0] = &Pattern{P: args[0].P, Kind: PatMeta, Meta: args[0].Sym, Sort: ms, Slot: ps.slots[args[0].Sym]}
+	return &Cond{P: s.P, Kind: CondFresh, Args: out}
+}
+
 // patMode says where a pattern is.
 type patMode uint8
 
@@ -303,6 +338,11 @@ type patScope struct {
 	// unbound says what binds the metavariables, for an error that met an unbound
 	// one ("" for a rule's: the left-hand side).
 	unbound string
+	// captured is the name of the context a rule captures, "" if none; captureSort
+	// the sort of the terms (in-hole C t) builds; plugged, that one does.
+	captured    string
+	captureSort *Sort
+	plugged     bool
 }
 
 // boundBy says what binds a metavariable where ps reads, for an error.
@@ -443,6 +483,25 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 		}
 		ps.holes++
 		return &Pattern{P: s.P, Kind: PatHole, Hole: hk}
+	case "in-hole":
+		if ps.mode != patRHS || ps.captured == "" {
+			p.errorf(s.P, "(in-hole C t) is only in the right-hand side of a rule that captures the context C, (context [DELIMITER] C REDEX)")
+			return nil
+		}
+		if len(args) != 2 || args[0].Kind != SSym || args[0].Sym != ps.captured {
+			p.errorf(s.P, "expected (in-hole %s t), the context the rule captures and a term, not %s", ps.captured, token(s))
+			return nil
+		}
+		if a.Kind != ArgTerm || a.Sort != ps.captureSort {
+			p.errorf(s.P, "(in-hole %s t) is a term of sort %s, here is expected %s", ps.captured, ps.captureSort.Name, describe(a))
+			return nil
+		}
+		t := p.pattern(args[1], Arg{Kind: ArgTerm, Sort: ps.kind.Sort}, ps)
+		if t == nil {
+			return nil
+		}
+		ps.plugged = true
+		return &Pattern{P: s.P, Kind: PatPlug, Slot: ps.slots[ps.captured], Meta: ps.captured, Args: []*Pattern{t}}
 	case "subst":
 		if ps.mode != patRHS {
 			p.errorf(s.P, "subst is only in a right-hand side")

@@ -28,6 +28,8 @@ func writePattern(b *strings.Builder, p *Pattern) {
 		return
 	case PatSubst:
 		b.WriteString("(subst")
+	case PatPlug:
+		b.WriteString("(in-hole " + p.Meta)
 	case PatPrim:
 		b.WriteString("(prim " + p.Prim.Name)
 	case PatCall:
@@ -61,7 +63,10 @@ func FormatCond(c *Cond) string {
 	case CondCall:
 		return "(where " + FormatPattern(c.Args[0]) + ")"
 	}
-	for _, a := range c.Args {
+	for i, a := range c.Args {
+		if c.Kind == CondFresh && i == 1 && a.Slot < 0 {
+			continue // (fresh x_k T ...): named like its own metavariable
+		}
 		parts = append(parts, FormatPattern(a))
 	}
 	return "(where (" + strings.Join(parts, " ") + "))"
@@ -73,10 +78,14 @@ func FormatRedex(r *Rule) string {
 	if !r.Context {
 		return FormatPattern(r.LHS)
 	}
-	if r.Delimiter != nil {
-		return "(context " + FormatPattern(r.Delimiter) + " " + FormatPattern(r.LHS) + ")"
+	c := ""
+	if r.CaptureName != "" {
+		c = r.CaptureName + " "
 	}
-	return "(context " + FormatPattern(r.LHS) + ")"
+	if r.Delimiter != nil {
+		return "(context " + FormatPattern(r.Delimiter) + " " + c + FormatPattern(r.LHS) + ")"
+	}
+	return "(context " + c + FormatPattern(r.LHS) + ")"
 }
 
 // String prints the language as a rule file: its declarations in a normal form

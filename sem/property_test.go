@@ -114,3 +114,20 @@ func mustRead(t *testing.T, file string) string {
 	}
 	return string(b)
 }
+
+// TestCaptureErrors: a captured context is named after the rule's kind, reinstated by
+// its right-hand side, and (in-hole C t) is only where a rule captured C.
+func TestCaptureErrors(t *testing.T) {
+	base := mustRead(t, filepath.Join("..", "testdata", "rules", "callcc.sem"))
+	for _, tc := range []struct{ more, want string }{
+		{"(rule bad E (context K_k (callcc v)) (in-hole K_k v))", "K_k: a captured context is named after the rule's kind, E (E_k, ...)"},
+		{"(rule bad E (context E_k (callcc v)) v)", "rule bad captures the context E_k and never reinstates it"},
+		{"(rule bad E (callcc v) (in-hole E_k v))", "(in-hole C t) is only in the right-hand side of a rule that captures the context C"},
+		{"(rule bad E (context E_k (callcc v)) (in-hole E_j v))", "expected (in-hole E_k t), the context the rule captures and a term"},
+	} {
+		_, err := sem.Load([]byte(base + "\n" + tc.more))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error with %q", tc.more, err, tc.want)
+		}
+	}
+}

@@ -311,6 +311,9 @@ func (ts *typesetter) writeRules(b *strings.Builder, shown map[any]bool) int {
 			// The context the rule discards: up to the root (E[...] with E not
 			// empty), or up to the innermost frame that matches the delimiter.
 			captured := texMeta(r.Kind.Name)
+			if r.CaptureName != "" {
+				captured = texMeta(r.CaptureName) // the context the right-hand side reinstates
+			}
 			inner := captured + "[" + lhs + "]"
 			if r.Delimiter == nil {
 				lhs = inner

@@ -226,6 +226,8 @@ func samePattern(p *Pattern, s *SExpr) bool {
 		head = []string{p.Con.Name}
 	case PatSubst:
 		head = []string{"subst"}
+	case PatPlug:
+		head = []string{"in-hole", p.Meta}
 	case PatPrim:
 		head = []string{"prim", p.Prim.Name}
 	case PatCall:
@@ -279,6 +281,13 @@ func sameRedex(r *Rule, s *SExpr) bool {
 	if s.Kind != SList || len(s.List) < 2 || !isSym(s.List[0], "context") {
 		return false
 	}
+	if r.CaptureName != "" { // (context [DELIMITER] C PATTERN): C read apart
+		n := len(s.List)
+		if n < 3 || !isSym(s.List[n-2], r.CaptureName) {
+			return false
+		}
+		s = &SExpr{P: s.P, Kind: SList, List: append(slices.Clone(s.List[:n-2]), s.List[n-1])}
+	}
 	if r.Delimiter == nil {
 		return len(s.List) == 2 && samePattern(r.LHS, s.List[1])
 	}
@@ -317,7 +326,11 @@ func sameConds(where []*Cond, ws []*SExpr) bool {
 		default:
 			return false
 		}
-		if !sameList(head, c.Args, w.List[1]) {
+		args := c.Args
+		if c.Kind == CondFresh && len(args) > 1 && args[1].Slot < 0 {
+			args = append([]*Pattern{args[0]}, args[2:]...) // (fresh x_k T ...)
+		}
+		if !sameList(head, args, w.List[1]) {
 			return false
 		}
 	}

@@ -32,6 +32,9 @@ func (ts *typesetter) cond(c *Cond) string {
 		}
 		return ts.call(c.Prim.Name, c.Args)
 	case CondFresh:
+		if c.Args[1].Slot < 0 { // (fresh x_k T ...): a name like x
+			return arg(0) + " = " + ts.call("fresh", c.Args[2:])
+		}
 		return arg(0) + " = " + ts.call("fresh", c.Args[1:])
 	case CondStep:
 		if len(c.Args) == 2 {
@@ -129,6 +132,8 @@ func (ts *typesetter) term(p *Pattern, hole string) (string, int) {
 		return ts.postfix(p.Args[0]) + "[" + ts.pattern(p.Args[1]) + ` :=\nobreak ` + ts.pattern(p.Args[2]) + "]", levelAtomic
 	case PatCall:
 		return ts.call(p.Fn.Name, p.Args), levelAtomic
+	case PatPlug: // the context the rule captured, its hole filled: E[t]
+		return texMeta(p.Meta) + "[" + ts.pattern(p.Args[0]) + "]", levelAtomic
 	case PatPrim:
 		if op, ok := operators[p.Prim.Name]; ok && len(p.Args) == 2 {
 			return ts.operand(p.Args[0]) + " " + op + " " + ts.operand(p.Args[1]), levelCompound

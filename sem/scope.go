@@ -142,6 +142,8 @@ func (c *checker) checkScope(who string, metas int, lhs []*Pattern, where []*Con
 					check(a, withBinders(around, p, j), replaced)
 				}
 			}
+		case PatPlug:
+			check(p.Args[0], around, replaced) // into the context the rule took: where the redex was
 		}
 	}
 	check(rhs, nil, nil)

@@ -293,6 +293,15 @@ func builderOf(p *Pattern) builder {
 		return callBuilder(p)
 	case PatCon:
 		return conBuilder(p)
+	case PatPlug:
+		c, body := p.Slot, p.Args[0].builder
+		return func(e *Engine, b []*Term, at Pos, depth int) (*Term, error) {
+			t, err := body(e, b, at, depth)
+			if err != nil {
+				return nil, err
+			}
+			return plugHole(b[c], t), nil
+		}
 	}
 	return func(*Engine, []*Term, Pos, int) (*Term, error) { return nil, cannotBuild(p.Kind) }
 }

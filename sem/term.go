@@ -18,6 +18,7 @@ const (
 	TermCon                // a constructor applied to its arguments
 	TermClo                // a closure Body[Env]: the environment discipline's (clo.go)
 	TermAtom               // an atom of a registered type (AtomType): a boolean, a string
+	TermHole               // the hole of a context a rule captured (capture.go): only in its bindings
 )
 
 // Term is a term of a rule-defined calculus: a generic syntax tree. Terms are
@@ -139,6 +140,8 @@ func FormatBounded(t *Term, b interderive.PrintBudget) (string, error) {
 			w.WriteString(strconv.FormatInt(it.t.N, 10))
 		case TermAtom:
 			w.WriteString(it.t.Atom.Format(it.t.Val))
+		case TermHole:
+			w.WriteString("(hole)")
 		case TermClo: // a closure, where only a term read back was expected
 			stack = append(stack, item{lit: "[ρ]"}, item{t: it.t.Body})
 		case TermCon:

@@ -56,6 +56,11 @@ func newGen(l *sem.Language, file string) *gen {
 // check refuses what the generated code cannot run: a non-deterministic relation, a
 // hook written in Go, a prim or an atom type not of the default hooks.
 func check(l *sem.Language) error {
+	for _, r := range l.Rules {
+		if r.Capture >= 0 {
+			return fmt.Errorf("%s: rule %s captures its context (%s): derive --go does not write contexts as values yet", r.P, r.Name, r.CaptureName)
+		}
+	}
 	if len(l.Ambiguity) > 0 {
 		return fmt.Errorf("the relation of %s is non-deterministic, and the stages derive one decomposition a step: %s", l.Name, l.Ambiguity[0])
 	}

@@ -281,6 +281,10 @@ func (g *gen) conditions(e *emitter, where []*sem.Cond, not string, bd body, inF
 			for _, a := range c.Args[2:] {
 				avoid = append(avoid, fmt.Sprintf("s%d", a.Slot))
 			}
+			if c.Args[1].Slot < 0 { // (fresh x_k T ...): named like its metavariable
+				e.p("s%d = mkVar(%s, freshName(%s))", c.Args[0].Slot, posLit(c.P), join(append([]string{strconv.Quote(c.Args[1].Meta)}, avoid...)))
+				break
+			}
 			base := fmt.Sprintf("s%d", c.Args[1].Slot)
 			e.p("s%d = mkVar(%s.P, freshName(%s))", c.Args[0].Slot, base, join(append([]string{base + ".Name"}, avoid...)))
 		case sem.CondMatch:
