@@ -47,6 +47,27 @@ func TestImport(t *testing.T) {
 	if stdout, stderr, code := runCmd("run", "--all", cstar); code != 0 || stdout != "(abs2 abs1)\n" {
 		t.Errorf("run --all of C* abs1 abs2: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// omega.rkt's call/cc captures its context: ((λ (y) (y 3)) (call/cc (λ (k) (k (λ
+	// (z) 7))))) steps by call-cc, βv, βv, abort, βv, βv to 7 (derived by hand: the
+	// continuation aborts to ((λ (y) (y 3)) (λ (z) 7))), on every stage; Redex's own
+	// model agrees, where racket is installed.
+	if _, stderr, code := runCmd("import", "-o", dir, filepath.Join(models, "omega.rkt")); code != 0 {
+		t.Fatalf("import omega.rkt: exit %d\n%s", code, stderr)
+	}
+	escape := "((lambda (y) (y 3)) (call/cc (lambda (k) (k (lambda (z) 7)))))"
+	prog := filepath.Join(dir, "omega", "escape.term")
+	if err := os.WriteFile(prog, []byte("; expect: 7\n; rules: call-cc, βv, abort\n"+escape+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if stdout, stderr, code := runCmd("check", prog); code != 0 || !strings.Contains(stdout, "1 file, 6 runs: 6 passed, 0 failed") {
+		t.Errorf("check omega's escape: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := exec.LookPath("racket"); err == nil && !testing.Short() {
+		out, err := exec.Command("racket", filepath.Join("..", "..", "testdata", "bench", "redex", "model.rkt"), filepath.Join(models, "omega.rkt"), "reductions", escape).Output()
+		if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); err != nil || !strings.HasPrefix(lines[len(lines)-1], "redex 6 7 ") {
+			t.Errorf("Redex on omega's escape: %v\n%s", err, out)
+		}
+	}
 	_, stderr, code := runCmd("import", "-o", dir, filepath.Join(models, "stlc.rkt"))
 	if code != 2 || !strings.Contains(stderr, "exists: --force to overwrite") {
 		t.Errorf("import over a rule file: exit %d, %s", code, stderr)

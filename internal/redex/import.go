@@ -48,6 +48,11 @@ func Import(m *Model, file string) (*Imported, error) {
 		}
 		t.fns[mf.Name] = &tfunc{mf: mf, name: name}
 	}
+	if _, own := t.fns["subst"]; !own && requires(m, "subst.rkt") {
+		// redex-examples' subst.rkt: (subst (x v e)), e[x := v].
+		t.substFns["subst"] = &substRoles{x: 0, val: 1, body: 2, list: true}
+		t.notes = append(t.notes, "subst, of the subst.rkt the model requires, is capture-avoiding substitution: the rule language's (subst BODY X V)")
+	}
 	if _, own := t.fns["substitute"]; !own {
 		// Redex's own substitution, on the language's #:binding-forms.
 		t.substFns["substitute"] = &substRoles{body: 0, x: 1, val: 2}
@@ -145,6 +150,17 @@ func ambiguous(err error) bool {
 		}
 	}
 	return true
+}
+
+// requires reports whether the model requires a module whose path ends in file.
+func requires(m *Model, file string) bool {
+	found := false
+	for _, d := range m.Other {
+		if head(d) == "require" {
+			walk(d, func(x *Datum) { found = found || x.Kind == String && strings.HasSuffix(x.Text, file) })
+		}
+	}
+	return found
 }
 
 // count writes n things: 1 rule, 2 rules.

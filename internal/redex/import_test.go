@@ -39,7 +39,12 @@ func TestImportModels(t *testing.T) {
 		{file: "church.rkt", tests: 0, rules: []string{"(kind e-ctxt v)", "(frame e-ctxt (lambda x (hole)))", "(kind a-ctxt v-a-ctxt)"}},
 		{file: "combinators.rkt", tests: 0, rules: []string{"(nondeterministic)", "(kind e-ctxt v-e-ctxt)", "(frame e-ctxt (app (hole) e))\n(frame e-ctxt (app e (hole)))"}},
 		{file: "arithmetic.rkt", err: "32:11: rule divide: (/ (term number_1) (term number_2)): Racket code is not translated"},
-		{file: "omega.rkt", err: "(fresh ...) in a rule: not translated"},
+		// call/cc captures its context and reinstates it twice; (fresh x) names the
+		// continuation's parameter; subst is subst.rkt's, which the model requires.
+		{file: "omega.rkt", tests: 0, rules: []string{
+			"(rule call-cc c (context c_k (app (call/cc) v)) (in-hole c_k (app v (lambda x (abort (in-hole c_k x))))) (where (fresh x c_k v)))",
+			"(rule call-cc c (app (call/cc) v) (app v (lambda x (abort x))) (where (fresh x v)))",
+			"(rule βv c (app (lambda x e) v) (subst e x v))"}},
 		{file: "letrec.rkt", err: "18:21: ...: sequences (ellipses) are not in the rule language yet"},
 	}
 	for _, tt := range tests {
@@ -154,8 +159,6 @@ func TestImportRefusals(t *testing.T) {
 		{"no relation", "#lang racket\n(define-language L (e ::= x) (x ::= variable))", "1:1: the model defines no reduction relation"},
 		{"racket in a side condition", base + "(define r (reduction-relation L (--> (in-hole E (number_1 number_2)) number_1 (side-condition (prime? (term number_1))))))",
 			"3:95: rule rule-3: side-condition (prime? (term number_1)): Racket code the translation does not read"},
-		{"context as a value", base + "(define r (reduction-relation L (--> (in-hole E (number v)) (in-hole E (v (in-hole E 0))))))",
-			"3:61: rule rule-3: the right-hand side puts the context E elsewhere than around the contractum: contexts as values"},
 		{"root only", base + "(define r (reduction-relation L (--> (number v) v)))",
 			"3:38: rule rule-3: a rule whose left-hand side is not (in-hole E redex) applies at the root only"},
 		{"sequence in a pattern", base + "(define r (reduction-relation L (--> (in-hole E (number v ...)) v)))",

@@ -145,6 +145,9 @@ type Test struct {
 	Expected []*Datum // the expected results (test-equal: the second expression)
 	// Cycles is test-->>'s #:cycles-ok.
 	Cycles bool
+	// Equiv is test-->>'s #:equiv, a Racket function that compares the normal forms
+	// (nil if none).
+	Equiv *Datum
 }
 
 // Recognize finds the Redex forms of a module read. A Redex form not written as
@@ -644,8 +647,14 @@ func (r *recognizer) test(d *Datum) {
 		}
 		return false
 	})
+	if i := slices.IndexFunc(args, func(x *Datum) bool { return isKeyword(x, "equiv") }); i >= 0 && i+1 < len(args) {
+		// #:equiv F: Racket's equivalence, which the translation leaves out with the
+		// test (Test.Equiv).
+		t.Equiv = args[i+1]
+		args = slices.Delete(args, i, i+2)
+	}
 	if i := slices.IndexFunc(args, func(x *Datum) bool { return x.Kind == Keyword }); i >= 0 {
-		r.errorf(args[i].P, "#:%s: a keyword of %s that the importer does not translate (an equivalence is Racket code)", args[i].Text, h)
+		r.errorf(args[i].P, "#:%s: a keyword of %s that the importer does not know", args[i].Text, h)
 		return
 	}
 	switch t.Kind {

@@ -151,7 +151,7 @@ func TestRecognizeErrors(t *testing.T) {
 		{"(define-judgment-form L #:mode (J I O) [(J a b) --- x y z])", Pos{Line: 1, Col: 49}, "after the line, expected [NAME] CONCLUSION, not 3 data"},
 		{"(define-language L (e x) #:bindings (λ x e))", Pos{Line: 1, Col: 26}, "#:bindings: not a keyword of define-language"},
 		{"(test-equal (term 1))", Pos{Line: 1, Col: 1}, "takes 2 expressions, not 1"},
-		{"(test-->> red #:equiv f (term 1) 1)", Pos{Line: 1, Col: 15}, "#:equiv"},
+		{"(test-->> red #:pred f (term 1) 1)", Pos{Line: 1, Col: 15}, "#:pred: a keyword of test-->> that the importer does not know"},
 	} {
 		m, err := Read([]byte(tc.src))
 		if err != nil {

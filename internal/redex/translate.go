@@ -394,6 +394,9 @@ func (t *translator) fits(d *Datum, so *tsort, depth int) bool {
 		}
 		return false
 	case List:
+		if head(d) == "in-hole" {
+			return true // a context reinstated: a term of the context's sort
+		}
 		for _, c := range so.cons {
 			if t.fitsShape(d, c.tmpl, c, depth) {
 				return true

@@ -509,6 +509,27 @@ func (t *translator) conds(cs []*Cond, sc *scope) ([]string, error) {
 				}
 				out = append(out, cs...)
 			}
+		case "fresh":
+			// (fresh x): a variable in no term the rule has bound (nor in the context
+			// it captures).
+			var avoid []string
+			for name := range sc.bound {
+				if r := t.byName[strings.SplitN(name, "_", 2)[0]]; r != nil && r.role != roleContext || name == sc.capture {
+					avoid = append(avoid, name)
+				}
+			}
+			slices.Sort(avoid)
+			for _, a := range c.Args {
+				r := t.ref(a)
+				if a.Kind != Symbol || r == nil || r.role != roleVar {
+					return nil, errAt(a.P, "(fresh %s): the translation reads fresh variables, (fresh x)", a)
+				}
+				if sc.bound[a.Text] {
+					return nil, errAt(a.P, "(fresh %s): %s is bound already", a, a.Text)
+				}
+				out = append(out, "(fresh "+strings.Join(append([]string{a.Text}, avoid...), " ")+")")
+				sc.bound[a.Text] = true
+			}
 		case "clause-name":
 		default:
 			return nil, errAt(c.P, "(%s ...) in a rule: not translated (the translation reads where and side-condition)", c.Kind)
@@ -615,7 +636,9 @@ func ruleName(r *Rule) string {
 	if r.Name == "" {
 		return fmt.Sprintf("rule-%d", r.P.Line)
 	}
-	return strings.Join(strings.Fields(r.Name), "-")
+	// A rule file's event names have no / or , (they separate the events of layers
+	// and lists): call/cc is call-cc.
+	return strings.NewReplacer("/", "-", ",", "-").Replace(strings.Join(strings.Fields(r.Name), "-"))
 }
 
 // relation translates a reduction relation's rules.
@@ -643,42 +666,94 @@ func (t *translator) rule(r *Rule) (string, error) {
 	if nt == nil || nt.role != roleContext || nt.kindName == "" {
 		return "", errAt(ctx.P, "%s is not a context of the language", ctx)
 	}
-	so := nt.sort
-	sc := newScope()
-	lhs, err := t.pattern(r.LHS.List[2], so, sc, 0)
-	if err != nil {
-		return "", err
-	}
-	conds, err := t.conds(r.Conds, sc)
-	if err != nil {
-		return "", err
-	}
 	rhs, abort := r.RHS, true
 	if head(rhs) == "in-hole" && len(rhs.List) == 3 && isSym(rhs.List[1], ctx.Text) {
 		rhs, abort = rhs.List[2], false
 	}
 	mentions := false
 	walk(rhs, func(d *Datum) { mentions = mentions || isSym(d, ctx.Text) })
-	if mentions {
-		return "", errAt(r.RHS.P, "the right-hand side puts the context %s elsewhere than around the contractum: contexts as values, not in the rule language yet", ctx.Text)
+	name, k := ruleName(r), nt.kindName
+	switch {
+	case mentions:
+		// The context is a value: captured, (context E_k redex), and reinstated
+		// wherever the right-hand side puts it, (in-hole E_k t); in the empty
+		// context, which no context rule takes, a rule with the hole for E.
+		inCtx, err := t.ruleText(r, nt, ctx.Text, k+"_k", r.RHS)
+		if err != nil {
+			return "", err
+		}
+		atRoot, err := t.ruleText(r, nt, ctx.Text, "", r.RHS)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("; %s, line %d: its context captured and reinstated, and at the root\n%s%s", name, r.P.Line, inCtx, atRoot), nil
+	case abort:
+		// (in-hole E redex) → term: in a context, an abort to the root (a context
+		// rule); in the empty context, which no context rule takes, a rule (tried
+		// after, so only there).
+		if rhs.Kind == String {
+			t.answers = appendNew(t.answers, fmt.Sprintf("(answer %s %q)", k, rhs.Text))
+		}
+		text, err := t.ruleText(r, nt, ctx.Text, "", rhs)
+		if err != nil {
+			return "", err
+		}
+		at := strings.Index(text, " "+k+" ") + len(k) + 2 // (rule NAME K LHS ...): LHS in (context ...)
+		lhsEnd := at + patternEnd(text[at:])
+		inCtx := text[:at] + "(context " + text[at:lhsEnd] + ")" + text[lhsEnd:]
+		return fmt.Sprintf("; %s, line %d: in a context, and at the root\n%s%s", name, r.P.Line, inCtx, text), nil
+	}
+	text, err := t.ruleText(r, nt, ctx.Text, "", rhs)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("; %s, line %d\n%s", name, r.P.Line, text), nil
+}
+
+// ruleText writes a rule of the kind nt whose contractum rhs is built, the Redex
+// context ctx captured as capture (""; then (in-hole ctx t) is t, the empty context).
+func (t *translator) ruleText(r *Rule, nt *nonterm, ctx, capture string, rhs *Datum) (string, error) {
+	so := nt.sort
+	sc := newScope()
+	sc.context, sc.capture = ctx, capture
+	lhs, err := t.pattern(r.LHS.List[2], so, sc, 0)
+	if err != nil {
+		return "", err
+	}
+	if capture != "" {
+		sc.bound[capture] = true
+		lhs = "(context " + capture + " " + lhs + ")"
+	}
+	conds, err := t.conds(r.Conds, sc)
+	if err != nil {
+		return "", err
 	}
 	body, err := t.builder(rhs, so, sc, 0)
 	if err != nil {
 		return "", err
 	}
-	where := whereText(append(sc.conds, conds...))
-	text := fmt.Sprintf("; %s, line %d\n(rule %s %s %s %s%s)\n", ruleName(r), r.P.Line, ruleName(r), nt.kindName, lhs, body, where)
-	if abort {
-		// (in-hole E redex) → term: in a context, an abort to the root (a context
-		// rule); in the empty context, which no context rule takes, a rule (tried
-		// after, so only there).
-		if rhs.Kind == String {
-			t.answers = appendNew(t.answers, fmt.Sprintf("(answer %s %q)", nt.kindName, rhs.Text))
+	return fmt.Sprintf("(rule %s %s %s %s%s)\n", ruleName(r), nt.kindName, lhs, body, whereText(append(sc.conds, conds...))), nil
+}
+
+// patternEnd is the length of the s-expression text starts with.
+func patternEnd(text string) int {
+	depth := 0
+	for i, c := range text {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ' ':
+			if depth == 0 {
+				return i
+			}
 		}
-		text = fmt.Sprintf("; %s, line %d: in a context, and at the root\n(rule %s %s (context %s) %s%s)\n(rule %s %s %s %s%s)\n",
-			ruleName(r), r.P.Line, ruleName(r), nt.kindName, lhs, body, where, ruleName(r), nt.kindName, lhs, body, where)
+		if depth == 0 && c == ')' {
+			return i + 1
+		}
 	}
-	return text, nil
+	return len(text)
 }
 
 func appendNew(xs []string, x string) []string {

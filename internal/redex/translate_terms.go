@@ -30,6 +30,9 @@ type scope struct {
 	// grammar: a pattern of the language's grammar (a frame, a value, a class),
 	// whose repeated non-terminals match independently, as in define-language.
 	grammar bool
+	// context is the Redex context a rule's left-hand side names (E_1), capture the
+	// name the rule file captures it by ("" at the root: (in-hole E t) is t).
+	context, capture string
 }
 
 func newScope() *scope { return &scope{bound: map[string]bool{}, rename: map[string]string{}} }
@@ -274,7 +277,14 @@ func (t *translator) builder(d *Datum, so *tsort, sc *scope, depth int) (string,
 		}
 		h := head(d)
 		if h == "in-hole" {
-			return "", errAt(d.P, "in-hole: %s", "a context reinstated inside a right-hand side needs contexts as values, not in the rule language yet")
+			if len(d.List) != 3 || sc.context == "" || !isSym(d.List[1], sc.context) {
+				return "", errAt(d.P, "in-hole: a context reinstated on a right-hand side is the one the left-hand side names")
+			}
+			inner, err := t.builder(d.List[2], so, sc, depth+1)
+			if err != nil || sc.capture == "" {
+				return inner, err // the empty context: the term itself
+			}
+			return "(in-hole " + sc.capture + " " + inner + ")", nil
 		}
 		if why, bad := unsupportedPatterns[h]; bad && h != "hole" {
 			return "", errAt(d.P, "%s: %s", h, why)

@@ -25,7 +25,7 @@
 ;; The model is loaded without Redex's GUI (which needs a display): its (require
 ;; redex) is redex/reduction-semantics, and its calls of traces, stepper and render
 ;; functions are left out.
-(define gui-forms '(traces traces/ps stepper render-language render-reduction-relation render-metafunction render-judgment-form))
+(define gui-forms '(traces traces/ps stepper reduction-steps-cutoff render-language render-reduction-relation render-metafunction render-judgment-form))
 
 (define (headless d)
   (match d
