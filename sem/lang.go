@@ -317,6 +317,7 @@ const (
 	PatCall                 // right-hand sides: (F a ...), a call of the function F
 	PatAtom                 // an atom literal: true, "abc", 1.5
 	PatPlug                 // right-hand sides: (in-hole C t), t plugged into the context C a rule captured
+	PatSame                 // a delimiter's metavariable the redex bound: a term equal to its binding
 )
 
 // Pattern is a pattern (left-hand sides, values, frames, stuck shapes) or a template

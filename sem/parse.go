@@ -431,6 +431,7 @@ func (p *langParser) rule(s *SExpr) {
 	ps := newPatScope(patLHS, k)
 	r := &Rule{Name: n, P: s.P, Kind: k, Capture: -1}
 	redex := s.List[3]
+	var delim *SExpr
 	if redex.Kind == SList && len(redex.List) > 0 && redex.List[0].Kind == SSym && redex.List[0].Sym == "context" {
 		r.Context = true
 		// (context [DELIMITER] [C] REDEX): C, a symbol named after the rule's kind,
@@ -450,26 +451,7 @@ func (p *langParser) rule(s *SExpr) {
 		case 2:
 			redex = redex.List[1]
 		case 3:
-			ps.mode = patFrame
-			d := p.pattern(redex.List[1], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
-			ps.mode = patLHS
-			if d == nil {
-				return
-			}
-			if d.Kind != PatCon || ps.holes != 1 {
-				p.errorf(redex.List[1].P, "expected a delimiter, a constructor around one (hole), not %s", token(redex.List[1]))
-				return
-			}
-			var hk *Kind
-			r.DelimiterPath, hk = holePath(d)
-			if hk != k {
-				p.errorf(redex.List[1].P, "the delimiter's hole is of kind %s, the rule's kind is %s", hk.Name, k.Name)
-				return
-			}
-			slot := len(ps.slots)
-			ps.slots[" hole"] = slot // a name no metavariable has
-			setHoleSlot(d, slot)
-			r.Delimiter = d
+			delim = redex.List[1]
 			redex = redex.List[2]
 		default:
 			p.errorf(redex.P, "expected (context [DELIMITER] [%s_k] REDEX), not %s", k.Name, token(redex))
@@ -479,6 +461,30 @@ func (p *langParser) rule(s *SExpr) {
 	lhs := p.pattern(redex, Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
 	if lhs == nil {
 		return
+	}
+	if delim != nil {
+		// The delimiter is read after the redex: a metavariable the redex binds is
+		// one the delimiter's frame must equal (a prompt's label, PatSame).
+		ps.mode, ps.same = patFrame, true
+		d := p.pattern(delim, Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+		ps.mode, ps.same = patLHS, false
+		if d == nil {
+			return
+		}
+		if d.Kind != PatCon || ps.holes != 1 {
+			p.errorf(delim.P, "expected a delimiter, a constructor around one (hole), not %s", token(delim))
+			return
+		}
+		var hk *Kind
+		r.DelimiterPath, hk = holePath(d)
+		if hk != k {
+			p.errorf(delim.P, "the delimiter's hole is of kind %s, the rule's kind is %s", hk.Name, k.Name)
+			return
+		}
+		slot := len(ps.slots)
+		ps.slots[" hole"] = slot // a name no metavariable has
+		setHoleSlot(d, slot)
+		r.Delimiter = d
 	}
 	if lhs.Kind == PatMeta && lhs.Sort.Kind != MetaInt && lhs.Sort.Kind != MetaVar {
 		p.errorf(redex.P, "%s: a left-hand side is more than a metavariable", token(redex))

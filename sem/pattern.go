@@ -343,6 +343,9 @@ type patScope struct {
 	captured    string
 	captureSort *Sort
 	plugged     bool
+	// same: a delimiter's pattern, read after the redex, where a metavariable the
+	// redex bound is one the frame must equal (PatSame).
+	same bool
 }
 
 // boundBy says what binds a metavariable where ps reads, for an error.
@@ -441,6 +444,15 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 				return nil
 			}
 		default:
+			if bound && ps.same {
+				// A delimiter's metavariable bound by the redex: the delimiter matches a
+				// frame whose term there equals it (a prompt's label).
+				if bs := ps.sorts[s.Sym]; bs != ms {
+					p.errorf(s.P, "metavariable %s is bound to %s", s.Sym, describeMeta(bs))
+					return nil
+				}
+				return &Pattern{P: s.P, Kind: PatSame, Meta: s.Sym, Sort: ms, Slot: slot}
+			}
 			if bound {
 				p.errorf(s.P, "metavariable %s occurs twice: patterns are linear (compare with (where (= A B)))", s.Sym)
 				return nil

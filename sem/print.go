@@ -14,7 +14,7 @@ func FormatPattern(p *Pattern) string {
 
 func writePattern(b *strings.Builder, p *Pattern) {
 	switch p.Kind {
-	case PatMeta:
+	case PatMeta, PatSame:
 		b.WriteString(p.Meta)
 		return
 	case PatInt:

@@ -208,7 +208,7 @@ func isInt(s *SExpr, n int) bool { return s.Kind == SInt && s.N == int64(n) }
 // same nodes, the same names. A node it does not know is not the same.
 func samePattern(p *Pattern, s *SExpr) bool {
 	switch p.Kind {
-	case PatMeta:
+	case PatMeta, PatSame:
 		return isSym(s, p.Meta)
 	case PatInt:
 		return s.Kind == SInt && s.N == p.N

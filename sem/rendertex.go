@@ -92,7 +92,7 @@ func (ts *typesetter) operand(p *Pattern) string { return ts.arg(p, "") }
 // level (notation.go), which decides its parentheses as an argument.
 func (ts *typesetter) term(p *Pattern, hole string) (string, int) {
 	switch p.Kind {
-	case PatMeta:
+	case PatMeta, PatSame:
 		return texMeta(p.Meta), levelAtomic
 	case PatInt:
 		if p.N < 0 {

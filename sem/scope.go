@@ -333,3 +333,6 @@ func (c *checker) instanceWith(p *Pattern, given map[int]*Term) *Term {
 	}
 	return inst(p)
 }
+
+// Walk calls visit on p and on each pattern inside it, parents first.
+func (p *Pattern) Walk(visit func(*Pattern)) { p.preorder(visit) }

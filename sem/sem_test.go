@@ -60,7 +60,7 @@ func TestParseErrors(t *testing.T) {
 		{"clause head", mini + "(function f (t) t ((g t) t))", "6:19: expected a clause of f, ((f PATTERN ...) RESULT (where CONDITION) ...), not ((g t) ...)"},
 		{"class sort", mini + "(class s nosort n)", "6:10: nosort is not a sort: expected (class NAME SORT PATTERN ...), the class's sort after its name (the sorts: t)"},
 		{"class itself", mini + "(class s t n s)", "6:14: an alternative of s is more than s itself"},
-		{"context arity", mini + "(rule r E (context) v)", "6:11: expected (context REDEX) or (context DELIMITER REDEX), not (context)"},
+		{"context arity", mini + "(rule r E (context) v)", "6:11: expected (context [DELIMITER] [E_k] REDEX), not (context)"},
 		{"delimiter hole", mini + "(rule r E (context (app v t) (lam x t_2)) v)", "6:20: expected a delimiter, a constructor around one (hole), not (app v t)"},
 		{"no sort", "(language x)", "1:1: no (sort ...) declaration"},
 		{"unbound binder", "(language x) (sort t (variable x) (con lam x t)) (kind E v)", "1:35: argument 0 of lam is a variable that no (bind 0 ...) declares a binder"},

@@ -144,6 +144,9 @@ func matcherOf(p *Pattern) matcher {
 		}
 	case PatMeta:
 		return metaMatcher(p.Sort, p.Slot)
+	case PatSame:
+		slot := p.Slot
+		return func(e *Engine, t *Term, b []*Term) bool { return b[slot] != nil && e.sameAtom(b[slot], t) }
 	case PatCon:
 		return conMatcher(p)
 	}
