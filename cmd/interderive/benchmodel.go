@@ -15,8 +15,10 @@ import (
 	"time"
 
 	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/calculi/rules"
 	"github.com/interderive/interderive/internal/redex"
 	"github.com/interderive/interderive/internal/workbench"
+	"github.com/interderive/interderive/sem"
 )
 
 // modelScript is the Redex side of bench --peer redex --model, in the suite's
@@ -50,7 +52,8 @@ func importModel(file string) (*redex.Imported, error) {
 // test-->> whose program takes the most contractions. Redex runs the model's own
 // relation (testdata/bench/redex/model.rkt, its time the mean of repetitions over
 // half a second, its cache of matches off); each stage runs the rule file the
-// model translates to (its time the mean of 6 rounds, as bench's). The table gives
+// model translates to (its time the mean of 6 rounds, as bench's, of the stage's
+// evaluation alone: neither Redex's time nor this one prints the answer). The table gives
 // each run's contractions, answer and time, and how many times faster than Redex
 // each stage is. An answer other than Redex's makes the exit status 1.
 func (a *app) benchModel(stdout, stderr io.Writer, dir, model string, peer workbench.Peer, opts interderive.Options, timeout time.Duration) error {
@@ -120,7 +123,11 @@ func (a *app) benchModel(stdout, stderr io.Writer, dir, model string, peer workb
 			differ++
 			continue
 		}
-		t, err := workbench.TimeRounds(func() error { _, err := prog.Run(s, variant, opts); return err })
+		// The reduction alone, as Redex's time is: the stage's evaluation of the
+		// term, not the printing of its answer.
+		st, _ := sem.StageOf(s)
+		rp := prog.(rules.Program)
+		t, err := workbench.TimeRounds(func() error { _, err := st.Eval(rp.Language(), rp.Term, opts); return err })
 		if err != nil {
 			return err
 		}
