@@ -420,7 +420,10 @@ func (c *checker) check(t *Term, k *Kind) {
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
 		b := make([]*Term, r.Metas)
-		if l.Match(r.LHS, t, b) && l.Conditions(r, b) {
+		// A context rule's conditions may use what its context binds (a delimiter's
+		// metavariables, the context it captures), which no context gives here: its
+		// redex counts, whatever its conditions say.
+		if l.Match(r.LHS, t, b) && (r.Context || l.Conditions(r, b)) {
 			rule = r
 			break
 		}

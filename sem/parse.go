@@ -465,8 +465,17 @@ func (p *langParser) rule(s *SExpr) {
 	if delim != nil {
 		// The delimiter is read after the redex: a metavariable the redex binds is
 		// one the delimiter's frame must equal (a prompt's label, PatSame).
+		// Its root may be of another sort than the rule's kind (a configuration
+		// around the term: (config σ (hole)), the store beside it): the sort of its
+		// constructor; the right-hand side, which replaces its frame, is of that sort.
+		dsort := k.Sort
+		if delim.Kind == SList && len(delim.List) > 0 && delim.List[0].Kind == SSym {
+			if c, ok := p.l.cons[delim.List[0].Sym]; ok {
+				dsort = c.Sort
+			}
+		}
 		ps.mode, ps.same = patFrame, true
-		d := p.pattern(delim, Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+		d := p.pattern(delim, Arg{Kind: ArgTerm, Sort: dsort}, ps)
 		ps.mode, ps.same = patLHS, false
 		if d == nil {
 			return
@@ -512,7 +521,11 @@ func (p *langParser) rule(s *SExpr) {
 	if r.Capture >= 0 && r.Delimiter == nil {
 		ps.captureSort = p.l.Kinds[0].Sort // the whole term's, the root kind's
 	}
-	r.RHS = p.pattern(s.List[4], Arg{Kind: ArgTerm, Sort: k.Sort}, ps)
+	rhsSort := k.Sort
+	if r.Delimiter != nil {
+		rhsSort = r.Delimiter.Con.Sort // the contractum replaces the delimiter's frame
+	}
+	r.RHS = p.pattern(s.List[4], Arg{Kind: ArgTerm, Sort: rhsSort}, ps)
 	if r.RHS == nil {
 		return
 	}
