@@ -416,14 +416,20 @@ func (c *checker) check(t *Term, k *Kind) {
 	l := c.l
 	w := Format(t)
 	isVal := l.IsValue(t, k)
-	var rule *Rule
+	var rule, shaped *Rule // the first rule that contracts t; the first whose redex t is
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
 		b := make([]*Term, r.Metas)
+		if !l.Match(r.LHS, t, b) {
+			continue
+		}
+		if shaped == nil {
+			shaped = r
+		}
 		// A context rule's conditions may use what its context binds (a delimiter's
 		// metavariables, the context it captures), which no context gives here: its
 		// redex counts, whatever its conditions say.
-		if l.Match(r.LHS, t, b) && (r.Context || l.Conditions(r, b)) {
+		if r.Context || l.Conditions(r, b) {
 			rule = r
 			break
 		}
@@ -472,9 +478,12 @@ func (c *checker) check(t *Term, k *Kind) {
 		c.report(fmt.Sprint("frames", entered[0].P, entered[1].P), entered[1].P,
 			"frames overlap, so decomposition is not unique: %s enters both this frame and the frame at %s", w, entered[0].P)
 	}
-	if len(entered) > 0 && rule != nil {
-		c.report(fmt.Sprint("frame-rule", entered[0].P, rule.P), rule.P,
-			"a redex decomposes, so decomposition is not unique: %s is a redex of rule %s and enters the frame at %s", w, rule.Name, entered[0].P)
+	// A term that enters a frame and is a rule's redex decomposes two ways, whatever
+	// the rule's conditions say of this term: other terms of its shape may meet them
+	// (the witness is the shape's smallest term, not the one that meets them).
+	if len(entered) > 0 && shaped != nil {
+		c.report(fmt.Sprint("frame-rule", entered[0].P, shaped.P), shaped.P,
+			"a redex decomposes, so decomposition is not unique: %s is a redex of rule %s and enters the frame at %s", w, shaped.Name, entered[0].P)
 	}
 	if !isVal && len(entered) == 0 && rule == nil && stuck == nil && !l.IsAnswer(t, k) {
 		key := "cover " + k.Name
