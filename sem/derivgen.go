@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/interderive/interderive"
 )
@@ -53,10 +54,16 @@ var ErrNoDerivation = errors.New("no derivation within the draw's budget")
 // GenOptions are the budgets and choices of random derivations; a zero field takes
 // its default.
 type GenOptions struct {
-	// MaxDepth bounds the nesting of recursive premises (default 5): past it, only
-	// the rules that close quickly are tried.
+	// MaxDepth bounds the nesting of recursive premises (default 5, at most 10): past
+	// it, the rules that close quickly are tried first.
 	MaxDepth int
-	// Budget bounds the unification steps of a draw (default 20,000).
+	// MaxNodes bounds the goals of a draw (default 16 MaxDepth, at most 256): past it, as past
+	// MaxDepth, only the rules that close quickly are tried, so that a derivation's
+	// size grows linearly with the bound, not exponentially (the branching of rules
+	// with several recursive premises).
+	MaxNodes int
+	// Budget bounds the unification steps of a draw (default 20,000, or 250 a node of
+	// MaxNodes if more).
 	Budget int
 	// Retries is how many more rules a goal (or clauses a call narrowed) tries after
 	// its first fails (default 2); -1 for none.
@@ -65,8 +72,9 @@ type GenOptions struct {
 	// none.
 	Restarts int
 	// RecWeight is the weight of a recursive rule at depth 0, decreasing linearly to 0
-	// at MaxDepth (default 2); a rule without a recursive premise weighs (depth+1) /
-	// (MaxDepth+1), increasing to 1 at MaxDepth: derivations seldom stop at their
+	// at MaxDepth, and as the draw's goals near MaxNodes (default 2); a rule without a
+	// recursive premise weighs (depth+1) / (MaxDepth+1), or the fraction of MaxNodes
+	// the draw's goals are if more, increasing to 1 at the bounds: derivations seldom stop at their
 	// root (a program that is one leaf), and seldom go past the bound.
 	RecWeight float64
 	// Names are the names binders and variables are given (default x, y, z): few, so
@@ -74,13 +82,29 @@ type GenOptions struct {
 	Names []string
 }
 
+// maxDepth is the greatest depth bound a draw takes: past about ten, rules with
+// several recursive premises make trees that the bound on goals cuts at their leaves,
+// where the terms are fixed (a function's type) and the rules that close quickly do
+// not fit, and the draw backtracks through them until its budget is spent (measured
+// on stlc.sem: at 12 nearly every draw succeeds, at 1000 none did).
+const maxDepth = 10
+
+// maxNodes is the most goals a draw has by default: a derivation of a few hundred
+// nodes is a program of a few kilobytes, and lookups in an environment as long as the
+// derivation is deep make a draw's time quadratic in its size.
+const maxNodes = 256
+
 // withDefaults fills the zero fields of o.
 func (o GenOptions) withDefaults() GenOptions {
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = 5
 	}
+	o.MaxDepth = min(o.MaxDepth, maxDepth)
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = min(16*o.MaxDepth, maxNodes)
+	}
 	if o.Budget <= 0 {
-		o.Budget = 20000
+		o.Budget = max(20000, 250*o.MaxNodes)
 	}
 	switch {
 	case o.Retries == 0:
@@ -307,6 +331,8 @@ type draw struct {
 	pend    []*constraint // the constraints, decided (done) or waiting
 	decided []*constraint // those decided, in order, for undo
 	steps   int
+	// nodes counts the goals of the derivation (those of rules abandoned not).
+	nodes int
 	// narrowing counts the calls being narrowed, one inside another.
 	narrowing int
 	// exhausted says that the budget of unification steps is spent.
@@ -337,6 +363,7 @@ func (s *draw) derivation(n *dnode) *Derivation {
 // solve derives the goal j on args at depth (of recursion within j's group): the
 // rules in a random order, at most 1+Retries of them.
 func (s *draw) solve(j *Judgment, args []*gterm, depth int) (*dnode, bool) {
+	s.nodes++
 	rules := s.order(j, depth)
 	for i, r := range rules {
 		if i > s.g.opts.Retries || s.exhausted || s.err != nil {
@@ -352,27 +379,39 @@ func (s *draw) solve(j *Judgment, args []*gterm, depth int) (*dnode, bool) {
 }
 
 // order is the rules a goal of j at depth tries, in a random order: the rules that
-// can close, recursive ones weighted by how far depth is from the bound; past the
-// bound, the rules without a recursive premise, else those of least height.
+// can close, recursive ones weighted by how far depth is from the bound. Past the
+// bound (of depth, or of the draw's goals), the rules without a recursive premise
+// come first, in a random order, then, a little past it (overrun), the recursive
+// ones, least height first: a goal whose terms are already fixed (a function's type)
+// may need one (a λ), and each such step is one the terms bound. Where a judgment
+// has neither, the rules of least height.
 func (s *draw) order(j *Judgment, depth int) []*Inference {
 	g := s.g
-	var cands []*Inference
+	var cands, then []*Inference
 	var ws []float64
-	past := depth >= g.opts.MaxDepth
+	past := depth >= g.opts.MaxDepth || s.nodes >= g.opts.MaxNodes
+	overrun := depth < g.opts.MaxDepth+overrunDepth && s.nodes < g.opts.MaxNodes+overrunNodes
 	for _, r := range j.Rules {
 		if _, ok := g.rank[r]; !ok {
 			continue // a premise that cannot close
 		}
-		w := float64(depth+1) / float64(g.opts.MaxDepth+1)
+		w := max(float64(depth+1)/float64(g.opts.MaxDepth+1), float64(s.nodes)/float64(g.opts.MaxNodes))
 		if g.recursive[r] {
 			if past {
+				if overrun {
+					then = append(then, r)
+				}
 				continue
 			}
-			w = g.opts.RecWeight * float64(g.opts.MaxDepth-depth) / float64(g.opts.MaxDepth)
+			w = g.opts.RecWeight * min(float64(g.opts.MaxDepth-depth)/float64(g.opts.MaxDepth),
+				float64(g.opts.MaxNodes-s.nodes)/float64(g.opts.MaxNodes))
+		}
+		if past {
+			w = 1
 		}
 		cands, ws = append(cands, r), append(ws, w)
 	}
-	if len(cands) == 0 { // past the bound, a judgment whose every rule recurses
+	if len(cands) == 0 && len(then) == 0 { // a judgment whose every rule recurses
 		for _, r := range j.Rules {
 			if h, ok := g.rank[r]; ok && h == g.height[j] {
 				cands, ws = append(cands, r), append(ws, 1)
@@ -381,7 +420,7 @@ func (s *draw) order(j *Judgment, depth int) []*Inference {
 	}
 	// A weighted random permutation: each rule drawn in turn with probability
 	// proportional to its weight among those left.
-	out := make([]*Inference, 0, len(cands))
+	out := make([]*Inference, 0, len(cands)+len(then))
 	for len(cands) > 0 {
 		total := 0.0
 		for _, w := range ws {
@@ -395,8 +434,14 @@ func (s *draw) order(j *Judgment, depth int) []*Inference {
 		cands = append(cands[:i], cands[i+1:]...)
 		ws = append(ws[:i], ws[i+1:]...)
 	}
-	return out
+	s.r.Shuffle(len(then), func(a, b int) { then[a], then[b] = then[b], then[a] })
+	slices.SortStableFunc(then, func(a, b *Inference) int { return g.rank[a] - g.rank[b] })
+	return append(out, then...)
 }
+
+// overrunDepth and overrunNodes are how far past its bounds a draw still tries
+// recursive rules after the others (order).
+const overrunDepth, overrunNodes = 8, 64
 
 // apply derives the goal j on args by the rule r: its conclusion unified with the
 // goal, its premises left to right.

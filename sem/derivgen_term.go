@@ -233,11 +233,12 @@ func fromTerm(t *Term) *gterm {
 }
 
 // mark is a point of the draw to come back to: the lengths of the trail, of the
-// pending constraints and of the constraints decided since, and of the variables.
-type mark struct{ trail, pend, decided, vars int }
+// pending constraints and of the constraints decided since, and of the variables;
+// the goals of the derivation.
+type mark struct{ trail, pend, decided, vars, nodes int }
 
 func (s *draw) mark() mark {
-	return mark{len(s.trail), len(s.pend), len(s.decided), len(s.vars)}
+	return mark{len(s.trail), len(s.pend), len(s.decided), len(s.vars), s.nodes}
 }
 
 // undo comes back to m: the bindings since unbound, the constraints since dropped,
@@ -255,6 +256,7 @@ func (s *draw) undo(m mark) {
 	s.decided = s.decided[:m.decided]
 	s.pend = s.pend[:m.pend]
 	s.vars = s.vars[:m.vars]
+	s.nodes = m.nodes
 }
 
 // intLow and intHigh bound the integers a logic variable of integers is grounded

@@ -277,3 +277,41 @@ func TestGenerateNoBaseCase(t *testing.T) {
 		t.Error("no base case is not a draw that failed")
 	}
 }
+
+// TestGenerateLargeDepth: a depth bound far past the sizes drawn (fuzz --size 1000)
+// does not blow up: it is taken as 10, and the goals of a draw are bounded too
+// (MaxNodes); every derivation drawn is checked by the search.
+func TestGenerateLargeDepth(t *testing.T) {
+	l := stlcLang(t)
+	g, err := l.NewTypedGenerator(sem.GenOptions{MaxDepth: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := l.Typing.Judgment
+	empty, _ := l.ReadTermOf([]byte("·"), j.Params[0].Sort, false)
+	r := rand.New(rand.NewPCG(13, 14))
+	built, most := 0, 0
+	for range 30 {
+		d, _, err := g.Generate([]*sem.Term{empty, nil, nil}, r)
+		if errors.Is(err, sem.ErrNoDerivation) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		built++
+		checkDerivation(t, l, d)
+		n, stack := 0, []*sem.Derivation{d}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			n++
+			stack = append(stack, x.Premises...)
+		}
+		most = max(most, n)
+	}
+	t.Logf("%d derivations of 30 draws, the largest %d nodes", built, most)
+	if built == 0 {
+		t.Error("no derivation at depth bound 1000")
+	}
+}
