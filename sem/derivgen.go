@@ -20,9 +20,11 @@ import (
 // (fresh logic variables for its metavariables, with an occurs check), and its
 // premises solved left to right, each judgment premise a goal of its own. The rules
 // of a goal are tried in a random order, recursive rules (a premise of a judgment
-// that reaches the goal's judgment again) weighted down as the recursion deepens;
-// past the depth bound only the rules without a recursive premise are tried (or,
-// where a judgment has none, those of least height), so that every goal closes. A
+// that reaches the goal's judgment again) weighted down as the recursion deepens
+// and as the draw's goals grow in number; past the bounds (depth, goals) the rules
+// without a recursive premise are tried first (then, a little past, the recursive
+// ones, least height first; where a judgment has neither, those of least height),
+// so that every goal closes and a derivation's size is bounded. A
 // goal tries at most 1+Retries rules; a rule that fails is undone (its bindings, on a
 // trail). A draw has a budget of unification steps; a draw that fails is restarted,
 // at most Restarts times, and then the error is ErrNoDerivation.
