@@ -1,8 +1,6 @@
 package sem_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,26 +8,13 @@ import (
 	"github.com/interderive/interderive/sem"
 )
 
-func loadFile(t *testing.T, name string) *sem.Language {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := sem.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
-
 // TestReductsNondeterministic: amb.sem's relation, derived by hand. (add (amb 1 2)
 // (amb 10 20)) enters either operand's frame, and each amb steps either way: four
 // reducts, the left operand's first (frames in order, then left before right). The
 // whole graph: the program, 4 terms with one amb left, 4 sums, 4 integers: 13 terms;
 // 4 + 4·2 + 4 = 16 steps; the normal forms 11, 21, 12, 22.
 func TestReductsNondeterministic(t *testing.T) {
-	l := loadFile(t, "amb.sem")
+	l := load(t, "amb.sem")
 	if !l.Nondeterministic || len(l.Ambiguity) == 0 || !strings.Contains(l.Ambiguity[0], "decomposition is not unique") {
 		t.Fatalf("amb.sem: nondeterministic %v, ambiguity %q", l.Nondeterministic, l.Ambiguity)
 	}

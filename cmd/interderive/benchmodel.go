@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -107,7 +103,7 @@ func (a *app) benchModel(stdout, stderr io.Writer, dir, model string, peer workb
 	var peerRun *workbench.PeerRun
 	if err := peer.Available(); err != nil {
 		fmt.Fprintf(stderr, "bench --peer %s --model: Redex not run: %v\n", peer.Name, err)
-	} else if peerRun, err = runModel(dir, model, im.Relation, longest.Program, timeout); err != nil {
+	} else if peerRun, err = runModel(peer, dir, model, im.Relation, longest.Program, timeout); err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -161,34 +157,18 @@ func roundTime(d time.Duration) time.Duration {
 	return d
 }
 
-// runModel runs the model's relation on the term under racket, within timeout.
-func runModel(dir, model, relation, term string, timeout time.Duration) (*workbench.PeerRun, error) {
-	ctx := context.Background()
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "racket", filepath.Join(dir, modelScript), model, relation, term)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("redex timed out after %s", timeout)
-		}
-		return nil, fmt.Errorf("racket %s: %v: %s", modelScript, err, strings.TrimSpace(stderr.String()))
+// runModel runs the model's relation on the term under the peer's runtime, within
+// timeout.
+func runModel(peer workbench.Peer, dir, model, relation, term string, timeout time.Duration) (*workbench.PeerRun, error) {
+	out, err := peer.RunScript(filepath.Join(dir, modelScript), timeout, model, relation, term)
+	if err != nil {
+		return nil, err
 	}
 	// The model's own tests may print before: the last line is the run's.
-	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	last := lines[len(lines)-1]
-	f := strings.Fields(last)
-	if len(f) < 4 || f[0] != "redex" {
-		return nil, fmt.Errorf("racket %s printed %q: want redex CONTRACTIONS ANSWER SECONDS", modelScript, last)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	runs, err := workbench.ParsePeerOutput(lines[len(lines)-1])
+	if err != nil || runs[0].Model != "redex" {
+		return nil, fmt.Errorf("racket %s printed %q: want redex CONTRACTIONS ANSWER SECONDS", modelScript, lines[len(lines)-1])
 	}
-	n, err1 := strconv.Atoi(f[1])
-	secs, err2 := strconv.ParseFloat(f[len(f)-1], 64)
-	if err1 != nil || err2 != nil {
-		return nil, fmt.Errorf("racket %s printed %q: want redex CONTRACTIONS ANSWER SECONDS", modelScript, last)
-	}
-	return &workbench.PeerRun{Model: "redex", Contractions: n, Answer: strings.Join(f[2:len(f)-1], " "), Time: time.Duration(secs * float64(time.Second))}, nil
+	return &runs[0], nil
 }

@@ -10,15 +10,7 @@ import (
 // imported reads, recognizes and imports src (named file).
 func imported(t *testing.T, file, src string) (*Imported, error) {
 	t.Helper()
-	m, err := Read([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := Recognize(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Import(model, file)
+	return Import(recognize(t, src), file)
 }
 
 // TestImportModels imports Redex's own models (testdata/models, copied from

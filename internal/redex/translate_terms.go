@@ -80,20 +80,27 @@ func isIntName(s string) bool {
 	return slices.Contains(builtinInts, base)
 }
 
+// literal translates a number (an integer of so) or a string (a string atom, which
+// so then takes), in a pattern or a term alike.
+func literal(d *Datum, so *tsort) (string, error) {
+	if d.Kind == String {
+		so.strs = true
+		return fmt.Sprintf("%q", d.Text), nil
+	}
+	if len(so.ints) == 0 || !isInteger(d.Text) {
+		return "", errAt(d.P, "%s is not a term of %s", d.Text, so.name)
+	}
+	return d.Text, nil
+}
+
 // pattern translates the Redex pattern d, a term of the sort so.
 func (t *translator) pattern(d *Datum, so *tsort, sc *scope, depth int) (string, error) {
 	if depth > 256 {
 		return "", errAt(d.P, "a pattern nested deeper than 256 lists")
 	}
 	switch d.Kind {
-	case Number:
-		if len(so.ints) == 0 || !isInteger(d.Text) {
-			return "", errAt(d.P, "%s is not a term of %s", d.Text, so.name)
-		}
-		return d.Text, nil
-	case String:
-		so.strs = true
-		return fmt.Sprintf("%q", d.Text), nil
+	case Number, String:
+		return literal(d, so)
 	case Symbol:
 		return t.patternSym(d, so, sc)
 	case List:
@@ -258,14 +265,8 @@ func (t *translator) builder(d *Datum, so *tsort, sc *scope, depth int) (string,
 		return "", errAt(d.P, "a term nested deeper than 256 lists")
 	}
 	switch d.Kind {
-	case Number:
-		if len(so.ints) == 0 || !isInteger(d.Text) {
-			return "", errAt(d.P, "%s is not a term of %s", d.Text, so.name)
-		}
-		return d.Text, nil
-	case String:
-		so.strs = true
-		return fmt.Sprintf("%q", d.Text), nil
+	case Number, String:
+		return literal(d, so)
 	case Symbol:
 		return t.builderSym(d, so, sc)
 	case List:

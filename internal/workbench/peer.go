@@ -80,6 +80,17 @@ func (p Peer) Run(dir string, prog BenchProgram, size, variant string, timeout t
 	if err := p.Available(); err != nil {
 		return nil, err
 	}
+	out, err := p.RunScript(filepath.Join(dir, p.Script), timeout, prog.Name, size, variant)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePeerOutput(out)
+}
+
+// RunScript runs a script of the peer under its runtime with args, within timeout (0
+// for none), and returns what it printed; an error says what it printed on standard
+// error, or that it ran out of time.
+func (p Peer) RunScript(script string, timeout time.Duration, args ...string) (string, error) {
 	ctx := context.Background()
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -87,15 +98,15 @@ func (p Peer) Run(dir string, prog BenchProgram, size, variant string, timeout t
 		defer cancel()
 	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, p.Runtime, filepath.Join(dir, p.Script), prog.Name, size, variant)
+	cmd := exec.CommandContext(ctx, p.Runtime, append([]string{script}, args...)...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%s timed out after %s", p.Name, timeout)
+			return "", fmt.Errorf("%s timed out after %s", p.Name, timeout)
 		}
-		return nil, fmt.Errorf("%s %s: %v: %s", p.Runtime, p.Script, err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("%s %s: %v: %s", p.Runtime, filepath.Base(script), err, strings.TrimSpace(stderr.String()))
 	}
-	return ParsePeerOutput(stdout.String())
+	return stdout.String(), nil
 }
 
 // ParsePeerOutput reads a peer's lines (MODEL CONTRACTIONS ANSWER SECONDS; the answer

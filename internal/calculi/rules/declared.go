@@ -119,20 +119,7 @@ func (c Calculus) typed(t *rapid.T, size int) (*sem.Term, *sem.Term) {
 // of them: every step must decompose and contract, and the answer, once reached, be
 // a value or an answer of the root kind (Preservation without the types).
 func Soundness(l *sem.Language, s sem.Stepper, t *sem.Term, budget int) error {
-	for range budget {
-		next, _, done, err := s.Step(l, t)
-		if err != nil {
-			return fmt.Errorf("stuck: %v, in %s", err, sem.FormatShort(t, 200))
-		}
-		if done {
-			if !l.IsValue(next, l.Root()) && !l.IsAnswer(next, l.Root()) {
-				return fmt.Errorf("the answer %s is neither a value nor an answer", sem.FormatShort(next, 200))
-			}
-			return nil
-		}
-		t = next
-	}
-	return nil
+	return Preservation(l, s, t, nil, budget)
 }
 
 // deterministic: every stage runs p twice to the same answer by the same
