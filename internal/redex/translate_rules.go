@@ -678,11 +678,11 @@ func (t *translator) rule(r *Rule) (string, error) {
 		// The context is a value: captured, (context E_k redex), and reinstated
 		// wherever the right-hand side puts it, (in-hole E_k t); in the empty
 		// context, which no context rule takes, a rule with the hole for E.
-		inCtx, err := t.ruleText(r, nt, ctx.Text, k+"_k", r.RHS)
+		inCtx, err := t.ruleText(r, nt, ctx.Text, k+"_k", r.RHS, false)
 		if err != nil {
 			return "", err
 		}
-		atRoot, err := t.ruleText(r, nt, ctx.Text, "", r.RHS)
+		atRoot, err := t.ruleText(r, nt, ctx.Text, "", r.RHS, false)
 		if err != nil {
 			return "", err
 		}
@@ -694,16 +694,17 @@ func (t *translator) rule(r *Rule) (string, error) {
 		if rhs.Kind == String {
 			t.answers = appendNew(t.answers, fmt.Sprintf("(answer %s %q)", k, rhs.Text))
 		}
-		text, err := t.ruleText(r, nt, ctx.Text, "", rhs)
+		inCtx, err := t.ruleText(r, nt, ctx.Text, "", rhs, true)
 		if err != nil {
 			return "", err
 		}
-		at := strings.Index(text, " "+k+" ") + len(k) + 2 // (rule NAME K LHS ...): LHS in (context ...)
-		lhsEnd := at + patternEnd(text[at:])
-		inCtx := text[:at] + "(context " + text[at:lhsEnd] + ")" + text[lhsEnd:]
+		text, err := t.ruleText(r, nt, ctx.Text, "", rhs, false)
+		if err != nil {
+			return "", err
+		}
 		return fmt.Sprintf("; %s, line %d: in a context, and at the root\n%s%s", name, r.P.Line, inCtx, text), nil
 	}
-	text, err := t.ruleText(r, nt, ctx.Text, "", rhs)
+	text, err := t.ruleText(r, nt, ctx.Text, "", rhs, false)
 	if err != nil {
 		return "", err
 	}
@@ -711,8 +712,9 @@ func (t *translator) rule(r *Rule) (string, error) {
 }
 
 // ruleText writes a rule of the kind nt whose contractum rhs is built, the Redex
-// context ctx captured as capture (""; then (in-hole ctx t) is t, the empty context).
-func (t *translator) ruleText(r *Rule, nt *nonterm, ctx, capture string, rhs *Datum) (string, error) {
+// context ctx captured as capture (""; then (in-hole ctx t) is t, the empty context),
+// or, abort, discarded: an abort to the root, (context LHS).
+func (t *translator) ruleText(r *Rule, nt *nonterm, ctx, capture string, rhs *Datum, abort bool) (string, error) {
 	so := nt.sort
 	sc := newScope()
 	sc.context, sc.capture = ctx, capture
@@ -720,9 +722,12 @@ func (t *translator) ruleText(r *Rule, nt *nonterm, ctx, capture string, rhs *Da
 	if err != nil {
 		return "", err
 	}
-	if capture != "" {
+	switch {
+	case capture != "":
 		sc.bound[capture] = true
 		lhs = "(context " + capture + " " + lhs + ")"
+	case abort:
+		lhs = "(context " + lhs + ")"
 	}
 	conds, err := t.conds(r.Conds, sc)
 	if err != nil {
@@ -733,27 +738,6 @@ func (t *translator) ruleText(r *Rule, nt *nonterm, ctx, capture string, rhs *Da
 		return "", err
 	}
 	return fmt.Sprintf("(rule %s %s %s %s%s)\n", ruleName(r), nt.kindName, lhs, body, whereText(append(sc.conds, conds...))), nil
-}
-
-// patternEnd is the length of the s-expression text starts with.
-func patternEnd(text string) int {
-	depth := 0
-	for i, c := range text {
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ' ':
-			if depth == 0 {
-				return i
-			}
-		}
-		if depth == 0 && c == ')' {
-			return i + 1
-		}
-	}
-	return len(text)
 }
 
 func appendNew(xs []string, x string) []string {
