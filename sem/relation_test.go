@@ -3,6 +3,7 @@ package sem_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/sem"
@@ -71,4 +72,31 @@ func TestReductsDeterministic(t *testing.T) {
 	if len(g.Normal) != 1 || sem.Format(g.Terms[g.Normal[0]]) != "3" || strings.Join(events, " ") != "βv if0f +" {
 		t.Errorf("normal forms %v, steps %v", g.Normal, events)
 	}
+}
+
+// FuzzExplore: no program makes the exploration of a relation panic, and it stops
+// within its budgets (amb.sem's non-deterministic relation, callcc.sem's captured
+// contexts).
+func FuzzExplore(f *testing.F) {
+	f.Add("amb.sem", "(add (amb 1 2) (amb 10 20))")
+	f.Add("callcc.sem", "(add 1 (callcc (lam k (add 10 (app k 2)))))")
+	f.Add("callcc.sem", "(add 1 (reset (add 10 (shift (lam k (app k (app k 100)))))))")
+	langs := map[string]*sem.Language{}
+	for _, name := range []string{"amb.sem", "callcc.sem"} {
+		langs[name] = load(f, name)
+	}
+	f.Fuzz(func(t *testing.T, file, src string) {
+		l, ok := langs[file]
+		if !ok {
+			return
+		}
+		p, err := l.ReadTerm([]byte(src))
+		if err != nil {
+			return
+		}
+		g, err := l.Explore(p, 200, interderive.Options{Timeout: time.Second})
+		if err == nil && len(g.Terms) > 200 && g.Cut == "" {
+			t.Fatalf("%d terms explored, past the budget of 200, and the exploration says it was not cut", len(g.Terms))
+		}
+	})
 }
