@@ -1,0 +1,89 @@
+package rules_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/calculi/rules"
+	"github.com/interderive/interderive/sem"
+)
+
+// TestFindBenchmarkBugs hunts the Redex benchmark's seeded bugs as its generators.rkt
+// does, one bug at a time: well-typed terms drawn from random derivations of the
+// file's typing judgment (sem.GenerateTyped, depth 5, a fixed seed per bug), each
+// checked by the benchmark's property (rules.BenchmarkProperty) and so is every term
+// it reduces to (violates), until one fails or 10 s pass; it logs, per bug, the time to the first counterexample and the terms
+// drawn. It runs on purpose (INTERDERIVE_BUGS=1; docs/redexbench.md compares it with
+// testdata/bench/redex/benchmark.rkt, Redex's generators on the same bugs), and fails
+// if a bug docs/redexbench.md reports found is not.
+func TestFindBenchmarkBugs(t *testing.T) {
+	if os.Getenv("INTERDERIVE_BUGS") == "" {
+		t.Skip("the Redex benchmark's bug hunt runs on purpose: INTERDERIVE_BUGS=1 (docs/redexbench.md)")
+	}
+	// The bugs docs/redexbench.md reports found within the budget.
+	found := map[string]bool{}
+	for _, b := range []string{"stlc+lists/bug1", "stlc+lists/bug2", "stlc+lists/bug3", "stlc+lists/bug6",
+		"stlc+lists/bug7", "stlc+lists/bug8", "stlc+lists/bug9",
+		"poly-stlc/bug1", "poly-stlc/bug2", "poly-stlc/bug3", "poly-stlc/bug7", "poly-stlc/bug8", "poly-stlc/bug9"} {
+		found[b] = true
+	}
+	const budget = 10 * time.Second
+	for _, family := range []string{"stlc+lists", "poly-stlc"} {
+		for i := 1; i <= 9; i++ {
+			name := fmt.Sprintf("%s/bug%d", family, i)
+			src, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "redexbench", name+".sem"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := sem.Load(src)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			g, err := l.NewTypedGenerator(sem.GenOptions{MaxDepth: 5})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			r := rand.New(rand.NewPCG(uint64(i), 2026))
+			start, n, cex := time.Now(), 0, ""
+			for time.Since(start) < budget && cex == "" {
+				p, _, err := g.GenerateTyped(r)
+				n++
+				if err == nil && violates(l, p) {
+					cex = sem.Format(p)
+				}
+			}
+			took := time.Since(start)
+			if cex == "" {
+				t.Logf("%-16s none in %s (%d terms)", name, budget, n)
+			} else {
+				t.Logf("%-16s %8.3f s  %6d terms  %s", name, took.Seconds(), n, cex)
+			}
+			if found[name] && cex == "" {
+				t.Errorf("%s: no counterexample in %s, where docs/redexbench.md reports one", name, budget)
+			}
+		}
+	}
+}
+
+// violates reports whether the benchmark's property fails of the term p or of a term
+// it reduces to, within 50 steps (Redex's check looks at p's one step: a bug that
+// shows later is found here from a smaller term).
+func violates(l *sem.Language, p *sem.Term) bool {
+	opts := interderive.Options{Timeout: time.Second}
+	for range 50 {
+		if rules.BenchmarkProperty(l, p, opts) != nil {
+			return true
+		}
+		rs, err := l.Reducts(p)
+		if err != nil || len(rs) != 1 {
+			return false
+		}
+		p = rs[0].Term
+	}
+	return false
+}
