@@ -84,10 +84,7 @@ func TestGenerateNegation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := sem.Load(append(src, `
-(judgment bound (Γ e) (I I)
-  (infer b-here (bound (extend x τ Γ) x_2) (where (= x x_2)))
-  (infer b-there (bound (extend x τ Γ) x_2) (where (!= x x_2)) (bound Γ x_2)))
+	l, err := sem.Load(append(src, boundJudgment+`
 (judgment fresh-lam (Γ e τ) (I I O)
   (infer fl (fresh-lam Γ (lam x τ_1 e) (arrow τ_1 τ)) (not (bound Γ x)) (typeof (extend x τ_1 Γ) e τ)))
 `...))

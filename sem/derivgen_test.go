@@ -3,8 +3,6 @@ package sem_test
 import (
 	"errors"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,18 +16,7 @@ import (
 // generator: it derives its judgments by the modes, matching and building terms.
 
 // stlcLang loads testdata/rules/stlc.sem, for tests and benchmarks.
-func stlcLang(tb testing.TB) *sem.Language {
-	tb.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", "stlc.sem"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	l, err := sem.Load(src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return l
-}
+func stlcLang(tb testing.TB) *sem.Language { return load(tb, "stlc.sem") }
 
 // checkDerivation checks every node of d by the search: its judgment on its inputs
 // has a derivation, by some rule, whose outputs are d's (α-equivalent), and the node

@@ -157,6 +157,13 @@ func TestJudgeLeftRecursion(t *testing.T) {
 	}
 }
 
+// boundJudgment is bound Γ x, x bound in Γ, on stlc.sem's environments.
+const boundJudgment = `
+(judgment bound (Γ e) (I I)
+  (infer b-here (bound (extend x τ Γ) x_2) (where (= x x_2)))
+  (infer b-there (bound (extend x τ Γ) x_2) (where (!= x x_2)) (bound Γ x_2)))
+`
+
 // TestJudgeNegation: a premise (not (J ...)) holds when J has no derivation, decided
 // by the search: unbound Γ x, x not bound in Γ, on the environments of stlc.sem.
 func TestJudgeNegation(t *testing.T) {
@@ -164,10 +171,7 @@ func TestJudgeNegation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := sem.Load(append(src, `
-(judgment bound (Γ e) (I I)
-  (infer b-here (bound (extend x τ Γ) x_2) (where (= x x_2)))
-  (infer b-there (bound (extend x τ Γ) x_2) (where (!= x x_2)) (bound Γ x_2)))
+	l, err := sem.Load(append(src, boundJudgment+`
 (judgment unbound (Γ e) (I I)
   (infer u (unbound Γ x) (not (bound Γ x))))
 `...))

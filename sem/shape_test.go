@@ -2,8 +2,6 @@ package sem_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,18 +11,7 @@ import (
 
 // loadStlc loads testdata/rules/stlc.sem: Redex's λv with shapes, and its typing
 // judgment.
-func loadStlc(t *testing.T) *sem.Language {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "rules", "stlc.sem"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := sem.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
+func loadStlc(t *testing.T) *sem.Language { return load(t, "stlc.sem") }
 
 // TestShapes: programs written as Redex's stlc.rkt writes them run on every derived
 // stage, and their answers print in that syntax. The programs and their answers are

@@ -124,12 +124,11 @@ func writeGraphSVG(w io.Writer, g *sem.Graph, name string) {
 		depth[i] = -1
 	}
 	depth[0] = 0
-	for changed := true; changed; { // breadth first over the steps
-		changed = false
-		for _, s := range g.Steps {
-			if depth[s.From] >= 0 && (depth[s.To] < 0 || depth[s.To] > depth[s.From]+1) {
-				depth[s.To], changed = depth[s.From]+1, true
-			}
+	// The steps are in the order the exploration took them, breadth first from the
+	// program: a term's first step in is from a term of the least depth.
+	for _, s := range g.Steps {
+		if depth[s.To] < 0 {
+			depth[s.To] = depth[s.From] + 1
 		}
 	}
 	var rows [][]int

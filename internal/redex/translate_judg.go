@@ -256,12 +256,10 @@ func (t *translator) tests(im *Imported, rel *Relation, l *sem.Language) {
 			t.skip(ts.P, "test-->>: a term that is not (term T) or a literal")
 			continue
 		}
-		p, err := l.ReadTerm([]byte(plainText(prog)))
-		if err != nil {
+		if _, err := l.ReadTerm([]byte(plainText(prog))); err != nil {
 			t.skip(ts.P, "test-->>: the program %s is not a program of the rule file: %v", clip(prog.String()), err)
 			continue
 		}
-		_ = p
 		a, err := l.ReadTermOf([]byte(plainText(want)), l.Sorts[0], false)
 		if err != nil {
 			t.skip(ts.P, "test-->>: the normal form %s is not a term of the rule file: %v", clip(want.String()), err)

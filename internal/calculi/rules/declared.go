@@ -24,20 +24,20 @@ import (
 // the file types its programs) and checks it (checkOn).
 func (c Calculus) declared() []workbench.Property {
 	var ps []workbench.Property
-	for _, q := range c.Lang.Properties {
+	for _, q := range c.stated() {
 		doc, failure := standardDocs[q.Standard], q.Name+" fails"
 		if q.Standard == "" {
 			doc = c.ownDoc(q)
 		}
 		ps = append(ps, workbench.Property{Name: q.Name, Failure: failure, Doc: doc,
 			Check: func(t *rapid.T, size int, variant string, stages []interderive.Stage) *workbench.Counterexample {
-				var p *sem.Term
+				var p, ty *sem.Term
 				if sem.StandardProperties[q.Standard] || c.Lang.Typing != nil {
-					p, _ = c.typed(t, size)
+					p, ty = c.typed(t, size)
 				} else {
 					p = Generator{Lang: c.Lang, Depth: size}.Draw(t)
 				}
-				if err := c.checkOn(q, p, stepper(t, stages), stages, variant); err != nil {
+				if err := c.checkOn(q, p, ty, stepper(t, stages), stages, variant); err != nil {
 					// The file it is saved to replays the check: holds: NAME.
 					return &workbench.Counterexample{Lang: ext, Source: sem.Format(p), Comment: []string{err.Error(), "holds: " + q.Name}, Err: err}
 				}
@@ -55,13 +55,12 @@ var standardDocs = map[string]string{
 	"determinism":    "determinism: a term decomposes one way (the static checks prove it of the file, with a witness otherwise), and a program's runs on every stage give the same answer and contractions twice",
 }
 
-// checkOn checks the property q of the program p: on the stepper (the reference
-// stage's one-step semantics), and, for determinism, on every stage given. A
-// property of well-typed programs holds of a program the typing judgment does not
-// type.
-func (c Calculus) checkOn(q *sem.Property, p *sem.Term, s sem.Stepper, stages []interderive.Stage, variant string) error {
-	var ty *sem.Term
-	if sem.StandardProperties[q.Standard] {
+// checkOn checks the property q of the program p, of type ty (nil when not known
+// yet): on the stepper (the reference stage's one-step semantics), and, for
+// determinism, on every stage given. A property of well-typed programs holds of a
+// program the typing judgment does not type.
+func (c Calculus) checkOn(q *sem.Property, p, ty *sem.Term, s sem.Stepper, stages []interderive.Stage, variant string) error {
+	if sem.StandardProperties[q.Standard] && ty == nil {
 		t, _, err := c.Lang.TypeOf(p, interderive.Options{Timeout: typingBudget})
 		if err != nil || t == nil {
 			return nil // not well-typed: nothing is claimed
@@ -191,19 +190,20 @@ func (c Calculus) holds(q *sem.Property, p *sem.Term, s sem.Stepper) error {
 // (workbench.PropertyHolder: a holds: line), on the reference stage, which steps one
 // at a time; other stages do not check it.
 func (p Program) CheckProperty(name string, s interderive.Stage) (bool, error) {
-	l := p.calc.Lang
-	q, ok := l.Property(name)
-	if !ok {
+	stated := p.calc.stated()
+	i := slices.IndexFunc(stated, func(q *sem.Property) bool { return q.Name == name })
+	if i < 0 {
 		var names []string
-		for _, q := range l.Properties {
+		for _, q := range stated {
 			names = append(names, q.Name)
 		}
 		return false, fmt.Errorf("%s states no property %s (its properties: %s)", p.calc.File, name, strings.Join(names, ", "))
 	}
+	q := stated[i]
 	st, ok := sem.StageOf(s)
 	stepper, steps := st.(sem.Stepper)
 	if !ok || !steps {
 		return false, nil
 	}
-	return true, p.calc.checkOn(q, p.Term, stepper, []interderive.Stage{s}, variant)
+	return true, p.calc.checkOn(q, p.Term, nil, stepper, []interderive.Stage{s}, variant)
 }
