@@ -82,6 +82,10 @@ type Sort struct {
 	// Ground says that no variable occurs in a term of the sort: it has no
 	// variables, nor has any sort its terms contain (types, coercions, labels).
 	Ground bool
+	// Elem is, for a sequence sort (seq.go), the sort of its elements: a constructor's
+	// argument declared E ... is of the sequence sort E..., whose terms are the
+	// sequences of E's terms. Nil for a sort the file declares.
+	Elem *Arg
 }
 
 // ArgKind says what an argument of a constructor is.
@@ -318,6 +322,7 @@ const (
 	PatAtom                 // an atom literal: true, "abc", 1.5
 	PatPlug                 // right-hand sides: (in-hole C t), t plugged into the context C a rule captured
 	PatSame                 // a delimiter's metavariable the redex bound: a term equal to its binding
+	PatSeq                  // a sequence, (P ... Q R ...): its elements, each repeated or not (seq.go)
 )
 
 // Pattern is a pattern (left-hand sides, values, frames, stuck shapes) or a template
@@ -336,6 +341,12 @@ type Pattern struct {
 	Atom *AtomType // PatAtom: its type
 	Val  any       // PatAtom: its value
 	Args []*Pattern
+	// Reps marks, for a PatSeq, the elements followed by an ellipsis (repeated), and
+	// Under lists for each the slots of the metavariables bound under it (which stand
+	// for sequences).
+	Reps       []bool
+	Under      [][]int
+	UnderSorts [][]*Sort // the sequence sort each of Under's metavariables stands for
 
 	matcher matcher // the pattern compiled (staged.go)
 	builder builder // the template compiled

@@ -343,6 +343,9 @@ func (p *langParser) frame(s *SExpr) {
 		p.errorf(s.List[2].P, "a frame has exactly one hole, not %d", ps.holes)
 		return
 	}
+	if pat = p.seqFrame(k, pat, ps, s.List[2]); pat == nil {
+		return
+	}
 	f := &Frame{P: s.P, Kind: k, Pat: pat, Metas: len(ps.slots) + 1, HoleSlot: len(ps.slots), Index: len(k.Frames)}
 	f.Path, f.Hole = holePath(pat)
 	setHoleSlot(pat, f.HoleSlot)
@@ -698,18 +701,31 @@ func (p *langParser) signature(s *SExpr) *Function {
 		return nil
 	}
 	f := &Function{Name: n, P: s.P}
-	for _, a := range s.List[2].List {
-		arg, ok := p.argSort(a)
+	params := s.List[2].List
+	for i := 0; i < len(params); i++ {
+		arg, ok := p.argSort(params[i])
 		if !ok {
 			return nil
 		}
 		if arg.Kind == ArgVar {
 			arg.Kind = ArgTerm // a function takes and gives terms: a variable is a term
 		}
+		if i+1 < len(params) && isSym(params[i+1], "...") { // E ...: a sequence (seq.go)
+			arg = Arg{Kind: ArgTerm, Sort: p.seqSort(arg, params[i].Sym)}
+			i++
+		}
 		f.Params = append(f.Params, arg)
 	}
-	res, ok := p.argSort(s.List[3])
-	if !ok {
+	var res Arg
+	if r := s.List[3]; r.Kind == SList && len(r.List) == 2 && isSym(r.List[1], "...") { // (E ...)
+		if res, ok = p.argSort(r.List[0]); !ok {
+			return nil
+		}
+		if res.Kind == ArgVar {
+			res.Kind = ArgTerm
+		}
+		res = Arg{Kind: ArgTerm, Sort: p.seqSort(res, r.List[0].Sym)}
+	} else if res, ok = p.argSort(r); !ok {
 		return nil
 	}
 	if res.Kind == ArgVar {

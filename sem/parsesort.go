@@ -167,7 +167,13 @@ func (p *langParser) sortBody(s *SExpr) {
 		c := &Con{Name: n, P: m.P, Sort: so}
 		var names []string // the arguments as the declaration names them
 		var shapeDecl *SExpr
-		for _, a := range m.List[2:] {
+		decl := m.List[2:]
+		for i := 0; i < len(decl); i++ {
+			a := decl[i]
+			if isSym(a, "...") {
+				p.errorf(a.P, "an ellipsis follows the argument sort it repeats (E ...), and there is none before this one")
+				continue
+			}
 			if a.Kind == SList && len(a.List) > 0 && isSym(a.List[0], "shape") {
 				if shapeDecl != nil || len(a.List) != 2 {
 					p.errorf(a.P, "expected one (shape TEMPLATE), not %s", token(a))
@@ -186,7 +192,17 @@ func (p *langParser) sortBody(s *SExpr) {
 			case shapeDecl != nil:
 				p.errorf(a.P, "argument %s after the (shape ...): the arguments come first", token(a))
 			}
-			if arg, ok := p.argSort(a); ok {
+			arg, ok := p.argSort(a)
+			if ok && i+1 < len(decl) && isSym(decl[i+1], "...") {
+				// E ...: a sequence of E's terms (seq.go).
+				i++
+				if arg.Kind == ArgVar {
+					p.errorf(a.P, "%s ...: a sequence of binders is not in the rule language yet; a sequence of variables that bind nothing is a sort of its own, with (variable ...), whose terms are its variables", a.Sym)
+					continue
+				}
+				arg = Arg{Kind: ArgTerm, Sort: p.seqSort(arg, a.Sym)}
+			}
+			if ok {
 				c.Args = append(c.Args, arg)
 				names = append(names, a.Sym)
 			}

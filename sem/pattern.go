@@ -346,6 +346,14 @@ type patScope struct {
 	// same: a delimiter's pattern, read after the redex, where a metavariable the
 	// redex bound is one the frame must equal (PatSame).
 	same bool
+	// depth is 1 under an ellipsis (seq.go), and depths the metavariables bound under
+	// one, with seqs the sequence sort each stands for (by slot); under and underSorts
+	// collect the repeated element's as it is read.
+	depth      int
+	depths     map[string]int
+	seqs       map[int]*Sort
+	under      []int
+	underSorts []*Sort
 }
 
 // boundBy says what binds a metavariable where ps reads, for an error.
@@ -443,6 +451,9 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 				p.errorf(s.P, "metavariable %s is bound to %s", s.Sym, describeMeta(bs))
 				return nil
 			}
+			if !p.seqMeta(s, slot, false, a, ps) {
+				return nil
+			}
 		default:
 			if bound && ps.same {
 				// A delimiter's metavariable bound by the redex: the delimiter matches a
@@ -460,8 +471,12 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 			slot = len(ps.slots)
 			ps.slots[s.Sym] = slot
 			ps.sorts[s.Sym] = ms
+			p.seqMeta(s, slot, true, a, ps)
 		}
 		return &Pattern{P: s.P, Kind: PatMeta, Meta: s.Sym, Sort: ms, Slot: slot}
+	}
+	if a.Kind == ArgTerm && a.Sort.IsSeq() && !(len(s.List) > 0 && s.List[0].Kind == SSym && (p.l.funcs[s.List[0].Sym] != nil || s.List[0].Sym == "in-hole")) {
+		return p.seqPattern(s, a, ps)
 	}
 	if len(s.List) == 0 || s.List[0].Kind != SSym {
 		p.errorf(s.P, "expected (CONSTRUCTOR PATTERN ...), not %s", token(s))

@@ -34,7 +34,30 @@ func writePattern(b *strings.Builder, p *Pattern) {
 		b.WriteString("(prim " + p.Prim.Name)
 	case PatCall:
 		b.WriteString("(" + p.Fn.Name)
+	case PatSeq:
+		b.WriteByte('(')
+		for i, a := range p.Args {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			writePattern(b, a)
+			if p.Reps[i] {
+				b.WriteString(" ...")
+			}
+		}
+		b.WriteByte(')')
+		return
 	case PatCon:
+		if p.Con.Sort.IsSeq() { // a sequence's node: () or (P . Q)
+			b.WriteByte('(')
+			if len(p.Args) == 2 {
+				writePattern(b, p.Args[0])
+				b.WriteString(" . ")
+				writePattern(b, p.Args[1])
+			}
+			b.WriteByte(')')
+			return
+		}
 		b.WriteString("(" + p.Con.Name)
 	}
 	for _, a := range p.Args {

@@ -149,6 +149,8 @@ func matcherOf(p *Pattern) matcher {
 		return func(e *Engine, t *Term, b []*Term) bool { return b[slot] != nil && e.sameAtom(b[slot], t) }
 	case PatCon:
 		return conMatcher(p)
+	case PatSeq:
+		return seqMatcher(p)
 	}
 	return noMatch
 }
@@ -296,6 +298,8 @@ func builderOf(p *Pattern) builder {
 		return callBuilder(p)
 	case PatCon:
 		return conBuilder(p)
+	case PatSeq:
+		return seqBuilder(p)
 	case PatPlug:
 		c, body := p.Slot, p.Args[0].builder
 		return func(e *Engine, b []*Term, at Pos, depth int) (*Term, error) {

@@ -145,6 +145,30 @@ func FormatBounded(t *Term, b interderive.PrintBudget) (string, error) {
 		case TermClo: // a closure, where only a term read back was expected
 			stack = append(stack, item{lit: "[ρ]"}, item{t: it.t.Body})
 		case TermCon:
+			if it.t.Con.Sort.IsSeq() {
+				// A sequence: its elements in a list, and the rest, if not a sequence's
+				// node (a closure), after a dot.
+				elems, _, ok := SeqElems(it.t, it.t.Con.Sort)
+				var rest *Term
+				if !ok {
+					elems, rest = nil, it.t
+					for rest.Op == TermCon && len(rest.Args) == 2 && rest.Con.Sort == it.t.Con.Sort {
+						elems, rest = append(elems, rest.Args[0]), rest.Args[1]
+					}
+				}
+				w.WriteString("(")
+				stack = append(stack, item{lit: ")"})
+				if rest != nil {
+					stack = append(stack, item{t: rest}, item{lit: " . "})
+				}
+				for i := len(elems) - 1; i >= 0; i-- {
+					stack = append(stack, item{t: elems[i]})
+					if i > 0 {
+						stack = append(stack, item{lit: " "})
+					}
+				}
+				continue
+			}
 			if it.t.Con.shape != nil {
 				var items []item // the shape's, in order, pushed last first
 				it.t.Con.Write(it.t.Args, func(s string) { items = append(items, item{lit: s}) }, func(t *Term) { items = append(items, item{t: t}) })
@@ -218,6 +242,9 @@ func (l *Language) ReadTermOf(src []byte, so *Sort, open bool) (*Term, error) {
 // readTerm converts s to a term of sort so; scope counts the binders of each name
 // around s.
 func (l *Language) readTerm(s *SExpr, so *Sort, scope map[string]int, errs *interderive.ErrorList) *Term {
+	if so.IsSeq() {
+		return l.readSeq(s, so, scope, errs)
+	}
 	switch s.Kind {
 	case SInt:
 		if !so.Ints {

@@ -68,6 +68,11 @@ func check(l *sem.Language) error {
 			return fmt.Errorf("%s: rule %s captures its context (%s): derive --go does not write contexts as values yet", r.P, r.Name, r.CaptureName)
 		}
 	}
+	for _, so := range l.Sorts {
+		if so.IsSeq() {
+			return fmt.Errorf("%s: sort %s is a sequence sort (E ...): derive --go does not write sequences yet", so.P, so.Name)
+		}
+	}
 	if len(l.Ambiguity) > 0 {
 		return fmt.Errorf("the relation of %s is non-deterministic, and the stages derive one decomposition a step: %s", l.Name, l.Ambiguity[0])
 	}

@@ -1,0 +1,380 @@
+package sem
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/interderive/interderive"
+)
+
+// Sequences, as Redex has them. A constructor's argument declared E ... (con app e
+// e ...) is a sequence of E's terms: a term of the sequence sort E..., which the
+// reader makes once for E. Programs write a sequence as a list, (app f (1 2 3));
+// patterns and right-hand sides as Redex does, an element followed by an ellipsis
+// standing for any number of them: (app ((lam x e) v ...)), (v ... e_1 e ...).
+//
+// A sequence sort is an ordinary sort to everything past the reader: its terms are
+// the chains of two constructors of its own, the empty sequence and an element
+// before a sequence, so that the matcher, the builders, the derived stages, their
+// contexts and the static checks see nodes, and a frame whose hole is in a sequence,
+// (frame E (app (v ... (hole) e ...))), becomes two kinds of elementary contexts
+// (seqFrame): a sequence is evaluated element by element, left to right, as a
+// context of its own kind.
+//
+// Matching follows Redex's documentation: a sequence pattern matches a sequence whose
+// elements its elements match in order, a repeated element any number of consecutive
+// ones (zero included), and a metavariable under an ellipsis stands for the sequence
+// of what it matched in each. Where a pattern has several ellipses it may match more
+// than one way; the matcher takes the first, the earlier ellipses the shorter (Redex
+// finds them all, and a relation they make ambiguous is non-deterministic). Patterns
+// are linear, as elsewhere: a metavariable under an ellipsis occurs once. A template's
+// repeated element is instantiated once for each element of the sequences its
+// metavariables under the ellipsis stand for, which must be of one length. Ellipses
+// do not nest, and a sequence of binders ((lam (x ...) e)) is not in the rule
+// language yet.
+
+// seqSort is the sequence sort whose elements are of the argument sort a (a term of a
+// sort, or an integer), made when first named: the sort E..., with its empty
+// sequence E.../nil and its E.../cons.
+func (p *langParser) seqSort(a Arg, name string) *Sort {
+	for _, so := range p.l.Sorts {
+		if so.Elem != nil && *so.Elem == a {
+			return so
+		}
+	}
+	so := &Sort{Name: name + "...", P: a.Sort.P, Elem: &a}
+	empty := &Con{Name: so.Name + "/nil", P: so.P, Sort: so}
+	more := &Con{Name: so.Name + "/cons", P: so.P, Sort: so, Args: []Arg{a, {Kind: ArgTerm, Sort: so}}}
+	for _, c := range []*Con{empty, more} {
+		c.scope = make([][]int, len(c.Args))
+		c.Index = len(p.l.Cons)
+		p.l.Cons = append(p.l.Cons, c)
+		so.Cons = append(so.Cons, c)
+	}
+	p.l.Sorts = append(p.l.Sorts, so)
+	return so
+}
+
+// IsSeq reports whether so is a sequence sort (E...).
+func (so *Sort) IsSeq() bool { return so.Elem != nil }
+
+// seqNil and seqCons are a sequence sort's two constructors.
+func (so *Sort) seqNil() *Con  { return so.Cons[0] }
+func (so *Sort) seqCons() *Con { return so.Cons[1] }
+
+// SeqElems are the elements of the sequence t, and its suffixes: nodes[i] is the
+// sequence from element i (nodes[len(elems)] the empty one), each node expanded
+// (View). ok is false if t is not a sequence of so to its end.
+func SeqElems(t *Term, so *Sort) (elems, nodes []*Term, ok bool) {
+	for {
+		v := View(t)
+		if v.Op != TermCon || v.Con.Sort != so {
+			return nil, nil, false
+		}
+		nodes = append(nodes, t)
+		if len(v.Args) == 0 {
+			return elems, nodes, true
+		}
+		elems = append(elems, v.Args[0])
+		t = v.Args[1]
+	}
+}
+
+// SeqOf is the sequence of so whose elements are elems, ended by tail (the empty
+// sequence if nil), its nodes at the position at.
+func SeqOf(so *Sort, at Pos, elems []*Term, tail *Term) *Term {
+	t := tail
+	if t == nil {
+		t = newNode(at, so.seqNil(), 0)
+	}
+	for i := len(elems) - 1; i >= 0; i-- {
+		n := newNode(at, so.seqCons(), 2)
+		n.Args[0], n.Args[1] = elems[i], t
+		t = n
+	}
+	return t
+}
+
+// readSeq reads a sequence of sort so: a list of its elements.
+func (l *Language) readSeq(s *SExpr, so *Sort, scope map[string]int, errs *interderive.ErrorList) *Term {
+	if s.Kind != SList {
+		errs.Add(s.P, "expected a sequence of "+so.Elem.Sort.Name+", a list (E ...), not "+token(s))
+		return nil
+	}
+	elems := make([]*Term, len(s.List))
+	for i, x := range s.List {
+		if so.Elem.Kind == ArgInt {
+			if x.Kind != SInt {
+				errs.Add(x.P, "expected an integer, an element of "+so.Name)
+				return nil
+			}
+			elems[i] = Int(x.P, x.N)
+			continue
+		}
+		if elems[i] = l.readTerm(x, so.Elem.Sort, scope, errs); elems[i] == nil {
+			return nil
+		}
+	}
+	return SeqOf(so, s.P, elems, nil)
+}
+
+// seqPattern reads a sequence pattern or template (P ... Q R ...) in a position of the
+// sequence sort a.Sort: its elements, each followed or not by an ellipsis.
+func (p *langParser) seqPattern(s *SExpr, a Arg, ps *patScope) *Pattern {
+	el := *a.Sort.Elem
+	out := &Pattern{P: s.P, Kind: PatSeq, Sort: MetaSort{Kind: MetaTerm, Sort: a.Sort}}
+	for i := 0; i < len(s.List); i++ {
+		x := s.List[i]
+		if isSym(x, "...") {
+			p.errorf(x.P, "an ellipsis follows the element it repeats, and %s has none before this one", token(s))
+			return nil
+		}
+		rep := i+1 < len(s.List) && isSym(s.List[i+1], "...")
+		if !rep {
+			e := p.pattern(x, el, ps)
+			if e == nil {
+				return nil
+			}
+			out.Args, out.Reps, out.Under = append(out.Args, e), append(out.Reps, false), append(out.Under, nil)
+			out.UnderSorts = append(out.UnderSorts, nil)
+			continue
+		}
+		if ps.depth > 0 {
+			p.errorf(s.List[i+1].P, "ellipses do not nest in the rule language yet")
+			return nil
+		}
+		ps.depth, ps.under, ps.underSorts = 1, nil, nil
+		holes := ps.holes
+		e := p.pattern(x, el, ps)
+		ps.depth = 0
+		if e == nil {
+			return nil
+		}
+		if ps.holes != holes {
+			p.errorf(x.P, "a hole is not repeated: it is an element of its own, (P ... (hole) Q ...)")
+			return nil
+		}
+		if len(ps.under) == 0 {
+			what := "binds no metavariable"
+			if ps.mode == patRHS || ps.mode == patCond {
+				what = "uses no metavariable bound under an ellipsis: it has nothing to repeat over"
+			}
+			if ps.mode == patRHS || ps.mode == patCond || e.Kind != PatInt && e.Kind != PatAtom && !(e.Kind == PatCon && len(e.Args) == 0) {
+				p.errorf(x.P, "%s, followed by an ellipsis, %s", token(x), what)
+				return nil
+			}
+		}
+		out.Args, out.Reps, out.Under = append(out.Args, e), append(out.Reps, true), append(out.Under, ps.under)
+		out.UnderSorts = append(out.UnderSorts, ps.underSorts)
+		i++
+	}
+	return out
+}
+
+// seqMeta records a metavariable met in a sequence pattern's repeated element: one
+// bound there (a left-hand side), or used there and bound under an ellipsis (a
+// template), stands for a sequence. It reports an error, and false, for a
+// metavariable bound under an ellipsis and used outside one.
+func (p *langParser) seqMeta(s *SExpr, slot int, bind bool, a Arg, ps *patScope) bool {
+	if bind {
+		if ps.depth > 0 {
+			if ps.depths == nil {
+				ps.depths, ps.seqs = map[string]int{}, map[int]*Sort{}
+			}
+			ps.depths[s.Sym] = 1
+			ps.seqs[slot] = p.seqSort(a, strings.SplitN(s.Sym, "_", 2)[0])
+			ps.under, ps.underSorts = append(ps.under, slot), append(ps.underSorts, ps.seqs[slot])
+		}
+		return true
+	}
+	switch {
+	case ps.depths[s.Sym] > 0 && ps.depth == 0:
+		p.errorf(s.P, "metavariable %s stands for a sequence (it is bound under an ellipsis): use it under one, %s ...", s.Sym, s.Sym)
+		return false
+	case ps.depths[s.Sym] > 0 && !slices.Contains(ps.under, slot):
+		ps.under, ps.underSorts = append(ps.under, slot), append(ps.underSorts, ps.seqs[slot])
+	}
+	return true
+}
+
+// seqMatcher compiles a sequence pattern: the term is a sequence whose elements match
+// the pattern's, its repeated elements matching as few as they may (matchSeq).
+func seqMatcher(p *Pattern) matcher {
+	so := p.Sort.Sort
+	binds := make([][]int, len(p.Args)) // the slots each element's match fills
+	for i, a := range p.Args {
+		for s := range metaSlots(a) {
+			binds[i] = append(binds[i], s)
+		}
+	}
+	return func(e *Engine, t *Term, b []*Term) bool {
+		elems, nodes, ok := SeqElems(t, so)
+		return ok && matchSeq(e, p, binds, elems, nodes, 0, 0, b)
+	}
+}
+
+// matchSeq matches the elements from j on against the pattern's from i on.
+func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j int, b []*Term) bool {
+	if i == len(p.Args) {
+		return j == len(elems)
+	}
+	m := p.Args[i].matcher
+	if !p.Reps[i] {
+		if j == len(elems) {
+			return false
+		}
+		if m(e, elems[j], b) && matchSeq(e, p, binds, elems, nodes, i+1, j+1, b) {
+			return true
+		}
+		for _, s := range binds[i] {
+			b[s] = nil
+		}
+		return false
+	}
+	last := i == len(p.Args)-1
+	// The sequences the metavariables under the ellipsis stand for, as they grow; the
+	// suffix itself where the last element is a metavariable that stood for each
+	// element as it is.
+	under, sorts := p.Under[i], p.UnderSorts[i]
+	got := make([][]*Term, len(under))
+	suffix := last && len(under) == 1 && p.Args[i].Kind == PatMeta && sorts[0] == p.Sort.Sort
+	for n := 0; ; n++ {
+		if !last || j+n == len(elems) {
+			for k, s := range under {
+				if suffix {
+					b[s] = nodes[j]
+				} else {
+					b[s] = SeqOf(sorts[k], p.P, got[k], nil)
+				}
+			}
+			if matchSeq(e, p, binds, elems, nodes, i+1, j+n, b) {
+				return true
+			}
+		}
+		if j+n == len(elems) || !m(e, elems[j+n], b) {
+			break
+		}
+		for k, s := range under {
+			got[k] = append(got[k], b[s])
+			suffix = suffix && b[s] == elems[j+n]
+		}
+	}
+	for _, s := range binds[i] {
+		b[s] = nil
+	}
+	return false
+}
+
+// seqBuilder compiles a sequence template: its elements built in order, a repeated
+// one once for each element of the sequences its metavariables stand for.
+func seqBuilder(p *Pattern) builder {
+	so := p.Sort.Sort
+	if len(p.Args) == 1 && p.Reps[0] && p.Args[0].Kind == PatMeta && len(p.Under[0]) == 1 && p.UnderSorts[0][0] == so {
+		slot := p.Args[0].Slot // (x ...): the sequence x stands for
+		return func(_ *Engine, b []*Term, _ Pos, _ int) (*Term, error) { return b[slot], nil }
+	}
+	return func(e *Engine, b []*Term, at Pos, depth int) (*Term, error) {
+		var elems []*Term
+		for i, a := range p.Args {
+			if !p.Reps[i] {
+				t, err := a.builder(e, b, at, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				elems = append(elems, t)
+				continue
+			}
+			over := make([][]*Term, len(p.Under[i]))
+			for k, s := range p.Under[i] {
+				xs, _, ok := SeqElems(b[s], p.UnderSorts[i][k])
+				if !ok {
+					return nil, fmt.Errorf("%s: a metavariable under the ellipsis stands for no sequence", a.P)
+				}
+				if k > 0 && len(xs) != len(over[0]) {
+					return nil, fmt.Errorf("%s: the ellipsis repeats over sequences of lengths %d and %d", a.P, len(over[0]), len(xs))
+				}
+				over[k] = xs
+			}
+			if len(over) == 0 {
+				continue
+			}
+			sc := slices.Clone(b)
+			for n := range over[0] {
+				for k, s := range p.Under[i] {
+					sc[s] = over[k][n]
+				}
+				t, err := a.builder(e, sc, at, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				elems = append(elems, t)
+			}
+		}
+		return SeqOf(so, at, elems, nil), nil
+	}
+}
+
+// seqFrame rewrites a frame of k whose hole is an element of a sequence,
+// (C ... (P ... H Q ...) ...), into a frame of k whose hole is the sequence, of a kind
+// of its own, k' (named k/C); k' has the values (P ...) and, in this search order,
+// the frames (H . (Q ...)), whose hole is H's, and (P . (hole k')): a sequence is
+// evaluated element by element, left to right, each element in H's context until it
+// matches P, and is a value of k' when all do. Without Q ..., the hole is the last
+// element, (P ... H). The frame's pattern is returned as it is when its hole is in no
+// sequence, nil (the error reported) when the sequence is not of that form.
+func (p *langParser) seqFrame(k *Kind, pat *Pattern, ps *patScope, at *SExpr) *Pattern {
+	parent, idx := pat, -1
+	for parent.Kind == PatCon {
+		next := -1
+		for i, a := range parent.Args {
+			if containsHole(a) {
+				next = i
+			}
+		}
+		if next < 0 || parent.Args[next].Kind != PatCon {
+			idx = next
+			break
+		}
+		parent = parent.Args[next]
+	}
+	if idx < 0 || parent.Args[idx].Kind != PatSeq {
+		return pat
+	}
+	seq := parent.Args[idx]
+	so := seq.Sort.Sort
+	h := -1
+	for i, a := range seq.Args {
+		if containsHole(a) {
+			h = i
+		}
+	}
+	if h != 1 || !seq.Reps[0] || len(seq.Args) > 3 || len(seq.Args) == 3 && !seq.Reps[2] {
+		p.errorf(at.P, "a frame's hole in a sequence is one element between the values before it and the terms after it, (P ... (hole) Q ...) or (P ... (hole)): the elements are evaluated left to right")
+		return nil
+	}
+	name := k.Name + "/" + parent.Con.Name
+	for i := 2; p.l.kinds[name] != nil; i++ {
+		name = fmt.Sprintf("%s/%s%d", k.Name, parent.Con.Name, i)
+	}
+	k2 := &Kind{Name: name, P: at.P, Sort: so, Meta: k.Meta + "...", Index: len(p.l.Kinds)}
+	p.l.kinds[name] = k2
+	p.l.Kinds = append(p.l.Kinds, k2)
+	metas := len(ps.slots) + 1
+	done := &Pattern{P: seq.P, Kind: PatSeq, Sort: seq.Sort, Args: seq.Args[:1], Reps: seq.Reps[:1], Under: seq.Under[:1], UnderSorts: seq.UnderSorts[:1]}
+	k2.Values = append(k2.Values, &Value{P: at.P, Kind: k2, Pat: done, Metas: metas})
+	rest := &Pattern{P: seq.P, Kind: PatCon, Con: so.seqNil()}
+	if len(seq.Args) == 3 {
+		rest = &Pattern{P: seq.P, Kind: PatSeq, Sort: seq.Sort, Args: seq.Args[2:], Reps: seq.Reps[2:], Under: seq.Under[2:], UnderSorts: seq.UnderSorts[2:]}
+	}
+	enter := &Pattern{P: seq.P, Kind: PatCon, Con: so.seqCons(), Args: []*Pattern{seq.Args[1], rest}}
+	next := &Pattern{P: seq.P, Kind: PatCon, Con: so.seqCons(), Args: []*Pattern{seq.Args[0], {P: seq.P, Kind: PatHole, Hole: k2}}}
+	for _, fp := range []*Pattern{enter, next} {
+		f := &Frame{P: at.P, Kind: k2, Pat: fp, Metas: metas, HoleSlot: metas - 1, Index: len(k2.Frames)}
+		f.Path, f.Hole = holePath(fp)
+		setHoleSlot(fp, f.HoleSlot)
+		k2.Frames = append(k2.Frames, f)
+	}
+	parent.Args[idx] = &Pattern{P: seq.P, Kind: PatHole, Hole: k2}
+	return pat
+}
