@@ -421,8 +421,8 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 	for _, c := range f.Clauses {
 		b := e.take(c.Metas)
 		matched := true
-		for i, a := range c.Args {
-			if !e.match(a, args[i], b) {
+		for _, i := range c.order {
+			if !e.match(c.Args[i], args[i], b) {
 				matched = false
 				break
 			}

@@ -141,6 +141,10 @@ type Kind struct {
 	Sort   *Sort
 	Meta   string // the metavariable name of its values (v)
 	Index  int
+	// Seq is, for the kind of a sequence's elements that the reader makes from a
+	// frame whose hole is in a sequence (seq.go), that frame; nil for a kind the file
+	// declares.
+	Seq    *Frame
 	Values []*Value
 	Frames []*Frame
 	Rules  []*Rule  // the rules of the kind, in order
@@ -172,6 +176,17 @@ type Frame struct {
 	Index int   // in Kind.Frames
 	// HoleSlot is the slot of the hole's contents among the bindings of a match.
 	HoleSlot int
+	// written is the pattern as the file writes it, where it differs from Pat: a
+	// hole in a sequence (seq.go).
+	written *Pattern
+}
+
+// Written is the frame's pattern as the file writes it.
+func (f *Frame) Written() *Pattern {
+	if f.written != nil {
+		return f.written
+	}
+	return f.Pat
 }
 
 // Rule is a contraction rule: a redex pattern of a kind, a right-hand side, and side
@@ -257,6 +272,8 @@ type Clause struct {
 	RHS   *Pattern
 	Where []*Cond
 	Metas int
+
+	order []int // the arguments in the order they are read and matched (ellipsesLast)
 }
 
 // CondKind says what a side condition is.
@@ -347,6 +364,10 @@ type Pattern struct {
 	Reps       []bool
 	Under      [][]int
 	UnderSorts [][]*Sort // the sequence sort each of Under's metavariables stands for
+	// Order is, for a PatCon with an ellipsis in some arguments, the order in which
+	// its arguments are read and matched: those with one last (ellipsesLast); nil for
+	// left to right.
+	Order []int
 
 	matcher matcher // the pattern compiled (staged.go)
 	builder builder // the template compiled

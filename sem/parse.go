@@ -343,10 +343,15 @@ func (p *langParser) frame(s *SExpr) {
 		p.errorf(s.List[2].P, "a frame has exactly one hole, not %d", ps.holes)
 		return
 	}
-	if pat = p.seqFrame(k, pat, ps, s.List[2]); pat == nil {
+	written := pat
+	pat, seq := p.seqFrame(k, pat, ps, s.List[2])
+	if pat == nil {
 		return
 	}
 	f := &Frame{P: s.P, Kind: k, Pat: pat, Metas: len(ps.slots) + 1, HoleSlot: len(ps.slots), Index: len(k.Frames)}
+	if seq != nil {
+		f.written, seq.Seq = written, f
+	}
 	f.Path, f.Hole = holePath(pat)
 	setHoleSlot(pat, f.HoleSlot)
 	k.Frames = append(k.Frames, f)
@@ -751,15 +756,21 @@ func (p *langParser) functionBody(f *Function, s *SExpr) {
 			continue
 		}
 		ps := newPatScope(patLHS, nil)
-		cl := &Clause{P: c.P}
+		cl := &Clause{P: c.P, Args: make([]*Pattern, len(head)), order: ellipsesLast(head)}
+		if cl.order == nil {
+			cl.order = make([]int, len(head))
+			for i := range cl.order {
+				cl.order[i] = i
+			}
+		}
 		ok := true
-		for i, a := range head {
-			pat := p.pattern(a, f.Params[i], ps)
+		for _, i := range cl.order {
+			pat := p.pattern(head[i], f.Params[i], ps)
 			if pat == nil {
 				ok = false
 				break
 			}
-			cl.Args = append(cl.Args, pat)
+			cl.Args[i] = pat
 		}
 		if !ok {
 			continue

@@ -350,6 +350,7 @@ type patScope struct {
 	// one, with seqs the sequence sort each stands for (by slot); under and underSorts
 	// collect the repeated element's as it is read.
 	depth      int
+	inSeq      int // inside a sequence's pattern
 	depths     map[string]int
 	seqs       map[int]*Sort
 	under      []int
@@ -455,9 +456,13 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 				return nil
 			}
 		default:
-			if bound && ps.same {
+			if bound && (ps.same || ps.inSeq > 0 && ps.depths[s.Sym] == 0) {
 				// A delimiter's metavariable bound by the redex: the delimiter matches a
-				// frame whose term there equals it (a prompt's label).
+				// frame whose term there equals it (a prompt's label). In a sequence, a
+				// metavariable bound outside it: the sequence's elements that match are
+				// those with an equal term there (Redex's non-linear patterns, as in
+				// (lookup ((x_1 v_1) ... (x v) (x_2 v_2) ...) x)), the search going on
+				// past an element whose term differs (seq.go).
 				if bs := ps.sorts[s.Sym]; bs != ms {
 					p.errorf(s.P, "metavariable %s is bound to %s", s.Sym, describeMeta(bs))
 					return nil
@@ -605,9 +610,19 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 		return nil
 	}
 	out := &Pattern{P: s.P, Kind: PatCon, Con: c, Args: make([]*Pattern, len(args))}
-	for i, x := range args {
-		out.Args[i] = p.pattern(x, c.Args[i], ps)
-		if out.Args[i] == nil {
+	// The arguments with an ellipsis are read, and matched, after the others: a
+	// metavariable that occurs in both is bound outside the sequence and compared in
+	// it (seq.go).
+	if out.Order = ellipsesLast(args); out.Order == nil {
+		for i, x := range args {
+			if out.Args[i] = p.pattern(x, c.Args[i], ps); out.Args[i] == nil {
+				return nil
+			}
+		}
+		return out
+	}
+	for _, i := range out.Order {
+		if out.Args[i] = p.pattern(args[i], c.Args[i], ps); out.Args[i] == nil {
 			return nil
 		}
 	}

@@ -121,6 +121,9 @@ func (l *Language) String() string {
 		b.WriteString("(nondeterministic)\n")
 	}
 	for _, so := range l.Sorts {
+		if so.IsSeq() {
+			continue // made by the reader from E ... (seq.go)
+		}
 		b.WriteString("(sort " + strings.Join(so.Metas, " "))
 		if so.Vars {
 			b.WriteString("\n  (variable " + strings.Join(so.VarMetas, " ") + ")")
@@ -151,7 +154,9 @@ func (l *Language) String() string {
 		b.WriteString(")\n")
 	}
 	for _, k := range l.Kinds {
-		b.WriteString("(kind " + k.Name + " " + k.Meta + " " + k.Sort.Name + ")\n")
+		if k.Seq == nil {
+			b.WriteString("(kind " + k.Name + " " + k.Meta + " " + k.Sort.Name + ")\n")
+		}
 	}
 	for _, c := range l.Classes {
 		b.WriteString("(class " + c.Name + " " + c.Sort.Name)
@@ -172,7 +177,11 @@ func (l *Language) String() string {
 			}
 			b.WriteString(argName(a))
 		}
-		b.WriteString(") " + argName(f.Result))
+		res := argName(f.Result)
+		if isSeqArg(f.Result) {
+			res = "(" + res + ")"
+		}
+		b.WriteString(") " + res)
 		for _, c := range f.Clauses {
 			b.WriteString("\n  ((" + f.Name)
 			for _, a := range c.Args {
@@ -187,6 +196,9 @@ func (l *Language) String() string {
 		b.WriteString(")\n")
 	}
 	for _, k := range l.Kinds {
+		if k.Seq != nil {
+			continue // made by the reader from a frame of another kind (seq.go)
+		}
 		for _, v := range k.Values {
 			b.WriteString("(value " + k.Name + " " + FormatPattern(v.Pat) + ")\n")
 		}
@@ -194,7 +206,7 @@ func (l *Language) String() string {
 			b.WriteString("(answer " + k.Name + " " + FormatPattern(a.Pat) + ")\n")
 		}
 		for _, f := range k.Frames {
-			b.WriteString("(frame " + k.Name + " " + FormatPattern(f.Pat) + ")\n")
+			b.WriteString("(frame " + k.Name + " " + FormatPattern(f.Written()) + ")\n")
 		}
 	}
 	for _, r := range l.Rules {
@@ -292,6 +304,9 @@ func (c *Con) shapeText() string {
 
 // argName is the metavariable name that declares an argument's sort.
 func argName(a Arg) string {
+	if isSeqArg(a) {
+		return argName(*a.Sort.Elem) + " ..."
+	}
 	switch a.Kind {
 	case ArgVar:
 		return a.Sort.VarMetas[0]

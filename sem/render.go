@@ -178,7 +178,11 @@ func conArgNames(c *Con, numbered bool) []string {
 	names := make([]string, len(c.Args))
 	count := map[string]int{}
 	for i, a := range c.Args {
-		names[i] = argName(a)
+		if isSeqArg(a) {
+			names[i] = argName(*a.Sort.Elem)
+		} else {
+			names[i] = argName(a)
+		}
 		count[names[i]]++
 	}
 	seen := map[string]int{}
@@ -188,6 +192,9 @@ func conArgNames(c *Con, numbered bool) []string {
 			names[i] = texMeta(n + "_" + strconv.Itoa(seen[n]))
 		} else {
 			names[i] = texMeta(n)
+		}
+		if isSeqArg(c.Args[i]) {
+			names[i] += `\,\ldots`
 		}
 	}
 	return names
@@ -264,7 +271,7 @@ func (ts *typesetter) writeKinds(b *strings.Builder, shown map[any]bool) int {
 		frames := []string{`[\,]`}
 		for _, f := range k.Frames {
 			if shown[f] {
-				frames = append(frames, ts.pattern(f.Pat))
+				frames = append(frames, ts.pattern(f.Written()))
 			}
 		}
 		writeBNF(b, texKind(k.Name), frames)

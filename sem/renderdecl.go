@@ -11,12 +11,18 @@ import "slices"
 func (l *Language) declarations() map[Pos]any {
 	at := map[Pos]any{l.P: l}
 	for _, so := range l.Sorts {
+		if so.IsSeq() {
+			continue // made by the reader (seq.go)
+		}
 		at[so.P] = so
 		for _, c := range so.Cons {
 			at[c.P] = c
 		}
 	}
 	for _, k := range l.Kinds {
+		if k.Seq != nil {
+			continue // made by the reader from a frame (seq.go)
+		}
 		at[k.P] = k
 		for _, v := range k.Values {
 			at[v.P] = v
@@ -86,7 +92,7 @@ func (l *Language) classify(d *SExpr, decl any, shown map[any]bool, r *Rendering
 	case *Value:
 		ok = d.List[0].Sym == "value" && len(args) == 2 && isSym(args[0], x.Kind.Name) && samePattern(x.Pat, args[1])
 	case *Frame:
-		ok = d.List[0].Sym == "frame" && len(args) == 2 && isSym(args[0], x.Kind.Name) && samePattern(x.Pat, args[1])
+		ok = d.List[0].Sym == "frame" && len(args) == 2 && isSym(args[0], x.Kind.Name) && samePattern(x.Written(), args[1])
 	case *Rule:
 		ok = d.List[0].Sym == "rule" && sameRule(x, args)
 	case answer:
@@ -162,11 +168,16 @@ func sameCon(c *Con, s *SExpr) bool {
 			return x.Kind == SList && len(x.List) > 0 && isSym(x.List[0], "shape")
 		})}
 	}
+	// E ... is one argument, a sequence's (seq.go).
+	s = &SExpr{P: s.P, Kind: SList, List: slices.DeleteFunc(slices.Clone(s.List), func(x *SExpr) bool { return isSym(x, "...") })}
 	if len(s.List) != 2+len(c.Args)+len(c.Binds) || !isSym(s.List[1], c.Name) {
 		return false
 	}
 	for i, a := range c.Args {
 		x := s.List[2+i]
+		if isSeqArg(a) {
+			a = *a.Sort.Elem
+		}
 		if x.Kind != SSym || !argNamed(a, x.Sym) {
 			return false
 		}
@@ -217,6 +228,9 @@ func samePattern(p *Pattern, s *SExpr) bool {
 	case PatHole:
 		return p.Hole != nil && s.Kind == SList && (len(s.List) == 1 || len(s.List) == 2 && isSym(s.List[1], p.Hole.Name)) && isSym(s.List[0], "hole")
 	}
+	if p.Kind == PatSeq && s.Kind == SList {
+		return sameSeq(p, s)
+	}
 	if s.Kind != SList || len(s.List) == 0 {
 		return false
 	}
@@ -236,6 +250,25 @@ func samePattern(p *Pattern, s *SExpr) bool {
 		return false
 	}
 	return sameList(head, p.Args, s)
+}
+
+// sameSeq reports whether the list s is the sequence pattern p: its elements, each
+// followed by an ellipsis where repeated.
+func sameSeq(p *Pattern, s *SExpr) bool {
+	i := 0
+	for k, a := range p.Args {
+		if i >= len(s.List) || !samePattern(a, s.List[i]) {
+			return false
+		}
+		i++
+		if p.Reps[k] {
+			if i >= len(s.List) || !isSym(s.List[i], "...") {
+				return false
+			}
+			i++
+		}
+	}
+	return i == len(s.List)
 }
 
 // sameList reports whether s is the list of the symbols head followed by args.

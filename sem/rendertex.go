@@ -132,6 +132,15 @@ func (ts *typesetter) term(p *Pattern, hole string) (string, int) {
 		return ts.postfix(p.Args[0]) + "[" + ts.pattern(p.Args[1]) + ` :=\nobreak ` + ts.pattern(p.Args[2]) + "]", levelAtomic
 	case PatCall:
 		return ts.call(p.Fn.Name, p.Args), levelAtomic
+	case PatSeq: // (P \ldots Q)
+		elems := make([]string, len(p.Args))
+		for i, a := range p.Args {
+			elems[i] = ts.arg(a, hole)
+			if p.Reps[i] {
+				elems[i] += `\,\ldots`
+			}
+		}
+		return "(" + strings.Join(elems, `\ `) + ")", levelAtomic
 	case PatPlug: // the context the rule captured, its hole filled: E[t]
 		return texMeta(p.Meta) + "[" + ts.pattern(p.Args[0]) + "]", levelAtomic
 	case PatPrim:

@@ -132,7 +132,9 @@ func (p *langParser) seqPattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 		}
 		rep := i+1 < len(s.List) && isSym(s.List[i+1], "...")
 		if !rep {
+			ps.inSeq++
 			e := p.pattern(x, el, ps)
+			ps.inSeq--
 			if e == nil {
 				return nil
 			}
@@ -145,9 +147,11 @@ func (p *langParser) seqPattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 			return nil
 		}
 		ps.depth, ps.under, ps.underSorts = 1, nil, nil
+		ps.inSeq++
 		holes := ps.holes
 		e := p.pattern(x, el, ps)
 		ps.depth = 0
+		ps.inSeq--
 		if e == nil {
 			return nil
 		}
@@ -321,9 +325,14 @@ func seqBuilder(p *Pattern) builder {
 // the frames (H . (Q ...)), whose hole is H's, and (P . (hole k')): a sequence is
 // evaluated element by element, left to right, each element in H's context until it
 // matches P, and is a value of k' when all do. Without Q ..., the hole is the last
-// element, (P ... H). The frame's pattern is returned as it is when its hole is in no
-// sequence, nil (the error reported) when the sequence is not of that form.
-func (p *langParser) seqFrame(k *Kind, pat *Pattern, ps *patScope, at *SExpr) *Pattern {
+// element, (P ... H). The frame's pattern is returned with k', or as it is, and no
+// kind, when its hole is in no sequence; nil (the error reported) when the sequence is
+// not of that form.
+func (p *langParser) seqFrame(k *Kind, pat *Pattern, ps *patScope, at *SExpr) (*Pattern, *Kind) {
+	// The path to the hole's sequence, its nodes copied: the written pattern stays.
+	written := pat
+	pat = new(*written)
+	pat.Args = slices.Clone(pat.Args)
 	parent, idx := pat, -1
 	for parent.Kind == PatCon {
 		next := -1
@@ -336,10 +345,12 @@ func (p *langParser) seqFrame(k *Kind, pat *Pattern, ps *patScope, at *SExpr) *P
 			idx = next
 			break
 		}
-		parent = parent.Args[next]
+		child := new(*parent.Args[next])
+		child.Args = slices.Clone(child.Args)
+		parent.Args[next], parent = child, child
 	}
 	if idx < 0 || parent.Args[idx].Kind != PatSeq {
-		return pat
+		return written, nil
 	}
 	seq := parent.Args[idx]
 	so := seq.Sort.Sort
@@ -351,7 +362,7 @@ func (p *langParser) seqFrame(k *Kind, pat *Pattern, ps *patScope, at *SExpr) *P
 	}
 	if h != 1 || !seq.Reps[0] || len(seq.Args) > 3 || len(seq.Args) == 3 && !seq.Reps[2] {
 		p.errorf(at.P, "a frame's hole in a sequence is one element between the values before it and the terms after it, (P ... (hole) Q ...) or (P ... (hole)): the elements are evaluated left to right")
-		return nil
+		return nil, nil
 	}
 	name := k.Name + "/" + parent.Con.Name
 	for i := 2; p.l.kinds[name] != nil; i++ {
@@ -376,5 +387,34 @@ func (p *langParser) seqFrame(k *Kind, pat *Pattern, ps *patScope, at *SExpr) *P
 		k2.Frames = append(k2.Frames, f)
 	}
 	parent.Args[idx] = &Pattern{P: seq.P, Kind: PatHole, Hole: k2}
-	return pat
+	return pat, k2
+}
+
+// isSeqArg reports whether an argument is a sequence.
+func isSeqArg(a Arg) bool { return a.Kind == ArgTerm && a.Sort.IsSeq() }
+
+// ellipsesLast is the order in which the argument patterns args are read and matched
+// when some have an ellipsis: the others first, so that a metavariable bound there is
+// compared in a sequence (a non-linear pattern's search); nil when none has one.
+func ellipsesLast(args []*SExpr) []int {
+	var with, without []int
+	for i, a := range args {
+		if hasEllipsis(a) {
+			with = append(with, i)
+		} else {
+			without = append(without, i)
+		}
+	}
+	if len(with) == 0 || len(without) == 0 {
+		return nil
+	}
+	return append(without, with...)
+}
+
+// hasEllipsis reports whether the s-expression has an ellipsis in it.
+func hasEllipsis(s *SExpr) bool {
+	if isSym(s, "...") {
+		return true
+	}
+	return slices.ContainsFunc(s.List, hasEllipsis)
 }

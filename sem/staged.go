@@ -218,6 +218,20 @@ func conMatcher(p *Pattern) matcher {
 		}
 		return nil
 	}
+	if order := p.Order; order != nil { // the arguments with an ellipsis last (seq.go)
+		return func(e *Engine, t *Term, b []*Term) bool {
+			v := root(t)
+			if v == nil {
+				return false
+			}
+			for _, i := range order {
+				if !ms[i](e, v.Args[i], b) {
+					return false
+				}
+			}
+			return true
+		}
+	}
 	switch len(ms) {
 	case 0:
 		return func(_ *Engine, t *Term, _ []*Term) bool { return root(t) != nil }
