@@ -136,11 +136,11 @@ func (c *Con) BindersOf(j int) []int { return c.scope[j] }
 // search order. A frame of kind K with a hole of kind H is an elementary context that
 // turns a context of kind K around it into one of kind H inside.
 type Kind struct {
-	Name   string
-	P      Pos
-	Sort   *Sort
-	Meta   string // the metavariable name of its values (v)
-	Index  int
+	Name  string
+	P     Pos
+	Sort  *Sort
+	Meta  string // the metavariable name of its values (v)
+	Index int
 	// Seq is, for the kind of a sequence's elements that the reader makes from a
 	// frame whose hole is in a sequence (seq.go), that frame; nil for a kind the file
 	// declares.
