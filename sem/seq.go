@@ -361,7 +361,7 @@ func (p *langParser) seqFrame(k *Kind, pat *Pattern, ps *patScope, at *SExpr) (*
 		}
 	}
 	if h != 1 || !seq.Reps[0] || len(seq.Args) > 3 || len(seq.Args) == 3 && !seq.Reps[2] {
-		p.errorf(at.P, "a frame's hole in a sequence is one element between the values before it and the terms after it, (P ... (hole) Q ...) or (P ... (hole)): the elements are evaluated left to right")
+		p.errorf(seq.P, "a frame's hole in a sequence is one element between the values before it and the terms after it, (P ... (hole) Q ...) or (P ... (hole)): the elements are evaluated left to right")
 		return nil, nil
 	}
 	name := k.Name + "/" + parent.Con.Name

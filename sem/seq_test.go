@@ -1,0 +1,156 @@
+package sem_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive/sem"
+)
+
+// seqs is a language for the matching of sequences: each function's clauses are one
+// of Redex's matching rules, and the expected results below are derived by hand from
+// them (docs/rules.md, "Sequences").
+const seqs = `(language seqs)
+(sort e (variable x) (integer n) (con lam x e (bind 0 1)) (con list e ...) (con pair e e))
+(kind E v)
+(value E n)
+(value E (lam x e))
+(value E (list (v ...)))
+(value E (pair v_1 v_2))
+; the first element that is not a value, and the values before it
+(function first (e ...) e ((first (v ... e_1 e ...)) (pair (list (v ...)) e_1)))
+; the first element not an integer: (n ... e_1 e ...) with the shortest n ...
+(function split (e ...) e ((split (n ... e_1 e_2 ...)) (pair (list (n ...)) (list (e_2 ...)))))
+; the pairs' first and second components, as two sequences (a compound element repeated)
+(function unzip (e ...) e ((unzip ((pair e_1 e_2) ...)) (pair (list (e_1 ...)) (list (e_2 ...)))))
+; two sequences zipped (a template repeated over two sequences of one length)
+(function zip (e ... e ...) (e ...) ((zip (e_1 ...) (e_2 ...)) ((pair e_1 e_2) ...)))
+; the second component of the first pair whose first is n (non-linear: n is compared in the sequence)
+(function lookup (e ... n) e ((lookup ((pair e_1 e_2) ... (pair n e) e_3 ...) n) e) ((lookup (e_1 ...) n) 0))
+; the empty sequence
+(function empty (e ...) n ((empty ()) 1) ((empty (e_1 e ...)) 0))
+`
+
+func TestSequenceMatching(t *testing.T) {
+	l, err := sem.Load([]byte(seqs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		fn   string
+		args []string // each a list of the sequence's elements, or an integer
+		want string
+	}{
+		// (v ... e_1 e ...): the first e_1 after the shortest v ...; a value matches e_1
+		// too, so e_1 is the first element.
+		{"first", []string{"(1 2 3)"}, "(pair (list ()) 1)"},
+		{"first", []string{"((lam x x))"}, "(pair (list ()) (lam x x))"},
+		// (n ... e_1 e_2 ...): n ... is empty, e_1 the first, e_2 ... the rest.
+		{"split", []string{"(1 2 3)"}, "(pair (list ()) (list (2 3)))"},
+		{"unzip", []string{"((pair 1 2) (pair 3 4) (pair 5 6))"}, "(pair (list (1 3 5)) (list (2 4 6)))"},
+		{"unzip", []string{"()"}, "(pair (list ()) (list ()))"},
+		{"zip", []string{"(1 2)", "(3 4)"}, "((pair 1 3) (pair 2 4))"},
+		// The search passes (pair 1 10), whose first differs from 2, and stops at the
+		// first pair numbered 2.
+		{"lookup", []string{"((pair 1 10) (pair 2 20) (pair 2 30))", "2"}, "20"},
+		{"lookup", []string{"((pair 1 10))", "2"}, "0"},
+		{"empty", []string{"()"}, "1"},
+		{"empty", []string{"(7)"}, "0"},
+	}
+	for _, tc := range tests {
+		f, _ := l.Function(tc.fn)
+		args := make([]*sem.Term, len(tc.args))
+		for i, a := range tc.args {
+			src := "(list " + a + ")"
+			if !strings.HasPrefix(a, "(") {
+				src = a
+			}
+			t0 := read(t, l, src)
+			if strings.HasPrefix(a, "(") {
+				t0 = t0.Args[0] // the sequence
+			}
+			args[i] = t0
+		}
+		got, err := l.Call(f, args, sem.Pos{})
+		if err != nil {
+			t.Errorf("%s %v: %v", tc.fn, tc.args, err)
+			continue
+		}
+		if sem.Format(got) != tc.want {
+			t.Errorf("%s %v = %s, want %s", tc.fn, tc.args, sem.Format(got), tc.want)
+		}
+	}
+	// A template over two sequences of different lengths fails, saying so.
+	f, _ := l.Function("zip")
+	_, err = l.Call(f, []*sem.Term{read(t, l, "(list (1 2))").Args[0], read(t, l, "(list (3))").Args[0]}, sem.Pos{})
+	if err == nil || !strings.Contains(err.Error(), "lengths 2 and 1") {
+		t.Errorf("zip of lengths 2 and 1: %v, want an error naming the lengths", err)
+	}
+}
+
+// TestSequenceTerms: a sequence reads and prints as a list of its elements.
+func TestSequenceTerms(t *testing.T) {
+	l, err := sem.Load([]byte(seqs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"(list ())", "(list (1 (list (2 3)) (lam x x)))", "(pair (list ()) (list (1)))"} {
+		if got := sem.Format(read(t, l, src)); got != src {
+			t.Errorf("%s prints as %s", src, got)
+		}
+	}
+	if _, err := l.ReadTerm([]byte("(list 1)")); err == nil || !strings.Contains(err.Error(), "expected a sequence of e") {
+		t.Errorf("(list 1): %v, want an error asking for a sequence", err)
+	}
+}
+
+// TestSequenceErrors: what the rule language does not say, positioned.
+func TestSequenceErrors(t *testing.T) {
+	base := `(language s)
+(sort e (variable x) (integer n) (con lam x e (bind 0 1)) (con list e ...) (con app e e ...))
+(kind E v)
+(value E n)
+`
+	tests := []struct{ name, src, want string }{
+		{"binders", "(language s) (sort e (variable x) (con lam x ... e)) (kind E v)", "1:44: x ...: a sequence of binders is not in the rule language yet"},
+		{"leading ellipsis", "(language s) (sort e (integer n) (con list ... e)) (kind E v)", "1:44: an ellipsis follows the argument sort it repeats"},
+		{"nested", base + "(function f (e ...) e ((f ((list (e ...)) ...)) 0))", "5:37: ellipses do not nest"},
+		{"sequence at depth 0", base + "(function f (e ...) e ((f (e_1 ...)) e_1))", "5:38: metavariable e_1 stands for a sequence"},
+		{"nothing to repeat", base + "(function f (e ...) (e ...) ((f (e_1 ...)) (0 ...)))", "5:45: 0, followed by an ellipsis, uses no metavariable bound under an ellipsis"},
+		{"repeated hole", base + "(frame E (list ((hole) ...)))", "5:17: a hole is not repeated"},
+		{"hole not between", base + "(frame E (list ((hole) e ...)))", "5:16: a frame's hole in a sequence is one element between"},
+		{"ellipsis first in a pattern", base + "(function f (e ...) e ((f (... e)) 0))", "5:28: an ellipsis follows the element it repeats"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := sem.Load([]byte(tc.src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestSequenceFrames: a frame whose hole is in a sequence makes a kind of its own,
+// whose values are the sequences of values and whose frames enter the first element
+// not a value (nary.sem, as docs/rules.md describes it).
+func TestSequenceFrames(t *testing.T) {
+	l := load(t, "nary.sem")
+	k, ok := l.Kind("E/app")
+	if !ok {
+		t.Fatal("no kind E/app")
+	}
+	if k.Seq == nil || len(k.Values) != 1 || len(k.Frames) != 2 {
+		t.Fatalf("E/app: made by %v, %d values, %d frames; want a frame's, 1 and 2", k.Seq, len(k.Values), len(k.Frames))
+	}
+	want := []string{"(v ...)", "((hole E) . (e ...))", "(v . (hole E/app))"}
+	got := []string{sem.FormatPattern(k.Values[0].Pat), sem.FormatPattern(k.Frames[0].Pat), sem.FormatPattern(k.Frames[1].Pat)}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("E/app's declaration %d: %s, want %s", i, got[i], want[i])
+		}
+	}
+	if !strings.Contains(l.String(), "(frame E (app v_0 (v ... (hole E) e ...)))") {
+		t.Errorf("the file prints its frame otherwise than written:\n%s", l.String())
+	}
+}
