@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -32,7 +34,7 @@ func TestDefinitions(t *testing.T) {
 		{"", []string{"run", "--rules", filepath.Join(rules, "errors", "ambiguous.sem"), plain}, "", "ambiguous.sem:27:1: frames overlap", 2},
 		{"", []string{"run", filepath.Join(rules, "cbv", "non-integer.term")}, "", "non-integer.term: run-time error at 5:1: + applied to a non-integer: (add 1 (lam x x))", 2},
 		{"(add 1 x)", []string{"run", "--lang", "term", "--rules", cbv, "-"}, "", "<stdin>:1:8: unbound variable x", 2},
-		{"", []string{"check", rules}, "~50 files, 295 runs: 295 passed, 0 failed", "", 0},
+		{"", []string{"check", rules}, "~" + strconv.Itoa(countTerms(t, rules)) + " files, ", "", 0},
 		// Ω under call by value runs out of fuel where call by name discards it.
 		{"", []string{"check", "--fuel", "1000", "--rules", cbv, filepath.Join(rules, "cbn", "discard.term")}, "~expected 7, got out of fuel on reduction, closures, machine, cps2, interp, compile under cbv (../../testdata/rules/cbv.sem)", "", 1},
 		{"", []string{"compare", filepath.Join(rules, "cbv", "fact.term")}, "~all stages agree under cbv (" + cbv + ")", "", 0}, // the file's language and the file, not the variant "file"
@@ -52,6 +54,23 @@ func TestDefinitions(t *testing.T) {
 			t.Errorf("%v: stdout %q, stderr %q, exit %d; want %q, %q, %d", tt.args, stdout, stderr, code, tt.stdout, tt.stderr, tt.code)
 		}
 	}
+}
+
+// countTerms counts the programs under dir, as the file system lists them: what
+// check must say it checked.
+func countTerms(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".term") {
+			n++
+		}
+		return err
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("%s: %d programs, %v", dir, n, err)
+	}
+	return n
 }
 
 func mustAbs(t *testing.T, path string) string {
