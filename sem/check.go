@@ -232,7 +232,7 @@ func (c *checker) minimal(con *Con) *Term {
 		if a.Kind == ArgTerm {
 			var bound []string
 			for _, b := range con.scope[i] {
-				bound = append(bound, args[b].Name)
+				bound = append(bound, BinderNames(args[b])...)
 			}
 			if args[i] = c.leaf(a.Sort, bound); args[i] == nil {
 				return nil
@@ -283,7 +283,7 @@ func (c *checker) instance(p *Pattern, hole *Kind) *Term {
 				if p.Con.Args[i].Kind == ArgTerm {
 					b := bound
 					for _, bi := range p.Con.scope[i] {
-						b = append(b[:len(b):len(b)], args[bi].Name)
+						b = append(b[:len(b):len(b)], BinderNames(args[bi])...)
 					}
 					if args[i] = inst(a, p.Con.Args[i].Sort, b); args[i] == nil {
 						return nil
@@ -402,7 +402,13 @@ func enumerateTerms(con *Con, choices [][]*Term, args []*Term, i int, out *[]*Te
 	opts := choices[i]
 	if con.Args[i].Sort.Vars {
 		for _, bi := range con.scope[i] {
-			opts = append(opts[:len(opts):len(opts)], args[bi])
+			if args[bi].Op == TermVar {
+				opts = append(opts[:len(opts):len(opts)], args[bi])
+				continue
+			}
+			for _, y := range BinderNames(args[bi]) { // a sequence of binders
+				opts = append(opts[:len(opts):len(opts)], Var(Pos{}, y))
+			}
 		}
 	}
 	for _, t := range opts {
@@ -533,7 +539,7 @@ func ConInhabited(c *Con, has map[*Sort]bool) bool {
 		}
 		bound := false
 		for _, b := range c.scope[i] {
-			bound = bound || c.Args[b].Sort == a.Sort
+			bound = bound || binderSort(c.Args[b]) == a.Sort
 		}
 		if !bound {
 			return false

@@ -97,18 +97,19 @@ func subst(t *Term, x string, v *Term, fv map[string]bool, depth int) *Term {
 	copy(args, t.Args)
 	// Rename the binders that would capture a free variable of v.
 	for _, bd := range c.Binds {
-		y := args[bd.Binder].Name
-		if y == x || !fv[y] {
-			continue
-		}
-		avoid := append([]*Term{v}, t.Args...)
-		y2 := FreshName(y, avoid...)
-		args[bd.Binder] = Var(args[bd.Binder].P, y2)
-		for _, j := range bd.Scope {
-			if !innermost(c, t, bd.Binder, j) {
-				continue // a later binder of the same name binds y in argument j
+		for _, y := range BinderNames(t.Args[bd.Binder]) {
+			if y == x || !fv[y] || !binds(args[bd.Binder], y) {
+				continue
 			}
-			args[j] = subst(args[j], y, Var(args[bd.Binder].P, y2), map[string]bool{y2: true}, depth+1)
+			avoid := append([]*Term{v}, t.Args...)
+			y2 := FreshName(y, avoid...)
+			args[bd.Binder] = renameBinder(args[bd.Binder], y, y2)
+			for _, j := range bd.Scope {
+				if !innermost(c, t, bd.Binder, j, y) {
+					continue // a later binder of the same name binds y in argument j
+				}
+				args[j] = subst(args[j], y, Var(t.Args[bd.Binder].P, y2), map[string]bool{y2: true}, depth+1)
+			}
 		}
 	}
 	for j, a := range c.Args {
@@ -117,7 +118,7 @@ func subst(t *Term, x string, v *Term, fv map[string]bool, depth int) *Term {
 		}
 		hidden := false
 		for _, bi := range c.scope[j] {
-			if args[bi].Name == x {
+			if binds(args[bi], x) {
 				hidden = true
 			}
 		}
@@ -128,14 +129,14 @@ func subst(t *Term, x string, v *Term, fv map[string]bool, depth int) *Term {
 	return &Term{P: t.P, Op: TermCon, Con: c, Args: args}
 }
 
-// innermost reports whether binder b of t is the innermost binder of its name around
-// argument j: no later bind of the constructor (inside it) binds the same name there.
-func innermost(c *Con, t *Term, b, j int) bool {
+// innermost reports whether binder b of t is the innermost binder of the name y
+// around argument j: no later bind of the constructor (inside it) binds y there.
+func innermost(c *Con, t *Term, b, j int, y string) bool {
 	after := false
 	for _, bi := range c.scope[j] {
 		if bi == b {
 			after = true
-		} else if after && t.Args[bi].Name == t.Args[b].Name {
+		} else if after && binds(t.Args[bi], y) {
 			return false
 		}
 	}
@@ -169,7 +170,13 @@ func FreeVars(t *Term) map[string]bool {
 				}
 				bound := it.bound
 				for _, bi := range t.Con.scope[j] {
-					bound = &names{t.Args[bi].Name, bound}
+					if b := t.Args[bi]; b.Op == TermVar {
+						bound = &names{b.Name, bound}
+					} else {
+						for _, y := range BinderNames(b) {
+							bound = &names{y, bound}
+						}
+					}
 				}
 				stack = append(stack, item{t.Args[j], bound})
 			}
@@ -263,7 +270,17 @@ func AlphaEqual(a, b *Term) bool {
 				}
 				p := it.p
 				for _, bi := range a.Con.scope[j] {
-					p = &pairs{a.Args[bi].Name, b.Args[bi].Name, p}
+					if a.Args[bi].Op == TermVar {
+						p = &pairs{a.Args[bi].Name, b.Args[bi].Name, p}
+						continue
+					}
+					xs, ys := BinderNames(a.Args[bi]), BinderNames(b.Args[bi])
+					if len(xs) != len(ys) {
+						return false
+					}
+					for k := range xs {
+						p = &pairs{xs[k], ys[k], p}
+					}
 				}
 				stack = append(stack, item{p, a.Args[j], b.Args[j]})
 			}

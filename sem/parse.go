@@ -708,6 +708,9 @@ func (p *langParser) signature(s *SExpr) *Function {
 	f := &Function{Name: n, P: s.P}
 	params := s.List[2].List
 	for i := 0; i < len(params); i++ {
+		if x := params[i]; x.Kind == SList && len(x.List) == 2 && isSym(x.List[1], "...") { // (E ...), as a result is written
+			params = slices.Concat(params[:i], x.List, params[i+1:])
+		}
 		arg, ok := p.argSort(params[i])
 		if !ok {
 			return nil

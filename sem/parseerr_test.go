@@ -38,7 +38,7 @@ func TestDeclarationErrors(t *testing.T) {
 		{"con meta", "(language x) (sort t (con t)) (kind E v)", "1:27: t is a metavariable name"},
 		{"bind order", "(language x) (sort t (variable x) (con lam x t (bind 0 1) t)) (kind E v)", "1:59: argument t after a (bind ...): the arguments come before the binds"},
 		{"bind self", "(language x) (sort t (variable x) (con lam x t (bind 0 0))) (kind E v)", "1:56: argument 0 of lam is the binder itself: a binder binds in other arguments, the terms in its scope"},
-		{"bind term", "(language x) (sort t (variable x) (con lam x t (bind 1 1))) (kind E v)", "1:54: argument 1 of lam is not a variable: it is t, and a binder is a variable argument"},
+		{"bind term", "(language x) (sort t (variable x) (con lam x t (bind 1 1))) (kind E v)", "1:54: argument 1 of lam is not a variable: it is t, and a binder is a variable argument, or a sequence of them (x ...)"},
 		{"bind range", "(language x) (sort t (variable x) (con lam x t (bind 0 2))) (kind E v)", "1:56: expected an argument index of lam, 0 to 1, not 2"},
 		{"bind arity", "(language x) (sort t (variable x) (con lam x t (bind 0))) (kind E v)", "1:48: (bind 0) ends before its SCOPE: expected (bind BINDER SCOPE ...)"},
 		{"bind keyword", "(language x) (sort t (variable x) (con lam x t (bond 0 1))) (kind E v)", "1:48: expected (bind BINDER SCOPE ...), argument indices from 0, not (bond 0 1)"},

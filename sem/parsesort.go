@@ -196,11 +196,7 @@ func (p *langParser) sortBody(s *SExpr) {
 			if ok && i+1 < len(decl) && isSym(decl[i+1], "...") {
 				// E ...: a sequence of E's terms (seq.go).
 				i++
-				if arg.Kind == ArgVar {
-					p.errorf(a.P, "%s ...: a sequence of binders is not in the rule language yet; a sequence of variables that bind nothing is a sort of its own, with (variable ...), whose terms are its variables", a.Sym)
-					continue
-				}
-				arg = Arg{Kind: ArgTerm, Sort: p.seqSort(arg, a.Sym)}
+				arg = Arg{Kind: ArgTerm, Sort: p.seqSort(arg, a.Sym)} // x ...: a sequence of binders
 			}
 			if ok {
 				c.Args = append(c.Args, arg)
@@ -219,7 +215,7 @@ func (p *langParser) sortBody(s *SExpr) {
 			}
 		}
 		for i, a := range c.Args {
-			if a.Kind == ArgVar && !bound[i] {
+			if binderArg(a) && !bound[i] {
 				p.errorf(m.P, "argument %d of %s is a variable that no (bind %d ...) declares a binder", i, n, i)
 			}
 		}
@@ -250,9 +246,13 @@ func (p *langParser) bind(c *Con, s *SExpr) {
 	if !ok {
 		return
 	}
-	if c.Args[b].Kind != ArgVar {
-		p.errorf(s.List[1].P, "argument %d of %s is not a variable: it is %s, and a binder is a variable argument", b, c.Name, argName(c.Args[b]))
+	if !binderArg(c.Args[b]) {
+		p.errorf(s.List[1].P, "argument %d of %s is not a variable: it is %s, and a binder is a variable argument, or a sequence of them (x ...)", b, c.Name, argName(c.Args[b]))
 		return
+	}
+	bsort := c.Args[b].Sort
+	if isSeqArg(c.Args[b]) {
+		bsort = c.Args[b].Sort.Elem.Sort
 	}
 	bd := Bind{Binder: b}
 	for _, x := range s.List[2:] {
@@ -268,8 +268,8 @@ func (p *langParser) bind(c *Con, s *SExpr) {
 			p.errorf(x.P, "argument %d of %s is not a term: it is %s, and a binder binds in terms", j, c.Name, argName(c.Args[j]))
 			return
 		}
-		if c.Args[j].Sort != c.Args[b].Sort {
-			p.errorf(x.P, "argument %d of %s is not of the binder's sort %s", j, c.Name, c.Args[b].Sort.Name)
+		if c.Args[j].Sort != bsort {
+			p.errorf(x.P, "argument %d of %s is not of the binder's sort %s", j, c.Name, bsort.Name)
 			return
 		}
 		if slices.Contains(bd.Scope, j) {

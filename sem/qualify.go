@@ -19,12 +19,18 @@ type Unqualified struct {
 	P    Pos    // the metavariable's position in the rule file
 	Meta string // the metavariable that matches the variable occurrence
 	File string // the rule file, when the caller knows it ("" otherwise)
+	// Binders is, instead, a constructor whose binder is a sequence of variables,
+	// which the stages over environments do not bind yet (seq.go).
+	Binders *Con
 }
 
 func (e *Unqualified) Error() string {
 	at := e.P.String() + " of the rule file"
 	if e.File != "" {
 		at = e.File + ":" + e.P.String()
+	}
+	if e.Binders != nil {
+		return fmt.Sprintf("constructor %s (at %s) binds a sequence of variables, which the stages over environments do not bind yet (docs/rules.md)", e.Binders.Name, at)
 	}
 	return fmt.Sprintf("the pattern of %s matches a variable occurrence (%s, at %s) in a term position, where the stages over environments look variables up (docs/rules.md)",
 		e.What, e.Meta, at)
@@ -81,11 +87,19 @@ func (l *Language) qualify() *Unqualified {
 			return p
 		}
 		for i, a := range p.Args {
-			if bad := find(a, p.Kind == PatCon && p.Con.Args[i].Kind == ArgTerm); bad != nil {
+			term := p.Kind == PatCon && p.Con.Args[i].Kind == ArgTerm || p.Kind == PatSeq && p.Sort.Sort.Elem.Kind == ArgTerm
+			if bad := find(a, term); bad != nil {
 				return bad
 			}
 		}
 		return nil
+	}
+	for _, c := range l.Cons {
+		for _, bd := range c.Binds {
+			if c.Args[bd.Binder].Kind != ArgVar {
+				return &Unqualified{P: c.P, Binders: c}
+			}
+		}
 	}
 	type decl struct {
 		what string

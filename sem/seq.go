@@ -104,6 +104,14 @@ func (l *Language) readSeq(s *SExpr, so *Sort, scope map[string]int, errs *inter
 	}
 	elems := make([]*Term, len(s.List))
 	for i, x := range s.List {
+		if so.Elem.Kind == ArgVar { // a binder
+			if x.Kind != SSym || l.literals[x.Sym] {
+				errs.Add(x.P, "expected a variable, an element of "+so.Name+", not "+token(x))
+				return nil
+			}
+			elems[i] = Var(x.P, x.Sym)
+			continue
+		}
 		if so.Elem.Kind == ArgInt {
 			if x.Kind != SInt {
 				errs.Add(x.P, "expected an integer, an element of "+so.Name)
@@ -417,4 +425,53 @@ func hasEllipsis(s *SExpr) bool {
 		return true
 	}
 	return slices.ContainsFunc(s.List, hasEllipsis)
+}
+
+// binderArg reports whether an argument may be a binder: a variable, or a sequence of
+// variables (x ...), each of which binds its name.
+func binderArg(a Arg) bool { return a.Kind == ArgVar || isSeqArg(a) && a.Sort.Elem.Kind == ArgVar }
+
+// BinderNames are the names the binder argument t of a node binds: its variable's, or
+// its sequence's, in order.
+func BinderNames(t *Term) []string {
+	if t.Op == TermVar {
+		return []string{t.Name}
+	}
+	var names []string
+	for t.Op == TermCon && len(t.Args) == 2 {
+		names, t = append(names, t.Args[0].Name), t.Args[1]
+	}
+	return names
+}
+
+// binds reports whether the binder argument t binds x.
+func binds(t *Term, x string) bool {
+	if t.Op == TermVar {
+		return t.Name == x
+	}
+	return slices.Contains(BinderNames(t), x)
+}
+
+// renameBinder is the binder argument t with its name y, wherever it occurs, made y2.
+func renameBinder(t *Term, y, y2 string) *Term {
+	if t.Op == TermVar {
+		return Var(t.P, y2)
+	}
+	var elems []*Term
+	for u := t; u.Op == TermCon && len(u.Args) == 2; u = u.Args[1] {
+		x := u.Args[0]
+		if x.Name == y {
+			x = Var(x.P, y2)
+		}
+		elems = append(elems, x)
+	}
+	return SeqOf(t.Con.Sort, t.P, elems, nil)
+}
+
+// binderSort is the sort of the variables a binder argument binds.
+func binderSort(a Arg) *Sort {
+	if isSeqArg(a) {
+		return a.Sort.Elem.Sort
+	}
+	return a.Sort
 }

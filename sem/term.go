@@ -294,6 +294,12 @@ func (l *Language) readTerm(s *SExpr, so *Sort, scope map[string]int, errs *inte
 func (l *Language) readCon(s *SExpr, c *Con, xs []*SExpr, scope map[string]int, errs *interderive.ErrorList) *Term {
 	args := make([]*Term, len(c.Args))
 	for i, a := range c.Args {
+		if binderArg(a) && a.Kind != ArgVar { // a sequence of binders
+			if args[i] = l.readSeq(xs[i], a.Sort, scope, errs); args[i] == nil {
+				return nil
+			}
+			continue
+		}
 		if a.Kind != ArgVar {
 			continue
 		}
@@ -318,15 +324,22 @@ func (l *Language) readCon(s *SExpr, c *Con, xs []*SExpr, scope map[string]int, 
 			}
 			args[i] = Int(x.P, x.N)
 		case ArgTerm:
+			if args[i] != nil {
+				continue // a sequence of binders, read
+			}
 			for _, b := range c.scope[i] {
-				if scope != nil {
-					scope[args[b].Name]++
+				for _, y := range BinderNames(args[b]) {
+					if scope != nil {
+						scope[y]++
+					}
 				}
 			}
 			args[i] = l.readTerm(x, a.Sort, scope, errs)
 			for _, b := range c.scope[i] {
-				if scope != nil {
-					scope[args[b].Name]--
+				for _, y := range BinderNames(args[b]) {
+					if scope != nil {
+						scope[y]--
+					}
 				}
 			}
 			if args[i] == nil {

@@ -102,7 +102,10 @@ func (g Generator) con(t *rapid.T, c *sem.Con, depth int, scope map[*sem.Sort][]
 				}
 				for _, b := range bs {
 					so := c.Args[b].Sort
-					inner[so] = append(append([]string(nil), inner[so]...), args[b].Name)
+					if so.IsSeq() { // a sequence of binders
+						so = so.Elem.Sort
+					}
+					inner[so] = append(append([]string(nil), inner[so]...), sem.BinderNames(args[b])...)
 				}
 			}
 			args[i] = g.term(t, a.Sort, depth-1, inner)
