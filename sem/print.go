@@ -295,6 +295,9 @@ func (l *Language) propertyOf(j *Judgment) *Property {
 func (c *Con) shapeText() string {
 	names := make([]*Term, len(c.Args))
 	for i, a := range c.Args {
+		if isSeqArg(a) {
+			a = *a.Sort.Elem // written NAME ... by the shape
+		}
 		names[i] = Var(Pos{}, argName(a))
 	}
 	var b strings.Builder

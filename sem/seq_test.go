@@ -201,3 +201,47 @@ func TestSequenceBinders(t *testing.T) {
 		t.Errorf("discipline %v (%s), want substitution, saying why", l.Discipline(), l.WhySubstitution())
 	}
 }
+
+// TestSequenceShapes: a shape writes a sequence inline, NAME ... in its list, as Redex
+// writes (e e ...) and (λ (x ...) e); terms read and print so, and the file prints
+// back to one that reads the same.
+func TestSequenceShapes(t *testing.T) {
+	src := `(language shaped)
+(sort e (variable x) (integer n)
+  (con lam x ... e (bind 0 1) (shape (λ (x ...) e)))
+  (con plus e ... (shape (+ e ...)))
+  (con app e e ... (shape (e e ...))))
+(kind E v)
+(value E n)
+(value E (lam (x ...) e))
+`
+	l, err := sem.Parse([]byte(src)) // no rules: the static checks would ask for them
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"((λ (x y) (+ x y)) 1 2)", "(+)", "((λ () 1))", "(+ 1 (+ 2 3) 4)"} {
+		if got := sem.Format(read(t, l, s)); got != s {
+			t.Errorf("%s prints as %s", s, got)
+		}
+	}
+	// (λ (x y) x) is lam of two binders, read by its shape: its body's x is bound.
+	if tm := read(t, l, "(λ (x y) x)"); len(sem.BinderNames(tm.Args[0])) != 2 || len(sem.FreeVars(tm)) != 0 {
+		t.Errorf("(λ (x y) x): binders %v, free %v", sem.BinderNames(tm.Args[0]), sem.FreeVars(tm))
+	}
+	l2, err := sem.Parse([]byte(l.String()))
+	if err != nil {
+		t.Fatalf("the printed file does not read: %v\n%s", err, l.String())
+	}
+	if l2.String() != l.String() {
+		t.Errorf("the printed file prints otherwise:\n%s\nthen\n%s", l.String(), l2.String())
+	}
+	for _, bad := range []struct{ decl, want string }{
+		{"(con plus e ... (shape (+ e)))", "is a sequence: its shape writes it NAME ..."},
+		{"(con two e e (shape (e ... e)))", "before the ellipsis, is not a sequence"},
+	} {
+		_, err := sem.Parse([]byte("(language b) (sort e (integer n) " + bad.decl + ") (kind E v) (value E n)"))
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s: %v, want %q", bad.decl, err, bad.want)
+		}
+	}
+}

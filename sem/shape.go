@@ -1,6 +1,7 @@
 package sem
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,6 +32,9 @@ type shape struct {
 	arg    int // the argument's index; -1 for a literal or a list
 	list   []*shape
 	isList bool
+	// seq marks an argument that is a sequence written inline, NAME ... in its list:
+	// it stands for the list's elements between those before and after it (seq.go).
+	seq bool
 }
 
 // shapeOf reads the template t of the constructor c, whose arguments' names, as the
@@ -65,12 +69,36 @@ func (p *langParser) shapeOf(c *Con, t *SExpr, names []string) *shape {
 				return nil
 			}
 			sh := &shape{arg: -1, isList: true}
-			for _, x := range s.List {
+			seqs := 0
+			for i, x := range s.List {
+				if isSym(x, "...") {
+					if i == 0 || sh.list[len(sh.list)-1].arg < 0 || sh.list[len(sh.list)-1].seq {
+						p.errorf(x.P, "an ellipsis in the shape of %s follows the name of an argument that is a sequence", c.Name)
+						return nil
+					}
+					last := sh.list[len(sh.list)-1]
+					if !isSeqArg(c.Args[last.arg]) {
+						p.errorf(x.P, "argument %d of %s, before the ellipsis, is not a sequence (E ...)", last.arg, c.Name)
+						return nil
+					}
+					if seqs++; seqs > 1 {
+						p.errorf(x.P, "a list of the shape of %s has one sequence at most", c.Name)
+						return nil
+					}
+					last.seq = true
+					continue
+				}
 				y := read(x, depth+1)
 				if y == nil {
 					return nil
 				}
 				sh.list = append(sh.list, y)
+			}
+			for _, y := range sh.list {
+				if y.arg >= 0 && !y.seq && isSeqArg(c.Args[y.arg]) {
+					p.errorf(s.P, "argument %d of %s is a sequence: its shape writes it NAME ..., its elements in the list", y.arg, c.Name)
+					return nil
+				}
 			}
 			return sh
 		}
@@ -102,14 +130,38 @@ func (sh *shape) match(s *SExpr, args []*SExpr) bool {
 		args[sh.arg] = s
 		return true
 	case sh.isList:
-		if s.Kind != SList || len(s.List) != len(sh.list) {
+		if s.Kind != SList {
 			return false
 		}
-		for i, x := range sh.list {
-			if !x.match(s.List[i], args) {
+		k := slices.IndexFunc(sh.list, func(x *shape) bool { return x.seq })
+		if k < 0 {
+			if len(s.List) != len(sh.list) {
+				return false
+			}
+			for i, x := range sh.list {
+				if !x.match(s.List[i], args) {
+					return false
+				}
+			}
+			return true
+		}
+		// The sequence takes the elements between the k before it and those after it.
+		after := len(sh.list) - k - 1
+		if len(s.List) < k+after {
+			return false
+		}
+		for i := range k {
+			if !sh.list[i].match(s.List[i], args) {
 				return false
 			}
 		}
+		n := len(s.List) - k - after
+		for i := range after {
+			if !sh.list[k+1+i].match(s.List[k+n+i], args) {
+				return false
+			}
+		}
+		args[sh.list[k].arg] = &SExpr{P: s.P, Kind: SList, List: s.List[k : k+n]}
 		return true
 	}
 	return s.Kind == SSym && s.Sym == sh.lit
@@ -141,11 +193,29 @@ func (sh *shape) written(args []*Term, lit func(string), term func(*Term)) {
 		term(args[sh.arg])
 	case sh.isList:
 		lit("(")
-		for i, x := range sh.list {
-			if i > 0 {
-				lit(" ")
+		first := true
+		for _, x := range sh.list {
+			if !x.seq || args == nil || args[x.arg].Op == TermVar {
+				if !first {
+					lit(" ")
+				}
+				first = false
+				x.written(args, lit, term)
+				if x.seq {
+					lit(" ...")
+				}
+				continue
 			}
-			x.written(args, lit, term)
+			// A sequence written inline: its elements, one by one.
+			t := args[x.arg]
+			for View(t).Op == TermCon && len(View(t).Args) == 2 {
+				if !first {
+					lit(" ")
+				}
+				first = false
+				term(View(t).Args[0])
+				t = View(t).Args[1]
+			}
 		}
 		lit(")")
 	default:
