@@ -10,8 +10,8 @@ import (
 
 // TestImport: import translates Redex's own models (internal/redex/testdata/models,
 // copied from redex-examples) and writes their test-->> tests as programs, which
-// check then runs on the six derived stages: stlc.rkt's 10 and poly-stlc.rkt's 18
-// tests (grep -c '(test-->>' on each) pass with the answers Redex's tests state. A
+// check then runs on the six derived stages: stlc.rkt's 10, poly-stlc.rkt's 18 and
+// contracts.rkt's 21 tests (grep -c '(test-->>' on each) pass with the answers Redex's tests state. A
 // model the rule language cannot say is refused, positioned (arithmetic.rkt's / is
 // at 32:11), and nothing is written over an existing file without --force.
 func TestImport(t *testing.T) {
@@ -22,6 +22,9 @@ func TestImport(t *testing.T) {
 	}{
 		{"stlc.rkt", "10 tests as programs", "10 files, 60 runs: 60 passed, 0 failed"},
 		{"poly-stlc.rkt", "18 tests as programs", "18 files, 108 runs: 108 passed, 0 failed"},
+		// Sequences ((e e ...), (λ (x ...) e), (v ... E e ...)), subst.rkt's subst-n,
+		// Racket's tests of numbers, booleans and blame: its 21 tests.
+		{"contracts.rkt", "21 tests as programs", "21 files, 126 runs: 126 passed, 0 failed"},
 	} {
 		stdout, stderr, code := runCmd("import", "-o", dir, filepath.Join(models, tc.model))
 		if code != 0 || !strings.Contains(stdout, tc.summary) {

@@ -21,7 +21,7 @@ import (
 // each test's expected answer is read as a term of it and written as the stages
 // print it.
 func Import(m *Model, file string) (*Imported, error) {
-	t := &translator{m: m, file: file, fns: map[string]*tfunc{}, substFns: map[string]*substRoles{}}
+	t := &translator{m: m, file: file, fns: map[string]*tfunc{}, substFns: map[string]*substRoles{}, generated: map[string]bool{}}
 	if len(m.Relations) == 0 {
 		return nil, interderive.ErrorList{interderive.Errorf(Pos{Line: 1, Col: 1}, "the model defines no reduction relation (reduction-relation): nothing to derive stages from")}
 	}
@@ -52,6 +52,9 @@ func Import(m *Model, file string) (*Imported, error) {
 		// redex-examples' subst.rkt: (subst (x v e)), e[x := v].
 		t.substFns["subst"] = &substRoles{x: 0, val: 1, body: 2, list: true}
 		t.notes = append(t.notes, "subst, of the subst.rkt the model requires, is capture-avoiding substitution: the rule language's (subst BODY X V)")
+		if _, own := t.fns["subst-n"]; !own {
+			t.substN = true // (subst-n ((x v) ... e)): translate_seq.go
+		}
 	}
 	if _, own := t.fns["substitute"]; !own {
 		// Redex's own substitution, on the language's #:binding-forms.
@@ -157,7 +160,11 @@ func requires(m *Model, file string) bool {
 	found := false
 	for _, d := range m.Other {
 		if head(d) == "require" {
-			walk(d, func(x *Datum) { found = found || x.Kind == String && strings.HasSuffix(x.Text, file) })
+			// "subst.rkt", or a collection's path, redex/examples/subst.
+			walk(d, func(x *Datum) {
+				found = found || x.Kind == String && strings.HasSuffix(x.Text, file) ||
+					x.Kind == Symbol && strings.HasSuffix(x.Text, "/"+strings.TrimSuffix(file, ".rkt"))
+			})
 		}
 	}
 	return found
@@ -202,8 +209,11 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 		}
 		for _, c := range so.cons {
 			fmt.Fprintf(b, "\n  (con %s", c.name)
-			for _, a := range c.args {
+			for i, a := range c.args {
 				b.WriteString(" " + a)
+				if c.seq[i] {
+					b.WriteString(" ...")
+				}
 			}
 			for _, bd := range c.binds {
 				b.WriteString(" (bind")
@@ -215,6 +225,9 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 			fmt.Fprintf(b, " (shape %s))", c.shape)
 		}
 		b.WriteString(")\n")
+	}
+	if t.needBool {
+		fmt.Fprintf(b, "; the results of Racket's tests\n(sort %s (atom bool %s))\n", boolSort, boolMeta)
 	}
 	b.WriteString("\n")
 	for _, nt := range t.nts {
@@ -289,6 +302,9 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 			b.WriteString(f.text + "\n")
 		}
 	}
+	for _, x := range t.extra {
+		b.WriteString(x + "\n")
+	}
 	for _, r := range rules {
 		b.WriteString(r)
 	}
@@ -311,6 +327,10 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 			}
 			parts := []string{c.name}
 			for i, a := range c.args {
+				if c.seq[i] {
+					parts = append(parts, fmt.Sprintf("(%s_s%d ...)", a, i+1))
+					continue
+				}
 				parts = append(parts, fmt.Sprintf("%s_s%d", a, i+1))
 			}
 			fmt.Fprintf(b, "(stuck %s (%s) %s)\n", k.kindName, strings.Join(parts, " "), why)

@@ -108,6 +108,7 @@ type tcon struct {
 	kinds []argKind
 	shape string
 	binds [][]int // (bind I J ...)
+	seq   []bool  // the arguments that are sequences (E ...: translate_seq.go)
 	lits  int     // the literals of its shape, to order the constructors
 	alt   *Datum
 	tmpl  *Datum // the shape, with each argument a symbol argN
@@ -139,6 +140,15 @@ type translator struct {
 	kinds    []*nonterm
 	// failedJudgments are the judgment forms left out, and why.
 	failedJudgments map[string]error
+	// extra are the functions the translation writes for Racket's tests
+	// (translate_racket.go), generated their names; needBool asks for the sort of
+	// their results.
+	extra        []string
+	generated    map[string]bool
+	needBool     bool
+	disjunctions int
+	// substN: subst-n is subst.rkt's, substitution of each x by its v in turn.
+	substN bool
 }
 
 func (t *translator) errorf(p Pos, format string, args ...any) {
@@ -377,6 +387,7 @@ func (t *translator) fits(d *Datum, so *tsort, depth int) bool {
 	if depth > 64 {
 		return false
 	}
+	d = boolSym(d)
 	switch d.Kind {
 	case Number:
 		return len(so.ints) > 0
@@ -408,6 +419,7 @@ func (t *translator) fits(d *Datum, so *tsort, depth int) bool {
 
 // fitsShape reports whether d fits a constructor's template.
 func (t *translator) fitsShape(d, tmpl *Datum, c *tcon, depth int) bool {
+	d = boolSym(d)
 	switch tmpl.Kind {
 	case Symbol:
 		if i, ok := argIndex(tmpl.Text); ok {
@@ -415,7 +427,34 @@ func (t *translator) fitsShape(d, tmpl *Datum, c *tcon, depth int) bool {
 		}
 		return d.Kind == Symbol && d.Text == tmpl.Text
 	case List:
-		if d.Kind != List || d.Quote != "" || len(d.List) != len(tmpl.List) {
+		if d.Kind != List || d.Quote != "" {
+			return false
+		}
+		if k := seqArg(tmpl); k >= 0 {
+			before, seq, after, ok := align(d, tmpl, k)
+			if !ok {
+				return false
+			}
+			for i, x := range before {
+				if !t.fitsShape(x, tmpl.List[i], c, depth) {
+					return false
+				}
+			}
+			for i, x := range after {
+				if !t.fitsShape(x, tmpl.List[k+2+i], c, depth) {
+					return false
+				}
+			}
+			j, _ := argIndex(tmpl.List[k].Text)
+			elems, _ := items(seq)
+			for _, x := range elems {
+				if isEllipsis(x) || !t.fitsArg(x, c, j, depth+1) {
+					return false
+				}
+			}
+			return true
+		}
+		if len(d.List) != len(tmpl.List) {
 			return false
 		}
 		for i := range d.List {
@@ -466,6 +505,7 @@ func (t *translator) argSort(c *tcon, i int) *tsort {
 
 // constructor declares an alternative of a sort as a constructor.
 func (t *translator) constructor(so *tsort, a *Datum) {
+	a = boolSym(a)
 	switch a.Kind {
 	case Number:
 		t.errorf(a.P, "a number literal as an alternative of %s is not in the rule language: use number", so.name)
@@ -505,6 +545,13 @@ func (t *translator) constructor(so *tsort, a *Datum) {
 		t.errorf(a.P, "%s: only symbols, lists and number are alternatives the translation reads", a)
 		return
 	}
+	if m, merged := t.mergeFirst(a); merged {
+		a = m
+		note := "a fixed element before a sequence of the same non-terminal is the sequence's first: (e e ...) is written (e ...), its empty sequence a normal form"
+		if !slices.Contains(t.notes, note) {
+			t.notes = append(t.notes, note)
+		}
+	}
 	c := &tcon{sort: so, alt: a}
 	var tmpl func(d *Datum, depth int) *Datum
 	tmpl = func(d *Datum, depth int) *Datum {
@@ -513,6 +560,7 @@ func (t *translator) constructor(so *tsort, a *Datum) {
 			if slices.Contains(builtinInts, d.Text) {
 				c.args = append(c.args, d.Text)
 				c.kinds = append(c.kinds, argInt)
+				c.seq = append(c.seq, false)
 				return &Datum{P: d.P, Kind: Symbol, Text: fmt.Sprintf("\x00arg%d", len(c.args)-1)}
 			}
 			if why, bad := unsupportedPatterns[d.Text]; bad {
@@ -531,6 +579,7 @@ func (t *translator) constructor(so *tsort, a *Datum) {
 					k = argVar
 				}
 				c.kinds = append(c.kinds, k)
+				c.seq = append(c.seq, false)
 				return &Datum{P: d.P, Kind: Symbol, Text: fmt.Sprintf("\x00arg%d", len(c.args)-1)}
 			}
 			c.lits++
@@ -547,10 +596,50 @@ func (t *translator) constructor(so *tsort, a *Datum) {
 				}
 			}
 			out := &Datum{P: d.P, Kind: List, Open: '('}
-			for _, x := range d.List {
+			for k, x := range d.List {
+				if isEllipsis(x) {
+					// The argument before it is a sequence (translate_seq.go).
+					var last *Datum
+					if len(out.List) > 0 {
+						last = out.List[len(out.List)-1]
+					}
+					i, isArg := 0, false
+					if last != nil && last.Kind == Symbol {
+						i, isArg = argIndex(last.Text)
+					}
+					if !isArg && last != nil && last.Kind == List {
+						// A sequence of lists, ((x e) ...): the elements are a sort of
+						// their own (translate_seq.go).
+						i, isArg = t.elementSort(so, a, d.List[k-1], c), true
+						out.List[len(out.List)-1] = &Datum{P: last.P, Kind: Symbol, Text: fmt.Sprintf("\x00arg%d", i)}
+					}
+					switch {
+					case !isArg:
+						t.errorf(x.P, "%s: a sequence of literals in the grammar is not translated", x.Text)
+						return nil
+					case seqArg(out) >= 0:
+						t.errorf(x.P, "%s: a second sequence in one list of the grammar is not translated yet", x.Text)
+						return nil
+					}
+					if x.Text != "..." {
+						t.namedEllipsis(x)
+					}
+					c.seq[i] = true
+					out.List = append(out.List, &Datum{P: x.P, Kind: Symbol, Text: "..."})
+					continue
+				}
+				n, lits := len(c.args), c.lits
 				y := tmpl(x, depth+1)
 				if y == nil {
 					return nil
+				}
+				if x.Kind == List {
+					// An element of a sequence of lists: its arguments are its own
+					// sort's (elementSort), its reading here undone.
+					if k+1 < len(d.List) && isEllipsis(d.List[k+1]) {
+						c.args, c.kinds, c.seq, c.lits = c.args[:n], c.kinds[:n], c.seq[:n], lits
+						y = x
+					}
 				}
 				out.List = append(out.List, y)
 			}
@@ -579,7 +668,7 @@ func (t *translator) conName(c *tcon) string {
 			return
 		}
 		if d.Kind == Symbol {
-			if _, isArg := argIndex(d.Text); !isArg {
+			if _, isArg := argIndex(d.Text); !isArg && !isEllipsis(d) {
 				base = d.Text
 			}
 			return
@@ -589,12 +678,21 @@ func (t *translator) conName(c *tcon) string {
 		}
 	}
 	find(c.tmpl)
+	switch base {
+	case "#t":
+		base = "true"
+	case "#f":
+		base = "false"
+	}
 	if base == "" || reservedWords[base] || strings.ContainsAny(base, "_\"") {
 		// No literal: (e e) of a sort's own terms is an application; another is
 		// named by its sort, (x τ Γ) a Γ-node.
 		base = c.sort.name + "-node"
 		if len(c.args) == 2 && c.tmpl.Kind == List && len(c.tmpl.List) == 2 && t.byName[c.args[0]] == c.sort.nt && t.byName[c.args[1]] == c.sort.nt {
 			base = "app"
+		}
+		if len(c.args) == 1 && c.seq[0] && c.tmpl.Kind == List && len(c.tmpl.List) == 2 && t.byName[c.args[0]] == c.sort.nt {
+			base = "app" // (e e ...), written (e ...)
 		}
 	}
 	if t.conNames == nil {

@@ -273,6 +273,9 @@ func (t *translator) tests(im *Imported, rel *Relation, l *sem.Language) {
 // plainText writes a datum as a rule file's programs are written: every list in
 // parentheses (Racket's [C @ σ] is (C @ σ)).
 func plainText(d *Datum) string {
+	if d.Kind == Symbol && (d.Text == "#t" || d.Text == "#f") {
+		return d.Text // a boolean, a literal of the rule file (translate_seq.go)
+	}
 	if d.Kind != List || d.Quote != "" {
 		return d.String()
 	}
@@ -290,6 +293,9 @@ func unterm(d *Datum) (*Datum, bool) {
 	}
 	if d.Kind == Number || d.Kind == String {
 		return d, true
+	}
+	if d.Kind == Bool { // #t: the literal Redex prints (translate_seq.go)
+		return boolSym(d), true
 	}
 	if d.Kind == List && d.Quote == "'" && len(d.List) == 2 {
 		return d.List[1], true

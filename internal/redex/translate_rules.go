@@ -452,12 +452,27 @@ func (t *translator) contract(f *tfunc) ([]*Datum, error) {
 	if mf.Contract != nil {
 		return mf.Contract.List, nil
 	}
-	missing := errAt(mf.P, "meta-function %s has no contract, and its first clause's arguments are not each a non-terminal: write %s : DOMAIN ... -> RANGE", mf.Name, mf.Name)
-	if len(mf.Clauses) == 0 || mf.Clauses[0].LHS.Kind != List || f.want == nil {
+	missing := errAt(mf.P, "meta-function %s has no contract, and its first clause's arguments are not each a non-terminal or a literal: write %s : DOMAIN ... -> RANGE", mf.Name, mf.Name)
+	if len(mf.Clauses) == 0 || mf.Clauses[0].LHS.Kind != List {
 		return nil, missing
+	}
+	if f.want == nil { // no call has said what it builds: the first clause's result, a literal or a non-terminal
+		rhs := boolSym(mf.Clauses[0].RHS)
+		if so := t.literalSort(rhs); so != nil {
+			f.want = so
+		} else if r := t.ref(rhs); r != nil && r.sort != nil {
+			f.want = r.sort
+		} else {
+			return nil, missing
+		}
 	}
 	var cs []*Datum
 	for _, a := range mf.Clauses[0].LHS.List[1:] {
+		a = boolSym(a)
+		if so := t.literalSort(a); so != nil { // [(¬ +) -]: a literal of a sort
+			cs = append(cs, &Datum{P: a.P, Kind: Symbol, Text: so.metas[0]})
+			continue
+		}
 		if a.Kind != Symbol || t.ref(a) == nil && !isIntName(a.Text) {
 			return nil, missing
 		}
@@ -690,13 +705,33 @@ func (t *translator) rule(r *Rule) (string, error) {
 	case abort:
 		// (in-hole E redex) → term: in a context, an abort to the root (a context
 		// rule); in the empty context, which no context rule takes, a rule (tried
-		// after, so only there).
+		// after, so only there) — unless a side condition says the context is not
+		// the empty one, which a context rule says by itself.
 		if rhs.Kind == String {
 			t.answers = appendNew(t.answers, fmt.Sprintf("(answer %s %q)", k, rhs.Text))
 		}
+		if a := t.answerOf(rhs, nt.sort); a != "" {
+			// What an abort gives ends the run at the root: Redex's normal form, an
+			// answer of the kind, (blame l).
+			t.answers = appendNew(t.answers, fmt.Sprintf("(answer %s %s)", k, a))
+		}
+		nonEmpty := false
+		r2 := *r
+		r2.Conds = nil
+		for _, c := range r.Conds {
+			if strings.HasPrefix(c.Kind, "side-condition") && len(c.Args) == 1 && nonEmptyContext(c.Args[0], ctx.Text) {
+				nonEmpty = true
+				continue
+			}
+			r2.Conds = append(r2.Conds, c)
+		}
+		r = &r2
 		inCtx, err := t.ruleText(r, nt, ctx.Text, "", rhs, true)
 		if err != nil {
 			return "", err
+		}
+		if nonEmpty {
+			return fmt.Sprintf("; %s, line %d: in a non-empty context (its side condition)\n%s", name, r.P.Line, inCtx), nil
 		}
 		text, err := t.ruleText(r, nt, ctx.Text, "", rhs, false)
 		if err != nil {
@@ -745,4 +780,47 @@ func appendNew(xs []string, x string) []string {
 		return xs
 	}
 	return append(xs, x)
+}
+
+// literalSort is the sort of which the symbol d is a nullary constructor's literal,
+// nil if none.
+func (t *translator) literalSort(d *Datum) *tsort {
+	if d.Kind != Symbol || t.ref(d) != nil {
+		return nil
+	}
+	for _, so := range t.sorts {
+		for _, c := range so.cons {
+			if len(c.args) == 0 && c.tmpl.Kind == Symbol && c.tmpl.Text == d.Text {
+				return so
+			}
+		}
+	}
+	return nil
+}
+
+// answerOf is the pattern of the answers an abort's contractum rhs builds: its
+// constructor over fresh metavariables, "" where rhs is not a constructor's term (a
+// metavariable, a call).
+func (t *translator) answerOf(rhs *Datum, so *tsort) string {
+	if rhs.Kind != List || so == nil {
+		return ""
+	}
+	if _, isFn := t.fns[head(rhs)]; isFn {
+		return ""
+	}
+	for _, c := range so.cons {
+		if !t.fitsShape(rhs, c.tmpl, c, 0) {
+			continue
+		}
+		parts := []string{c.name}
+		for i, a := range c.args {
+			m := fmt.Sprintf("%s_ans%d", a, i+1)
+			if c.seq[i] {
+				m = "(" + m + " ...)"
+			}
+			parts = append(parts, m)
+		}
+		return "(" + strings.Join(parts, " ") + ")"
+	}
+	return ""
 }

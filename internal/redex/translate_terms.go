@@ -98,6 +98,7 @@ func (t *translator) pattern(d *Datum, so *tsort, sc *scope, depth int) (string,
 	if depth > 256 {
 		return "", errAt(d.P, "a pattern nested deeper than 256 lists")
 	}
+	d = boolSym(d)
 	switch d.Kind {
 	case Number, String:
 		return literal(d, so)
@@ -111,9 +112,6 @@ func (t *translator) pattern(d *Datum, so *tsort, sc *scope, depth int) (string,
 		}
 		if d.Quote != "" {
 			return "", errAt(d.P, "%s: %s", d, unsupportedPatterns[map[string]string{",": "unquote", ",@": "unquote-splicing"}[d.Quote]])
-		}
-		if i := slices.IndexFunc(d.List, func(x *Datum) bool { return x.Kind == Symbol && strings.HasPrefix(x.Text, "...") }); i >= 0 {
-			return "", errAt(d.List[i].P, "...: %s", unsupportedPatterns["..."])
 		}
 		return t.conOf(d, so, depth, func(x *Datum, s *tsort) (string, error) { return t.pattern(x, s, sc, depth+1) },
 			func(x *Datum) (string, error) { return t.varPattern(x, sc) },
@@ -204,13 +202,19 @@ func (t *translator) conOf(d *Datum, so *tsort, depth int, term func(*Datum, *ts
 		var err error
 		for i, a := range args {
 			var s string
-			switch c.kinds[i] {
-			case argVar:
-				s, err = binder(a)
-			case argInt:
-				s, err = integer(a)
-			default:
-				s, err = term(a, t.argSort(c, i))
+			elem := func(x *Datum) (string, error) {
+				switch c.kinds[i] {
+				case argVar:
+					return binder(x)
+				case argInt:
+					return integer(x)
+				}
+				return term(x, t.argSort(c, i))
+			}
+			if c.seq[i] {
+				s, err = seqText(a, elem)
+			} else {
+				s, err = elem(a)
 			}
 			if err != nil {
 				break
@@ -227,7 +231,11 @@ func (t *translator) conOf(d *Datum, so *tsort, depth int, term func(*Datum, *ts
 	if first != nil {
 		return "", first
 	}
-	return "", errAt(d.P, "%s is not a term of %s: no constructor of %s is written so (%s)", d, so.name, so.name, shapesOf(so))
+	with := ""
+	if slices.ContainsFunc(d.List, isEllipsis) {
+		with = ", with a sequence there"
+	}
+	return "", errAt(d.P, "%s is not a term of %s: no constructor of %s is written so%s (%s)", d, so.name, so.name, with, shapesOf(so))
 }
 
 // shapesOf lists a sort's constructors as written.
@@ -245,11 +253,24 @@ func shapesOf(so *tsort) string {
 	return strings.Join(ss, ", ")
 }
 
-// collect finds the data at the template's arguments.
+// collect finds the data at the template's arguments: a sequence's, a list of its
+// items (translate_seq.go).
 func collect(d, tmpl *Datum, args []*Datum) {
 	if tmpl.Kind == Symbol {
 		if i, ok := argIndex(tmpl.Text); ok {
 			args[i] = d
+		}
+		return
+	}
+	if k := seqArg(tmpl); k >= 0 {
+		before, seq, after, _ := align(d, tmpl, k)
+		for i, x := range before {
+			collect(x, tmpl.List[i], args)
+		}
+		j, _ := argIndex(tmpl.List[k].Text)
+		args[j] = seq
+		for i, x := range after {
+			collect(x, tmpl.List[k+2+i], args)
 		}
 		return
 	}
@@ -264,6 +285,7 @@ func (t *translator) builder(d *Datum, so *tsort, sc *scope, depth int) (string,
 	if depth > 256 {
 		return "", errAt(d.P, "a term nested deeper than 256 lists")
 	}
+	d = boolSym(d)
 	switch d.Kind {
 	case Number, String:
 		return literal(d, so)
@@ -290,8 +312,8 @@ func (t *translator) builder(d *Datum, so *tsort, sc *scope, depth int) (string,
 		if why, bad := unsupportedPatterns[h]; bad && h != "hole" {
 			return "", errAt(d.P, "%s: %s", h, why)
 		}
-		if i := slices.IndexFunc(d.List, func(x *Datum) bool { return x.Kind == Symbol && strings.HasPrefix(x.Text, "...") }); i >= 0 {
-			return "", errAt(d.List[i].P, "...: %s", unsupportedPatterns["..."])
+		if h == "subst-n" && t.substN {
+			return t.substNCall(d, so, sc, depth)
 		}
 		if roles, ok := t.substFns[h]; ok {
 			return t.substCall(d, roles, so, sc, depth)
@@ -407,6 +429,9 @@ func (t *translator) sideCondition(e *Datum, sc *scope, neg bool, depth int) ([]
 		return nil, errAt(e.P, "a side condition nested deeper than 64")
 	}
 	operand := func(d *Datum) (string, *tsort, error) {
+		if s, ok, err := t.lengthOperand(d, sc); ok {
+			return s, nil, err
+		}
 		switch {
 		case d.Kind == Number && isInteger(d.Text):
 			return d.Text, nil, nil
@@ -424,9 +449,31 @@ func (t *translator) sideCondition(e *Datum, sc *scope, neg bool, depth int) ([]
 		return "", nil, errAt(d.P, "%s: the translation reads (term x) and integers in a side condition", d)
 	}
 	h := head(e)
+	if c, ok, err := t.predicate(e, sc, neg); ok {
+		if err != nil {
+			return nil, err
+		}
+		return []string{c}, nil
+	}
 	switch {
 	case h == "not" && len(e.List) == 2:
 		return t.sideCondition(e.List[1], sc, !neg, depth+1)
+	case h == "or" && neg:
+		var out []string // not (or A B) = (and (not A) (not B))
+		for _, x := range e.List[1:] {
+			cs, err := t.sideCondition(x, sc, true, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, cs...)
+		}
+		return out, nil
+	case h == "or" && len(e.List) > 1:
+		c, err := t.disjunction(e, sc, false, depth)
+		if err != nil {
+			return nil, err
+		}
+		return []string{c}, nil
 	case h == "and" && !neg:
 		var out []string
 		for _, x := range e.List[1:] {
@@ -469,5 +516,5 @@ func (t *translator) sideCondition(e *Datum, sc *scope, neg bool, depth int) ([]
 		}
 		return []string{fmt.Sprintf("(prim %s %s %s)", op, a, b)}, nil
 	}
-	return nil, errAt(e.P, "side-condition %s: Racket code the translation does not read (it reads comparisons of (term n), equal?, zero?, not and and); write it as a meta-function or a hook and test it with a where", e)
+	return nil, errAt(e.P, "side-condition %s: Racket code the translation does not read (it reads comparisons of (term n) and of lengths of sequences, equal?, zero?, Racket's tests of numbers, not, and and or); write it as a meta-function or a hook and test it with a where", e)
 }
