@@ -67,6 +67,11 @@ func (so *Sort) seqCons() *Con { return so.Cons[1] }
 // sequence from element i (nodes[len(elems)] the empty one), each node expanded
 // (View). ok is false if t is not a sequence of so to its end.
 func SeqElems(t *Term, so *Sort) (elems, nodes []*Term, ok bool) {
+	return appendSeqElems(nil, nil, t, so)
+}
+
+// appendSeqElems is SeqElems appending to elems and nodes.
+func appendSeqElems(elems, nodes []*Term, t *Term, so *Sort) ([]*Term, []*Term, bool) {
 	for {
 		v := View(t)
 		if v.Op != TermCon || v.Con.Sort != so {
@@ -220,9 +225,50 @@ func seqMatcher(p *Pattern) matcher {
 			binds[i] = append(binds[i], s)
 		}
 	}
+	if len(p.Args) == 1 && p.Reps[0] && p.Args[0].Kind == PatMeta && len(p.Under[0]) == 1 && p.UnderSorts[0][0] == so {
+		return seqOfMeta(p.Args[0].matcher, p.Under[0][0], so)
+	}
 	return func(e *Engine, t *Term, b []*Term) bool {
-		elems, nodes, ok := SeqElems(t, so)
+		var ebuf, nbuf [8]*Term
+		elems, nodes, ok := appendSeqElems(ebuf[:0], nbuf[:0], t, so)
 		return ok && matchSeq(e, p, binds, elems, nodes, 0, 0, b)
+	}
+}
+
+// seqOfMeta compiles (m ...), a sequence of what one metavariable matches (the
+// values (v ...), the terms (e ...)): each element is tested in turn, nothing
+// allocated, and the metavariable stands for the sequence itself where each
+// element stood for itself.
+func seqOfMeta(m matcher, slot int, so *Sort) matcher {
+	return func(e *Engine, t *Term, b []*Term) bool {
+		same := true
+		u := t
+		for {
+			v := View(u)
+			if v.Op != TermCon || v.Con.Sort != so {
+				return false
+			}
+			if len(v.Args) == 0 {
+				break
+			}
+			if !m(e, v.Args[0], b) {
+				b[slot] = nil
+				return false
+			}
+			same = same && b[slot] == v.Args[0]
+			u = v.Args[1]
+		}
+		if same {
+			b[slot] = t
+			return true
+		}
+		elems, _, _ := SeqElems(t, so) // each element as the metavariable stood for it
+		for i, x := range elems {
+			m(e, x, b)
+			elems[i] = b[slot]
+		}
+		b[slot] = SeqOf(so, t.P, elems, nil)
+		return true
 	}
 }
 

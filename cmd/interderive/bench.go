@@ -127,6 +127,16 @@ go tool pprof.
 				if fuel < 0 || timeout < 0 {
 					return fmt.Errorf("--fuel and --timeout must not be negative")
 				}
+				if cpuProfile != "" { // the profile of the stages' runs and Redex's wait
+					if err := checkOutput(cpuProfile, []string{model}, force); err != nil {
+						return err
+					}
+					stop, err := startCPUProfile(cpuProfile, []string{model}, force)
+					if err != nil {
+						return err
+					}
+					defer stop()
+				}
 				return a.benchModel(stdout, stderr, dir, model, peer, budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout}), peerTimeout)
 			}
 			if forTargets && format != formatTable {
