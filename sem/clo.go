@@ -100,8 +100,8 @@ func expand(c *Term) *Term {
 	t := c.Body
 	n, leaves := newExpansion(t.P, t.Con, len(t.Args))
 	for i, a := range t.Con.Args {
-		if a.Kind == ArgVar {
-			n.Args[i] = t.Args[i] // a name
+		if a.Kind == ArgVar || binderArg(a) {
+			n.Args[i] = t.Args[i] // a name, or a sequence of them
 			continue
 		}
 		env := c.Env
@@ -109,7 +109,13 @@ func expand(c *Term) *Term {
 			env = nil
 		}
 		for _, b := range t.Con.scope[i] {
-			env = &Env{name: t.Args[b].Name, next: env}
+			if x := t.Args[b]; x.Op == TermVar {
+				env = &Env{name: x.Name, next: env}
+				continue
+			}
+			for _, y := range BinderNames(t.Args[b]) { // a sequence of binders, the last innermost
+				env = &Env{name: y, next: env}
+			}
 		}
 		l := &leaves[i]
 		l.P, l.Op, l.Body, l.Env = t.Args[i].P, TermClo, t.Args[i], env
@@ -203,12 +209,12 @@ func substClosure(t *Term, x string, v *Term) *Term {
 		n := newNode(t.P, t.Con, len(t.Args))
 		copy(n.Args, t.Args)
 		for j, a := range t.Con.Args {
-			if a.Kind != ArgTerm {
+			if a.Kind != ArgTerm || binderArg(a) {
 				continue
 			}
 			hidden := false
 			for _, bi := range t.Con.scope[j] {
-				hidden = hidden || t.Args[bi].Name == x
+				hidden = hidden || binds(t.Args[bi], x)
 			}
 			if !hidden {
 				n.Args[j] = substClosure(t.Args[j], x, v)
@@ -382,15 +388,19 @@ func readLeaf(t *Term, env *Env, hidden map[string]int) *Term {
 	}
 	var args []*Term // nil while every argument is t's own
 	for i, a := range t.Con.Args {
-		if a.Kind != ArgTerm {
+		if a.Kind != ArgTerm || binderArg(a) {
 			continue
 		}
 		for _, b := range t.Con.scope[i] {
-			hidden[t.Args[b].Name]++
+			for _, y := range BinderNames(t.Args[b]) {
+				hidden[y]++
+			}
 		}
 		u := readLeaf(t.Args[i], env, hidden)
 		for _, b := range t.Con.scope[i] {
-			hidden[t.Args[b].Name]--
+			for _, y := range BinderNames(t.Args[b]) {
+				hidden[y]--
+			}
 		}
 		if u != t.Args[i] && args == nil {
 			args = make([]*Term, len(t.Args))

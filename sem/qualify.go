@@ -19,18 +19,12 @@ type Unqualified struct {
 	P    Pos    // the metavariable's position in the rule file
 	Meta string // the metavariable that matches the variable occurrence
 	File string // the rule file, when the caller knows it ("" otherwise)
-	// Binders is, instead, a constructor whose binder is a sequence of variables,
-	// which the stages over environments do not bind yet (seq.go).
-	Binders *Con
 }
 
 func (e *Unqualified) Error() string {
 	at := e.P.String() + " of the rule file"
 	if e.File != "" {
 		at = e.File + ":" + e.P.String()
-	}
-	if e.Binders != nil {
-		return fmt.Sprintf("constructor %s (at %s) binds a sequence of variables, which the stages over environments do not bind yet (docs/rules.md)", e.Binders.Name, at)
 	}
 	return fmt.Sprintf("the pattern of %s matches a variable occurrence (%s, at %s) in a term position, where the stages over environments look variables up (docs/rules.md)",
 		e.What, e.Meta, at)
@@ -93,13 +87,6 @@ func (l *Language) qualify() *Unqualified {
 			}
 		}
 		return nil
-	}
-	for _, c := range l.Cons {
-		for _, bd := range c.Binds {
-			if c.Args[bd.Binder].Kind != ArgVar {
-				return &Unqualified{P: c.P, Binders: c}
-			}
-		}
 	}
 	type decl struct {
 		what string
