@@ -23,6 +23,10 @@ import (
 // enumeration stops at the bound in any case.
 const MaxShapes = 20_000
 
+// seqReps is how many of an element sort's representatives the checks make one-element
+// sequences of.
+const seqReps = 8
+
 // Check runs the static checks on a parsed language; the error is an
 // interderive.ErrorList, each violation positioned with its witness:
 //
@@ -166,6 +170,15 @@ func (c *checker) representatives() {
 				more = append(more, c.instance(s.Pat, nil))
 			}
 		}
+		for _, so := range l.Sorts {
+			// A sequence of each of its element sort's first representatives: a
+			// sequence's elements are every term of their sort (seq.go).
+			if so.IsSeq() && so.Elem.Kind == ArgTerm {
+				for _, t := range c.reps[so.Elem.Sort][:min(len(c.reps[so.Elem.Sort]), seqReps)] {
+					more = append(more, SeqOf(so, Pos{}, []*Term{t}, nil))
+				}
+			}
+		}
 		for _, t := range more {
 			if t != nil {
 				c.reps[t.Con.Sort] = append(c.reps[t.Con.Sort], t)
@@ -270,6 +283,15 @@ func (c *checker) instance(p *Pattern, hole *Kind) *Term {
 				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.l.IsValue(t, p.Sort.ValuesOf) })
 			}
 			return c.leaf(p.Sort.Sort, bound)
+		case PatSeq: // each element once, a repeated one too
+			el := p.Sort.Sort.Elem
+			elems := make([]*Term, len(p.Args))
+			for i, a := range p.Args {
+				if elems[i] = inst(a, el.Sort, bound); elems[i] == nil {
+					return nil
+				}
+			}
+			return SeqOf(p.Sort.Sort, Pos{}, elems, nil)
 		case PatCon:
 			args := make([]*Term, len(p.Args))
 			for i, a := range p.Args {

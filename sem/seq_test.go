@@ -120,6 +120,14 @@ func TestSequenceErrors(t *testing.T) {
 		{"repeated hole", base + "(frame E (list ((hole) ...)))", "5:17: a hole is not repeated"},
 		{"hole not between", base + "(frame E (list ((hole) e ...)))", "5:16: a frame's hole in a sequence is one element between"},
 		{"ellipsis first in a pattern", base + "(function f (e ...) e ((f (... e)) 0))", "5:28: an ellipsis follows the element it repeats"},
+		// The smallest closed term the sequence frame leaves stuck, by hand: a sum of a
+		// one-element sequence of the smallest function.
+		{"uncovered sequence", `(language u)
+(sort e (integer n) (variable x) (con lam x e (bind 0 1)) (con sum e ...))
+(kind E v) (value E n) (value E (lam x e))
+(frame E (sum (v ... (hole) e ...)))
+(function add (e ...) n ((add ()) 0) ((add (n_1 n ...)) (prim add n_1 (add (n ...)))))
+(rule sum E (sum (n ...)) (add (n ...)))`, "a non-value does not decompose: (sum ((lam x 0))) is not a value of kind E"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
