@@ -362,6 +362,8 @@ type Pattern struct {
 	// Under lists for each the slots of the metavariables bound under it (which stand
 	// for sequences).
 	Reps       []bool
+	RepNames   []string // a repeated element's named ellipsis, ..._1 ("" for ...)
+	NameSlots  []int    // a left-hand side's named ellipsis's slot (-1 for none): the lengths it equates
 	Under      [][]int
 	UnderSorts [][]*Sort // the sequence sort each of Under's metavariables stands for
 	// Order is, for a PatCon with an ellipsis in some arguments, the order in which

@@ -1,6 +1,7 @@
 package sem
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 )
@@ -42,7 +43,7 @@ func writePattern(b *strings.Builder, p *Pattern) {
 			}
 			writePattern(b, a)
 			if p.Reps[i] {
-				b.WriteString(" ...")
+				b.WriteString(" " + cmp.Or(p.RepNames[i], "..."))
 			}
 		}
 		b.WriteByte(')')

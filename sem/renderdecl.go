@@ -1,6 +1,9 @@
 package sem
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Which declarations render has a notation for: each found in the language by its
 // position and printed back to exactly what the file says.
@@ -262,7 +265,7 @@ func sameSeq(p *Pattern, s *SExpr) bool {
 		}
 		i++
 		if p.Reps[k] {
-			if i >= len(s.List) || !isSym(s.List[i], "...") {
+			if i >= len(s.List) || !isSym(s.List[i], cmp.Or(p.RepNames[k], "...")) {
 				return false
 			}
 			i++

@@ -139,11 +139,25 @@ func (p *langParser) seqPattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 	out := &Pattern{P: s.P, Kind: PatSeq, Sort: MetaSort{Kind: MetaTerm, Sort: a.Sort}}
 	for i := 0; i < len(s.List); i++ {
 		x := s.List[i]
-		if isSym(x, "...") {
+		if isEllipsisSym(x) {
 			p.errorf(x.P, "an ellipsis follows the element it repeats, and %s has none before this one", token(s))
 			return nil
 		}
-		rep := i+1 < len(s.List) && isSym(s.List[i+1], "...")
+		rep := i+1 < len(s.List) && isEllipsisSym(s.List[i+1])
+		name, nameSlot := "", -1
+		if rep && s.List[i+1].Sym != "..." {
+			// A named ellipsis, ..._1: on a left-hand side, the sequences it names are of
+			// one length (a slot records the first).
+			name = s.List[i+1].Sym
+			if ps.mode != patRHS && ps.mode != patCond {
+				var ok bool
+				if nameSlot, ok = ps.slots[name]; !ok {
+					nameSlot = len(ps.slots)
+					ps.slots[name] = nameSlot
+				}
+			}
+		}
+		out.RepNames, out.NameSlots = append(out.RepNames, name), append(out.NameSlots, nameSlot)
 		if !rep {
 			ps.inSeq++
 			e := p.pattern(x, el, ps)
@@ -225,7 +239,7 @@ func seqMatcher(p *Pattern) matcher {
 			binds[i] = append(binds[i], s)
 		}
 	}
-	if len(p.Args) == 1 && p.Reps[0] && p.Args[0].Kind == PatMeta && len(p.Under[0]) == 1 && p.UnderSorts[0][0] == so {
+	if len(p.Args) == 1 && p.Reps[0] && p.NameSlots[0] < 0 && p.Args[0].Kind == PatMeta && len(p.Under[0]) == 1 && p.UnderSorts[0][0] == so {
 		return seqOfMeta(p.Args[0].matcher, p.Under[0][0], so)
 	}
 	return func(e *Engine, t *Term, b []*Term) bool {
@@ -297,8 +311,15 @@ func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j i
 	under, sorts := p.Under[i], p.UnderSorts[i]
 	got := make([][]*Term, len(under))
 	suffix := last && len(under) == 1 && p.Args[i].Kind == PatMeta && sorts[0] == p.Sort.Sort
+	ns, named := p.NameSlots[i], -1 // a named ellipsis: its length, set here or before
+	if ns >= 0 && b[ns] != nil {
+		named = seqLen(b[ns])
+	}
 	for n := 0; ; n++ {
-		if !last || j+n == len(elems) {
+		if (!last || j+n == len(elems)) && (named < 0 || n == named) {
+			if ns >= 0 && named < 0 {
+				b[ns] = SeqOf(p.Sort.Sort, p.P, elems[j:j+n], nil)
+			}
 			for k, s := range under {
 				if suffix {
 					b[s] = nodes[j]
@@ -321,7 +342,24 @@ func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j i
 	for _, s := range binds[i] {
 		b[s] = nil
 	}
+	if ns >= 0 && named < 0 {
+		b[ns] = nil
+	}
 	return false
+}
+
+// seqLen is the length of the sequence t.
+func seqLen(t *Term) int {
+	n := 0
+	for v := View(t); v.Op == TermCon && len(v.Args) == 2; v = View(v.Args[1]) {
+		n++
+	}
+	return n
+}
+
+// isEllipsisSym reports whether s is an ellipsis, ... or a named one, ..._1.
+func isEllipsisSym(s *SExpr) bool {
+	return s.Kind == SSym && (s.Sym == "..." || strings.HasPrefix(s.Sym, "..._") && len(s.Sym) > 4)
 }
 
 // seqBuilder compiles a sequence template: its elements built in order, a repeated
@@ -426,11 +464,11 @@ func (p *langParser) seqFrame(k *Kind, pat *Pattern, ps *patScope, at *SExpr) (*
 	p.l.kinds[name] = k2
 	p.l.Kinds = append(p.l.Kinds, k2)
 	metas := len(ps.slots) + 1
-	done := &Pattern{P: seq.P, Kind: PatSeq, Sort: seq.Sort, Args: seq.Args[:1], Reps: seq.Reps[:1], Under: seq.Under[:1], UnderSorts: seq.UnderSorts[:1]}
+	done := &Pattern{P: seq.P, Kind: PatSeq, Sort: seq.Sort, Args: seq.Args[:1], Reps: seq.Reps[:1], RepNames: seq.RepNames[:1], NameSlots: seq.NameSlots[:1], Under: seq.Under[:1], UnderSorts: seq.UnderSorts[:1]}
 	k2.Values = append(k2.Values, &Value{P: at.P, Kind: k2, Pat: done, Metas: metas})
 	rest := &Pattern{P: seq.P, Kind: PatCon, Con: so.seqNil()}
 	if len(seq.Args) == 3 {
-		rest = &Pattern{P: seq.P, Kind: PatSeq, Sort: seq.Sort, Args: seq.Args[2:], Reps: seq.Reps[2:], Under: seq.Under[2:], UnderSorts: seq.UnderSorts[2:]}
+		rest = &Pattern{P: seq.P, Kind: PatSeq, Sort: seq.Sort, Args: seq.Args[2:], Reps: seq.Reps[2:], RepNames: seq.RepNames[2:], NameSlots: seq.NameSlots[2:], Under: seq.Under[2:], UnderSorts: seq.UnderSorts[2:]}
 	}
 	enter := &Pattern{P: seq.P, Kind: PatCon, Con: so.seqCons(), Args: []*Pattern{seq.Args[1], rest}}
 	next := &Pattern{P: seq.P, Kind: PatCon, Con: so.seqCons(), Args: []*Pattern{seq.Args[0], {P: seq.P, Kind: PatHole, Hole: k2}}}
@@ -467,7 +505,7 @@ func ellipsesLast(args []*SExpr) []int {
 
 // hasEllipsis reports whether the s-expression has an ellipsis in it.
 func hasEllipsis(s *SExpr) bool {
-	if isSym(s, "...") {
+	if isEllipsisSym(s) {
 		return true
 	}
 	return slices.ContainsFunc(s.List, hasEllipsis)

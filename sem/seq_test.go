@@ -29,6 +29,9 @@ const seqs = `(language seqs)
 (function lookup (e ... n) e ((lookup ((pair e_1 e_2) ... (pair n e) e_3 ...) n) e) ((lookup (e_1 ...) n) 0))
 ; the empty sequence
 (function empty (e ...) n ((empty ()) 1) ((empty (e_1 e ...)) 0))
+; named ellipses: two sequences of one length, and a sequence in two halves
+(function same (e ... e ...) n ((same (e_1 ..._a) (e_2 ..._a)) 1) ((same (e_1 ...) (e_2 ...)) 0))
+(function halves (e ...) n ((halves (e_1 ..._h e_2 ..._h)) 1) ((halves (e ...)) 0))
 `
 
 func TestSequenceMatching(t *testing.T) {
@@ -56,6 +59,14 @@ func TestSequenceMatching(t *testing.T) {
 		{"lookup", []string{"((pair 1 10))", "2"}, "0"},
 		{"empty", []string{"()"}, "1"},
 		{"empty", []string{"(7)"}, "0"},
+		// ..._a: the two sequences are of one length; ..._h: the search tries each
+		// split, and only 2 + 2 makes the halves of (1 2 3 4) equal; 3 elements split no
+		// way.
+		{"same", []string{"(1 2)", "(3 4)"}, "1"},
+		{"same", []string{"(1)", "(3 4)"}, "0"},
+		{"halves", []string{"(1 2 3 4)"}, "1"},
+		{"halves", []string{"(1 2 3)"}, "0"},
+		{"halves", []string{"()"}, "1"},
 	}
 	for _, tc := range tests {
 		f, _ := l.Function(tc.fn)

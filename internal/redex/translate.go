@@ -621,9 +621,6 @@ func (t *translator) constructor(so *tsort, a *Datum) {
 						t.errorf(x.P, "%s: a second sequence in one list of the grammar is not translated yet", x.Text)
 						return nil
 					}
-					if x.Text != "..." {
-						t.namedEllipsis(x)
-					}
 					c.seq[i] = true
 					out.List = append(out.List, &Datum{P: x.P, Kind: Symbol, Text: "..."})
 					continue

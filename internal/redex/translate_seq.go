@@ -11,9 +11,8 @@ import (
 // inline. A fixed element just before a sequence of the same non-terminal is the
 // sequence's first, (e e ...) written (e ...): a rule file's sequence may be empty,
 // and the empty one is then one of the model's normal forms that are not values
-// (the catch-all stuck shapes). Patterns and right-hand sides keep Redex's ellipses;
-// a named ellipsis, ..._1, is read as ... (the lengths it equates are not checked:
-// the translation says so in the rule file's notes).
+// (the catch-all stuck shapes). Patterns and right-hand sides keep Redex's ellipses,
+// named ones, ..._1, too.
 
 // isEllipsis reports whether d is an ellipsis, ... or ..._NAME.
 func isEllipsis(d *Datum) bool {
@@ -85,21 +84,23 @@ func align(d, tmpl *Datum, k int) (before []*Datum, seq *Datum, after []*Datum, 
 	return before, &Datum{P: d.P, Kind: List, Open: '(', List: mid}, after, true
 }
 
-// items are a sequence datum's elements, each with whether an ellipsis follows it.
-func items(seq *Datum) (elems []*Datum, reps []bool) {
+// items are a sequence datum's elements, each with the ellipsis that follows it, ""
+// if none.
+func items(seq *Datum) (elems []*Datum, reps []string) {
 	for i := 0; i < len(seq.List); i++ {
 		elems = append(elems, seq.List[i])
-		rep := i+1 < len(seq.List) && isEllipsis(seq.List[i+1])
-		reps = append(reps, rep)
-		if rep {
+		rep := ""
+		if i+1 < len(seq.List) && isEllipsis(seq.List[i+1]) {
+			rep = seq.List[i+1].Text
 			i++
 		}
+		reps = append(reps, rep)
 	}
 	return elems, reps
 }
 
 // seqText translates a sequence's items, each by elem, into the rule file's
-// sequence, (P ... Q).
+// sequence, (P ... Q): a named ellipsis, ..._1, as it is (the lengths it equates).
 func seqText(seq *Datum, elem func(*Datum) (string, error)) (string, error) {
 	elems, reps := items(seq)
 	parts := make([]string, 0, len(elems))
@@ -108,23 +109,12 @@ func seqText(seq *Datum, elem func(*Datum) (string, error)) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if reps[i] {
-			s += " ..."
+		if reps[i] != "" {
+			s += " " + reps[i]
 		}
 		parts = append(parts, s)
 	}
 	return "(" + strings.Join(parts, " ") + ")", nil
-}
-
-// namedEllipsis notes, once, that the model's named ellipses are read as ....
-func (t *translator) namedEllipsis(d *Datum) {
-	note := fmt.Sprintf("named ellipses (%s) are read as ...: the lengths they equate are not checked", d.Text)
-	for _, n := range t.notes {
-		if strings.HasPrefix(n, "named ellipses") {
-			return
-		}
-	}
-	t.notes = append(t.notes, note)
 }
 
 // boolSym is a boolean datum read as the literal symbol Redex prints, #t or #f: a
@@ -166,7 +156,10 @@ func (t *translator) substNCall(d *Datum, so *tsort, sc *scope, depth int) (stri
 		if err != nil {
 			return "", err
 		}
-		rep := map[bool]string{true: " ...", false: ""}[reps[i]]
+		rep := ""
+		if reps[i] != "" {
+			rep = " " + reps[i]
+		}
 		xs, vs = append(xs, name+rep), append(vs, v+rep)
 	}
 	body, err := t.builder(bodyD, so, sc, depth+1)
