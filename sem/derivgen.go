@@ -179,8 +179,12 @@ type DerivationGenerator struct {
 	// own (a premise of its group).
 	recursive map[*Inference]bool
 	reach     map[*Judgment]map[*Judgment]bool
-	all       []*Judgment    // j and the file's judgments
-	has       map[*Sort]bool // the sorts with closed terms
+	all       []*Judgment // j and the file's judgments
+	// byRank lists each judgment's rules that close, those without a recursive
+	// premise first, each by its height: the order a goal lists its candidates in
+	// (order), so that the first choice, a draw's 0, is the smallest derivation.
+	byRank map[*Judgment][]*Inference
+	has    map[*Sort]bool // the sorts with closed terms
 }
 
 // NewDerivationGenerator prepares random derivations of j. A judgment without a
@@ -252,6 +256,25 @@ func (l *Language) NewDerivationGenerator(j *Judgment, opts GenOptions) (*Deriva
 				}
 			}
 		}
+	}
+	g.byRank = map[*Judgment][]*Inference{}
+	for _, x := range all {
+		var rs []*Inference
+		for _, r := range x.Rules {
+			if _, ok := g.rank[r]; ok {
+				rs = append(rs, r)
+			}
+		}
+		slices.SortStableFunc(rs, func(a, b *Inference) int {
+			if g.recursive[a] != g.recursive[b] {
+				if g.recursive[a] {
+					return 1
+				}
+				return -1
+			}
+			return g.rank[a] - g.rank[b]
+		})
+		g.byRank[x] = rs
 	}
 	return g, nil
 }

@@ -80,7 +80,7 @@ func (s *draw) order(j *Judgment, depth int) []*Inference {
 	var rec []bool
 	past := depth >= s.maxDepth || s.nodes >= g.opts.MaxNodes
 	overrun := depth < s.maxDepth+overrunDepth && s.nodes < g.opts.MaxNodes+overrunNodes
-	for _, r := range j.Rules {
+	for _, r := range g.byRank[j] {
 		if _, ok := g.rank[r]; !ok {
 			continue // a premise that cannot close
 		}
@@ -132,7 +132,7 @@ func (s *draw) weightedPerm(ws []float64) []int {
 		for _, w := range ws {
 			total += w
 		}
-		x, i := s.r.Float64()*total, 0
+		x, i := s.unit()*total, 0
 		for ; i < len(ws)-1 && x >= ws[i]; i++ {
 			x -= ws[i]
 		}
@@ -146,3 +146,11 @@ func (s *draw) weightedPerm(ws []float64) []int {
 // overrunDepth and overrunNodes are how far past its bounds a draw still tries
 // recursive rules after the others (order).
 const overrunDepth, overrunNodes = 8, 64
+
+// unit is a random number in [0, 1) made of the high bits of the draw's source (not
+// the low ones, as rand.Float64): a source whose numbers are small integers with
+// their bits reversed (a rapid draw, shrunk toward 0) gives its randomness there, and
+// 0 is the first of the choices (weightedPerm: the candidate listed first).
+func (s *draw) unit() float64 {
+	return float64(s.r.Uint64()>>11) / (1 << 53)
+}

@@ -50,7 +50,7 @@ func TestFindBenchmarkBugs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			g, err := l.NewTypedGenerator(sem.GenOptions{MaxDepth: 3})
+			g, err := l.NewTypedGenerator(huntOptions)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -77,6 +77,58 @@ func TestFindBenchmarkBugs(t *testing.T) {
 			} else {
 				t.Logf("%-16s %8.3f s  %6d terms  %s", name, took.Seconds(), n, cex)
 			}
+		}
+	}
+}
+
+// huntOptions are the random derivations' options of the bug hunt: a depth bound of
+// 3, small programs drawn fast (a bug that shows in a small program is found
+// sooner than in a large one, which takes longer to draw and to check).
+var huntOptions = sem.GenOptions{MaxDepth: 3}
+
+// TestBenchmarkBaseModels: nothing found on the unbugged models (issue 27's target):
+// 100,000 programs drawn from random derivations of each base model's typing
+// judgment, as TestFindBenchmarkBugs draws them, every one and every term it reduces
+// to within 50 steps satisfies the benchmark's property (violates). It runs on
+// purpose, a few minutes of CPU: INTERDERIVE_LONG=1 (docs/redexbench.md).
+func TestBenchmarkBaseModels(t *testing.T) {
+	if os.Getenv("INTERDERIVE_LONG") == "" {
+		t.Skip("100,000 programs a model run on purpose: INTERDERIVE_LONG=1 (docs/redexbench.md)")
+	}
+	const draws = 100000
+	for _, family := range []string{"stlc+lists", "poly-stlc"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "redexbench", family, "base.sem"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := sem.Load(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := l.NewTypedGenerator(huntOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(27, 100000))
+		start, seen, failed, found := time.Now(), map[string]bool{}, 0, 0
+		for range draws {
+			p, _, err := g.GenerateTyped(r)
+			if err != nil {
+				failed++
+				continue
+			}
+			seen[sem.Format(p)] = true
+			if violates(l, p) {
+				found++
+				if found <= 3 {
+					t.Errorf("%s/base.sem: %s violates the benchmark's property", family, sem.Format(p))
+				}
+			}
+		}
+		t.Logf("%s/base.sem: %d programs (%d distinct), %d draws failed, %d violate the property, %v",
+			family, draws-failed, len(seen), failed, found, time.Since(start).Round(time.Millisecond))
+		if failed > 0 {
+			t.Errorf("%s: %d of %d draws built no program", family, failed, draws)
 		}
 	}
 }
