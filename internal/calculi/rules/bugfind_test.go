@@ -75,7 +75,7 @@ func TestFindBenchmarkBugs(t *testing.T) {
 			if cex == "" {
 				t.Errorf("%-16s none in %s (%d terms)", name, budget, n)
 			} else {
-				t.Logf("%-16s %8.3f s  %6d terms  %s", name, took.Seconds(), n, cex)
+				t.Logf("%-16s %10v  %6d terms  %s", name, took.Round(time.Microsecond), n, cex)
 			}
 		}
 	}
