@@ -24,10 +24,23 @@ import (
 // and as the draw's goals grow in number; past the bounds (depth, goals) the rules
 // without a recursive premise are tried first (then, a little past, the recursive
 // ones, least height first; where a judgment has neither, those of least height),
-// so that every goal closes and a derivation's size is bounded. A
-// goal tries at most 1+Retries rules; a rule that fails is undone (its bindings, on a
-// trail). A draw has a budget of unification steps; a draw that fails is restarted,
-// at most Restarts times, and then the error is ErrNoDerivation.
+// so that every goal closes and a derivation's size is bounded. A rule that fails is
+// undone (its bindings, on a trail); a goal tries at most 1+Retries rules that did
+// some work before failing (a premise, a call narrowed), and any number that fail at
+// once (a conclusion or an equation that does not unify), so that a goal whose terms
+// are known finds the rules that fit it. A draw has a budget of unification steps;
+// a draw that fails is restarted, at most Restarts times, and then the error is
+// ErrNoDerivation.
+//
+// Each draw has weights of its own (swarm testing, Groce et al., ISSTA 2012): every
+// rule and every function clause weighs 1 or, one time in two, a tenth, within its
+// group (rules with a recursive premise, rules without), so that the depth decides
+// how large a derivation grows and the draw's weights what it is made of; a
+// combination the average weights make rare (a constant applied to the result of
+// another) is common in some draws. A rule's equations between terms that compute
+// nothing, (where (= σ σ_3)), are unified before its premises, so that a premise is
+// drawn knowing them (t-app's argument of the function's domain type, not of any type
+// and then compared).
 //
 // The modes do not matter to a draw: every position is unified, inputs and outputs
 // alike. What unification cannot decide waits until its arguments are ground: (!= A
@@ -37,10 +50,15 @@ import (
 // Redex generates through metafunctions: a clause chosen at random has its patterns
 // unified with the arguments and its right-hand side with the result (its conditions
 // added), which binds the arguments early; the call is still made once they are
-// ground, so that a clause guessed where an earlier one applies fails then. At the end the logic variables left are ground to
+// ground, so that a clause guessed where an earlier one applies fails then; a clause
+// is not guessed where an earlier one surely applies already (its patterns match
+// and its equations hold without binding the call's variables: (t-subst α α τ)'s
+// second clause, not its third). At the end the logic variables left are ground to
 // small random terms of their sorts (a name that the pending (!= ...) do not rule
-// out, an integer, a term of the grammar), and the constraints still waiting are
-// decided. The derivation is then one the search (Judge) finds too: syntactic
+// out, an integer, a term of the grammar), but for the result of a call that waits
+// (the call computes it), and the constraints still waiting are decided: a call's
+// result that is a variable of its own arguments (a clause narrowed that returns
+// one, (t-subst α α τ) = τ) is grounded, and the call made then. The derivation is then one the search (Judge) finds too: syntactic
 // equality implies the α-equivalence that = and the matching of the search use.
 //
 // Decisions: the depth counts the nesting of premises of one group of mutually
@@ -59,6 +77,10 @@ type GenOptions struct {
 	// MaxDepth bounds the nesting of recursive premises (default 5, at most 10): past
 	// it, the rules that close quickly are tried first.
 	MaxDepth int
+	// MinDepth, when it is from 1 to MaxDepth, makes the depth bound of each draw
+	// vary: drawn uniformly from MinDepth to MaxDepth, so that small programs and
+	// large ones alternate (default 0: every draw's bound is MaxDepth).
+	MinDepth int
 	// MaxNodes bounds the goals of a draw (default 16 MaxDepth, at most 256): past it, as past
 	// MaxDepth, only the rules that close quickly are tried, so that a derivation's
 	// size grows linearly with the bound, not exponentially (the branching of rules
@@ -76,12 +98,20 @@ type GenOptions struct {
 	// RecWeight is the weight of a recursive rule at depth 0, decreasing linearly to 0
 	// at MaxDepth, and as the draw's goals near MaxNodes (default 2); a rule without a
 	// recursive premise weighs (depth+1) / (MaxDepth+1), or the fraction of MaxNodes
-	// the draw's goals are if more, increasing to 1 at the bounds: derivations seldom stop at their
-	// root (a program that is one leaf), and seldom go past the bound.
+	// the draw's goals are if more, to the power LeafPower, increasing to 1 at the
+	// bounds: derivations seldom stop at their root (a program that is one leaf), and
+	// seldom go past the bound.
 	RecWeight float64
 	// Names are the names binders and variables are given (default x, y, z): few, so
 	// that binders shadow one another.
 	Names []string
+	// LeafPower is the power the weight of a rule without a recursive premise is
+	// raised to (default 3: 1/216 at the root of depth bound 5, 1/8 half-way): the
+	// higher, the fewer small programs, drawn again and again.
+	LeafPower float64
+	// Uniform turns off the draws' own weights (swarm): each draw then weighs the
+	// rules of a judgment and the clauses of a function alike.
+	Uniform bool
 }
 
 // maxDepth is the greatest depth bound a draw takes: past about ten, rules with
@@ -102,6 +132,9 @@ func (o GenOptions) withDefaults() GenOptions {
 		o.MaxDepth = 5
 	}
 	o.MaxDepth = min(o.MaxDepth, maxDepth)
+	if o.MinDepth <= 0 || o.MinDepth > o.MaxDepth {
+		o.MinDepth = o.MaxDepth
+	}
 	if o.MaxNodes <= 0 {
 		o.MaxNodes = min(16*o.MaxDepth, maxNodes)
 	}
@@ -119,6 +152,9 @@ func (o GenOptions) withDefaults() GenOptions {
 		o.Restarts = 20
 	case o.Restarts < 0:
 		o.Restarts = 0
+	}
+	if o.LeafPower <= 0 {
+		o.LeafPower = 3
 	}
 	if o.RecWeight <= 0 {
 		o.RecWeight = 2
@@ -143,7 +179,12 @@ type DerivationGenerator struct {
 	// own (a premise of its group).
 	recursive map[*Inference]bool
 	reach     map[*Judgment]map[*Judgment]bool
-	has       map[*Sort]bool // the sorts with closed terms
+	all       []*Judgment // j and the file's judgments
+	// byRank lists each judgment's rules that close, those without a recursive
+	// premise first, each by its height: the order a goal lists its candidates in
+	// (order), so that the first choice, a draw's 0, is the smallest derivation.
+	byRank map[*Judgment][]*Inference
+	has    map[*Sort]bool // the sorts with closed terms
 }
 
 // NewDerivationGenerator prepares random derivations of j. A judgment without a
@@ -154,6 +195,7 @@ func (l *Language) NewDerivationGenerator(j *Judgment, opts GenOptions) (*Deriva
 		rank: map[*Inference]int{}, recursive: map[*Inference]bool{}, reach: map[*Judgment]map[*Judgment]bool{},
 		has: Inhabited(l)}
 	all := append([]*Judgment{j}, l.Judgments...)
+	g.all = all
 	for _, x := range all {
 		g.height[x] = -1
 	}
@@ -215,6 +257,25 @@ func (l *Language) NewDerivationGenerator(j *Judgment, opts GenOptions) (*Deriva
 			}
 		}
 	}
+	g.byRank = map[*Judgment][]*Inference{}
+	for _, x := range all {
+		var rs []*Inference
+		for _, r := range x.Rules {
+			if _, ok := g.rank[r]; ok {
+				rs = append(rs, r)
+			}
+		}
+		slices.SortStableFunc(rs, func(a, b *Inference) int {
+			if g.recursive[a] != g.recursive[b] {
+				if g.recursive[a] {
+					return 1
+				}
+				return -1
+			}
+			return g.rank[a] - g.rank[b]
+		})
+		g.byRank[x] = rs
+	}
 	return g, nil
 }
 
@@ -271,22 +332,38 @@ func (g *DerivationGenerator) GenerateTyped(r *rand.Rand) (program, typ *Term, e
 			return nil, nil, err
 		}
 	}
-	_, args, err := g.Generate(in, r)
+	s, _, err := g.generate(in, r)
 	if err != nil {
 		return nil, nil, err
 	}
-	return args[ty.Program], args[ty.Type], nil
+	// The root's arguments only: the derivation's other nodes are not built.
+	return s.toTerm(s.root[ty.Program]), s.toTerm(s.root[ty.Type]), nil
 }
 
 // Generate draws a random derivation of the generator's judgment (see
 // GenerateDerivation).
 func (g *DerivationGenerator) Generate(inputs []*Term, r *rand.Rand) (*Derivation, []*Term, error) {
+	s, n, err := g.generate(inputs, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := s.derivation(n)
+	return d, d.Args, nil
+}
+
+// generate draws a derivation: the draw that made it, with its root's arguments
+// (draw.root), and its root node.
+func (g *DerivationGenerator) generate(inputs []*Term, r *rand.Rand) (*draw, *dnode, error) {
 	j := g.j
 	if len(inputs) != len(j.Params) {
 		return nil, nil, fmt.Errorf("%s takes %d arguments, not %d", j.Name, len(j.Params), len(inputs))
 	}
 	for range g.opts.Restarts + 1 {
-		s := &draw{g: g, r: r}
+		s := &draw{g: g, r: r, maxDepth: g.opts.MaxDepth}
+		if g.opts.MinDepth < g.opts.MaxDepth {
+			s.maxDepth = g.opts.MinDepth + r.IntN(g.opts.MaxDepth-g.opts.MinDepth+1)
+		}
+		s.swarm()
 		args := make([]*gterm, len(inputs))
 		for i, t := range inputs {
 			if t == nil {
@@ -307,8 +384,8 @@ func (g *DerivationGenerator) Generate(inputs []*Term, r *rand.Rand) (*Derivatio
 			}
 			continue
 		}
-		d := s.derivation(n)
-		return d, d.Args, nil
+		s.root = args
+		return s, n, nil
 	}
 	return nil, nil, fmt.Errorf("%w: %s, %d draws", ErrNoDerivation, j.Name, g.opts.Restarts+1)
 }
@@ -326,20 +403,31 @@ func argMeta(a Arg) MetaSort {
 
 // draw is a derivation under construction.
 type draw struct {
-	g       *DerivationGenerator
-	r       *rand.Rand
-	vars    []gvar
-	trail   []int         // the variables bound, in order
-	pend    []*constraint // the constraints, decided (done) or waiting
-	decided []*constraint // those decided, in order, for undo
-	steps   int
+	g        *DerivationGenerator
+	r        *rand.Rand
+	maxDepth int      // the draw's depth bound (GenOptions.MinDepth)
+	root     []*gterm // the arguments of the goal drawn
+	vars     []gvar
+	trail    []int         // the variables bound, in order
+	pend     []*constraint // the constraints, decided (done) or waiting
+	decided  []*constraint // those decided, in order, for undo
+	steps    int
 	// nodes counts the goals of the derivation (those of rules abandoned not).
 	nodes int
 	// narrowing counts the calls being narrowed, one inside another.
 	narrowing int
+	// work counts the goals solved and the calls narrowed: a rule or clause tried
+	// counts against Retries only if it did some (a premise, a call narrowed) before
+	// failing, so that those whose conclusion or patterns do not unify are skipped
+	// for free, and a goal whose terms are known finds the rules that fit it.
+	work int
 	// exhausted says that the budget of unification steps is spent.
 	exhausted bool
 	err       error // an error of the rule file (a pattern a draw cannot build)
+	// ruleW and clauseW are the draw's own weights of rules and clauses (swarm):
+	// nil when the options say Uniform.
+	ruleW   map[*Inference]float64
+	clauseW map[*Clause]float64
 }
 
 // dnode is a node of the derivation under construction.
@@ -366,84 +454,23 @@ func (s *draw) derivation(n *dnode) *Derivation {
 // rules in a random order, at most 1+Retries of them.
 func (s *draw) solve(j *Judgment, args []*gterm, depth int) (*dnode, bool) {
 	s.nodes++
-	rules := s.order(j, depth)
-	for i, r := range rules {
-		if i > s.g.opts.Retries || s.exhausted || s.err != nil {
+	s.work++
+	tries := 0
+	for _, r := range s.order(j, depth) {
+		if tries > s.g.opts.Retries || s.exhausted || s.err != nil {
 			break
 		}
-		m := s.mark()
+		m, w := s.mark(), s.work
 		if n, ok := s.apply(j, r, args, depth); ok {
 			return n, true
 		}
 		s.undo(m)
+		if s.work != w {
+			tries++ // a rule that failed at its conclusion or conditions is free
+		}
 	}
 	return nil, false
 }
-
-// order is the rules a goal of j at depth tries, in a random order: the rules that
-// can close, recursive ones weighted by how far depth is from the bound. Past the
-// bound (of depth, or of the draw's goals), the rules without a recursive premise
-// come first, in a random order, then, a little past it (overrun), the recursive
-// ones, least height first: a goal whose terms are already fixed (a function's type)
-// may need one (a λ), and each such step is one the terms bound. Where a judgment
-// has neither, the rules of least height.
-func (s *draw) order(j *Judgment, depth int) []*Inference {
-	g := s.g
-	var cands, then []*Inference
-	var ws []float64
-	past := depth >= g.opts.MaxDepth || s.nodes >= g.opts.MaxNodes
-	overrun := depth < g.opts.MaxDepth+overrunDepth && s.nodes < g.opts.MaxNodes+overrunNodes
-	for _, r := range j.Rules {
-		if _, ok := g.rank[r]; !ok {
-			continue // a premise that cannot close
-		}
-		w := max(float64(depth+1)/float64(g.opts.MaxDepth+1), float64(s.nodes)/float64(g.opts.MaxNodes))
-		if g.recursive[r] {
-			if past {
-				if overrun {
-					then = append(then, r)
-				}
-				continue
-			}
-			w = g.opts.RecWeight * min(float64(g.opts.MaxDepth-depth)/float64(g.opts.MaxDepth),
-				float64(g.opts.MaxNodes-s.nodes)/float64(g.opts.MaxNodes))
-		}
-		if past {
-			w = 1
-		}
-		cands, ws = append(cands, r), append(ws, w)
-	}
-	if len(cands) == 0 && len(then) == 0 { // a judgment whose every rule recurses
-		for _, r := range j.Rules {
-			if h, ok := g.rank[r]; ok && h == g.height[j] {
-				cands, ws = append(cands, r), append(ws, 1)
-			}
-		}
-	}
-	// A weighted random permutation: each rule drawn in turn with probability
-	// proportional to its weight among those left.
-	out := make([]*Inference, 0, len(cands)+len(then))
-	for len(cands) > 0 {
-		total := 0.0
-		for _, w := range ws {
-			total += w
-		}
-		x, i := s.r.Float64()*total, 0
-		for ; i < len(ws)-1 && x >= ws[i]; i++ {
-			x -= ws[i]
-		}
-		out = append(out, cands[i])
-		cands = append(cands[:i], cands[i+1:]...)
-		ws = append(ws[:i], ws[i+1:]...)
-	}
-	s.r.Shuffle(len(then), func(a, b int) { then[a], then[b] = then[b], then[a] })
-	slices.SortStableFunc(then, func(a, b *Inference) int { return g.rank[a] - g.rank[b] })
-	return append(out, then...)
-}
-
-// overrunDepth and overrunNodes are how far past its bounds a draw still tries
-// recursive rules after the others (order).
-const overrunDepth, overrunNodes = 8, 64
 
 // apply derives the goal j on args by the rule r: its conclusion unified with the
 // goal, its premises left to right.
@@ -459,8 +486,26 @@ func (s *draw) apply(j *Judgment, r *Inference, args []*gterm, depth int) (*dnod
 		return nil, false
 	}
 	n := &dnode{j: j, r: r, args: args}
-	for _, pr := range r.Premises {
+	// The equations between terms that compute nothing first: they only unify, and
+	// so a premise after them is drawn knowing what they say (t-app's argument drawn
+	// of the function's domain type, (where (= σ σ_3)), not of any type and then
+	// compared).
+	early := make([]bool, len(r.Premises))
+	for i, pr := range r.Premises {
+		if c := pr.Cond; c != nil && c.Kind == CondEq && !computes(c.Args[0]) && !computes(c.Args[1]) {
+			early[i] = true
+			if !s.cond(c, slots) {
+				return nil, false
+			}
+		}
+	}
+	if !s.wake() {
+		return nil, false
+	}
+	for i, pr := range r.Premises {
 		switch {
+		case early[i]:
+			continue
 		case pr.Cond != nil:
 			if !s.cond(pr.Cond, slots) {
 				return nil, false
@@ -603,7 +648,10 @@ func (s *draw) finish() bool {
 		computed := map[int]bool{}
 		for _, c := range s.pend {
 			if !c.done && c.out != nil {
-				if o := s.deref(c.out); o.k == gVar {
+				// Not a variable of the call's own arguments (a clause narrowed that
+				// gives one of them, (t-subst α α τ) = τ): that one is grounded, and
+				// the call made then.
+				if o := s.deref(c.out); o.k == gVar && !slices.ContainsFunc(c.args, func(a *gterm) bool { return s.occurs(o.id, a) }) {
 					computed[o.id] = true
 				}
 			}

@@ -35,6 +35,9 @@ type constraint struct {
 	prim *Prim
 	j    *Judgment
 	pos  Pos
+	// wait is 1 + the variable that its arguments waited on when last looked at
+	// (ready), 0 for none.
+	wait int
 }
 
 // wake decides every waiting constraint whose arguments are ground, until none is
@@ -58,13 +61,20 @@ func (s *draw) wake() bool {
 	return true
 }
 
-// ready reports whether c's arguments are ground.
+// ready reports whether c's arguments are ground. The variable that held it back
+// last is looked at first (c.wait): while it is unbound, c is not ready, and the
+// arguments are not walked again.
 func (s *draw) ready(c *constraint) bool {
+	if w := c.wait - 1; w >= 0 && w < len(s.vars) && s.vars[w].ref == nil {
+		return false
+	}
 	for _, a := range c.args {
-		if !s.ground(a) {
+		if id := s.unbound(a); id >= 0 {
+			c.wait = id + 1
 			return false
 		}
 	}
+	c.wait = 0
 	return true
 }
 
@@ -154,16 +164,31 @@ func (s *draw) narrow(c *constraint) bool {
 		return true
 	}
 	s.narrowing++
+	s.work++
 	defer func() { s.narrowing-- }()
-	for i, k := range s.r.Perm(len(f.Clauses)) {
-		if i > s.g.opts.Retries || s.exhausted || s.err != nil {
+	tries := 0
+	ws := make([]float64, len(f.Clauses))
+	for i, cl := range f.Clauses {
+		ws[i] = 1
+		if w, ok := s.clauseW[cl]; ok {
+			ws[i] = w
+		}
+	}
+	for _, k := range s.weightedPerm(ws) {
+		if tries > s.g.opts.Retries || s.exhausted || s.err != nil {
 			break
 		}
-		m := s.mark()
+		if s.shadowed(c, f.Clauses[:k]) {
+			continue // an earlier clause applies: this one would not be the call's
+		}
+		m, w := s.mark(), s.work
 		if s.clause(c, f.Clauses[k]) {
 			return true
 		}
 		s.undo(m)
+		if s.work != w {
+			tries++ // a clause whose patterns or conditions fail at once is free
+		}
 	}
 	return false
 }
@@ -184,4 +209,85 @@ func (s *draw) clause(c *constraint, cl *Clause) bool {
 	}
 	t := s.inst(cl.RHS, slots)
 	return t != nil && s.unify(c.out, t)
+}
+
+// shadowed reports whether one of the clauses earlier (the clauses before the one
+// narrowed) surely applies to the call c as its arguments are now: the function
+// takes the first clause that applies, so that a later one guessed would fail when
+// the call is made.
+func (s *draw) shadowed(c *constraint, earlier []*Clause) bool {
+	for _, cl := range earlier {
+		if s.surely(c, cl) {
+			return true
+		}
+	}
+	return false
+}
+
+// surely reports whether the clause cl applies to the call c whatever its logic
+// variables become: its patterns match the arguments and its conditions (=, match,
+// != only) hold without binding a variable of theirs. Anything else (a call in a
+// pattern, a condition that waits) is not sure. The draw is left as it was.
+func (s *draw) surely(c *constraint, cl *Clause) bool {
+	for _, p := range cl.Args {
+		if computes(p) {
+			return false
+		}
+	}
+	for _, w := range cl.Where {
+		if w.Kind != CondEq && w.Kind != CondMatch && w.Kind != CondNe {
+			return false
+		}
+		for _, a := range w.Args {
+			if computes(a) {
+				return false
+			}
+		}
+	}
+	m := s.mark()
+	defer s.undo(m)
+	slots := make([]*gterm, cl.Metas)
+	for i, p := range cl.Args {
+		t := s.inst(p, slots)
+		if t == nil || !s.unify(t, c.args[i]) {
+			return false
+		}
+	}
+	for _, w := range cl.Where {
+		if !s.cond(w, slots) {
+			return false
+		}
+	}
+	for _, id := range s.trail[m.trail:] {
+		if id < m.vars {
+			return false // it binds what the call's arguments leave open
+		}
+	}
+	// Only the clause's own constraints (its (!= ...), its metavariables' classes)
+	// can be decided now: no variable from before is bound.
+	for _, x := range s.pend[m.pend:] {
+		if !s.ready(x) {
+			return false
+		}
+		x.done = true
+		s.decided = append(s.decided, x)
+		if !s.fire(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// computes reports whether the pattern p has a call, a prim or a substitution in it.
+func computes(p *Pattern) bool {
+	switch p.Kind {
+	case PatCall, PatPrim, PatSubst:
+		return true
+	}
+	for _, a := range p.Args {
+		if computes(a) {
+			return true
+		}
+	}
+	return false
 }

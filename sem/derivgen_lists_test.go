@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/sem"
@@ -17,18 +18,28 @@ import (
 // (where (match τ (lookup Γ x))); and a judgment with a premise (not (J ...)) added
 // to stlc.sem.
 
-// TestGenerateTypedLists: every program drawn from stlc+lists's typeof is typed by
-// the search with the generated type, and every rule of typeof (t-const, t-var, t-lam,
-// t-app, as base.sem names them) concludes some derivation.
-func TestGenerateTypedLists(t *testing.T) {
+// listsLang loads Redex's stlc+lists, testdata/redexbench/stlc+lists/base.sem.
+func listsLang(tb testing.TB) *sem.Language {
+	tb.Helper()
 	src, err := os.ReadFile(filepath.Join("..", "testdata", "redexbench", "stlc+lists", "base.sem"))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	l, err := sem.Load(src)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	return l
+}
+
+// TestGenerateTypedLists: every program drawn from stlc+lists's typeof is typed by
+// the search with the generated type, every node of its derivation is one the search
+// finds, at least 90% of the programs are distinct (issue 27's target), and every
+// rule of typeof (t-const, t-var, t-lam, t-app, as base.sem names them) and every
+// clause of const-type (each constant's type: nil, cons, hd, tl, +, the integers)
+// concludes some derivation.
+func TestGenerateTypedLists(t *testing.T) {
+	l := listsLang(t)
 	g, err := l.NewTypedGenerator(sem.GenOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +51,7 @@ func TestGenerateTypedLists(t *testing.T) {
 	if testing.Short() {
 		draws = 300
 	}
-	typed, seen, used := 0, map[string]bool{}, map[string]bool{}
+	typed, seen, used, consts := 0, map[string]bool{}, map[string]bool{}, map[string]int{}
 	for range draws {
 		d, args, err := g.Generate([]*sem.Term{empty, nil, nil}, r)
 		if errors.Is(err, sem.ErrNoDerivation) {
@@ -61,6 +72,13 @@ func TestGenerateTypedLists(t *testing.T) {
 			n := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			used[n.Rule.Name] = true
+			if n.Rule.Name == "t-const" {
+				c := sem.Format(n.Args[1])
+				if n.Args[1].Op == sem.TermInt {
+					c = "0" // any integer
+				}
+				consts[c]++
+			}
 			stack = append(stack, n.Premises...)
 		}
 	}
@@ -68,9 +86,81 @@ func TestGenerateTypedLists(t *testing.T) {
 	if typed < draws*95/100 {
 		t.Errorf("%d typed programs of %d draws, want at least 95%%", typed, draws)
 	}
+	if len(seen) < draws*9/10 {
+		t.Errorf("%d distinct programs of %d draws, want at least 90%%", len(seen), draws)
+	}
 	for _, want := range []string{"t-const", "t-var", "t-lam", "t-app"} {
 		if !used[want] {
 			t.Errorf("no derivation uses %s", want)
+		}
+	}
+	for _, c := range []string{"nil", "cons", "hd", "tl", "+", "0"} {
+		if consts[c] == 0 {
+			t.Errorf("no derivation types the constant %s", c)
+		}
+	}
+	t.Logf("constants typed by t-const: %v", consts)
+}
+
+// TestGenerateTypedLists10k is issue 27's target: 10,000 well-typed programs of the
+// stlc+lists grammar drawn in under 10 s, at least 90% of them distinct, each typed
+// by the search (TypeOf: the judgment run by its modes, independent of the
+// generator) with the generated type. The time is the draws' only, the checks apart;
+// the depth bound is 4 (the default 5 draws programs about twice as large, as
+// distinct, twice as slow).
+func TestGenerateTypedLists10k(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 draws: BenchmarkGenerateTypedLists measures one")
+	}
+	l := listsLang(t)
+	g, err := l.NewTypedGenerator(sem.GenOptions{MaxDepth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(27, 2))
+	const draws = 10000
+	progs, types := make([]*sem.Term, 0, draws), make([]*sem.Term, 0, draws)
+	start := time.Now()
+	for range draws {
+		p, ty, err := g.GenerateTyped(r)
+		if err != nil {
+			t.Fatal(err) // ErrNoDerivation too: every draw must give a program
+		}
+		progs, types = append(progs, p), append(types, ty)
+	}
+	took := time.Since(start)
+	seen, size := map[string]bool{}, 0
+	for i, p := range progs {
+		got, _, err := l.TypeOf(p, interderive.Options{})
+		if err != nil || got == nil || !sem.AlphaEqual(got, types[i]) {
+			t.Fatalf("%s: generated type %s, typing gives %v (%v)", sem.Format(p), sem.Format(types[i]), got, err)
+		}
+		f := sem.Format(p)
+		seen[f] = true
+		size += len(f)
+	}
+	t.Logf("%d programs drawn in %v, all typed by the search; %d distinct (%.1f%%), mean length %d bytes",
+		draws, took.Round(time.Millisecond), len(seen), 100*float64(len(seen))/draws, size/draws)
+	if len(seen) < draws*9/10 {
+		t.Errorf("%d distinct programs of %d, want at least 90%%", len(seen), draws)
+	}
+	if took > 10*time.Second {
+		t.Errorf("%d programs took %v to draw, want under 10 s", draws, took)
+	}
+}
+
+// BenchmarkGenerateTypedLists: a well-typed program of stlc+lists a draw, depth
+// bound 4 (TestGenerateTypedLists10k's).
+func BenchmarkGenerateTypedLists(b *testing.B) {
+	l := listsLang(b)
+	g, err := l.NewTypedGenerator(sem.GenOptions{MaxDepth: 4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for b.Loop() {
+		if _, _, err := g.GenerateTyped(r); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -172,20 +172,20 @@ func (s *draw) occurs(id int, t *gterm) bool {
 	return false
 }
 
-// ground reports whether t has no unbound variable.
-func (s *draw) ground(t *gterm) bool {
+// unbound is an unbound variable of t, -1 if t is ground.
+func (s *draw) unbound(t *gterm) int {
 	t = s.deref(t)
 	switch t.k {
 	case gVar:
-		return false
+		return t.id
 	case gCon:
 		for _, a := range t.args {
-			if !s.ground(a) {
-				return false
+			if id := s.unbound(a); id >= 0 {
+				return id
 			}
 		}
 	}
-	return true
+	return -1
 }
 
 // toTerm is the ground t as a term (nil if a variable is unbound).

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/interderive/interderive/sem"
 	"pgregory.net/rapid"
@@ -133,3 +134,23 @@ func smallest(cons []*sem.Con) []*sem.Con {
 	}
 	return out
 }
+
+// choices is a source of random numbers (math/rand/v2's Source) drawn from rapid, one
+// draw a number, for the random derivations of drawTyped: a derivation is then made
+// of rapid's draws, and rapid shrinks a counterexample by shrinking them, each
+// shrunk candidate a derivation again (a well-typed program). rapid draws small
+// integers more often than large ones, and shrinks toward 0: a number is its draw
+// with its bits reversed, so that its high bits, which the choices of a derivation
+// read, are the draw's random low bits, and a draw shrunk to 0 makes the first
+// choice, the smallest (a rule without a recursive premise, the first clause, the
+// smallest term: sem's order of candidates).
+type choices struct {
+	t   *rapid.T
+	gen *rapid.Generator[uint64]
+}
+
+// newChoices is the source of t's draws.
+func newChoices(t *rapid.T) choices { return choices{t: t, gen: rapid.Uint64()} }
+
+// Uint64 is the next draw, its bits reversed.
+func (c choices) Uint64() uint64 { return bits.Reverse64(c.gen.Draw(c.t, "choice")) }

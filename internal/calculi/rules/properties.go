@@ -42,16 +42,15 @@ func (c Calculus) stated() []*sem.Property {
 }
 
 // drawTyped draws a program the typing judgment types and its type: first from a
-// random derivation of the judgment (sem's GenerateTyped, from a seed rapid draws),
+// random derivation of the judgment (sem's GenerateTyped, its choices rapid's draws),
 // the type the one typing gives (TypeOf: the search's, should the judgment relate a
 // program to several types); failing that, programs of the grammar until the judgment
 // types one, at most typedDraws of them: the program and its type, or the last drawn
-// and nil. A program from a seed shrinks as the seed does (to another program), not
-// node by node as the grammar's do.
+// and nil. A derivation's random choices are rapid's draws (choices): it shrinks as
+// they do, to smaller derivations, each a well-typed program.
 func (c Calculus) drawTyped(t *rapid.T, size int) (*sem.Term, *sem.Term) {
 	if g, err := c.Lang.NewTypedGenerator(sem.GenOptions{MaxDepth: max(size, 1)}); err == nil {
-		seed := rapid.Uint64().Draw(t, "derivation-seed")
-		if p, _, err := g.GenerateTyped(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))); err == nil {
+		if p, _, err := g.GenerateTyped(rand.New(newChoices(t))); err == nil {
 			if ty, _, err := c.Lang.TypeOf(p, interderive.Options{Timeout: typingBudget}); err == nil && ty != nil {
 				return p, ty
 			}
