@@ -16,6 +16,7 @@ import (
 	"github.com/interderive/interderive/lambda"
 	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
+	"github.com/interderive/interderive/sem/semlambda"
 )
 
 // The λ-calculus twice: the hand-written package lambda, and testdata/rules/cbv.sem
@@ -27,7 +28,9 @@ import (
 var lambdaData = filepath.Join("..", "..", "..", "testdata", "lambda")
 
 // typedTerms translates the λ-calculus's programs, types and answers into cbv.sem's
-// terms, annotations included (sem/semlambda erases them): \x:S. e is (lam x S e),
+// terms, annotations included, written here apart from sem/semlambda (which the
+// stages' lockstep tests use), and TestLambdaTypes checks that the two translate
+// every program alike: \x:S. e is (lam x S e),
 // letrec f:T = \x:S. e in b is (letrec f T x S e b), Int is (int) and S -> T is
 // (arrow S T). It is the meta-level translation of the syntax, one constructor for
 // one, and every node keeps its position.
@@ -202,6 +205,13 @@ func TestLambdaTypes(t *testing.T) {
 		t.Fatal("cbv.sem names no typing judgment")
 	}
 	tt := newTypedTerms(t, l)
+	tr, err := semlambda.New(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tr.Typed() {
+		t.Fatal("sem/semlambda erases cbv.sem's types")
+	}
 	files, err := filepath.Glob(filepath.Join(lambdaData, "*.lam"))
 	if err != nil {
 		t.Fatal(err)
@@ -227,6 +237,9 @@ func TestLambdaTypes(t *testing.T) {
 			e, err := tt.term(p)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if s, err := tr.Term(p); err != nil || sem.Format(s) != sem.Format(e) || !sem.AlphaEqual(s, e) {
+				t.Fatalf("sem/semlambda translates it as %s (%v), want %s", sem.Format(s), err, sem.Format(e))
 			}
 			handType, handErr := lambda.TypeOf(p)
 			ruleType, why, err := l.TypeOf(e, interderive.Options{Timeout: 10 * time.Second})

@@ -13,8 +13,7 @@ import (
 )
 
 // TestPrinter: closures of cbn.sem (untyped: (lam x t)) printed as the stages over
-// environments hold them, each case
-// by hand. (lam x (lam y (add x y))) expanded twice: the inner body (add x y) is under
+// environments hold them, each case by hand. (lam x (lam y (add x y))) expanded twice: the inner body (add x y) is under
 // (y ↦ ·) : (x ↦ ·) : ε, each environment named when first printed; x := 1 fills x's
 // entry (a copy of the chain up to it, (y ↦ ·) : (x ↦ 1[ε]) : ε, its tail defined
 // first, ρ3, since the head's definition, ρ4, refers to it). A name (a binder's variable)
