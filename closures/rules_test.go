@@ -34,8 +34,8 @@ func TestRulesLambdaRandom(t *testing.T) {
 	rulescases.LockstepRandom(t, checks, closures.Stage{}.Rules(), closures.Stage{}.Lambda(), reduction.Stage{}.Rules())
 }
 
-// TestRulesStuck: an ill-typed program stops with the program's run-time error, the
-// reason of the stuck shape, at the redex's position, as in the reduction semantics
+// TestRulesStuck: an untyped program of cbn.sem that meets a stuck shape stops with
+// the program's run-time error, the shape's reason, at the redex's position, as in the reduction semantics
 // (rulescases.StuckCases derives them).
 func TestRulesStuck(t *testing.T) {
 	rulescases.Stuck(t, closures.Stage{}.Rules(), rulescases.StuckCases...)

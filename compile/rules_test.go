@@ -49,7 +49,7 @@ func TestRulesContextAndLayers(t *testing.T) {
 }
 
 // TestRulesBudgets: a divergent program stops at its fuel, and at its timeout,
-// cleanly; ill-typed ones with their run-time errors at their redexes
+// cleanly; stuck ones of cbn.sem with their run-time errors at their redexes
 // (rulescases.StuckCases derives them).
 func TestRulesBudgets(t *testing.T) {
 	s := Stage{}.Rules()
@@ -59,15 +59,16 @@ func TestRulesBudgets(t *testing.T) {
 }
 
 // TestRulesAnswers: small programs of cbv.sem whose answers follow from its rules by
-// hand: ((λx. x + 1) 41) is 42 (beta, delta); let-bound and recursive functions.
+// hand: ((λx:Int. x + 1) 41) is 42 (beta, delta); if0's branches; a recursive
+// function (f : Int -> Int, its parameter n : Int).
 func TestRulesAnswers(t *testing.T) {
 	l := rulescases.Load(t, "cbv.sem")
 	for _, tc := range []struct{ src, want string }{
-		{"(app (lam x (add x 1)) 41)", "42"},
+		{"(app (lam x Int (add x 1)) 41)", "42"},
 		{"(if0 0 1 2)", "1"},
 		{"(if0 (add 1 0) 1 2)", "2"},
 		// f 3 with f n = if0 n 0 (n + f (n - 1)): 3 + 2 + 1 + 0.
-		{"(letrec f n (if0 n 0 (add n (app f (add n -1)))) (app f 3))", "6"},
+		{"(letrec f (Int -> Int) n Int (if0 n 0 (add n (app f (add n -1)))) (app f 3))", "6"},
 	} {
 		rulescases.Answers(t, l, tc.src, tc.want, Stage{}.Rules())
 	}

@@ -28,8 +28,8 @@ func TestRulesDeep(t *testing.T) {
 	rulescases.Deep(t, cps2.Stage{}.Rules(), sem.MaxNesting)
 }
 
-// TestRulesBudgets: a divergent program stops at its fuel, cleanly; an ill-typed one
-// with its run-time error at the redex (1:8, rulescases.StuckCases derives it).
+// TestRulesBudgets: a divergent program stops at its fuel, cleanly; a stuck one of
+// cbn.sem with its run-time error at the redex (1:8, rulescases.StuckCases derives it).
 func TestRulesBudgets(t *testing.T) {
 	rulescases.OutOfFuel(t, cps2.Stage{}.Rules())
 	rulescases.Stuck(t, cps2.Stage{}.Rules(), rulescases.StuckCases[3])

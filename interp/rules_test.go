@@ -49,8 +49,8 @@ func TestRulesContextAndLayers(t *testing.T) {
 	rulescases.CheckSuites(t, interp.Stage{}.Rules(), reduction.Stage{}.Rules(), 30)
 }
 
-// TestRulesBudgets: a divergent program stops at its fuel, cleanly; an ill-typed one
-// with its run-time error at the redex (1:8, rulescases.StuckCases derives it).
+// TestRulesBudgets: a divergent program stops at its fuel, cleanly; a stuck one of
+// cbn.sem with its run-time error at the redex (1:8, rulescases.StuckCases derives it).
 func TestRulesBudgets(t *testing.T) {
 	rulescases.OutOfFuel(t, interp.Stage{}.Rules())
 	rulescases.Stuck(t, interp.Stage{}.Rules(), rulescases.StuckCases[3])

@@ -62,19 +62,19 @@ func TestRulesMachineDeep(t *testing.T) {
 	rulescases.Deep(t, machine.Stage{}.Rules(), sem.MaxNesting)
 }
 
-// sumProgram is sum n = n + (n - 1) + ... + 0 by a non-tail recursion, in cbv.sem:
-// its terms grow with n, so that the naive reduction semantics, which decomposes
+// sumProgram is sum n = n + (n - 1) + ... + 0 by a non-tail recursion, in cbv.sem
+// (s : Int -> Int, its parameter k : Int): its terms grow with n, so that the naive reduction semantics, which decomposes
 // from the root at every contraction, takes time quadratic in n where the refocused
 // machine takes linear time.
 func sumProgram(n int) string {
-	return fmt.Sprintf("(letrec s k (if0 k 0 (add k (app s (sub k 1)))) (app s %d))", n)
+	return fmt.Sprintf("(letrec s (Int -> Int) k Int (if0 k 0 (add k (app s (sub k 1)))) (app s %d))", n)
 }
 
-// TestRulesDocExample: the program docs/rules.md gives as testdata/lambda/fib.lam
-// erased of its types computes fib 10 = 55 (that file's hand derivation), on both
+// TestRulesDocExample: the program docs/rules.md gives as testdata/lambda/fib.lam in
+// cbv.sem's syntax computes fib 10 = 55 (that file's hand derivation), on both
 // derived stages.
 func TestRulesDocExample(t *testing.T) {
-	rulescases.Answers(t, rulescases.Load(t, "cbv.sem"), `(letrec fib n
+	rulescases.Answers(t, rulescases.Load(t, "cbv.sem"), `(letrec fib (Int -> Int) n Int
   (if0 n 0 (if0 (sub n 1) 1 (add (app fib (sub n 1)) (app fib (sub n 2)))))
   (app fib 10))`, "55", reduction.Stage{}.Rules(), machine.Stage{}.Rules())
 }
@@ -117,6 +117,9 @@ func FuzzRules(f *testing.F) {
 		"(app (lam x (add x 1)) 2)",
 		"(letrec f x (if0 x 0 (add x (app f (sub x 1)))) (app f 3))",
 		"(letrec f f (if0 f 0 (add f 100)) (add (app f 1) (app f 0)))",
+		"(app (lam x Int (add x 1)) 2)",
+		"(letrec f (Int -> Int) x Int (if0 x 0 (add x (app f (sub x 1)))) (app f 3))",
+		"(letrec f (Int -> Int) f Int (if0 f 0 (add f 100)) (add (app f 1) (app f 0)))",
 		"(bang (app (lam x 7) (app (lam y y) 2)))",
 		"(let x (lam y y) (app x (app 1 2)))",
 		"(handle (add 1 (raise 2)) (lam x (raise (add x 1))))",
@@ -144,10 +147,11 @@ func FuzzRules(f *testing.F) {
 }
 
 // chainProgram builds, by a non-tail recursion, a function wrapped n times: f 0 is
-// \y. y, f k is \z. (f (k - 1)) z — a closure over a closure over ... n deep, whose
-// read-back nests n lambdas around the identity.
+// \y:Int. y, f k is \z:Int. (f (k - 1)) z — a closure over a closure over ... n deep,
+// whose read-back nests n lambdas around the identity. f : Int -> (Int -> Int): both
+// branches of its if0 are Int -> Int (t-lam; t-let with g : Int -> Int, t-app).
 func chainProgram(n int) string {
-	return fmt.Sprintf("(letrec f x (if0 x (lam y y) (let g (app f (sub x 1)) (lam z (app g z)))) (app f %d))", n)
+	return fmt.Sprintf("(letrec f (Int -> (Int -> Int)) x Int (if0 x (lam y Int y) (let g (app f (sub x 1)) (lam z Int (app g z)))) (app f %d))", n)
 }
 
 // lambdaDepth counts the lambdas along t's chain of bodies and function positions,
@@ -158,7 +162,7 @@ func lambdaDepth(t *sem.Term) int {
 		switch t.Con.Name {
 		case "lam":
 			n++
-			t = t.Args[1]
+			t = t.Args[2] // (lam x T t): the body after the parameter's type
 		case "app":
 			t = t.Args[0]
 		default:

@@ -91,8 +91,9 @@ func TestRulesBudgets(t *testing.T) {
 	rulescases.TimesOut(t, reduction.Stage{}.Rules())
 }
 
-// TestRulesStuck: an ill-typed program stops with a run-time error, the reason of the
-// stuck shape, at the redex's position (rulescases.StuckCases derives them).
+// TestRulesStuck: an untyped program of cbn.sem that meets a stuck shape stops with a
+// run-time error, the shape's reason, at the redex's position (rulescases.StuckCases
+// derives them).
 func TestRulesStuck(t *testing.T) {
 	rulescases.Stuck(t, reduction.Stage{}.Rules(), rulescases.StuckCases...)
 }

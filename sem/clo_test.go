@@ -10,7 +10,7 @@ import (
 // rules of substClosure (clo.go): a closure's environment is extended where it
 // shadows x, unchanged where it gives x already, and a name renames.
 func TestEnvSubst(t *testing.T) {
-	l := load(t, "cbv.sem")
+	l := load(t, "cbn.sem")
 	e := sem.NewEngine(l, sem.Environments)
 	one := sem.Leaf(read(t, l, "1"), nil)
 	// The body of (lam x (lam y (add x y))): x and y are shadowed, so x := 1 binds x.
@@ -43,7 +43,7 @@ func TestEnvSubst(t *testing.T) {
 // arguments, the binders' names shadowed (and a name in the binder's position). Under
 // substitution a term is its own look-up and expansion.
 func TestViewAndResolve(t *testing.T) {
-	l := load(t, "cbv.sem")
+	l := load(t, "cbn.sem")
 	five := sem.Leaf(read(t, l, "5"), nil)
 	x := read(t, l, "(lam x x)").Args[1] // the occurrence x
 	bound := sem.Leaf(x, (*sem.Env)(nil).Bind("x", five))

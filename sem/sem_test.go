@@ -161,7 +161,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestReadTerm(t *testing.T) {
-	l := load(t, "cbv.sem")
+	l := load(t, "cbn.sem")
 	ok := []struct{ src, want string }{
 		{"1", "1"},
 		{"-9223372036854775808", "-9223372036854775808"},
@@ -200,6 +200,29 @@ func TestReadTerm(t *testing.T) {
 	}
 }
 
+// TestReadTermTyped: cbv.sem's programs carry their types, written by the shapes of
+// the sort T (Int, and (S -> T) with its parentheses), and print as they are written.
+func TestReadTermTyped(t *testing.T) {
+	l := load(t, "cbv.sem")
+	for _, src := range []string{
+		"(app (lam x Int (add x 1)) 2)",
+		"(lam f (Int -> (Int -> Int)) (lam x ((Int -> Int) -> Int) x))",
+		"(letrec f (Int -> Int) x Int (app f x) (app f 0))",
+	} {
+		if got := sem.Format(read(t, l, src)); got != src {
+			t.Errorf("%s: got %s", src, got)
+		}
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"(lam x x)", "1:1: lam takes 3 arguments, not 2"},
+		{"(letrec f x (app f x) (app f 0))", "1:1: letrec takes 6 arguments, not 4"},
+	} {
+		if _, err := l.ReadTerm([]byte(tc.src)); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %s", tc.src, err, tc.want)
+		}
+	}
+}
+
 func TestReadTermDeep(t *testing.T) {
 	l := load(t, "cbv.sem")
 	n := sem.MaxNesting + 1
@@ -215,10 +238,11 @@ func TestReadTermDeep(t *testing.T) {
 }
 
 // TestSubst: capture-avoiding substitution on the declared binders, each expected
-// result derived by hand from the binders of cbv.sem (lam binds 0 in 1; let 0 in 2;
-// letrec 0 in 2 and 3, and 1 in 2) and the renaming rule (the binder primed).
+// result derived by hand from the binders of cbn.sem, the untyped λ-calculus (lam
+// binds 0 in 1; let 0 in 2; letrec 0 in 2 and 3, and 1 in 2) and the renaming rule
+// (the binder primed).
 func TestSubst(t *testing.T) {
-	l := load(t, "cbv.sem")
+	l := load(t, "cbn.sem")
 	// Each term is read closed under (lam x (lam y ...)) so that x and y may be free.
 	open := func(src string) *sem.Term {
 		e := read(t, l, "(lam x (lam y "+src+"))")
@@ -247,8 +271,35 @@ func TestSubst(t *testing.T) {
 	}
 }
 
-func TestAlphaEqual(t *testing.T) {
+// TestSubstTyped: substitution past the type arguments of cbv.sem's binders (lam binds
+// 0 in 2, over its parameter's type 1; letrec 0 in 4 and 5, and 2 in 4, over the
+// types 1 and 3), the cases of TestSubst with their types added: a type has no
+// variable, and is copied as it is.
+func TestSubstTyped(t *testing.T) {
 	l := load(t, "cbv.sem")
+	// Each term is read closed under (lam x Int (lam y Int ...)).
+	open := func(src string) *sem.Term {
+		e := read(t, l, "(lam x Int (lam y Int "+src+"))")
+		return e.Args[2].Args[2]
+	}
+	tests := []struct{ term, x, value, want string }{
+		{"(lam y Int (add x y))", "x", "1", "(lam y Int (add 1 y))"},
+		{"(lam x Int x)", "x", "1", "(lam x Int x)"},
+		{"(lam y (Int -> Int) (add x y))", "x", "y", "(lam y' (Int -> Int) (add y y'))"},
+		{"(letrec y (Int -> Int) x Int (app y x) (app x y))", "x", "1", "(letrec y (Int -> Int) x Int (app y x) (app 1 y))"},
+		{"(letrec f (Int -> Int) y Int (app x y) x)", "x", "y", "(letrec f (Int -> Int) y' Int (app y y') y)"},
+		{"(letrec y (Int -> Int) y Int (app x y) (app y x))", "x", "y", "(letrec y' (Int -> Int) y' Int (app y y') (app y' y))"},
+	}
+	for _, tc := range tests {
+		got := sem.Subst(open(tc.term), tc.x, open(tc.value))
+		if sem.Format(got) != tc.want {
+			t.Errorf("%s[%s := %s]: got %s, want %s", tc.term, tc.x, tc.value, got, tc.want)
+		}
+	}
+}
+
+func TestAlphaEqual(t *testing.T) {
+	l := load(t, "cbn.sem")
 	tests := []struct {
 		a, b string
 		want bool
@@ -273,7 +324,7 @@ func TestAlphaEqual(t *testing.T) {
 }
 
 func TestFreshName(t *testing.T) {
-	l := load(t, "cbv.sem")
+	l := load(t, "cbn.sem")
 	e := read(t, l, "(lam f (lam f' (app f f')))")
 	if got := sem.FreshName("f", e); got != "f''" {
 		t.Errorf("got %s, want f''", got)
@@ -281,7 +332,7 @@ func TestFreshName(t *testing.T) {
 }
 
 func TestIsValue(t *testing.T) {
-	l := load(t, "cbv.sem")
+	l := load(t, "cbn.sem")
 	E := l.Root()
 	tests := []struct {
 		src  string

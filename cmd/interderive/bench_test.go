@@ -228,7 +228,7 @@ func TestRedexModels(t *testing.T) {
 // TestBenchRuleFile: bench runs a rule file's programs (NAME.term.in, their settings
 // in ";" comments), the rule file found each of the three ways run finds it: --rules,
 // a "; semantics:" line, DIR.sem beside the program's directory. The program is
-// beta-delta.term's at n = 2: (\x. x + 1) 2 -> 2 + 1 (beta) -> 3 (delta), two
+// beta-delta.term's at n = 2: (\x:Int. x + 1) 2 -> 2 + 1 (beta) -> 3 (delta), two
 // contractions, by hand (testdata/rules/cbv/beta-delta.term). The table's title names
 // the file's language and the file. A program with no rule file is a usage error
 // before anything runs.
@@ -237,7 +237,7 @@ func TestBenchRuleFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const prog = "; sizes: 2\n; answer 2: 3\n(app (lam x (add x 1)) {n})\n"
+	const prog = "; sizes: 2\n; answer 2: 3\n(app (lam x Int (add x 1)) {n})\n"
 	root := t.TempDir()
 	files := map[string]string{
 		"lang.sem":           string(cbv),
@@ -281,13 +281,13 @@ func TestBenchRuleFile(t *testing.T) {
 }
 
 // TestBenchFailedRow: a run that fails measured nothing: its row is the stage, the
-// size and the error alone, with no time, spread, rate or heap. By hand, at n = 1
-// (testdata/rules/cbv/non-integer.term): (1 + (\y. y) (\x. x)) -> 1 + \x. x (beta),
-// stuck on cbv.sem's shape "+ applied to a non-integer", at the addition: line 2,
+// size and the error alone, with no time, spread, rate or heap. By hand, at n = 1, on
+// cbn.sem (untyped, so the program runs): (1 + (\y. y) (\x. x)) -> 1 + \x. x (beta),
+// stuck on cbn.sem's shape "+ applied to a non-integer", at the addition: line 2,
 // column 1 (line 1 is the sizes).
 func TestBenchFailedRow(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"stuck.term.in": "; sizes: 1\n(add {n} (app (lam y y) (lam x x)))\n"})
-	stdout, stderr, code := runCmd("bench", "--dir", dir, "--stage", "reduction,machine", "--rules", filepath.Join("..", "..", "testdata", "rules", "cbv.sem"))
+	stdout, stderr, code := runCmd("bench", "--dir", dir, "--stage", "reduction,machine", "--rules", filepath.Join("..", "..", "testdata", "rules", "cbn.sem"))
 	want := "      stage  n  time  spread  contractions  contractions/s  peak heap  answer\n" +
 		"  reduction  1  error: run-time error at 2:1: + applied to a non-integer: (add 1 (lam x x))\n" +
 		"    machine  1  error: run-time error at 2:1: + applied to a non-integer: (add 1 (lam x x))\n"

@@ -10,13 +10,17 @@ import (
 
 // TestDefinitions: programs of a calculus defined by a file (a rule file, *.sem): the
 // definition by --rules, by a "; semantics:" line or beside the program's directory;
-// a missing or ill-formed definition is a usage error (2), and so is the program's
-// run-time error (a declared stuck shape), positioned; derive shows a definition.
-// The answers are those the corpus files derive by hand.
+// a missing or ill-formed definition is a usage error (2), and so are the program's
+// type error (cbv.sem types its programs) and its run-time error (a declared stuck
+// shape, on the untyped cbn.sem), positioned; derive shows a definition. The answers
+// are those the corpus files derive by hand. Under call by value, a divergent argument
+// runs out of fuel where call by name would discard it (discard.term, whose Ω cbv.sem
+// cannot type: a diverging letrec instead).
 func TestDefinitions(t *testing.T) {
 	rules := filepath.Join("..", "..", "testdata", "rules")
 	cbv := filepath.Join(rules, "cbv.sem")
-	plain := write(t, "plain.term", "(app (lam x (add x 1)) 2)\n")
+	plain := write(t, "plain.term", "(app (lam x Int (add x 1)) 2)\n")
+	discard := write(t, "discard.term", "; expect: 7\n(app (lam x Int 7) (letrec f (Int -> Int) y Int (app f y) (app f 0)))\n")
 	header := write(t, "header.term", "; semantics: "+mustAbs(t, cbv)+"\n(mul 6 7)\n")
 	tests := []struct {
 		stdin  string
@@ -32,13 +36,14 @@ func TestDefinitions(t *testing.T) {
 		{"", []string{"run", plain}, "", "needs its rule file: --rules FILE.sem", 2},
 		{"", []string{"run", "--rules", filepath.Join(rules, "none.sem"), plain}, "", "none.sem", 2},
 		{"", []string{"run", "--rules", filepath.Join(rules, "errors", "ambiguous.sem"), plain}, "", "ambiguous.sem:27:1: frames overlap", 2},
-		{"", []string{"run", filepath.Join(rules, "cbv", "non-integer.term")}, "", "non-integer.term: run-time error at 5:1: + applied to a non-integer: (add 1 (lam x x))", 2},
+		{"", []string{"run", filepath.Join(rules, "cbv", "non-integer.term")}, "", "non-integer.term:7:1: the program has no type (typeof): rule t-add: premise 2", 2},
+		{"", []string{"run", filepath.Join(rules, "cbn", "stuck.term")}, "", "stuck.term: run-time error at 7:1: application of a non-function: (app 1 (add 2 3))", 2},
 		{"(add 1 x)", []string{"run", "--lang", "term", "--rules", cbv, "-"}, "", "<stdin>:1:8: unbound variable x", 2},
 		{"", []string{"check", rules}, "~" + strconv.Itoa(countTerms(t, rules)) + " files, ", "", 0},
 		// Ω under call by value runs out of fuel where call by name discards it.
-		{"", []string{"check", "--fuel", "1000", "--rules", cbv, filepath.Join(rules, "cbn", "discard.term")}, "~expected 7, got out of fuel on reduction, closures, machine, cps2, interp, compile under cbv (../../testdata/rules/cbv.sem)", "", 1},
+		{"", []string{"check", "--fuel", "1000", "--rules", cbv, discard}, "~expected 7, got out of fuel on reduction, closures, machine, cps2, interp, compile under cbv (../../testdata/rules/cbv.sem)", "", 1},
 		{"", []string{"compare", filepath.Join(rules, "cbv", "fact.term")}, "~all stages agree under cbv (" + cbv + ")", "", 0}, // the file's language and the file, not the variant "file"
-		{"", []string{"fuzz", "--calculus", "rules", "--rules", cbv, "--count", "50", "--seed", "1"}, "~every property holds (lockstep 50 programs); seed 1", "", 0},
+		{"", []string{"fuzz", "--calculus", "rules", "--rules", cbv, "--count", "50", "--seed", "1"}, "~every property holds (lockstep 50 programs, preservation 50 programs); seed 1", "", 0},
 		{"", []string{"fuzz", "--calculus", "rules", "--count", "50"}, "", "needs its definition: --rules FILE", 2},
 		{"", []string{"derive", cbv}, "~continue([], v)", "", 0},
 		{"", []string{"derive", plain}, "", "not a definition file (known: *.sem)", 2},

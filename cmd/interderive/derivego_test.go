@@ -81,7 +81,7 @@ func TestDeriveGo(t *testing.T) {
 		{"syntax error", nil, "(add 1", 2, "stdin:1:1: unclosed ("},
 		{"unknown constructor", nil, "(ad 1 2)", 2, "stdin:1:2: unknown constructor ad"},
 		{"unbound variable", nil, "(add x 2)", 2, "stdin:1:6: unbound variable x"},
-		{"run-time error", nil, "(add 1 (lam x x))", 1, "run-time error at 1:1: + applied to a non-integer: (add 1 (lam x x))"},
+		{"run-time error", nil, "(add 1 (lam x Int x))", 1, "run-time error at 1:1: + applied to a non-integer: (add 1 (lam x Int x))"},
 		{"out of fuel", []string{"-fuel", "2"}, "(add (add 1 2) (add 3 4))", 3, "out of fuel after 2 contractions"},
 		{"answer", nil, "(add (add 1 2) (add 3 4))", 0, "10"},
 	}

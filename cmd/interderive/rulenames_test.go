@@ -18,8 +18,8 @@ func TestRuleFileNames(t *testing.T) {
 		args []string
 		want []string // lines of the output, in order
 	}{
-		{[]string{"trace", "--stage", "machine", prog}, []string{"language " + named + ", stage machine", "program    (app (lam x (add x 1)) 2)"}},
-		{[]string{"trace", "--stage", "all", prog}, []string{"language  " + named, "program   (app (lam x (add x 1)) 2)"}},
+		{[]string{"trace", "--stage", "machine", prog}, []string{"language " + named + ", stage machine", "program    (app (lam x Int (add x 1)) 2)"}},
+		{[]string{"trace", "--stage", "all", prog}, []string{"language  " + named, "program   (app (lam x Int (add x 1)) 2)"}},
 		{[]string{"compare", "--rules", cbv, prog}, []string{
 			"language" + strings.Repeat(" ", len(named)-len("language")+2) + "stage      answer  contractions  time",
 			named + "  reduction  3       2 ",

@@ -34,7 +34,8 @@ const isvarRules = `(language var)
 //
 // The expected traces are derived by hand from cbv.sem and the stages' definitions
 // (closures/rules.go, machine/rules.go, machine/rules_env.go) for
-// let x = 5 in (\y. x + y) 2, three contractions:
+// let x = 5 in (\y:Int. x + y) 2, three contractions (the type Int rides along in
+// the λ, a closure never expanded here):
 //
 //  1. let: the let frame is entered (its bound 5[ε] a value), the let node expanded,
 //     its body under ρ1 = (x ↦ ·) : ε (the binder x); (let x v t) -> (subst t x v)
@@ -46,21 +47,21 @@ const isvarRules = `(language var)
 //     2[ρ2]; 5 + 2 = 7, a constant, in ε.
 func TestRuleFileTraceEnvironments(t *testing.T) {
 	cbv := filepath.Join("..", "..", "testdata", "rules", "cbv.sem")
-	prog := write(t, "capture.term", "(let x 5 (app (lam y (add x y)) 2))\n")
+	prog := write(t, "capture.term", "(let x 5 (app (lam y Int (add x y)) 2))\n")
 	head := func(stage string) string {
-		return "language cbv (" + cbv + "), stage " + stage + "\nprogram    (let x 5 (app (lam y (add x y)) 2))\n\n"
+		return "language cbv (" + cbv + "), stage " + stage + "\nprogram    (let x 5 (app (lam y Int (add x y)) 2))\n\n"
 	}
 	closures := head("closures") + `contraction 1: let
   ρ1 = (x ↦ ·) : ε
-  expand:    (let x 5 (app (lam y (add x y)) 2))[ε]  ~>  (let x 5[ε] (app (lam y (add x y)) 2)[ρ1])
-  decompose: []  with redex  (let x 5[ε] (app (lam y (add x y)) 2)[ρ1])  of kind E
+  expand:    (let x 5 (app (lam y Int (add x y)) 2))[ε]  ~>  (let x 5[ε] (app (lam y Int (add x y)) 2)[ρ1])
+  decompose: []  with redex  (let x 5[ε] (app (lam y Int (add x y)) 2)[ρ1])  of kind E
   ρ2 = (x ↦ 5[ε]) : ε
-  contract:  (app (lam y (add x y)) 2)[ρ2]
-  plug:      (app (lam y (add x y)) 2)[ρ2]
+  contract:  (app (lam y Int (add x y)) 2)[ρ2]
+  plug:      (app (lam y Int (add x y)) 2)[ρ2]
 
 contraction 2: beta
-  expand:    (app (lam y (add x y)) 2)[ρ2]  ~>  (app (lam y (add x y))[ρ2] 2[ρ2])
-  decompose: []  with redex  (app (lam y (add x y))[ρ2] 2[ρ2])  of kind E
+  expand:    (app (lam y Int (add x y)) 2)[ρ2]  ~>  (app (lam y Int (add x y))[ρ2] 2[ρ2])
+  decompose: []  with redex  (app (lam y Int (add x y))[ρ2] 2[ρ2])  of kind E
   ρ3 = (y ↦ 2[ρ2]) : ρ2
   contract:  (add x y)[ρ3]
   plug:      (add x y)[ρ3]
@@ -77,26 +78,26 @@ contraction 3: delta
 answer     7
 `
 	machine := head("machine") + `contraction 1: let
-  eval       (let x 5 (app (lam y (add x y)) 2))[ε]  in E
+  eval       (let x 5 (app (lam y Int (add x y)) 2))[ε]  in E
              K=[]
   ρ1 = (x ↦ ·) : ε
   eval       5[ε]  in E
-             K=[(let x [] (app (lam y (add x y)) 2)[ρ1])]
+             K=[(let x [] (app (lam y Int (add x y)) 2)[ρ1])]
   continue   5[ε]
-             K=[(let x [] (app (lam y (add x y)) 2)[ρ1])]
+             K=[(let x [] (app (lam y Int (add x y)) 2)[ρ1])]
 
 contraction 2: beta
   ρ2 = (x ↦ 5[ε]) : ε
-  eval       (app (lam y (add x y)) 2)[ρ2]  in E
+  eval       (app (lam y Int (add x y)) 2)[ρ2]  in E
              K=[]
-  eval       (lam y (add x y))[ρ2]  in E
+  eval       (lam y Int (add x y))[ρ2]  in E
              K=[(app [] 2[ρ2])]
-  continue   (lam y (add x y))[ρ2]
+  continue   (lam y Int (add x y))[ρ2]
              K=[(app [] 2[ρ2])]
   eval       2[ρ2]  in E
-             K=[(app (lam y (add x y))[ρ2] [])]
+             K=[(app (lam y Int (add x y))[ρ2] [])]
   continue   2[ρ2]
-             K=[(app (lam y (add x y))[ρ2] [])]
+             K=[(app (lam y Int (add x y))[ρ2] [])]
 
 contraction 3: delta
   ρ3 = (y ↦ 2[ρ2]) : ρ2

@@ -113,8 +113,9 @@ func firstMarks(page string) (redex, contractum string) {
 //   - cbv on (\x:Int. x * 2) ((\y:Int. y + 1) 3): the operator is a value, the
 //     argument the redex (\y:Int. y + 1) 3, whose contractum is 3 + 1; in the term
 //     the redex stands in parentheses after the 17 characters "(\x:Int. x * 2) (";
-//   - the rule file cbv.sem on (app (lam x (add x 1)) 2) (the file's comment): the
-//     whole term is a beta redex, whose contractum (add 2 1) is the whole term after;
+//   - the rule file cbv.sem on (app (lam x Int (add x 1)) 2) (the file's comment):
+//     the whole term, 29 characters, is a beta redex, whose contractum (add 2 1) is
+//     the whole term after;
 //   - the cast, under ed (spec §3.1, TestTrace): <Int?^l2> <Int!> 4 as a whole, which
 //     CmpCst contracts to <Int! ; Int?^l2> 4.
 func TestTraceMarksRedex(t *testing.T) {
@@ -129,7 +130,7 @@ func TestTraceMarksRedex(t *testing.T) {
 		start, end        int // the redex's characters in the term before
 	}{
 		{lam, []string{"lambda, evaluation cbv", "program " + lam}, `(\y:Int. y + 1) 3`, "3 + 1", 17, 34},
-		{rules, []string{"language cbv (" + filepath.Join(data, "rules", "cbv.sem") + ")", "program " + rules}, "(app (lam x (add x 1)) 2)", "(add 2 1)", 0, 25},
+		{rules, []string{"language cbv (" + filepath.Join(data, "rules", "cbv.sem") + ")", "program " + rules}, "(app (lam x Int (add x 1)) 2)", "(add 2 1)", 0, 29},
 		{cast, []string{"gradual, semantics ed", "program " + cast}, "<Int?^l2> <Int!> 4", "<Int! ; Int?^l2> 4", 0, 18},
 	}
 	for _, tt := range tests {

@@ -377,10 +377,12 @@ var extra = map[string][]program{
 		{"no-shape", "(+ 1)"},
 		{"not-by-name", "(plus 1 2)"},
 	},
-	"testdata/rules/cbv.sem": {
-		{"letrec-fresh", "(letrec f f (lam y f) f)"},
-		{"letrec-capture", "(letrec f f (lam f' (app f f')) f)"},
-		{"beta-under-lam", "(app (lam x (lam y (app x y))) (lam z z))"},
+	"testdata/rules/cbv.sem": { // typed: (lam x T e), (letrec f T x S e b)
+		{"letrec-fresh", "(letrec f (Int -> (Int -> Int)) f Int (lam y Int f) f)"},
+		{"letrec-capture", "(letrec f ((Int -> Int) -> (Int -> Int)) f (Int -> Int) (lam f' Int (app f f')) f)"},
+		{"beta-under-lam", "(app (lam x (Int -> Int) (lam y Int (app x y))) (lam z Int z))"},
+		{"stuck", "(add 1 (lam x Int x))"},
+		{"untyped-lam", "(lam x x)"},
 		{"unclosed", "(add 1"},
 		{"unknown-constructor", "(ad 1 2)"},
 		{"unbound", "(add x 2)"},

@@ -123,30 +123,34 @@ func TestCheckCorpus(t *testing.T) {
 	}
 }
 
-// TestRun: a program's answer, and its run-time error (a declared stuck shape) with
-// the reason and the position its comments derive, on both derived stages.
+// TestRun: a program's answer on every derived stage; a run-time error (a declared
+// stuck shape) with the reason and the position its comments derive; and a type
+// error. cbv.sem types its programs before they run (its judgment typeof), so that an
+// ill-typed program of it is refused at loading, positioned at the program; the stuck
+// shapes are reached through cbn.sem, untyped, which declares the same ones.
 func TestRun(t *testing.T) {
 	w, c := bench(t)
-	d := define(t, w, c, "cbv.sem")
+	cbv, cbn := define(t, w, c, "cbv.sem"), define(t, w, c, "cbn.sem")
 	tests := []struct {
+		calc   workbench.Calculus
 		src    string
 		answer string
 		reason string
 		pos    interderive.Pos
 	}{
-		{"(add 1 2)", "3", "", interderive.Pos{}},
-		{"(app (lam x (lam y x)) 1)", "(lam y 1)", "", interderive.Pos{}},
-		{"(app 1 2)", "", "application of a non-function", interderive.Pos{Line: 1, Col: 1}},
+		{cbv, "(add 1 2)", "3", "", interderive.Pos{}},
+		{cbv, "(app (lam x Int (lam y Int x)) 1)", "(lam y Int 1)", "", interderive.Pos{}},
+		{cbn, "(app 1 2)", "", "application of a non-function", interderive.Pos{Line: 1, Col: 1}},
 		// the application at column 8 is the redex once its function is 2
-		{"(add 1 (app (add 1 1) 0))", "", "application of a non-function", interderive.Pos{Line: 1, Col: 8}},
-		{"\n  (if0 (lam x x) 1 2)", "", "if0 on a non-integer", interderive.Pos{Line: 2, Col: 3}},
+		{cbn, "(add 1 (app (add 1 1) 0))", "", "application of a non-function", interderive.Pos{Line: 1, Col: 8}},
+		{cbn, "\n  (if0 (lam x x) 1 2)", "", "if0 on a non-integer", interderive.Pos{Line: 2, Col: 3}},
 	}
 	for _, tt := range tests {
-		p, err := d.Load("term", []byte(tt.src))
+		p, err := tt.calc.Load("term", []byte(tt.src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range w.StagesOf(d) {
+		for _, s := range w.StagesOf(tt.calc) {
 			out, err := p.Run(s, "file", interderive.Options{Fuel: 100})
 			var rt *interderive.RuntimeError
 			switch {
@@ -157,7 +161,17 @@ func TestRun(t *testing.T) {
 			}
 		}
 	}
-	if _, err := d.Load("term", []byte("(app x 1)")); err == nil || !strings.Contains(err.Error(), "1:6: unbound variable x") {
+	// Type errors of cbv.sem, at the program's root: 1 is no function (t-app's first
+	// premise asks for an arrow), and a function is no operand of + (t-add's second).
+	for _, tt := range []struct{ src, want string }{
+		{"(app 1 2)", "1:1: the program has no type (typeof): rule t-app: premise 1"},
+		{"\n  (add 1 (lam x Int x))", "2:3: the program has no type (typeof): rule t-add: premise 2"},
+	} {
+		if _, err := cbv.Load("term", []byte(tt.src)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want a type error %s", tt.src, err, tt.want)
+		}
+	}
+	if _, err := cbv.Load("term", []byte("(app x 1)")); err == nil || !strings.Contains(err.Error(), "1:6: unbound variable x") {
 		t.Errorf("an unbound variable: %v", err)
 	}
 }
@@ -232,12 +246,12 @@ func TestDerive(t *testing.T) {
 		"    1  (app [] t)                   hole E",
 		"== machine",
 		"eval((app t_hole t), E, K)                   -> eval(t_hole, E, (app [] t) : K)          frame 1, t_hole not a value of E",
-		"eval((app (lam x t) v), E, K)                -> eval((subst t x v), E, K)                beta",
+		"eval((app (lam x T t) v), E, K)              -> eval((subst t x v), E, K)                beta",
 		"continue((app [] t) : K, v')                 -> search (app v' t) after frame 1          frame 2, else a value, or a rule, of E",
 		"continue([], v)                              -> halt(v)",
 		// cbv.sem has two value shapes: eval of each hands it to continue.
 		"transition compression, before refunctionalization: 2 administrative transitions removed",
-		"eval((lam x t), E, K) -> continue(K, (lam x t))",
+		"eval((lam x T t), E, K) -> continue(K, (lam x T t))",
 		"eval((app t_hole t), E, κ)                   = eval(t_hole, E, λv'. resume_1(v', κ))",
 		"interp((app t_hole t), E)                = resume_1(interp(t_hole, E))",
 	} {
@@ -251,14 +265,14 @@ func TestDerive(t *testing.T) {
 }
 
 // TestTrace: trace --stage all shows every stage's own steps for a rule-defined
-// program, aligned on its contractions: (\x. x + 1) 2 contracts by beta, then delta
+// program, aligned on its contractions: (\x:Int. x + 1) 2 contracts by beta, then delta
 // (testdata/rules/cbv/beta-delta.term); the calculus of closures looks x up in the
 // second, where the machine enters the frame (add [] 1), both over closures: x bound
 // to 2 in the body's environment, ρ1 = (x ↦ 2[ε]) : ε, by beta.
 func TestTrace(t *testing.T) {
 	w, c := bench(t)
 	d := define(t, w, c, "cbv.sem")
-	p, err := d.Load("term", []byte("(app (lam x (add x 1)) 2)"))
+	p, err := d.Load("term", []byte("(app (lam x Int (add x 1)) 2)"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +282,7 @@ func TestTrace(t *testing.T) {
 	}
 	for _, line := range []string{
 		"contraction 1: beta",
-		"decompose: []  with redex  (app (lam x (add x 1)) 2)  of kind E",
+		"decompose: []  with redex  (app (lam x Int (add x 1)) 2)  of kind E",
 		"contraction 2: delta",
 		"ρ1 = (x ↦ 2[ε]) : ε",
 		"lookup:    x[ρ1]  ~>  2[ε]",

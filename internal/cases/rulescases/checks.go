@@ -145,8 +145,10 @@ func Read(t TB, l *sem.Language, src string) *sem.Term {
 	return e
 }
 
-// Divergent is a program of cbv.sem that never ends: f x = f x, applied to 0.
-const Divergent = "(letrec f x (app f x) (app f 0))"
+// Divergent is a program of cbv.sem that never ends: f x = f x, applied to 0. It is
+// well typed, of type Int (t-letrec: under f:(Int -> Int), x:Int, f x is Int, the
+// declared codomain, and so is f 0 under f:(Int -> Int)).
+const Divergent = "(letrec f (Int -> Int) x Int (app f x) (app f 0))"
 
 // OutOfFuel checks that the stage s, derived from cbv.sem, stops Divergent cleanly at
 // its fuel: after 1000 contractions, the fuel given.
@@ -171,16 +173,19 @@ func TimesOut(t *testing.T, s sem.Stage) {
 	}
 }
 
-// A StuckCase is an ill-typed program of cbv.sem with the run-time error it stops
-// with: the reason of its stuck shape, at the redex's column on line 1.
+// A StuckCase is a program of cbn.sem with the run-time error it stops with: the
+// reason of its stuck shape, at the redex's column on line 1. (cbv.sem types its
+// programs, and a program it types is never stuck; cbn.sem, untyped, declares the
+// same stuck shapes, and its frames search these programs as cbv.sem's would: the
+// function position, then the operands left to right.)
 type StuckCase struct {
 	Src, Reason string
 	Col         int32
 }
 
-// StuckCases are ill-typed programs of cbv.sem, each stuck at its redex's position:
-// where its root was in the source (plugging keeps a node's position, so the
-// application of the last one is still at column 8 once its function has become 2).
+// StuckCases are programs of cbn.sem, each stuck at its redex's position: where its
+// root was in the source (plugging keeps a node's position, so the application of the
+// last one is still at column 8 once its function has become 2, by delta).
 var StuckCases = []StuckCase{
 	{"(app 1 2)", "application of a non-function", 1},
 	{"(add (lam x x) 1)", "+ applied to a non-integer", 1},
@@ -188,11 +193,11 @@ var StuckCases = []StuckCase{
 	{"(add 1 (app (add 1 1) 0))", "application of a non-function", 8},
 }
 
-// Stuck checks that the stage s, derived from cbv.sem, stops each case with its
+// Stuck checks that the stage s, derived from cbn.sem, stops each case with its
 // run-time error.
 func Stuck(t *testing.T, s sem.Stage, cases ...StuckCase) {
 	t.Helper()
-	l := Load(t, "cbv.sem")
+	l := Load(t, "cbn.sem")
 	for _, tc := range cases {
 		_, err := s.Eval(l, Read(t, l, tc.Src), interderive.Options{})
 		var rt *interderive.RuntimeError

@@ -12,15 +12,15 @@ import (
 	"github.com/interderive/interderive/sem"
 )
 
-// TestPrinter: closures printed as the stages over environments hold them, each case
-// by hand. (lam x (lam y (add x y))) expanded twice: the inner body (add x y) is under
+// TestPrinter: closures of cbn.sem (untyped: (lam x t)) printed as the stages over
+// environments hold them, each case by hand. (lam x (lam y (add x y))) expanded twice: the inner body (add x y) is under
 // (y ↦ ·) : (x ↦ ·) : ε, each environment named when first printed; x := 1 fills x's
 // entry (a copy of the chain up to it, (y ↦ ·) : (x ↦ 1[ε]) : ε, its tail defined
 // first, ρ3, since the head's definition, ρ4, refers to it). A name (a binder's variable)
 // prints alone; an environment already named is not defined again; an item is cut at
 // its budget. A plain term (the substitution discipline's) prints as sem.Format does.
 func TestPrinter(t *testing.T) {
-	l := rulescases.Load(t, "cbv.sem")
+	l := rulescases.Load(t, "cbn.sem")
 	lam, err := l.ReadTerm([]byte("(lam x (lam y (add x y)))"))
 	if err != nil {
 		t.Fatal(err)
