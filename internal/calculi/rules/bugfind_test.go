@@ -15,7 +15,7 @@ import (
 
 // TestFindBenchmarkBugs hunts the Redex benchmark's seeded bugs as its generators.rkt
 // does, one bug at a time: well-typed terms drawn from random derivations of the
-// file's typing judgment (sem.GenerateTyped, depth bound 3, a fixed seed per bug),
+// file's typing judgment (sem.GenerateTyped, huntOptions, a fixed seed per bug),
 // each checked by the benchmark's property (rules.BenchmarkProperty) and so is every
 // term it reduces to (violates), until one fails or 10 s pass; it logs, per bug, the
 // time to the first counterexample and the terms drawn. It runs on purpose
@@ -83,8 +83,11 @@ func TestFindBenchmarkBugs(t *testing.T) {
 
 // huntOptions are the random derivations' options of the bug hunt: a depth bound of
 // 3, small programs drawn fast (a bug that shows in a small program is found
-// sooner than in a large one, which takes longer to draw and to check).
-var huntOptions = sem.GenOptions{MaxDepth: 3}
+// sooner than in a large one, which takes longer to draw and to check), and a
+// rule's equations unified before its premises past the bound too (EagerPast: the
+// parts of a program fit one another more often, and at this bound the programs
+// stay small).
+var huntOptions = sem.GenOptions{MaxDepth: 3, EagerPast: true}
 
 // TestBenchmarkBaseModels: nothing found on the unbugged models (issue 27's target):
 // 100,000 programs drawn from random derivations of each base model's typing
