@@ -465,7 +465,7 @@ func (s *draw) solve(j *Judgment, args []*gterm, depth int) (*dnode, bool) {
 	s.nodes++
 	s.work++
 	tries := 0
-	for _, r := range s.order(j, depth) {
+	for r := range s.order(j, depth) {
 		if tries > s.g.opts.Retries || s.exhausted || s.err != nil {
 			break
 		}
