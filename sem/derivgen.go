@@ -59,8 +59,15 @@ import (
 // out, an integer, a term of the grammar), but for the result of a call that waits
 // (the call computes it), and the constraints still waiting are decided: a call's
 // result that is a variable of its own arguments (a clause narrowed that returns
-// one, (t-subst α α τ) = τ) is grounded, and the call made then. The derivation is then one the search (Judge) finds too: syntactic
-// equality implies the α-equivalence that = and the matching of the search use.
+// one, (t-subst α α τ) = τ) is grounded, and the call made then. The derivation is
+// then one the search (Judge) finds too: syntactic equality implies the
+// α-equivalence that = and the matching of the search use.
+//
+// A goal lists its candidate rules those without a recursive premise first, by
+// height, a call its clauses in the file's order, and a weighted choice reads the
+// high bits of the random source, 0 the first: a source whose numbers shrink toward
+// 0 (rapid's draws, as fuzz draws its typed programs) shrinks a derivation toward
+// the smallest.
 //
 // Decisions: the depth counts the nesting of premises of one group of mutually
 // recursive judgments, and starts again at 0 at a premise of another group (lookup
