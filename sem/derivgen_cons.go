@@ -174,7 +174,7 @@ func (s *draw) narrow(c *constraint) bool {
 			ws[i] = w
 		}
 	}
-	for _, k := range s.weightedPerm(ws) {
+	for k := range s.weightedPerm(ws) {
 		if tries > s.g.opts.Retries || s.exhausted || s.err != nil {
 			break
 		}

@@ -105,15 +105,14 @@ func TestGenerateTypedLists(t *testing.T) {
 // TestGenerateTypedLists10k is issue 27's target: 10,000 well-typed programs of the
 // stlc+lists grammar drawn in under 10 s, at least 90% of them distinct, each typed
 // by the search (TypeOf: the judgment run by its modes, independent of the
-// generator) with the generated type. The time is the draws' only, the checks apart;
-// the depth bound is 4 (the default 5 draws programs about twice as large, as
-// distinct, twice as slow).
+// generator) with the generated type. The time is the draws' only, the checks
+// apart; the options are the defaults.
 func TestGenerateTypedLists10k(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10,000 draws: BenchmarkGenerateTypedLists measures one")
 	}
 	l := listsLang(t)
-	g, err := l.NewTypedGenerator(sem.GenOptions{MaxDepth: 4})
+	g, err := l.NewTypedGenerator(sem.GenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,11 +148,11 @@ func TestGenerateTypedLists10k(t *testing.T) {
 	}
 }
 
-// BenchmarkGenerateTypedLists: a well-typed program of stlc+lists a draw, depth
-// bound 4 (TestGenerateTypedLists10k's).
+// BenchmarkGenerateTypedLists: a well-typed program of stlc+lists a draw, the
+// default options (TestGenerateTypedLists10k's).
 func BenchmarkGenerateTypedLists(b *testing.B) {
 	l := listsLang(b)
-	g, err := l.NewTypedGenerator(sem.GenOptions{MaxDepth: 4})
+	g, err := l.NewTypedGenerator(sem.GenOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

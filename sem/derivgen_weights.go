@@ -1,6 +1,7 @@
 package sem
 
 import (
+	"iter"
 	"math"
 	"slices"
 )
@@ -66,14 +67,15 @@ func (s *draw) swarmWeights(cands []*Inference, ws []float64, rec []bool) {
 	}
 }
 
-// order is the rules a goal of j at depth tries, in a random order: the rules that
-// can close, recursive ones weighted by how far depth is from the bound. Past the
-// bound (of depth, or of the draw's goals), the rules without a recursive premise
+// order is the rules a goal of j at depth tries, in a random order drawn as they are
+// asked for: the rules that can close, recursive ones weighted by how far depth is
+// from the bound. Past the bound (of depth, or of the draw's goals), the rules
+// without a recursive premise
 // come first, in a random order, then, a little past it (overrun), the recursive
 // ones, least height first: a goal whose terms are already fixed (a function's type)
 // may need one (a λ), and each such step is one the terms bound. Where a judgment
 // has neither, the rules of least height.
-func (s *draw) order(j *Judgment, depth int) []*Inference {
+func (s *draw) order(j *Judgment, depth int) iter.Seq[*Inference] {
 	g := s.g
 	var cands, then []*Inference
 	var ws []float64
@@ -109,38 +111,48 @@ func (s *draw) order(j *Judgment, depth int) []*Inference {
 			}
 		}
 	}
-	out := make([]*Inference, 0, len(cands)+len(then))
-	for _, i := range s.weightedPerm(ws) {
-		out = append(out, cands[i])
+	return func(yield func(*Inference) bool) {
+		for i := range s.weightedPerm(ws) {
+			if !yield(cands[i]) {
+				return
+			}
+		}
+		s.r.Shuffle(len(then), func(a, b int) { then[a], then[b] = then[b], then[a] })
+		slices.SortStableFunc(then, func(a, b *Inference) int { return g.rank[a] - g.rank[b] })
+		for _, r := range then {
+			if !yield(r) {
+				return
+			}
+		}
 	}
-	s.r.Shuffle(len(then), func(a, b int) { then[a], then[b] = then[b], then[a] })
-	slices.SortStableFunc(then, func(a, b *Inference) int { return g.rank[a] - g.rank[b] })
-	return append(out, then...)
 }
 
 // weightedPerm is a random permutation of the indices of ws: each drawn in turn with
-// probability proportional to its weight among those left.
-func (s *draw) weightedPerm(ws []float64) []int {
-	idx := make([]int, len(ws))
-	for i := range idx {
-		idx[i] = i
-	}
-	ws = slices.Clone(ws)
-	out := make([]int, 0, len(ws))
-	for len(idx) > 0 {
-		total := 0.0
-		for _, w := range ws {
-			total += w
+// probability proportional to its weight among those left, as it is asked for (a
+// goal whose first rule succeeds draws one number, not one a rule).
+func (s *draw) weightedPerm(ws []float64) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		idx := make([]int, len(ws))
+		for i := range idx {
+			idx[i] = i
 		}
-		x, i := s.unit()*total, 0
-		for ; i < len(ws)-1 && x >= ws[i]; i++ {
-			x -= ws[i]
+		ws := slices.Clone(ws)
+		for len(idx) > 0 {
+			total := 0.0
+			for _, w := range ws {
+				total += w
+			}
+			x, i := s.unit()*total, 0
+			for ; i < len(ws)-1 && x >= ws[i]; i++ {
+				x -= ws[i]
+			}
+			if !yield(idx[i]) {
+				return
+			}
+			idx = append(idx[:i], idx[i+1:]...)
+			ws = append(ws[:i], ws[i+1:]...)
 		}
-		out = append(out, idx[i])
-		idx = append(idx[:i], idx[i+1:]...)
-		ws = append(ws[:i], ws[i+1:]...)
 	}
-	return out
 }
 
 // overrunDepth and overrunNodes are how far past its bounds a draw still tries

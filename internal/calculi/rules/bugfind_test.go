@@ -1,10 +1,13 @@
 package rules_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +18,7 @@ import (
 
 // TestFindBenchmarkBugs hunts the Redex benchmark's seeded bugs as its generators.rkt
 // does, one bug at a time: well-typed terms drawn from random derivations of the
-// file's typing judgment (sem.GenerateTyped, depth bound 3, a fixed seed per bug),
+// file's typing judgment (sem.GenerateTyped, huntOptions, a fixed seed per bug),
 // each checked by the benchmark's property (rules.BenchmarkProperty) and so is every
 // term it reduces to (violates), until one fails or 10 s pass; it logs, per bug, the
 // time to the first counterexample and the terms drawn. It runs on purpose
@@ -39,7 +42,9 @@ func TestFindBenchmarkBugs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, family := range []string{"stlc+lists", "poly-stlc"} {
+	var cexes []huntCex
+	for _, fam := range benchFamilies {
+		family := fam.dir
 		for i := 1; i <= 9; i++ {
 			name := fmt.Sprintf("%s/bug%d", family, i)
 			src, err := os.ReadFile(filepath.Join(dir, name+".sem"))
@@ -64,14 +69,19 @@ func TestFindBenchmarkBugs(t *testing.T) {
 					found, cex = p, sem.Format(p)
 				}
 			}
-			// (An open counterexample, which bug 9's lookup lets through, is no
-			// program of the base model: its typing's lookup has no clause for it.)
+			took := time.Since(start)
+			// The base model satisfies the property on the counterexample and on the
+			// terms it reduces to, as violates follows them. (An open counterexample,
+			// which bug 9's lookup lets through, is no program of the base model: its
+			// typing's lookup has no clause for it.)
 			if found != nil && len(sem.FreeVars(found)) == 0 {
-				if p, err := base[family].ReadTerm([]byte(cex)); err != nil || rules.BenchmarkProperty(base[family], p, interderive.Options{Timeout: time.Second}) != nil {
+				if p, err := base[family].ReadTerm([]byte(cex)); err != nil || violates(base[family], p) {
 					t.Errorf("%s: %s violates the property under %s/base.sem too (%v): not the bug's", name, cex, family, err)
 				}
 			}
-			took := time.Since(start)
+			if found != nil {
+				cexes = append(cexes, huntCex{fam, i, cex})
+			}
 			if cex == "" {
 				t.Errorf("%-16s none in %s (%d terms)", name, budget, n)
 			} else {
@@ -79,12 +89,87 @@ func TestFindBenchmarkBugs(t *testing.T) {
 			}
 		}
 	}
+	onRedex(t, cexes)
+}
+
+// huntCex is a counterexample the hunt found: its family, its bug, the term.
+type huntCex struct {
+	fam  benchFamily
+	bug  int
+	term string
+}
+
+// redexHunt is the Racket module that checks the hunt's counterexamples on Redex's
+// own models (redex-benchmark's bug models, redex-examples' base models) with the
+// benchmark's check (generators.rkt's check-mod), as violates does: on the term and
+// the terms it reduces to while it has one reduct, within 50 steps, the model's
+// "error" ending the run. One line a counterexample: the bug model's verdict, a tab,
+// the base model's.
+const redexHunt = `#lang racket/base
+(require redex/reduction-semantics)
+%s
+(define (hunt red check p)
+  (let loop ([p p] [k 0])
+    (cond [(equal? p "error") "holds"]
+          [(not (with-handlers ([exn:fail? (lambda (e) #f)]) (check p))) "violates"]
+          [(>= k 50) "holds"]
+          [else (define rs (apply-reduction-relation red p))
+                (if (= (length rs) 1) (loop (car rs) (add1 k)) "holds")])))
+%s
+`
+
+// onRedex checks the hunt's counterexamples on Redex's own models, where racket is
+// installed: each must violate the benchmark's check under its bug's model and
+// satisfy it under the base model, an independent check that it is the bug's.
+func onRedex(t *testing.T, cexes []huntCex) {
+	racket, err := exec.LookPath("racket")
+	if err != nil {
+		t.Logf("the counterexamples are not checked on Redex's models: racket is not installed (%v)", err)
+		return
+	}
+	var mods, calls strings.Builder
+	for _, fam := range benchFamilies {
+		gen := filepath.Dir(fam.generators) + "/generators"
+		fmt.Fprintf(&mods, "(require (prefix-in %[1]s-base: %[2]s) (prefix-in %[1]s-base: (submod %[3]s check-mod)))\n", fam.prefix, fam.base, gen)
+		for i := 1; i <= 9; i++ {
+			fmt.Fprintf(&mods, "(require (prefix-in %s-bug%d: %s) (prefix-in %[1]s-bug%[2]d: (submod %[4]s generators check-mod)))\n",
+				fam.prefix, i, fmt.Sprintf(fam.bug, i), fmt.Sprintf(fam.generators, i))
+		}
+	}
+	for _, c := range cexes {
+		fmt.Fprintf(&calls, "(printf \"~a\\t~a\\n\" (hunt %[1]s-bug%[2]d:red %[1]s-bug%[2]d:check (term %[3]s)) (hunt %[1]s-base:red %[1]s-base:check (term %[3]s)))\n",
+			c.fam.prefix, c.bug, c.term)
+	}
+	file := filepath.Join(t.TempDir(), "hunt.rkt")
+	if err := os.WriteFile(file, fmt.Appendf(nil, redexHunt, mods.String(), calls.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(racket, file)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("racket: %v\n%s%s", err, out, stderr.Bytes())
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(cexes) {
+		t.Fatalf("racket printed %d lines for %d counterexamples:\n%s", len(lines), len(cexes), out)
+	}
+	for i, c := range cexes {
+		if lines[i] != "violates\tholds" {
+			t.Errorf("%s/bug%d: %s: on Redex's models, bug and base: %q, want violates and holds", c.fam.dir, c.bug, c.term, lines[i])
+		}
+	}
+	t.Logf("%d counterexamples checked on Redex's models: each violates the check under its bug's model and satisfies it under the base model", len(cexes))
 }
 
 // huntOptions are the random derivations' options of the bug hunt: a depth bound of
 // 3, small programs drawn fast (a bug that shows in a small program is found
-// sooner than in a large one, which takes longer to draw and to check).
-var huntOptions = sem.GenOptions{MaxDepth: 3}
+// sooner than in a large one, which takes longer to draw and to check), and a
+// rule's equations unified before its premises past the bound too (EagerPast: the
+// parts of a program fit one another more often, and at this bound the programs
+// stay small).
+var huntOptions = sem.GenOptions{MaxDepth: 3, EagerPast: true}
 
 // TestBenchmarkBaseModels: nothing found on the unbugged models (issue 27's target):
 // 100,000 programs drawn from random derivations of each base model's typing

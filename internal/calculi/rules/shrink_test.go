@@ -34,7 +34,7 @@ func TestShrinkKeepsTyped(t *testing.T) {
 	c := rules.Calculus{Lang: l, File: "base.sem"}
 	// rapid's flags are the process's: set for this check (a fixed seed, no failure
 	// file replayed or saved), given back after.
-	for name, v := range map[string]string{"rapid.seed": "27", "rapid.checks": "200", "rapid.nofailfile": "true"} {
+	for name, v := range map[string]string{"rapid.seed": "27", "rapid.checks": "1000", "rapid.nofailfile": "true"} {
 		if f := flag.Lookup(name); f != nil {
 			defer func(old string) { _ = flag.Set(name, old) }(f.Value.String())
 			_ = flag.Set(name, v)
@@ -50,7 +50,7 @@ func TestShrinkKeepsTyped(t *testing.T) {
 		}
 	})
 	if !tb.failed || len(failing) == 0 {
-		t.Fatalf("no program of 200 applies hd (rapid: %v)", tb.msgs)
+		t.Fatalf("no program of 1000 (200 under -short) applies hd (rapid: %v)", tb.msgs)
 	}
 	first, shrunk := failing[0], failing[len(failing)-1]
 	for _, p := range failing { // every candidate that failed while shrinking
