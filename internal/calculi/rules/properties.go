@@ -19,6 +19,16 @@ import (
 // and then, and the reduction semantics is quadratic.
 const preservationSteps = 300
 
+// lockstepFuel bounds the runs fuzz compares in lockstep (workbench.LockstepFueler),
+// as propertyFuel bounds the gradual calculus's: random programs of a file with
+// letrec loop now and then, and the reduction semantics is quadratic in the term, so
+// that a looping program at the workbench's default fuel (20,000 contractions) costs
+// seconds on each of six stages. A run cut short is compared up to the fuel.
+const lockstepFuel = 3000
+
+// LockstepFuel is the fuel of fuzz's lockstep runs (workbench.LockstepFueler).
+func (Calculus) LockstepFuel() int { return lockstepFuel }
+
 // typedDraws is how many programs of the grammar a check draws to find one the
 // typing judgment types (about two in five of the grammar's small terms, for
 // testdata/rules/stlc.sem).
@@ -69,9 +79,10 @@ func (c Calculus) drawTyped(t *rapid.T, size int) (*sem.Term, *sem.Term) {
 
 // Preservation follows the steps of the closed term t of type ty on the stepper (the
 // reference semantics), at most budget of them: every step must decompose and
-// contract (progress), its result have the type ty (preservation), and the answer,
-// once reached, be a value or an answer of the root kind. It reports the first step
-// that does not. With ty nil, no type is checked (Soundness).
+// contract (progress), its result have the type ty (preservation) unless it is an
+// answer of the root kind that is not a value (an error: the run ends there), and the
+// answer, once reached, be a value or an answer of the root kind. It reports the first
+// step that does not. With ty nil, no type is checked (Soundness).
 func Preservation(l *sem.Language, s sem.Stepper, t, ty *sem.Term, budget int) error {
 	for range budget {
 		next, rule, done, err := s.Step(l, t)
@@ -87,6 +98,13 @@ func Preservation(l *sem.Language, s sem.Stepper, t, ty *sem.Term, budget int) e
 		if ty == nil {
 			t = next
 			continue
+		}
+		if l.IsAnswer(next, l.Root()) && !l.IsValue(next, l.Root()) {
+			// A step to an answer that is not a value ("error", an uncaught
+			// exception) ends the run: answers are outside the types, as the Redex
+			// benchmark's property has it (a well-typed term steps to an error or to a
+			// term of its type).
+			return nil
 		}
 		got, _, err := l.TypeOf(next, interderive.Options{Timeout: typingBudget})
 		if err != nil || got == nil || !sem.AlphaEqual(got, ty) {
