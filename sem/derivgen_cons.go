@@ -196,6 +196,16 @@ func (s *draw) narrow(c *constraint) bool {
 // clause unifies the call c with the clause cl.
 func (s *draw) clause(c *constraint, cl *Clause) bool {
 	slots := make([]*gterm, cl.Metas)
+	if !s.head(c, cl, slots) {
+		return false
+	}
+	t := s.inst(cl.RHS, slots)
+	return t != nil && s.unify(c.out, t)
+}
+
+// head unifies the call c's arguments with the clause cl's patterns and makes its
+// conditions hold, its metavariables in slots.
+func (s *draw) head(c *constraint, cl *Clause, slots []*gterm) bool {
 	for i, p := range cl.Args {
 		t := s.inst(p, slots)
 		if t == nil || !s.unify(t, c.args[i]) {
@@ -207,8 +217,7 @@ func (s *draw) clause(c *constraint, cl *Clause) bool {
 			return false
 		}
 	}
-	t := s.inst(cl.RHS, slots)
-	return t != nil && s.unify(c.out, t)
+	return true
 }
 
 // shadowed reports whether one of the clauses earlier (the clauses before the one
@@ -246,17 +255,8 @@ func (s *draw) surely(c *constraint, cl *Clause) bool {
 	}
 	m := s.mark()
 	defer s.undo(m)
-	slots := make([]*gterm, cl.Metas)
-	for i, p := range cl.Args {
-		t := s.inst(p, slots)
-		if t == nil || !s.unify(t, c.args[i]) {
-			return false
-		}
-	}
-	for _, w := range cl.Where {
-		if !s.cond(w, slots) {
-			return false
-		}
+	if !s.head(c, cl, make([]*gterm, cl.Metas)) {
+		return false
 	}
 	for _, id := range s.trail[m.trail:] {
 		if id < m.vars {
