@@ -27,16 +27,18 @@ import (
 // ones (zero included), and a metavariable under an ellipsis stands for the sequence
 // of what it matched in each. Where a pattern has several ellipses it may match more
 // than one way; the matcher takes the first, the earlier ellipses the shorter (Redex
-// finds them all, and a relation they make ambiguous is non-deterministic). Patterns
-// are linear, as elsewhere: a metavariable under an ellipsis occurs once. A template's
+// finds them all, and a relation they make ambiguous is non-deterministic); a named
+// ellipsis, ..._1, makes the sequences it names of one length. Patterns are linear,
+// as elsewhere, but for a metavariable bound outside a sequence and met in it, which
+// is compared there (the search passes the elements that differ). A template's
 // repeated element is instantiated once for each element of the sequences its
 // metavariables under the ellipsis stand for, which must be of one length. Ellipses
-// do not nest, and a sequence of binders ((lam (x ...) e)) is not in the rule
-// language yet.
+// do not nest. A binder may be a sequence of variables, (con lam x ... e (bind 0 1)),
+// each of which binds (binderArg, BinderNames).
 
 // seqSort is the sequence sort whose elements are of the argument sort a (a term of a
-// sort, or an integer), made when first named: the sort E..., with its empty
-// sequence E.../nil and its E.../cons.
+// sort, an integer or a variable), made when first named: the sort E..., with its
+// empty sequence E.../nil and its E.../cons.
 func (p *langParser) seqSort(a Arg, name string) *Sort {
 	for _, so := range p.l.Sorts {
 		if so.Elem != nil && *so.Elem == a {
