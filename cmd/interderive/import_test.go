@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/interderive/interderive/sem"
 )
 
 // TestImport: import translates Redex's own models (internal/redex/testdata/models,
@@ -113,5 +116,64 @@ func TestBenchModel(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "redex             3       3") {
 		t.Errorf("no Redex row with 3 contractions and answer 3:\n%s", stdout)
+	}
+}
+
+// TestImportedAgainstRedex: programs of the imported models that have no tests of
+// their own run on every derived stage to Redex's own answers (testdata/bench/redex/
+// model.rkt runs the model's relation), compared up to α-equivalence in the rule
+// file's terms. Skipped where racket is not installed, or under -short.
+func TestImportedAgainstRedex(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: each Redex run loads the model (seconds)")
+	}
+	if _, err := exec.LookPath("racket"); err != nil {
+		t.Skip("racket is not installed: Redex's answers cannot be had")
+	}
+	models := filepath.Join("..", "..", "internal", "redex", "testdata", "models")
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		model, relation string
+		programs        []string
+	}{
+		{"stlc+lists.rkt", "red", []string{"(hd ((cons 1) nil))", "((λ (x int) ((+ x) 1)) 41)", "(tl nil)",
+			"((λ (f (int → int)) (f (f 1))) (λ (y int) ((+ y) y)))"}},
+		// A redex in the hole of a-ctxt, which e-ctxt includes: the rule applies there.
+		{"church.rkt", "reductions", []string{"(app (lambda (x) x) (lambda (y) y))",
+			"(app (app (lambda (x) x) (lambda (y) y)) (lambda (z) z))", "(let (f (lambda (x) x)) (app f f))"}},
+	} {
+		if _, stderr, code := runCmd("import", "-o", dir, filepath.Join(models, tc.model)); code != 0 {
+			t.Fatalf("import %s: exit %d\n%s", tc.model, code, stderr)
+		}
+		name := strings.TrimSuffix(tc.model, ".rkt")
+		src, err := os.ReadFile(filepath.Join(dir, name+".sem"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := sem.Load(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, prog := range tc.programs {
+			out, err := exec.Command("racket", filepath.Join("..", "..", "testdata", "bench", "redex", "model.rkt"), filepath.Join(models, tc.model), tc.relation, prog).Output()
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			fields := strings.Fields(lines[len(lines)-1])
+			if err != nil || len(fields) < 4 || fields[0] != "redex" {
+				t.Fatalf("Redex on %s: %v\n%s", prog, err, out)
+			}
+			want := strings.Join(fields[2:len(fields)-1], " ") // redex CONTRACTIONS ANSWER SECONDS
+			file := filepath.Join(dir, name, fmt.Sprintf("redex-%d.term", i))
+			if err := os.WriteFile(file, []byte(prog+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, stage := range []string{"reduction", "closures", "machine", "cps2", "interp", "compile"} {
+				got, stderr, code := runCmd("run", "--rules", filepath.Join(dir, name+".sem"), "--stage", stage, file)
+				a, errA := l.ReadTerm([]byte(got))
+				b, errB := l.ReadTerm([]byte(want))
+				if code != 0 || errA != nil || errB != nil || !sem.AlphaEqual(a, b) {
+					t.Errorf("%s %s on %s: %q (exit %d, %s), Redex %q", tc.model, prog, stage, got, code, stderr, want)
+				}
+			}
+		}
 	}
 }

@@ -567,6 +567,68 @@ func (t *translator) rule(r *Rule) (string, error) {
 	if nt == nil || nt.role != roleContext || nt.kindName == "" {
 		return "", errAt(ctx.P, "%s is not a context of the language", ctx)
 	}
+	// The redex of (in-hole E redex) sits at E's hole, which may be the hole of a
+	// context E includes (e-ctxt ::= (λ (x) e-ctxt) | a-ctxt, a-ctxt ::= ... | hole):
+	// the rule is the kind's of every context reachable from E whose alternatives
+	// have the hole.
+	var out strings.Builder
+	for _, k := range t.redexKinds(nt) {
+		text, err := t.ruleIn(r, ctx, k)
+		if err != nil {
+			return "", err
+		}
+		out.WriteString(text)
+	}
+	return out.String(), nil
+}
+
+// redexKinds are the kinds of the contexts reachable from nt, itself first, whose
+// alternatives (a context they include inlined) have the hole: where a redex of
+// (in-hole nt redex) may sit.
+func (t *translator) redexKinds(nt *nonterm) []*nonterm {
+	var out []*nonterm
+	seen := map[*nonterm]bool{}
+	var visit func(n *nonterm)
+	visit = func(n *nonterm) {
+		if seen[n] || n.kindName == "" {
+			return
+		}
+		seen[n] = true
+		if t.hasHole(n, map[*nonterm]bool{}) {
+			out = append(out, n)
+		}
+		for _, a := range t.frameAlts(n, map[*nonterm]bool{}) {
+			walk(a, func(d *Datum) {
+				if r := t.ref(d); r != nil && r.role == roleContext && d.Kind == Symbol {
+					visit(r)
+				}
+			})
+		}
+	}
+	visit(nt)
+	return out
+}
+
+// hasHole reports whether the context nt has the hole among its alternatives, or
+// among those of a context it includes.
+func (t *translator) hasHole(nt *nonterm, seen map[*nonterm]bool) bool {
+	if seen[nt] {
+		return false
+	}
+	seen[nt] = true
+	for _, a := range nt.alts {
+		if isSym(a, "hole") {
+			return true
+		}
+		if r := t.ref(a); r != nil && r.role == roleContext && a.Kind == Symbol && t.hasHole(r, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleIn translates the rule r, (in-hole ctx redex), as a rule of the kind nt.
+func (t *translator) ruleIn(r *Rule, ctx *Datum, nt *nonterm) (string, error) {
 	rhs, abort := r.RHS, true
 	if head(rhs) == "in-hole" && len(rhs.List) == 3 && isSym(rhs.List[1], ctx.Text) {
 		rhs, abort = rhs.List[2], false
