@@ -245,7 +245,7 @@ func (c *checker) minimal(con *Con) *Term {
 		if a.Kind == ArgTerm {
 			var bound []string
 			for _, b := range con.scope[i] {
-				bound = append(bound, BinderNames(args[b])...)
+				bound = slices.AppendSeq(bound, BinderNames(args[b]))
 			}
 			if args[i] = c.leaf(a.Sort, bound); args[i] == nil {
 				return nil
@@ -305,7 +305,7 @@ func (c *checker) instance(p *Pattern, hole *Kind) *Term {
 				if p.Con.Args[i].Kind == ArgTerm {
 					b := bound
 					for _, bi := range p.Con.scope[i] {
-						b = append(b[:len(b):len(b)], BinderNames(args[bi])...)
+						b = slices.AppendSeq(b[:len(b):len(b)], BinderNames(args[bi]))
 					}
 					if args[i] = inst(a, p.Con.Args[i].Sort, b); args[i] == nil {
 						return nil
@@ -428,7 +428,7 @@ func enumerateTerms(con *Con, choices [][]*Term, args []*Term, i int, out *[]*Te
 				opts = append(opts[:len(opts):len(opts)], args[bi])
 				continue
 			}
-			for _, y := range BinderNames(args[bi]) { // a sequence of binders
+			for y := range BinderNames(args[bi]) { // a sequence of binders
 				opts = append(opts[:len(opts):len(opts)], Var(Pos{}, y))
 			}
 		}

@@ -113,7 +113,7 @@ func expand(c *Term) *Term {
 				env = &Env{name: x.Name, next: env}
 				continue
 			}
-			for _, y := range BinderNames(t.Args[b]) { // a sequence of binders, the last innermost
+			for y := range BinderNames(t.Args[b]) { // a sequence of binders, the last innermost
 				env = &Env{name: y, next: env}
 			}
 		}
@@ -392,13 +392,13 @@ func readLeaf(t *Term, env *Env, hidden map[string]int) *Term {
 			continue
 		}
 		for _, b := range t.Con.scope[i] {
-			for _, y := range BinderNames(t.Args[b]) {
+			for y := range BinderNames(t.Args[b]) {
 				hidden[y]++
 			}
 		}
 		u := readLeaf(t.Args[i], env, hidden)
 		for _, b := range t.Con.scope[i] {
-			for _, y := range BinderNames(t.Args[b]) {
+			for y := range BinderNames(t.Args[b]) {
 				hidden[y]--
 			}
 		}

@@ -1,6 +1,8 @@
 package sem
 
 import (
+	"slices"
+
 	"github.com/interderive/interderive"
 )
 
@@ -97,7 +99,7 @@ func subst(t *Term, x string, v *Term, fv map[string]bool, depth int) *Term {
 	copy(args, t.Args)
 	// Rename the binders that would capture a free variable of v.
 	for _, bd := range c.Binds {
-		for _, y := range BinderNames(t.Args[bd.Binder]) {
+		for y := range BinderNames(t.Args[bd.Binder]) {
 			if y == x || !fv[y] || !binds(args[bd.Binder], y) {
 				continue
 			}
@@ -173,7 +175,7 @@ func FreeVars(t *Term) map[string]bool {
 					if b := t.Args[bi]; b.Op == TermVar {
 						bound = &names{b.Name, bound}
 					} else {
-						for _, y := range BinderNames(b) {
+						for y := range BinderNames(b) {
 							bound = &names{y, bound}
 						}
 					}
@@ -274,7 +276,7 @@ func AlphaEqual(a, b *Term) bool {
 						p = &pairs{a.Args[bi].Name, b.Args[bi].Name, p}
 						continue
 					}
-					xs, ys := BinderNames(a.Args[bi]), BinderNames(b.Args[bi])
+					xs, ys := slices.Collect(BinderNames(a.Args[bi])), slices.Collect(BinderNames(b.Args[bi]))
 					if len(xs) != len(ys) {
 						return false
 					}

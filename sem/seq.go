@@ -2,6 +2,7 @@ package sem
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -518,24 +519,30 @@ func hasEllipsis(s *SExpr) bool {
 func binderArg(a Arg) bool { return a.Kind == ArgVar || isSeqArg(a) && a.Sort.Elem.Kind == ArgVar }
 
 // BinderNames are the names the binder argument t of a node binds: its variable's, or
-// its sequence's, in order.
-func BinderNames(t *Term) []string {
-	if t.Op == TermVar {
-		return []string{t.Name}
+// its sequence's, in order. An iterator, so that substitution and read-back, which
+// ask at every binder they pass, allocate nothing.
+func BinderNames(t *Term) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if t.Op == TermVar {
+			yield(t.Name)
+			return
+		}
+		for u := t; u.Op == TermCon && len(u.Args) == 2; u = u.Args[1] {
+			if !yield(u.Args[0].Name) {
+				return
+			}
+		}
 	}
-	var names []string
-	for t.Op == TermCon && len(t.Args) == 2 {
-		names, t = append(names, t.Args[0].Name), t.Args[1]
-	}
-	return names
 }
 
 // binds reports whether the binder argument t binds x.
 func binds(t *Term, x string) bool {
-	if t.Op == TermVar {
-		return t.Name == x
+	for y := range BinderNames(t) {
+		if y == x {
+			return true
+		}
 	}
-	return slices.Contains(BinderNames(t), x)
+	return false
 }
 
 // renameBinder is the binder argument t with its name y, wherever it occurs, made y2.

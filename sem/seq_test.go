@@ -1,6 +1,7 @@
 package sem_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -244,8 +245,8 @@ func TestSequenceShapes(t *testing.T) {
 		}
 	}
 	// (λ (x y) x) is lam of two binders, read by its shape: its body's x is bound.
-	if tm := read(t, l, "(λ (x y) x)"); len(sem.BinderNames(tm.Args[0])) != 2 || len(sem.FreeVars(tm)) != 0 {
-		t.Errorf("(λ (x y) x): binders %v, free %v", sem.BinderNames(tm.Args[0]), sem.FreeVars(tm))
+	if tm := read(t, l, "(λ (x y) x)"); len(slices.Collect(sem.BinderNames(tm.Args[0]))) != 2 || len(sem.FreeVars(tm)) != 0 {
+		t.Errorf("(λ (x y) x): binders %v, free %v", slices.Collect(sem.BinderNames(tm.Args[0])), sem.FreeVars(tm))
 	}
 	l2, err := sem.Parse([]byte(l.String()))
 	if err != nil {

@@ -328,7 +328,7 @@ func (l *Language) readCon(s *SExpr, c *Con, xs []*SExpr, scope map[string]int, 
 				continue // a sequence of binders, read
 			}
 			for _, b := range c.scope[i] {
-				for _, y := range BinderNames(args[b]) {
+				for y := range BinderNames(args[b]) {
 					if scope != nil {
 						scope[y]++
 					}
@@ -336,7 +336,7 @@ func (l *Language) readCon(s *SExpr, c *Con, xs []*SExpr, scope map[string]int, 
 			}
 			args[i] = l.readTerm(x, a.Sort, scope, errs)
 			for _, b := range c.scope[i] {
-				for _, y := range BinderNames(args[b]) {
+				for y := range BinderNames(args[b]) {
 					if scope != nil {
 						scope[y]--
 					}

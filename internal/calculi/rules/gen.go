@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/interderive/interderive/sem"
 	"pgregory.net/rapid"
@@ -106,7 +107,7 @@ func (g Generator) con(t *rapid.T, c *sem.Con, depth int, scope map[*sem.Sort][]
 					if so.IsSeq() { // a sequence of binders
 						so = so.Elem.Sort
 					}
-					inner[so] = append(append([]string(nil), inner[so]...), sem.BinderNames(args[b])...)
+					inner[so] = append(append([]string(nil), inner[so]...), slices.Collect(sem.BinderNames(args[b]))...)
 				}
 			}
 			args[i] = g.term(t, a.Sort, depth-1, inner)
