@@ -358,14 +358,8 @@ type Pattern struct {
 	Atom *AtomType // PatAtom: its type
 	Val  any       // PatAtom: its value
 	Args []*Pattern
-	// Reps marks, for a PatSeq, the elements followed by an ellipsis (repeated), and
-	// Under lists for each the slots of the metavariables bound under it (which stand
-	// for sequences).
-	Reps       []bool
-	RepNames   []string // a repeated element's named ellipsis, ..._1 ("" for ...)
-	NameSlots  []int    // a left-hand side's named ellipsis's slot (-1 for none): the lengths it equates
-	Under      [][]int
-	UnderSorts [][]*Sort // the sequence sort each of Under's metavariables stands for
+	// Reps says, for a PatSeq, how each element (of Args) repeats (seq.go).
+	Reps []Rep
 	// Order is, for a PatCon with an ellipsis in some arguments, the order in which
 	// its arguments are read and matched: those with one last (ellipsesLast); nil for
 	// left to right.
@@ -374,6 +368,24 @@ type Pattern struct {
 	matcher matcher // the pattern compiled (staged.go)
 	builder builder // the template compiled
 	integer integer // a prim's integer argument compiled
+}
+
+// Rep is how an element of a sequence pattern repeats (seq.go): once, or, followed by
+// an ellipsis, any number of times, its metavariables (Under) standing for sequences.
+type Rep struct {
+	Ellipsis string   // "" for an element that stands once; "..." or a named one, "..._1"
+	NameSlot int      // a left-hand side's named ellipsis's slot, -1 for none: the lengths it equates
+	Under    []SeqVar // the metavariables bound (or used) under the ellipsis
+}
+
+// Repeated reports whether the element is followed by an ellipsis.
+func (r Rep) Repeated() bool { return r.Ellipsis != "" }
+
+// SeqVar is a metavariable under an ellipsis: its slot, and the sequence sort of what
+// it stands for.
+type SeqVar struct {
+	Slot int
+	Sort *Sort
 }
 
 // index lists, for a root constructor, the declarations of a kind whose pattern may

@@ -347,14 +347,13 @@ type patScope struct {
 	// redex bound is one the frame must equal (PatSame).
 	same bool
 	// depth is 1 under an ellipsis (seq.go), and depths the metavariables bound under
-	// one, with seqs the sequence sort each stands for (by slot); under and underSorts
+	// one, with seqs the sequence sort each stands for (by slot); under
 	// collect the repeated element's as it is read.
-	depth      int
-	inSeq      int // inside a sequence's pattern
-	depths     map[string]int
-	seqs       map[int]*Sort
-	under      []int
-	underSorts []*Sort
+	depth  int
+	inSeq  int // inside a sequence's pattern
+	depths map[string]int
+	seqs   map[int]*Sort
+	under  []SeqVar
 }
 
 // boundBy says what binds a metavariable where ps reads, for an error.

@@ -1,7 +1,6 @@
 package sem
 
 import (
-	"cmp"
 	"strconv"
 	"strings"
 )
@@ -42,8 +41,8 @@ func writePattern(b *strings.Builder, p *Pattern) {
 				b.WriteByte(' ')
 			}
 			writePattern(b, a)
-			if p.Reps[i] {
-				b.WriteString(" " + cmp.Or(p.RepNames[i], "..."))
+			if r := p.Reps[i]; r.Repeated() {
+				b.WriteString(" " + r.Ellipsis)
 			}
 		}
 		b.WriteByte(')')

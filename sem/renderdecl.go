@@ -1,9 +1,6 @@
 package sem
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // Which declarations render has a notation for: each found in the language by its
 // position and printed back to exactly what the file says.
@@ -264,8 +261,8 @@ func sameSeq(p *Pattern, s *SExpr) bool {
 			return false
 		}
 		i++
-		if p.Reps[k] {
-			if i >= len(s.List) || !isSym(s.List[i], cmp.Or(p.RepNames[k], "...")) {
+		if r := p.Reps[k]; r.Repeated() {
+			if i >= len(s.List) || !isSym(s.List[i], r.Ellipsis) {
 				return false
 			}
 			i++

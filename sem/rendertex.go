@@ -136,7 +136,7 @@ func (ts *typesetter) term(p *Pattern, hole string) (string, int) {
 		elems := make([]string, len(p.Args))
 		for i, a := range p.Args {
 			elems[i] = ts.arg(a, hole)
-			if p.Reps[i] {
+			if p.Reps[i].Repeated() {
 				elems[i] += `\,\ldots`
 			}
 		}

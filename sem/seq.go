@@ -146,37 +146,34 @@ func (p *langParser) seqPattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 			p.errorf(x.P, "an ellipsis follows the element it repeats, and %s has none before this one", token(s))
 			return nil
 		}
-		rep := i+1 < len(s.List) && isEllipsisSym(s.List[i+1])
-		name, nameSlot := "", -1
-		if rep && s.List[i+1].Sym != "..." {
+		r := Rep{NameSlot: -1}
+		if i+1 < len(s.List) && isEllipsisSym(s.List[i+1]) {
+			r.Ellipsis = s.List[i+1].Sym
+		}
+		if r.Ellipsis != "" && r.Ellipsis != "..." && ps.mode != patRHS && ps.mode != patCond {
 			// A named ellipsis, ..._1: on a left-hand side, the sequences it names are of
 			// one length (a slot records the first).
-			name = s.List[i+1].Sym
-			if ps.mode != patRHS && ps.mode != patCond {
-				var ok bool
-				if nameSlot, ok = ps.slots[name]; !ok {
-					nameSlot = len(ps.slots)
-					ps.slots[name] = nameSlot
-				}
+			var ok bool
+			if r.NameSlot, ok = ps.slots[r.Ellipsis]; !ok {
+				r.NameSlot = len(ps.slots)
+				ps.slots[r.Ellipsis] = r.NameSlot
 			}
 		}
-		out.RepNames, out.NameSlots = append(out.RepNames, name), append(out.NameSlots, nameSlot)
-		if !rep {
+		if !r.Repeated() {
 			ps.inSeq++
 			e := p.pattern(x, el, ps)
 			ps.inSeq--
 			if e == nil {
 				return nil
 			}
-			out.Args, out.Reps, out.Under = append(out.Args, e), append(out.Reps, false), append(out.Under, nil)
-			out.UnderSorts = append(out.UnderSorts, nil)
+			out.Args, out.Reps = append(out.Args, e), append(out.Reps, r)
 			continue
 		}
 		if ps.depth > 0 {
 			p.errorf(s.List[i+1].P, "ellipses do not nest in the rule language yet")
 			return nil
 		}
-		ps.depth, ps.under, ps.underSorts = 1, nil, nil
+		ps.depth, ps.under = 1, nil
 		ps.inSeq++
 		holes := ps.holes
 		e := p.pattern(x, el, ps)
@@ -199,8 +196,8 @@ func (p *langParser) seqPattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 				return nil
 			}
 		}
-		out.Args, out.Reps, out.Under = append(out.Args, e), append(out.Reps, true), append(out.Under, ps.under)
-		out.UnderSorts = append(out.UnderSorts, ps.underSorts)
+		r.Under = ps.under
+		out.Args, out.Reps = append(out.Args, e), append(out.Reps, r)
 		i++
 	}
 	return out
@@ -218,7 +215,7 @@ func (p *langParser) seqMeta(s *SExpr, slot int, bind bool, a Arg, ps *patScope)
 			}
 			ps.depths[s.Sym] = 1
 			ps.seqs[slot] = p.seqSort(a, strings.SplitN(s.Sym, "_", 2)[0])
-			ps.under, ps.underSorts = append(ps.under, slot), append(ps.underSorts, ps.seqs[slot])
+			ps.under = append(ps.under, SeqVar{slot, ps.seqs[slot]})
 		}
 		return true
 	}
@@ -226,8 +223,8 @@ func (p *langParser) seqMeta(s *SExpr, slot int, bind bool, a Arg, ps *patScope)
 	case ps.depths[s.Sym] > 0 && ps.depth == 0:
 		p.errorf(s.P, "metavariable %s stands for a sequence (it is bound under an ellipsis): use it under one, %s ...", s.Sym, s.Sym)
 		return false
-	case ps.depths[s.Sym] > 0 && !slices.Contains(ps.under, slot):
-		ps.under, ps.underSorts = append(ps.under, slot), append(ps.underSorts, ps.seqs[slot])
+	case ps.depths[s.Sym] > 0 && !slices.Contains(ps.under, SeqVar{slot, ps.seqs[slot]}):
+		ps.under = append(ps.under, SeqVar{slot, ps.seqs[slot]})
 	}
 	return true
 }
@@ -242,8 +239,8 @@ func seqMatcher(p *Pattern) matcher {
 			binds[i] = append(binds[i], s)
 		}
 	}
-	if len(p.Args) == 1 && p.Reps[0] && p.NameSlots[0] < 0 && p.Args[0].Kind == PatMeta && len(p.Under[0]) == 1 && p.UnderSorts[0][0] == so {
-		return seqOfMeta(p.Args[0].matcher, p.Under[0][0], so)
+	if len(p.Args) == 1 && p.Reps[0].Repeated() && p.Reps[0].NameSlot < 0 && p.Args[0].Kind == PatMeta && len(p.Reps[0].Under) == 1 && p.Reps[0].Under[0].Sort == so {
+		return seqOfMeta(p.Args[0].matcher, p.Reps[0].Under[0].Slot, so)
 	}
 	return func(e *Engine, t *Term, b []*Term) bool {
 		var ebuf, nbuf [8]*Term
@@ -294,8 +291,8 @@ func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j i
 	if i == len(p.Args) {
 		return j == len(elems)
 	}
-	m := p.Args[i].matcher
-	if !p.Reps[i] {
+	m, r := p.Args[i].matcher, p.Reps[i]
+	if !r.Repeated() {
 		if j == len(elems) {
 			return false
 		}
@@ -311,10 +308,10 @@ func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j i
 	// The sequences the metavariables under the ellipsis stand for, as they grow; the
 	// suffix itself where the last element is a metavariable that stood for each
 	// element as it is.
-	under, sorts := p.Under[i], p.UnderSorts[i]
+	under := r.Under
 	got := make([][]*Term, len(under))
-	suffix := last && len(under) == 1 && p.Args[i].Kind == PatMeta && sorts[0] == p.Sort.Sort
-	ns, named := p.NameSlots[i], -1 // a named ellipsis: its length, set here or before
+	suffix := last && len(under) == 1 && p.Args[i].Kind == PatMeta && under[0].Sort == p.Sort.Sort
+	ns, named := r.NameSlot, -1 // a named ellipsis: its length, set here or before
 	if ns >= 0 && b[ns] != nil {
 		named = seqLen(b[ns])
 	}
@@ -323,11 +320,11 @@ func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j i
 			if ns >= 0 && named < 0 {
 				b[ns] = SeqOf(p.Sort.Sort, p.P, elems[j:j+n], nil)
 			}
-			for k, s := range under {
+			for k, u := range under {
 				if suffix {
-					b[s] = nodes[j]
+					b[u.Slot] = nodes[j]
 				} else {
-					b[s] = SeqOf(sorts[k], p.P, got[k], nil)
+					b[u.Slot] = SeqOf(u.Sort, p.P, got[k], nil)
 				}
 			}
 			if matchSeq(e, p, binds, elems, nodes, i+1, j+n, b) {
@@ -337,9 +334,9 @@ func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j i
 		if j+n == len(elems) || !m(e, elems[j+n], b) {
 			break
 		}
-		for k, s := range under {
-			got[k] = append(got[k], b[s])
-			suffix = suffix && b[s] == elems[j+n]
+		for k, u := range under {
+			got[k] = append(got[k], b[u.Slot])
+			suffix = suffix && b[u.Slot] == elems[j+n]
 		}
 	}
 	for _, s := range binds[i] {
@@ -369,14 +366,15 @@ func isEllipsisSym(s *SExpr) bool {
 // one once for each element of the sequences its metavariables stand for.
 func seqBuilder(p *Pattern) builder {
 	so := p.Sort.Sort
-	if len(p.Args) == 1 && p.Reps[0] && p.Args[0].Kind == PatMeta && len(p.Under[0]) == 1 && p.UnderSorts[0][0] == so {
+	if len(p.Args) == 1 && p.Reps[0].Repeated() && p.Args[0].Kind == PatMeta && len(p.Reps[0].Under) == 1 && p.Reps[0].Under[0].Sort == so {
 		slot := p.Args[0].Slot // (x ...): the sequence x stands for
 		return func(_ *Engine, b []*Term, _ Pos, _ int) (*Term, error) { return b[slot], nil }
 	}
 	return func(e *Engine, b []*Term, at Pos, depth int) (*Term, error) {
 		var elems []*Term
 		for i, a := range p.Args {
-			if !p.Reps[i] {
+			under := p.Reps[i].Under
+			if !p.Reps[i].Repeated() {
 				t, err := a.builder(e, b, at, depth+1)
 				if err != nil {
 					return nil, err
@@ -384,9 +382,9 @@ func seqBuilder(p *Pattern) builder {
 				elems = append(elems, t)
 				continue
 			}
-			over := make([][]*Term, len(p.Under[i]))
-			for k, s := range p.Under[i] {
-				xs, _, ok := SeqElems(b[s], p.UnderSorts[i][k])
+			over := make([][]*Term, len(under))
+			for k, u := range under {
+				xs, _, ok := SeqElems(b[u.Slot], u.Sort)
 				if !ok {
 					return nil, fmt.Errorf("%s: a metavariable under the ellipsis stands for no sequence", a.P)
 				}
@@ -400,8 +398,8 @@ func seqBuilder(p *Pattern) builder {
 			}
 			sc := slices.Clone(b)
 			for n := range over[0] {
-				for k, s := range p.Under[i] {
-					sc[s] = over[k][n]
+				for k, u := range under {
+					sc[u.Slot] = over[k][n]
 				}
 				t, err := a.builder(e, sc, at, depth+1)
 				if err != nil {
@@ -455,7 +453,7 @@ func (p *langParser) seqFrame(k *Kind, pat *Pattern, ps *patScope, at *SExpr) (*
 			h = i
 		}
 	}
-	if h != 1 || !seq.Reps[0] || len(seq.Args) > 3 || len(seq.Args) == 3 && !seq.Reps[2] {
+	if h != 1 || !seq.Reps[0].Repeated() || len(seq.Args) > 3 || len(seq.Args) == 3 && !seq.Reps[2].Repeated() {
 		p.errorf(seq.P, "a frame's hole in a sequence is one element between the values before it and the terms after it, (P ... (hole) Q ...) or (P ... (hole)): the elements are evaluated left to right")
 		return nil, nil
 	}
@@ -467,11 +465,11 @@ func (p *langParser) seqFrame(k *Kind, pat *Pattern, ps *patScope, at *SExpr) (*
 	p.l.kinds[name] = k2
 	p.l.Kinds = append(p.l.Kinds, k2)
 	metas := len(ps.slots) + 1
-	done := &Pattern{P: seq.P, Kind: PatSeq, Sort: seq.Sort, Args: seq.Args[:1], Reps: seq.Reps[:1], RepNames: seq.RepNames[:1], NameSlots: seq.NameSlots[:1], Under: seq.Under[:1], UnderSorts: seq.UnderSorts[:1]}
+	done := &Pattern{P: seq.P, Kind: PatSeq, Sort: seq.Sort, Args: seq.Args[:1], Reps: seq.Reps[:1]}
 	k2.Values = append(k2.Values, &Value{P: at.P, Kind: k2, Pat: done, Metas: metas})
 	rest := &Pattern{P: seq.P, Kind: PatCon, Con: so.seqNil()}
 	if len(seq.Args) == 3 {
-		rest = &Pattern{P: seq.P, Kind: PatSeq, Sort: seq.Sort, Args: seq.Args[2:], Reps: seq.Reps[2:], RepNames: seq.RepNames[2:], NameSlots: seq.NameSlots[2:], Under: seq.Under[2:], UnderSorts: seq.UnderSorts[2:]}
+		rest = &Pattern{P: seq.P, Kind: PatSeq, Sort: seq.Sort, Args: seq.Args[2:], Reps: seq.Reps[2:]}
 	}
 	enter := &Pattern{P: seq.P, Kind: PatCon, Con: so.seqCons(), Args: []*Pattern{seq.Args[1], rest}}
 	next := &Pattern{P: seq.P, Kind: PatCon, Con: so.seqCons(), Args: []*Pattern{seq.Args[0], {P: seq.P, Kind: PatHole, Hole: k2}}}
