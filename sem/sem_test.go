@@ -248,7 +248,7 @@ func TestSubst(t *testing.T) {
 		e := read(t, l, "(lam x (lam y "+src+"))")
 		return e.Args[1].Args[1]
 	}
-	tests := []struct{ term, x, value, want string }{
+	tests := []substCase{
 		{"(lam y (add x y))", "x", "1", "(lam y (add 1 y))"},
 		{"(lam x x)", "x", "1", "(lam x x)"},
 		{"(lam y (add x y))", "x", "y", "(lam y' (add y y'))"},
@@ -263,6 +263,15 @@ func TestSubst(t *testing.T) {
 		{"(letrec y y (app x y) (app y x))", "x", "y", "(letrec y' y' (app y y') (app y' y))"},
 		{"(app x (if0 x y x))", "x", "(lam y y)", "(app (lam y y) (if0 (lam y y) y (lam y y)))"},
 	}
+	checkSubst(t, open, tests)
+}
+
+// substCase is a substitution, term[x := value], and the term it gives.
+type substCase struct{ term, x, value, want string }
+
+// checkSubst checks each substitution, its terms read by open.
+func checkSubst(t *testing.T, open func(string) *sem.Term, tests []substCase) {
+	t.Helper()
 	for _, tc := range tests {
 		got := sem.Subst(open(tc.term), tc.x, open(tc.value))
 		if sem.Format(got) != tc.want {
@@ -282,7 +291,7 @@ func TestSubstTyped(t *testing.T) {
 		e := read(t, l, "(lam x Int (lam y Int "+src+"))")
 		return e.Args[2].Args[2]
 	}
-	tests := []struct{ term, x, value, want string }{
+	tests := []substCase{
 		{"(lam y Int (add x y))", "x", "1", "(lam y Int (add 1 y))"},
 		{"(lam x Int x)", "x", "1", "(lam x Int x)"},
 		{"(lam y (Int -> Int) (add x y))", "x", "y", "(lam y' (Int -> Int) (add y y'))"},
@@ -290,12 +299,7 @@ func TestSubstTyped(t *testing.T) {
 		{"(letrec f (Int -> Int) y Int (app x y) x)", "x", "y", "(letrec f (Int -> Int) y' Int (app y y') y)"},
 		{"(letrec y (Int -> Int) y Int (app x y) (app y x))", "x", "y", "(letrec y' (Int -> Int) y' Int (app y y') (app y' y))"},
 	}
-	for _, tc := range tests {
-		got := sem.Subst(open(tc.term), tc.x, open(tc.value))
-		if sem.Format(got) != tc.want {
-			t.Errorf("%s[%s := %s]: got %s, want %s", tc.term, tc.x, tc.value, got, tc.want)
-		}
-	}
+	checkSubst(t, open, tests)
 }
 
 func TestAlphaEqual(t *testing.T) {

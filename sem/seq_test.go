@@ -189,18 +189,13 @@ func TestSequenceBinders(t *testing.T) {
 		}
 		return e
 	}
-	tests := []struct{ term, x, v, want string }{
+	tests := []substCase{
 		{"(lam (x y) x)", "x", "5", "(lam (x y) x)"},                  // x is bound: unchanged
 		{"(lam (x y) z)", "z", "5", "(lam (x y) 5)"},                  // z is free
 		{"(lam (x y) (add x z))", "z", "y", "(lam (x y') (add x y))"}, // y would capture: renamed
 		{"(lam () z)", "z", "5", "(lam () 5)"},
 	}
-	for _, tc := range tests {
-		got := sem.Format(sem.Subst(open(tc.term), tc.x, open(tc.v)))
-		if got != tc.want {
-			t.Errorf("%s[%s := %s] = %s, want %s", tc.term, tc.x, tc.v, got, tc.want)
-		}
-	}
+	checkSubst(t, open, tests)
 	if fv := sem.FreeVars(open("(lam (x y) (add x (add y z)))")); len(fv) != 1 || !fv["z"] {
 		t.Errorf("free variables %v, want z only", fv)
 	}

@@ -136,7 +136,7 @@ func (t *translator) predicate(e *Datum, sc *scope, neg bool) (cond string, ok b
 // disjunction translates (or D ...) into a call of a function written for it: its
 // parameters the metavariables the disjuncts test, a clause for each disjunct, true
 // where its conditions hold, and false after them.
-func (t *translator) disjunction(e *Datum, sc *scope, neg bool, depth int) (string, error) {
+func (t *translator) disjunction(e *Datum, sc *scope, depth int) (string, error) {
 	var params []string
 	seen := map[string]bool{}
 	walk(e, func(d *Datum) {
@@ -164,7 +164,7 @@ func (t *translator) disjunction(e *Datum, sc *scope, neg bool, depth int) (stri
 	fname := fmt.Sprintf("rkt-or-%d", t.disjunctions)
 	var b strings.Builder
 	fmt.Fprintf(&b, "; Racket's %s\n(function %s (%s) %s", e, fname, strings.Join(sorts, " "), boolMeta)
-	head := "(" + fname + " " + strings.Join(params, " ") + ")"
+	call := "(" + fname + " " + strings.Join(params, " ") + ")" // the clauses' head, and the condition
 	for _, d := range e.List[1:] {
 		inner := newScope()
 		for _, p := range params {
@@ -174,15 +174,12 @@ func (t *translator) disjunction(e *Datum, sc *scope, neg bool, depth int) (stri
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "\n  (%s true%s)", head, whereText(cs))
+		fmt.Fprintf(&b, "\n  (%s true%s)", call, whereText(cs))
 	}
-	fmt.Fprintf(&b, "\n  (%s false))\n", head)
+	fmt.Fprintf(&b, "\n  (%s false))\n", call)
 	t.needBool = true
 	t.extra = append(t.extra, b.String())
-	if neg {
-		return fmt.Sprintf("(match false %s)", head), nil
-	}
-	return head, nil
+	return call, nil
 }
 
 // nonEmptyContext reports whether the side condition e says that the context ctx is

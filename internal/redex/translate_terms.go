@@ -469,7 +469,7 @@ func (t *translator) sideCondition(e *Datum, sc *scope, neg bool, depth int) ([]
 		}
 		return out, nil
 	case h == "or" && len(e.List) > 1:
-		c, err := t.disjunction(e, sc, false, depth)
+		c, err := t.disjunction(e, sc, depth)
 		if err != nil {
 			return nil, err
 		}
