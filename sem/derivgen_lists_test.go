@@ -109,7 +109,7 @@ func TestGenerateTypedLists(t *testing.T) {
 // apart; the options are the defaults.
 func TestGenerateTypedLists10k(t *testing.T) {
 	if testing.Short() {
-		t.Skip("10,000 draws: BenchmarkGenerateTypedLists measures one")
+		t.Skip("10,000 draws: BenchmarkGenerateTyped/lists measures one")
 	}
 	l := listsLang(t)
 	g, err := l.NewTypedGenerator(sem.GenOptions{})
@@ -145,22 +145,6 @@ func TestGenerateTypedLists10k(t *testing.T) {
 	}
 	if took > 10*time.Second {
 		t.Errorf("%d programs took %v to draw, want under 10 s", draws, took)
-	}
-}
-
-// BenchmarkGenerateTypedLists: a well-typed program of stlc+lists a draw, the
-// default options (TestGenerateTypedLists10k's).
-func BenchmarkGenerateTypedLists(b *testing.B) {
-	l := listsLang(b)
-	g, err := l.NewTypedGenerator(sem.GenOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	for b.Loop() {
-		if _, _, err := g.GenerateTyped(r); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 

@@ -165,18 +165,27 @@ func TestGenerateTypedStlc(t *testing.T) {
 	t.Logf("%d single draws (no restart): %d derivations", draws, built)
 }
 
-// BenchmarkGenerateTyped: a well-typed program of stlc.sem a draw.
+// BenchmarkGenerateTyped: a well-typed program a draw, default options, of stlc.sem
+// (a draw may find no derivation) and of stlc+lists (TestGenerateTypedLists10k's:
+// every draw finds one).
 func BenchmarkGenerateTyped(b *testing.B) {
-	l := stlcLang(b)
-	g, err := l.NewTypedGenerator(sem.GenOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	for b.Loop() {
-		if _, _, err := g.GenerateTyped(r); err != nil && !errors.Is(err, sem.ErrNoDerivation) {
-			b.Fatal(err)
-		}
+	for _, bc := range []struct {
+		name    string
+		lang    func(testing.TB) *sem.Language
+		partial bool // ErrNoDerivation is a draw's outcome, not a failure
+	}{{"stlc", stlcLang, true}, {"lists", listsLang, false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			g, err := bc.lang(b).NewTypedGenerator(sem.GenOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(5, 6))
+			for b.Loop() {
+				if _, _, err := g.GenerateTyped(r); err != nil && !(bc.partial && errors.Is(err, sem.ErrNoDerivation)) {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
