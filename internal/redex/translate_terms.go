@@ -458,16 +458,8 @@ func (t *translator) sideCondition(e *Datum, sc *scope, neg bool, depth int) ([]
 	switch {
 	case h == "not" && len(e.List) == 2:
 		return t.sideCondition(e.List[1], sc, !neg, depth+1)
-	case h == "or" && neg:
-		var out []string // not (or A B) = (and (not A) (not B))
-		for _, x := range e.List[1:] {
-			cs, err := t.sideCondition(x, sc, true, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, cs...)
-		}
-		return out, nil
+	case h == "or" && neg: // not (or A B) = (and (not A) (not B))
+		return t.conjunction(e.List[1:], sc, true, depth)
 	case h == "or" && len(e.List) > 1:
 		c, err := t.disjunction(e, sc, depth)
 		if err != nil {
@@ -475,15 +467,7 @@ func (t *translator) sideCondition(e *Datum, sc *scope, neg bool, depth int) ([]
 		}
 		return []string{c}, nil
 	case h == "and" && !neg:
-		var out []string
-		for _, x := range e.List[1:] {
-			cs, err := t.sideCondition(x, sc, false, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, cs...)
-		}
-		return out, nil
+		return t.conjunction(e.List[1:], sc, false, depth)
 	case h == "zero?" && len(e.List) == 2:
 		a, _, err := operand(e.List[1])
 		if err != nil {
@@ -517,4 +501,18 @@ func (t *translator) sideCondition(e *Datum, sc *scope, neg bool, depth int) ([]
 		return []string{fmt.Sprintf("(prim %s %s %s)", op, a, b)}, nil
 	}
 	return nil, errAt(e.P, "side-condition %s: Racket code the translation does not read (it reads comparisons of (term n) and of lengths of sequences, equal?, zero?, Racket's tests of numbers, not, and and or); write it as a meta-function or a hook and test it with a where", e)
+}
+
+// conjunction translates each of the side conditions xs (each negated, neg), all of
+// which must hold.
+func (t *translator) conjunction(xs []*Datum, sc *scope, neg bool, depth int) ([]string, error) {
+	var out []string
+	for _, x := range xs {
+		cs, err := t.sideCondition(x, sc, neg, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
 }
