@@ -534,7 +534,8 @@ func valueStatus(k *sem.Kind, s *shape, depth int) decision {
 		return yes
 	}
 	op, con, ok := s.rootOf()
-	if !ok || depth > maxStatic || s.op == shBody && op == sem.TermVar {
+	if !ok || depth > maxStatic || s.op == shBody && op == sem.TermVar || k.NormalForms {
+		// A kind whose values are its normal forms: its search, at the run, decides.
 		return maybe
 	}
 	return anyOf(k.Lookup(sem.ValueTable, op, con), func(i int) *sem.Pattern { return k.Values[i].Pat }, s, depth)

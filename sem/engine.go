@@ -223,13 +223,53 @@ func (e *Engine) nested(f func() bool) bool {
 }
 
 // IsValue reports whether t is a value of kind k: it matches one of k's value
-// patterns.
+// patterns, or, for a kind whose values are its normal forms, its search finds no
+// redex in t.
 func (e *Engine) IsValue(t *Term, k *Kind) bool {
 	return memo(&t.memo, memoBits(k.Index, false), func() bool {
 		return e.nested(func() bool {
+			if k.NormalForms {
+				return !e.reducible(t, k)
+			}
 			return e.matchesAny(t, &k.values, func(i int) (*Pattern, int) { return k.Values[i].Pat, k.Values[i].Metas })
 		})
 	})
+}
+
+// reducible reports whether the search of kind k finds a redex in t, the search of
+// a kind whose values are its normal forms: t enters a frame of k whose hole holds a
+// term that is not a value of the hole's kind, or is the redex of a rule of k (its
+// left-hand side matches and its conditions hold, a step condition's term taken to
+// step when it is not a value, a context rule's context taken to fit). A condition
+// that fails with an error counts as a redex: contracting it gives the error.
+func (e *Engine) reducible(t *Term, k *Kind) bool {
+	t = View(t)
+	for _, i := range k.frames.candidates(t) {
+		f := k.Frames[i]
+		b := e.take(f.Metas)
+		in := e.match(f.Pat, t, b) && !e.IsValue(b[f.HoleSlot], f.Hole)
+		e.release(b)
+		if in {
+			return true
+		}
+	}
+	for _, i := range k.rules.candidates(t) {
+		r := k.Rules[i]
+		b := e.take(r.Metas)
+		ok := e.match(r.LHS, t, b)
+		if ok && !r.Context {
+			var err error
+			ok, _, err = e.conditions(r.Where, b, func(x *Term, kx *Kind) (*Term, string, bool, error) {
+				return x, "", !e.IsValue(x, kx), nil
+			})
+			ok = ok || err != nil
+		}
+		e.release(b)
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // InClass reports whether t is a term of the class c: one of its alternatives

@@ -144,8 +144,12 @@ type Kind struct {
 	// Seq is, for the kind of a sequence's elements that the reader makes from a
 	// frame whose hole is in a sequence (seq.go), that frame; nil for a kind the file
 	// declares.
-	Seq    *Frame
-	Values []*Value
+	Seq *Frame
+	// NormalForms says that the kind's values are its normal forms (normal-forms
+	// KIND): the terms in which its search finds no redex, Redex's reading of a
+	// context that reduces under binders. Such a kind declares no value pattern.
+	NormalForms bool
+	Values      []*Value
 	Frames []*Frame
 	Rules  []*Rule  // the rules of the kind, in order
 	Stucks []*Stuck // the declared stuck shapes of the kind

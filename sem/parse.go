@@ -115,7 +115,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			if p.form(s, 1, 1, "(nondeterministic)") {
 				p.l.Nondeterministic = true
 			}
-		case "kind", "class", "function", "hook", "judgment", "typing", "property", "value", "frame", "rule", "stuck", "answer", "notation", "":
+		case "kind", "class", "function", "hook", "judgment", "typing", "property", "value", "normal-forms", "frame", "rule", "stuck", "answer", "notation", "":
 		default:
 			p.errorf(s.List[0].P, "unknown declaration %s: expected %s", s.List[0].Sym, declarationWords())
 		}
@@ -212,6 +212,8 @@ func (p *langParser) parse(ss []*SExpr) {
 			p.answer(s)
 		case "value":
 			p.value(s)
+		case "normal-forms":
+			p.normalForms(s)
 		case "frame":
 			p.frame(s)
 		case "rule":
@@ -221,6 +223,7 @@ func (p *langParser) parse(ss []*SExpr) {
 		}
 	}
 	p.notations(ss) // notation.go: render's typesetting of constructors
+	p.checkNormalForms()
 	if len(p.errs) == 0 {
 		p.l.buildIndexes()
 		p.l.groundSorts()
@@ -327,6 +330,37 @@ func (p *langParser) value(s *SExpr) {
 		return
 	}
 	k.Values = append(k.Values, &Value{P: s.P, Kind: k, Pat: pat, Metas: len(ps.slots)})
+}
+
+// checkNormalForms refuses value patterns and stuck shapes of a kind whose values
+// are its normal forms: a term in which its search finds no redex is a value.
+func (p *langParser) checkNormalForms() {
+	for _, k := range p.l.Kinds {
+		if !k.NormalForms {
+			continue
+		}
+		for _, v := range k.Values {
+			p.errorf(v.P, "kind %s's values are its normal forms (normal-forms %s): it declares no value pattern", k.Name, k.Name)
+		}
+		for _, st := range k.Stucks {
+			p.errorf(st.P, "kind %s's values are its normal forms (normal-forms %s): a term in which no rule applies is a value, not stuck", k.Name, k.Name)
+		}
+	}
+}
+
+// normalForms reads (normal-forms KIND): the kind's values are its normal forms.
+func (p *langParser) normalForms(s *SExpr) {
+	if !p.form(s, 2, 2, "(normal-forms KIND)") {
+		return
+	}
+	k := p.kindArg(s.List[1])
+	if k == nil {
+		return
+	}
+	if k.NormalForms {
+		p.errorf(s.P, "(normal-forms %s) declared twice", k.Name)
+	}
+	k.NormalForms = true
 }
 
 // frame reads (frame KIND PATTERN), the pattern with one (hole [KIND]).

@@ -86,7 +86,7 @@ func known(what string, names []string) string {
 
 // declarationWords lists the declarations' keywords, for an error that met another.
 func declarationWords() string {
-	return "language, sort, kind, class, function, hook, judgment, typing, property, nondeterministic, value, frame, rule, stuck, answer or notation"
+	return "language, sort, kind, class, function, hook, judgment, typing, property, nondeterministic, value, normal-forms, frame, rule, stuck, answer or notation"
 }
 
 // reservedWords lists the reserved words, for an error that met one.

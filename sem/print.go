@@ -199,6 +199,9 @@ func (l *Language) String() string {
 		if k.Seq != nil {
 			continue // made by the reader from a frame of another kind (seq.go)
 		}
+		if k.NormalForms {
+			b.WriteString("(normal-forms " + k.Name + ")\n")
+		}
 		for _, v := range k.Values {
 			b.WriteString("(value " + k.Name + " " + FormatPattern(v.Pat) + ")\n")
 		}

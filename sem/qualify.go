@@ -19,12 +19,18 @@ type Unqualified struct {
 	P    Pos    // the metavariable's position in the rule file
 	Meta string // the metavariable that matches the variable occurrence
 	File string // the rule file, when the caller knows it ("" otherwise)
+	// NormalForms is the kind whose values are its normal forms, when that is the
+	// reason (What and Meta are then empty): its search goes under binders.
+	NormalForms string
 }
 
 func (e *Unqualified) Error() string {
 	at := e.P.String() + " of the rule file"
 	if e.File != "" {
 		at = e.File + ":" + e.P.String()
+	}
+	if e.NormalForms != "" {
+		return fmt.Sprintf("kind %s's values are its normal forms (at %s): its search may reach open terms, whose variables the stages over environments would look up (docs/rules.md)", e.NormalForms, at)
 	}
 	return fmt.Sprintf("the pattern of %s matches a variable occurrence (%s, at %s) in a term position, where the stages over environments look variables up (docs/rules.md)",
 		e.What, e.Meta, at)
@@ -75,6 +81,11 @@ func (l *Language) NotQualified() error {
 
 // qualify finds why l does not qualify for environments, if it does not.
 func (l *Language) qualify() *Unqualified {
+	for _, k := range l.Kinds {
+		if k.NormalForms {
+			return &Unqualified{P: k.P, NormalForms: k.Name}
+		}
+	}
 	var find func(p *Pattern, term bool) *Pattern
 	find = func(p *Pattern, term bool) *Pattern {
 		if p.Kind == PatMeta && p.Sort.Kind == MetaVar && term {

@@ -62,6 +62,9 @@ func (l *Language) render(decls []*SExpr, opts RenderOptions) *Rendering {
 		if d.Kind == SList && len(d.List) == 1 && isSym(d.List[0], "nondeterministic") {
 			continue // said under the title
 		}
+		if d.Kind == SList && len(d.List) == 2 && isSym(d.List[0], "normal-forms") {
+			continue // said with the kind's contexts
+		}
 		if d.Kind == SList && len(d.List) == 2 && isSym(d.List[0], "property") && d.List[1].Kind == SSym {
 			if q, ok := l.Property(d.List[1].Sym); ok && q.Standard != "" {
 				standard = append(standard, q.Name)
@@ -257,6 +260,9 @@ func (ts *typesetter) writeKinds(b *strings.Builder, shown map[any]bool) int {
 		}
 		if len(values) > 0 {
 			writeBNF(b, texMeta(k.Meta), values)
+		}
+		if k.NormalForms {
+			b.WriteString("\\noindent The values $" + texMeta(k.Meta) + "$ of kind $" + texKind(k.Name) + "$ are its normal forms: the terms in which its search finds no redex.\n")
 		}
 		var answers []string
 		for _, a := range k.Answers {

@@ -51,6 +51,9 @@ func FormatTables(l *Language) string {
 	}
 	for _, k := range l.Kinds {
 		fmt.Fprintf(&b, "\nkind %s (sort %s), values %s:\n", k.Name, k.Sort.Name, k.Meta)
+		if k.NormalForms {
+			b.WriteString("  value  its normal forms\n")
+		}
 		for _, v := range k.Values {
 			fmt.Fprintf(&b, "  value  %s\n", formatFrame(v.Pat))
 		}

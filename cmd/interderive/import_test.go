@@ -139,8 +139,14 @@ func TestImportedAgainstRedex(t *testing.T) {
 		{"stlc+lists.rkt", "red", []string{"(hd ((cons 1) nil))", "((λ (x int) ((+ x) 1)) 41)", "(tl nil)",
 			"((λ (f (int → int)) (f (f 1))) (λ (y int) ((+ y) y)))"}},
 		// A redex in the hole of a-ctxt, which e-ctxt includes: the rule applies there.
+		// Reduction under λ (the kinds' values their normal forms): a normal form
+		// whose argument holds a redex a-ctxt does not enter; and the model's own
+		// example, 2 + 2 in Church numerals (its traces call), to the numeral 4.
 		{"church.rkt", "reductions", []string{"(app (lambda (x) x) (lambda (y) y))",
-			"(app (app (lambda (x) x) (lambda (y) y)) (lambda (z) z))", "(let (f (lambda (x) x)) (app f f))"}},
+			"(app (app (lambda (x) x) (lambda (y) y)) (lambda (z) z))", "(let (f (lambda (x) x)) (app f f))",
+			"(lambda (y) (app (lambda (x) x) (lambda (z) (app (lambda (w) w) z))))",
+			"(lambda (f) (app f (lambda (z) (app (lambda (w) w) z))))",
+			"(let (plus (lambda (m) (lambda (n) (lambda (s) (lambda (z) (app (app m s) (app (app n s) z))))))) (let (two (lambda (s) (lambda (z) (app s (app s z))))) (app (app plus two) two)))"}},
 	} {
 		if _, stderr, code := runCmd("import", "-o", dir, filepath.Join(models, tc.model)); code != 0 {
 			t.Fatalf("import %s: exit %d\n%s", tc.model, code, stderr)

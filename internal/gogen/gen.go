@@ -68,6 +68,11 @@ func check(l *sem.Language) error {
 			return fmt.Errorf("%s: rule %s captures its context (%s): derive --go does not write contexts as values yet", r.P, r.Name, r.CaptureName)
 		}
 	}
+	for _, k := range l.Kinds {
+		if k.NormalForms {
+			return fmt.Errorf("%s: kind %s's values are its normal forms: derive --go does not write that search yet", k.P, k.Name)
+		}
+	}
 	for _, so := range l.Sorts {
 		if so.IsSeq() {
 			return fmt.Errorf("%s: sort %s is a sequence sort (E ...): derive --go does not write sequences yet", so.P, so.Name)

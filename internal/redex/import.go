@@ -74,6 +74,7 @@ func Import(m *Model, file string) (*Imported, error) {
 		t.errs.Sort()
 		return nil, t.errs
 	}
+	t.normalFormsOf()
 	// The program sort first: the sort of the root kind's frames.
 	if len(used) > 0 && used[0].sort != nil {
 		i := slices.Index(t.sorts, used[0].sort)
@@ -121,6 +122,82 @@ func Import(m *Model, file string) (*Imported, error) {
 	im.Summary = fmt.Sprintf("%s, %s, %s, %s, %s; %s as programs, %s left out", count(len(t.sorts), "sort"), count(len(t.kinds), "kind"),
 		count(nrules, "rule"), count(nfns, "meta-function"), count(len(judgments), "judgment"), count(len(im.Tests), "test"), count(len(im.Skipped), "form"))
 	return im, nil
+}
+
+// normalFormsOf decides whether the kinds' values are their normal forms: when a
+// frame of a kind enters a value of it — the frame and a value alternative have the
+// same constructor and arity, and where the frame has its hole the value has any
+// term of its sort (church.rkt's e-ctxt ::= (lambda (x) e-ctxt) | ..., its v ::=
+// (lambda (x) e) | x) — the context reduces inside values, and Redex's normal forms
+// are not the value class: every kind then declares (normal-forms K), and the value
+// classes are classes.
+func (t *translator) normalFormsOf() {
+	for _, k := range t.kinds {
+		if k.value == nil || k.sort == nil {
+			continue
+		}
+		var values [][]string
+		for _, a := range t.valueAlts(k.value, map[*nonterm]bool{}) {
+			if s, err := t.pattern(a, k.sort, grammarScope(), 0); err == nil {
+				values = append(values, topFields(s))
+			}
+		}
+		for _, f := range k.frames {
+			ff := topFields(f.Text)
+			hole := slices.IndexFunc(ff, func(x string) bool { return strings.HasPrefix(x, "(hole") })
+			for _, v := range values {
+				if hole < 1 || len(v) != len(ff) || v[0] != ff[0] || slices.Contains(ff, "...") || slices.Contains(v, "...") {
+					continue
+				}
+				base, _ := splitName(v[hole])
+				if r := t.byName[base]; r == nil || r.role != roleSort {
+					continue
+				}
+				t.normalForms = true
+				t.notes = append(t.notes, fmt.Sprintf("context %s reduces inside its values (its frame %s enters the value (%s) of %s): each kind's values are its normal forms, (normal-forms K), as Redex's, and %s is a class",
+					k.names[0], f.Text, strings.Join(v, " "), k.value.names[0], k.value.names[0]))
+				return
+			}
+		}
+	}
+}
+
+// topFields splits a pattern's text, (CON ARG ...), into its constructor and its
+// arguments' texts (a symbol's text alone).
+func topFields(s string) []string {
+	if !strings.HasPrefix(s, "(") || !strings.HasSuffix(s, ")") {
+		return []string{s}
+	}
+	var out []string
+	depth, start := 0, -1
+	for i, c := range s[1 : len(s)-1] {
+		switch {
+		case c == '(':
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				out = append(out, s[1+start:2+i])
+				start = -1
+			}
+		case c == ' ' && depth == 0:
+			if start >= 0 {
+				out = append(out, s[1+start:1+i])
+				start = -1
+			}
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	if start >= 0 && depth == 0 {
+		out = append(out, s[1+start:len(s)-1])
+	}
+	return out
 }
 
 // general reports whether the pattern (CON ARG ...), split in fields, is every term
@@ -231,7 +308,7 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 	}
 	b.WriteString("\n")
 	for _, nt := range t.nts {
-		if nt.role != roleClass || nt.isValue {
+		if nt.role != roleClass || nt.isValue && !t.normalForms {
 			continue
 		}
 		for _, n := range nt.names {
@@ -249,6 +326,18 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 	}
 	valueNames := map[string]bool{}
 	for _, k := range kinds {
+		if t.normalForms && k.sort != nil {
+			fmt.Fprintf(b, "; %s, line %d; its values are its normal forms\n(kind %s nf-%s", k.names[0], k.P.Line, k.kindName, k.kindName)
+			if k.sort != t.sorts[0] {
+				b.WriteString(" " + k.sort.metas[0])
+			}
+			fmt.Fprintf(b, ")\n(normal-forms %s)\n", k.kindName)
+			for _, f := range k.frames {
+				fmt.Fprintf(b, "(frame %s %s)\n", k.kindName, f.Text)
+			}
+			b.WriteString("\n")
+			continue
+		}
 		if k.value == nil {
 			if k.sort == nil {
 				continue
@@ -316,7 +405,7 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 	// per constructor (consulted only where no frame is entered and no rule
 	// applies), the run's run-time error.
 	for _, k := range kinds {
-		if k.sort == nil {
+		if k.sort == nil || t.normalForms {
 			continue
 		}
 		why := fmt.Sprintf("%q", "no rule of "+filepath.Base(t.file)+" applies (a normal form that is not a value)")

@@ -3,6 +3,7 @@ package redex
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,7 +29,7 @@ func TestImportModels(t *testing.T) {
 		{file: "stlc.rkt", tests: 10, rules: []string{"(rule + E ", "(rule if0t E ", "(rule if0f E ", "(rule βv E "}},
 		{file: "poly-stlc.rkt", tests: 18, rules: []string{"(rule βv E ", "(rule hd E ", "(rule map-cons E ", "(rule hd-err E (context "}},
 		{file: "stlc+lists.rkt", tests: 0, rules: []string{"(rule βv E ", "(rule tl-err E (context ", "(judgment typeof (Γ M σ) (I I O)"}},
-		{file: "church.rkt", tests: 0, rules: []string{"(kind e-ctxt v)", "(frame e-ctxt (lambda x (hole)))", "(kind a-ctxt v-a-ctxt)"}},
+		{file: "church.rkt", tests: 0, rules: []string{"(class v e (lambda x e) x)", "(kind e-ctxt nf-e-ctxt)\n(normal-forms e-ctxt)", "(frame e-ctxt (lambda x (hole)))", "(kind a-ctxt nf-a-ctxt)\n(normal-forms a-ctxt)"}},
 		{file: "combinators.rkt", tests: 0, rules: []string{"(nondeterministic)", "(kind e-ctxt v-e-ctxt)", "(frame e-ctxt (app (hole) e))\n(frame e-ctxt (app e (hole)))"}},
 		{file: "arithmetic.rkt", err: "32:11: rule divide: (/ (term number_1) (term number_2)): Racket code is not translated"},
 		// call/cc captures its context and reinstates it twice; (fresh x) names the
@@ -197,4 +198,23 @@ func FuzzImport(f *testing.F) {
 		}
 		_, _ = Import(model, "fuzz.rkt")
 	})
+}
+
+// TestTopFields: a pattern's text split into its constructor and arguments, nested
+// lists whole.
+func TestTopFields(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"x", []string{"x"}},
+		{"(lambda x e)", []string{"lambda", "x", "e"}},
+		{"(let x (hole a-ctxt) e)", []string{"let", "x", "(hole a-ctxt)", "e"}},
+		{"(app (f (g y)) (hole))", []string{"app", "(f (g y))", "(hole)"}},
+		{"(app v ... (hole) e ...)", []string{"app", "v", "...", "(hole)", "e", "..."}},
+	} {
+		if got := topFields(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("topFields(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }

@@ -149,6 +149,10 @@ type translator struct {
 	disjunctions int
 	// substN: subst-n is subst.rkt's, substitution of each x by its v in turn.
 	substN bool
+	// normalForms: a context reduces under a binder (a frame enters a term its
+	// values hold), so the kinds' values are their normal forms, as Redex's are
+	// (normalForms in import.go).
+	normalForms bool
 }
 
 func (t *translator) errorf(p Pos, format string, args ...any) {
