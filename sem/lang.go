@@ -150,9 +150,9 @@ type Kind struct {
 	// context that reduces under binders. Such a kind declares no value pattern.
 	NormalForms bool
 	Values      []*Value
-	Frames []*Frame
-	Rules  []*Rule  // the rules of the kind, in order
-	Stucks []*Stuck // the declared stuck shapes of the kind
+	Frames      []*Frame
+	Rules       []*Rule  // the rules of the kind, in order
+	Stucks      []*Stuck // the declared stuck shapes of the kind
 	// Answers are the shapes of the kind's non-value answers (blame l, an uncaught
 	// exception): a term of one of them in the empty context ends the run.
 	Answers []*Value
