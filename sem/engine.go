@@ -160,14 +160,16 @@ func (e *Engine) fns() *Engine {
 	return e.calls
 }
 
-// take is a slice of n bindings from the engine's stack of bindings; release gives
-// it back, last taken first. A match writes every slot before anything reads it (a
-// metavariable is bound where it occurs, a fresh or a step binds its own), so a slice
-// taken is not cleared.
+// take is a slice of n bindings from the engine's stack of bindings, cleared; release
+// gives it back, last taken first. It is cleared because a named ellipsis's slot is
+// read before it is written (the first sequence that names it sets the length the
+// others must have), as a non-linear metavariable's is.
 func (e *Engine) take(n int) []*Term {
 	l := len(e.buf)
 	e.buf = slices.Grow(e.buf, n)[:l+n]
-	return e.buf[l : l+n : l+n]
+	b := e.buf[l : l+n : l+n]
+	clear(b)
+	return b
 }
 
 func (e *Engine) release(b []*Term) { e.buf = e.buf[:len(e.buf)-len(b)] }

@@ -106,7 +106,9 @@ type Arg struct {
 
 // Bind says that the variable argument Binder binds its name in the arguments Scope:
 // substitution stops there at a binder of its variable, and renames the binder when it
-// would capture.
+// would capture. The binder may be a sequence of variables (x ...), each binding its
+// name, or a sequence of items ((x e) ...: Con.ItemVar), each binding its variable;
+// a sequence of items may be in its own scope (letrec's bindings see each other).
 type Bind struct {
 	Binder int
 	Scope  []int
@@ -120,10 +122,18 @@ type Con struct {
 	Args  []Arg
 	Binds []Bind
 	Index int // in Language.Cons
+	// item is, for a constructor whose terms are the items of a sequence that binds
+	// ((let ((x e) ...) e): each (x e) binds x), 1 + the index of its one variable
+	// argument, the name the item binds (ItemVar); 0 for any other constructor.
+	item int
 
 	scope [][]int // for each argument, the binder arguments whose scope it is in
 	shape *shape  // how programs write it, if not as (NAME ARG ...) (shape.go)
 }
+
+// ItemVar is the index of the variable argument an item of c binds, when c's terms
+// are the items of a sequence that binds; -1 for any other constructor.
+func (c *Con) ItemVar() int { return c.item - 1 }
 
 // Shaped reports whether programs write c by a shape of its own (shape.go), not as
 // (NAME ARG ...).

@@ -48,6 +48,9 @@ type langParser struct {
 	l     *Language
 	sorts map[string]*Sort
 	errs  interderive.ErrorList
+	// unbound and items are checked once every sort is read (checkItems).
+	unbound []unboundVar
+	items   []itemsBind
 }
 
 func (p *langParser) errorf(pos Pos, format string, args ...any) {
@@ -142,6 +145,7 @@ func (p *langParser) parse(ss []*SExpr) {
 			p.sortBody(s)
 		}
 	}
+	p.checkItems()
 	if len(p.errs) > 0 {
 		return
 	}

@@ -216,7 +216,9 @@ func (p *langParser) sortBody(s *SExpr) {
 		}
 		for i, a := range c.Args {
 			if binderArg(a) && !bound[i] {
-				p.errorf(m.P, "argument %d of %s is a variable that no (bind %d ...) declares a binder", i, n, i)
+				// Unless it is the variable of an item of a sequence that binds:
+				// checkItems, once every sort is read.
+				p.unbound = append(p.unbound, unboundVar{c, i, m.P})
 			}
 		}
 		c.Index = len(p.l.Cons)
@@ -246,13 +248,19 @@ func (p *langParser) bind(c *Con, s *SExpr) {
 	if !ok {
 		return
 	}
-	if !binderArg(c.Args[b]) {
-		p.errorf(s.List[1].P, "argument %d of %s is not a variable: it is %s, and a binder is a variable argument, or a sequence of them (x ...)", b, c.Name, argName(c.Args[b]))
+	items := isSeqArg(c.Args[b]) && c.Args[b].Sort.Elem.Kind == ArgTerm
+	if !binderArg(c.Args[b]) && !items {
+		p.errorf(s.List[1].P, "argument %d of %s is not a variable: it is %s, and a binder is a variable argument, or a sequence of them (x ...), or of items that each bind a variable ((x e) ...)", b, c.Name, argName(c.Args[b]))
 		return
 	}
-	bsort := c.Args[b].Sort
-	if isSeqArg(c.Args[b]) {
+	var bsort *Sort // the binder's sort; for items, known once every sort is read
+	switch {
+	case items:
+		p.items = append(p.items, itemsBind{c, b, s.List[1].P})
+	case isSeqArg(c.Args[b]):
 		bsort = c.Args[b].Sort.Elem.Sort
+	default:
+		bsort = c.Args[b].Sort
 	}
 	bd := Bind{Binder: b}
 	for _, x := range s.List[2:] {
@@ -260,15 +268,15 @@ func (p *langParser) bind(c *Con, s *SExpr) {
 		if !ok {
 			return
 		}
-		if j == b {
-			p.errorf(x.P, "argument %d of %s is the binder itself: a binder binds in other arguments, the terms in its scope", j, c.Name)
+		if j == b && !items {
+			p.errorf(x.P, "argument %d of %s is the binder itself: a binder binds in other arguments, the terms in its scope (items, (x e) ..., may bind in themselves)", j, c.Name)
 			return
 		}
 		if c.Args[j].Kind != ArgTerm {
 			p.errorf(x.P, "argument %d of %s is not a term: it is %s, and a binder binds in terms", j, c.Name, argName(c.Args[j]))
 			return
 		}
-		if c.Args[j].Sort != bsort {
+		if bsort != nil && c.Args[j].Sort != bsort {
 			p.errorf(x.P, "argument %d of %s is not of the binder's sort %s", j, c.Name, bsort.Name)
 			return
 		}
@@ -285,4 +293,75 @@ func (p *langParser) bind(c *Con, s *SExpr) {
 		}
 	}
 	c.Binds = append(c.Binds, bd)
+}
+
+// unboundVar is a variable argument no bind of its constructor declares a binder:
+// an error, unless the constructor's terms are the items of a sequence that binds.
+type unboundVar struct {
+	c   *Con
+	arg int
+	P   Pos
+}
+
+// itemsBind is a bind whose binder is a sequence of items, checked once every sort
+// is read (checkItems).
+type itemsBind struct {
+	c   *Con
+	arg int
+	P   Pos
+}
+
+// checkItems checks the binds whose binder is a sequence of items, once every sort is
+// read: each constructor of the items' sort has exactly one variable argument (its
+// ItemVar, the name an item binds), and the scope's other arguments are terms of that
+// variable's sort; then the variable arguments of no bind that are not items' are
+// errors.
+func (p *langParser) checkItems() {
+	isItem := map[*Con]bool{}
+	for _, ib := range p.items {
+		el := ib.c.Args[ib.arg].Sort.Elem.Sort
+		var vsort *Sort
+		ok := len(el.Cons) > 0
+		for _, ic := range el.Cons {
+			v, bad := -1, len(ic.Binds) > 0
+			for j, a := range ic.Args {
+				switch {
+				case a.Kind == ArgVar:
+					bad = bad || v >= 0
+					v = j
+				case a.Kind == ArgTerm && binderArg(a):
+					bad = true
+				}
+			}
+			if bad {
+				v = -1
+			}
+			if v < 0 || vsort != nil && ic.Args[v].Sort != vsort {
+				ok = false
+				break
+			}
+			vsort = ic.Args[v].Sort
+			ic.item = v + 1
+			isItem[ic] = true
+		}
+		if !ok {
+			p.errorf(ib.P, "argument %d of %s is a sequence of %s, whose constructors do not each have one variable argument (of one sort), the name an item binds", ib.arg, ib.c.Name, el.Name)
+			continue
+		}
+		for _, bd := range ib.c.Binds {
+			if bd.Binder != ib.arg {
+				continue
+			}
+			for _, j := range bd.Scope {
+				if j != ib.arg && ib.c.Args[j].Sort != vsort {
+					p.errorf(ib.P, "argument %d of %s is not of the binder's sort %s", j, ib.c.Name, vsort.Name)
+				}
+			}
+		}
+	}
+	for _, u := range p.unbound {
+		if !isItem[u.c] {
+			p.errorf(u.P, "argument %d of %s is a variable that no (bind %d ...) declares a binder", u.arg, u.c.Name, u.arg)
+		}
+	}
 }

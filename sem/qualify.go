@@ -19,9 +19,9 @@ type Unqualified struct {
 	P    Pos    // the metavariable's position in the rule file
 	Meta string // the metavariable that matches the variable occurrence
 	File string // the rule file, when the caller knows it ("" otherwise)
-	// NormalForms is the kind whose values are its normal forms, when that is the
-	// reason (What and Meta are then empty): its search goes under binders.
-	NormalForms string
+	// Why is the reason when it is not a pattern (What and Meta are then empty):
+	// a kind whose values are its normal forms, a sequence of items that binds.
+	Why string
 }
 
 func (e *Unqualified) Error() string {
@@ -29,8 +29,8 @@ func (e *Unqualified) Error() string {
 	if e.File != "" {
 		at = e.File + ":" + e.P.String()
 	}
-	if e.NormalForms != "" {
-		return fmt.Sprintf("kind %s's values are its normal forms (at %s): its search may reach open terms, whose variables the stages over environments would look up (docs/rules.md)", e.NormalForms, at)
+	if e.Why != "" {
+		return fmt.Sprintf("%s (at %s) (docs/rules.md)", e.Why, at)
 	}
 	return fmt.Sprintf("the pattern of %s matches a variable occurrence (%s, at %s) in a term position, where the stages over environments look variables up (docs/rules.md)",
 		e.What, e.Meta, at)
@@ -83,7 +83,14 @@ func (l *Language) NotQualified() error {
 func (l *Language) qualify() *Unqualified {
 	for _, k := range l.Kinds {
 		if k.NormalForms {
-			return &Unqualified{P: k.P, NormalForms: k.Name}
+			return &Unqualified{P: k.P, Why: "kind " + k.Name + "'s values are its normal forms: its search may reach open terms, whose variables the stages over environments would look up"}
+		}
+	}
+	for _, c := range l.Cons {
+		for _, bd := range c.Binds {
+			if a := c.Args[bd.Binder]; isSeqArg(a) && a.Sort.Elem.Kind == ArgTerm {
+				return &Unqualified{P: c.P, Why: "constructor " + c.Name + " binds by a sequence of items, which the stages over environments do not bind yet"}
+			}
 		}
 	}
 	var find func(p *Pattern, term bool) *Pattern

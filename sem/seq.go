@@ -517,20 +517,36 @@ func hasEllipsis(s *SExpr) bool {
 func binderArg(a Arg) bool { return a.Kind == ArgVar || isSeqArg(a) && a.Sort.Elem.Kind == ArgVar }
 
 // BinderNames are the names the binder argument t of a node binds: its variable's, or
-// its sequence's, in order. An iterator, so that substitution and read-back, which
-// ask at every binder they pass, allocate nothing.
+// its sequence's, in order, a sequence of variables' or of items' (each item's
+// variable, Con.ItemVar). An iterator, so that substitution and read-back, which ask
+// at every binder they pass, allocate nothing.
 func BinderNames(t *Term) iter.Seq[string] {
 	return func(yield func(string) bool) {
+		if t == nil { // not made yet: a sequence of items in its own scope
+			return
+		}
 		if t.Op == TermVar {
 			yield(t.Name)
 			return
 		}
 		for u := t; u.Op == TermCon && len(u.Args) == 2; u = u.Args[1] {
-			if !yield(u.Args[0].Name) {
+			if x := itemBinder(u.Args[0]); x != nil && !yield(x.Name) {
 				return
 			}
 		}
 	}
+}
+
+// itemBinder is the variable an element of a sequence of binders binds: the element,
+// a variable, or an item's variable; nil for anything else.
+func itemBinder(e *Term) *Term {
+	switch {
+	case e.Op == TermVar:
+		return e
+	case e.Op == TermCon && e.Con.item > 0:
+		return e.Args[e.Con.item-1]
+	}
+	return nil
 }
 
 // binds reports whether the binder argument t binds x.
@@ -543,7 +559,8 @@ func binds(t *Term, x string) bool {
 	return false
 }
 
-// renameBinder is the binder argument t with its name y, wherever it occurs, made y2.
+// renameBinder is the binder argument t with its name y, wherever it occurs, made y2
+// (an item's variable renamed in the item).
 func renameBinder(t *Term, y, y2 string) *Term {
 	if t.Op == TermVar {
 		return Var(t.P, y2)
@@ -551,8 +568,13 @@ func renameBinder(t *Term, y, y2 string) *Term {
 	var elems []*Term
 	for u := t; u.Op == TermCon && len(u.Args) == 2; u = u.Args[1] {
 		x := u.Args[0]
-		if x.Name == y {
+		switch {
+		case x.Op == TermVar && x.Name == y:
 			x = Var(x.P, y2)
+		case x.Op == TermCon && x.Con.item > 0 && x.Args[x.Con.item-1].Name == y:
+			args := slices.Clone(x.Args)
+			args[x.Con.item-1] = Var(args[x.Con.item-1].P, y2)
+			x = &Term{P: x.P, Op: TermCon, Con: x.Con, Args: args}
 		}
 		elems = append(elems, x)
 	}
@@ -561,6 +583,13 @@ func renameBinder(t *Term, y, y2 string) *Term {
 
 // binderSort is the sort of the variables a binder argument binds.
 func binderSort(a Arg) *Sort {
+	if isSeqArg(a) && a.Sort.Elem.Kind == ArgTerm { // items: their variable's sort
+		for _, c := range a.Sort.Elem.Sort.Cons {
+			if c.item > 0 {
+				return c.Args[c.item-1].Sort
+			}
+		}
+	}
 	if isSeqArg(a) {
 		return a.Sort.Elem.Sort
 	}

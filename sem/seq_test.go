@@ -260,3 +260,79 @@ func TestSequenceShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestSequenceItemBinders: a sequence of items that binds (testdata/rules/letrec.sem:
+// let's (x e) items bind x in its body, letrec's in its body and in the items too).
+// Each expectation is substitution's definition applied by hand: an item's term is
+// outside let's binders and inside letrec's; a binder that would capture is renamed
+// by priming, in its item and in its scope.
+func TestSequenceItemBinders(t *testing.T) {
+	l := load(t, "letrec.sem")
+	var e *sem.Sort
+	for _, so := range l.Sorts {
+		if so.Name == "e" {
+			e = so
+		}
+	}
+	open := func(src string) *sem.Term {
+		t.Helper()
+		x, err := l.ReadTermOf([]byte(src), e, true)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		return x
+	}
+	checkSubst(t, open, []substCase{
+		{"(let ((x y)) x)", "y", "5", "(let ((x 5)) x)"},                 // y free in the item
+		{"(let ((x 1)) x)", "x", "5", "(let ((x 1)) x)"},                 // x bound in the body
+		{"(let ((x x)) x)", "x", "5", "(let ((x 5)) x)"},                 // the item's x is outside
+		{"(letrec ((f f)) f)", "f", "5", "(letrec ((f f)) f)"},           // letrec's items are inside
+		{"(letrec ((f g)) f)", "g", "5", "(letrec ((f 5)) f)"},           // g free
+		{"(let ((x 1)) (z x))", "z", "x", "(let ((x' 1)) (x x'))"},       // x would capture: renamed
+		{"(letrec ((f (g f))) f)", "g", "f", "(letrec ((f' (f f'))) f')"}, // in the items too
+	})
+	for _, tc := range []struct {
+		term string
+		free []string
+	}{
+		{"(let ((x x)) x)", []string{"x"}},
+		{"(letrec ((f (g f))) f)", []string{"g"}},
+		{"(let ((x 1) (y x)) (z y))", []string{"x", "z"}},
+	} {
+		fv := sem.FreeVars(open(tc.term))
+		if len(fv) != len(tc.free) {
+			t.Errorf("free variables of %s: %v, want %v", tc.term, fv, tc.free)
+		}
+		for _, x := range tc.free {
+			if !fv[x] {
+				t.Errorf("free variables of %s: %v, want %v", tc.term, fv, tc.free)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"(let ((x 1) (y 2)) (x y))", "(let ((a 1) (b 2)) (a b))", true},
+		{"(let ((x 1) (y 2)) (x y))", "(let ((a 1) (b 2)) (b a))", false},
+		{"(letrec ((f (g f))) f)", "(letrec ((h (g h))) h)", true},
+		{"(let ((x x)) x)", "(let ((y x)) y)", true},
+		{"(let ((x x)) x)", "(let ((y y)) y)", false}, // the item's x is free: x is not y
+	} {
+		if got := sem.AlphaEqual(open(tc.a), open(tc.b)); got != tc.want {
+			t.Errorf("AlphaEqual(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+	if l.Discipline() != sem.Substitution || !strings.Contains(l.WhySubstitution(), "sequence of items") {
+		t.Errorf("discipline %v (%s), want substitution: environments do not bind items yet", l.Discipline(), l.WhySubstitution())
+	}
+	// An item's constructor has exactly one variable: the name the item binds.
+	_, err := sem.Parse([]byte(`(language bad)
+(sort e (variable x) (integer n) (con let b ... e (bind 0 1)))
+(sort b (con two x x e))
+(kind E v)
+(value E n)`))
+	if err == nil || !strings.Contains(err.Error(), "2:57: argument 0 of let is a sequence of b, whose constructors do not each have one variable argument") {
+		t.Errorf("items of two variables: %v", err)
+	}
+}

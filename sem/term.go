@@ -1,6 +1,7 @@
 package sem
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -290,6 +291,32 @@ func (l *Language) readTerm(s *SExpr, so *Sort, scope map[string]int, errs *inte
 	return l.readCon(s, c, s.List[1:], scope, errs)
 }
 
+// binderNamesOf are the names the binder argument a binds: its term's, read (t), or,
+// for a sequence of items not read yet (in its own scope, or in a later argument's),
+// the names its s-expression x gives its items' variables.
+func (l *Language) binderNamesOf(t *Term, x *SExpr, a Arg) []string {
+	if t != nil {
+		return slices.Collect(BinderNames(t))
+	}
+	var out []string
+	if x.Kind != SList || !isSeqArg(a) {
+		return nil
+	}
+	el := a.Sort.Elem.Sort
+	for _, e := range x.List {
+		c, exs, ok := l.shaped(e, el)
+		if !ok && e.Kind == SList && len(e.List) > 0 && e.List[0].Kind == SSym {
+			if c, ok = l.cons[e.List[0].Sym]; ok && c.Sort == el && c.shape == nil {
+				exs = e.List[1:]
+			}
+		}
+		if ok && c.item > 0 && len(exs) == len(c.Args) && exs[c.item-1].Kind == SSym {
+			out = append(out, exs[c.item-1].Sym)
+		}
+	}
+	return out
+}
+
 // readCon reads the node of c at s from its arguments' s-expressions xs.
 func (l *Language) readCon(s *SExpr, c *Con, xs []*SExpr, scope map[string]int, errs *interderive.ErrorList) *Term {
 	args := make([]*Term, len(c.Args))
@@ -328,7 +355,7 @@ func (l *Language) readCon(s *SExpr, c *Con, xs []*SExpr, scope map[string]int, 
 				continue // a sequence of binders, read
 			}
 			for _, b := range c.scope[i] {
-				for y := range BinderNames(args[b]) {
+				for _, y := range l.binderNamesOf(args[b], xs[b], c.Args[b]) {
 					if scope != nil {
 						scope[y]++
 					}
@@ -336,7 +363,7 @@ func (l *Language) readCon(s *SExpr, c *Con, xs []*SExpr, scope map[string]int, 
 			}
 			args[i] = l.readTerm(x, a.Sort, scope, errs)
 			for _, b := range c.scope[i] {
-				for y := range BinderNames(args[b]) {
+				for _, y := range l.binderNamesOf(args[b], xs[b], c.Args[b]) {
 					if scope != nil {
 						scope[y]--
 					}
