@@ -283,12 +283,12 @@ func TestSequenceItemBinders(t *testing.T) {
 		return x
 	}
 	checkSubst(t, open, []substCase{
-		{"(let ((x y)) x)", "y", "5", "(let ((x 5)) x)"},                 // y free in the item
-		{"(let ((x 1)) x)", "x", "5", "(let ((x 1)) x)"},                 // x bound in the body
-		{"(let ((x x)) x)", "x", "5", "(let ((x 5)) x)"},                 // the item's x is outside
-		{"(letrec ((f f)) f)", "f", "5", "(letrec ((f f)) f)"},           // letrec's items are inside
-		{"(letrec ((f g)) f)", "g", "5", "(letrec ((f 5)) f)"},           // g free
-		{"(let ((x 1)) (z x))", "z", "x", "(let ((x' 1)) (x x'))"},       // x would capture: renamed
+		{"(let ((x y)) x)", "y", "5", "(let ((x 5)) x)"},                  // y free in the item
+		{"(let ((x 1)) x)", "x", "5", "(let ((x 1)) x)"},                  // x bound in the body
+		{"(let ((x x)) x)", "x", "5", "(let ((x 5)) x)"},                  // the item's x is outside
+		{"(letrec ((f f)) f)", "f", "5", "(letrec ((f f)) f)"},            // letrec's items are inside
+		{"(letrec ((f g)) f)", "g", "5", "(letrec ((f 5)) f)"},            // g free
+		{"(let ((x 1)) (z x))", "z", "x", "(let ((x' 1)) (x x'))"},        // x would capture: renamed
 		{"(letrec ((f (g f))) f)", "g", "f", "(letrec ((f' (f f'))) f')"}, // in the items too
 	})
 	for _, tc := range []struct {
