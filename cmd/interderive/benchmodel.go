@@ -21,6 +21,34 @@ import (
 // directory: it runs a model's relation on one term and times it.
 var modelScript = filepath.Join("redex", "model.rkt")
 
+// besideModel finds the modules a model requires that are files beside it: a
+// collection path of redex-examples, redex/examples/NAME, is NAME.rkt in the model's
+// directory (where redex-examples keeps them), and a relative path, "NAME.rkt", that
+// file.
+func besideModel(file string) redex.Library {
+	return func(spec *redex.Datum) (string, *redex.Module, bool) {
+		var name string
+		switch {
+		case spec.Kind == redex.Symbol && strings.HasPrefix(spec.Text, "redex/examples/"):
+			name = strings.TrimPrefix(spec.Text, "redex/examples/") + ".rkt"
+		case spec.Kind == redex.String && strings.HasSuffix(spec.Text, ".rkt") && !filepath.IsAbs(spec.Text):
+			name = spec.Text
+		default:
+			return "", nil, false
+		}
+		path := filepath.Join(filepath.Dir(file), filepath.FromSlash(name))
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return "", nil, false
+		}
+		m, err := redex.Read(src)
+		if err != nil {
+			return "", nil, false
+		}
+		return name, m, true
+	}
+}
+
 // importModel reads, recognizes and imports a Redex model; its errors are rendered
 // with the model's positions and carets.
 func importModel(file string) (*redex.Imported, error) {
@@ -32,7 +60,7 @@ func importModel(file string) (*redex.Imported, error) {
 	if err != nil {
 		return nil, errors.New(interderive.Describe(file, src, err))
 	}
-	model, err := redex.Recognize(mod)
+	model, err := redex.RecognizeWith(mod, besideModel(file))
 	if err != nil {
 		return nil, errors.New(interderive.Describe(file, src, err))
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,7 +15,9 @@ import (
 // TestImport: import translates Redex's own models (internal/redex/testdata/models,
 // copied from redex-examples) and writes their test-->> tests as programs, which
 // check then runs on the six derived stages: stlc.rkt's 10, poly-stlc.rkt's 18 and
-// contracts.rkt's 21 tests (grep -c '(test-->>' on each) pass with the answers Redex's tests state. A
+// contracts.rkt's 21 tests (grep -c '(test-->>' on each), and the 16 that
+// stlc-tests-lib.rkt writes for each stlc+lists model, pass with the answers Redex's
+// tests state. A
 // model the rule language cannot say is refused, positioned (arithmetic.rkt's / is
 // at 32:11), and nothing is written over an existing file without --force.
 func TestImport(t *testing.T) {
@@ -28,6 +31,11 @@ func TestImport(t *testing.T) {
 		// Sequences ((e e ...), (λ (x ...) e), (v ... E e ...)), subst.rkt's subst-n,
 		// Racket's tests of numbers, booleans and blame: its 21 tests.
 		{"contracts.rkt", "21 tests as programs", "21 files, 126 runs: 126 passed, 0 failed"},
+		// The three share their tests, redex-examples' stlc-tests-lib.rkt, whose macro
+		// (stlc-tests ...) each calls: its 16 test-->> (grep -c 'test-->>').
+		{"stlc+lists.rkt", "16 tests as programs", "16 files, 96 runs: 96 passed, 0 failed"},
+		{"stlc+lists+subst.rkt", "16 tests as programs", "16 files, 96 runs: 96 passed, 0 failed"},
+		{"stlc+lists-with-binding.rkt", "16 tests as programs", "16 files, 96 runs: 96 passed, 0 failed"},
 	} {
 		stdout, stderr, code := runCmd("import", "-o", dir, filepath.Join(models, tc.model))
 		if code != 0 || !strings.Contains(stdout, tc.summary) {
@@ -179,6 +187,79 @@ func TestImportedAgainstRedex(t *testing.T) {
 				if code != 0 || errA != nil || errB != nil || !sem.AlphaEqual(a, b) {
 					t.Errorf("%s %s on %s: %q (exit %d, %s), Redex %q", tc.model, prog, stage, got, code, stderr, want)
 				}
+			}
+		}
+	}
+}
+
+// TestOmegaAgainstRedex: omega.rkt's own examples (its three traces calls) do not
+// end; each runs 24 steps on Redex's model and on the imported rule file's reduction
+// stage, which must reach the same term at every step, up to α-equivalence (the
+// fresh variables call/cc makes are x1, x2 in Redex, x', x'' here); every other stage
+// runs out of its fuel of 24 with it (the stages agree in lockstep: fuzz). Skipped
+// where racket is not installed, or under -short.
+func TestOmegaAgainstRedex(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: each Redex run loads the model (seconds)")
+	}
+	if _, err := exec.LookPath("racket"); err != nil {
+		t.Skip("racket is not installed: Redex's steps cannot be had")
+	}
+	model := filepath.Join("..", "..", "internal", "redex", "testdata", "models", "omega.rkt")
+	dir := t.TempDir()
+	if _, stderr, code := runCmd("import", "-o", dir, model); code != 0 {
+		t.Fatalf("import omega.rkt: exit %d\n%s", code, stderr)
+	}
+	rules := filepath.Join(dir, "omega.sem")
+	src, err := os.ReadFile(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sem.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const steps = 24
+	for i, prog := range []string{
+		"((lambda (x) (x x)) (lambda (x) (x x)))",
+		"((call/cc call/cc) (call/cc call/cc))",
+		"((lambda (x) ((call/cc call/cc) x)) (call/cc call/cc))",
+	} {
+		out, err := exec.Command("racket", filepath.Join("..", "..", "testdata", "bench", "redex", "model.rkt"), model, "reductions", prog, strconv.Itoa(steps)).Output()
+		if err != nil {
+			t.Fatalf("Redex on %s: %v\n%s", prog, err, out)
+		}
+		var redex []string
+		for _, line := range strings.Split(string(out), "\n") {
+			if rest, ok := strings.CutPrefix(line, "step "); ok {
+				_, term, _ := strings.Cut(rest, " ")
+				redex = append(redex, term)
+			}
+		}
+		file := filepath.Join(dir, fmt.Sprintf("example-%d.term", i))
+		if err := os.WriteFile(file, []byte(prog+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		trace, stderr, _ := runCmd("trace", "--rules", rules, "--stage", "reduction", "--fuel", strconv.Itoa(steps), file)
+		var ours []string
+		for _, line := range strings.Split(trace, "\n") {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "plug:"); ok {
+				ours = append(ours, strings.TrimSpace(rest))
+			}
+		}
+		if len(redex) != steps || len(ours) != steps {
+			t.Fatalf("%s: %d steps of Redex's, %d of ours, want %d each\n%s", prog, len(redex), len(ours), steps, stderr)
+		}
+		for k := range steps {
+			a, errA := l.ReadTerm([]byte(ours[k]))
+			b, errB := l.ReadTerm([]byte(redex[k]))
+			if errA != nil || errB != nil || !sem.AlphaEqual(a, b) {
+				t.Fatalf("%s, step %d: %s, Redex %s (%v, %v)", prog, k+1, ours[k], redex[k], errA, errB)
+			}
+		}
+		for _, stage := range []string{"closures", "machine", "cps2", "interp", "compile"} {
+			if stdout, _, code := runCmd("run", "--rules", rules, "--stage", stage, "--fuel", strconv.Itoa(steps), "--json", file); code != 3 || !strings.Contains(stdout, `"contractions":24`) {
+				t.Errorf("%s on %s: exit %d, %s; want out of fuel after 24", prog, stage, code, stdout)
 			}
 		}
 	}

@@ -148,13 +148,29 @@ type Test struct {
 	// Equiv is test-->>'s #:equiv, a Racket function that compares the normal forms
 	// (nil if none).
 	Equiv *Datum
+	// From is the file of a test a macro of a required module wrote (redex-examples'
+	// stlc-tests-lib.rkt: (stlc-tests ...) writes stlc+lists.rkt's tests), whose
+	// positions P is in, and Call the position of the macro's call in the model;
+	// "" for the model's own.
+	From string
+	Call Pos
 }
 
 // Recognize finds the Redex forms of a module read. A Redex form not written as
 // Redex documents it is an error positioned at the part at fault; errors are
 // collected, in source order.
-func Recognize(m *Module) (*Model, error) {
-	r := &recognizer{model: &Model{}}
+func Recognize(m *Module) (*Model, error) { return RecognizeWith(m, nil) }
+
+// Library finds a module a model requires, by its require spec (redex/examples/NAME,
+// or "NAME.rkt"): its name, for the tests it writes, and the module read; ok is false
+// for a module it does not have (Redex's own, Racket's).
+type Library func(spec *Datum) (name string, m *Module, ok bool)
+
+// RecognizeWith is Recognize, the macros of the modules the model requires found by
+// lib (define-syntax-rule, expanded where the model calls them: the tests a shared
+// library of tests writes).
+func RecognizeWith(m *Module, lib Library) (*Model, error) {
+	r := &recognizer{model: &Model{}, lib: lib, macros: map[string]*macro{}}
 	for _, d := range m.Forms {
 		r.form(d, "")
 	}
@@ -163,8 +179,85 @@ func Recognize(m *Module) (*Model, error) {
 }
 
 type recognizer struct {
-	model *Model
-	errs  interderive.ErrorList
+	model  *Model
+	errs   interderive.ErrorList
+	lib    Library
+	macros map[string]*macro
+	from   string // the file of the forms being recognized, when a macro wrote them
+	call   Pos    // then, the macro's call in the model
+}
+
+// macro is a define-syntax-rule: (define-syntax-rule (NAME PARAM ...) BODY), of the
+// module file ("" for the model).
+type macro struct {
+	params []string
+	body   *Datum
+	file   string
+}
+
+// defineMacro records a (define-syntax-rule (NAME PARAM ...) BODY) whose parameters
+// are symbols (a pattern with an ellipsis is not expanded).
+func (r *recognizer) defineMacro(d *Datum, file string) {
+	if len(d.List) != 3 || head(d.List[1]) == "" {
+		return
+	}
+	var params []string
+	for _, p := range d.List[1].List[1:] {
+		if p.Kind != Symbol || p.Text == "..." {
+			return
+		}
+		params = append(params, p.Text)
+	}
+	r.macros[d.List[1].List[0].Text] = &macro{params: params, body: d.List[2], file: file}
+}
+
+// require reads the macros of the modules a (require SPEC ...) names that the
+// library has.
+func (r *recognizer) require(d *Datum) {
+	if r.lib == nil {
+		return
+	}
+	for _, spec := range d.List[1:] {
+		name, m, ok := r.lib(spec)
+		if !ok {
+			continue
+		}
+		for _, f := range m.Forms {
+			if head(f) == "define-syntax-rule" {
+				r.defineMacro(f, name)
+			}
+		}
+	}
+}
+
+// expandMacro is a macro's body with its parameters replaced by the call's arguments.
+func expandMacro(mc *macro, call *Datum) (*Datum, bool) {
+	if len(call.List)-1 != len(mc.params) {
+		return nil, false
+	}
+	sub := map[string]*Datum{}
+	for i, p := range mc.params {
+		sub[p] = call.List[i+1]
+	}
+	var copyOf func(d *Datum) *Datum
+	copyOf = func(d *Datum) *Datum {
+		if d.Kind == Symbol {
+			if a, ok := sub[d.Text]; ok {
+				return a
+			}
+			return d
+		}
+		if d.Kind != List {
+			return d
+		}
+		c := *d
+		c.List = make([]*Datum, len(d.List))
+		for i, x := range d.List {
+			c.List[i] = copyOf(x)
+		}
+		return &c
+	}
+	return copyOf(mc.body), true
 }
 
 func (r *recognizer) errorf(p Pos, format string, args ...any) {
@@ -205,8 +298,9 @@ func (r *recognizer) form(d *Datum, name string) {
 			return
 		}
 		r.model.Other = append(r.model.Other, d)
-	case "module", "module+", "module*", "begin":
-		// A submodule's (module+ test ...) forms are the model's too.
+	case "module", "module+", "module*", "begin", "parameterize":
+		// A submodule's (module+ test ...) forms are the model's too, and the body of
+		// a parameterize around tests ((parameterize ([default-language L]) ...)).
 		from := 1
 		if h != "begin" {
 			from = 2
@@ -221,7 +315,25 @@ func (r *recognizer) form(d *Datum, name string) {
 		for _, f := range d.List[from:] {
 			r.form(f, "")
 		}
+	case "define-syntax-rule":
+		r.defineMacro(d, r.from)
+		r.model.Other = append(r.model.Other, d)
+	case "require":
+		r.require(d)
+		r.model.Other = append(r.model.Other, d)
 	default:
+		if mc := r.macros[h]; mc != nil {
+			if body, ok := expandMacro(mc, d); ok {
+				from, call := r.from, r.call
+				r.from = mc.file
+				if from == "" {
+					r.call = d.P
+				}
+				r.form(body, "")
+				r.from, r.call = from, call
+				return
+			}
+		}
 		r.model.Other = append(r.model.Other, d)
 	}
 }
@@ -639,7 +751,7 @@ func (r *recognizer) judgmentRule(d *Datum) *JudgmentRule {
 // (test-predicate P TERM).
 func (r *recognizer) test(d *Datum) {
 	h := head(d)
-	t := &Test{P: d.P, Kind: testKinds[h]}
+	t := &Test{P: d.P, Kind: testKinds[h], From: r.from, Call: r.call}
 	args := slices.DeleteFunc(slices.Clone(d.List[1:]), func(x *Datum) bool {
 		if isKeyword(x, "cycles-ok") {
 			t.Cycles = true

@@ -233,3 +233,55 @@ func FuzzRecognize(f *testing.F) {
 		}
 	})
 }
+
+// TestRecognizeLibraryMacro: a test macro of a module the model requires
+// (define-syntax-rule, as redex-examples' stlc-tests-lib.rkt) is expanded where the
+// model calls it, inside a parameterize too: its tests are the model's, their
+// arguments substituted, positioned in the library and marked with its name and the
+// call's position. A module the library does not have, and a macro whose pattern has
+// an ellipsis, are left as they are.
+func TestRecognizeLibraryMacro(t *testing.T) {
+	lib := `#lang racket/base
+(require redex/reduction-semantics)
+(provide two-tests)
+(define-syntax-rule (two-tests rel)
+  (begin
+    (test-->> rel (term 1) (term 1))
+    (test-->> rel (term 2) (term 2))))
+(define-syntax-rule (many a ...) (begin a ...))
+`
+	src := `#lang racket
+(require redex)
+(module+ test
+  (require redex/examples/tests-lib)
+  (parameterize ([default-language L])
+    (two-tests red))
+  (many (test-->> red (term 3) (term 3))))
+`
+	m, err := Read([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	libMod, err := Read([]byte(lib))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := RecognizeWith(m, func(spec *Datum) (string, *Module, bool) {
+		if spec.Kind == Symbol && spec.Text == "redex/examples/tests-lib" {
+			return "tests-lib.rkt", libMod, true
+		}
+		return "", nil, false
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(model.Tests) != 2 {
+		t.Fatalf("%d tests, want the macro's 2 (many's ellipsis is not expanded)", len(model.Tests))
+	}
+	for i, ts := range model.Tests {
+		if ts.From != "tests-lib.rkt" || ts.P.Line != int32(6+i) || ts.Call.Line != 6 || ts.Relation.Text != "red" {
+			t.Errorf("test %d: from %q at line %d, called at line %d, relation %s; want tests-lib.rkt, %d, 6, red",
+				i, ts.From, ts.P.Line, ts.Call.Line, ts.Relation, 6+i)
+		}
+	}
+}

@@ -226,47 +226,58 @@ func (t *translator) premise(p *Cond, sc *scope) (string, error) {
 // its reason.
 func (t *translator) tests(im *Imported, rel *Relation, l *sem.Language) {
 	for _, ts := range t.m.Tests {
+		skip := func(format string, args ...any) { t.skip(ts.P, format, args...) }
+		where, name := fmt.Sprintf("%s:%d", filepath.Base(t.file), ts.P.Line), fmt.Sprintf("line-%d.term", ts.P.Line)
+		if ts.From != "" {
+			// A test a macro of a required module wrote: positioned at the macro's
+			// call, named after its module and line there.
+			from := strings.TrimSuffix(filepath.Base(ts.From), ".rkt")
+			skip = func(format string, args ...any) {
+				t.skip(ts.Call, "%s:%d: %s", filepath.Base(ts.From), ts.P.Line, fmt.Sprintf(format, args...))
+			}
+			where, name = fmt.Sprintf("%s:%d (by the call at %s:%d)", filepath.Base(ts.From), ts.P.Line, filepath.Base(t.file), ts.Call.Line), fmt.Sprintf("%s-line-%d.term", from, ts.P.Line)
+		}
 		switch ts.Kind {
 		case "-->>":
 		case "-->":
-			t.skip(ts.P, "test-->: a test of one step (the corpus's expectations are of whole runs)")
+			skip("test-->: a test of one step (the corpus's expectations are of whole runs)")
 			continue
 		case "equal":
-			t.skip(ts.P, "test-equal %s: a test of Racket or meta-function values, not a program's run", clip(ts.Term.String()))
+			skip("test-equal %s: a test of Racket or meta-function values, not a program's run", clip(ts.Term.String()))
 			continue
 		default:
-			t.skip(ts.P, "test-%s: not translated", ts.Kind)
+			skip("test-%s: not translated", ts.Kind)
 			continue
 		}
 		if ts.Relation.Kind != Symbol || ts.Relation.Text != rel.Name {
-			t.skip(ts.P, "test-->> of %s, not of the relation translated (%s)", ts.Relation, nameOr(rel.Name))
+			skip("test-->> of %s, not of the relation translated (%s)", ts.Relation, nameOr(rel.Name))
 			continue
 		}
 		if ts.Equiv != nil {
-			t.skip(ts.P, "test-->> #:equiv %s: its normal forms are compared by Racket code", ts.Equiv)
+			skip("test-->> #:equiv %s: its normal forms are compared by Racket code", ts.Equiv)
 			continue
 		}
 		if len(ts.Expected) != 1 || ts.Cycles {
-			t.skip(ts.P, "test-->> with %d normal forms: a relation with several is not deterministic, which the rule language's stages are", len(ts.Expected))
+			skip("test-->> with %d normal forms: a relation with several is not deterministic, which the rule language's stages are", len(ts.Expected))
 			continue
 		}
 		prog, ok1 := unterm(ts.Term)
 		want, ok2 := unterm(ts.Expected[0])
 		if !ok1 || !ok2 {
-			t.skip(ts.P, "test-->>: a term that is not (term T) or a literal")
+			skip("test-->>: a term that is not (term T) or a literal")
 			continue
 		}
 		if _, err := l.ReadTerm([]byte(plainText(prog))); err != nil {
-			t.skip(ts.P, "test-->>: the program %s is not a program of the rule file: %v", clip(prog.String()), err)
+			skip("test-->>: the program %s is not a program of the rule file: %v", clip(prog.String()), err)
 			continue
 		}
 		a, err := l.ReadTermOf([]byte(plainText(want)), l.Sorts[0], false)
 		if err != nil {
-			t.skip(ts.P, "test-->>: the normal form %s is not a term of the rule file: %v", clip(want.String()), err)
+			skip("test-->>: the normal form %s is not a term of the rule file: %v", clip(want.String()), err)
 			continue
 		}
-		text := fmt.Sprintf("; %s:%d: %s\n; expect: %s\n%s\n", filepath.Base(t.file), ts.P.Line, clip(testText(ts)), sem.Format(a), plainText(prog))
-		im.Tests = append(im.Tests, &TermFile{Name: fmt.Sprintf("line-%d.term", ts.P.Line), Text: text, Expect: want.String(), Program: plainText(prog), Line: int(ts.P.Line)})
+		text := fmt.Sprintf("; %s: %s\n; expect: %s\n%s\n", where, clip(testText(ts)), sem.Format(a), plainText(prog))
+		im.Tests = append(im.Tests, &TermFile{Name: name, Text: text, Expect: want.String(), Program: plainText(prog), Line: int(ts.P.Line)})
 	}
 }
 

@@ -11,15 +11,22 @@
 ;;
 ;;   redex CONTRACTIONS ANSWER SECONDS
 ;;
+;; With a fourth argument N, it takes at most N steps, untimed, and prints each term
+;; reached, then the last (a program that does not end, compared step for step):
+;;
+;;   step 1 TERM
+;;   ...
+;;   redex STEPS TERM 0
+;;
 ;; ANSWER written as Racket writes it, SECONDS the mean time of one reduction (with
 ;; Redex's cache of matches off, so that each repetition matches as the first did).
 (require racket/match redex/reduction-semantics)
 
-(define (reduce rel t)
+(define (reduce rel t [most #f])
   (let loop ([t t] [n 0])
-    (match (apply-reduction-relation rel t)
+    (match (if (and most (= n most)) '() (apply-reduction-relation rel t))
       ['() (values t n)]
-      [(list next) (loop next (add1 n))]
+      [(list next) (when most (printf "step ~a ~s\n" (add1 n) next)) (loop next (add1 n))]
       [many (eprintf "model.rkt: ~a reducts of ~s: the relation is not deterministic\n" (length many) t) (exit 1)])))
 
 ;; The model is loaded without Redex's GUI (which needs a display): its (require
@@ -79,4 +86,9 @@
              (begin (reduce rel t) (loop (add1 reps))))))
      (define ms (- (current-inexact-monotonic-milliseconds) start))
      (printf "redex ~a ~s ~a\n" steps answer (/ ms reps 1000.0))]
-    [_ (eprintf "usage: racket model.rkt MODEL.rkt RELATION TERM\n") (exit 2)]))
+    [(vector file rel-name term-str steps-str)
+     (define ns (load-model (path->complete-path (string->path file))))
+     (define-values (reached steps)
+       (reduce (eval (string->symbol rel-name) ns) (read (open-input-string term-str)) (string->number steps-str)))
+     (printf "redex ~a ~s 0\n" steps reached)]
+    [_ (eprintf "usage: racket model.rkt MODEL.rkt RELATION TERM [STEPS]\n") (exit 2)]))
