@@ -72,7 +72,8 @@ type Limits struct {
 	timeout  time.Duration
 	deadline time.Time
 	memory   int64
-	sampled  time.Time        // the last look at the heap
+	sampled  time.Time        // the last look at the heap (the start, before the first)
+	looked   bool             // the heap was looked at once
 	sample   []metrics.Sample // reused, so that a look at the heap does not allocate
 	steps    func() int       // the contractions so far, for the errors' reports
 }
@@ -99,16 +100,11 @@ func (l *Limits) start(o Options) {
 		l.deadline = time.Now().Add(o.Timeout)
 	}
 	if o.Memory > 0 {
+		// The heap is first looked at memorySampleEvery from now: a short run (most
+		// are) pays nothing for its memory budget.
 		l.memory = o.Memory
 		l.sample = []metrics.Sample{{Name: liveHeapMetric}}
-		// The metric is the heap the last collection marked: a collection long ago, in
-		// a process that ran something big before this run (a test's earlier runs),
-		// can leave it near the budget though that heap is garbage now. Past half the
-		// budget, it is measured afresh, so that the run is charged for its own heap.
-		metrics.Read(l.sample)
-		if s := l.sample[0]; s.Value.Kind() == metrics.KindUint64 && s.Value.Uint64() > uint64(l.memory/2) {
-			runtime.GC()
-		}
+		l.sampled = time.Now()
 	}
 }
 
@@ -135,14 +131,32 @@ func (l *Limits) check(now time.Time, steps int) error {
 	}
 	if l.memory > 0 && now.Sub(l.sampled) >= memorySampleEvery {
 		l.sampled = now
-		metrics.Read(l.sample)
-		if s := l.sample[0]; s.Value.Kind() == metrics.KindUint64 {
-			if live := int64(min(s.Value.Uint64(), math.MaxInt64)); live > l.memory {
-				return &MemoryError{Limit: l.memory, Live: live, Steps: steps}
-			}
+		live := l.liveHeap()
+		if !l.looked && live > l.memory/2 {
+			// The metric is the heap the last collection marked: a collection long
+			// ago, in a process that ran something big before this run (a test's
+			// earlier runs), can leave it near the budget though that heap is garbage
+			// now. At the first look, past half the budget, it is measured afresh, so
+			// that the run is charged for its own heap.
+			runtime.GC()
+			live = l.liveHeap()
+		}
+		l.looked = true
+		if live > l.memory {
+			return &MemoryError{Limit: l.memory, Live: live, Steps: steps}
 		}
 	}
 	return nil
+}
+
+// liveHeap reads the live heap the last collection marked (0 if the runtime does not
+// say).
+func (l *Limits) liveHeap() int64 {
+	metrics.Read(l.sample)
+	if s := l.sample[0]; s.Value.Kind() == metrics.KindUint64 {
+		return int64(min(s.Value.Uint64(), math.MaxInt64))
+	}
+	return 0
 }
 
 // LiveHeap returns the live heap marked by the last collection, in bytes.

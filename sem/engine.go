@@ -47,7 +47,32 @@ type Engine struct {
 	// events are the events of the rules that stepped a layer, Name/<inner event>,
 	// built once a run (layerEvent).
 	events map[layeredKey]string
+	// memo holds the results of the calls of the file's functions on at most three
+	// arguments (call), by the arguments' identity: terms are immutable and shared,
+	// so a call on a subterm a step left alone is not computed again.
+	memo map[callKey]*Term
 }
+
+// callKey is a call of a function on at most three arguments.
+type callKey struct {
+	f *Function
+	a [3]*Term
+}
+
+// worthMemo reports whether a call on args is worth remembering: one of them is a
+// node with children (a call on leaves costs less than its look-up).
+func worthMemo(args []*Term) bool {
+	for _, a := range args {
+		if a.Op == TermCon && len(a.Args) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// maxMemo bounds the calls an engine remembers: past it, it forgets them all and
+// starts again (a run that calls on ever new terms holds no more than this).
+const maxMemo = 1 << 16
 
 // layeredKey is a rule that stepped its inner layer and the inner contraction's event.
 type layeredKey struct {
@@ -460,6 +485,15 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 	if f.Hook != nil {
 		return e.callHook(f, args)
 	}
+	// A function is a function of its arguments (hooks included: GoFunc): a call
+	// made before on the same terms has its result.
+	key, memo := callKey{f: f}, len(args) <= len(callKey{}.a) && worthMemo(args)
+	if memo {
+		copy(key.a[:], args)
+		if t, ok := e.memo[key]; ok {
+			return t, nil
+		}
+	}
 	for _, c := range f.Clauses {
 		b := e.take(c.Metas)
 		matched := true
@@ -473,6 +507,12 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 			if ok, _, _ := e.conditions(c.Where, b, nil); ok {
 				t, err := e.instantiate(c.RHS, b, at, depth+1)
 				e.release(b)
+				if memo && err == nil {
+					if e.memo == nil || len(e.memo) >= maxMemo {
+						e.memo = make(map[callKey]*Term)
+					}
+					e.memo[key] = t
+				}
 				return t, err
 			}
 		}

@@ -29,7 +29,7 @@ func (a *app) newBenchCmd() *cobra.Command {
 	var forTargets, force, asJSON bool
 	var format, peerName string
 	var peerTimeout time.Duration
-	var model string
+	var model, modelRules, modelTerm string
 	var fuel int
 	var timeout time.Duration
 	var budgets budgetFlags
@@ -93,7 +93,9 @@ An answer that differs from Redex's makes the exit status 1.
 nothing) and compares its derived stages with Redex itself on the model's longest
 test-->> test (the most contractions): Redex runs the model's relation on it
 (testdata/bench/redex/model.rkt; its cache of matches off, so that repetitions match
-afresh), each stage the rule file the model translates to.
+afresh), each stage the rule file the model translates to. --model-rules FILE.sem
+takes a rule file written by hand for the model instead, its corpus the tests;
+--model-term FILE.term compares on that program (a model's example) instead.
 
 --cpuprofile FILE writes a CPU profile of the run (pprof format), for
 go tool pprof.
@@ -120,6 +122,9 @@ go tool pprof.
 					return fmt.Errorf("--peer prints its own comparison: it takes neither --targets, --format nor --plot")
 				}
 			}
+			if model == "" && (modelRules != "" || modelTerm != "") {
+				return fmt.Errorf("--model-rules and --model-term go with --model")
+			}
 			if model != "" {
 				if peerName != "redex" {
 					return fmt.Errorf("--model compares a Redex model with the stages it derives: it takes --peer redex")
@@ -137,7 +142,8 @@ go tool pprof.
 					}
 					defer stop()
 				}
-				return a.benchModel(stdout, stderr, dir, model, peer, budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout}), peerTimeout)
+				mb := modelBench{model: model, rules: modelRules, term: modelTerm, peer: peer, timeout: peerTimeout}
+				return a.benchModel(stdout, stderr, dir, mb, budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout}))
 			}
 			if forTargets && format != formatTable {
 				return fmt.Errorf("--targets prints its own report: --format %s applies to the suite only", format)
@@ -256,6 +262,8 @@ go tool pprof.
 	cmd.Flags().StringVar(&peerName, "peer", "", "compare the stages with another tool instead: redex (PLT Redex models, run by racket; skipped where it is not installed)")
 	cmd.Flags().DurationVar(&peerTimeout, "peer-timeout", 30*time.Minute, "stop a peer's run after this long (0 for no limit)")
 	cmd.Flags().StringVar(&model, "model", "", "with --peer redex: import the Redex model `MODEL.rkt` and compare its derived stages with Redex on its longest test")
+	cmd.Flags().StringVar(&modelRules, "model-rules", "", "with --model: the model written by hand, this rule file `FILE.sem` instead of the import, its corpus (FILE/*.term) the tests")
+	cmd.Flags().StringVar(&modelTerm, "model-term", "", "with --model: compare on this program `FILE.term` instead of the longest test (a model whose tests are no programs: its examples)")
 	cmd.Flags().BoolVar(&force, "force", false, "let --plot and --cpuprofile overwrite existing files (never a program of the suite)")
 	cmd.Flags().IntVar(&fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions of every run")
 	cmd.Flags().DurationVar(&timeout, "timeout", defaultTimeout, "stop a run after this long (e.g. 10s, 5m); 0 for no limit")

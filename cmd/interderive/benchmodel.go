@@ -71,6 +71,15 @@ func importModel(file string) (*redex.Imported, error) {
 	return im, err
 }
 
+// modelBench is what bench --peer redex --model compares: the model, the rule file
+// written by hand for it if any (--model-rules), the program to compare on if not the
+// longest test (--model-term), the peer and its timeout.
+type modelBench struct {
+	model, rules, term string
+	peer               workbench.Peer
+	timeout            time.Duration
+}
+
 // benchModel compares the derived stages of an imported Redex model with Redex
 // itself (bench --peer redex --model MODEL.rkt), on the model's longest test: the
 // test-->> whose program takes the most contractions. Redex runs the model's own
@@ -79,29 +88,29 @@ func importModel(file string) (*redex.Imported, error) {
 // model translates to (its time the mean of 6 rounds, as bench's, of the stage's
 // evaluation alone: neither Redex's time nor this one prints the answer). The table gives
 // each run's contractions, answer and time, and how many times faster than Redex
-// each stage is. An answer other than Redex's makes the exit status 1.
-func (a *app) benchModel(stdout, stderr io.Writer, dir, model string, peer workbench.Peer, opts interderive.Options, timeout time.Duration) error {
-	im, err := importModel(model)
+// each stage is. An answer other than Redex's (up to α-equivalence) makes the exit
+// status 1. A rule file written by hand for the model (mb.rules) stands for the
+// import, its corpus for the tests; a program (mb.term) for the tests.
+func (a *app) benchModel(stdout, stderr io.Writer, dir string, mb modelBench, opts interderive.Options) error {
+	name, text, relation, tests, err := modelTests(mb)
 	if err != nil {
 		return err
 	}
-	if len(im.Tests) == 0 {
-		return fmt.Errorf("%s: no test-->> of the model is a program of its rule file: nothing to compare on", interderive.Escape(model))
-	}
+	model := mb.model
 	tmp, err := os.MkdirTemp("", "interderive-model-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if err := os.WriteFile(filepath.Join(tmp, im.Name+ruleFileExt), []byte(im.Sem), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, name+ruleFileExt), []byte(text), 0o644); err != nil {
 		return err
 	}
-	path := filepath.Join(tmp, im.Name, "test.term") // DIR/NAME/*.term: NAME.sem is its rule file
+	path := filepath.Join(tmp, name, "test.term") // DIR/NAME/*.term: NAME.sem is its rule file
 	c, lang, err := a.wb.LanguageFor(path, "")
 	if err != nil {
 		return err
 	}
-	if c, err = a.wb.Define(c, nil, path, []byte(im.Tests[0].Program)); err != nil {
+	if c, err = a.wb.Define(c, nil, path, []byte(tests[0].Program)); err != nil {
 		return err
 	}
 	variant, err := a.wb.VariantFor(c, "")
@@ -113,10 +122,10 @@ func (a *app) benchModel(stdout, stderr io.Writer, dir, model string, peer workb
 	var longest *redex.TermFile
 	var prog workbench.Program
 	most := -1
-	for _, t := range im.Tests {
+	for _, t := range tests {
 		p, err := c.Load(lang.Ext, []byte(t.Program))
 		if err != nil {
-			return fmt.Errorf("%s, line %d: %w", interderive.Escape(model), t.Line, err)
+			return fmt.Errorf("%s: %w", interderive.Escape(t.Name), err)
 		}
 		out, err := p.Run(stages[0], variant, opts)
 		if err == nil && out.Steps > most {
@@ -126,12 +135,17 @@ func (a *app) benchModel(stdout, stderr io.Writer, dir, model string, peer workb
 	if longest == nil {
 		return fmt.Errorf("%s: no test of the model runs to an answer on %s", interderive.Escape(model), stages[0].Name())
 	}
-	fmt.Fprintf(stdout, "%s, its longest test (line %d, %s on %s): %s\n", interderive.Escape(model), longest.Line,
-		plural(most, "contraction", "contractions"), stages[0].Name(), interderive.Escape(longest.Program))
+	what := "its longest test"
+	if mb.term != "" {
+		what = "the program"
+	}
+	fmt.Fprintf(stdout, "%s, %s (%s, %s on %s): %s\n", interderive.Escape(model), what, longest.Name,
+		plural(most, "contraction", "contractions"), stages[0].Name(), interderive.Escape(programText(longest.Program)))
+	peer, timeout := mb.peer, mb.timeout
 	var peerRun *workbench.PeerRun
 	if err := peer.Available(); err != nil {
 		fmt.Fprintf(stderr, "bench --peer %s --model: Redex not run: %v\n", peer.Name, err)
-	} else if peerRun, err = runModel(peer, dir, model, im.Relation, longest.Program, timeout); err != nil {
+	} else if peerRun, err = runModel(peer, dir, model, relation, longest.Program, timeout); err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -158,7 +172,7 @@ func (a *app) benchModel(stdout, stderr io.Writer, dir, model string, peer workb
 		ratio := ""
 		if peerRun != nil {
 			ratio = fmt.Sprintf("%.0f", float64(peerRun.Time)/float64(t.Mean()))
-			if strings.Join(strings.Fields(out.Observation), " ") != strings.Join(strings.Fields(peerRun.Answer), " ") {
+			if !sameAnswer(rp.Language(), out.Observation, peerRun.Answer) {
 				ratio += " (answer differs)"
 				differ++
 			}
@@ -173,6 +187,95 @@ func (a *app) benchModel(stdout, stderr io.Writer, dir, model string, peer workb
 		return &exitError{exitFailed}
 	}
 	return nil
+}
+
+// programText is a program's text on one line, its comment lines left out.
+func programText(src string) string {
+	var lines []string
+	for _, line := range strings.Split(src, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), ";") {
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
+}
+
+// sameAnswer reports whether a stage's answer is Redex's: the same terms of the rule
+// file up to α-equivalence (Redex names fresh variables its own way), else the same
+// text up to spaces.
+func sameAnswer(l *sem.Language, ours, redexs string) bool {
+	a, errA := l.ReadTerm([]byte(ours))
+	b, errB := l.ReadTerm([]byte(redexs))
+	if errA == nil && errB == nil {
+		return sem.AlphaEqual(a, b)
+	}
+	return strings.Join(strings.Fields(ours), " ") == strings.Join(strings.Fields(redexs), " ")
+}
+
+// modelTests are the rule file a model is compared on, with its name, the model's
+// relation and the programs to compare on: the import's rule file and tests (named
+// by their lines), or the rule file written by hand and its corpus; or, with mb.term,
+// that one program.
+func modelTests(mb modelBench) (name, text, relation string, tests []*redex.TermFile, err error) {
+	if mb.rules == "" {
+		im, err := importModel(mb.model)
+		if err != nil {
+			return "", "", "", nil, err
+		}
+		for _, t := range im.Tests {
+			t.Name = fmt.Sprintf("line %d", t.Line)
+		}
+		name, text, relation, tests = im.Name, im.Sem, im.Relation, im.Tests
+	} else {
+		src, err := os.ReadFile(mb.rules)
+		if err != nil {
+			return "", "", "", nil, fmt.Errorf("--model-rules: %w", err)
+		}
+		if relation, err = modelRelation(mb.model); err != nil {
+			return "", "", "", nil, err
+		}
+		name, text = strings.TrimSuffix(filepath.Base(mb.rules), ruleFileExt), string(src)
+		files, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(mb.rules, ruleFileExt), "*.term"))
+		for _, f := range files {
+			prog, err := os.ReadFile(f)
+			if err != nil {
+				return "", "", "", nil, err
+			}
+			tests = append(tests, &redex.TermFile{Name: filepath.Base(f), Program: string(prog)})
+		}
+	}
+	if mb.term != "" {
+		prog, err := os.ReadFile(mb.term)
+		if err != nil {
+			return "", "", "", nil, fmt.Errorf("--model-term: %w", err)
+		}
+		tests = []*redex.TermFile{{Name: filepath.Base(mb.term), Program: string(prog)}}
+	}
+	if len(tests) == 0 {
+		return "", "", "", nil, fmt.Errorf("%s: no test-->> of the model is a program of its rule file: nothing to compare on (--model-term gives one)", interderive.Escape(mb.model))
+	}
+	return name, text, relation, tests, nil
+}
+
+// modelRelation is the name of a model's first reduction relation, the one Redex
+// runs.
+func modelRelation(file string) (string, error) {
+	src, err := workbench.ReadSource(file, nil, 0)
+	if err != nil {
+		return "", fmt.Errorf("model: %w", err)
+	}
+	mod, err := redex.Read(src)
+	if err != nil {
+		return "", errors.New(interderive.Describe(file, src, err))
+	}
+	model, err := redex.RecognizeWith(mod, besideModel(file))
+	if err != nil {
+		return "", errors.New(interderive.Describe(file, src, err))
+	}
+	if len(model.Relations) == 0 || model.Relations[0].Name == "" {
+		return "", fmt.Errorf("%s: no named reduction relation for Redex to run", interderive.Escape(file))
+	}
+	return model.Relations[0].Name, nil
 }
 
 // roundTime rounds a time to three significant digits.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -260,6 +261,50 @@ func TestOmegaAgainstRedex(t *testing.T) {
 		for _, stage := range []string{"closures", "machine", "cps2", "interp", "compile"} {
 			if stdout, _, code := runCmd("run", "--rules", rules, "--stage", stage, "--fuel", strconv.Itoa(steps), "--json", file); code != 3 || !strings.Contains(stdout, `"contractions":24`) {
 				t.Errorf("%s on %s: exit %d, %s; want out of fuel after 24", prog, stage, code, stdout)
+			}
+		}
+	}
+}
+
+// TestBenchModelByHand: bench --peer redex --model takes a rule file written by hand
+// for a model (--model-rules: letrec.rkt's, testdata/rules/letrec.sem), and one
+// program to compare on (--model-term: its set.term, 6 contractions by hand, let1,
+// let0, set!, begin-many, begin-one, get, as Redex's own run of the model counts them,
+// TestLetrecAgainstRedex; church.rkt's example, 8 contractions in Redex). The two
+// flags go with --model only.
+func TestBenchModelByHand(t *testing.T) {
+	_, stderr, code := runCmd("bench", "--peer", "redex", "--model-rules", "x.sem")
+	if code != 2 || !strings.Contains(stderr, "--model-rules and --model-term go with --model") {
+		t.Errorf("--model-rules alone: exit %d, %s", code, stderr)
+	}
+	if testing.Short() {
+		t.Skip("the stages' timed rounds, and Redex's where racket is installed: not in -short")
+	}
+	root := filepath.Join("..", "..")
+	models := filepath.Join(root, "internal", "redex", "testdata", "models")
+	church := filepath.Join(t.TempDir(), "plus.term")
+	if err := os.WriteFile(church, []byte("(let (plus (lambda (m) (lambda (n) (lambda (s) (lambda (z) (app (app m s) (app (app n s) z))))))) (let (two (lambda (s) (lambda (z) (app s (app s z))))) (app (app plus two) two)))\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args   []string
+		header string
+		steps  string
+	}{
+		{[]string{"--model", filepath.Join(models, "letrec.rkt"), "--model-rules", filepath.Join(root, "testdata", "rules", "letrec.sem"),
+			"--model-term", filepath.Join(root, "testdata", "rules", "letrec", "set.term")},
+			"the program (set.term, 6 contractions on reduction): ((store) (output) (let ((x 5)) (begin (set! x 6) x)))", "6"},
+		{[]string{"--model", filepath.Join(models, "church.rkt"), "--model-term", church},
+			"the program (plus.term, 8 contractions on reduction): (let (plus", "8"},
+	} {
+		stdout, stderr, code := runCmd(append([]string{"bench", "--dir", filepath.Join(root, "testdata", "bench"), "--peer", "redex"}, tc.args...)...)
+		if code != 0 || !strings.Contains(stdout, tc.header) {
+			t.Errorf("bench %s: exit %d\n%s%s", strings.Join(tc.args, " "), code, stdout, stderr)
+			continue
+		}
+		for _, s := range []string{"reduction", "closures", "machine", "cps2", "interp", "compile"} {
+			if !regexp.MustCompile(`(?m)^ *` + s + ` +` + tc.steps + ` `).MatchString(stdout) {
+				t.Errorf("no row of %s with %s contractions:\n%s", s, tc.steps, stdout)
 			}
 		}
 	}
