@@ -196,7 +196,7 @@ func TestImportedAgainstRedex(t *testing.T) {
 // TestOmegaAgainstRedex: omega.rkt's own examples (its three traces calls) do not
 // end; each runs 24 steps on Redex's model and on the imported rule file's reduction
 // stage, which must reach the same term at every step, up to α-equivalence (the
-// fresh variables call/cc makes are x1, x2 in Redex, x', x” here); every other stage
+// fresh variables call/cc makes are x1, x2 in Redex, primed x here); every other stage
 // runs out of its fuel of 24 with it (the stages agree in lockstep: fuzz). Skipped
 // where racket is not installed, or under -short.
 func TestOmegaAgainstRedex(t *testing.T) {
