@@ -74,7 +74,7 @@ type Limits struct {
 	memory   int64
 	sampled  time.Time        // the last look at the heap (the start, before the first)
 	looked   bool             // the heap was looked at once
-	sample   []metrics.Sample // reused, so that a look at the heap does not allocate
+	sample   []metrics.Sample // made at the first look, reused at the others
 	steps    func() int       // the contractions so far, for the errors' reports
 }
 
@@ -103,7 +103,6 @@ func (l *Limits) start(o Options) {
 		// The heap is first looked at memorySampleEvery from now: a short run (most
 		// are) pays nothing for its memory budget.
 		l.memory = o.Memory
-		l.sample = []metrics.Sample{{Name: liveHeapMetric}}
 		l.sampled = time.Now()
 	}
 }
@@ -152,6 +151,9 @@ func (l *Limits) check(now time.Time, steps int) error {
 // liveHeap reads the live heap the last collection marked (0 if the runtime does not
 // say).
 func (l *Limits) liveHeap() int64 {
+	if l.sample == nil {
+		l.sample = []metrics.Sample{{Name: liveHeapMetric}}
+	}
 	metrics.Read(l.sample)
 	if s := l.sample[0]; s.Value.Kind() == metrics.KindUint64 {
 		return int64(min(s.Value.Uint64(), math.MaxInt64))

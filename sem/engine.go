@@ -51,6 +51,10 @@ type Engine struct {
 	// arguments (call), by the arguments' identity: terms are immutable and shared,
 	// so a call on a subterm a step left alone is not computed again.
 	memo map[callKey]*Term
+	// room is where buf and ints start, so that a short run's matches allocate
+	// nothing for them.
+	room    [16]*Term
+	intRoom [4]int64
 }
 
 // callKey is a call of a function on at most three arguments.
@@ -97,7 +101,9 @@ func (e *Engine) layerEvent(r *Rule, inner string) string {
 
 // NewEngine is the engine of a run of l under the discipline d.
 func NewEngine(l *Language, d Discipline) *Engine {
-	return &Engine{l: l, env: d == Environments}
+	e := &Engine{l: l, env: d == Environments}
+	e.buf, e.ints = e.room[:0], e.intRoom[:0]
+	return e
 }
 
 // Lang is the rule file's language.
