@@ -96,14 +96,18 @@ func NewLimits(o Options, steps func() int) *Limits {
 
 func (l *Limits) start(o Options) {
 	l.timeout = o.Timeout
+	if o.Timeout <= 0 && o.Memory <= 0 {
+		return
+	}
+	now := time.Now()
 	if o.Timeout > 0 {
-		l.deadline = time.Now().Add(o.Timeout)
+		l.deadline = now.Add(o.Timeout)
 	}
 	if o.Memory > 0 {
 		// The heap is first looked at memorySampleEvery from now: a short run (most
 		// are) pays nothing for its memory budget.
 		l.memory = o.Memory
-		l.sampled = time.Now()
+		l.sampled = now
 	}
 }
 

@@ -187,12 +187,17 @@ type Counter struct {
 
 // NewCounter starts counting for a run configured by o.
 func NewCounter(o Options) *Counter {
-	c := &Counter{budget: o.Budget(), on: o.OnContract, period: 1}
+	// The first look at the limits is after firstLook contractions: a run that short
+	// reads no clock.
+	c := &Counter{budget: o.Budget(), on: o.OnContract, period: 1, next: firstLook}
 	c.limits.start(o)
 	c.limits.steps = c.Steps
 	c.setFast()
 	return c
 }
+
+// firstLook is the contractions a run makes before its first look at the limits.
+const firstLook = 4
 
 // timeCheckEvery is the most contractions that pass between two looks at the limits.
 const timeCheckEvery = 256
