@@ -104,8 +104,8 @@ func (l *Limits) start(o Options) {
 		l.deadline = now.Add(o.Timeout)
 	}
 	if o.Memory > 0 {
-		// The heap is first looked at memorySampleEvery from now: a short run (most
-		// are) pays nothing for its memory budget.
+		// The heap is first looked at by the first check (a Counter's after
+		// firstLook contractions): a short run pays nothing for its memory budget.
 		l.memory = o.Memory
 		l.sampled = now
 	}
@@ -132,7 +132,7 @@ func (l *Limits) check(now time.Time, steps int) error {
 	if l.timeout > 0 && now.After(l.deadline) {
 		return &TimeoutError{Limit: l.timeout, Steps: steps}
 	}
-	if l.memory > 0 && now.Sub(l.sampled) >= memorySampleEvery {
+	if l.memory > 0 && (!l.looked || now.Sub(l.sampled) >= memorySampleEvery) {
 		l.sampled = now
 		live := l.liveHeap()
 		if !l.looked && live > l.memory/2 {

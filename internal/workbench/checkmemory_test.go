@@ -13,8 +13,8 @@ import (
 
 // hogs is a calculus of two programs, in *.hog files: "hog" holds hogSize bytes live
 // (collected once, so that the live heap counts them) and then contracts, which its
-// memory budget stops at once; "small" waits until a hog has held its memory, and
-// makes 3 contractions in no memory to speak of. Each answers "done".
+// memory budget stops at its first look; "small" waits until a hog has held its memory, and
+// makes 8 contractions in no memory to speak of. Each answers "done".
 type hogs struct {
 	*counter
 	allocated chan struct{} // closed once a hog holds its memory
@@ -65,7 +65,7 @@ func (p hogProgram) Run(_ interderive.Stage, _ string, opts interderive.Options)
 		case <-time.After(5 * time.Second): // no hog: nothing to wait for
 		}
 	}
-	for range 3 {
+	for range 8 { // past the first look at the budgets (interderive's firstLook, 4)
 		if err := c.Contract("tick"); err != nil {
 			return Outcome{Steps: c.Steps()}, err
 		}
@@ -77,7 +77,7 @@ func (p hogProgram) Run(_ interderive.Stage, _ string, opts interderive.Options)
 // TestCheckMemoryPerRun: every run of check has its own memory budget, though the
 // budget is measured on the process's live heap, which the runs share: the small
 // programs, in no memory of their own, pass beside a hog that holds twice the budget
-// (stopped at it, with 0 contractions), where they failed with it ("out of memory ...
+// (stopped at the first look at its budgets, 4 contractions in), where they failed with it ("out of memory ...
 // (0 contractions)"), either running beside it or after it, before a collection had
 // seen its memory go.
 func TestCheckMemoryPerRun(t *testing.T) {
