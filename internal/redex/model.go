@@ -239,25 +239,7 @@ func expandMacro(mc *macro, call *Datum) (*Datum, bool) {
 	for i, p := range mc.params {
 		sub[p] = call.List[i+1]
 	}
-	var copyOf func(d *Datum) *Datum
-	copyOf = func(d *Datum) *Datum {
-		if d.Kind == Symbol {
-			if a, ok := sub[d.Text]; ok {
-				return a
-			}
-			return d
-		}
-		if d.Kind != List {
-			return d
-		}
-		c := *d
-		c.List = make([]*Datum, len(d.List))
-		for i, x := range d.List {
-			c.List[i] = copyOf(x)
-		}
-		return &c
-	}
-	return copyOf(mc.body), true
+	return replace(mc.body, sub), true
 }
 
 func (r *recognizer) errorf(p Pos, format string, args ...any) {
