@@ -71,6 +71,9 @@ func (l *Language) Call(f *Function, args []*Term, at Pos) (*Term, error) {
 // a run substitutes is never walked again when later substitutions meet it. It
 // recurses as deep as t nests outside its closed terms.
 func Subst(t *Term, x string, v *Term) *Term {
+	if v.closed.Load() { // known closed: no free variable to look for, none to capture
+		return subst(t, x, v, nil, 0)
+	}
 	fv := FreeVars(v)
 	if len(fv) == 0 {
 		v.closed.Store(true)
