@@ -41,7 +41,9 @@ type GoFunc struct {
 }
 
 // DefaultHooks is a new set of hooks holding the δ-table (PrimNames), the atom types
-// bool, string and float (BoolAtom, StringAtom, FloatAtom), and no meta-function.
+// bool, string, float and number (BoolAtom, StringAtom, FloatAtom, NumberAtom), and
+// Racket's arithmetic on numbers, number-add, number-sub, number-mul, number-div and
+// number-sqrt (number.go).
 func DefaultHooks() *Hooks {
 	h := &Hooks{prims: map[string]*Prim{}, funcs: map[string]*GoFunc{}, atoms: map[string]*AtomType{}}
 	for _, name := range PrimNames() {
@@ -49,8 +51,13 @@ func DefaultHooks() *Hooks {
 			panic(err) // the table's names are distinct
 		}
 	}
-	for _, a := range []*AtomType{BoolAtom, StringAtom, FloatAtom} {
+	for _, a := range []*AtomType{BoolAtom, StringAtom, FloatAtom, NumberAtom} {
 		if err := h.AddAtom(a); err != nil {
+			panic(err)
+		}
+	}
+	for _, f := range numberHooks {
+		if err := h.Add(f); err != nil {
 			panic(err)
 		}
 	}

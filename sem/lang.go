@@ -1,6 +1,9 @@
 package sem
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Language is a calculus defined by a rule file: its term grammar, its context kinds
 // with their values and frames, and its contraction rules. Everything a derived stage
@@ -489,13 +492,18 @@ func (l *Language) RuleNames() []string {
 	return out
 }
 
-// readAtom reads the symbol or string s as a literal of one of so's atom types.
+// readAtom reads the symbol or string s as a literal of one of so's atom types, or
+// the integer s, in a sort without integers, as one that reads it (a number).
 func (so *Sort) readAtom(s *SExpr) (*AtomType, any, bool) {
-	if s.Kind != SSym && s.Kind != SStr {
+	text := s.Sym
+	switch {
+	case s.Kind == SInt && !so.Ints:
+		text = strconv.FormatInt(s.N, 10) // an integer literal, in a sort of numbers
+	case s.Kind != SSym && s.Kind != SStr:
 		return nil, nil, false
 	}
 	for _, a := range so.Atoms {
-		if v, ok := a.Read(s.Sym, s.Kind == SStr); ok {
+		if v, ok := a.Read(text, s.Kind == SStr); ok {
 			return a, v, true
 		}
 	}

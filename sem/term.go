@@ -248,6 +248,9 @@ func (l *Language) readTerm(s *SExpr, so *Sort, scope map[string]int, errs *inte
 	}
 	switch s.Kind {
 	case SInt:
+		if a, v, ok := so.readAtom(s); ok {
+			return AtomOf(s.P, a, v)
+		}
 		if !so.Ints {
 			errs.Add(s.P, "sort "+so.Name+" has no integers")
 		}

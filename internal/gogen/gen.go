@@ -84,13 +84,13 @@ func check(l *sem.Language) error {
 	defaults := sem.DefaultHooks()
 	for _, f := range l.Functions {
 		if f.Hook != nil {
-			return fmt.Errorf("%s: function %s is the Go hook %s: derive --go writes only rule files that use the default hooks (the δ-table, bool, string, float)", f.P, f.Name, f.Hook.Name)
+			return fmt.Errorf("%s: function %s is the Go hook %s: derive --go does not write calls of Go hooks yet (the δ-table, bool, string and float are written)", f.P, f.Name, f.Hook.Name)
 		}
 	}
 	for _, so := range l.Sorts {
 		for _, a := range so.Atoms {
 			if d, ok := defaults.Atom(a.Name); !ok || d != a || a != sem.BoolAtom && a != sem.StringAtom && a != sem.FloatAtom {
-				return fmt.Errorf("%s: sort %s has the atom type %s, a hook: derive --go writes only rule files that use the default hooks (bool, string, float)", so.P, so.Name, a.Name)
+				return fmt.Errorf("%s: sort %s has the atom type %s: derive --go does not write it yet (bool, string and float are written)", so.P, so.Name, a.Name)
 			}
 		}
 	}

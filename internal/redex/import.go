@@ -61,6 +61,7 @@ func Import(m *Model, file string) (*Imported, error) {
 		t.substFns["substitute"] = &substRoles{body: 0, x: 1, val: 2}
 	}
 	rules := expand(rel)
+	t.numbersOf(rules)
 	var used []*nonterm
 	for _, r := range rules {
 		if head(r.LHS) == "in-hole" && len(r.LHS.List) == 3 {
@@ -122,6 +123,24 @@ func Import(m *Model, file string) (*Imported, error) {
 	im.Summary = fmt.Sprintf("%s, %s, %s, %s, %s; %s as programs, %s left out", count(len(t.sorts), "sort"), count(len(t.kinds), "kind"),
 		count(nrules, "rule"), count(nfns, "meta-function"), count(len(judgments), "judgment"), count(len(im.Tests), "test"), count(len(im.Skipped), "form"))
 	return im, nil
+}
+
+// numbersOf decides whether the model's numbers are Racket's: when a rule's
+// right-hand side divides or takes a square root (arithmetic.rkt's ,(/ (term
+// number_1) (term number_2))), whose results are rationals and reals, the numbers are
+// the rule language's number atom, exact rationals and inexact reals, and the
+// arithmetic its hooks; otherwise integers, the δ-table's.
+func (t *translator) numbersOf(rules []*Rule) {
+	for _, r := range rules {
+		walk(r.RHS, func(d *Datum) {
+			if d.Prefix == "," || d.Quote == "," {
+				walk(d, func(x *Datum) { t.numbers = t.numbers || head(x) == "/" || head(x) == "sqrt" })
+			}
+		})
+	}
+	if t.numbers {
+		t.notes = append(t.notes, "the model divides or takes square roots: its numbers are Racket's, the number atom (exact rationals, inexact reals), its arithmetic the hooks number-add, number-sub, number-mul, number-div and number-sqrt")
+	}
 }
 
 // normalFormsOf decides whether the kinds' values are their normal forms: when a
@@ -278,7 +297,9 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 		if len(so.vars) > 0 {
 			fmt.Fprintf(b, " (variable %s)", strings.Join(so.vars, " "))
 		}
-		if len(so.ints) > 0 {
+		if len(so.ints) > 0 && t.numbers {
+			fmt.Fprintf(b, " (atom number %s)", strings.Join(so.ints, " "))
+		} else if len(so.ints) > 0 {
 			fmt.Fprintf(b, " (integer %s)", strings.Join(so.ints, " "))
 		}
 		if so.strs {
@@ -302,6 +323,14 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 			fmt.Fprintf(b, " (shape %s))", c.shape)
 		}
 		b.WriteString(")\n")
+	}
+	for _, h := range t.hooks {
+		so := t.intSort()
+		args := strings.Repeat(" "+so.metas[0], 2)
+		if h == "number-sqrt" {
+			args = " " + so.metas[0]
+		}
+		fmt.Fprintf(b, "(hook %s (%s) %s)\n", h, strings.TrimSpace(args), so.metas[0])
 	}
 	if t.needBool {
 		fmt.Fprintf(b, "; the results of Racket's tests\n(sort %s (atom bool %s))\n", boolSort, boolMeta)

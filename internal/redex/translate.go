@@ -153,6 +153,11 @@ type translator struct {
 	// values hold), so the kinds' values are their normal forms, as Redex's are
 	// (normalForms in import.go).
 	normalForms bool
+	// numbers: the model divides or takes square roots (Racket's / and sqrt on
+	// numbers), so its numbers are Racket's, the rule language's number atom, and its
+	// arithmetic the default hooks number-add ... number-sqrt (numbersOf).
+	numbers bool
+	hooks   []string // the hooks the translation calls, declared in the file
 }
 
 func (t *translator) errorf(p Pos, format string, args ...any) {

@@ -389,6 +389,9 @@ func (t *translator) racket(e *Datum, so *tsort, sc *scope) (string, error) {
 		case head(e) == "term" && len(e.List) == 2:
 			return t.builder(e.List[1], so, sc, depth+1)
 		}
+		if t.numbers {
+			return t.numberCall(e, arith)
+		}
 		op, ok := prims[head(e)]
 		if !ok || len(e.List) < 2 {
 			return "", errAt(e.P, "%s: Racket code is not translated (the translation reads +, -, *, quotient and remainder of (term n) and integers); write it as a meta-function or a hook", e)
@@ -416,6 +419,41 @@ func (t *translator) racket(e *Datum, so *tsort, sc *scope) (string, error) {
 		return fmt.Sprintf("(prim %s %s %s)", op, args[0], args[1]), nil
 	}
 	return arith(e, 0)
+}
+
+// numberHooks are Racket's operations on numbers the translation reads as the rule
+// language's hooks on the number atom (numbersOf).
+var numberHooks = map[string]string{"+": "number-add", "-": "number-sub", "*": "number-mul", "/": "number-div", "sqrt": "number-sqrt"}
+
+// numberCall translates Racket's arithmetic on numbers to calls of the number atom's
+// hooks: + and * of several operands folded left, (- x) as (number-sub 0 x).
+func (t *translator) numberCall(e *Datum, arith func(*Datum, int) (string, error)) (string, error) {
+	h, ok := numberHooks[head(e)]
+	if !ok || len(e.List) < 2 || h == "number-sqrt" && len(e.List) != 2 {
+		return "", errAt(e.P, "%s: Racket code is not translated (the translation reads +, -, *, / and sqrt of (term n) and numbers); write it as a meta-function or a hook", e)
+	}
+	var args []string
+	for _, a := range e.List[1:] {
+		s, err := arith(a, 1)
+		if err != nil {
+			return "", err
+		}
+		args = append(args, s)
+	}
+	t.hooks = appendNew(t.hooks, h)
+	switch {
+	case h == "number-sqrt":
+		return "(number-sqrt " + args[0] + ")", nil
+	case len(args) == 1 && h == "number-sub":
+		return "(number-sub 0 " + args[0] + ")", nil
+	case len(args) == 1:
+		return "", errAt(e.P, "%s: %s of one argument is not translated", e, head(e))
+	}
+	acc := args[0]
+	for _, a := range args[1:] {
+		acc = fmt.Sprintf("(%s %s %s)", h, acc, a)
+	}
+	return acc, nil
 }
 
 // comparisons are Racket's comparisons of numbers, and their negations.

@@ -11,6 +11,10 @@
 ;;
 ;;   redex CONTRACTIONS ANSWER SECONDS
 ;;
+;; With a fourth argument all, it prints the normal forms of the relation explored
+;; whole (apply-reduction-relation*), "normal TERM" a line: a non-deterministic
+;; relation's.
+;;
 ;; With a fourth argument N, it takes at most N steps, untimed, and prints each term
 ;; reached, then the last (a program that does not end, compared step for step):
 ;;
@@ -59,7 +63,10 @@
      (define ns (make-base-namespace))
      ;; The model's Redex is this script's: one instance of its structures.
      (namespace-attach-module (variable-reference->namespace (#%variable-reference)) 'redex/reduction-semantics ns)
+     ;; The model sees no command-line arguments of this script's (arithmetic.rkt
+     ;; parses its own).
      (parameterize ([current-namespace ns]
+                    [current-command-line-arguments (vector)]
                     [current-load-relative-directory (let-values ([(dir _n _d) (split-path path)]) dir)])
        (eval `(module model ,lang ,@(filter-map* body)))
        (dynamic-require ''model #f)
@@ -86,9 +93,14 @@
              (begin (reduce rel t) (loop (add1 reps))))))
      (define ms (- (current-inexact-monotonic-milliseconds) start))
      (printf "redex ~a ~s ~a\n" steps answer (/ ms reps 1000.0))]
+    [(vector file rel-name term-str "all")
+     ;; A relation explored whole: its normal forms, one a line.
+     (define ns (load-model (path->complete-path (string->path file))))
+     (for ([nf (apply-reduction-relation* (eval (string->symbol rel-name) ns) (read (open-input-string term-str)))])
+       (printf "normal ~s\n" nf))]
     [(vector file rel-name term-str steps-str)
      (define ns (load-model (path->complete-path (string->path file))))
      (define-values (reached steps)
        (reduce (eval (string->symbol rel-name) ns) (read (open-input-string term-str)) (string->number steps-str)))
      (printf "redex ~a ~s 0\n" steps reached)]
-    [_ (eprintf "usage: racket model.rkt MODEL.rkt RELATION TERM [STEPS]\n") (exit 2)]))
+    [_ (eprintf "usage: racket model.rkt MODEL.rkt RELATION TERM [STEPS | all]\n") (exit 2)]))
