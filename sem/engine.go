@@ -1,6 +1,7 @@
 package sem
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -532,6 +533,10 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 // of another sort, is the function's error (*FunctionError).
 func (e *Engine) callHook(f *Function, args []*Term) (*Term, error) {
 	t, err := f.Hook.Call(e.l, args)
+	var re *interderive.RuntimeError
+	if errors.As(err, &re) {
+		return nil, re // the program's run-time error, not the file's
+	}
 	if err == nil && !rootOfSort(t, f.Result) {
 		err = fmt.Errorf("it returned %s, not %s", FormatShort(t, 60), describe(f.Result))
 	}

@@ -30,7 +30,9 @@ type Hooks struct {
 // declaration gives), and returns a term of the declared result sort (built with
 // Int, Var, App and the language's constructors, Language.Con), or an error, which
 // stops the run as a function with no clause does (*FunctionError, the rule file's
-// error). It must not change its arguments: terms are shared. It must be a function
+// error); an *interderive.RuntimeError (interderive.Runtime) is instead the program's
+// run-time error, as a declared stuck shape's is (Racket's division by zero). It must
+// not change its arguments: terms are shared. It must be a function
 // of its arguments, the same result for the same terms: the calls of the rule file's
 // functions, which may call it, are remembered (Engine's memo).
 type GoFunc struct {

@@ -1,13 +1,14 @@
 package sem
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/interderive/interderive"
 )
 
 // Racket's numbers, as Redex's number pattern has them: an atom type and its
@@ -75,17 +76,15 @@ func formatNumber(v any) string {
 // numberHooks are the default hooks on NumberAtom: Racket's +, -, *, / and sqrt of
 // two numbers (one for sqrt). Exact in, exact out, except a square root that is not
 // rational (inexact, as Racket's); an inexact operand makes the result inexact.
-// Division by an exact zero and the square root of a negative number (a complex
-// number in Racket) are the hook's failures.
+// Division by an exact zero (Racket's exception), the square root of a negative number
+// (a complex number in Racket) and an inexact result that is infinite or not a number
+// (+inf.0, +nan.0), which the atom does not hold, are the program's run-time errors.
 var numberHooks = []*GoFunc{
 	numberOp("number-add", "Racket's + of two numbers", func(a, b *big.Rat) (*big.Rat, error) { return new(big.Rat).Add(a, b), nil }, func(a, b float64) float64 { return a + b }),
 	numberOp("number-sub", "Racket's - of two numbers", func(a, b *big.Rat) (*big.Rat, error) { return new(big.Rat).Sub(a, b), nil }, func(a, b float64) float64 { return a - b }),
 	numberOp("number-mul", "Racket's * of two numbers", func(a, b *big.Rat) (*big.Rat, error) { return new(big.Rat).Mul(a, b), nil }, func(a, b float64) float64 { return a * b }),
 	numberOp("number-div", "Racket's / of two numbers", func(a, b *big.Rat) (*big.Rat, error) {
-		if b.Sign() == 0 {
-			return nil, errors.New("/: division by zero")
-		}
-		return new(big.Rat).Quo(a, b), nil
+		return new(big.Rat).Quo(a, b), nil // b is not zero: numberOp checks
 	}, func(a, b float64) float64 { return a / b }),
 	{Name: "number-sqrt", Arity: 1, Doc: "Racket's sqrt of a number", Call: func(l *Language, args []*Term) (*Term, error) {
 		x, ok := numberOf(args[0])
@@ -95,7 +94,7 @@ var numberHooks = []*GoFunc{
 		switch v := x.(type) {
 		case *big.Rat:
 			if v.Sign() < 0 {
-				return nil, fmt.Errorf("sqrt of %s: a complex number, which the number atom does not hold", v.RatString())
+				return nil, interderive.Runtime(args[0].P, "(sqrt "+v.RatString()+")", "sqrt of a negative number: a complex number, which the number atom does not hold")
 			}
 			if r, exact := ratSqrt(v); exact {
 				return AtomOf(args[0].P, NumberAtom, r), nil
@@ -104,12 +103,23 @@ var numberHooks = []*GoFunc{
 			return AtomOf(args[0].P, NumberAtom, math.Sqrt(f)), nil
 		case float64:
 			if v < 0 {
-				return nil, fmt.Errorf("sqrt of %s: a complex number, which the number atom does not hold", formatNumber(v))
+				return nil, interderive.Runtime(args[0].P, "(sqrt "+formatNumber(v)+")", "sqrt of a negative number: a complex number, which the number atom does not hold")
 			}
 			return AtomOf(args[0].P, NumberAtom, math.Sqrt(v)), nil
 		}
 		return nil, fmt.Errorf("sqrt of %s, not a number", Format(args[0]))
 	}},
+}
+
+// racketSpecial writes an infinity or a NaN as Racket does.
+func racketSpecial(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "+nan.0"
+	case f > 0:
+		return "+inf.0"
+	}
+	return "-inf.0"
 }
 
 // numberOp is a hook on two numbers: exact computes it on two exact ones, inexact
@@ -123,6 +133,10 @@ func numberOp(name, doc string, exact func(a, b *big.Rat) (*big.Rat, error), ine
 		}
 		a, aExact := x.(*big.Rat)
 		b, bExact := y.(*big.Rat)
+		call := "(" + name + " " + formatNumber(x) + " " + formatNumber(y) + ")"
+		if name == "number-div" && bExact && b.Sign() == 0 {
+			return nil, interderive.Runtime(args[0].P, call, "/: division by zero") // an exact zero, whatever the dividend
+		}
 		if aExact && bExact {
 			r, err := exact(a, b)
 			if err != nil {
@@ -132,7 +146,7 @@ func numberOp(name, doc string, exact func(a, b *big.Rat) (*big.Rat, error), ine
 		}
 		r := inexact(toFloat(x), toFloat(y))
 		if math.IsInf(r, 0) || math.IsNaN(r) {
-			return nil, fmt.Errorf("%s of %s and %s is not a real number", name, formatNumber(x), formatNumber(y))
+			return nil, interderive.Runtime(args[0].P, call, "the result is "+racketSpecial(r)+", which the number atom does not hold")
 		}
 		return AtomOf(args[0].P, NumberAtom, r), nil
 	}}

@@ -57,6 +57,10 @@ func RuleError(r *Rule, redex string, err error) error {
 	if errors.Is(err, interderive.ErrResourceLimit) {
 		return err // the run's time or memory, spent in a function's evaluation
 	}
+	var re *interderive.RuntimeError
+	if errors.As(err, &re) {
+		return re // a hook's: the program's run-time error (Racket's division by zero)
+	}
 	return interderive.Stuck(redex, "rule %s: %v", r.Name, err)
 }
 
