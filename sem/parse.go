@@ -49,8 +49,8 @@ type langParser struct {
 	sorts map[string]*Sort
 	errs  interderive.ErrorList
 	// unbound and items are checked once every sort is read (checkItems).
-	unbound []unboundVar
-	items   []itemsBind
+	unbound []conArg
+	items   []conArg
 }
 
 func (p *langParser) errorf(pos Pos, format string, args ...any) {

@@ -218,7 +218,7 @@ func (p *langParser) sortBody(s *SExpr) {
 			if binderArg(a) && !bound[i] {
 				// Unless it is the variable of an item of a sequence that binds:
 				// checkItems, once every sort is read.
-				p.unbound = append(p.unbound, unboundVar{c, i, m.P})
+				p.unbound = append(p.unbound, conArg{c, i, m.P})
 			}
 		}
 		c.Index = len(p.l.Cons)
@@ -256,7 +256,7 @@ func (p *langParser) bind(c *Con, s *SExpr) {
 	var bsort *Sort // the binder's sort; for items, known once every sort is read
 	switch {
 	case items:
-		p.items = append(p.items, itemsBind{c, b, s.List[1].P})
+		p.items = append(p.items, conArg{c, b, s.List[1].P})
 	case isSeqArg(c.Args[b]):
 		bsort = c.Args[b].Sort.Elem.Sort
 	default:
@@ -295,17 +295,11 @@ func (p *langParser) bind(c *Con, s *SExpr) {
 	c.Binds = append(c.Binds, bd)
 }
 
-// unboundVar is a variable argument no bind of its constructor declares a binder:
-// an error, unless the constructor's terms are the items of a sequence that binds.
-type unboundVar struct {
-	c   *Con
-	arg int
-	P   Pos
-}
-
-// itemsBind is a bind whose binder is a sequence of items, checked once every sort
-// is read (checkItems).
-type itemsBind struct {
+// conArg is an argument of a constructor, positioned, that checkItems checks once
+// every sort is read: a variable argument no bind of its constructor declares a
+// binder (an error, unless the constructor's terms are the items of a sequence that
+// binds), or the binder of a bind that is a sequence of items.
+type conArg struct {
 	c   *Con
 	arg int
 	P   Pos
