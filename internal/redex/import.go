@@ -133,7 +133,7 @@ func Import(m *Model, file string) (*Imported, error) {
 func (t *translator) numbersOf(rules []*Rule) {
 	for _, r := range rules {
 		walk(r.RHS, func(d *Datum) {
-			if d.Prefix == "," || d.Quote == "," {
+			if d.Quote == "," { // an unquote: Racket code
 				walk(d, func(x *Datum) { t.numbers = t.numbers || head(x) == "/" || head(x) == "sqrt" })
 			}
 		})
