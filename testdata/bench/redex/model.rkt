@@ -11,6 +11,9 @@
 ;;
 ;;   redex CONTRACTIONS ANSWER SECONDS
 ;;
+;; With - for TERM, it reduces each term of standard input in turn, untimed, and
+;; prints a line for each, "redex CONTRACTIONS ANSWER 0".
+;;
 ;; With a fourth argument all, it prints the normal forms of the relation explored
 ;; whole (apply-reduction-relation*), "normal TERM" a line: a non-deterministic
 ;; relation's.
@@ -75,6 +78,13 @@
 
 (module+ main
   (match (current-command-line-arguments)
+    [(vector file rel-name "-")
+     ;; Each term of standard input reduced, untimed: one model load for many terms.
+     (define ns (load-model (path->complete-path (string->path file))))
+     (define rel (eval (string->symbol rel-name) ns))
+     (for ([t (in-port read)])
+       (define-values (answer steps) (reduce rel t))
+       (printf "redex ~a ~s 0\n" steps answer))]
     [(vector file rel-name term-str)
      (define path (path->complete-path (string->path file)))
      (define ns (load-model path))
@@ -103,4 +113,4 @@
      (define-values (reached steps)
        (reduce (eval (string->symbol rel-name) ns) (read (open-input-string term-str)) (string->number steps-str)))
      (printf "redex ~a ~s 0\n" steps reached)]
-    [_ (eprintf "usage: racket model.rkt MODEL.rkt RELATION TERM [STEPS | all]\n") (exit 2)]))
+    [_ (eprintf "usage: racket model.rkt MODEL.rkt RELATION TERM [STEPS | all], or - for TERM\n") (exit 2)]))
