@@ -215,3 +215,24 @@ func TestCheckSkipsCalculiWithoutTheStage(t *testing.T) {
 		t.Errorf("only skipped: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// TestCheckUnreadableExpectation: a rule file's program whose expectation does not
+// read as a term of the file (an extra parenthesis) fails, and the failure says why
+// the expectation does not read, not only that the run gave something else.
+func TestCheckUnreadableExpectation(t *testing.T) {
+	head, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rules", "head.sem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := writeFiles(t, map[string]string{"head.sem": string(head)})
+	if err := os.Mkdir(filepath.Join(dir, "head"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "head", "t.term"), []byte("; expect: (lam y y))\n(app (lam x x) (lam y y))\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCmd("check", filepath.Join(dir, "head"))
+	if code != 1 || !strings.Contains(stdout+stderr, "expected (lam y y)), which does not read as an answer (1:10: unexpected )), got (lam y y)") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}

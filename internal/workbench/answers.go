@@ -13,6 +13,28 @@ type AnswerMatcher interface {
 	MatchesAnswer(expected string, got Outcome) bool
 }
 
+// An AnswerReader is an AnswerMatcher that says why an expectation does not read as
+// an answer, so that check names the typo in an expectation rather than reporting
+// only a run that did not give it.
+type AnswerReader interface {
+	ReadAnswer(expected string) error
+}
+
+// unreadable is, for a failed expectation of a calculus that reads answers, why the
+// expectation does not read as one ("" when it reads, or when the calculus does not
+// say, or for an expectation of another form: approximate, a prefix, an error's).
+func unreadable(c Calculus, expected string) string {
+	r, ok := c.(AnswerReader)
+	if !ok || strings.HasPrefix(expected, approxPrefix) || strings.HasSuffix(expected, " *") ||
+		strings.HasPrefix(expected, "run-time error") || expected == "out of fuel" || expected == "type error" {
+		return ""
+	}
+	if err := r.ReadAnswer(expected); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
 // MatchesIn reports whether a run of c that ended with an answer (out, printed as
 // got) satisfies an expectation: Matches (the same text, a prefix, numbers within a
 // tolerance), or an expectation c reads as an answer equal to it (AnswerMatcher).

@@ -268,7 +268,11 @@ func (p *CheckPlan) Run(r CheckRun, opts CheckOptions) []Failure {
 	}
 	fs := holds
 	if err != nil && !Matches(want, got) || err == nil && !MatchesIn(p.Calculus, want, got, out) {
-		fs = append(fs, fail("expected %s, got %s", shown, got)...)
+		if why := unreadable(p.Calculus, want); why != "" {
+			fs = append(fs, fail("expected %s, which does not read as an answer (%s), got %s", shown, why, got)...)
+		} else {
+			fs = append(fs, fail("expected %s, got %s", shown, got)...)
+		}
 	}
 	if wantType, ok := p.Expect.Type[r.Variant]; ok {
 		fs = append(fs, p.checkType(r, wantType)...)

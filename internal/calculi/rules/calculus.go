@@ -213,6 +213,13 @@ func (c Calculus) Supports(s interderive.Stage) bool { return c.family.Supports(
 // Equal compares answers up to α-renaming, as the family does.
 func (c Calculus) Equal(a, b any) bool { return c.family.Equal(a, b) }
 
+// ReadAnswer says why an expected answer does not read as a term of the rule file's
+// grammar (workbench.AnswerReader), nil when it does.
+func (c Calculus) ReadAnswer(expected string) error {
+	_, err := c.Lang.ReadTerm([]byte(expected))
+	return err
+}
+
 // MatchesAnswer reads an expected answer as a term of the rule file's grammar and
 // compares it with the run's answer up to α-equivalence (workbench.AnswerMatcher), as
 // Equal compares two stages' answers; an expectation that does not read as a term
