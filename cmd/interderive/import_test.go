@@ -77,9 +77,8 @@ func TestImport(t *testing.T) {
 		t.Errorf("check omega's escape: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if _, err := exec.LookPath("racket"); err == nil && !testing.Short() {
-		out, err := exec.Command("racket", filepath.Join("..", "..", "testdata", "bench", "redex", "model.rkt"), filepath.Join(models, "omega.rkt"), "reductions", escape).Output()
-		if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); err != nil || !strings.HasPrefix(lines[len(lines)-1], "redex 6 7 ") {
-			t.Errorf("Redex on omega's escape: %v\n%s", err, out)
+		if r := redexRuns(t, redexModel("omega.rkt"), "reductions", []string{escape})[0]; r.steps != 6 || r.answer != "7" {
+			t.Errorf("Redex on omega's escape: %d contractions to %s", r.steps, r.answer)
 		}
 	}
 	_, stderr, code := runCmd("import", "-o", dir, filepath.Join(models, "stlc.rkt"))
@@ -151,13 +150,7 @@ func TestBenchModel(t *testing.T) {
 // model.rkt runs the model's relation), compared up to α-equivalence in the rule
 // file's terms. Skipped where racket is not installed, or under -short.
 func TestImportedAgainstRedex(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: each Redex run loads the model (seconds)")
-	}
-	if _, err := exec.LookPath("racket"); err != nil {
-		t.Skip("racket is not installed: Redex's answers cannot be had")
-	}
-	models := filepath.Join("..", "..", "internal", "redex", "testdata", "models")
+	needRedex(t)
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		model, relation string
@@ -175,7 +168,7 @@ func TestImportedAgainstRedex(t *testing.T) {
 			"(lambda (f) (app f (lambda (z) (app (lambda (w) w) z))))",
 			"(let (plus (lambda (m) (lambda (n) (lambda (s) (lambda (z) (app (app m s) (app (app n s) z))))))) (let (two (lambda (s) (lambda (z) (app s (app s z))))) (app (app plus two) two)))"}},
 	} {
-		if _, stderr, code := runCmd("import", "-o", dir, filepath.Join(models, tc.model)); code != 0 {
+		if _, stderr, code := runCmd("import", "-o", dir, redexModel(tc.model)); code != 0 {
 			t.Fatalf("import %s: exit %d\n%s", tc.model, code, stderr)
 		}
 		name := strings.TrimSuffix(tc.model, ".rkt")
@@ -187,22 +180,9 @@ func TestImportedAgainstRedex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The programs to Redex in one run of the model (model.rkt's - mode).
-		cmd := exec.Command("racket", filepath.Join("..", "..", "testdata", "bench", "redex", "model.rkt"), filepath.Join(models, tc.model), tc.relation, "-")
-		cmd.Stdin = strings.NewReader(strings.Join(tc.programs, "\n"))
-		out, err := cmd.Output()
-		var runs []string
-		for _, line := range strings.Split(string(out), "\n") {
-			if strings.HasPrefix(line, "redex ") {
-				runs = append(runs, line)
-			}
-		}
-		if err != nil || len(runs) != len(tc.programs) {
-			t.Fatalf("Redex on %s: %v\n%s", tc.model, err, out)
-		}
+		runs := redexRuns(t, redexModel(tc.model), tc.relation, tc.programs)
 		for i, prog := range tc.programs {
-			fields := strings.Fields(runs[i])
-			want := strings.Join(fields[2:len(fields)-1], " ") // redex CONTRACTIONS ANSWER 0
+			want := runs[i].answer
 			file := filepath.Join(dir, name, fmt.Sprintf("redex-%d.term", i))
 			if err := os.WriteFile(file, []byte(prog+"\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -226,13 +206,8 @@ func TestImportedAgainstRedex(t *testing.T) {
 // runs out of its fuel of 24 with it (the stages agree in lockstep: fuzz). Skipped
 // where racket is not installed, or under -short.
 func TestOmegaAgainstRedex(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: each Redex run loads the model (seconds)")
-	}
-	if _, err := exec.LookPath("racket"); err != nil {
-		t.Skip("racket is not installed: Redex's steps cannot be had")
-	}
-	model := filepath.Join("..", "..", "internal", "redex", "testdata", "models", "omega.rkt")
+	needRedex(t)
+	model := redexModel("omega.rkt")
 	dir := t.TempDir()
 	if _, stderr, code := runCmd("import", "-o", dir, model); code != 0 {
 		t.Fatalf("import omega.rkt: exit %d\n%s", code, stderr)
@@ -252,16 +227,10 @@ func TestOmegaAgainstRedex(t *testing.T) {
 		"((call/cc call/cc) (call/cc call/cc))",
 		"((lambda (x) ((call/cc call/cc) x)) (call/cc call/cc))",
 	} {
-		out, err := exec.Command("racket", filepath.Join("..", "..", "testdata", "bench", "redex", "model.rkt"), model, "reductions", prog, strconv.Itoa(steps)).Output()
-		if err != nil {
-			t.Fatalf("Redex on %s: %v\n%s", prog, err, out)
-		}
 		var redex []string
-		for _, line := range strings.Split(string(out), "\n") {
-			if rest, ok := strings.CutPrefix(line, "step "); ok {
-				_, term, _ := strings.Cut(rest, " ")
-				redex = append(redex, term)
-			}
+		for _, step := range redexLines(redexScript(t, model, "reductions", "", prog, strconv.Itoa(steps)), "step ") {
+			_, term, _ := strings.Cut(step, " ") // K TERM
+			redex = append(redex, term)
 		}
 		file := filepath.Join(dir, fmt.Sprintf("example-%d.term", i))
 		if err := os.WriteFile(file, []byte(prog+"\n"), 0o644); err != nil {
@@ -342,13 +311,8 @@ func TestBenchModelByHand(t *testing.T) {
 // example and on programs of exact fractions, exact and inexact roots, and an
 // inexact sum. Skipped where racket is not installed, or under -short.
 func TestArithmeticAgainstRedex(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: each Redex run loads the model (seconds)")
-	}
-	if _, err := exec.LookPath("racket"); err != nil {
-		t.Skip("racket is not installed: Redex's normal forms cannot be had")
-	}
-	model := filepath.Join("..", "..", "internal", "redex", "testdata", "models", "arithmetic.rkt")
+	needRedex(t)
+	model := redexModel("arithmetic.rkt")
 	dir := t.TempDir()
 	if _, stderr, code := runCmd("import", "-o", dir, model); code != 0 {
 		t.Fatalf("import arithmetic.rkt: exit %d\n%s", code, stderr)
@@ -360,16 +324,7 @@ func TestArithmeticAgainstRedex(t *testing.T) {
 		"(+ (sqrt 2) (/ 1 3))",
 		"(- (sqrt 2) (sqrt 2))",
 	} {
-		out, err := exec.Command("racket", filepath.Join("..", "..", "testdata", "bench", "redex", "model.rkt"), model, "reductions", prog, "all").Output()
-		if err != nil {
-			t.Fatalf("Redex on %s: %v\n%s", prog, err, out)
-		}
-		var redex []string
-		for _, line := range strings.Split(string(out), "\n") {
-			if nf, ok := strings.CutPrefix(line, "normal "); ok {
-				redex = append(redex, nf)
-			}
-		}
+		redex := redexLines(redexScript(t, model, "reductions", "", prog, "all"), "normal ")
 		file := filepath.Join(dir, "arithmetic", fmt.Sprintf("p%d.term", i))
 		if err := os.WriteFile(file, []byte(prog+"\n"), 0o644); err != nil {
 			t.Fatal(err)

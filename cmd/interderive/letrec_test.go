@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -20,12 +18,7 @@ import (
 // as many contractions (a program that is stuck, by as many, at a normal form of
 // Redex's that is no value). Skipped where racket is not installed, or under -short.
 func TestLetrecAgainstRedex(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: each Redex run loads the model (seconds)")
-	}
-	if _, err := exec.LookPath("racket"); err != nil {
-		t.Skip("racket is not installed: Redex's answers cannot be had")
-	}
+	needRedex(t)
 	root := filepath.Join("..", "..")
 	src, err := os.ReadFile(filepath.Join(root, "testdata", "rules", "letrec.sem"))
 	if err != nil {
@@ -56,27 +49,10 @@ func TestLetrecAgainstRedex(t *testing.T) {
 			progs, names = append(progs, strings.Join(prog, " ")), append(names, f)
 		}
 	}
-	cmd := exec.Command("racket", filepath.Join(root, "testdata", "bench", "redex", "model.rkt"),
-		filepath.Join(root, "internal", "redex", "testdata", "models", "letrec.rkt"), "reductions", "-")
-	cmd.Stdin = strings.NewReader(strings.Join(progs, "\n"))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("Redex: %v\n%s", err, out)
-	}
-	var runs []string
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.HasPrefix(line, "redex ") {
-			runs = append(runs, line)
-		}
-	}
-	if len(runs) != len(progs) {
-		t.Fatalf("Redex ran %d of the %d programs:\n%s", len(runs), len(progs), out)
-	}
+	runs := redexRuns(t, redexModel("letrec.rkt"), "reductions", progs)
 	checked := 0
 	for i, f := range names {
-		fields := strings.Fields(runs[i])
-		steps, _ := strconv.Atoi(fields[1])
-		want := strings.Join(fields[2:len(fields)-1], " ") // redex CONTRACTIONS ANSWER 0
+		steps, want := runs[i].steps, runs[i].answer
 		w, err := l.ReadTerm([]byte(want))
 		if err != nil {
 			t.Fatalf("%s: Redex's answer %q does not read: %v", f, want, err)
