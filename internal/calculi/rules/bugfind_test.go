@@ -127,21 +127,14 @@ func onRedex(t *testing.T, cexes []huntCex) {
 		t.Logf("the counterexamples are not checked on Redex's models: racket is not installed (%v)", err)
 		return
 	}
-	var mods, calls strings.Builder
-	for _, fam := range benchFamilies {
-		gen := filepath.Dir(fam.generators) + "/generators"
-		fmt.Fprintf(&mods, "(require (prefix-in %[1]s-base: %[2]s) (prefix-in %[1]s-base: (submod %[3]s check-mod)))\n", fam.prefix, fam.base, gen)
-		for i := 1; i <= 9; i++ {
-			fmt.Fprintf(&mods, "(require (prefix-in %s-bug%d: %s) (prefix-in %[1]s-bug%[2]d: (submod %[4]s generators check-mod)))\n",
-				fam.prefix, i, fmt.Sprintf(fam.bug, i), fmt.Sprintf(fam.generators, i))
-		}
-	}
+	mods := benchRequires()
+	var calls strings.Builder
 	for _, c := range cexes {
 		fmt.Fprintf(&calls, "(printf \"~a\\t~a\\n\" (hunt %[1]s-bug%[2]d:red %[1]s-bug%[2]d:check (term %[3]s)) (hunt %[1]s-base:red %[1]s-base:check (term %[3]s)))\n",
 			c.fam.prefix, c.bug, c.term)
 	}
 	file := filepath.Join(t.TempDir(), "hunt.rkt")
-	if err := os.WriteFile(file, fmt.Appendf(nil, redexHunt, mods.String(), calls.String()), 0o644); err != nil {
+	if err := os.WriteFile(file, fmt.Appendf(nil, redexHunt, mods, calls.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer

@@ -275,21 +275,16 @@ func TestRedexBenchAgainstRedex(t *testing.T) {
 		t.Skipf("racket is not installed (Debian package racket, with PLT Redex): %v", err)
 	}
 	var progs []benchProgram
-	var mods, calls strings.Builder
+	mods := benchRequires()
+	var calls strings.Builder
 	for _, fam := range benchFamilies {
 		progs = append(progs, benchCorpus(t, fam)...)
-		gen := filepath.Dir(fam.generators) + "/generators"
-		fmt.Fprintf(&mods, "(require (prefix-in %[1]s-base: %[2]s) (prefix-in %[1]s-base: (submod %[3]s check-mod)))\n", fam.prefix, fam.base, gen)
-		for i := 1; i <= 9; i++ {
-			fmt.Fprintf(&mods, "(require (prefix-in %s-bug%d: %s) (prefix-in %[1]s-bug%[2]d: (submod %[4]s generators check-mod)))\n",
-				fam.prefix, i, fmt.Sprintf(fam.bug, i), fmt.Sprintf(fam.generators, i))
-		}
 	}
 	for _, p := range progs {
 		fmt.Fprintf(&calls, "(show %[1]s:red %[1]s:type-check %[1]s:v? %[1]s:check (term %[2]s))\n", p.name(), p.src)
 	}
 	file := filepath.Join(t.TempDir(), "bench.rkt")
-	if err := os.WriteFile(file, fmt.Appendf(nil, racketModule, mods.String(), calls.String()), 0o644); err != nil {
+	if err := os.WriteFile(file, fmt.Appendf(nil, racketModule, mods, calls.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(racket, file)
@@ -356,4 +351,20 @@ func TestRedexBenchAgainstRedex(t *testing.T) {
 	if !t.Failed() {
 		t.Logf("%d programs agree with Redex's models", len(progs))
 	}
+}
+
+// benchRequires is the Racket that requires every model of the Redex benchmark's
+// families, base and bugs, each with its generators' check, prefixed FAMILY-base: and
+// FAMILY-bugN:.
+func benchRequires() string {
+	var mods strings.Builder
+	for _, fam := range benchFamilies {
+		gen := filepath.Dir(fam.generators) + "/generators"
+		fmt.Fprintf(&mods, "(require (prefix-in %[1]s-base: %[2]s) (prefix-in %[1]s-base: (submod %[3]s check-mod)))\n", fam.prefix, fam.base, gen)
+		for i := 1; i <= 9; i++ {
+			fmt.Fprintf(&mods, "(require (prefix-in %s-bug%d: %s) (prefix-in %[1]s-bug%[2]d: (submod %[4]s generators check-mod)))\n",
+				fam.prefix, i, fmt.Sprintf(fam.bug, i), fmt.Sprintf(fam.generators, i))
+		}
+	}
+	return mods.String()
 }
