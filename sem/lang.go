@@ -391,7 +391,7 @@ type Pattern struct {
 // an ellipsis, any number of times, its metavariables (Under) standing for sequences.
 type Rep struct {
 	Ellipsis string   // "" for an element that stands once; "..." or a named one, "..._1"
-	NameSlot int      // a left-hand side's named ellipsis's slot, -1 for none: the lengths it equates
+	NameSlot int      // a left-hand side's named ellipsis's slot (the length it equates, an integer), -1 for none
 	Under    []SeqVar // the metavariables bound (or used) under the ellipsis
 }
 

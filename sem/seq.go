@@ -311,14 +311,14 @@ func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j i
 	under := r.Under
 	got := make([][]*Term, len(under))
 	suffix := last && len(under) == 1 && p.Args[i].Kind == PatMeta && under[0].Sort == p.Sort.Sort
-	ns, named := r.NameSlot, -1 // a named ellipsis: its length, set here or before
+	ns, named := r.NameSlot, -1 // a named ellipsis: its length (an integer), set here or before
 	if ns >= 0 && b[ns] != nil {
-		named = seqLen(b[ns])
+		named = int(b[ns].N)
 	}
 	for n := 0; ; n++ {
 		if (!last || j+n == len(elems)) && (named < 0 || n == named) {
 			if ns >= 0 && named < 0 {
-				b[ns] = SeqOf(p.Sort.Sort, p.P, elems[j:j+n], nil)
+				b[ns] = Int(p.P, int64(n))
 			}
 			for k, u := range under {
 				if suffix {
@@ -346,15 +346,6 @@ func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j i
 		b[ns] = nil
 	}
 	return false
-}
-
-// seqLen is the length of the sequence t.
-func seqLen(t *Term) int {
-	n := 0
-	for v := View(t); v.Op == TermCon && len(v.Args) == 2; v = View(v.Args[1]) {
-		n++
-	}
-	return n
 }
 
 // isEllipsisSym reports whether s is an ellipsis, ... or a named one, ..._1.
