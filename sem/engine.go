@@ -293,9 +293,7 @@ func (e *Engine) reducible(t *Term, k *Kind) bool {
 		ok := e.match(r.LHS, t, b)
 		if ok && !r.Context {
 			var err error
-			ok, _, err = e.conditions(r.Where, b, func(x *Term, kx *Kind) (*Term, string, bool, error) {
-				return x, "", !e.IsValue(x, kx), nil
-			})
+			ok, _, err = e.conditions(r.Where, b, e.stepsIfNotValue)
 			ok = ok || err != nil
 		}
 		e.release(b)
@@ -304,6 +302,13 @@ func (e *Engine) reducible(t *Term, k *Kind) bool {
 		}
 	}
 	return false
+}
+
+// stepsIfNotValue is the reading of a step condition that takes no step (the static
+// checks', and the search of a kind whose values are its normal forms): its term
+// steps when it is not a value of its kind.
+func (e *Engine) stepsIfNotValue(t *Term, k *Kind) (*Term, string, bool, error) {
+	return t, "", !e.IsValue(t, k), nil
 }
 
 // InClass reports whether t is a term of the class c: one of its alternatives

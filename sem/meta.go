@@ -33,9 +33,7 @@ func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
 // checks' reading, which takes no step).
 func (l *Language) Conditions(r *Rule, b []*Term) bool {
 	e := Engine{l: l}
-	ok, _, _ := e.conditions(r.Where, b, func(t *Term, k *Kind) (*Term, string, bool, error) {
-		return t, "", !e.IsValue(t, k), nil
-	})
+	ok, _, _ := e.conditions(r.Where, b, e.stepsIfNotValue)
 	return ok
 }
 
