@@ -182,39 +182,15 @@ func (t *translator) normalFormsOf() {
 }
 
 // topFields splits a pattern's text, (CON ARG ...), into its constructor and its
-// arguments' texts (a symbol's text alone).
+// arguments' texts, as the rule language's reader reads it (a symbol's text alone).
 func topFields(s string) []string {
-	if !strings.HasPrefix(s, "(") || !strings.HasSuffix(s, ")") {
+	ss, err := sem.ReadSExprs([]byte(s))
+	if err != nil || len(ss) != 1 || ss[0].Kind != sem.SList {
 		return []string{s}
 	}
-	var out []string
-	depth, start := 0, -1
-	for i, c := range s[1 : len(s)-1] {
-		switch {
-		case c == '(':
-			if depth == 0 {
-				start = i
-			}
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 {
-				out = append(out, s[1+start:2+i])
-				start = -1
-			}
-		case c == ' ' && depth == 0:
-			if start >= 0 {
-				out = append(out, s[1+start:1+i])
-				start = -1
-			}
-		default:
-			if start < 0 {
-				start = i
-			}
-		}
-	}
-	if start >= 0 && depth == 0 {
-		out = append(out, s[1+start:len(s)-1])
+	out := make([]string, len(ss[0].List))
+	for i, x := range ss[0].List {
+		out[i] = x.String()
 	}
 	return out
 }
