@@ -52,23 +52,33 @@ func besideModel(file string) redex.Library {
 // importModel reads, recognizes and imports a Redex model; its errors are rendered
 // with the model's positions and carets.
 func importModel(file string) (*redex.Imported, error) {
-	src, err := workbench.ReadSource(file, nil, 0)
+	model, src, err := readModel(file)
 	if err != nil {
-		return nil, fmt.Errorf("model: %w", err)
-	}
-	mod, err := redex.Read(src)
-	if err != nil {
-		return nil, errors.New(interderive.Describe(file, src, err))
-	}
-	model, err := redex.RecognizeWith(mod, besideModel(file))
-	if err != nil {
-		return nil, errors.New(interderive.Describe(file, src, err))
+		return nil, err
 	}
 	im, err := redex.Import(model, file)
 	if err != nil && (im == nil || im.Sem == "") {
 		return nil, errors.New(interderive.Describe(file, src, err))
 	}
 	return im, err
+}
+
+// readModel reads and recognizes a Redex model (the modules it requires found beside
+// it), with its source; its errors are rendered with the model's positions.
+func readModel(file string) (*redex.Model, []byte, error) {
+	src, err := workbench.ReadSource(file, nil, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("model: %w", err)
+	}
+	mod, err := redex.Read(src)
+	if err != nil {
+		return nil, nil, errors.New(interderive.Describe(file, src, err))
+	}
+	model, err := redex.RecognizeWith(mod, besideModel(file))
+	if err != nil {
+		return nil, nil, errors.New(interderive.Describe(file, src, err))
+	}
+	return model, src, nil
 }
 
 // modelBench is what bench --peer redex --model compares: the model, the rule file
@@ -250,17 +260,9 @@ func modelTests(mb modelBench) (name, text, relation string, tests []*redex.Term
 // modelRelation is the name of a model's first reduction relation, the one Redex
 // runs.
 func modelRelation(file string) (string, error) {
-	src, err := workbench.ReadSource(file, nil, 0)
+	model, _, err := readModel(file)
 	if err != nil {
-		return "", fmt.Errorf("model: %w", err)
-	}
-	mod, err := redex.Read(src)
-	if err != nil {
-		return "", errors.New(interderive.Describe(file, src, err))
-	}
-	model, err := redex.RecognizeWith(mod, besideModel(file))
-	if err != nil {
-		return "", errors.New(interderive.Describe(file, src, err))
+		return "", err
 	}
 	if len(model.Relations) == 0 || model.Relations[0].Name == "" {
 		return "", fmt.Errorf("%s: no named reduction relation for Redex to run", interderive.Escape(file))
