@@ -74,8 +74,10 @@ type Limits struct {
 	memory   int64
 	sampled  time.Time        // the last look at the heap (the start, before the first)
 	looked   bool             // the heap was looked at once
+	begun    bool             // the clock started (begin): at NewLimits, or a Counter's first look
 	sample   []metrics.Sample // made at the first look, reused at the others
 	steps    func() int       // the contractions so far, for the errors' reports
+	of       *Counter         // or the counter these limits are part of, whose count it is
 }
 
 // memorySampleEvery is how long Limits waits between two looks at the heap: the live
@@ -91,24 +93,31 @@ const liveHeapMetric = "/gc/heap/live:bytes"
 func NewLimits(o Options, steps func() int) *Limits {
 	l := &Limits{steps: steps}
 	l.start(o)
+	if l.Active() {
+		l.begin(time.Now())
+	}
 	return l
 }
 
+// start sets the budgets of o; the clock starts at begin.
 func (l *Limits) start(o Options) {
 	l.timeout = o.Timeout
-	if o.Timeout <= 0 && o.Memory <= 0 {
-		return
-	}
-	now := time.Now()
-	if o.Timeout > 0 {
-		l.deadline = now.Add(o.Timeout)
-	}
 	if o.Memory > 0 {
-		// The heap is first looked at by the first check (a Counter's after
-		// firstLook contractions): a short run pays nothing for its memory budget.
+		// The heap is first looked at by the first check memorySampleEvery after
+		// begin: a short run pays nothing for its memory budget (a read of the
+		// runtime's metrics costs more than a contraction; a run allocates some
+		// tens of megabytes at most in 5 ms).
 		l.memory = o.Memory
-		l.sampled = now
 	}
+}
+
+// begin starts the clock at now: the deadline is the timeout from now, and the
+// memory budget's first look is memorySampleEvery after it.
+func (l *Limits) begin(now time.Time) {
+	if l.timeout > 0 {
+		l.deadline = now.Add(l.timeout)
+	}
+	l.sampled, l.begun = now, true
 }
 
 // Active reports whether l watches anything.
@@ -122,17 +131,23 @@ func (l *Limits) Check() error {
 		return nil
 	}
 	steps := 0
-	if l.steps != nil {
+	switch {
+	case l.of != nil:
+		steps = l.of.n
+	case l.steps != nil:
 		steps = l.steps()
 	}
 	return l.check(time.Now(), steps)
 }
 
 func (l *Limits) check(now time.Time, steps int) error {
+	if !l.begun { // a Counter's first look (Counter.Start)
+		l.begin(now)
+	}
 	if l.timeout > 0 && now.After(l.deadline) {
 		return &TimeoutError{Limit: l.timeout, Steps: steps}
 	}
-	if l.memory > 0 && (!l.looked || now.Sub(l.sampled) >= memorySampleEvery) {
+	if l.memory > 0 && now.Sub(l.sampled) >= memorySampleEvery {
 		l.sampled = now
 		live := l.liveHeap()
 		if !l.looked && live > l.memory/2 {

@@ -76,11 +76,16 @@ func TestCounterMemory(t *testing.T) {
 }
 
 // TestCounterCheck: Check, for work between contractions, reports the time budget
-// with the contractions performed so far, and nothing when no budget is set.
+// with the contractions performed so far, and nothing when no budget is set. A
+// counter's clock starts at its first look (Counter.Start): the first Check starts
+// it, within the budget.
 func TestCounterCheck(t *testing.T) {
 	c := NewCounter(Options{Timeout: time.Nanosecond})
 	for range 3 {
 		c.n++ // contractions made before the deadline, without a look at the clock
+	}
+	if err := c.Check(); err != nil {
+		t.Errorf("the first Check, which starts the clock: %v", err)
 	}
 	time.Sleep(time.Millisecond)
 	var te *TimeoutError

@@ -187,13 +187,23 @@ type Counter struct {
 
 // NewCounter starts counting for a run configured by o.
 func NewCounter(o Options) *Counter {
-	// The first look at the limits is after firstLook contractions: a run that short
-	// reads no clock.
-	c := &Counter{budget: o.Budget(), on: o.OnContract, period: 1, next: firstLook}
-	c.limits.start(o)
-	c.limits.steps = c.Steps
-	c.setFast()
+	c := new(Counter)
+	c.Start(o)
 	return c
+}
+
+// Start starts counting, in place, for a run configured by o: a counter that is part
+// of a run's own state (sem.NewRun) costs the run no allocation of its own.
+func (c *Counter) Start(o Options) {
+	// The first look at the limits is after firstLook contractions (or, in a
+	// function's evaluation, its first callsPerLook calls: sem), and the run's clock
+	// starts there: a run that short reads no clock (a read is some 50 ns, a tenth
+	// of a short run of a rule file), and a run's timeout counts from its first few
+	// contractions, not its first.
+	*c = Counter{budget: o.Budget(), on: o.OnContract, period: 1, next: firstLook}
+	c.limits.start(o)
+	c.limits.of = c
+	c.setFast()
 }
 
 // firstLook is the contractions a run makes before its first look at the limits.

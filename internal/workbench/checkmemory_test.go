@@ -65,9 +65,15 @@ func (p hogProgram) Run(_ interderive.Stage, _ string, opts interderive.Options)
 		case <-time.After(5 * time.Second): // no hog: nothing to wait for
 		}
 	}
-	for range 8 { // past the first look at the budgets (interderive's firstLook, 4)
+	// Past the first looks at the budgets (interderive's firstLook, 4, starts the
+	// clock; the heap is looked at 5 ms later): the hog waits 10 ms after its
+	// fifth contraction, so that its next look reads the heap.
+	for i := range 16 {
 		if err := c.Contract("tick"); err != nil {
 			return Outcome{Steps: c.Steps()}, err
+		}
+		if p.hog && i == 4 {
+			time.Sleep(10 * time.Millisecond)
 		}
 	}
 	runtime.KeepAlive(mem)
@@ -77,7 +83,7 @@ func (p hogProgram) Run(_ interderive.Stage, _ string, opts interderive.Options)
 // TestCheckMemoryPerRun: every run of check has its own memory budget, though the
 // budget is measured on the process's live heap, which the runs share: the small
 // programs, in no memory of their own, pass beside a hog that holds twice the budget
-// (stopped at the first look at its budgets, 4 contractions in), where they failed with it ("out of memory ...
+// (stopped at its first look at the heap, 5 ms after its first look at the budgets), where they failed with it ("out of memory ...
 // (0 contractions)"), either running beside it or after it, before a collection had
 // seen its memory go.
 func TestCheckMemoryPerRun(t *testing.T) {
