@@ -69,8 +69,9 @@ type rulesRun struct {
 // qualify for environments is told once, first, why: its terms are substituted, and
 // there are no closures.
 func (s rulesCalculus) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	fuel := interderive.NewCounter(opts)
-	r := &rulesRun{Engine: sem.NewEngine(l, l.Discipline())}
+	r := &rulesRun{Engine: sem.NewRun(l, l.Discipline(), opts)}
+	defer r.Release()
+	fuel := r.Fuel()
 	if obs := opts.StepObserver(); obs != nil { // an observer of reports only is shown no step
 		r.obs, r.pr = obs, interderive.NewItemPrinter(opts, fuel.Limits())
 		r.cp = semval.NewPrinter(r.pr.Budget())

@@ -97,12 +97,15 @@ type rulesInterpreter struct {
 // reads the answer back, under the discipline the file qualifies for
 // (sem.Language.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	return newRulesInterpreter(l, t, opts).run(l, t)
+	in := newRulesInterpreter(l, t, opts)
+	defer in.Release()
+	return in.run(l, t)
 }
 
 // newRulesInterpreter is a run of the program t.
 func newRulesInterpreter(l *sem.Language, t *sem.Term, opts interderive.Options) *rulesInterpreter {
-	in := &rulesInterpreter{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts)}
+	e := sem.NewRun(l, l.Discipline(), opts)
+	in := &rulesInterpreter{Engine: e, fuel: e.Fuel()}
 	in.gamma.Track = l.SeesContext()
 	in.prog = newRulesProgram(in.Discipline(), t)
 	return in

@@ -162,7 +162,9 @@ const rulesMaxDirect = 64
 // Eval runs a closed term and reads the answer back, under the discipline the file
 // qualifies for (sem.Language.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	ev := &rulesEvaluator{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts), track: l.SeesContext()}
+	e := sem.NewRun(l, l.Discipline(), opts)
+	defer e.Release()
+	ev := &rulesEvaluator{Engine: e, fuel: e.Fuel(), track: l.SeesContext()}
 	r := &rulesRun{ev: ev}
 	k0 := func(v *sem.Term) rulesStep { // the empty stack
 		r.answer = v

@@ -74,7 +74,9 @@ type rulesInterpreter struct {
 // Eval runs a closed term and reads the answer back, under the discipline the file
 // qualifies for (sem.Language.Discipline).
 func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	in := &rulesInterpreter{Engine: sem.NewEngine(l, l.Discipline()), fuel: interderive.NewCounter(opts)}
+	e := sem.NewRun(l, l.Discipline(), opts)
+	defer e.Release()
+	in := &rulesInterpreter{Engine: e, fuel: e.Fuel()}
 	in.gamma.Track = l.SeesContext()
 	v, err := in.interp(in.Start(t), l.Root())
 	if err != nil {

@@ -87,10 +87,16 @@ type rulesMachine struct {
 	obs  interderive.Observer
 	pr   *interderive.ItemPrinter
 	cp   *semval.Printer // under environments: prints closures t[ρ], their environments named
-	// rooms are what the run, and each inner layer's run under way (by level), reuse
-	// from one transition, or one step, to the next.
+	// top is what the run reuses from one transition to the next, rooms what each
+	// inner layer's run under way reuses (by level, from 1) from one step to the next.
+	top   rulesRoom
 	rooms []*rulesRoom
 	level int
+	// state is the run's state; bottom is where its stack starts, so that a shallow run's stack is part
+	// of the machine (one allocation), not grown apart.
+	state  rulesState
+	c      sem.Contraction // the last transition's contraction (transition)
+	bottom [4]contexts.RulesFrame
 }
 
 // rulesRoom is what a run of the transitions reuses: the scratch continue plugs into
@@ -103,10 +109,13 @@ type rulesRoom struct {
 
 // room is the room of the run under way.
 func (m *rulesMachine) room() *rulesRoom {
-	for len(m.rooms) <= m.level {
+	if m.level == 0 {
+		return &m.top
+	}
+	for len(m.rooms) < m.level {
 		m.rooms = append(m.rooms, new(rulesRoom))
 	}
-	return m.rooms[m.level]
+	return m.rooms[m.level-1]
 }
 
 // Eval runs a closed term on the machine, under the discipline the file qualifies for.
@@ -119,7 +128,14 @@ func (rulesStage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (
 
 // evalUnder runs a closed term on the machine under the discipline d.
 func evalUnder(l *sem.Language, t *sem.Term, opts interderive.Options, d sem.Discipline) (sem.Answer, error) {
-	m := &rulesMachine{e: sem.NewEngine(l, d), fuel: interderive.NewCounter(opts)}
+	e := sem.NewRun(l, d, opts)
+	m, _ := e.Kept().(*rulesMachine) // the machine of an earlier run of l, cleared
+	if m == nil {
+		m = new(rulesMachine)
+		e.Keep(m)
+	}
+	defer func() { *m = rulesMachine{}; e.Release() }() // no term of the run kept
+	m.e, m.fuel = e, e.Fuel()
 	if obs := opts.StepObserver(); obs != nil {
 		m.obs, m.pr = obs, interderive.NewItemPrinter(opts, m.fuel.Limits())
 		if d == sem.Environments {
@@ -139,7 +155,8 @@ func evalUnder(l *sem.Language, t *sem.Term, opts interderive.Options, d sem.Dis
 // under environments) to the final one, and reads the answer back. Each contraction
 // spends one unit of fuel and goes to OnContract.
 func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
-	s := &rulesState{mode: rulesEval, term: m.e.Start(t), kind: m.e.Lang().Root()}
+	s := &m.state
+	*s = rulesState{mode: rulesEval, term: m.e.Start(t), kind: m.e.Lang().Root(), k: m.bottom[:0]}
 	for s.mode != rulesHalt {
 		if m.obs != nil {
 			state := m.show(s)
@@ -153,17 +170,17 @@ func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
 				return nil, err
 			}
 		}
-		c, err := m.transition(s)
+		contracts, err := m.transition(s)
 		if err != nil {
 			return nil, err
 		}
-		if c.Term == nil {
+		if !contracts {
 			continue
 		}
-		if err := m.fuel.Contract(c.Event); err != nil {
+		if err := m.fuel.Contract(m.c.Event); err != nil {
 			return nil, err
 		}
-		m.contracted(s, c)
+		m.contracted(s, &m.c)
 	}
 	return m.e.ReadBack(s.term), nil
 }
@@ -178,21 +195,21 @@ func (m *rulesMachine) stepLayer(t *sem.Term, k *sem.Kind) (*sem.Term, string, b
 	s := &rulesState{mode: rulesEval, term: t, kind: k, k: r.stack[:0]}
 	defer func() { r.stack, m.level = s.k[:0], m.level-1 }()
 	for s.mode != rulesHalt {
-		c, err := m.transition(s)
+		contracts, err := m.transition(s)
 		if err != nil {
 			return nil, "", false, err
 		}
-		if c.Term != nil {
-			return s.k[:len(s.k)-c.Pop].Plug(c.Term), c.Event, true, nil
+		if contracts {
+			return s.k[:len(s.k)-m.c.Pop].Plug(m.c.Term), m.c.Event, true, nil
 		}
 	}
 	return t, "", false, nil
 }
 
 // transition is one transition from s: an eval or a continue. A transition that
-// contracts returns the contraction (Term not nil) without making it: the caller goes
-// on with it (contracted) or stops there (stepLayer).
-func (m *rulesMachine) transition(s *rulesState) (sem.Contraction, error) {
+// contracts says so and leaves the contraction in m.c without making it: the caller
+// goes on with it (contracted) or stops there (stepLayer).
+func (m *rulesMachine) transition(s *rulesState) (contracts bool, err error) {
 	if s.mode == rulesEval {
 		return m.eval(s)
 	}
@@ -202,39 +219,40 @@ func (m *rulesMachine) transition(s *rulesState) (sem.Contraction, error) {
 // eval is one transition from eval(t, k, K): return a value to K, enter the first
 // frame t matches, halt on an answer, or contract t. Under environments t is looked
 // up first.
-func (m *rulesMachine) eval(s *rulesState) (sem.Contraction, error) {
+func (m *rulesMachine) eval(s *rulesState) (contracts bool, err error) {
 	t, err := m.e.LookUp(s.term)
 	if err != nil {
-		return sem.Contraction{}, err
+		return false, err
 	}
 	s.term = t
 	k := s.kind
 	if m.e.IsValue(t, k) {
 		s.mode = rulesContinue
-		return sem.Contraction{}, nil
+		return false, nil
 	}
 	if f, ok := m.e.FindFrame(t, k, 0); ok {
 		n := sem.View(t)
 		s.k = append(s.k, contexts.RulesFrame{Frame: f, Term: n})
 		s.term, s.kind = sem.At(n, f.Path), f.Hole
-		return sem.Contraction{}, nil
+		return false, nil
 	}
 	return m.contract(s, t, k)
 }
 
 // contract contracts the potential redex t of kind k in the context K, or halts on
 // it, an answer in the empty context.
-func (m *rulesMachine) contract(s *rulesState, t *sem.Term, k *sem.Kind) (sem.Contraction, error) {
+func (m *rulesMachine) contract(s *rulesState, t *sem.Term, k *sem.Kind) (contracts bool, err error) {
 	if len(s.k) == 0 && m.e.IsAnswer(t, k) {
 		s.mode, s.term = rulesHalt, m.room().scratch.Keep(t)
-		return sem.Contraction{}, nil
+		return false, nil
 	}
-	return m.e.Contract(t, k, &s.k, m.stepLayer) // &s.k: a pointer in the interface, not a copy of the slice
+	m.c, err = m.e.Contract(t, k, &s.k, m.stepLayer) // &s.k: a pointer in the interface, not a copy of the slice
+	return err == nil, err
 }
 
 // contracted goes on after the contraction c: the frames it discards popped, eval of
 // the contractum, in place (refocusing), in its kind.
-func (m *rulesMachine) contracted(s *rulesState, c sem.Contraction) {
+func (m *rulesMachine) contracted(s *rulesState, c *sem.Contraction) {
 	s.k = s.k[:len(s.k)-c.Pop]
 	s.mode, s.term, s.kind = rulesEval, c.Term, c.Kind
 }
@@ -242,10 +260,10 @@ func (m *rulesMachine) contracted(s *rulesState, c sem.Contraction) {
 // cont is one transition from continue(K, v): pop a frame, plug v into it, and
 // resume the search after that frame: enter the next frame, return the plugged term
 // if it is a value, or contract it.
-func (m *rulesMachine) cont(s *rulesState) (sem.Contraction, error) {
+func (m *rulesMachine) cont(s *rulesState) (contracts bool, err error) {
 	if len(s.k) == 0 {
 		s.mode = rulesHalt
-		return sem.Contraction{}, nil
+		return false, nil
 	}
 	top := s.k[len(s.k)-1]
 	s.k = s.k[:len(s.k)-1]
@@ -255,11 +273,11 @@ func (m *rulesMachine) cont(s *rulesState) (sem.Contraction, error) {
 		t = m.room().scratch.Keep(sem.View(t))
 		s.k = append(s.k, contexts.RulesFrame{Frame: g, Term: t})
 		s.mode, s.term, s.kind = rulesEval, sem.At(t, g.Path), g.Hole
-		return sem.Contraction{}, nil
+		return false, nil
 	}
 	if m.e.IsValue(t, k) {
 		s.term = m.room().scratch.Keep(t)
-		return sem.Contraction{}, nil
+		return false, nil
 	}
 	return m.contract(s, t, k)
 }

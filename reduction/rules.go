@@ -167,8 +167,9 @@ func (s rulesSemantics) Eval(l *sem.Language, t *sem.Term, opts interderive.Opti
 // contraction spends one unit of fuel and goes to opts.OnContract; an observer sees
 // each decomposition before its contraction, and the contractum and the term after.
 func (s rulesSemantics) iterate(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
-	e := sem.NewEngine(l, sem.Substitution)
-	fuel := interderive.NewCounter(opts)
+	e := sem.NewRun(l, sem.Substitution, opts)
+	defer e.Release()
+	fuel := e.Fuel()
 	show := newRulesShow(opts, fuel)
 	var E contexts.Rules // the context of each decomposition, dead once it is plugged
 	for {

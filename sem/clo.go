@@ -80,6 +80,13 @@ func Resolve(t *Term) *Term {
 // children are its term's, under its environment (with the names of the binders
 // around each shadowed). The expansion is memoized on the closure.
 func View(t *Term) *Term {
+	if t.Op != TermClo { // a term (under substitution, always), without the call
+		return t
+	}
+	return view(t)
+}
+
+func view(t *Term) *Term {
 	t = Resolve(t)
 	if t.Op != TermClo || t.Body.Op != TermCon {
 		return t

@@ -61,45 +61,10 @@ func Guard(eval func() (Answer, error)) (a Answer, err error) {
 // interfaces (Describer, Stepper) kept.
 type guarded struct{ s Stage }
 
-// Eval runs the stage on a copy of l that carries the run's time and memory budgets,
-// so that a function's evaluation, which takes no contraction (and so no look at the
-// budgets), watches them too: a function may call itself without end in width
-// (twice a call: 2^n calls, never deeper than n) or build a term past the memory
-// budget within one contraction.
+// Eval runs the stage, guarded. (The run's engine, sem.NewRun, carries its time
+// and memory budgets, which its functions' calls watch.)
 func (g guarded) Eval(l *Language, t *Term, opts interderive.Options) (Answer, error) {
-	run := l.runCopy(opts)
-	return Guard(func() (Answer, error) { return g.s.Eval(run, t, opts) })
-}
-
-// runCopy is a copy of l that carries a run's time and memory budgets (opts), which
-// the meta-level computations of the run watch (runLimits.tick).
-func (l *Language) runCopy(opts interderive.Options) *Language {
-	run := *l
-	run.run = &runLimits{limits: interderive.NewLimits(opts, nil)}
-	return &run
-}
-
-// runLimits are a run's time and memory budgets, as its functions' calls watch them.
-type runLimits struct {
-	limits *interderive.Limits
-	calls  int
-}
-
-// callsPerLook is how many calls a function's evaluation makes between two looks at
-// the budgets: a look reads the clock.
-const callsPerLook = 256
-
-// tick counts a call, and every callsPerLook calls checks the run's budgets: nil, or
-// the *interderive.TimeoutError or *interderive.MemoryError that stops the run. A
-// language that is no run's copy (nil) has none.
-func (r *runLimits) tick() error {
-	if r == nil || !r.limits.Active() {
-		return nil
-	}
-	if r.calls++; r.calls%callsPerLook != 0 {
-		return nil
-	}
-	return r.limits.Check()
+	return Guard(func() (Answer, error) { return g.s.Eval(l, t, opts) })
 }
 
 // guardedDescriber is guarded for a stage that is a Describer.

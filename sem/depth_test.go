@@ -8,6 +8,10 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/compile"
+	"github.com/interderive/interderive/cps2"
+	"github.com/interderive/interderive/interp"
+	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
 )
@@ -137,8 +141,8 @@ const fanSem = `(language fan)
 `
 
 // TestFunctionBudgets: a function's evaluation takes no contraction, yet the run's
-// time and memory budgets hold inside it, on the stages over terms and over
-// closures: (fan 100) makes 2^100 calls in one contraction, and stops at the timeout
+// time and memory budgets hold inside it, on every derived stage (each run's engine
+// watches its budgets: sem.NewRun): (fan 100) makes 2^100 calls in one contraction, and stops at the timeout
 // (it ran for ever, its term past any memory budget), or at a memory budget of 1
 // byte.
 func TestFunctionBudgets(t *testing.T) {
@@ -150,7 +154,7 @@ func TestFunctionBudgets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []interderive.Stage{reduction.Stage{}, closures.Stage{}} {
+	for _, s := range []interderive.Stage{reduction.Stage{}, closures.Stage{}, machine.Stage{}, cps2.Stage{}, interp.Stage{}, compile.Stage{}} {
 		st, _ := sem.StageOf(s)
 		for _, tt := range []struct {
 			opts interderive.Options

@@ -56,6 +56,18 @@ type Engine struct {
 	// nothing for them.
 	room    [16]*Term
 	intRoom [4]int64
+	// fuel is a run's counter (NewRun): its contractions and its time and memory
+	// budgets, part of the engine so that a run makes one allocation for the two.
+	fuel interderive.Counter
+	// watch are the budgets the calls of the file's functions look at, every
+	// callsPerLook calls (tick): a function's evaluation takes no contraction, and so
+	// no look of the counter's, yet may run long (2^n calls, never deeper than n) or
+	// build a term past the memory budget. nil: none (an engine of no run).
+	watch *interderive.Limits
+	ticks int
+	// kept is a stage's own state for its runs (Keep), which stays with the engine
+	// from one run of the language to the next.
+	kept any
 }
 
 // callKey is a call of a function on at most three arguments.
@@ -100,11 +112,73 @@ func (e *Engine) layerEvent(r *Rule, inner string) string {
 	return ev
 }
 
-// NewEngine is the engine of a run of l under the discipline d.
+// NewEngine is an engine of l under the discipline d, for matching and contracting
+// outside a run (a step of the reduction semantics): it has no fuel, and its
+// functions' calls watch no budget. A run's engine is NewRun's.
 func NewEngine(l *Language, d Discipline) *Engine {
 	e := &Engine{l: l, env: d == Environments}
 	e.buf, e.ints = e.room[:0], e.intRoom[:0]
 	return e
+}
+
+// NewRun is the engine of a run of l under the discipline d, configured by opts: its
+// counter (Fuel) counts the run's contractions against its fuel and watches its time
+// and memory budgets, which the calls of the file's functions watch too. It is the
+// memory of an engine a run of l released (Release), if there is one.
+func NewRun(l *Language, d Discipline, opts interderive.Options) *Engine {
+	var e *Engine
+	if l.engines != nil {
+		e, _ = l.engines.Get().(*Engine)
+	}
+	if e == nil {
+		e = new(Engine)
+	}
+	e.l, e.env = l, d == Environments
+	e.buf, e.ints = e.room[:0], e.intRoom[:0]
+	e.fuel.Start(opts)
+	e.watch = e.fuel.Limits()
+	return e
+}
+
+// Release ends the run of the engine (NewRun), whose memory the next runs of its
+// language may then reuse: the run must not use the engine, nor its counter,
+// afterwards. The terms of the run are the run's: the engine holds none of them.
+func (e *Engine) Release() {
+	pool, kept := e.l.engines, e.kept
+	*e = Engine{kept: kept} // the run's terms, maps and counter let go
+	if pool != nil {
+		pool.Put(e)
+	}
+}
+
+// Keep keeps s, a stage's own state for a run (its machine), with the engine: a later
+// run of the language that gets the engine from NewRun finds it (Kept), and need not
+// allocate its own. The stage clears s before it releases the engine: s holds no term
+// of a run between runs.
+func (e *Engine) Keep(s any) { e.kept = s }
+
+// Kept is the state a stage kept with the engine (Keep), nil if none: a stage checks
+// that it is its own (the engines of a language are shared by its stages).
+func (e *Engine) Kept() any { return e.kept }
+
+// Fuel is the run's counter (NewRun): every contraction goes to its Contract.
+func (e *Engine) Fuel() *interderive.Counter { return &e.fuel }
+
+// callsPerLook is how many calls a function's evaluation makes between two looks at
+// the budgets: a look reads the clock.
+const callsPerLook = 256
+
+// tick counts a call of a function, and every callsPerLook calls checks the run's
+// budgets: nil, or the *interderive.TimeoutError or *interderive.MemoryError that
+// stops the run.
+func (e *Engine) tick() error {
+	if !e.watch.Active() {
+		return nil
+	}
+	if e.ticks++; e.ticks%callsPerLook != 0 {
+		return nil
+	}
+	return e.watch.Check()
 }
 
 // Lang is the rule file's language.
@@ -187,7 +261,7 @@ func (e *Engine) fns() *Engine {
 		return e
 	}
 	if e.calls == nil {
-		e.calls = &Engine{l: e.l}
+		e.calls = &Engine{l: e.l, watch: e.watch}
 	}
 	return e.calls
 }
@@ -260,6 +334,15 @@ func (e *Engine) nested(f func() bool) bool {
 // patterns, or, for a kind whose values are its normal forms, its search finds no
 // redex in t.
 func (e *Engine) IsValue(t *Term, k *Kind) bool {
+	if i := k.Index; i < 16 { // known (memo), without the call
+		if known := t.memo.Load() >> (2 * i); known&1 != 0 {
+			return known&2 != 0
+		}
+	}
+	return e.isValue(t, k)
+}
+
+func (e *Engine) isValue(t *Term, k *Kind) bool {
 	return memo(&t.memo, memoBits(k.Index, false), func() bool {
 		return e.nested(func() bool {
 			if k.NormalForms {
@@ -488,7 +571,7 @@ func (e *Engine) instantiate(p *Pattern, b []*Term, at Pos, depth int) (*Term, e
 // *FunctionError when no clause applies, or when the calls nest deeper than
 // MaxCallDepth.
 func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, error) {
-	if err := e.l.run.tick(); err != nil {
+	if err := e.tick(); err != nil {
 		return nil, err
 	}
 	if depth > MaxCallDepth {
@@ -605,7 +688,7 @@ type Contraction struct {
 // program's run-time error (*interderive.RuntimeError, with the shape's reason),
 // anything else a stuck run (*interderive.StuckError: the rule file's checks missed
 // it).
-func (e *Engine) Contract(t *Term, k *Kind, E Context, step LayerStep) (Contraction, error) {
+func (e *Engine) Contract(t *Term, k *Kind, E Context, step LayerStep) (out Contraction, err error) {
 	t = View(t)
 	depth := 0
 	if E != nil {
@@ -614,7 +697,7 @@ func (e *Engine) Contract(t *Term, k *Kind, E Context, step LayerStep) (Contract
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
 		b := e.take(r.Metas)
-		out, ok, err := e.contractBy(r, t, k, E, depth, step, b)
+		ok, err := e.contractBy(&out, r, t, k, E, depth, step, b)
 		e.release(b)
 		if err != nil || ok {
 			return out, err
@@ -628,16 +711,18 @@ func (e *Engine) Contract(t *Term, k *Kind, E Context, step LayerStep) (Contract
 	return Contraction{}, interderive.Stuck(e.Short(t), "no rule applies")
 }
 
-// contractBy contracts t by the rule r if it applies, with b its bindings.
-func (e *Engine) contractBy(r *Rule, t *Term, k *Kind, E Context, depth int, step LayerStep, b []*Term) (Contraction, bool, error) {
+// contractBy contracts t by the rule r into out if it applies, with b its bindings.
+// (out is filled in place: a contraction returned by value through the calls costs
+// the copies.)
+func (e *Engine) contractBy(out *Contraction, r *Rule, t *Term, k *Kind, E Context, depth int, step LayerStep, b []*Term) (bool, error) {
 	if !e.match(r.LHS, t, b) {
-		return Contraction{}, false, nil
+		return false, nil
 	}
-	out := Contraction{Rule: r, Kind: k}
+	*out = Contraction{Rule: r, Kind: k}
 	at := t.P
 	if r.Context {
 		if out.Pop = e.contextFits(r, E, depth, b); out.Pop == 0 {
-			return Contraction{}, false, nil
+			return false, nil
 		}
 		f, ft := E.Frame(out.Pop - 1)
 		out.Kind, at = f.Kind, ft.P
@@ -656,19 +741,19 @@ func (e *Engine) contractBy(r *Rule, t *Term, k *Kind, E Context, depth int, ste
 	ok, inner, err := e.conditions(r.Where, b, step)
 	if err != nil {
 		calledBy(r, err) // a condition's call
-		return Contraction{}, false, err
+		return false, err
 	}
 	if !ok {
-		return Contraction{}, false, nil
+		return false, nil
 	}
 	out.Event = r.Name
 	if r.Layer != nil {
 		out.Event = e.layerEvent(r, inner)
 	}
 	if out.Term, err = e.instantiate(r.RHS, b, at, 0); err != nil {
-		return Contraction{}, false, RuleError(r, e.Short(t), err)
+		return false, RuleError(r, e.Short(t), err)
 	}
-	return out, true, nil
+	return true, nil
 }
 
 // contextFits is the number of frames of E a context rule r discards, 0 if its

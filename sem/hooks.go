@@ -32,7 +32,8 @@ type Hooks struct {
 // stops the run as a function with no clause does (*FunctionError, the rule file's
 // error); an *interderive.RuntimeError (interderive.Runtime) is instead the program's
 // run-time error, as a declared stuck shape's is (Racket's division by zero). It must
-// not change its arguments: terms are shared. It must be a function
+// not change its arguments, terms are shared, nor keep the slice args past the call,
+// which the engine reuses (as io.Writer's Write must not keep p). It must be a function
 // of its arguments, the same result for the same terms: the calls of the rule file's
 // functions, which may call it, are remembered (Engine's memo).
 type GoFunc struct {

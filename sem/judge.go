@@ -59,7 +59,7 @@ func (l *Language) Judge(j *Judgment, inputs []*Term, max int, opts interderive.
 	if len(inputs) != len(j.Params) {
 		return Judged{}, fmt.Errorf("%s takes %d arguments, not %d", j.Name, len(j.Params), len(inputs))
 	}
-	s := &judge{e: &Engine{l: l.runCopy(opts)}, max: max}
+	s := &judge{e: &Engine{l: l, watch: interderive.NewLimits(opts, nil)}, max: max}
 	var out Judged
 	_, err := Guard(func() (Answer, error) {
 		s.solve(j, inputs, 0, func(d *Derivation) bool {
@@ -93,7 +93,7 @@ func (s *judge) solve(j *Judgment, in []*Term, depth int, k func(*Derivation) bo
 			Hint: "its premises nest deeper than that: a rule whose premise is its own conclusion again (left recursion)"}
 		return false
 	}
-	if err := s.e.l.run.tick(); err != nil {
+	if err := s.e.tick(); err != nil {
 		s.err = err
 		return false
 	}

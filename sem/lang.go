@@ -3,6 +3,7 @@ package sem
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Language is a calculus defined by a rule file: its term grammar, its context kinds
@@ -51,9 +52,8 @@ type Language struct {
 	// two disciplines.
 	Substitute bool
 
-	src       []byte     // the rule file's source (Parse), for those errors' lines
-	hooks     *Hooks     // the hooks the file was read with (Parse: DefaultHooks)
-	run       *runLimits // a run's copy of the language: its limits, which functions watch (guarded)
+	src       []byte // the rule file's source (Parse), for those errors' lines
+	hooks     *Hooks // the hooks the file was read with (Parse: DefaultHooks)
 	cons      map[string]*Con
 	kinds     map[string]*Kind
 	funcs     map[string]*Function
@@ -65,6 +65,12 @@ type Language struct {
 	// unqualified is why the file does not qualify for environments, nil if it does
 	// (NotQualified; found when the file is read).
 	unqualified *Unqualified
+	// engines are the engines of the language's runs that ended (Engine.Release),
+	// for the next runs to reuse their memory (NewRun): a run of a few contractions
+	// otherwise spends more on its engine than on its contractions. A copy of the
+	// language shares them. No state passes from a run to the next: a released
+	// engine is cleared.
+	engines *sync.Pool
 }
 
 // Sort is a term sort: its constructors, and whether variables and integer literals

@@ -3,6 +3,7 @@ package sem
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/interderive/interderive"
 )
@@ -23,7 +24,7 @@ func parseWith(src []byte, h *Hooks) (*Language, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &langParser{l: &Language{src: src, hooks: h, cons: map[string]*Con{}, kinds: map[string]*Kind{}, funcs: map[string]*Function{}, metas: map[string]MetaSort{}}, sorts: map[string]*Sort{}}
+	p := &langParser{l: &Language{src: src, hooks: h, engines: new(sync.Pool), cons: map[string]*Con{}, kinds: map[string]*Kind{}, funcs: map[string]*Function{}, metas: map[string]MetaSort{}}, sorts: map[string]*Sort{}}
 	p.parse(ss)
 	if len(p.errs) > 0 {
 		p.errs.Sort()

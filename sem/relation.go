@@ -98,7 +98,8 @@ func (e *Engine) reducts(t *Term, k *Kind, ctx relContext, out *[]Reduct, depth 
 	}
 	for _, r := range k.Rules {
 		b := make([]*Term, r.Metas)
-		c, ok, err := e.contractBy(r, t, k, ctx, len(ctx), step, b)
+		var c Contraction
+		ok, err := e.contractBy(&c, r, t, k, ctx, len(ctx), step, b)
 		if err != nil {
 			return err
 		}

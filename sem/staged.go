@@ -341,7 +341,10 @@ func childBuilders(p *Pattern) []builder {
 func callBuilder(p *Pattern) builder {
 	f, args := p.Fn, childBuilders(p)
 	return func(e *Engine, b []*Term, at Pos, depth int) (*Term, error) {
-		ts := make([]*Term, len(args))
+		// The arguments are on the engine's stack of bindings (a nested call's are
+		// taken and released above them while they are built).
+		ts := e.take(len(args))
+		defer e.release(ts)
 		for i, a := range args {
 			t, err := a(e, b, at, depth+1)
 			if err != nil {
