@@ -21,36 +21,37 @@ package sem
 // whose Val is the path from its root to the hole, so that plugging follows the path.
 // Both loop: a context as deep as the run's stack takes no Go stack.
 func capture(E Context, n int, at Pos) *Term {
-	c := &Term{P: at, Op: TermHole}
-	var paths [][]int // innermost first
+	c, length := &Term{P: at, Op: TermHole}, 0
 	for i := range n {
 		f, ft := E.Frame(i)
 		c = PlugAt(View(ft), f.Path, c)
-		paths = append(paths, f.Path)
+		length += len(f.Path)
 	}
-	var path []int
-	for i := len(paths) - 1; i >= 0; i-- {
-		path = append(path, paths[i]...)
+	path := make([]int, 0, length) // outermost frame first
+	for i := n - 1; i >= 0; i-- {
+		f, _ := E.Frame(i)
+		path = append(path, f.Path...)
 	}
 	return &Term{P: at, Op: TermHole, Body: c, Val: path}
 }
 
 // plugHole plugs t into the hole of the context c (capture): the nodes along the
-// path to the hole rebuilt, innermost first.
+// path to the hole rebuilt, innermost first, each one allocation (newNode).
 func plugHole(c, t *Term) *Term {
 	path, _ := c.Val.([]int)
-	nodes := make([]*Term, len(path))
+	var room [8]*Term
+	nodes := room[:0]
 	n := c.Body
-	for i, j := range path {
-		nodes[i] = n
+	for _, j := range path {
+		nodes = append(nodes, n)
 		n = n.Args[j]
 	}
 	for i := len(path) - 1; i >= 0; i-- {
 		n := nodes[i]
-		args := make([]*Term, len(n.Args))
-		copy(args, n.Args)
-		args[path[i]] = t
-		t = &Term{P: n.P, Op: n.Op, Con: n.Con, Args: args}
+		m := newNode(n.P, n.Con, len(n.Args))
+		copy(m.Args, n.Args)
+		m.Args[path[i]] = t
+		t = m
 	}
 	return t
 }

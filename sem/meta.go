@@ -2,6 +2,7 @@ package sem
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/interderive/interderive"
 )
@@ -69,7 +70,7 @@ func (l *Language) Call(f *Function, args []*Term, at Pos) (*Term, error) {
 // a run substitutes is never walked again when later substitutions meet it. It
 // recurses as deep as t nests outside its closed terms.
 func Subst(t *Term, x string, v *Term) *Term {
-	if v.closed.Load() { // known closed: no free variable to look for, none to capture
+	if v.Op == TermInt || v.Op == TermAtom || v.closed.Load() { // known closed: no free variable to look for, none to capture
 		return subst(t, x, v, nil, 0)
 	}
 	fv := FreeVars(v)
@@ -96,16 +97,31 @@ func subst(t *Term, x string, v *Term, fv map[string]bool, depth int) *Term {
 	}
 	checkTermDepth(depth)
 	c := t.Con
-	args := make([]*Term, len(t.Args))
-	copy(args, t.Args)
-	// Rename the binders that would capture a free variable of v.
+	// The arguments substituted: a node none of whose arguments changed is t itself
+	// (terms are immutable and shared); n, t's copy, is made at the first argument
+	// that changes (one allocation: newNode), and args are then its arguments.
+	var n *Term
+	args := t.Args
+	own := func() {
+		if n == nil {
+			n = newNode(t.P, c, len(t.Args))
+			copy(n.Args, t.Args)
+			args = n.Args
+		}
+	}
+	// Rename the binders that would capture a free variable of v (none when v is
+	// closed).
 	for _, bd := range c.Binds {
+		if len(fv) == 0 {
+			break
+		}
 		for y := range BinderNames(t.Args[bd.Binder]) {
 			if y == x || !fv[y] || !binds(args[bd.Binder], y) {
 				continue
 			}
 			avoid := append([]*Term{v}, t.Args...)
 			y2 := FreshName(y, avoid...)
+			own()
 			args[bd.Binder] = renameBinder(args[bd.Binder], y, y2)
 			for _, j := range bd.Scope {
 				if !innermost(c, t, bd.Binder, j, y) {
@@ -125,11 +141,18 @@ func subst(t *Term, x string, v *Term, fv map[string]bool, depth int) *Term {
 				hidden = true
 			}
 		}
-		if !hidden {
-			args[j] = subst(args[j], x, v, fv, depth+1)
+		if hidden {
+			continue
+		}
+		if s := subst(args[j], x, v, fv, depth+1); s != args[j] {
+			own()
+			args[j] = s
 		}
 	}
-	return &Term{P: t.P, Op: TermCon, Con: c, Args: args}
+	if n == nil {
+		return t
+	}
+	return n
 }
 
 // innermost reports whether binder b of t is the innermost binder of the name y
@@ -146,21 +169,25 @@ func innermost(c *Con, t *Term, b, j int, y string) bool {
 	return true
 }
 
-// FreeVars is the set of the variables free in t. It uses no recursion, and skips
-// the terms known to be closed.
+// FreeVars is the set of the variables free in t (nil when there are none). It uses
+// no recursion, and skips the terms known to be closed.
 func FreeVars(t *Term) map[string]bool {
-	fv := map[string]bool{}
+	var fv map[string]bool // made at the first free variable: a closed term's is nil
 	type item struct {
 		t     *Term
 		bound *names
 	}
-	stack := []item{{t: t}}
+	var room [16]item
+	stack := append(room[:0], item{t: t})
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		switch t := it.t; t.Op {
 		case TermVar:
 			if !it.bound.has(t.Name) {
+				if fv == nil {
+					fv = map[string]bool{}
+				}
 				fv[t.Name] = true
 			}
 		case TermCon:
@@ -204,10 +231,14 @@ func (n *names) has(x string) bool {
 }
 
 // FreshName is x followed by as many primes as it takes for a name that occurs
-// nowhere in the terms, free or bound (lambda.FreshName's rule).
+// nowhere in the terms, free or bound (lambda.FreshName's rule). Only the names x
+// followed by primes can be in the way: their counts of primes are all it keeps
+// (a rule's (fresh x ...) runs at every contraction of its rule).
 func FreshName(x string, in ...*Term) string {
-	used := map[string]bool{}
-	stack := append([]*Term(nil), in...)
+	var room [16]*Term
+	stack := append(room[:0], in...)
+	var taken uint64      // bit k: x followed by k primes occurs, k < 64
+	var more map[int]bool // the counts from 64 on
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -216,7 +247,14 @@ func FreshName(x string, in ...*Term) string {
 		}
 		switch t.Op {
 		case TermVar:
-			used[t.Name] = true
+			if k, ok := primes(t.Name, x); ok && k < 64 {
+				taken |= 1 << k
+			} else if ok {
+				if more == nil {
+					more = map[int]bool{}
+				}
+				more[k] = true
+			}
 		case TermClo, TermHole:
 			if t.Body != nil { // the names of a closure's term, as written; a context's
 				stack = append(stack, t.Body)
@@ -224,9 +262,23 @@ func FreshName(x string, in ...*Term) string {
 		}
 		stack = append(stack, t.Args...)
 	}
-	for x += "'"; used[x]; x += "'" {
+	k := 1
+	for k < 64 && taken&(1<<k) != 0 {
+		k++
 	}
-	return x
+	for k >= 64 && more[k] {
+		k++
+	}
+	return x + strings.Repeat("'", k)
+}
+
+// primes is how many primes follow x in name, if name is x followed by primes only.
+func primes(name, x string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, x)
+	if !ok || strings.Trim(rest, "'") != "" {
+		return 0, false
+	}
+	return len(rest), true
 }
 
 // AlphaEqual reports whether two terms are equal up to renaming of bound variables
