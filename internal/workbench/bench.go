@@ -241,6 +241,9 @@ type BenchRow struct {
 // contraction than a large one.
 const MinBenchTime = 60 * time.Millisecond
 
+// batchTime is how long a batch of runs TimeRounds times at once grows to.
+const batchTime = 100 * time.Microsecond
+
 // Rounds is how many rounds TimeRounds times a run in: each repeats the run, at least
 // once, for MinBenchTime/Rounds, so that the spread of the rounds' means says how far
 // the mean can be trusted (benchstat reads one line per round: bench --format
@@ -322,17 +325,26 @@ func TimeIt(f func() error) (time.Duration, error) {
 }
 
 // TimeRounds times f in Rounds rounds (MinRounds if a run takes longer than LongRun),
-// each repeating f, at least once, until MinBenchTime/Rounds has passed.
+// each repeating f, at least once, until MinBenchTime/Rounds has passed. The runs are
+// timed in batches, as testing.B times its b.N: a batch doubles until it takes
+// batchTime, so that a run of a microsecond is not timed with the clock's own reads
+// (some 40 ns each) in it.
 func TimeRounds(f func() error) (Timing, error) {
 	var t Timing
 	for len(t.Rounds) < Rounds {
 		total, n := time.Duration(0), 0
-		for ; n == 0 || total < MinBenchTime/Rounds; n++ {
+		for batch := 1; n == 0 || total < MinBenchTime/Rounds; n += batch {
 			start := time.Now()
-			if err := f(); err != nil {
-				return t, err
+			for range batch {
+				if err := f(); err != nil {
+					return t, err
+				}
 			}
-			total += time.Since(start)
+			d := time.Since(start)
+			total += d
+			if d < batchTime {
+				batch *= 2
+			}
 		}
 		t.Rounds = append(t.Rounds, Round{N: n, PerRun: total / time.Duration(n)})
 		if len(t.Rounds) >= MinRounds && total/time.Duration(n) > LongRun {
