@@ -25,18 +25,18 @@ const (
 // Term is a term of a rule-defined calculus: a generic syntax tree. Terms are
 // immutable once built (closed is a cache).
 type Term struct {
-	P    Pos
-	Op   TermOp
-	Name string // TermVar
-	N    int64  // TermInt
-	Con  *Con   // TermCon
-	Args []*Term
-	Atom *AtomType // TermAtom: its type
-	Val  any       // TermAtom: its value
-	Body *Term     // TermClo: the term under the environment
-	Env  *Env      // TermClo: the environment
+	P      Pos
+	Op     TermOp
+	closed atomic.Bool // known to have no free variable (Subst was given it as a closed value); beside Op, in the word Op leaves
+	Name   string      // TermVar
+	N      int64       // TermInt
+	Con    *Con        // TermCon
+	Args   []*Term
+	Atom   *AtomType // TermAtom: its type
+	Val    any       // TermAtom: its value
+	Body   *Term     // TermClo: the term under the environment
+	Env    *Env      // TermClo: the environment
 
-	closed atomic.Bool // known to have no free variable (Subst was given it as a closed value)
 	// memo memoizes IsValue for the kinds numbered below 16 and InClass for the
 	// classes numbered below 16 (see memoBits): bit 2i says that whether the term is a
 	// value of kind i is known, bit 2i+1 that it is one; the classes' bits follow at
