@@ -65,6 +65,7 @@ type Engine struct {
 	// build a term past the memory budget. nil: none (an engine of no run).
 	watch *interderive.Limits
 	ticks int
+	empty *Term // the last empty sequence built (emptySeq)
 	// kept is a stage's own state for its runs (Keep), which stays with the engine
 	// from one run of the language to the next.
 	kept any

@@ -104,6 +104,17 @@ func SeqOf(so *Sort, at Pos, elems []*Term, tail *Term) *Term {
 	return t
 }
 
+// emptySeq is the empty sequence of so at the position at: the run's last one, if it
+// was of so at at (terms are immutable and shared), so that the sequences a
+// contraction builds, at one position, end in one node, not one each.
+func (e *Engine) emptySeq(so *Sort, at Pos) *Term {
+	if n := e.empty; n != nil && n.P == at && n.Con == so.seqNil() {
+		return n
+	}
+	e.empty = newNode(at, so.seqNil(), 0)
+	return e.empty
+}
+
 // readSeq reads a sequence of sort so: a list of its elements.
 func (l *Language) readSeq(s *SExpr, so *Sort, scope map[string]int, errs *interderive.ErrorList) *Term {
 	if s.Kind != SList {
@@ -233,20 +244,48 @@ func (p *langParser) seqMeta(s *SExpr, slot int, bind bool, a Arg, ps *patScope)
 // the pattern's, its repeated elements matching as few as they may (matchSeq).
 func seqMatcher(p *Pattern) matcher {
 	so := p.Sort.Sort
-	binds := make([][]int, len(p.Args)) // the slots each element's match fills
-	for i, a := range p.Args {
-		for s := range metaSlots(a) {
-			binds[i] = append(binds[i], s)
-		}
-	}
 	if len(p.Args) == 1 && p.Reps[0].Repeated() && p.Reps[0].NameSlot < 0 && p.Args[0].Kind == PatMeta && len(p.Reps[0].Under) == 1 && p.Reps[0].Under[0].Sort == so {
 		return seqOfMeta(p.Args[0].matcher, p.Reps[0].Under[0].Slot, so)
 	}
+	sp := compileSeq(p)
 	return func(e *Engine, t *Term, b []*Term) bool {
 		var ebuf, nbuf [8]*Term
 		elems, nodes, ok := appendSeqElems(ebuf[:0], nbuf[:0], t, so)
-		return ok && matchSeq(e, p, binds, elems, nodes, 0, 0, b)
+		return ok && sp.match(e, elems, nodes, 0, 0, b)
 	}
+}
+
+// seqPattern is a sequence pattern compiled for matching: the slots each element's
+// match fills, and, for each repeated element, whether a later element reads the
+// sequences its metavariables stand for (a PatSame of one of them); if none does,
+// those sequences are built once the rest of the pattern has matched, not for every
+// split tried (a store's lookup, ((x_1 v_1) ... (x v) (x_2 v_2) ...), tries one split
+// an element).
+type seqPattern struct {
+	p     *Pattern
+	binds [][]int
+	early []bool
+}
+
+func compileSeq(p *Pattern) *seqPattern {
+	sp := &seqPattern{p: p, binds: make([][]int, len(p.Args)), early: make([]bool, len(p.Args))}
+	for i, a := range p.Args {
+		for s := range metaSlots(a) {
+			sp.binds[i] = append(sp.binds[i], s)
+		}
+		under := map[int]bool{}
+		for _, u := range p.Reps[i].Under {
+			under[u.Slot] = true
+		}
+		for _, later := range p.Args[i+1:] {
+			later.preorder(func(q *Pattern) {
+				if q.Kind == PatSame && under[q.Slot] {
+					sp.early[i] = true
+				}
+			})
+		}
+	}
+	return sp
 }
 
 // seqOfMeta compiles (m ...), a sequence of what one metavariable matches (the
@@ -281,13 +320,14 @@ func seqOfMeta(m matcher, slot int, so *Sort) matcher {
 			m(e, x, b)
 			elems[i] = b[slot]
 		}
-		b[slot] = SeqOf(so, t.P, elems, nil)
+		b[slot] = SeqOf(so, t.P, elems, e.emptySeq(so, t.P))
 		return true
 	}
 }
 
-// matchSeq matches the elements from j on against the pattern's from i on.
-func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j int, b []*Term) bool {
+// match matches the elements from j on against the pattern's from i on.
+func (sp *seqPattern) match(e *Engine, elems, nodes []*Term, i, j int, b []*Term) bool {
+	p := sp.p
 	if i == len(p.Args) {
 		return j == len(elems)
 	}
@@ -296,10 +336,10 @@ func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j i
 		if j == len(elems) {
 			return false
 		}
-		if m(e, elems[j], b) && matchSeq(e, p, binds, elems, nodes, i+1, j+1, b) {
+		if m(e, elems[j], b) && sp.match(e, elems, nodes, i+1, j+1, b) {
 			return true
 		}
-		for _, s := range binds[i] {
+		for _, s := range sp.binds[i] {
 			b[s] = nil
 		}
 		return false
@@ -308,38 +348,63 @@ func matchSeq(e *Engine, p *Pattern, binds [][]int, elems, nodes []*Term, i, j i
 	// The sequences the metavariables under the ellipsis stand for, as they grow; the
 	// suffix itself where the last element is a metavariable that stood for each
 	// element as it is.
+	// They grow in room taken from the engine's stack of bindings, as much as the
+	// elements left, and given back on the way out.
 	under := r.Under
-	got := make([][]*Term, len(under))
+	var room [2][]*Term
+	got := room[:]
+	if len(under) > len(room) {
+		got = make([][]*Term, len(under))
+	}
+	got = got[:len(under)]
+	var taken []*Term // at the first element: the stack is back at this level between tries
+	w := len(elems) - j
 	suffix := last && len(under) == 1 && p.Args[i].Kind == PatMeta && under[0].Sort == p.Sort.Sort
 	ns, named := r.NameSlot, -1 // a named ellipsis: its length (an integer), set here or before
 	if ns >= 0 && b[ns] != nil {
 		named = int(b[ns].N)
+	}
+	bind := func() {
+		for k, u := range under {
+			if suffix {
+				b[u.Slot] = nodes[j]
+			} else {
+				b[u.Slot] = SeqOf(u.Sort, p.P, got[k], e.emptySeq(u.Sort, p.P))
+			}
+		}
 	}
 	for n := 0; ; n++ {
 		if (!last || j+n == len(elems)) && (named < 0 || n == named) {
 			if ns >= 0 && named < 0 {
 				b[ns] = Int(p.P, int64(n))
 			}
-			for k, u := range under {
-				if suffix {
-					b[u.Slot] = nodes[j]
-				} else {
-					b[u.Slot] = SeqOf(u.Sort, p.P, got[k], nil)
-				}
+			if sp.early[i] {
+				bind()
 			}
-			if matchSeq(e, p, binds, elems, nodes, i+1, j+n, b) {
+			if sp.match(e, elems, nodes, i+1, j+n, b) {
+				if !sp.early[i] {
+					bind()
+				}
+				e.release(taken) // nil: nothing
 				return true
 			}
 		}
 		if j+n == len(elems) || !m(e, elems[j+n], b) {
 			break
 		}
+		if taken == nil && len(under) > 0 {
+			taken = e.take(len(under) * w)
+			for k := range got {
+				got[k] = taken[k*w : k*w : k*w+w]
+			}
+		}
 		for k, u := range under {
 			got[k] = append(got[k], b[u.Slot])
 			suffix = suffix && b[u.Slot] == elems[j+n]
 		}
 	}
-	for _, s := range binds[i] {
+	e.release(taken)
+	for _, s := range sp.binds[i] {
 		b[s] = nil
 	}
 	if ns >= 0 && named < 0 {
@@ -387,7 +452,9 @@ func seqBuilder(p *Pattern) builder {
 			if len(over) == 0 {
 				continue
 			}
-			sc := slices.Clone(b)
+			sc := e.take(len(b)) // b's copy, on the engine's stack
+			defer e.release(sc)
+			copy(sc, b)
 			for n := range over[0] {
 				for k, u := range under {
 					sc[u.Slot] = over[k][n]
@@ -399,7 +466,7 @@ func seqBuilder(p *Pattern) builder {
 				elems = append(elems, t)
 			}
 		}
-		return SeqOf(so, at, elems, nil), nil
+		return SeqOf(so, at, elems, e.emptySeq(so, at)), nil
 	}
 }
 
