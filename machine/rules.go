@@ -92,8 +92,8 @@ type rulesMachine struct {
 	top   rulesRoom
 	rooms []*rulesRoom
 	level int
-	// state is the run's state; bottom is where its stack starts, so that a shallow run's stack is part
-	// of the machine (one allocation), not grown apart.
+	// state is the run's state; bottom is where its stack starts, so that a shallow
+	// run's stack is part of the machine, not grown apart.
 	state  rulesState
 	c      sem.Contraction // the last transition's contraction (transition)
 	bottom [4]contexts.RulesFrame
