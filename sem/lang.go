@@ -413,17 +413,32 @@ type SeqVar struct {
 
 // index lists, for a root constructor, the declarations of a kind whose pattern may
 // match a term with that root: byCon[c.Index], ints (integer roots), vars (variable
-// roots); a declaration whose root is a term metavariable is in every list.
+// roots); a declaration whose root is a term metavariable is in every list. Where
+// several declarations share a root constructor and differ by the constructor of one
+// of its arguments, ((app (λ x τ e) v), (app (hd) v), (app (app (+) n) n)), byArg
+// refines the list by that argument's root (buildIndexes).
 type index struct {
 	byCon [][]int
+	byArg []*argIndex // by root constructor: nil, or the list refined
 	ints  []int
 	vars  []int
 	atoms []int
 }
 
+// argIndex refines a root constructor's list by the root of its argument at: a
+// declaration whose pattern there is a constructor is in that constructor's list
+// only, any other in every list; leaf is the list for an argument that is no
+// constructor node (an integer, an atom, a name).
+type argIndex struct {
+	at    int
+	byCon [][]int
+	leaf  []int
+}
+
 // candidates are the indices of the declarations that may match t.
 func (x *index) candidates(t *Term) []int {
-	if t.Op == TermClo {
+	clo := t.Op == TermClo
+	if clo {
 		t = t.Body // a closure's root is its term's
 	}
 	switch t.Op {
@@ -434,7 +449,29 @@ func (x *index) candidates(t *Term) []int {
 	case TermAtom:
 		return x.atoms
 	}
-	return x.byCon[t.Con.Index]
+	c := t.Con.Index
+	if a := x.byArg[c]; a != nil && a.at < len(t.Args) {
+		// The argument's root, as View would have it, where it is known without a
+		// look-up: under a closure a variable is its environment's.
+		switch u := t.Args[a.at]; u.Op {
+		case TermCon:
+			return a.byCon[u.Con.Index]
+		case TermInt, TermAtom:
+			return a.leaf
+		case TermVar:
+			if !clo {
+				return a.leaf
+			}
+		case TermClo:
+			switch u.Body.Op {
+			case TermCon:
+				return a.byCon[u.Body.Con.Index]
+			case TermInt, TermAtom:
+				return a.leaf
+			}
+		}
+	}
+	return x.byCon[c]
 }
 
 // Table names one of a kind's decomposition tables.

@@ -636,7 +636,55 @@ func (l *Language) indexOf(n int, pat func(int) *Pattern) index {
 			}
 		}
 	}
+	x.byArg = make([]*argIndex, len(l.Cons))
+	for c, is := range x.byCon {
+		x.byArg[c] = l.refine(is, pat)
+	}
 	return x
+}
+
+// refine is the list is, of declarations that may match a term of one root
+// constructor, refined by the argument whose patterns are constructors in the most
+// declarations (two at least, of three or more); nil if there is none.
+func (l *Language) refine(is []int, pat func(int) *Pattern) *argIndex {
+	if len(is) < 3 {
+		return nil
+	}
+	best, most := -1, 1
+	for at := 0; ; at++ {
+		n, any := 0, false
+		for _, i := range is {
+			if p := pat(i); p.Kind == PatCon && at < len(p.Args) {
+				any = true
+				if p.Args[at].Kind == PatCon {
+					n++
+				}
+			}
+		}
+		if !any {
+			break
+		}
+		if n > most {
+			best, most = at, n
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	a := &argIndex{at: best, byCon: make([][]int, len(l.Cons))}
+	for _, i := range is {
+		p := pat(i)
+		if p.Kind == PatCon && best < len(p.Args) && p.Args[best].Kind == PatCon {
+			d := p.Args[best].Con.Index
+			a.byCon[d] = append(a.byCon[d], i)
+			continue
+		}
+		a.leaf = append(a.leaf, i)
+		for d := range a.byCon {
+			a.byCon[d] = append(a.byCon[d], i)
+		}
+	}
+	return a
 }
 
 // String names a metavariable sort (for messages).
