@@ -449,29 +449,37 @@ func (x *index) candidates(t *Term) []int {
 	case TermAtom:
 		return x.atoms
 	}
-	c := t.Con.Index
-	if a := x.byArg[c]; a != nil && a.at < len(t.Args) {
-		// The argument's root, as View would have it, where it is known without a
-		// look-up: under a closure a variable is its environment's.
-		switch u := t.Args[a.at]; u.Op {
+	if a := x.byArg[t.Con.Index]; a != nil {
+		return a.candidates(t, clo, x.byCon[t.Con.Index])
+	}
+	return x.byCon[t.Con.Index]
+}
+
+// candidates refines all, the list of t's root constructor, by the root of t's
+// argument a.at, as View would have it, where it is known without a look-up: under
+// a closure (clo) a variable is its environment's.
+func (a *argIndex) candidates(t *Term, clo bool, all []int) []int {
+	if a.at >= len(t.Args) {
+		return all
+	}
+	switch u := t.Args[a.at]; u.Op {
+	case TermCon:
+		return a.byCon[u.Con.Index]
+	case TermInt, TermAtom:
+		return a.leaf
+	case TermVar:
+		if !clo {
+			return a.leaf
+		}
+	case TermClo:
+		switch u.Body.Op {
 		case TermCon:
-			return a.byCon[u.Con.Index]
+			return a.byCon[u.Body.Con.Index]
 		case TermInt, TermAtom:
 			return a.leaf
-		case TermVar:
-			if !clo {
-				return a.leaf
-			}
-		case TermClo:
-			switch u.Body.Op {
-			case TermCon:
-				return a.byCon[u.Body.Con.Index]
-			case TermInt, TermAtom:
-				return a.leaf
-			}
 		}
 	}
-	return x.byCon[c]
+	return all
 }
 
 // Table names one of a kind's decomposition tables.
