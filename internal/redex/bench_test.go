@@ -1,0 +1,63 @@
+package redex
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/machine"
+	"github.com/interderive/interderive/sem"
+)
+
+// BenchmarkModelMachine times the derived machine alone on imported models' short
+// programs, the runs of bench --peer redex --model whose ratio to Redex a run's own
+// cost weighs on most (docs/performance.md): stlc.rkt's longest test (line 153,
+// three contractions), stlc+lists.rkt's (three), and omega.rkt's call/cc example
+// (six).
+//
+//	go test -run '^$' -bench ModelMachine -benchmem -count 10 ./internal/redex
+func BenchmarkModelMachine(b *testing.B) {
+	for _, bc := range []struct{ name, file, program string }{
+		{"stlc", "stlc.rkt", "((λ (x num) (if0 x x (+ x 1))) 2)"},
+		{"stlc+lists", "stlc+lists.rkt", "((+ ((+ 1) 2)) ((+ 3) 4))"},
+		{"omega", "omega.rkt", "((lambda (y) (y 3)) (call/cc (lambda (k) (k (lambda (z) 7)))))"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			src, err := os.ReadFile(filepath.Join("testdata", "models", bc.file))
+			if err != nil {
+				b.Fatal(err)
+			}
+			m, err := Read(src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			model, err := Recognize(m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			im, err := Import(model, bc.file)
+			if err != nil {
+				b.Fatal(err)
+			}
+			l, err := sem.Load([]byte(im.Sem))
+			if err != nil {
+				b.Fatal(err)
+			}
+			t, err := l.ReadTerm([]byte(bc.program))
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, _ := sem.StageOf(machine.Stage{})
+			opts := interderive.Options{Fuel: 1 << 20, Timeout: 10 * time.Second, Memory: 1 << 30}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := st.Eval(l, t, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
