@@ -15,11 +15,12 @@ import (
 // programs, the runs of bench --peer redex --model whose ratio to Redex a run's own
 // cost weighs on most (docs/performance.md): stlc.rkt's longest test (line 153,
 // three contractions), stlc+lists.rkt's (three), and omega.rkt's call/cc example
-// (six).
+// (six); and stlc.rkt's value 5, a run that makes no contraction.
 //
 //	go test -run '^$' -bench ModelMachine -benchmem -count 10 ./internal/redex
 func BenchmarkModelMachine(b *testing.B) {
 	for _, bc := range []struct{ name, file, program string }{
+		{"stlc-value", "stlc.rkt", "5"}, // a run's own cost: no transition but halt
 		{"stlc", "stlc.rkt", "((λ (x num) (if0 x x (+ x 1))) 2)"},
 		{"stlc+lists", "stlc+lists.rkt", "((+ ((+ 1) 2)) ((+ 3) 4))"},
 		{"omega", "omega.rkt", "((lambda (y) (y 3)) (call/cc (lambda (k) (k (lambda (z) 7)))))"},
