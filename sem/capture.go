@@ -21,7 +21,7 @@ package sem
 // whose Val is the path from its root to the hole, so that plugging follows the path.
 // Both loop: a context as deep as the run's stack takes no Go stack.
 func capture(E Context, n int, at Pos) *Term {
-	c, length := &Term{P: at, Op: TermHole}, 0
+	c, length := &Term{P: at, Op: TermHole, parts: &noParts}, 0
 	for i := range n {
 		f, ft := E.Frame(i)
 		c = PlugAt(View(ft), f.Path, c)
@@ -32,7 +32,9 @@ func capture(E Context, n int, at Pos) *Term {
 		f, _ := E.Frame(i)
 		path = append(path, f.Path...)
 	}
-	return &Term{P: at, Op: TermHole, Body: c, Val: path}
+	h := newWithParts(at, TermHole)
+	h.Body, h.Val = c, path
+	return h
 }
 
 // plugHole plugs t into the hole of the context c (capture): the nodes along the

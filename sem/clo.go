@@ -56,7 +56,9 @@ func Leaf(t *Term, env *Env) *Term {
 	if env == nil && t.Op == TermVar {
 		return t
 	}
-	return &Term{P: t.P, Op: TermClo, Body: t, Env: env}
+	c := newWithParts(t.P, TermClo)
+	c.Body, c.Env = t, env
+	return c
 }
 
 // IsName reports whether t is a name: a plain variable (under environments, the
@@ -125,15 +127,16 @@ func expand(c *Term) *Term {
 			}
 		}
 		l := &leaves[i]
-		l.P, l.Op, l.Body, l.Env = t.Args[i].P, TermClo, t.Args[i], env
+		l.P, l.Op = t.Args[i].P, TermClo
+		l.Body, l.Env = t.Args[i], env // its own parts (newExpansion)
 		n.Args[i] = l
 	}
 	return n
 }
 
 // newExpansion is a node of c with n arguments, its Args to fill, and room for n
-// closures of its children: one allocation up to three arguments (the arities of nearly
-// every constructor), two past that.
+// closures of its children, each with its parts: one allocation up to three
+// arguments (the arities of nearly every constructor), three past that.
 func newExpansion(p Pos, c *Con, n int) (*Term, []Term) {
 	var t *Term
 	var leaves []Term
@@ -141,18 +144,34 @@ func newExpansion(p Pos, c *Con, n int) (*Term, []Term) {
 		t, leaves = expansions[n]()
 	} else {
 		t, leaves = newNode(p, c, n), make([]Term, n)
+		ps := make([]parts, n)
+		for i := range leaves {
+			leaves[i].parts = &ps[i]
+		}
 	}
-	t.P, t.Op, t.Con = p, TermCon, c
+	t.P, t.Op, t.Con, t.parts = p, TermCon, c, &noParts
 	return t, leaves
 }
 
 // expansions allocate, by arity, a node, its arguments and its children's closures
-// at once.
+// with their parts at once.
 var expansions = [...]func() (*Term, []Term){
 	func() (*Term, []Term) { return &Term{}, nil },
-	func() (*Term, []Term) { x := new(expansion1); x.t.Args = x.a[:]; return &x.t, x.l[:] },
-	func() (*Term, []Term) { x := new(expansion2); x.t.Args = x.a[:]; return &x.t, x.l[:] },
-	func() (*Term, []Term) { x := new(expansion3); x.t.Args = x.a[:]; return &x.t, x.l[:] },
+	func() (*Term, []Term) {
+		x := new(expansion1)
+		x.t.Args, x.l[0].parts = x.a[:], &x.p[0]
+		return &x.t, x.l[:]
+	},
+	func() (*Term, []Term) {
+		x := new(expansion2)
+		x.t.Args, x.l[0].parts, x.l[1].parts = x.a[:], &x.p[0], &x.p[1]
+		return &x.t, x.l[:]
+	},
+	func() (*Term, []Term) {
+		x := new(expansion3)
+		x.t.Args, x.l[0].parts, x.l[1].parts, x.l[2].parts = x.a[:], &x.p[0], &x.p[1], &x.p[2]
+		return &x.t, x.l[:]
+	},
 }
 
 type (
@@ -160,16 +179,19 @@ type (
 		t Term
 		a [1]*Term
 		l [1]Term
+		p [1]parts
 	}
 	expansion2 struct {
 		t Term
 		a [2]*Term
 		l [2]Term
+		p [2]parts
 	}
 	expansion3 struct {
 		t Term
 		a [3]*Term
 		l [3]Term
+		p [3]parts
 	}
 )
 
@@ -241,16 +263,20 @@ func substClosure(t *Term, x string, v *Term) *Term {
 		return t // x is not free here: the environment gives it already
 	}
 	if IsName(v) {
-		return &Term{P: body.P, Op: TermClo, Body: Subst(body, x, v), Env: &Env{name: v.Name, next: env}}
+		c := newWithParts(body.P, TermClo)
+		c.Body, c.Env = Subst(body, x, v), &Env{name: v.Name, next: env}
+		return c
 	}
 	if e == nil {
 		// The closure and its environment's new entry, one allocation.
 		ce := new(struct {
 			t Term
+			p parts
 			e Env
 		})
 		ce.e.name, ce.e.c, ce.e.next = x, v, env
-		ce.t.P, ce.t.Op, ce.t.Body, ce.t.Env = body.P, TermClo, body, &ce.e
+		ce.t.P, ce.t.Op, ce.t.parts = body.P, TermClo, &ce.p
+		ce.t.Body, ce.t.Env = body, &ce.e
 		return &ce.t
 	}
 	// Replace the shadowing entry: copy the environment up to it.
@@ -265,11 +291,13 @@ func substClosure(t *Term, x string, v *Term) *Term {
 		tail = n
 	}
 	n := &Env{name: x, c: v, next: e.next}
-	if head == nil {
-		return &Term{P: body.P, Op: TermClo, Body: body, Env: n}
+	c := newWithParts(body.P, TermClo)
+	c.Body, c.Env = body, n
+	if head != nil {
+		tail.next = n
+		c.Env = head
 	}
-	tail.next = n
-	return &Term{P: body.P, Op: TermClo, Body: body, Env: head}
+	return c
 }
 
 // readBack is the term t stands for once read back (ReadBack), if known: a name or an
@@ -420,7 +448,7 @@ func readLeaf(t *Term, env *Env, hidden map[string]int) *Term {
 	if args == nil {
 		return t
 	}
-	return &Term{P: t.P, Op: TermCon, Con: t.Con, Args: args}
+	return &Term{P: t.P, Op: TermCon, Con: t.Con, Args: args, parts: &noParts}
 }
 
 // At is t's child at path, t expanded at each level (a plain term's subterm there).
@@ -476,7 +504,7 @@ func (s *Scratch) Plug(t *Term, path []int, u *Term) *Term {
 		return PlugAt(t, path, u)
 	}
 	m := &s.t
-	m.P, m.Op, m.Con, m.Args = n.P, TermCon, n.Con, s.args[:len(n.Args)]
+	m.P, m.Op, m.Con, m.Args, m.parts = n.P, TermCon, n.Con, s.args[:len(n.Args)], &noParts
 	copy(m.Args, n.Args)
 	m.Args[path[0]] = u
 	m.memo.Store(0)

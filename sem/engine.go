@@ -249,10 +249,14 @@ func (e *Engine) intLeaf(at Pos, n int64) *Term {
 	if !e.env {
 		return Int(at, n)
 	}
-	x := new([2]Term)
-	x[1] = Term{P: at, Op: TermInt, N: n}
-	x[0] = Term{P: at, Op: TermClo, Body: &x[1]}
-	return &x[0]
+	x := new(struct {
+		c, i Term
+		p    parts
+	})
+	x.i = Term{P: at, Op: TermInt, N: n, parts: &noParts}
+	x.c = Term{P: at, Op: TermClo, parts: &x.p}
+	x.c.Body = &x.i
+	return &x.c
 }
 
 // fns is the engine the functions of the file run on: meta-level, on terms read back,

@@ -632,7 +632,7 @@ func renameBinder(t *Term, y, y2 string) *Term {
 		case x.Op == TermCon && x.Con.item > 0 && x.Args[x.Con.item-1].Name == y:
 			args := slices.Clone(x.Args)
 			args[x.Con.item-1] = Var(args[x.Con.item-1].P, y2)
-			x = &Term{P: x.P, Op: TermCon, Con: x.Con, Args: args}
+			x = &Term{P: x.P, Op: TermCon, Con: x.Con, Args: args, parts: &noParts}
 		}
 		elems = append(elems, x)
 	}
