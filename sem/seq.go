@@ -115,6 +115,20 @@ func (e *Engine) emptySeq(so *Sort, at Pos) *Term {
 	return e.empty
 }
 
+// seqLen is the number of elements of the sequence t of so, if it is one to its end.
+func seqLen(t *Term, so *Sort) (int, bool) {
+	for n := 0; ; n++ {
+		v := View(t)
+		if v.Op != TermCon || v.Con.Sort != so {
+			return 0, false
+		}
+		if len(v.Args) == 0 {
+			return n, true
+		}
+		t = v.Args[1]
+	}
+}
+
 // readSeq reads a sequence of sort so: a list of its elements.
 func (l *Language) readSeq(s *SExpr, so *Sort, scope map[string]int, errs *interderive.ErrorList) *Term {
 	if s.Kind != SList {
@@ -438,28 +452,37 @@ func seqBuilder(p *Pattern) builder {
 				elems = append(elems, t)
 				continue
 			}
-			over := make([][]*Term, len(under))
-			for k, u := range under {
-				xs, _, ok := SeqElems(b[u.Slot], u.Sort)
+			// The sequences under the ellipsis, walked in step, cell by cell (their
+			// lengths checked first), each element bound in a copy of b on the
+			// engine's stack.
+			if len(under) == 0 {
+				continue
+			}
+			length := -1
+			for _, u := range under {
+				n, ok := seqLen(b[u.Slot], u.Sort)
 				if !ok {
 					return nil, fmt.Errorf("%s: a metavariable under the ellipsis stands for no sequence", a.P)
 				}
-				if k > 0 && len(xs) != len(over[0]) {
-					return nil, fmt.Errorf("%s: the ellipsis repeats over sequences of lengths %d and %d", a.P, len(over[0]), len(xs))
+				if length >= 0 && n != length {
+					return nil, fmt.Errorf("%s: the ellipsis repeats over sequences of lengths %d and %d", a.P, length, n)
 				}
-				over[k] = xs
+				length = n
 			}
-			if len(over) == 0 {
-				continue
-			}
-			sc := e.take(len(b)) // b's copy, on the engine's stack
+			sc := e.take(len(b) + len(under)) // b's copy, then the cells under way
 			defer e.release(sc)
 			copy(sc, b)
-			for n := range over[0] {
+			cells := sc[len(b):]
+			for k, u := range under {
+				cells[k] = b[u.Slot]
+			}
+			elems = slices.Grow(elems, length)
+			for range length {
 				for k, u := range under {
-					sc[u.Slot] = over[k][n]
+					v := View(cells[k])
+					sc[u.Slot], cells[k] = v.Args[0], v.Args[1]
 				}
-				t, err := a.builder(e, sc, at, depth+1)
+				t, err := a.builder(e, sc[:len(b)], at, depth+1)
 				if err != nil {
 					return nil, err
 				}
