@@ -22,38 +22,24 @@ package sem
 // Both loop: a context as deep as the run's stack takes no Go stack.
 func capture(E Context, n int, at Pos) *Term {
 	c, length := &Term{P: at, Op: TermHole, parts: &noParts}, 0
+	var room [8][]int
+	paths := room[:0] // the frames' paths, innermost first
 	for i := range n {
 		f, ft := E.Frame(i)
-		c = PlugAt(View(ft), f.Path, c)
-		length += len(f.Path)
+		c = PlugAt(ft, f.Path, c)
+		paths, length = append(paths, f.Path), length+len(f.Path)
 	}
 	path := make([]int, 0, length) // outermost frame first
-	for i := n - 1; i >= 0; i-- {
-		f, _ := E.Frame(i)
-		path = append(path, f.Path...)
+	for i := len(paths) - 1; i >= 0; i-- {
+		path = append(path, paths[i]...)
 	}
 	h := newWithParts(at, TermHole)
 	h.Body, h.Val = c, path
 	return h
 }
 
-// plugHole plugs t into the hole of the context c (capture): the nodes along the
-// path to the hole rebuilt, innermost first, each one allocation (newNode).
+// plugHole plugs t into the hole of the context c (capture), along its path.
 func plugHole(c, t *Term) *Term {
 	path, _ := c.Val.([]int)
-	var room [8]*Term
-	nodes := room[:0]
-	n := c.Body
-	for _, j := range path {
-		nodes = append(nodes, n)
-		n = n.Args[j]
-	}
-	for i := len(path) - 1; i >= 0; i-- {
-		n := nodes[i]
-		m := newNode(n.P, n.Con, len(n.Args))
-		copy(m.Args, n.Args)
-		m.Args[path[i]] = t
-		t = m
-	}
-	return t
+	return PlugAt(c.Body, path, t)
 }

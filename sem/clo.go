@@ -463,21 +463,29 @@ func At(t *Term, path []int) *Term {
 // frame plugged. A frame plugged with the very term it was entered with is the term
 // it was entered from (expanded), shared, not built again: so decomposition, which
 // climbs out of a frame with the value it found in its hole, builds nothing. It
-// recurses as deep as the path, a frame's pattern's depth.
+// loops, as deep as the path: a frame's pattern's depth, or a captured context's.
 func PlugAt(t *Term, path []int, u *Term) *Term {
-	if len(path) == 0 {
-		return u
+	// The nodes along the path, each expanded, then rebuilt innermost first: a loop,
+	// so that a path as long as a run's stack (a captured context) takes no Go stack.
+	var room [8]*Term
+	nodes := room[:0]
+	for _, j := range path {
+		n := View(t)
+		nodes = append(nodes, n)
+		t = n.Args[j]
 	}
-	n := View(t)
-	old := n.Args[path[0]]
-	c := PlugAt(old, path[1:], u)
-	if c == old {
-		return n
+	for i := len(path) - 1; i >= 0; i-- {
+		n := nodes[i]
+		if n.Args[path[i]] == u {
+			u = n // nothing changed below: the node itself
+			continue
+		}
+		m := newNode(n.P, n.Con, len(n.Args))
+		copy(m.Args, n.Args)
+		m.Args[path[i]] = u
+		u = m
 	}
-	m := newNode(n.P, n.Con, len(n.Args))
-	copy(m.Args, n.Args)
-	m.Args[path[0]] = c
-	return m
+	return u
 }
 
 // Scratch is room for a frame plugged whose result a stage may drop at once:

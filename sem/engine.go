@@ -300,8 +300,8 @@ func memo(bits *atomic.Uint64, i int, f func() bool) bool {
 	if i >= 32 {
 		return f()
 	}
-	if known := bits.Load() >> (2 * i); known&1 != 0 {
-		return known&2 != 0
+	if is, ok := memoKnown(bits, i); ok {
+		return is
 	}
 	is := f()
 	b := uint64(1)
@@ -310,6 +310,15 @@ func memo(bits *atomic.Uint64, i int, f func() bool) bool {
 	}
 	bits.Or(b << (2 * i))
 	return is
+}
+
+// memoKnown is the answer the pair of bits i of *bits keeps, and whether it keeps one.
+func memoKnown(bits *atomic.Uint64, i int) (is, known bool) {
+	if i >= 32 {
+		return false, false
+	}
+	k := bits.Load() >> (2 * i)
+	return k&2 != 0, k&1 != 0
 }
 
 // memoBits is the pair of memo bits of the kind or class numbered i: the kinds' from
@@ -339,10 +348,8 @@ func (e *Engine) nested(f func() bool) bool {
 // patterns, or, for a kind whose values are its normal forms, its search finds no
 // redex in t.
 func (e *Engine) IsValue(t *Term, k *Kind) bool {
-	if i := k.Index; i < 16 { // known (memo), without the call
-		if known := t.memo.Load() >> (2 * i); known&1 != 0 {
-			return known&2 != 0
-		}
+	if is, ok := memoKnown(&t.memo, memoBits(k.Index, false)); ok { // without the call
+		return is
 	}
 	return e.isValue(t, k)
 }

@@ -652,16 +652,16 @@ func (l *Language) refine(is []int, pat func(int) *Pattern) *argIndex {
 	}
 	best, most := -1, 1
 	for at := 0; ; at++ {
-		n, any := 0, false
+		n, reaches := 0, false // reaches: some pattern has an argument at
 		for _, i := range is {
 			if p := pat(i); p.Kind == PatCon && at < len(p.Args) {
-				any = true
+				reaches = true
 				if p.Args[at].Kind == PatCon {
 					n++
 				}
 			}
 		}
-		if !any {
+		if !reaches {
 			break
 		}
 		if n > most {

@@ -30,15 +30,7 @@ func BenchmarkModelMachine(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			m, err := Read(src)
-			if err != nil {
-				b.Fatal(err)
-			}
-			model, err := Recognize(m)
-			if err != nil {
-				b.Fatal(err)
-			}
-			im, err := Import(model, bc.file)
+			im, err := imported(b, bc.file, string(src))
 			if err != nil {
 				b.Fatal(err)
 			}

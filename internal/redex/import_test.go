@@ -9,7 +9,7 @@ import (
 )
 
 // imported reads, recognizes and imports src (named file).
-func imported(t *testing.T, file, src string) (*Imported, error) {
+func imported(t testing.TB, file, src string) (*Imported, error) {
 	t.Helper()
 	return Import(recognize(t, src), file)
 }

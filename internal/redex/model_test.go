@@ -11,7 +11,7 @@ import (
 )
 
 // recognize reads and recognizes src, failing the test on an error.
-func recognize(t *testing.T, src string) *Model {
+func recognize(t testing.TB, src string) *Model {
 	t.Helper()
 	m, err := Read([]byte(src))
 	if err != nil {
