@@ -52,6 +52,9 @@ type Engine struct {
 	// arguments (call), by the arguments' identity: terms are immutable and shared,
 	// so a call on a subterm a step left alone is not computed again.
 	memo map[callKey]*Term
+	// uses counts, by function (Function.index), the calls looked up in memo and
+	// those found there (remembers).
+	uses []memoUse
 	// room is where buf and ints start, so that a short run's matches allocate
 	// nothing for them.
 	room    [16]*Term
@@ -75,6 +78,49 @@ type Engine struct {
 type callKey struct {
 	f *Function
 	a [3]*Term
+}
+
+// memoUse is how often a run looked a function's calls up in its memo, and how
+// often it found them.
+type memoUse struct{ looked, found int32 }
+
+// The calls of a function a run keeps remembering: after memoTrial look-ups, only if
+// at least one in memoHitRate was found. A function whose calls are seldom made twice
+// on the same terms (a collector called on each new configuration) is not
+// remembered any more in the run: its look-ups and entries would cost more than its
+// hits save. The results are the same either way: a function is a function of its
+// arguments.
+const (
+	memoTrial   = 32
+	memoHitRate = 8
+)
+
+// remembers reports whether the engine still remembers the calls of f (memoUse).
+func (e *Engine) remembers(f *Function) *memoUse {
+	if e.uses == nil {
+		e.uses = make([]memoUse, len(e.l.Functions))
+	}
+	if f.index >= len(e.uses) { // not a function of the file's list: always
+		return &memoUse{}
+	}
+	u := &e.uses[f.index]
+	if u.looked >= memoTrial && u.found*memoHitRate < u.looked {
+		return nil
+	}
+	return u
+}
+
+// keptMemo is the most calls an engine's memo may hold for its map to be kept, cleared,
+// for the next run (Release): a larger one would cost its clearing.
+const keptMemo = 1 << 12
+
+// forget is the memo m cleared, to be kept for the next run, or nil.
+func forget(m map[callKey]*Term) map[callKey]*Term {
+	if len(m) > keptMemo {
+		return nil
+	}
+	clear(m)
+	return m
 }
 
 // worthMemo reports whether a call on args is worth remembering: one of them is a
@@ -145,11 +191,25 @@ func NewRun(l *Language, d Discipline, opts interderive.Options) *Engine {
 // language may then reuse: the run must not use the engine, nor its counter,
 // afterwards. The terms of the run are the run's: the engine holds none of them.
 func (e *Engine) Release() {
-	pool, kept := e.l.engines, e.kept
-	*e = Engine{kept: kept} // the run's terms, maps and counter let go
+	pool := e.l.engines
+	// The run's terms and counter let go; its memo's map and its functions' engine
+	// kept for the next run, cleared.
+	*e = Engine{kept: e.kept, memo: forget(e.memo), uses: e.uses, calls: e.calls.cleared()}
+	clear(e.uses)
 	if pool != nil {
 		pool.Put(e)
 	}
+}
+
+// cleared is the functions' engine e (fns) cleared for the next run, its memo's map
+// kept, or nil.
+func (e *Engine) cleared() *Engine {
+	if e == nil {
+		return nil
+	}
+	*e = Engine{memo: forget(e.memo), uses: e.uses}
+	clear(e.uses)
+	return e
 }
 
 // Keep keeps s, a stage's own state for a run (its machine), with the engine: a later
@@ -266,7 +326,10 @@ func (e *Engine) fns() *Engine {
 		return e
 	}
 	if e.calls == nil {
-		e.calls = &Engine{l: e.l, watch: e.watch}
+		e.calls = new(Engine)
+	}
+	if e.calls.l == nil { // a new one, or one a run before released (cleared)
+		e.calls.l, e.calls.watch = e.l, e.watch
 	}
 	return e.calls
 }
@@ -373,14 +436,8 @@ func (e *Engine) isValue(t *Term, k *Kind) bool {
 // that fails with an error counts as a redex: contracting it gives the error.
 func (e *Engine) reducible(t *Term, k *Kind) bool {
 	t = View(t)
-	for _, i := range k.frames.candidates(t) {
-		f := k.Frames[i]
-		b := e.take(f.Metas)
-		in := e.match(f.Pat, t, b) && !e.IsValue(b[f.HoleSlot], f.Hole)
-		e.release(b)
-		if in {
-			return true
-		}
+	if _, in := e.Enter(t, k, 0); in {
+		return true
 	}
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
@@ -440,6 +497,30 @@ func (e *Engine) FindFrame(t *Term, k *Kind, from int) (*Frame, bool) {
 	t = View(t)
 	for _, i := range k.frames.candidates(t) {
 		if f := k.Frames[i]; i >= from && e.matches(f.Pat, t, f.Metas) {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// Enter is the frame that the search enters in t of kind k, from index from on in the
+// search order: the first frame that t matches whose hole holds a term that is not a
+// value of the hole's kind. (A frame whose hole holds a value is passed over: entered,
+// it would get the value back at once and resume the search after it. The refocused
+// machine's corridor compressed, as its transitions print it: "frame i, t_hole not a
+// value".) It is also the search of a kind whose values are its normal forms
+// (reducible).
+func (e *Engine) Enter(t *Term, k *Kind, from int) (*Frame, bool) {
+	t = View(t)
+	for _, i := range k.frames.candidates(t) {
+		if i < from {
+			continue
+		}
+		f := k.Frames[i]
+		b := e.take(f.Metas)
+		in := e.match(f.Pat, t, b) && !e.IsValue(b[f.HoleSlot], f.Hole)
+		e.release(b)
+		if in {
 			return f, true
 		}
 	}
@@ -594,14 +675,22 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 	}
 	// A function is a function of its arguments (hooks included: GoFunc): a call
 	// made before on the same terms has its result.
-	key, memo := callKey{f: f}, len(args) <= len(callKey{}.a) && worthMemo(args)
+	var use *memoUse
+	key := callKey{f: f}
+	if len(args) <= len(key.a) && worthMemo(args) {
+		use = e.remembers(f)
+	}
+	memo := use != nil
 	if memo {
 		copy(key.a[:], args)
+		use.looked++
 		if t, ok := e.memo[key]; ok {
+			use.found++
 			return t, nil
 		}
 	}
-	for _, c := range f.Clauses {
+	for _, i := range f.candidates(args) {
+		c := f.Clauses[i]
 		b := e.take(c.Metas)
 		matched := true
 		for _, i := range c.order {
@@ -626,6 +715,15 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 		e.release(b)
 	}
 	return nil, e.l.functionError(f, args, 0)
+}
+
+// candidates are the indices of f's clauses that may apply to args, in order: those
+// of the index by the argument f.by (indexClauses), or all.
+func (f *Function) candidates(args []*Term) []int {
+	if f.by < 0 {
+		return f.all
+	}
+	return f.clauses.candidates(View(args[f.by]))
 }
 
 // callHook applies the hook f to args: its Go function, whose result must be a term

@@ -1,6 +1,7 @@
 package sem
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -78,4 +79,146 @@ func mustCon(t *testing.T, l *Language, name string) *Con {
 		t.Fatalf("no constructor %s", name)
 	}
 	return c
+}
+
+// clauseSem's function size has five clauses, told apart by their second argument
+// (the first is a metavariable in all of them): by hand, in declaration order, leaf 0
+// (a name: x), lam 1, app 2, one 3 (the integer 1), any 4 (a term metavariable: in
+// every list). swap's two clauses are too few to index; pick's three have no argument
+// that fixes a root in two of them.
+const clauseSem = `(language cl)
+(sort e (variable x) (integer n)
+  (con lam x e (bind 0 1))
+  (con app e e))
+(kind E v)
+(value E (lam x e))
+(value E n)
+(frame E (app (hole) e))
+(frame E (app v (hole)))
+(rule beta E (app (lam x e) v) (subst e x v))
+(stuck E (app e_1 e_2) "no rule")
+(stuck E x "a free variable")
+(function size (e e) n
+  ((size e_0 x) 1)
+  ((size e_0 (lam x e)) (prim add 1 (size e_0 e)))
+  ((size e_0 (app e_1 e_2)) (prim add (size e_0 e_1) (size e_0 e_2)))
+  ((size e_0 1) 7)
+  ((size e_0 e) 0))
+(function swap (e e) e
+  ((swap (lam x e_1) e_2) e_2)
+  ((swap e_1 e_2) e_1))
+(function pick (e e) e
+  ((pick (lam x e_1) e_2) e_2)
+  ((pick e_1 (lam x e_2)) e_1)
+  ((pick e_1 e_2) e_1))
+`
+
+// TestClauseIndex: a function's clauses are indexed by the argument that tells the
+// most of them apart (indexClauses), each list in declaration order, and a call tries
+// those only: the lists below are derived by hand from clauseSem's comment, and the
+// calls' results from its clauses ((size (lam y (app y 1))) = 1 + (1 + 7) = 9).
+func TestClauseIndex(t *testing.T) {
+	l, err := Load([]byte(clauseSem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := func(name string) *Function {
+		for _, f := range l.Functions {
+			if f.Name == name {
+				return f
+			}
+		}
+		t.Fatalf("no function %s", name)
+		return nil
+	}
+	size := fn("size")
+	if size.by != 1 {
+		t.Errorf("size indexed by argument %d, want 1", size.by)
+	}
+	zero, _ := l.ReadTerm([]byte("0"))
+	// A term read from src, or its subterm at the path (programs are closed: a name
+	// is a λ's body).
+	read := func(src string, path ...int) *Term {
+		term, err := l.ReadTerm([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return At(term, path)
+	}
+	for _, tc := range []struct {
+		name string
+		term *Term
+		want []int
+	}{
+		{"y", read("(lam y y)", 1), []int{0, 4}},
+		{"(lam y y)", read("(lam y y)"), []int{1, 4}},
+		{"(app y y)", read("(lam y (app y y))", 1), []int{2, 4}},
+		{"1", read("1"), []int{3, 4}},
+		{"2", read("2"), []int{3, 4}}, // an integer: the integers' list, whichever integer
+	} {
+		if got := size.candidates([]*Term{zero, tc.term}); !slices.Equal(got, tc.want) {
+			t.Errorf("size's clauses for %s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	for _, name := range []string{"swap", "pick"} {
+		if f := fn(name); f.by != -1 || !slices.Equal(f.candidates([]*Term{zero, zero}), []int{0, 1, 2}[:len(f.Clauses)]) {
+			t.Errorf("%s indexed by argument %d (%v), want none", name, f.by, f.candidates([]*Term{zero, zero}))
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		term *Term
+		want string
+	}{
+		{"(lam y (app y 1))", read("(lam y (app y 1))"), "9"},
+		{"2", read("2"), "0"}, // the integers' list is [3 4]: 1 does not match 2, the last clause does
+		{"y", read("(lam y y)", 1), "1"},
+	} {
+		got, err := l.Call(size, []*Term{zero, tc.term}, Pos{})
+		if err != nil || Format(got) != tc.want {
+			t.Errorf("(size 0 %s) = %v, %v; want %s", tc.name, got, err, tc.want)
+		}
+	}
+}
+
+// TestMemoGivesUp: a run stops remembering the calls of a function that it seldom
+// finds again (remembers): after memoTrial calls on new terms, none found, the memo
+// holds those memoTrial calls and no more (size recurses into the app's children,
+// leaves not remembered: worthMemo). A function whose calls are found again goes on
+// being remembered. The results are the clauses' either way.
+func TestMemoGivesUp(t *testing.T) {
+	l, err := Load([]byte(clauseSem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := l.Functions[0]
+	e := NewEngine(l, Substitution)
+	zero, _ := l.ReadTerm([]byte("0"))
+	for i := range 3 * memoTrial {
+		term, err := l.ReadTerm([]byte(fmt.Sprintf("(app %d %d)", i, i+1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.call(size, []*Term{zero, term}, Pos{}, 0)
+		want := "0" // (size 0 i) + (size 0 i+1): 7 for the integer 1 only
+		if i <= 1 {
+			want = "7"
+		}
+		if err != nil || Format(got) != want {
+			t.Fatalf("(size 0 (app %d %d)) = %v, %v; want %s", i, i+1, got, err, want)
+		}
+	}
+	if len(e.memo) != memoTrial || e.remembers(size) != nil {
+		t.Errorf("after %d calls on new terms: %d remembered, still remembering: %v", 3*memoTrial, len(e.memo), e.remembers(size) != nil)
+	}
+	e = NewEngine(l, Substitution)
+	same, _ := l.ReadTerm([]byte("(app 1 1)"))
+	for range 3 * memoTrial {
+		if got, err := e.call(size, []*Term{zero, same}, Pos{}, 0); err != nil || Format(got) != "14" {
+			t.Fatalf("(size 0 (app 1 1)) = %v, %v; want 14", got, err)
+		}
+	}
+	if u := e.remembers(size); u == nil || u.found != 3*memoTrial-1 {
+		t.Errorf("calls on one term: remembered %v", u)
+	}
 }

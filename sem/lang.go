@@ -286,6 +286,14 @@ type Function struct {
 	Result  Arg
 	Clauses []*Clause
 	Hook    *GoFunc // a hook's (hook NAME ...): written in Go, no clauses
+
+	// by is the argument whose root picks the clauses that may apply (clauses),
+	// -1 when no argument tells three or more clauses apart: then all are tried.
+	by      int
+	clauses index
+	all     []int
+	index   int // in the file's Functions
+
 }
 
 // Clause is a clause of a function.

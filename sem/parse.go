@@ -598,6 +598,54 @@ func (l *Language) buildIndexes() {
 		k.stucks = l.indexOf(len(k.Stucks), func(i int) *Pattern { return k.Stucks[i].Pat })
 		k.answers = l.indexOf(len(k.Answers), func(i int) *Pattern { return k.Answers[i].Pat })
 	}
+	for i, f := range l.Functions {
+		f.index = i
+		l.indexClauses(f)
+	}
+}
+
+// indexClauses indexes the clauses of f by the root of one argument, as the
+// decomposition tables are indexed by the root of the term: the argument whose
+// patterns fix a root (a constructor, an integer, an atom, a name) in the most
+// clauses, two at least of three or more. A clause whose pattern there fixes none is
+// in every list, and every list keeps the clauses' order, so that a call tries the
+// same clauses in the same order, less the ones that cannot match.
+func (l *Language) indexClauses(f *Function) {
+	f.by, f.all = -1, make([]int, len(f.Clauses))
+	for i := range f.all {
+		f.all[i] = i
+	}
+	if len(f.Clauses) < 3 {
+		return
+	}
+	most := 1
+	for at := range f.Params {
+		n := 0
+		for _, c := range f.Clauses {
+			if fixesRoot(c.Args[at]) {
+				n++
+			}
+		}
+		if n > most {
+			f.by, most = at, n
+		}
+	}
+	if f.by >= 0 {
+		f.clauses = l.indexOf(len(f.Clauses), func(i int) *Pattern { return f.Clauses[i].Args[f.by] })
+	}
+}
+
+// fixesRoot reports whether every term p matches has one root: a constructor, an
+// integer, an atom, or a name.
+func fixesRoot(p *Pattern) bool {
+	switch p.Kind {
+	case PatCon, PatInt, PatAtom:
+		return true
+	case PatMeta:
+		k := p.Sort.Kind
+		return k == MetaInt || k == MetaVar || k == MetaAtom
+	}
+	return false
 }
 
 func (l *Language) indexOf(n int, pat func(int) *Pattern) index {
