@@ -19,8 +19,11 @@ import (
 //   - whether the term is a value of the kind (interp: IsValue, a match of the
 //     kind's value patterns for its root),
 //   - which frame it enters first, and after plugging a frame's hole with a value,
-//     which frame it enters next (interp: FindFrame, a match of the frames for its
-//     root from an index on),
+//     which frame it enters next (a match of the frames for its root from an index
+//     on: sem.Engine's FindFrame, the search as the decomposition defines it; interp
+//     passes over a frame whose hole holds a value, Enter, and compile enters it, its
+//     hole's code returning the value at once: the same contractions, in the same
+//     contexts, where its decisions need not ask what a hole holds),
 //   - whether it is an answer (interp: IsAnswer),
 //   - the code of the term in each frame's hole (interp: a call on whatever At finds).
 //

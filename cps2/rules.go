@@ -16,8 +16,8 @@ import (
 // context rule (an abort) returns to, and the context a rule is contracted in.
 //
 //	eval(c, k, κ, γ)       c a value of k                -> κ(c)
-//	                       c enters frame f of k (the first in search order)
-//	                                                     -> eval(f's hole, f's hole kind, λv. resume(f, c, v, κ, γ), (f, c, κ) : γ)
+//	                       c enters frame f of k (the first in search order whose
+//	                       hole holds a non-value)       -> eval(f's hole, f's hole kind, λv. resume(f, c, v, κ, γ), (f, c, κ) : γ)
 //	                       γ = [], c an answer of k      -> κ(c)
 //	                       otherwise, rule r contracts c in γ to c'
 //	                                                     -> eval(c', k, κ, γ)                     r
@@ -46,7 +46,8 @@ import (
 // value, or an answer, of K). The inner run spends no fuel: its contraction is part of
 // the outer one, reported as Rule/<inner event>.
 //
-// Before refunctionalizing, the machine's transitions are compressed: the
+// The machine passes over a frame whose hole holds a value (sem.Engine's Enter), and
+// so does eval here. Before refunctionalizing, the machine's transitions are compressed: the
 // administrative transition eval(v, k, K) -> continue(K, v), which only hands a value
 // over, is gone (eval applies κ to the value at once), and so is the state continue
 // itself (a continuation is applied where the machine entered it). The contractions
@@ -226,7 +227,7 @@ func (r *rulesRun) eval(c *sem.Term, k *sem.Kind, kappa rulesCont, gamma *rulesE
 	if r.ev.IsValue(c, k) {
 		return r.call(func() rulesStep { return kappa(c) })
 	}
-	if f, ok := r.ev.FindFrame(c, k, 0); ok {
+	if f, ok := r.ev.Enter(c, k, 0); ok {
 		n := sem.View(c)
 		return r.call(func() rulesStep {
 			return r.eval(sem.At(n, f.Path), f.Hole, func(v *sem.Term) rulesStep { return r.resume(f, n, v, kappa, gamma) }, r.push(gamma, f, n, kappa))
@@ -241,7 +242,7 @@ func (r *rulesRun) eval(c *sem.Term, k *sem.Kind, kappa rulesCont, gamma *rulesE
 func (r *rulesRun) resume(f *sem.Frame, n, v *sem.Term, kappa rulesCont, gamma *rulesEntered) rulesStep {
 	c := r.scratch.Plug(n, f.Path, v)
 	k := f.Kind
-	if g, ok := r.ev.FindFrame(c, k, f.Index+1); ok {
+	if g, ok := r.ev.Enter(c, k, f.Index+1); ok {
 		m := r.scratch.Keep(sem.View(c))
 		return r.call(func() rulesStep {
 			return r.eval(sem.At(m, g.Path), g.Hole, func(w *sem.Term) rulesStep { return r.resume(g, m, w, kappa, gamma) }, r.push(gamma, g, m, kappa))

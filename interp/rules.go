@@ -13,7 +13,10 @@ import (
 // frames entered, γ, are the context a rule is contracted in. γ grows as interp
 // descends and shrinks as it returns, so it is kept as a stack beside the Go stack
 // (contexts.Entered): a call pushes the frame it enters before it
-// evaluates the frame's hole and pops it after; (f, n) : γ is that push.
+// evaluates the frame's hole and pops it after; (f, n) : γ is that push. As in the
+// machine and the CPS evaluator, a frame whose hole holds a value is passed over
+// (sem.Engine's Enter): "c enters frame f" below means that f is the first frame in
+// the search order that c matches with a non-value in its hole.
 //
 //	interp(c, k, γ)    c a value of k           = c
 //	                   c enters frame f of k    = resume(f, n, interp(f's hole of n, f's hole kind, (f, n) : γ), γ)   (n: c expanded)
@@ -109,7 +112,7 @@ func (in *rulesInterpreter) eval(c *sem.Term, k *sem.Kind) (*sem.Term, error) {
 		if in.IsValue(c, k) {
 			return c, nil
 		}
-		if f, ok := in.FindFrame(c, k, 0); ok {
+		if f, ok := in.Enter(c, k, 0); ok {
 			p, err := in.resume(f, sem.View(c))
 			if a, ok := contexts.Caught(err, d); ok { // resume left γ as it found it
 				c, k = a.Term, a.Kind // an abort to a frame this call entered
@@ -156,7 +159,7 @@ func (in *rulesInterpreter) resume(f *sem.Frame, n *sem.Term) (*sem.Term, error)
 			return nil, err
 		}
 		c := in.scratch.Plug(n, f.Path, v)
-		g, ok := in.FindFrame(c, f.Kind, f.Index+1)
+		g, ok := in.Enter(c, f.Kind, f.Index+1)
 		if !ok {
 			return c, nil
 		}
@@ -190,7 +193,7 @@ func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind) (*sem.Term, string, b
 		return c, "", false, nil
 	}
 	d := in.gamma.Depth()
-	if f, ok := in.FindFrame(c, k, 0); ok {
+	if f, ok := in.Enter(c, k, 0); ok {
 		n := sem.View(c)
 		for {
 			in.gamma.Enter(f, n)
@@ -206,7 +209,7 @@ func (in *rulesInterpreter) step(c *sem.Term, k *sem.Kind) (*sem.Term, string, b
 			if stepped {
 				return c, event, true, nil
 			}
-			g, ok := in.FindFrame(c, f.Kind, f.Index+1)
+			g, ok := in.Enter(c, f.Kind, f.Index+1)
 			if !ok {
 				break
 			}

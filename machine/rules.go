@@ -17,8 +17,8 @@ import (
 // the term around its hole) a layer; each transition is one of
 //
 //	eval(t, k, K)         t a value of k                 -> continue(K, t)
-//	eval(t, k, K)         t enters frame f of k (the first in search order)
-//	                                                     -> eval(f's hole, f's hole kind, f[t] : K)
+//	eval(t, k, K)         t enters frame f of k (the first in search order whose hole
+//	                      holds a non-value)             -> eval(f's hole, f's hole kind, f[t] : K)
 //	eval(t, k, [])        otherwise, t an answer of k    -> halt(t)
 //	eval(t, k, K)         otherwise, rule r contracts t in K to c, discarding the n
 //	                      innermost frames of K (n = 0 but for a context rule)
@@ -56,7 +56,13 @@ import (
 // and a frame keeps the expanded node around its hole); the contractions are the
 // substitution machine's, one for one. The transitions run in an explicit loop, one
 // an iteration, so that the machine's depth is bounded by memory alone. No transition
-// is compressed.
+// is compressed but one corridor, as in Danvy and Nielsen's derivation and the
+// hand-written machine: a frame whose hole holds a value is not entered (sem.Engine's
+// Enter). Entered, eval would return the value into it at once, and continue would
+// resume the search after it: the search goes on to the next frame instead, without
+// the two transitions (derive prints the transitions so: "frame i, t_hole not a value").
+// The contractions are the same, in the same order, and so are the contexts they
+// are made in.
 
 // Rules is the abstract machine derived from a rule file (sem.StageOf).
 func (Stage) Rules() sem.Stage { return rulesStage{} }
@@ -230,7 +236,7 @@ func (m *rulesMachine) eval(s *rulesState) (contracts bool, err error) {
 		s.mode = rulesContinue
 		return false, nil
 	}
-	if f, ok := m.e.FindFrame(t, k, 0); ok {
+	if f, ok := m.e.Enter(t, k, 0); ok {
 		n := sem.View(t)
 		s.k = append(s.k, contexts.RulesFrame{Frame: f, Term: n})
 		s.term, s.kind = sem.At(n, f.Path), f.Hole
@@ -269,7 +275,7 @@ func (m *rulesMachine) cont(s *rulesState) (contracts bool, err error) {
 	s.k = s.k[:len(s.k)-1]
 	t := m.room().scratch.Plug(top.Term, top.Frame.Path, s.term)
 	k := top.Frame.Kind
-	if g, ok := m.e.FindFrame(t, k, top.Frame.Index+1); ok {
+	if g, ok := m.e.Enter(t, k, top.Frame.Index+1); ok {
 		t = m.room().scratch.Keep(sem.View(t))
 		s.k = append(s.k, contexts.RulesFrame{Frame: g, Term: t})
 		s.mode, s.term, s.kind = rulesEval, sem.At(t, g.Path), g.Hole

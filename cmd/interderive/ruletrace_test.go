@@ -33,18 +33,23 @@ const isvarRules = `(language var)
 // states terms.
 //
 // The expected traces are derived by hand from cbv.sem and the stages' definitions
-// (closures/rules.go, machine/rules.go, machine/rules_env.go) for
-// let x = 5 in (\y:Int. x + y) 2, three contractions (the type Int rides along in
-// the λ, a closure never expanded here):
+// (closures/rules.go, machine/rules.go) for let x = 5 in (\y:Int. x + y) 2, three
+// contractions (the type Int rides along in the λ, a closure never expanded here).
+// The calculus of closures:
 //
-//  1. let: the let frame is entered (its bound 5[ε] a value), the let node expanded,
-//     its body under ρ1 = (x ↦ ·) : ε (the binder x); (let x v t) -> (subst t x v)
-//     fills x's entry: the body under ρ2 = (x ↦ 5[ε]) : ε.
+//  1. let: the let node expanded, its body under ρ1 = (x ↦ ·) : ε (the binder x);
+//     (let x v t) -> (subst t x v) fills x's entry: the body under ρ2 = (x ↦ 5[ε]) : ε.
 //  2. beta: the application, expanded under ρ2, its function and argument values; the
 //     function's body (add x y) under (y ↦ ·) : ρ2 (never shown), y's entry filled:
 //     ρ3 = (y ↦ 2[ρ2]) : ρ2.
 //  3. delta: (add x y)[ρ3] expanded, x looked up through ρ3 to ρ2's 5[ε], y to
 //     2[ρ2]; 5 + 2 = 7, a constant, in ε.
+//
+// The machine enters no frame whose hole holds a value, and every hole here holds
+// one (5[ε]; the λ and 2[ρ]; x and y, which look up to 5[ε] and 2[ρ]): each
+// contraction is made from the one state eval of its redex, in the empty stack, and
+// an environment is named when a state first shows it (ρ1 the let's body's, ρ2 the
+// λ's body's).
 func TestRuleFileTraceEnvironments(t *testing.T) {
 	cbv := filepath.Join("..", "..", "testdata", "rules", "cbv.sem")
 	prog := write(t, "capture.term", "(let x 5 (app (lam y Int (add x y)) 2))\n")
@@ -80,37 +85,16 @@ answer     7
 	machine := head("machine") + `contraction 1: let
   eval       (let x 5 (app (lam y Int (add x y)) 2))[ε]  in E
              K=[]
-  ρ1 = (x ↦ ·) : ε
-  eval       5[ε]  in E
-             K=[(let x [] (app (lam y Int (add x y)) 2)[ρ1])]
-  continue   5[ε]
-             K=[(let x [] (app (lam y Int (add x y)) 2)[ρ1])]
 
 contraction 2: beta
-  ρ2 = (x ↦ 5[ε]) : ε
-  eval       (app (lam y Int (add x y)) 2)[ρ2]  in E
+  ρ1 = (x ↦ 5[ε]) : ε
+  eval       (app (lam y Int (add x y)) 2)[ρ1]  in E
              K=[]
-  eval       (lam y Int (add x y))[ρ2]  in E
-             K=[(app [] 2[ρ2])]
-  continue   (lam y Int (add x y))[ρ2]
-             K=[(app [] 2[ρ2])]
-  eval       2[ρ2]  in E
-             K=[(app (lam y Int (add x y))[ρ2] [])]
-  continue   2[ρ2]
-             K=[(app (lam y Int (add x y))[ρ2] [])]
 
 contraction 3: delta
-  ρ3 = (y ↦ 2[ρ2]) : ρ2
-  eval       (add x y)[ρ3]  in E
+  ρ2 = (y ↦ 2[ρ1]) : ρ1
+  eval       (add x y)[ρ2]  in E
              K=[]
-  eval       x[ρ3]  in E
-             K=[(add [] y[ρ3])]
-  continue   5[ε]
-             K=[(add [] y[ρ3])]
-  eval       y[ρ3]  in E
-             K=[(add 5[ε] [])]
-  continue   2[ρ2]
-             K=[(add 5[ε] [])]
 
 after the last contraction
   eval       7[ε]  in E
@@ -122,7 +106,9 @@ answer     7
 `
 	// A file whose rule isvar matches a variable occurrence, (isvar x), does not
 	// qualify for environments. (\y. isvar 3) ((\x. x) 2), by hand: the argument's
-	// beta in place, the outer beta, then isvar 3 -> 0 (3 an integer, not a variable).
+	// frame entered (the function is a value, its frame passed over), its beta in
+	// place, 2 returned to it; the outer beta; then isvar 3 -> 0 (3 an integer, not a
+	// variable), isvar's frame passed over.
 	dir := writeFiles(t, map[string]string{
 		"var.sem": isvarRules,
 		"p.term":  "(app (lam y (isvar 3)) (app (lam x x) 2))\n",
@@ -132,20 +118,8 @@ answer     7
   no environments: the pattern of rule isvar matches a variable occurrence (x, at ` + varSem + `:10:22) in a term position, where the stages over environments look variables up (docs/rules.md); the machine runs this file by substitution, and its states are terms
   eval       (app (lam y (isvar 3)) (app (lam x x) 2))  in E
              K=[]
-  eval       (lam y (isvar 3))  in E
-             K=[(app [] (app (lam x x) 2))]
-  continue   (lam y (isvar 3))
-             K=[(app [] (app (lam x x) 2))]
   eval       (app (lam x x) 2)  in E
              K=[(app (lam y (isvar 3)) [])]
-  eval       (lam x x)  in E
-             K=[(app (lam y (isvar 3)) []), (app [] 2)]
-  continue   (lam x x)
-             K=[(app (lam y (isvar 3)) []), (app [] 2)]
-  eval       2  in E
-             K=[(app (lam y (isvar 3)) []), (app (lam x x) [])]
-  continue   2
-             K=[(app (lam y (isvar 3)) []), (app (lam x x) [])]
 
 contraction 2: beta
   eval       2  in E
@@ -156,10 +130,6 @@ contraction 2: beta
 contraction 3: isvar
   eval       (isvar 3)  in E
              K=[]
-  eval       3  in E
-             K=[(isvar [])]
-  continue   3
-             K=[(isvar [])]
 
 after the last contraction
   eval       0  in E

@@ -267,8 +267,9 @@ func TestDerive(t *testing.T) {
 // TestTrace: trace --stage all shows every stage's own steps for a rule-defined
 // program, aligned on its contractions: (\x:Int. x + 1) 2 contracts by beta, then delta
 // (testdata/rules/cbv/beta-delta.term); the calculus of closures looks x up in the
-// second, where the machine enters the frame (add [] 1), both over closures: x bound
-// to 2 in the body's environment, ρ1 = (x ↦ 2[ε]) : ε, by beta.
+// second, where the machine contracts (add x 1)[ρ1] from its one state, eval in the
+// empty stack (both holes hold values, x looked up to 2[ε]: no frame entered), both
+// over closures: x bound to 2 in the body's environment, ρ1 = (x ↦ 2[ε]) : ε, by beta.
 func TestTrace(t *testing.T) {
 	w, c := bench(t)
 	d := define(t, w, c, "cbv.sem")
@@ -286,7 +287,7 @@ func TestTrace(t *testing.T) {
 		"contraction 2: delta",
 		"ρ1 = (x ↦ 2[ε]) : ε",
 		"lookup:    x[ρ1]  ~>  2[ε]",
-		"K=[(add [] 1[ρ1])]",
+		"eval       (add x 1)[ρ1]  in E",
 		"contract:  3",
 	} {
 		if !strings.Contains(out.String(), line) {
