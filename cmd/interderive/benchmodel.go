@@ -96,11 +96,18 @@ type modelBench struct {
 // relation (testdata/bench/redex/model.rkt, its time the mean of repetitions over
 // half a second, its cache of matches off); each stage runs the rule file the
 // model translates to (its time the mean of 6 rounds, as bench's, of the stage's
-// evaluation alone: neither Redex's time nor this one prints the answer). The table gives
+// evaluation alone, repeated over the same half second as Redex's: peerTime; neither
+// Redex's time nor this one prints the answer). The table gives
 // each run's contractions, answer and time, and how many times faster than Redex
 // each stage is. An answer other than Redex's (up to α-equivalence) makes the exit
 // status 1. A rule file written by hand for the model (mb.rules) stands for the
 // import, its corpus for the tests; a program (mb.term) for the tests.
+// peerTime is how long Redex repeats its reduction to time it
+// (testdata/bench/redex/model.rkt), and so how long each stage is timed over: the two
+// means are taken over the same length of time, so that neither averages a slow
+// phase of the machine away more than the other.
+const peerTime = 500 * time.Millisecond
+
 func (a *app) benchModel(stdout, stderr io.Writer, dir string, mb modelBench, opts interderive.Options) error {
 	name, text, relation, tests, err := modelTests(mb)
 	if err != nil {
@@ -175,7 +182,7 @@ func (a *app) benchModel(stdout, stderr io.Writer, dir string, mb modelBench, op
 		// term, not the printing of its answer.
 		st, _ := sem.StageOf(s)
 		rp := prog.(rules.Program)
-		t, err := workbench.TimeRounds(func() error { _, err := st.Eval(rp.Language(), rp.Term, opts); return err })
+		t, err := workbench.TimeRoundsOver(peerTime, func() error { _, err := st.Eval(rp.Language(), rp.Term, opts); return err })
 		if err != nil {
 			return err
 		}

@@ -329,11 +329,16 @@ func TimeIt(f func() error) (time.Duration, error) {
 // timed in batches, as testing.B times its b.N: a batch doubles until it takes
 // batchTime, so that a run of a microsecond is not timed with the clock's own reads
 // (some 40 ns each) in it.
-func TimeRounds(f func() error) (Timing, error) {
+func TimeRounds(f func() error) (Timing, error) { return TimeRoundsOver(MinBenchTime, f) }
+
+// TimeRoundsOver is TimeRounds with its rounds repeating f for total, all told, in
+// place of MinBenchTime: a time compared with a peer's is measured over as long as the
+// peer's (bench --peer redex --model).
+func TimeRoundsOver(total time.Duration, f func() error) (Timing, error) {
 	var t Timing
 	for len(t.Rounds) < Rounds {
-		total, n := time.Duration(0), 0
-		for batch := 1; n == 0 || total < MinBenchTime/Rounds; n += batch {
+		spent, n := time.Duration(0), 0
+		for batch := 1; n == 0 || spent < total/Rounds; n += batch {
 			start := time.Now()
 			for range batch {
 				if err := f(); err != nil {
@@ -341,13 +346,13 @@ func TimeRounds(f func() error) (Timing, error) {
 				}
 			}
 			d := time.Since(start)
-			total += d
+			spent += d
 			if d < batchTime {
 				batch *= 2
 			}
 		}
-		t.Rounds = append(t.Rounds, Round{N: n, PerRun: total / time.Duration(n)})
-		if len(t.Rounds) >= MinRounds && total/time.Duration(n) > LongRun {
+		t.Rounds = append(t.Rounds, Round{N: n, PerRun: spent / time.Duration(n)})
+		if len(t.Rounds) >= MinRounds && spent/time.Duration(n) > LongRun {
 			break
 		}
 	}
