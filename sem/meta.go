@@ -173,18 +173,22 @@ func innermost(c *Con, t *Term, b, j int, y string) bool {
 // no recursion, and skips the terms known to be closed.
 func FreeVars(t *Term) map[string]bool {
 	var fv map[string]bool // made at the first free variable: a closed term's is nil
+	// The names bound around a term are a chain of links in one array, each naming
+	// the link of the names bound outside it (-1: none), so that a walk of a small
+	// term allocates nothing for them.
 	type item struct {
 		t     *Term
-		bound *names
+		bound int
 	}
 	var room [16]item
-	stack := append(room[:0], item{t: t})
+	var linkRoom [16]nameLink
+	stack, links := append(room[:0], item{t: t, bound: -1}), linkRoom[:0]
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		switch t := it.t; t.Op {
 		case TermVar:
-			if !it.bound.has(t.Name) {
+			if !boundIn(links, it.bound, t.Name) {
 				if fv == nil {
 					fv = map[string]bool{}
 				}
@@ -201,10 +205,10 @@ func FreeVars(t *Term) map[string]bool {
 				bound := it.bound
 				for _, bi := range t.Con.scope[j] {
 					if b := t.Args[bi]; b.Op == TermVar {
-						bound = &names{b.Name, bound}
+						links, bound = append(links, nameLink{b.Name, bound}), len(links)
 					} else {
 						for y := range BinderNames(b) {
-							bound = &names{y, bound}
+							links, bound = append(links, nameLink{y, bound}), len(links)
 						}
 					}
 				}
@@ -215,15 +219,17 @@ func FreeVars(t *Term) map[string]bool {
 	return fv
 }
 
-// names is a list of bound names, innermost first.
-type names struct {
+// nameLink is a name bound around a term, and the link of the names bound outside it
+// (-1: none): FreeVars's chains.
+type nameLink struct {
 	x    string
-	next *names
+	next int
 }
 
-func (n *names) has(x string) bool {
-	for ; n != nil; n = n.next {
-		if n.x == x {
+// boundIn reports whether x is on the chain of links from i.
+func boundIn(links []nameLink, i int, x string) bool {
+	for ; i >= 0; i = links[i].next {
+		if links[i].x == x {
 			return true
 		}
 	}
