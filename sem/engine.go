@@ -334,15 +334,19 @@ func (e *Engine) fns() *Engine {
 	return e.calls
 }
 
-// take is a slice of n bindings from the engine's stack of bindings, cleared; release
-// gives it back, last taken first. It is cleared because a named ellipsis's slot is
-// read before it is written (the first sequence that names it sets the length the
-// others must have), as a non-linear metavariable's is.
+// take is a slice of n bindings from the engine's stack of bindings; release gives it
+// back, last taken first. In a file where a pattern reads a slot before it writes it
+// (Language.readsUnbound: a named ellipsis's slot, which the first sequence that names
+// it sets to the length the others must have; a PatSame's), the slice is cleared;
+// elsewhere every slot is written before it is read (a match binds its slots, a
+// condition its own), and what a slot held before does not matter.
 func (e *Engine) take(n int) []*Term {
 	l := len(e.buf)
 	e.buf = slices.Grow(e.buf, n)[:l+n]
 	b := e.buf[l : l+n : l+n]
-	clear(b)
+	if e.l.readsUnbound {
+		clear(b)
+	}
 	return b
 }
 

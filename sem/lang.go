@@ -71,6 +71,10 @@ type Language struct {
 	// language shares them. No state passes from a run to the next: a released
 	// engine is cleared.
 	engines *sync.Pool
+	// readsUnbound says that some pattern reads a slot of its bindings before it
+	// writes it: a named ellipsis's (the length the first sequence it names sets) or
+	// a PatSame's. Only then are the slots an engine takes for a match cleared.
+	readsUnbound bool
 }
 
 // Sort is a term sort: its constructors, and whether variables and integer literals

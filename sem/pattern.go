@@ -466,6 +466,7 @@ func (p *langParser) pattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 					p.errorf(s.P, "metavariable %s is bound to %s", s.Sym, describeMeta(bs))
 					return nil
 				}
+				p.l.readsUnbound = true
 				return &Pattern{P: s.P, Kind: PatSame, Meta: s.Sym, Sort: ms, Slot: slot}
 			}
 			if bound {

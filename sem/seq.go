@@ -179,6 +179,7 @@ func (p *langParser) seqPattern(s *SExpr, a Arg, ps *patScope) *Pattern {
 			// A named ellipsis, ..._1: on a left-hand side, the sequences it names are of
 			// one length (a slot records the first).
 			var ok bool
+			p.l.readsUnbound = true
 			if r.NameSlot, ok = ps.slots[r.Ellipsis]; !ok {
 				r.NameSlot = len(ps.slots)
 				ps.slots[r.Ellipsis] = r.NameSlot
