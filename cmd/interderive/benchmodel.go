@@ -90,24 +90,28 @@ type modelBench struct {
 	timeout            time.Duration
 }
 
+// peerTime is how long each side is timed over, all told: Redex's reduction and each
+// stage's evaluation, in modelRounds rounds that alternate between them (Redex's
+// round, then each stage's), so that a slow phase of the machine, which comes and goes
+// within seconds, weighs on both sides alike.
+const (
+	peerTime    = 500 * time.Millisecond
+	modelRounds = 5
+)
+
 // benchModel compares the derived stages of an imported Redex model with Redex
 // itself (bench --peer redex --model MODEL.rkt), on the model's longest test: the
 // test-->> whose program takes the most contractions. Redex runs the model's own
-// relation (testdata/bench/redex/model.rkt, its time the mean of repetitions over
-// half a second, its cache of matches off); each stage runs the rule file the
-// model translates to (its time the mean of 6 rounds, as bench's, of the stage's
-// evaluation alone, repeated over the same half second as Redex's: peerTime; neither
-// Redex's time nor this one prints the answer). The table gives
+// relation (testdata/bench/redex/model.rkt's rounds, its cache of matches off); each
+// stage runs the rule file the model translates to. Both are timed over half a second
+// all told (peerTime), in modelRounds rounds that alternate between Redex and the
+// stages: Redex's time is the mean of its repetitions, a stage's the mean of its
+// evaluation alone, timed as bench's are (TimeRoundsOver); neither prints the
+// answer. The table gives
 // each run's contractions, answer and time, and how many times faster than Redex
 // each stage is. An answer other than Redex's (up to α-equivalence) makes the exit
 // status 1. A rule file written by hand for the model (mb.rules) stands for the
 // import, its corpus for the tests; a program (mb.term) for the tests.
-// peerTime is how long Redex repeats its reduction to time it
-// (testdata/bench/redex/model.rkt), and so how long each stage is timed over: the two
-// means are taken over the same length of time, so that neither averages a slow
-// phase of the machine away more than the other.
-const peerTime = 500 * time.Millisecond
-
 func (a *app) benchModel(stdout, stderr io.Writer, dir string, mb modelBench, opts interderive.Options) error {
 	name, text, relation, tests, err := modelTests(mb)
 	if err != nil {
@@ -159,11 +163,52 @@ func (a *app) benchModel(stdout, stderr io.Writer, dir string, mb modelBench, op
 	fmt.Fprintf(stdout, "%s, %s (%s, %s on %s): %s\n", interderive.Escape(model), what, longest.Name,
 		plural(most, "contraction", "contractions"), stages[0].Name(), interderive.Escape(programText(longest.Program)))
 	peer, timeout := mb.peer, mb.timeout
+	var session *workbench.PeerSession
 	var peerRun *workbench.PeerRun
 	if err := peer.Available(); err != nil {
 		fmt.Fprintf(stderr, "bench --peer %s --model: Redex not run: %v\n", peer.Name, err)
-	} else if peerRun, err = runModel(peer, dir, model, relation, longest.Program, timeout); err != nil {
+	} else if session, peerRun, err = startModel(peer, dir, model, relation, longest.Program, timeout); err != nil {
 		return err
+	} else {
+		defer session.Close()
+	}
+	// Each stage's answer, then the rounds: Redex's, then each stage's evaluation
+	// alone (as Redex's time is: the term's evaluation, not the printing of its
+	// answer), modelRounds times.
+	type timed struct {
+		out   workbench.Outcome
+		err   error
+		total time.Duration
+	}
+	runs := make([]timed, len(stages))
+	for i, s := range stages {
+		runs[i].out, runs[i].err = prog.Run(s, variant, opts)
+	}
+	rp := prog.(rules.Program)
+	rounds := 1
+	if session != nil {
+		rounds = modelRounds
+		peerRun.Time = 0
+	}
+	for range rounds {
+		if session != nil {
+			t, err := session.Time(peerTime / modelRounds)
+			if err != nil {
+				return err
+			}
+			peerRun.Time += t / modelRounds
+		}
+		for i, s := range stages {
+			if runs[i].err != nil {
+				continue
+			}
+			st, _ := sem.StageOf(s)
+			t, err := workbench.TimeRoundsOver(peerTime/time.Duration(rounds), func() error { _, err := st.Eval(rp.Language(), rp.Term, opts); return err })
+			if err != nil {
+				return err
+			}
+			runs[i].total += t.Mean()
+		}
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "run\tcontractions\tanswer\ttime\t× redex\t\n")
@@ -171,24 +216,17 @@ func (a *app) benchModel(stdout, stderr io.Writer, dir string, mb modelBench, op
 		fmt.Fprintf(tw, "redex\t%d\t%s\t%s\t\t\n", peerRun.Contractions, interderive.Escape(peerRun.Answer), roundTime(peerRun.Time))
 	}
 	differ := 0
-	for _, s := range stages {
-		out, err := prog.Run(s, variant, opts)
+	for i, s := range stages {
+		out, err := runs[i].out, runs[i].err
 		if err != nil {
 			fmt.Fprintf(tw, "%s\t\t%s\t\t\t\n", s.Name(), interderive.Escape(err.Error()))
 			differ++
 			continue
 		}
-		// The reduction alone, as Redex's time is: the stage's evaluation of the
-		// term, not the printing of its answer.
-		st, _ := sem.StageOf(s)
-		rp := prog.(rules.Program)
-		t, err := workbench.TimeRoundsOver(peerTime, func() error { _, err := st.Eval(rp.Language(), rp.Term, opts); return err })
-		if err != nil {
-			return err
-		}
+		mean := runs[i].total / time.Duration(rounds)
 		ratio := ""
 		if peerRun != nil {
-			ratio = fmt.Sprintf("%.0f", float64(peerRun.Time)/float64(t.Mean()))
+			ratio = fmt.Sprintf("%.0f", float64(peerRun.Time)/float64(mean))
 			// Redex's answer read as a term of the rule file, up to α-equivalence (Redex
 			// names fresh variables its own way), as check reads an expectation.
 			if !workbench.MatchesIn(c, strings.Join(strings.Fields(peerRun.Answer), " "), out.Observation, out) {
@@ -196,7 +234,7 @@ func (a *app) benchModel(stdout, stderr io.Writer, dir string, mb modelBench, op
 				differ++
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", s.Name(), out.Steps, interderive.Escape(out.Observation), roundTime(t.Mean()), ratio)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", s.Name(), out.Steps, interderive.Escape(out.Observation), roundTime(mean), ratio)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -289,16 +327,22 @@ func roundTime(d time.Duration) time.Duration {
 
 // runModel runs the model's relation on the term under the peer's runtime, within
 // timeout.
-func runModel(peer workbench.Peer, dir, model, relation, term string, timeout time.Duration) (*workbench.PeerRun, error) {
-	out, err := peer.RunScript(filepath.Join(dir, modelScript), timeout, model, relation, term)
+// startModel starts Redex on the model's relation and term (model.rkt's rounds),
+// and reads its reduction: the contractions and the answer; its time is the rounds'.
+func startModel(peer workbench.Peer, dir, model, relation, term string, timeout time.Duration) (*workbench.PeerSession, *workbench.PeerRun, error) {
+	s, err := peer.StartScript(filepath.Join(dir, modelScript), timeout, model, relation, term, "rounds")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// The model's own tests may print before: the last line is the run's.
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	runs, err := workbench.ParsePeerOutput(lines[len(lines)-1])
-	if err != nil || runs[0].Model != "redex" {
-		return nil, fmt.Errorf("racket %s printed %q: want redex CONTRACTIONS ANSWER SECONDS", modelScript, lines[len(lines)-1])
+	// The model's own tests may print before: the run's line starts with redex.
+	line, err := s.Line("redex ")
+	if err != nil {
+		return nil, nil, err
 	}
-	return &runs[0], nil
+	runs, err := workbench.ParsePeerOutput(line)
+	if err != nil {
+		s.Close()
+		return nil, nil, fmt.Errorf("racket %s printed %q: want redex CONTRACTIONS ANSWER SECONDS", modelScript, line)
+	}
+	return s, &runs[0], nil
 }

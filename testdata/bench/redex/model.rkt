@@ -11,6 +11,15 @@
 ;;
 ;;   redex CONTRACTIONS ANSWER SECONDS
 ;;
+;; With a fourth argument rounds, it reduces TERM once, prints
+;;
+;;   redex CONTRACTIONS ANSWER 0
+;;
+;; and then, for each line of standard input, a number of milliseconds M, times the
+;; same reduction repeated until M milliseconds have passed and prints "time SECONDS":
+;; the caller times its own runs between two rounds (bench --peer redex --model
+;; interleaves them, so that a slow phase of the machine weighs on both sides).
+;;
 ;; With - for TERM, it reduces each term of standard input in turn, untimed, and
 ;; prints a line for each, "redex CONTRACTIONS ANSWER 0".
 ;;
@@ -27,7 +36,7 @@
 ;;
 ;; ANSWER written as Racket writes it, SECONDS the mean time of one reduction (with
 ;; Redex's cache of matches off, so that each repetition matches as the first did).
-(require racket/match redex/reduction-semantics)
+(require racket/match racket/string redex/reduction-semantics)
 
 (define (reduce rel t [most #f])
   (let loop ([t t] [n 0])
@@ -76,8 +85,36 @@
        (module->namespace ''model))]
     [_ (eprintf "model.rkt: ~a is not a module\n" path) (exit 2)]))
 
+;; time-reductions is the mean time in seconds of the reductions of t by rel repeated
+;; until ms milliseconds have passed (once at least), after a collection.
+(define (time-reductions rel t ms)
+  (collect-garbage)
+  (define start (current-inexact-monotonic-milliseconds))
+  (define reps
+    (let loop ([reps 0])
+      (if (and (> reps 0) (> (- (current-inexact-monotonic-milliseconds) start) ms))
+          reps
+          (begin (reduce rel t) (loop (add1 reps))))))
+  (/ (- (current-inexact-monotonic-milliseconds) start) reps 1000.0))
+
 (module+ main
   (match (current-command-line-arguments)
+    [(vector file rel-name term-str "rounds")
+     ;; Reduced once, then timed a round per line of standard input.
+     (define ns (load-model (path->complete-path (string->path file))))
+     (define rel (eval (string->symbol rel-name) ns))
+     (define t (read (open-input-string term-str)))
+     (caching-enabled? #f) ; as below: every reduction matches afresh
+     (define-values (answer steps) (reduce rel t))
+     (printf "redex ~a ~s 0\n" steps answer)
+     (flush-output)
+     (for ([line (in-lines)])
+       (define ms (string->number (string-trim line)))
+       (unless (and ms (> ms 0))
+         (eprintf "model.rkt: ~s is no number of milliseconds\n" line)
+         (exit 2))
+       (printf "time ~a\n" (time-reductions rel t ms))
+       (flush-output))]
     [(vector file rel-name "-")
      ;; Each term of standard input reduced, untimed: one model load for many terms.
      (define ns (load-model (path->complete-path (string->path file))))
@@ -94,15 +131,7 @@
      ;; the cache. Every reduction here matches afresh, as a first run does.
      (caching-enabled? #f)
      (define-values (answer steps) (reduce rel t))
-     (collect-garbage)
-     (define start (current-inexact-monotonic-milliseconds))
-     (define reps
-       (let loop ([reps 0])
-         (if (and (> reps 0) (> (- (current-inexact-monotonic-milliseconds) start) 500.0))
-             reps
-             (begin (reduce rel t) (loop (add1 reps))))))
-     (define ms (- (current-inexact-monotonic-milliseconds) start))
-     (printf "redex ~a ~s ~a\n" steps answer (/ ms reps 1000.0))]
+     (printf "redex ~a ~s ~a\n" steps answer (time-reductions rel t 500.0))]
     [(vector file rel-name term-str "all")
      ;; A relation explored whole: its normal forms, one a line.
      (define ns (load-model (path->complete-path (string->path file))))
@@ -113,4 +142,4 @@
      (define-values (reached steps)
        (reduce (eval (string->symbol rel-name) ns) (read (open-input-string term-str)) (string->number steps-str)))
      (printf "redex ~a ~s 0\n" steps reached)]
-    [_ (eprintf "usage: racket model.rkt MODEL.rkt RELATION TERM [STEPS | all], or - for TERM\n") (exit 2)]))
+    [_ (eprintf "usage: racket model.rkt MODEL.rkt RELATION TERM [STEPS | all | rounds], or - for TERM\n") (exit 2)]))
