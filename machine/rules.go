@@ -223,8 +223,8 @@ func (m *rulesMachine) transition(s *rulesState) (contracts bool, err error) {
 }
 
 // eval is one transition from eval(t, k, K): return a value to K, enter the first
-// frame t matches, halt on an answer, or contract t. Under environments t is looked
-// up first.
+// frame t matches with a non-value in its hole, halt on an answer, or contract t.
+// Under environments t is looked up first.
 func (m *rulesMachine) eval(s *rulesState) (contracts bool, err error) {
 	t, err := m.e.LookUp(s.term)
 	if err != nil {
@@ -264,8 +264,8 @@ func (m *rulesMachine) contracted(s *rulesState, c *sem.Contraction) {
 }
 
 // cont is one transition from continue(K, v): pop a frame, plug v into it, and
-// resume the search after that frame: enter the next frame, return the plugged term
-// if it is a value, or contract it.
+// resume the search after that frame: enter the next frame with a non-value in its
+// hole, return the plugged term if it is a value, or contract it.
 func (m *rulesMachine) cont(s *rulesState) (contracts bool, err error) {
 	if len(s.k) == 0 {
 		s.mode = rulesHalt

@@ -693,8 +693,8 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 			return t, nil
 		}
 	}
-	for _, i := range f.candidates(args) {
-		c := f.Clauses[i]
+	for _, ci := range f.candidates(args) {
+		c := f.Clauses[ci]
 		b := e.take(c.Metas)
 		matched := true
 		for _, i := range c.order {
