@@ -1,7 +1,6 @@
 package sem
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -73,70 +72,6 @@ type Engine struct {
 	// from one run of the language to the next.
 	kept any
 }
-
-// callKey is a call of a function on at most three arguments.
-type callKey struct {
-	f *Function
-	a [3]*Term
-}
-
-// memoUse is how often a run looked a function's calls up in its memo, and how
-// often it found them.
-type memoUse struct{ looked, found int32 }
-
-// The calls of a function a run keeps remembering: after memoTrial look-ups, only if
-// at least one in memoHitRate was found. A function whose calls are seldom made twice
-// on the same terms (a collector called on each new configuration) is not
-// remembered any more in the run: its look-ups and entries would cost more than its
-// hits save. The results are the same either way: a function is a function of its
-// arguments.
-const (
-	memoTrial   = 32
-	memoHitRate = 8
-)
-
-// remembers reports whether the engine still remembers the calls of f (memoUse).
-func (e *Engine) remembers(f *Function) *memoUse {
-	if e.uses == nil {
-		e.uses = make([]memoUse, len(e.l.Functions))
-	}
-	if f.index >= len(e.uses) { // not a function of the file's list: always
-		return &memoUse{}
-	}
-	u := &e.uses[f.index]
-	if u.looked >= memoTrial && u.found*memoHitRate < u.looked {
-		return nil
-	}
-	return u
-}
-
-// keptMemo is the most calls an engine's memo may hold for its map to be kept, cleared,
-// for the next run (Release): a larger one would cost its clearing.
-const keptMemo = 1 << 12
-
-// forget is the memo m cleared, to be kept for the next run, or nil.
-func forget(m map[callKey]*Term) map[callKey]*Term {
-	if len(m) > keptMemo {
-		return nil
-	}
-	clear(m)
-	return m
-}
-
-// worthMemo reports whether a call on args is worth remembering: one of them is a
-// node with children (a call on leaves costs less than its look-up).
-func worthMemo(args []*Term) bool {
-	for _, a := range args {
-		if a.Op == TermCon && len(a.Args) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// maxMemo bounds the calls an engine remembers: past it, it forgets them all and
-// starts again (a run that calls on ever new terms holds no more than this).
-const maxMemo = 1 << 16
 
 // layeredKey is a rule that stepped its inner layer and the inner contraction's event.
 type layeredKey struct {
@@ -225,23 +160,6 @@ func (e *Engine) Kept() any { return e.kept }
 // Fuel is the run's counter (NewRun): every contraction goes to its Contract.
 func (e *Engine) Fuel() *interderive.Counter { return &e.fuel }
 
-// callsPerLook is how many calls a function's evaluation makes between two looks at
-// the budgets: a look reads the clock.
-const callsPerLook = 256
-
-// tick counts a call of a function, and every callsPerLook calls checks the run's
-// budgets: nil, or the *interderive.TimeoutError or *interderive.MemoryError that
-// stops the run.
-func (e *Engine) tick() error {
-	if !e.watch.Active() {
-		return nil
-	}
-	if e.ticks++; e.ticks%callsPerLook != 0 {
-		return nil
-	}
-	return e.watch.Check()
-}
-
 // Lang is the rule file's language.
 func (e *Engine) Lang() *Language { return e.l }
 
@@ -317,21 +235,6 @@ func (e *Engine) intLeaf(at Pos, n int64) *Term {
 	x.c = Term{P: at, Op: TermClo, parts: &x.p}
 	x.c.Body = &x.i
 	return &x.c
-}
-
-// fns is the engine the functions of the file run on: meta-level, on terms read back,
-// by substitution.
-func (e *Engine) fns() *Engine {
-	if !e.env {
-		return e
-	}
-	if e.calls == nil {
-		e.calls = new(Engine)
-	}
-	if e.calls.l == nil { // a new one, or one a run before released (cleared)
-		e.calls.l, e.calls.watch = e.l, e.watch
-	}
-	return e.calls
 }
 
 // take is a slice of n bindings from the engine's stack of bindings; release gives it
@@ -661,112 +564,6 @@ func (e *Engine) Instantiate(p *Pattern, b []*Term, at Pos) (*Term, error) {
 // code, compiled when the file was read (staged.go).
 func (e *Engine) instantiate(p *Pattern, b []*Term, at Pos, depth int) (*Term, error) {
 	return p.builder(e, b, at, depth)
-}
-
-// call applies the function f to args on a substitution engine: the first clause
-// whose patterns match and whose conditions hold gives the result. It is a
-// *FunctionError when no clause applies, or when the calls nest deeper than
-// MaxCallDepth.
-func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, error) {
-	if err := e.tick(); err != nil {
-		return nil, err
-	}
-	if depth > MaxCallDepth {
-		return nil, e.l.functionError(f, args, MaxCallDepth)
-	}
-	if f.Hook != nil {
-		return e.callHook(f, args)
-	}
-	// A function is a function of its arguments (hooks included: GoFunc): a call
-	// made before on the same terms has its result.
-	var use *memoUse
-	key := callKey{f: f}
-	if len(args) <= len(key.a) && worthMemo(args) {
-		use = e.remembers(f)
-	}
-	memo := use != nil
-	if memo {
-		copy(key.a[:], args)
-		use.looked++
-		if t, ok := e.memo[key]; ok {
-			use.found++
-			return t, nil
-		}
-	}
-	for _, ci := range f.candidates(args) {
-		c := f.Clauses[ci]
-		b := e.take(c.Metas)
-		matched := true
-		for _, i := range c.order {
-			if !e.match(c.Args[i], args[i], b) {
-				matched = false
-				break
-			}
-		}
-		if matched {
-			if ok, _, _ := e.conditions(c.Where, b, nil); ok {
-				t, err := e.instantiate(c.RHS, b, at, depth+1)
-				e.release(b)
-				if memo && err == nil {
-					if e.memo == nil || len(e.memo) >= maxMemo {
-						e.memo = make(map[callKey]*Term)
-					}
-					e.memo[key] = t
-				}
-				return t, err
-			}
-		}
-		e.release(b)
-	}
-	return nil, e.l.functionError(f, args, 0)
-}
-
-// candidates are the indices of f's clauses that may apply to args, in order: those
-// of the index by the argument f.by (indexClauses), or all.
-func (f *Function) candidates(args []*Term) []int {
-	if f.by < 0 {
-		return f.all
-	}
-	return f.clauses.candidates(View(args[f.by]))
-}
-
-// callHook applies the hook f to args: its Go function, whose result must be a term
-// of the result sort the file declares (its root is checked); a failure, or a result
-// of another sort, is the function's error (*FunctionError).
-func (e *Engine) callHook(f *Function, args []*Term) (*Term, error) {
-	t, err := f.Hook.Call(e.l, args)
-	var re *interderive.RuntimeError
-	if errors.As(err, &re) {
-		return nil, re // the program's run-time error, not the file's
-	}
-	if err == nil && !rootOfSort(t, f.Result) {
-		err = fmt.Errorf("it returned %s, not %s", FormatShort(t, 60), describe(f.Result))
-	}
-	if err != nil {
-		fe := e.l.functionError(f, args, 0)
-		fe.Reason = err.Error()
-		return nil, fe
-	}
-	return t, nil
-}
-
-// rootOfSort reports whether t's root may be that of a term of a: an integer where a
-// is one, a variable or a constructor of a's sort.
-func rootOfSort(t *Term, a Arg) bool {
-	if t == nil {
-		return false
-	}
-	switch t.Op {
-	case TermInt:
-		return a.Kind == ArgInt || a.Sort != nil && a.Sort.Ints
-	case TermVar:
-		return a.Kind != ArgInt && a.Sort != nil && a.Sort.Vars
-	case TermAtom:
-		return a.Kind == ArgTerm && slices.Contains(a.Sort.Atoms, t.Atom)
-	case TermCon:
-		return a.Kind == ArgTerm && t.Con.Sort == a.Sort
-	}
-	return false
 }
 
 // Context is the context of a potential redex as a stage holds it: its frames,
