@@ -10,43 +10,12 @@ import (
 
 // The calls of the file's functions: meta-level, computed at once (no contraction),
 // on the engine of substitution (fns), each call matched against the clauses its
-// arguments may apply to (Function.candidates) and remembered while a run finds its
-// calls again (remembers).
+// arguments may apply to (Function.candidates) and remembered (memo).
 
 // callKey is a call of a function on at most three arguments.
 type callKey struct {
 	f *Function
 	a [3]*Term
-}
-
-// memoUse is how often a run looked a function's calls up in its memo, and how
-// often it found them.
-type memoUse struct{ looked, found int32 }
-
-// The calls of a function a run keeps remembering: after memoTrial look-ups, only if
-// at least one in memoHitRate was found. A function whose calls are seldom made twice
-// on the same terms (a collector called on each new configuration) is not
-// remembered any more in the run: its look-ups and entries would cost more than its
-// hits save. The results are the same either way: a function is a function of its
-// arguments.
-const (
-	memoTrial   = 32
-	memoHitRate = 8
-)
-
-// remembers reports whether the engine still remembers the calls of f (memoUse).
-func (e *Engine) remembers(f *Function) *memoUse {
-	if e.uses == nil {
-		e.uses = make([]memoUse, len(e.l.Functions))
-	}
-	if f.index >= len(e.uses) { // not a function of the file's list: always
-		return &memoUse{}
-	}
-	u := &e.uses[f.index]
-	if u.looked >= memoTrial && u.found*memoHitRate < u.looked {
-		return nil
-	}
-	return u
 }
 
 // keptMemo is the most calls an engine's memo may hold for its map to be kept, cleared,
@@ -125,17 +94,10 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 	}
 	// A function is a function of its arguments (hooks included: GoFunc): a call
 	// made before on the same terms has its result.
-	var use *memoUse
-	key := callKey{f: f}
-	if len(args) <= len(key.a) && worthMemo(args) {
-		use = e.remembers(f)
-	}
-	memo := use != nil
+	key, memo := callKey{f: f}, len(args) <= len(callKey{}.a) && worthMemo(args)
 	if memo {
 		copy(key.a[:], args)
-		use.looked++
 		if t, ok := e.memo[key]; ok {
-			use.found++
 			return t, nil
 		}
 	}

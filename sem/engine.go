@@ -51,9 +51,6 @@ type Engine struct {
 	// arguments (call), by the arguments' identity: terms are immutable and shared,
 	// so a call on a subterm a step left alone is not computed again.
 	memo map[callKey]*Term
-	// uses counts, by function (Function.index), the calls looked up in memo and
-	// those found there (remembers).
-	uses []memoUse
 	// room is where buf and ints start, so that a short run's matches allocate
 	// nothing for them.
 	room    [16]*Term
@@ -129,8 +126,7 @@ func (e *Engine) Release() {
 	pool := e.l.engines
 	// The run's terms and counter let go; its memo's map and its functions' engine
 	// kept for the next run, cleared.
-	*e = Engine{kept: e.kept, memo: forget(e.memo), uses: e.uses, calls: e.calls.cleared()}
-	clear(e.uses)
+	*e = Engine{kept: e.kept, memo: forget(e.memo), calls: e.calls.cleared()}
 	if pool != nil {
 		pool.Put(e)
 	}
@@ -142,8 +138,7 @@ func (e *Engine) cleared() *Engine {
 	if e == nil {
 		return nil
 	}
-	*e = Engine{memo: forget(e.memo), uses: e.uses}
-	clear(e.uses)
+	*e = Engine{memo: forget(e.memo)}
 	return e
 }
 

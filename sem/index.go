@@ -18,8 +18,7 @@ func (l *Language) buildIndexes() {
 		k.stucks = l.indexOf(len(k.Stucks), func(i int) *Pattern { return k.Stucks[i].Pat })
 		k.answers = l.indexOf(len(k.Answers), func(i int) *Pattern { return k.Answers[i].Pat })
 	}
-	for i, f := range l.Functions {
-		f.index = i
+	for _, f := range l.Functions {
 		l.indexClauses(f)
 	}
 }

@@ -1,9 +1,10 @@
 package sem
 
 import (
-	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/interderive/interderive"
 )
 
 // indexSem's rules all have the root app, and differ by the constructor of app's
@@ -181,44 +182,29 @@ func TestClauseIndex(t *testing.T) {
 	}
 }
 
-// TestMemoGivesUp: a run stops remembering the calls of a function that it seldom
-// finds again (remembers): after memoTrial calls on new terms, none found, the memo
-// holds those memoTrial calls and no more (size recurses into the app's children,
-// leaves not remembered: worthMemo). A function whose calls are found again goes on
-// being remembered. The results are the clauses' either way.
-func TestMemoGivesUp(t *testing.T) {
+// TestReleaseForgetsCalls: a released engine keeps its memo's map for the next run,
+// cleared: the next run finds none of the calls of the run before (it holds no term
+// of it), and computes them again, to the same results.
+func TestReleaseForgetsCalls(t *testing.T) {
 	l, err := Load([]byte(clauseSem))
 	if err != nil {
 		t.Fatal(err)
 	}
 	size := l.Functions[0]
-	e := NewEngine(l, Substitution)
 	zero, _ := l.ReadTerm([]byte("0"))
-	for i := range 3 * memoTrial {
-		term, err := l.ReadTerm([]byte(fmt.Sprintf("(app %d %d)", i, i+1)))
-		if err != nil {
-			t.Fatal(err)
+	term, _ := l.ReadTerm([]byte("(lam y (app y 1))"))
+	for run := range 2 {
+		e := NewRun(l, Substitution, interderive.Options{})
+		if len(e.memo) != 0 {
+			t.Fatalf("run %d starts with %d calls remembered", run, len(e.memo))
 		}
 		got, err := e.call(size, []*Term{zero, term}, Pos{}, 0)
-		want := "0" // (size 0 i) + (size 0 i+1): 7 for the integer 1 only
-		if i <= 1 {
-			want = "7"
+		if err != nil || Format(got) != "9" {
+			t.Fatalf("run %d: (size 0 (lam y (app y 1))) = %v, %v; want 9", run, got, err)
 		}
-		if err != nil || Format(got) != want {
-			t.Fatalf("(size 0 (app %d %d)) = %v, %v; want %s", i, i+1, got, err, want)
+		if len(e.memo) == 0 {
+			t.Fatalf("run %d remembered no call", run)
 		}
-	}
-	if len(e.memo) != memoTrial || e.remembers(size) != nil {
-		t.Errorf("after %d calls on new terms: %d remembered, still remembering: %v", 3*memoTrial, len(e.memo), e.remembers(size) != nil)
-	}
-	e = NewEngine(l, Substitution)
-	same, _ := l.ReadTerm([]byte("(app 1 1)"))
-	for range 3 * memoTrial {
-		if got, err := e.call(size, []*Term{zero, same}, Pos{}, 0); err != nil || Format(got) != "14" {
-			t.Fatalf("(size 0 (app 1 1)) = %v, %v; want 14", got, err)
-		}
-	}
-	if u := e.remembers(size); u == nil || u.found != 3*memoTrial-1 {
-		t.Errorf("calls on one term: remembered %v", u)
+		e.Release()
 	}
 }

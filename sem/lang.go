@@ -296,8 +296,6 @@ type Function struct {
 	by      int
 	clauses index
 	all     []int
-	index   int // in the file's Functions
-
 }
 
 // Clause is a clause of a function.
