@@ -19,11 +19,8 @@ import (
 //   - whether the term is a value of the kind (interp: IsValue, a match of the
 //     kind's value patterns for its root),
 //   - which frame it enters first, and after plugging a frame's hole with a value,
-//     which frame it enters next (a match of the frames for its root from an index
-//     on: sem.Engine's FindFrame, the search as the decomposition defines it; interp
-//     passes over a frame whose hole holds a value, Enter, and compile enters it, its
-//     hole's code returning the value at once: the same contractions, in the same
-//     contexts, where its decisions need not ask what a hole holds),
+//     which frame it enters next (interp: Enter, a match of the frames for its root
+//     from an index on, a frame whose hole holds a value passed over),
 //   - whether it is an answer (interp: IsAnswer),
 //   - the code of the term in each frame's hole (interp: a call on whatever At finds).
 //
@@ -323,13 +320,13 @@ func (in *rulesInterpreter) isAnswer(cd *rulesCode, c *sem.Term) bool {
 	return cd.answer == yes
 }
 
-// findFrame is FindFrame for c of code cd: the first of its frames that matches, in
-// the search order, those decided before the run not tried.
+// findFrame is Enter for c of code cd: the first of its frames that matches with a
+// non-value in its hole, in the search order, those decided before the run not tried.
 func (in *rulesInterpreter) findFrame(cd *rulesCode, c *sem.Term) (*rulesFrame, bool) {
 	fr, ok := in.search(cd, c)
 	if in.verify {
 		in.verified++
-		if f, found := in.FindFrame(c, cd.k, cd.from); found != ok || ok && f != fr.f {
+		if f, found := in.Enter(c, cd.k, cd.from); found != ok || ok && f != fr.f {
 			in.mismatch("the frame", c, cd)
 		}
 	}
@@ -344,7 +341,7 @@ func (in *rulesInterpreter) search(cd *rulesCode, c *sem.Term) (*rulesFrame, boo
 		if len(in.buf) < fr.f.Metas {
 			in.buf = make([]*sem.Term, fr.f.Metas)
 		}
-		if in.Match(fr.f.Pat, sem.View(c), in.buf[:fr.f.Metas]) {
+		if in.Match(fr.f.Pat, sem.View(c), in.buf[:fr.f.Metas]) && !in.IsValue(in.buf[fr.f.HoleSlot], fr.f.Hole) {
 			return fr, true
 		}
 	}
@@ -534,6 +531,23 @@ func decide(p *sem.Pattern, s *shape, depth int) decision {
 	return maybe
 }
 
+// enters is whether the search enters the frame f in every term of shape s, if they
+// all agree (Engine.Enter): the term matches f's pattern and the hole holds a term
+// that is not a value of the hole's kind.
+func enters(f *sem.Frame, s *shape) decision {
+	d := decide(f.Pat, s, 0)
+	if d == no {
+		return no
+	}
+	switch valueStatus(f.Hole, s.at(f.Path), 0) {
+	case yes:
+		return no
+	case maybe:
+		return maybe
+	}
+	return d
+}
+
 // valueStatus is IsValue(t, k) for every term t of shape s, if they all agree.
 func valueStatus(k *sem.Kind, s *shape, depth int) decision {
 	if s.op == shValue && s.kind == k {
@@ -715,7 +729,7 @@ func build(s *shape, k *sem.Kind, from int) *rulesCode {
 		if i < from {
 			continue
 		}
-		d := decide(f.Pat, s, 0)
+		d := enters(f, s)
 		if d == no {
 			continue
 		}
