@@ -27,7 +27,9 @@ func forget(m map[callKey]*Term) map[callKey]*Term {
 	if len(m) > keptMemo {
 		return nil
 	}
-	clear(m)
+	if len(m) > 0 { // a run that remembered nothing clears nothing
+		clear(m)
+	}
 	return m
 }
 

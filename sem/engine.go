@@ -396,13 +396,7 @@ func (e *Engine) matchesAny(t *Term, x *index, pat func(int) (*Pattern, int)) bo
 // FindFrame is the first frame of kind k, from index from on in the search order,
 // that t matches (its hole holding anything): the elementary decomposition of t.
 func (e *Engine) FindFrame(t *Term, k *Kind, from int) (*Frame, bool) {
-	t = View(t)
-	for _, i := range k.frames.candidates(t) {
-		if f := k.Frames[i]; i >= from && e.matches(f.Pat, t, f.Metas) {
-			return f, true
-		}
-	}
-	return nil, false
+	return e.frameFrom(t, k, from, false)
 }
 
 // Enter is the frame that the search enters in t of kind k, from index from on in the
@@ -413,6 +407,12 @@ func (e *Engine) FindFrame(t *Term, k *Kind, from int) (*Frame, bool) {
 // value".) It is also the search of a kind whose values are its normal forms
 // (reducible).
 func (e *Engine) Enter(t *Term, k *Kind, from int) (*Frame, bool) {
+	return e.frameFrom(t, k, from, true)
+}
+
+// frameFrom is the first frame of kind k from index from on that t matches, its hole
+// holding a non-value if nonValue says so (FindFrame, Enter).
+func (e *Engine) frameFrom(t *Term, k *Kind, from int, nonValue bool) (*Frame, bool) {
 	t = View(t)
 	for _, i := range k.frames.candidates(t) {
 		if i < from {
@@ -420,7 +420,7 @@ func (e *Engine) Enter(t *Term, k *Kind, from int) (*Frame, bool) {
 		}
 		f := k.Frames[i]
 		b := e.take(f.Metas)
-		in := e.match(f.Pat, t, b) && !e.IsValue(b[f.HoleSlot], f.Hole)
+		in := e.match(f.Pat, t, b) && !(nonValue && e.IsValue(b[f.HoleSlot], f.Hole))
 		e.release(b)
 		if in {
 			return f, true

@@ -37,18 +37,18 @@ func (l *Language) indexClauses(f *Function) {
 	if len(f.Clauses) < 3 {
 		return
 	}
-	most := 1
-	for at := range f.Params {
+	f.by = tellsMost(func(at int) (int, bool) {
+		if at >= len(f.Params) {
+			return 0, false
+		}
 		n := 0
 		for _, c := range f.Clauses {
 			if fixesRoot(c.Args[at]) {
 				n++
 			}
 		}
-		if n > most {
-			f.by, most = at, n
-		}
-	}
+		return n, true
+	})
 	if f.by >= 0 {
 		f.clauses = l.indexOf(len(f.Clauses), func(i int) *Pattern { return f.Clauses[i].Args[f.by] })
 	}
@@ -117,9 +117,7 @@ func (l *Language) refine(is []int, pat func(int) *Pattern) *argIndex {
 	if len(is) < 3 {
 		return nil
 	}
-	best, most := -1, 1
-	for at := 0; ; at++ {
-		n, reaches := 0, false // reaches: some pattern has an argument at
+	best := tellsMost(func(at int) (n int, reaches bool) { // reaches: some pattern has an argument at
 		for _, i := range is {
 			if p := pat(i); p.Kind == PatCon && at < len(p.Args) {
 				reaches = true
@@ -128,13 +126,8 @@ func (l *Language) refine(is []int, pat func(int) *Pattern) *argIndex {
 				}
 			}
 		}
-		if !reaches {
-			break
-		}
-		if n > most {
-			best, most = at, n
-		}
-	}
+		return n, reaches
+	})
 	if best < 0 {
 		return nil
 	}
@@ -152,4 +145,21 @@ func (l *Language) refine(is []int, pat func(int) *Pattern) *argIndex {
 		}
 	}
 	return a
+}
+
+// tellsMost is the argument that tells the most declarations apart: the first at
+// whose count (of the declarations whose pattern there fixes a root) is highest, two
+// at least, trying at = 0, 1, ... as long as count says some declaration reaches it;
+// -1 if no argument counts two.
+func tellsMost(count func(at int) (n int, reaches bool)) int {
+	best, most := -1, 1
+	for at := 0; ; at++ {
+		n, reaches := count(at)
+		if !reaches {
+			return best
+		}
+		if n > most {
+			best, most = at, n
+		}
+	}
 }
