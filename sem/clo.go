@@ -267,37 +267,69 @@ func substClosure(t *Term, x string, v *Term) *Term {
 		c.Body, c.Env = Subst(body, x, v), &Env{name: v.Name, next: env}
 		return c
 	}
-	if e == nil {
-		// The closure and its environment's new entry, one allocation.
-		ce := new(struct {
-			t Term
-			p parts
-			e Env
-		})
-		ce.e.name, ce.e.c, ce.e.next = x, v, env
-		ce.t.P, ce.t.Op, ce.t.parts = body.P, TermClo, &ce.p
-		ce.t.Body, ce.t.Env = body, &ce.e
-		return &ce.t
+	// The closure and its environment's new entries, one allocation: x bound in front
+	// where ρ does not shadow it, else the shadowing entry replaced and the entries
+	// before it copied.
+	m := 1
+	for p := env; e != nil && p != e; p = p.next {
+		m++
 	}
-	// Replace the shadowing entry: copy the environment up to it.
-	var head, tail *Env
-	for p := env; p != e; p = p.next {
-		n := &Env{name: p.name, c: p.c}
-		if head == nil {
-			head = n
-		} else {
-			tail.next = n
-		}
-		tail = n
+	c, es := newCloEnv(body.P, m)
+	p := env
+	for i := range es[:m-1] {
+		es[i] = Env{name: p.name, c: p.c, next: &es[i+1]}
+		p = p.next
 	}
-	n := &Env{name: x, c: v, next: e.next}
-	c := newWithParts(body.P, TermClo)
-	c.Body, c.Env = body, n
-	if head != nil {
-		tail.next = n
-		c.Env = head
+	last := &es[m-1]
+	last.name, last.c, last.next = x, v, env
+	if e != nil {
+		last.next = e.next
 	}
+	c.Body, c.Env = body, &es[0]
 	return c
+}
+
+// cloEnv1 ... cloEnv3 are a closure, its parts and the first entries of its
+// environment, one allocation (newCloEnv).
+type (
+	cloEnv1 struct {
+		t Term
+		p parts
+		e [1]Env
+	}
+	cloEnv2 struct {
+		t Term
+		p parts
+		e [2]Env
+	}
+	cloEnv3 struct {
+		t Term
+		p parts
+		e [3]Env
+	}
+)
+
+// newCloEnv is a closure at p, its parts and n environment entries to fill: one
+// allocation for up to three entries (a substitution copies the entries in front of
+// the one it replaces, seldom more than two).
+func newCloEnv(p Pos, n int) (*Term, []Env) {
+	var t *Term
+	var es []Env
+	switch n {
+	case 1:
+		x := new(cloEnv1)
+		t, es, x.t.parts = &x.t, x.e[:], &x.p
+	case 2:
+		x := new(cloEnv2)
+		t, es, x.t.parts = &x.t, x.e[:], &x.p
+	case 3:
+		x := new(cloEnv3)
+		t, es, x.t.parts = &x.t, x.e[:], &x.p
+	default:
+		t, es = newWithParts(p, TermClo), make([]Env, n)
+	}
+	t.P, t.Op = p, TermClo
+	return t, es
 }
 
 // readBack is the term t stands for once read back (ReadBack), if known: a name or an

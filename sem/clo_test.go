@@ -1,6 +1,7 @@
 package sem_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/interderive/interderive/sem"
@@ -64,5 +65,46 @@ func TestViewAndResolve(t *testing.T) {
 	}
 	if sem.View(lam) != lam || sem.Resolve(lam) != lam {
 		t.Errorf("a plain term is its own view and look-up")
+	}
+}
+
+// TestEnvSubstReplacesShadowed: x := v where the environment shadows x behind other
+// entries replaces x's entry and copies the entries in front of it, whatever their
+// number (one allocation up to three entries, newCloEnv; more past that), and leaves
+// the closure substituted into alone (environments are persistent). The body of
+// (lam x (lam y (lam z (lam w (add x (add y (add z w))))))) is closed by
+// (w ↦ ·) : (z ↦ ·) : (y ↦ ·) : (x ↦ ·), innermost first; each expectation below is
+// the body with the substituted names replaced by hand.
+func TestEnvSubstReplacesShadowed(t *testing.T) {
+	l := load(t, "cbn.sem")
+	e := sem.NewEngine(l, sem.Environments)
+	n := func(s string) *sem.Term { return sem.Leaf(read(t, l, s), nil) }
+	body := sem.Leaf(read(t, l, "(lam x (lam y (lam z (lam w (add x (add y (add z w)))))))"), nil)
+	for range 4 {
+		body = sem.View(body).Args[1]
+	}
+	for _, c := range []struct {
+		x, v, want string
+	}{
+		{"w", "4", "(add x (add y (add z 4)))"}, // in front: nothing copied
+		{"z", "3", "(add x (add y (add 3 w)))"}, // one entry copied
+		{"y", "2", "(add x (add 2 (add z w)))"}, // two
+		{"x", "1", "(add 1 (add y (add z w)))"}, // three: past one allocation
+	} {
+		if got := sem.Format(e.ReadBack(e.Subst(body, c.x, n(c.v)))); got != c.want {
+			t.Errorf("%s := %s: got %s, want %s", c.x, c.v, got, c.want)
+		}
+	}
+	// One after another, each on the last's result: the copied entries keep what the
+	// earlier substitutions bound.
+	all := body
+	for i, x := range []string{"w", "z", "y", "x"} {
+		all = e.Subst(all, x, n(strconv.Itoa(4-i)))
+	}
+	if got := sem.Format(e.ReadBack(all)); got != "(add 1 (add 2 (add 3 4)))" {
+		t.Errorf("all four: got %s, want (add 1 (add 2 (add 3 4)))", got)
+	}
+	if got := sem.Format(e.ReadBack(body)); got != "(add x (add y (add z w)))" {
+		t.Errorf("the body substituted into: got %s, want it unchanged", got)
 	}
 }

@@ -64,7 +64,9 @@ type Engine struct {
 	// build a term past the memory budget. nil: none (an engine of no run).
 	watch *interderive.Limits
 	ticks int
-	empty *Term // the last empty sequence built (emptySeq)
+	// nullary are the last nodes of nullary constructors built (nullaryNode), by
+	// constructor.
+	nullary [8]*Term
 	// kept is a stage's own state for its runs (Keep), which stays with the engine
 	// from one run of the language to the next.
 	kept any

@@ -104,15 +104,21 @@ func SeqOf(so *Sort, at Pos, elems []*Term, tail *Term) *Term {
 	return t
 }
 
-// emptySeq is the empty sequence of so at the position at: the run's last one, if it
-// was of so at at (terms are immutable and shared), so that the sequences a
-// contraction builds, at one position, end in one node, not one each.
-func (e *Engine) emptySeq(so *Sort, at Pos) *Term {
-	if n := e.empty; n != nil && n.P == at && n.Con == so.seqNil() {
+// emptySeq is the empty sequence of so at the position at (nullaryNode), so that the
+// sequences a contraction builds, at one position, end in one node, not one each.
+func (e *Engine) emptySeq(so *Sort, at Pos) *Term { return e.nullaryNode(so.seqNil(), at) }
+
+// nullaryNode is the node of the nullary constructor c at the position at: the run's
+// last one of c, if it was at at (terms are immutable and shared), so that a
+// contraction that builds a constant at one position again and again (a boolean of a
+// comparison in a loop, an empty sequence) makes one node, not one each.
+func (e *Engine) nullaryNode(c *Con, at Pos) *Term {
+	last := &e.nullary[c.Index%len(e.nullary)]
+	if n := *last; n != nil && n.P == at && n.Con == c {
 		return n
 	}
-	e.empty = newNode(at, so.seqNil(), 0)
-	return e.empty
+	*last = newNode(at, c, 0)
+	return *last
 }
 
 // seqLen is the number of elements of the sequence t of so, if it is one to its end.

@@ -364,9 +364,17 @@ func callBuilder(p *Pattern) builder {
 }
 
 // conBuilder compiles a constructor's template: a node of the children built, one
-// allocation for up to four of them (newNode).
+// allocation for up to four of them (newNode), or with the constructors nested in it
+// (skeletonBuilder); a constant, the run's last node of it at the position
+// (nullaryNode).
 func conBuilder(p *Pattern) builder {
+	if plan, ok := planSkeleton(p); ok {
+		return skeletonBuilder(plan)
+	}
 	con, args := p.Con, childBuilders(p)
+	if len(args) == 0 {
+		return func(e *Engine, _ []*Term, at Pos, _ int) (*Term, error) { return e.nullaryNode(con, at), nil }
+	}
 	return func(e *Engine, b []*Term, at Pos, depth int) (*Term, error) {
 		n := newNode(at, con, len(args))
 		for i, a := range args {
