@@ -654,15 +654,11 @@ func newRulesProgram(d sem.Discipline, t *sem.Term) *rulesProgram {
 // program's subterm (a closure of one, under environments), else its root's.
 func (p *rulesProgram) codeOf(c *sem.Term, k *sem.Kind) *rulesCode {
 	t := c
-	if p.env {
-		if c.Op == sem.TermClo {
-			t = c.Body
-			if p.terms[t] {
-				return p.bodyCode(t, k)
-			}
-		}
-	} else if p.terms[c] {
-		return p.bodyCode(c, k)
+	if p.env && c.Op == sem.TermClo {
+		t = c.Body
+	}
+	if p.terms[t] { // under environments, a closure's body or a ground term (its own closure)
+		return p.bodyCode(t, k)
 	}
 	key := rootKey{k, t.Op, t.Con}
 	cd := p.roots[key]

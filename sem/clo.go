@@ -51,15 +51,22 @@ func (e *Env) Value() *Term { return e.c }
 // Next is e without its innermost entry.
 func (e *Env) Next() *Env { return e.next }
 
-// Leaf is the closure t[env]; a variable with no environment is a name, itself.
+// Leaf is the closure t[env]; a variable with no environment is a name, itself, and a
+// term of a ground sort (closed: no variable occurs in it) is its own closure.
 func Leaf(t *Term, env *Env) *Term {
-	if env == nil && t.Op == TermVar {
+	if env == nil && t.Op == TermVar || ground(t) {
 		return t
 	}
 	c := newWithParts(t.P, TermClo)
 	c.Body, c.Env = t, env
 	return c
 }
+
+// ground reports whether t is a node of a ground sort, in which no variable occurs:
+// under environments it is its own closure (Leaf), never put under an environment, so
+// that what is known of it (its memo) stays with it from one run to the next, and a
+// look at its children expands nothing.
+func ground(t *Term) bool { return t.Op == TermCon && t.Con.Sort.Ground }
 
 // IsName reports whether t is a name: a plain variable (under environments, the
 // binder positions of nodes, and the variables a right-hand side makes).
@@ -109,8 +116,8 @@ func expand(c *Term) *Term {
 	t := c.Body
 	n, leaves := newExpansion(t.P, t.Con, len(t.Args))
 	for i, a := range t.Con.Args {
-		if a.Kind == ArgVar || binderArg(a) {
-			n.Args[i] = t.Args[i] // a name, or a sequence of them
+		if a.Kind == ArgVar || binderArg(a) || a.Kind == ArgTerm && a.Sort.Ground {
+			n.Args[i] = t.Args[i] // a name, or a sequence of them; a ground term, its own closure
 			continue
 		}
 		env := c.Env
@@ -235,6 +242,9 @@ func substClosure(t *Term, x string, v *Term) *Term {
 	case TermInt, TermAtom:
 		return t
 	case TermCon:
+		if t.Con.Sort.Ground {
+			return t // no x occurs in it
+		}
 		n := newNode(t.P, t.Con, len(t.Args))
 		copy(n.Args, t.Args)
 		for j, a := range t.Con.Args {
@@ -335,7 +345,7 @@ func newCloEnv(p Pos, n int) (*Term, []Env) {
 // readBack is the term t stands for once read back (ReadBack), if known: a name or an
 // integer stands for itself.
 func readBack(t *Term) *Term {
-	if t.Op == TermVar || literal(t) {
+	if t.Op == TermVar || literal(t) || ground(t) {
 		return t
 	}
 	return t.back.Load()
@@ -400,19 +410,12 @@ func readArg(c *Term) *Term {
 	case TermVar, TermInt, TermAtom:
 		return c
 	case TermClo:
-		if c.Env == nil || literal(c.Body) || c.Body.Op == TermCon && c.Body.Con.Sort.Ground {
+		if c.Env == nil || literal(c.Body) {
 			return c.Body
 		}
 		return ReadBack(c)
 	}
-	if !c.Con.Sort.Ground {
-		return ReadBack(c)
-	}
-	args := make([]*Term, len(c.Args))
-	for i, a := range c.Args {
-		args[i] = readArg(a)
-	}
-	return App(c.P, c.Con, args...)
+	return ReadBack(c) // a ground node its own (readBack)
 }
 
 // deps are the terms c's read-back needs first: a node's children, a closure's

@@ -108,3 +108,31 @@ func TestEnvSubstReplacesShadowed(t *testing.T) {
 		t.Errorf("the body substituted into: got %s, want it unchanged", got)
 	}
 }
+
+// TestGroundIsItsOwnClosure: under environments a term of a ground sort (cbv.sem's
+// types: no variable occurs in them) is never put under an environment: Leaf gives it
+// back, an expansion keeps it as its child, substitution and read-back leave it as it
+// is, the very node of the program each time.
+func TestGroundIsItsOwnClosure(t *testing.T) {
+	l := load(t, "cbv.sem")
+	e := sem.NewEngine(l, sem.Environments)
+	prog := read(t, l, "(app (lam x (Int -> Int) x) (lam y Int y))")
+	ty := prog.Args[0].Args[1] // (Int -> Int)
+	env := (*sem.Env)(nil).Bind("x", sem.Leaf(read(t, l, "1"), nil))
+	if got := sem.Leaf(ty, env); got != ty {
+		t.Errorf("Leaf of a type: %s, want the type itself", sem.Format(got))
+	}
+	lam := sem.View(sem.View(e.Start(prog)).Args[0])
+	if got := lam.Args[1]; got != ty {
+		t.Errorf("the expanded function's type: %s (op %v), want the program's type itself", sem.Format(got), got.Op)
+	}
+	if got := lam.Args[2]; got.Op != sem.TermClo {
+		t.Errorf("the expanded function's body: op %v, want a closure", got.Op)
+	}
+	if got := e.Subst(ty, "x", sem.Leaf(read(t, l, "1"), nil)); got != ty {
+		t.Errorf("a type substituted into: %s, want the type itself", sem.Format(got))
+	}
+	if got := e.ReadBack(ty); got != ty {
+		t.Errorf("a type read back: %s, want the type itself", sem.Format(got))
+	}
+}
