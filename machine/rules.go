@@ -107,10 +107,11 @@ type rulesMachine struct {
 
 // rulesRoom is what a run of the transitions reuses: the scratch continue plugs into
 // (sem.Scratch: a term is kept only where the machine holds on to it), and, for an
-// inner layer's steps, its stack's room.
+// inner layer's steps, its state and its stack's room.
 type rulesRoom struct {
 	scratch sem.Scratch
 	stack   contexts.Rules
+	state   rulesState // an inner layer's state (stepLayer)
 }
 
 // room is the room of the run under way.
@@ -198,7 +199,8 @@ func (m *rulesMachine) run(t *sem.Term) (*sem.Term, error) {
 func (m *rulesMachine) stepLayer(t *sem.Term, k *sem.Kind) (*sem.Term, string, bool, error) {
 	m.level++
 	r := m.room()
-	s := &rulesState{mode: rulesEval, term: t, kind: k, k: r.stack[:0]}
+	s := &r.state
+	*s = rulesState{mode: rulesEval, term: t, kind: k, k: r.stack[:0]}
 	defer func() { r.stack, m.level = s.k[:0], m.level-1 }()
 	for s.mode != rulesHalt {
 		contracts, err := m.transition(s)

@@ -65,8 +65,8 @@ type Engine struct {
 	watch *interderive.Limits
 	ticks int
 	// nullary are the last nodes of nullary constructors built (nullaryNode), by
-	// constructor.
-	nullary [8]*Term
+	// constructor and position.
+	nullary [64]*Term
 	// kept is a stage's own state for its runs (Keep), which stays with the engine
 	// from one run of the language to the next.
 	kept any

@@ -113,7 +113,7 @@ func (e *Engine) emptySeq(so *Sort, at Pos) *Term { return e.nullaryNode(so.seqN
 // contraction that builds a constant at one position again and again (a boolean of a
 // comparison in a loop, an empty sequence) makes one node, not one each.
 func (e *Engine) nullaryNode(c *Con, at Pos) *Term {
-	last := &e.nullary[c.Index%len(e.nullary)]
+	last := &e.nullary[uint(c.Index*31+int(at.Line)*17+int(at.Col))%uint(len(e.nullary))]
 	if n := *last; n != nil && n.P == at && n.Con == c {
 		return n
 	}

@@ -92,4 +92,8 @@ func TestSkeleton(t *testing.T) {
 	if a, b := e.nullaryNode(hd, at), e.nullaryNode(hd, other); a == b || b.P != other {
 		t.Errorf("(hd) at %v and %v: one node, want two", at, other)
 	}
+	tl, _ := l.Con("tl")
+	if a, b := e.nullaryNode(hd, at), e.nullaryNode(tl, at); a == b || b.Con != tl {
+		t.Errorf("(hd) and (tl) at %v: %s and %s, want two constructors", at, Format(a), Format(b))
+	}
 }
