@@ -45,7 +45,7 @@ const seqReps = 8
 // substitutes into a T in the scope of X. (A variable that a right-hand side lets
 // escape its binder is a warning: Lint.)
 func Check(l *Language) error {
-	c := &checker{l: l, reported: map[string]bool{}}
+	c := &checker{l: l, e: NewEngine(l, Substitution), reported: map[string]bool{}}
 	if so := l.Sorts[0]; !Inhabited(l)[so] {
 		// No program: every constructor of the programs' sort needs a term that no
 		// finite term is (no base case).
@@ -69,12 +69,25 @@ func Check(l *Language) error {
 
 type checker struct {
 	l        *Language
+	e        *Engine // the engine of the checks' matches, one for them all (an engine a match costs an allocation of its size)
 	reps     map[*Sort][]*Term
 	ints     []int64
 	atoms    map[*AtomType][]*Term // each atom type's literals the checks try: its samples, and those the patterns name
 	errs     interderive.ErrorList
 	warns    []Warning // Lint's
 	reported map[string]bool
+}
+
+// formatted prints its term when a report prints it.
+type formatted struct{ t *Term }
+
+func (f formatted) String() string { return Format(f.t) }
+
+// conditions are r's side conditions on the bindings b, as Language.Conditions reads
+// them, on the checks' engine.
+func (c *checker) conditions(r *Rule, b []*Term) bool {
+	ok, _, _ := c.e.conditions(r.Where, b, c.e.stepsIfNotValue)
+	return ok
 }
 
 // report adds a violation once per key.
@@ -267,7 +280,7 @@ func (c *checker) instance(p *Pattern, hole *Kind) *Term {
 		case PatAtom:
 			return AtomOf(Pos{}, p.Atom, p.Val)
 		case PatHole:
-			return c.rep(p.Hole.Sort, func(t *Term) bool { return !c.l.IsValue(t, p.Hole) })
+			return c.rep(p.Hole.Sort, func(t *Term) bool { return !c.e.IsValue(t, p.Hole) })
 		case PatMeta:
 			switch p.Sort.Kind {
 			case MetaVar:
@@ -280,7 +293,7 @@ func (c *checker) instance(p *Pattern, hole *Kind) *Term {
 			case MetaAtom:
 				return c.atoms[p.Sort.Atom][0]
 			case MetaValue:
-				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.l.IsValue(t, p.Sort.ValuesOf) })
+				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.e.IsValue(t, p.Sort.ValuesOf) })
 			}
 			return c.leaf(p.Sort.Sort, bound)
 		case PatSeq: // each element once, a repeated one too
@@ -441,14 +454,13 @@ func enumerateTerms(con *Con, choices [][]*Term, args []*Term, i int, out *[]*Te
 
 // check runs the checks on one closed term t of kind k.
 func (c *checker) check(t *Term, k *Kind) {
-	l := c.l
-	w := Format(t)
-	isVal := l.IsValue(t, k)
+	w := formatted{t} // printed only in a report
+	isVal := c.e.IsValue(t, k)
 	var rule, shaped *Rule // the first rule that contracts t; the first whose redex t is
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
 		b := make([]*Term, r.Metas)
-		if !l.Match(r.LHS, t, b) {
+		if !c.e.match(r.LHS, t, b) {
 			continue
 		}
 		if shaped == nil {
@@ -457,7 +469,7 @@ func (c *checker) check(t *Term, k *Kind) {
 		// A context rule's conditions may use what its context binds (a delimiter's
 		// metavariables, the context it captures), which no context gives here: its
 		// redex counts, whatever its conditions say.
-		if r.Context || l.Conditions(r, b) {
+		if r.Context || c.conditions(r, b) {
 			rule = r
 			break
 		}
@@ -465,7 +477,7 @@ func (c *checker) check(t *Term, k *Kind) {
 	var stuck *Stuck
 	for _, i := range k.stucks.candidates(t) {
 		s := k.Stucks[i]
-		if l.Match(s.Pat, t, make([]*Term, s.Metas)) {
+		if c.e.match(s.Pat, t, make([]*Term, s.Metas)) {
 			stuck = s
 			break
 		}
@@ -478,22 +490,22 @@ func (c *checker) check(t *Term, k *Kind) {
 	for _, i := range k.frames.candidates(t) {
 		f := k.Frames[i]
 		b := make([]*Term, f.Metas)
-		if !l.Match(f.Pat, t, b) {
+		if !c.e.match(f.Pat, t, b) {
 			continue
 		}
-		if !l.IsValue(b[f.HoleSlot], f.Hole) {
+		if !c.e.IsValue(b[f.HoleSlot], f.Hole) {
 			entered = append(entered, f)
 		}
 		// The search order: with a value in this frame's hole, no earlier frame
 		// enters the term.
 		for _, v := range c.reps[f.Hole.Sort] {
-			if !l.IsValue(v, f.Hole) {
+			if !c.e.IsValue(v, f.Hole) {
 				continue
 			}
 			t2 := PlugAt(t, f.Path, v)
 			for _, e := range k.Frames[:f.Index] {
 				b2 := make([]*Term, e.Metas)
-				if l.Match(e.Pat, t2, b2) && !l.IsValue(b2[e.HoleSlot], e.Hole) {
+				if c.e.match(e.Pat, t2, b2) && !c.e.IsValue(b2[e.HoleSlot], e.Hole) {
 					c.report(fmt.Sprint("order", e.P, f.P), e.P,
 						"the frames are not in search order: %s, with the value %s in the hole of the frame at %s, enters this earlier frame; put it after that one",
 						Format(t2), Format(v), f.P)
@@ -513,7 +525,7 @@ func (c *checker) check(t *Term, k *Kind) {
 		c.report(fmt.Sprint("frame-rule", entered[0].P, shaped.P), shaped.P,
 			"a redex decomposes, so decomposition is not unique: %s is a redex of rule %s and enters the frame at %s", w, shaped.Name, entered[0].P)
 	}
-	if !isVal && len(entered) == 0 && rule == nil && stuck == nil && !l.IsAnswer(t, k) {
+	if !isVal && len(entered) == 0 && rule == nil && stuck == nil && !c.e.IsAnswer(t, k) {
 		key := "cover " + k.Name
 		if t.Op == TermCon {
 			key += " " + t.Con.Name

@@ -52,7 +52,7 @@ func FormatWarnings(file string, src []byte, ws []Warning) string {
 // shadowed by several rules together, each for a part of its terms, is not found.
 // Each warning has its witness: the smallest instance of the pattern at fault.
 func Lint(l *Language) []Warning {
-	c := &checker{l: l, reported: map[string]bool{}}
+	c := &checker{l: l, e: NewEngine(l, Substitution), reported: map[string]bool{}}
 	c.representatives()
 	c.checkScopes()
 	c.emptyClasses()
@@ -118,7 +118,7 @@ func (c *checker) shadowedRules(k *Kind) {
 				continue
 			}
 			w := c.instanceWith(r.LHS, nil)
-			if w != nil && !c.l.Match(e.LHS, w, make([]*Term, e.Metas)) {
+			if w != nil && !c.e.match(e.LHS, w, make([]*Term, e.Metas)) {
 				continue // not so: the subsumption is wrong, and no warning is better
 			}
 			c.warn(r.P, w, "rule %s can never fire: rule %s at %s, tried first, has no side condition that may fail and matches every term this one matches", r.Name, e.Name, e.P)
@@ -168,27 +168,27 @@ func (c *checker) deadStucks(k *Kind) {
 // s: not a value, entering no frame, contracted by no rule (a context rule counts as
 // not contracting, for it may not fit), and s the first stuck shape it matches.
 func (c *checker) reaches(t *Term, k *Kind, s *Stuck) bool {
-	l := c.l
-	if l.IsValue(t, k) {
+	e := c.e
+	if e.IsValue(t, k) {
 		return false
 	}
 	for _, i := range k.frames.candidates(t) {
 		f := k.Frames[i]
 		b := make([]*Term, f.Metas)
-		if l.Match(f.Pat, t, b) && !l.IsValue(b[f.HoleSlot], f.Hole) {
+		if e.match(f.Pat, t, b) && !e.IsValue(b[f.HoleSlot], f.Hole) {
 			return false
 		}
 	}
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
 		b := make([]*Term, r.Metas)
-		if !r.Context && r.Layer == nil && l.Match(r.LHS, t, b) && l.Conditions(r, b) {
+		if !r.Context && r.Layer == nil && e.match(r.LHS, t, b) && c.conditions(r, b) {
 			return false
 		}
 	}
 	for _, i := range k.stucks.candidates(t) {
-		if e := k.Stucks[i]; l.Match(e.Pat, t, make([]*Term, e.Metas)) {
-			return e == s
+		if st := k.Stucks[i]; e.match(st.Pat, t, make([]*Term, st.Metas)) {
+			return st == s
 		}
 	}
 	return false

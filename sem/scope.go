@@ -315,9 +315,9 @@ func (c *checker) instanceWith(p *Pattern, given map[int]*Term) *Term {
 			case MetaAtom:
 				return AtomOf(Pos{}, p.Sort.Atom, p.Sort.Atom.Samples[0])
 			case MetaValue:
-				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.l.IsValue(t, p.Sort.ValuesOf) })
+				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.e.IsValue(t, p.Sort.ValuesOf) })
 			case MetaClass:
-				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.l.InClass(t, p.Sort.Class) })
+				return c.rep(p.Sort.Sort, func(t *Term) bool { return c.e.InClass(t, p.Sort.Class) })
 			}
 			return c.leaf(p.Sort.Sort, nil)
 		case PatCon:
