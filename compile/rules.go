@@ -134,13 +134,15 @@ func (in *rulesInterpreter) interp(c *sem.Term, cd *rulesCode, k *sem.Kind) (*se
 }
 
 // lookUp is c looked up (an environment step) with its code: cd, known before the
-// run, if the look-up leaves c as it is, else c's own.
+// run, if the look-up leaves c as it is and cd is not a variable's (an expansion
+// looks a variable among its children up at once: its code is then its closure's),
+// else c's own.
 func (in *rulesInterpreter) lookUp(c *sem.Term, cd *rulesCode, k *sem.Kind) (*sem.Term, *rulesCode, error) {
 	l, err := in.LookUp(c)
 	if err != nil {
 		return nil, nil, err
 	}
-	if l != c || cd == nil {
+	if l != c || cd == nil || cd.shape.op == shBody && cd.shape.term.Op == sem.TermVar {
 		cd = in.prog.codeOf(l, k)
 	}
 	return l, cd, nil

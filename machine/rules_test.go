@@ -43,17 +43,18 @@ func (r *recorder) Report(int, string, any, string) {}
 // frame (add [] 3), the search resumes after it, and the frame after, (add v []),
 // is passed over (3 is a value): 3 + 3 is contracted, and 6 returned to the empty
 // stack. cbv.sem qualifies for environments: every closure is shown as the machine
-// holds it, t[ρ], here all in the empty environment ε (the program's, the operands'
-// expanded from it, and the contractum's, a constant).
+// holds it, t[ρ], here in the empty environment ε (the program's, and its left
+// operand's expanded from it); the literals 3 and the contracta 3 and 6 are closed, their
+// own closures (sem.Leaf), shown as they are.
 func TestRulesMachineStates(t *testing.T) {
 	var r recorder
 	rulescases.Observe(t, machine.Stage{}.Rules(), rulescases.Load(t, "cbv.sem"), "(add (add 1 2) 3)", "6", &r, &r.steps, []string{
 		"eval       (add (add 1 2) 3)[ε]  in E\n           K=[]",
-		"eval       (add 1 2)[ε]  in E\n           K=[(add [] 3[ε])]",
-		"eval       3[ε]  in E\n           K=[(add [] 3[ε])]",
-		"continue   3[ε]\n           K=[(add [] 3[ε])]",
-		"eval       6[ε]  in E\n           K=[]",
-		"continue   6[ε]\n           K=[]",
+		"eval       (add 1 2)[ε]  in E\n           K=[(add [] 3)]",
+		"eval       3  in E\n           K=[(add [] 3)]",
+		"continue   3\n           K=[(add [] 3)]",
+		"eval       6  in E\n           K=[]",
+		"continue   6\n           K=[]",
 	})
 }
 
@@ -211,9 +212,10 @@ func TestRulesContextAndLayers(t *testing.T) {
 // contractum evaluated with the stack that was under it, empty; then the application
 // as in cbv.sem, both holes values, contracted at once: beta binds x to 1 in the
 // body's environment, ρ1 (the body of (lam x x), expanded, was x under (x ↦ ·) : ε,
-// which the substitution fills), and x[ρ1] is looked up to 1[ε]. raise 2: its frame
+// which the substitution fills), and x[ρ1] is looked up to 1. raise 2: its frame
 // passed over, raise 2 in the empty stack is an answer: the machine halts (no state
-// after). Every closure is shown t[ρ], as the environment machine holds it.
+// after). Every closure is shown t[ρ], as the environment machine holds it; the
+// literal 1, closed, is its own closure (sem.Leaf), shown as it is.
 func TestRulesMachineAbortStates(t *testing.T) {
 	l := rulescases.Load(t, "exceptions.sem")
 	for _, tc := range []struct {
@@ -224,10 +226,10 @@ func TestRulesMachineAbortStates(t *testing.T) {
 		{"(handle (raise 1) (lam x x))", "1", []string{
 			"eval       (handle (raise 1) (lam x x))[ε]  in E\n           K=[]",
 			"eval       (raise 1)[ε]  in E\n           K=[(handle [] (lam x x)[ε])]",
-			"eval       (app (lam x x)[ε] 1[ε])  in E\n           K=[]",
-			"ρ1 = (x ↦ 1[ε]) : ε",
+			"eval       (app (lam x x)[ε] 1)  in E\n           K=[]",
+			"ρ1 = (x ↦ 1) : ε",
 			"eval       x[ρ1]  in E\n           K=[]",
-			"continue   1[ε]\n           K=[]",
+			"continue   1\n           K=[]",
 		}},
 		{"(raise 2)", "(raise 2)", []string{
 			"eval       (raise 2)[ε]  in E\n           K=[]",

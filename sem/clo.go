@@ -5,16 +5,17 @@ package sem
 // (its Body) under an environment (its Env). The other terms a run over environments
 // holds are constructor nodes whose children are closures (built by plugging a value
 // into a frame and by the right-hand sides), names (plain variables: the binders of
-// nodes, and variables a right-hand side makes) and plain integers nowhere but in
-// positions of integers. An environment maps a name to a closure, or to nothing: a
-// binder around the closure binds it and it is not substituted yet (a child under a
-// binder is closed by its parent's environment with the binder's name shadowed).
-// Substitution (subst t x v) is only an environment's extension: t[ρ][x := v] binds x
-// in the first place ρ shadows it, and changes nothing where ρ already gives x a
-// closure (x is not free there). A variable is looked up when a pattern meets it: the
-// environment steps (look-up, the expansion of t[ρ] into its constructor and
-// children) are not contractions, and the contractions are the substitution
-// discipline's, one for one.
+// nodes, and variables a right-hand side makes) and closed terms, which are their own
+// closures: literals (integers, atoms) and terms of ground sorts. An environment maps
+// a name to a closure, or to nothing: a binder around the closure binds it and it is
+// not substituted yet (a child under a binder is closed by its parent's environment
+// with the binder's name shadowed). Substitution (subst t x v) is only an
+// environment's extension: t[ρ][x := v] binds x in the first place ρ shadows it, and
+// changes nothing where ρ already gives x a closure (x is not free there). A variable
+// is looked up when a pattern meets it, or, a child of a closure expanded, when the
+// closure is expanded: the environment steps (look-up, the expansion of t[ρ] into its
+// constructor and children) are not contractions, and the contractions are the
+// substitution discipline's, one for one.
 //
 // Under the substitution discipline no term is a closure, and the functions here are
 // the identity (Resolve, View) or are not called (ReadBack, substClosure).
@@ -52,9 +53,10 @@ func (e *Env) Value() *Term { return e.c }
 func (e *Env) Next() *Env { return e.next }
 
 // Leaf is the closure t[env]; a variable with no environment is a name, itself, and a
-// term of a ground sort (closed: no variable occurs in it) is its own closure.
+// closed term, a literal or a term of a ground sort (no variable occurs in it), is its
+// own closure.
 func Leaf(t *Term, env *Env) *Term {
-	if env == nil && t.Op == TermVar || ground(t) {
+	if env == nil && t.Op == TermVar || literal(t) || ground(t) {
 		return t
 	}
 	c := newWithParts(t.P, TermClo)
@@ -110,14 +112,27 @@ func view(t *Term) *Term {
 
 // expand is a closure of a constructor term expanded into a node: its children are
 // the term's under the closure's environment, the names of its binders shadowed in
-// the scopes they bind (a name stays a name, an integer position a plain integer's
-// closure). The node, its arguments and the children's closures are one allocation.
+// the scopes they bind (a name stays a name). A child that needs no environment is
+// itself: a ground term or a literal, closed; and a variable the environment gives a
+// closure is that closure, looked up at once (a variable a binder around binds, or
+// free, stays a closure of its own). The node, its arguments and the closures of the
+// other children are one allocation.
 func expand(c *Term) *Term {
 	t := c.Body
-	n, leaves := newExpansion(t.P, t.Con, len(t.Args))
+	var kids [4]*Term // each child that needs no closure of its own
+	need := 0
 	for i, a := range t.Con.Args {
-		if a.Kind == ArgVar || binderArg(a) || a.Kind == ArgTerm && a.Sort.Ground {
-			n.Args[i] = t.Args[i] // a name, or a sequence of them; a ground term, its own closure
+		if i < len(kids) {
+			if kids[i] = ownChild(t, i, a, c.Env); kids[i] != nil {
+				continue
+			}
+		}
+		need++
+	}
+	n, leaves := newExpansion(t.P, t.Con, len(t.Args), need)
+	for i, a := range t.Con.Args {
+		if i < len(kids) && kids[i] != nil {
+			n.Args[i] = kids[i]
 			continue
 		}
 		env := c.Env
@@ -133,7 +148,8 @@ func expand(c *Term) *Term {
 				env = &Env{name: y, next: env}
 			}
 		}
-		l := &leaves[i]
+		l := &leaves[0]
+		leaves = leaves[1:]
 		l.P, l.Op = t.Args[i].P, TermClo
 		l.Body, l.Env = t.Args[i], env // its own parts (newExpansion)
 		n.Args[i] = l
@@ -141,17 +157,38 @@ func expand(c *Term) *Term {
 	return n
 }
 
-// newExpansion is a node of c with n arguments, its Args to fill, and room for n
+// ownChild is the child i of the constructor term t under env where it needs no
+// closure of its own (expand), else nil.
+func ownChild(t *Term, i int, a Arg, env *Env) *Term {
+	u := t.Args[i]
+	switch {
+	case a.Kind == ArgVar || binderArg(a):
+		return u // a name, or a sequence of them
+	case literal(u) || ground(u):
+		return u // closed
+	case u.Op != TermVar || len(t.Con.scope[i]) > 0:
+		return nil // a term, or a variable a binder of t may shadow
+	}
+	if e := env.find(u.Name); e != nil && e.c != nil {
+		return Resolve(e.c)
+	}
+	return nil
+}
+
+// newExpansion is a node of c with n arguments, its Args to fill, and room for k
 // closures of its children, each with its parts: one allocation up to three
 // arguments (the arities of nearly every constructor), three past that.
-func newExpansion(p Pos, c *Con, n int) (*Term, []Term) {
+func newExpansion(p Pos, c *Con, n, k int) (*Term, []Term) {
 	var t *Term
 	var leaves []Term
-	if n < len(expansions) {
-		t, leaves = expansions[n]()
-	} else {
-		t, leaves = newNode(p, c, n), make([]Term, n)
-		ps := make([]parts, n)
+	switch {
+	case k == 0:
+		t = newNode(p, c, n)
+	case n < len(expansions) && k < len(expansions[n]):
+		t, leaves = expansions[n][k]()
+	default:
+		t, leaves = newNode(p, c, n), make([]Term, k)
+		ps := make([]parts, k)
 		for i := range leaves {
 			leaves[i].parts = &ps[i]
 		}
@@ -160,24 +197,42 @@ func newExpansion(p Pos, c *Con, n int) (*Term, []Term) {
 	return t, leaves
 }
 
-// expansions allocate, by arity, a node, its arguments and its children's closures
-// with their parts at once.
-var expansions = [...]func() (*Term, []Term){
-	func() (*Term, []Term) { return &Term{}, nil },
-	func() (*Term, []Term) {
+// expansions allocate, by arity n and number k of closures (0 < k <= n <= 3), a node,
+// its arguments and k closures with their parts at once.
+var expansions = [4][4]func() (*Term, []Term){
+	1: {1: func() (*Term, []Term) {
 		x := new(expansion1)
 		x.t.Args, x.l[0].parts = x.a[:], &x.p[0]
 		return &x.t, x.l[:]
+	}},
+	2: {
+		1: func() (*Term, []Term) {
+			x := new(expansion21)
+			x.t.Args, x.l[0].parts = x.a[:], &x.p[0]
+			return &x.t, x.l[:]
+		},
+		2: func() (*Term, []Term) {
+			x := new(expansion2)
+			x.t.Args, x.l[0].parts, x.l[1].parts = x.a[:], &x.p[0], &x.p[1]
+			return &x.t, x.l[:]
+		},
 	},
-	func() (*Term, []Term) {
-		x := new(expansion2)
-		x.t.Args, x.l[0].parts, x.l[1].parts = x.a[:], &x.p[0], &x.p[1]
-		return &x.t, x.l[:]
-	},
-	func() (*Term, []Term) {
-		x := new(expansion3)
-		x.t.Args, x.l[0].parts, x.l[1].parts, x.l[2].parts = x.a[:], &x.p[0], &x.p[1], &x.p[2]
-		return &x.t, x.l[:]
+	3: {
+		1: func() (*Term, []Term) {
+			x := new(expansion31)
+			x.t.Args, x.l[0].parts = x.a[:], &x.p[0]
+			return &x.t, x.l[:]
+		},
+		2: func() (*Term, []Term) {
+			x := new(expansion32)
+			x.t.Args, x.l[0].parts, x.l[1].parts = x.a[:], &x.p[0], &x.p[1]
+			return &x.t, x.l[:]
+		},
+		3: func() (*Term, []Term) {
+			x := new(expansion3)
+			x.t.Args, x.l[0].parts, x.l[1].parts, x.l[2].parts = x.a[:], &x.p[0], &x.p[1], &x.p[2]
+			return &x.t, x.l[:]
+		},
 	},
 }
 
@@ -188,9 +243,27 @@ type (
 		l [1]Term
 		p [1]parts
 	}
+	expansion21 struct {
+		t Term
+		a [2]*Term
+		l [1]Term
+		p [1]parts
+	}
 	expansion2 struct {
 		t Term
 		a [2]*Term
+		l [2]Term
+		p [2]parts
+	}
+	expansion31 struct {
+		t Term
+		a [3]*Term
+		l [1]Term
+		p [1]parts
+	}
+	expansion32 struct {
+		t Term
+		a [3]*Term
 		l [2]Term
 		p [2]parts
 	}

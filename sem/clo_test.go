@@ -49,7 +49,7 @@ func TestViewAndResolve(t *testing.T) {
 	x := read(t, l, "(lam x x)").Args[1] // the occurrence x
 	bound := sem.Leaf(x, (*sem.Env)(nil).Bind("x", five))
 	if got := sem.Resolve(bound); got != five {
-		t.Errorf("Resolve of x[x ↦ 5]: %v, want the closure 5[ε]", got)
+		t.Errorf("Resolve of x[x ↦ 5]: %v, want the literal 5, its own closure", got)
 	}
 	shadowed := sem.Leaf(x, (*sem.Env)(nil).Bind("x", nil))
 	if got := sem.Resolve(shadowed); got != shadowed {
@@ -134,5 +134,40 @@ func TestGroundIsItsOwnClosure(t *testing.T) {
 	}
 	if got := e.ReadBack(ty); got != ty {
 		t.Errorf("a type read back: %s, want the type itself", sem.Format(got))
+	}
+}
+
+// TestExpandLooksUpChildren: an expansion of t[ρ] (by hand, from expand's rules) keeps
+// a literal child as it is, gives a variable child that ρ binds its closure at once,
+// and closes the other children by ρ: a variable ρ marks as bound by a binder around,
+// and a constructor term, are closures of their own.
+func TestExpandLooksUpChildren(t *testing.T) {
+	l := load(t, "cbn.sem")
+	two := sem.Leaf(read(t, l, "(lam z z)"), nil)
+	prog, err := l.ReadTermOf([]byte("(add x (add y 1))"), two.Body.Con.Sort, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := (*sem.Env)(nil).Bind("y", nil).Bind("x", two) // x ↦ (lam z z)[ε], y marked
+	n := sem.View(sem.Leaf(prog, env))
+	if got := n.Args[0]; got != two {
+		t.Errorf("x looked up: %s (op %v), want the closure x is bound to", sem.Format(got), got.Op)
+	}
+	inner := n.Args[1]
+	if inner.Op != sem.TermClo || inner.Body != prog.Args[1] || inner.Env != env {
+		t.Fatalf("(add y 1): op %v, want its closure under ρ", inner.Op)
+	}
+	m := sem.View(inner)
+	if got := m.Args[0]; got.Op != sem.TermClo || got.Body.Name != "y" {
+		t.Errorf("y, marked: op %v, want the closure y[ρ]", got.Op)
+	}
+	if got := m.Args[1]; got != prog.Args[1].Args[1] {
+		t.Errorf("1: %s (op %v), want the program's literal itself", sem.Format(got), got.Op)
+	}
+	// Under a binder of its own node a variable is not looked up: the binder may
+	// shadow it ((lam x x) under x ↦ ...: the body is x[(x ↦ ·) : ρ]).
+	lam := sem.View(sem.Leaf(read(t, l, "(lam x x)"), env))
+	if body := lam.Args[1]; body.Op != sem.TermClo || body.Env.Name() != "x" || body.Env.Value() != nil {
+		t.Errorf("the body of (lam x x) under x ↦ ...: op %v, want x under its binder's mark", body.Op)
 	}
 }

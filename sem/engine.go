@@ -218,21 +218,9 @@ func (e *Engine) leaf(t *Term) *Term {
 	return t
 }
 
-// intLeaf is the integer n a right-hand side builds at the position at: itself, or
-// its closure under the empty environment, the two one allocation.
-func (e *Engine) intLeaf(at Pos, n int64) *Term {
-	if !e.env {
-		return Int(at, n)
-	}
-	x := new(struct {
-		c, i Term
-		p    parts
-	})
-	x.i = Term{P: at, Op: TermInt, N: n, parts: &noParts}
-	x.c = Term{P: at, Op: TermClo, parts: &x.p}
-	x.c.Body = &x.i
-	return &x.c
-}
+// intLeaf is the integer n a right-hand side builds at the position at: under either
+// discipline itself (a literal is its own closure, Leaf).
+func (e *Engine) intLeaf(at Pos, n int64) *Term { return Int(at, n) }
 
 // take is a slice of n bindings from the engine's stack of bindings; release gives it
 // back, last taken first. In a file where a pattern reads a slot before it writes it

@@ -37,16 +37,18 @@ const isvarRules = `(language var)
 // contractions (the type Int rides along in the λ, a closure never expanded here).
 // The calculus of closures:
 //
-//  1. let: the let node expanded, its body under ρ1 = (x ↦ ·) : ε (the binder x);
-//     (let x v t) -> (subst t x v) fills x's entry: the body under ρ2 = (x ↦ 5[ε]) : ε.
-//  2. beta: the application, expanded under ρ2, its function and argument values; the
-//     function's body (add x y) under (y ↦ ·) : ρ2 (never shown), y's entry filled:
-//     ρ3 = (y ↦ 2[ρ2]) : ρ2.
-//  3. delta: (add x y)[ρ3] expanded, x looked up through ρ3 to ρ2's 5[ε], y to
-//     2[ρ2]; 5 + 2 = 7, a constant, in ε.
+//  1. let: the let node expanded, its body under ρ1 = (x ↦ ·) : ε (the binder x), the
+//     literal 5 closed, its own closure (sem.Leaf); (let x v t) -> (subst t x v) fills
+//     x's entry: the body under ρ2 = (x ↦ 5) : ε.
+//  2. beta: the application, expanded under ρ2, its function and argument values (the
+//     λ's closure, the literal 2); the function's body (add x y) under (y ↦ ·) : ρ2
+//     (never shown), y's entry filled: ρ3 = (y ↦ 2) : ρ2.
+//  3. delta: (add x y)[ρ3] expanded, its children x and y looked up as it is (an
+//     expansion looks up a variable child at once, sem.expand): x through ρ3 to ρ2's
+//     5, y to 2; 5 + 2 = 7, a constant, its own closure.
 //
 // The machine enters no frame whose hole holds a value, and every hole here holds
-// one (5[ε]; the λ and 2[ρ]; x and y, which look up to 5[ε] and 2[ρ]): each
+// one (5; the λ and 2; x and y, which look up to 5 and 2): each
 // contraction is made from the one state eval of its redex, in the empty stack, and
 // an environment is named when a state first shows it (ρ1 the let's body's, ρ2 the
 // λ's body's).
@@ -58,26 +60,24 @@ func TestRuleFileTraceEnvironments(t *testing.T) {
 	}
 	closures := head("closures") + `contraction 1: let
   ρ1 = (x ↦ ·) : ε
-  expand:    (let x 5 (app (lam y Int (add x y)) 2))[ε]  ~>  (let x 5[ε] (app (lam y Int (add x y)) 2)[ρ1])
-  decompose: []  with redex  (let x 5[ε] (app (lam y Int (add x y)) 2)[ρ1])  of kind E
-  ρ2 = (x ↦ 5[ε]) : ε
+  expand:    (let x 5 (app (lam y Int (add x y)) 2))[ε]  ~>  (let x 5 (app (lam y Int (add x y)) 2)[ρ1])
+  decompose: []  with redex  (let x 5 (app (lam y Int (add x y)) 2)[ρ1])  of kind E
+  ρ2 = (x ↦ 5) : ε
   contract:  (app (lam y Int (add x y)) 2)[ρ2]
   plug:      (app (lam y Int (add x y)) 2)[ρ2]
 
 contraction 2: beta
-  expand:    (app (lam y Int (add x y)) 2)[ρ2]  ~>  (app (lam y Int (add x y))[ρ2] 2[ρ2])
-  decompose: []  with redex  (app (lam y Int (add x y))[ρ2] 2[ρ2])  of kind E
-  ρ3 = (y ↦ 2[ρ2]) : ρ2
+  expand:    (app (lam y Int (add x y)) 2)[ρ2]  ~>  (app (lam y Int (add x y))[ρ2] 2)
+  decompose: []  with redex  (app (lam y Int (add x y))[ρ2] 2)  of kind E
+  ρ3 = (y ↦ 2) : ρ2
   contract:  (add x y)[ρ3]
   plug:      (add x y)[ρ3]
 
 contraction 3: delta
-  expand:    (add x y)[ρ3]  ~>  (add x[ρ3] y[ρ3])
-  lookup:    x[ρ3]  ~>  5[ε]
-  lookup:    y[ρ3]  ~>  2[ρ2]
-  decompose: []  with redex  (add 5[ε] 2[ρ2])  of kind E
-  contract:  7[ε]
-  plug:      7[ε]
+  expand:    (add x y)[ρ3]  ~>  (add 5 2)
+  decompose: []  with redex  (add 5 2)  of kind E
+  contract:  7
+  plug:      7
 
 
 answer     7
@@ -87,19 +87,19 @@ answer     7
              K=[]
 
 contraction 2: beta
-  ρ1 = (x ↦ 5[ε]) : ε
+  ρ1 = (x ↦ 5) : ε
   eval       (app (lam y Int (add x y)) 2)[ρ1]  in E
              K=[]
 
 contraction 3: delta
-  ρ2 = (y ↦ 2[ρ1]) : ρ1
+  ρ2 = (y ↦ 2) : ρ1
   eval       (add x y)[ρ2]  in E
              K=[]
 
 after the last contraction
-  eval       7[ε]  in E
+  eval       7  in E
              K=[]
-  continue   7[ε]
+  continue   7
              K=[]
 
 answer     7

@@ -266,10 +266,12 @@ func TestDerive(t *testing.T) {
 
 // TestTrace: trace --stage all shows every stage's own steps for a rule-defined
 // program, aligned on its contractions: (\x:Int. x + 1) 2 contracts by beta, then delta
-// (testdata/rules/cbv/beta-delta.term); the calculus of closures looks x up in the
-// second, where the machine contracts (add x 1)[ρ1] from its one state, eval in the
-// empty stack (both holes hold values, x looked up to 2[ε]: no frame entered), both
-// over closures: x bound to 2 in the body's environment, ρ1 = (x ↦ 2[ε]) : ε, by beta.
+// (testdata/rules/cbv/beta-delta.term); the calculus of closures expands (add x 1)[ρ1]
+// in the second, looking its child x up at once (to 2; the literal 1 is its own
+// closure), where the machine contracts (add x 1)[ρ1] from its one state, eval in the
+// empty stack (both holes hold values: no frame entered), both over closures: x bound
+// to 2 in the body's environment, ρ1 = (x ↦ 2) : ε, by beta (the literal 2, closed, is
+// its own closure).
 func TestTrace(t *testing.T) {
 	w, c := bench(t)
 	d := define(t, w, c, "cbv.sem")
@@ -285,8 +287,8 @@ func TestTrace(t *testing.T) {
 		"contraction 1: beta",
 		"decompose: []  with redex  (app (lam x Int (add x 1)) 2)  of kind E",
 		"contraction 2: delta",
-		"ρ1 = (x ↦ 2[ε]) : ε",
-		"lookup:    x[ρ1]  ~>  2[ε]",
+		"ρ1 = (x ↦ 2) : ε",
+		"expand:    (add x 1)[ρ1]  ~>  (add 2 1)",
 		"eval       (add x 1)[ρ1]  in E",
 		"contract:  3",
 	} {

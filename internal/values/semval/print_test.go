@@ -15,8 +15,9 @@ import (
 // TestPrinter: closures of cbn.sem (untyped: (lam x t)) printed as the stages over
 // environments hold them, each case by hand. (lam x (lam y (add x y))) expanded twice: the inner body (add x y) is under
 // (y ↦ ·) : (x ↦ ·) : ε, each environment named when first printed; x := 1 fills x's
-// entry (a copy of the chain up to it, (y ↦ ·) : (x ↦ 1[ε]) : ε, its tail defined
-// first, ρ3, since the head's definition, ρ4, refers to it). A name (a binder's variable)
+// entry (a copy of the chain up to it, (y ↦ ·) : (x ↦ 1) : ε, its tail defined
+// first, ρ3, since the head's definition, ρ4, refers to it; the literal 1 is its own
+// closure, sem.Leaf). A name (a binder's variable)
 // prints alone; an environment already named is not defined again; an item is cut at
 // its budget. A plain term (the substitution discipline's) prints as sem.Format does.
 func TestPrinter(t *testing.T) {
@@ -42,7 +43,7 @@ func TestPrinter(t *testing.T) {
 		{outer, "(lam x (lam y (add x y))[ρ1])", []string{"ρ1 = (x ↦ ·) : ε"}},
 		{inner, "(lam y (add x y)[ρ2])", []string{"ρ2 = (y ↦ ·) : ρ1"}},
 		{body, "(add x y)[ρ2]", nil},
-		{e.Subst(body, "x", sem.Leaf(one, nil)), "(add x y)[ρ4]", []string{"ρ3 = (x ↦ 1[ε]) : ε", "ρ4 = (y ↦ ·) : ρ3"}},
+		{e.Subst(body, "x", sem.Leaf(one, nil)), "(add x y)[ρ4]", []string{"ρ3 = (x ↦ 1) : ε", "ρ4 = (y ↦ ·) : ρ3"}},
 		{sem.Leaf(lam, nil), "(lam x (lam y (add x y)))[ε]", nil},
 	} {
 		got, err := p.Closure(tc.c)
@@ -64,7 +65,8 @@ func TestPrinter(t *testing.T) {
 
 // TestPrinterShapes: a node of closures of a constructor with a shape prints by its
 // shape, as the program wrote it: ((λ (x num) x) 1) expanded is the node (app ...)
-// of two closures under ε, written (e e).
+// of the function's closure under ε and the literal 1 (closed: its own closure),
+// written (e e).
 func TestPrinterShapes(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "rules", "stlc.sem"))
 	if err != nil {
@@ -79,7 +81,7 @@ func TestPrinterShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := NewPrinter(interderive.PrintBudget{})
-	if got, err := p.Closure(sem.View(sem.Leaf(prog, nil))); got != "((λ (x num) x)[ε] 1[ε])" || err != nil {
-		t.Errorf("got %q, %v; want ((λ (x num) x)[ε] 1[ε])", got, err)
+	if got, err := p.Closure(sem.View(sem.Leaf(prog, nil))); got != "((λ (x num) x)[ε] 1)" || err != nil {
+		t.Errorf("got %q, %v; want ((λ (x num) x)[ε] 1)", got, err)
 	}
 }
