@@ -67,6 +67,9 @@ type Engine struct {
 	// nullary are the last nodes of nullary constructors built (nullaryNode), by
 	// constructor and position.
 	nullary [64]*Term
+	// built are the last skeletons of right-hand sides built, by template
+	// (skeletonBuilder).
+	built [8]builtSkeleton
 	// kept is a stage's own state for its runs (Keep), which stays with the engine
 	// from one run of the language to the next.
 	kept any

@@ -83,7 +83,23 @@ func TestSkeleton(t *testing.T) {
 			t.Errorf("%v: fails: %v, want g's failure, the first call built", d, err)
 		}
 	}
+	// A skeleton of metavariables (two's) contracted twice from the same bindings at
+	// the same position is one node; from other bindings (a 7 read again), another.
 	e := NewEngine(l, Substitution)
+	redex, _ := l.ReadTerm([]byte("(app (hd) 7)"))
+	again, _ := l.ReadTerm([]byte("(app (hd) 7)"))
+	first, err1 := e.Contract(redex, k, nil, nil)
+	second, err2 := e.Contract(redex, k, nil, nil)
+	third, err3 := e.Contract(again, k, nil, nil)
+	if err1 != nil || err2 != nil || err3 != nil {
+		t.Fatal(err1, err2, err3)
+	}
+	if first.Term != second.Term || first.Term == third.Term || Format(third.Term) != "(pair (hd) 7)" {
+		t.Errorf("two's skeleton: %p, %p from the same bindings (want one node), %p from others (want another)", first.Term, second.Term, third.Term)
+	}
+	if plan, _ := planSkeleton(l.Rules[3].RHS); l.Rules[3].Name != "fails" || plan.slots != nil {
+		t.Errorf("fails's skeleton (slots %v): want none kept, its children are calls", plan.slots)
+	}
 	hd, _ := l.Con("hd")
 	at, other := Pos{Line: 1, Col: 1}, Pos{Line: 2, Col: 1}
 	if a, b := e.nullaryNode(hd, at), e.nullaryNode(hd, at); a != b || a.P != at {

@@ -369,7 +369,7 @@ func callBuilder(p *Pattern) builder {
 // (nullaryNode).
 func conBuilder(p *Pattern) builder {
 	if plan, ok := planSkeleton(p); ok {
-		return skeletonBuilder(plan)
+		return skeletonBuilder(&plan)
 	}
 	con, args := p.Con, childBuilders(p)
 	if len(args) == 0 {
