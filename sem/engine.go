@@ -67,6 +67,8 @@ type Engine struct {
 	// nullary are the last nodes of nullary constructors built (nullaryNode), by
 	// constructor and position.
 	nullary [64]*Term
+	// numbers are the last integers built (intLeaf), by value and position.
+	numbers [64]*Term
 	// built are the last skeletons of right-hand sides built, by template
 	// (skeletonBuilder).
 	built [8]builtSkeleton
@@ -222,8 +224,18 @@ func (e *Engine) leaf(t *Term) *Term {
 }
 
 // intLeaf is the integer n a right-hand side builds at the position at: under either
-// discipline itself (a literal is its own closure, Leaf).
-func (e *Engine) intLeaf(at Pos, n int64) *Term { return Int(at, n) }
+// discipline itself (a literal is its own closure, Leaf). The run's last integers
+// built are kept by value and position (terms are immutable and shared), so that a
+// loop that computes the same numbers at one place again and again (fib's k - 1)
+// builds each once.
+func (e *Engine) intLeaf(at Pos, n int64) *Term {
+	last := &e.numbers[uint64(n)*0x9E3779B97F4A7C15>>58^uint64(at.Line*31+at.Col)%uint64(len(e.numbers))]
+	if t := *last; t != nil && t.N == n && t.P == at {
+		return t
+	}
+	*last = Int(at, n)
+	return *last
+}
 
 // take is a slice of n bindings from the engine's stack of bindings; release gives it
 // back, last taken first. In a file where a pattern reads a slot before it writes it

@@ -113,3 +113,25 @@ func TestSkeleton(t *testing.T) {
 		t.Errorf("(hd) and (tl) at %v: %s and %s, want two constructors", at, Format(a), Format(b))
 	}
 }
+
+// TestIntLeafKept: an integer a run builds again with the same value at the same
+// position is the one it built (intLeaf); another value, or another position, is
+// another term, with that value and position.
+func TestIntLeafKept(t *testing.T) {
+	l, err := Load([]byte(skeletonSem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(l, Environments)
+	at, other := Pos{Line: 3, Col: 7}, Pos{Line: 4, Col: 7}
+	a, b := e.intLeaf(at, 13), e.intLeaf(at, 13)
+	if a != b || a.Op != TermInt || a.N != 13 || a.P != at {
+		t.Errorf("13 twice at %v: %p %s and %p, want one integer 13 there", at, a, Format(a), b)
+	}
+	if c := e.intLeaf(at, 14); c == a || c.N != 14 || c.P != at {
+		t.Errorf("14 at %v: %s at %v, want a new 14 there", at, Format(c), c.P)
+	}
+	if d := e.intLeaf(other, 13); d == a || d.N != 13 || d.P != other {
+		t.Errorf("13 at %v: %s at %v, want a new 13 there", other, Format(d), d.P)
+	}
+}
