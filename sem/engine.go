@@ -64,14 +64,13 @@ type Engine struct {
 	// build a term past the memory budget. nil: none (an engine of no run).
 	watch *interderive.Limits
 	ticks int
-	// nullary are the last nodes of nullary constructors built (nullaryNode), by
-	// constructor and position.
-	nullary [64]*Term
-	// numbers are the last integers built (intLeaf), by value and position.
-	numbers [64]*Term
-	// built are the last skeletons of right-hand sides built, by template
-	// (skeletonBuilder).
-	built [8]builtSkeleton
+	// constants are the last constants built (nullaryNode, intLeaf), kept from one run
+	// to the next; built the last skeletons of right-hand sides built
+	// (skeletonBuilder), cleared at the end of a run that built one (Release). Both
+	// are made at their first use.
+	constants *constants
+	built     *builtSkeletons
+	builtUsed bool
 	// kept is a stage's own state for its runs (Keep), which stays with the engine
 	// from one run of the language to the next.
 	kept any
@@ -128,12 +127,13 @@ func NewRun(l *Language, d Discipline, opts interderive.Options) *Engine {
 
 // Release ends the run of the engine (NewRun), whose memory the next runs of its
 // language may then reuse: the run must not use the engine, nor its counter,
-// afterwards. The terms of the run are the run's: the engine holds none of them.
+// afterwards. The terms of the run are the run's: the engine holds none of them but
+// its constants, leaves that hold nothing else.
 func (e *Engine) Release() {
 	pool := e.l.engines
-	// The run's terms and counter let go; its memo's map and its functions' engine
-	// kept for the next run, cleared.
-	*e = Engine{kept: e.kept, memo: forget(e.memo), calls: e.calls.cleared()}
+	// The run's terms and counter let go; its memo's map, its functions' engine, its
+	// constants and its room for skeletons kept for the next run, cleared.
+	*e = Engine{kept: e.kept, memo: forget(e.memo), calls: e.calls.cleared(), constants: e.constants, built: e.clearedBuilt()}
 	if pool != nil {
 		pool.Put(e)
 	}
@@ -145,8 +145,33 @@ func (e *Engine) cleared() *Engine {
 	if e == nil {
 		return nil
 	}
-	*e = Engine{memo: forget(e.memo)}
+	*e = Engine{memo: forget(e.memo), constants: e.constants, built: e.clearedBuilt()}
 	return e
+}
+
+// constants are the constants an engine keeps from one run to the next (they are
+// immutable, shared, and hold nothing else): the last nodes of nullary constructors
+// built, by constructor and position (nullaryNode), and the last integers, by value
+// and position (intLeaf).
+type constants struct {
+	nullary [64]*Term
+	numbers [64]*Term
+}
+
+// consts are the engine's constants, made at their first use.
+func (e *Engine) consts() *constants {
+	if e.constants == nil {
+		e.constants = new(constants)
+	}
+	return e.constants
+}
+
+// clearedBuilt is the engine's room for skeletons, cleared if the run built one.
+func (e *Engine) clearedBuilt() *builtSkeletons {
+	if e.builtUsed {
+		*e.built = builtSkeletons{}
+	}
+	return e.built
 }
 
 // Keep keeps s, a stage's own state for a run (its machine), with the engine: a later
@@ -224,12 +249,13 @@ func (e *Engine) leaf(t *Term) *Term {
 }
 
 // intLeaf is the integer n a right-hand side builds at the position at: under either
-// discipline itself (a literal is its own closure, Leaf). The run's last integers
-// built are kept by value and position (terms are immutable and shared), so that a
+// discipline itself (a literal is its own closure, Leaf). The last integers built are
+// kept by value and position (terms are immutable and shared: constants), so that a
 // loop that computes the same numbers at one place again and again (fib's k - 1)
 // builds each once.
 func (e *Engine) intLeaf(at Pos, n int64) *Term {
-	last := &e.numbers[uint64(n)*0x9E3779B97F4A7C15>>58^uint64(at.Line*31+at.Col)%uint64(len(e.numbers))]
+	c := e.consts()
+	last := &c.numbers[uint64(n)*0x9E3779B97F4A7C15>>58^uint64(at.Line*31+at.Col)%uint64(len(c.numbers))]
 	if t := *last; t != nil && t.N == n && t.P == at {
 		return t
 	}

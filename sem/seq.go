@@ -108,12 +108,13 @@ func SeqOf(so *Sort, at Pos, elems []*Term, tail *Term) *Term {
 // sequences a contraction builds, at one position, end in one node, not one each.
 func (e *Engine) emptySeq(so *Sort, at Pos) *Term { return e.nullaryNode(so.seqNil(), at) }
 
-// nullaryNode is the node of the nullary constructor c at the position at: the run's
-// last one of c, if it was at at (terms are immutable and shared), so that a
+// nullaryNode is the node of the nullary constructor c at the position at: the last
+// one of c, if it was at at (terms are immutable and shared: constants), so that a
 // contraction that builds a constant at one position again and again (a boolean of a
 // comparison in a loop, an empty sequence) makes one node, not one each.
 func (e *Engine) nullaryNode(c *Con, at Pos) *Term {
-	last := &e.nullary[uint(c.Index*31+int(at.Line)*17+int(at.Col))%uint(len(e.nullary))]
+	n := &e.consts().nullary
+	last := &n[uint(c.Index*31+int(at.Line)*17+int(at.Col))%uint(len(n))]
 	if n := *last; n != nil && n.P == at && n.Con == c {
 		return n
 	}

@@ -73,13 +73,16 @@ func planSkeleton(p *Pattern) (plan skeletonPlan, ok bool) {
 	if !metas || len(plan.slots) > maxSkeletonSlots {
 		plan.slots = nil
 	}
-	plan.key = int(uint(p.P.Line*31+p.P.Col) % uint(len(Engine{}.built)))
+	plan.key = int(uint(p.P.Line*31+p.P.Col) % uint(len(builtSkeletons{})))
 	return plan, ok && len(plan.nodes) >= 2
 }
 
 // maxSkeletonSlots is the most metavariables of a skeleton the engine keeps the last
 // one of (builtSkeleton).
 const maxSkeletonSlots = 6
+
+// builtSkeletons are an engine's last skeletons built, by template (plan.key).
+type builtSkeletons = [8]builtSkeleton
 
 // builtSkeleton is the last skeleton of a plan an engine built: at its position, from
 // the bindings of its slots.
@@ -93,6 +96,9 @@ type builtSkeleton struct {
 // lastBuilt is the skeleton of plan at at from the bindings b that the engine built
 // last, if it did; else nil.
 func (e *Engine) lastBuilt(plan *skeletonPlan, b []*Term, at Pos) *Term {
+	if e.built == nil {
+		return nil
+	}
 	last := &e.built[plan.key]
 	if last.plan != plan || last.at != at {
 		return nil
@@ -107,6 +113,10 @@ func (e *Engine) lastBuilt(plan *skeletonPlan, b []*Term, at Pos) *Term {
 
 // keepBuilt records t as plan's last skeleton, at at from the bindings b.
 func (e *Engine) keepBuilt(plan *skeletonPlan, b []*Term, at Pos, t *Term) {
+	if e.built == nil {
+		e.built = new(builtSkeletons)
+	}
+	e.builtUsed = true
 	last := &e.built[plan.key]
 	last.plan, last.at, last.t = plan, at, t
 	for i, s := range plan.slots {
