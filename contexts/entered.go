@@ -75,6 +75,9 @@ func (a *Abort) Error() string { return fmt.Sprintf("an abort to depth %d (%s)",
 
 // Caught is the abort err carries if the call at depth d of γ catches it.
 func Caught(err error, d int) (*Abort, bool) {
+	if err == nil {
+		return nil, false // at every return of a frame: errors.As's target would escape
+	}
 	var a *Abort
 	if errors.As(err, &a) && a.Depth == d {
 		return a, true

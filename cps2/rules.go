@@ -154,6 +154,7 @@ type rulesRun struct {
 	direct int // calls made directly since the last bounce (see call)
 	// scratch is where resume plugs (sem.Scratch): a closure it holds on to is kept.
 	scratch sem.Scratch
+	context rulesContext // γ as the context of the redex under contraction (contract)
 }
 
 // rulesMaxDirect bounds the calls made directly between two bounces of the
@@ -260,28 +261,30 @@ func (r *rulesRun) resume(f *sem.Frame, n, v *sem.Term, kappa rulesCont, gamma *
 // with the continuation of the last frame it discards (the outermost continuation,
 // for an abort to the root). An answer in the empty context goes to κ (κ0 there). A
 // layer's step ends at its contraction.
+//
+// (The continuations the closures below capture are assigned once, so that Go
+// captures them by value and moves nothing to the heap at each call; γ as a context is
+// the run's own room, which Contract does not keep.)
 func (r *rulesRun) contract(c *sem.Term, k *sem.Kind, kappa rulesCont, gamma *rulesEntered) rulesStep {
 	if gamma == nil && r.ev.IsAnswer(c, k) {
-		c = r.scratch.Keep(c)
-		return r.call(func() rulesStep { return kappa(c) })
+		v := r.scratch.Keep(c)
+		return r.call(func() rulesStep { return kappa(v) })
 	}
 	var E *rulesContext
 	var ctx sem.Context // nil, the empty context, for a run that keeps no γ
 	if r.ev.track {
-		E = &rulesContext{top: gamma}
+		E = &r.context
+		*E = rulesContext{top: gamma}
 		ctx = E
 	}
 	ct, err := r.ev.Contract(c, k, ctx, r.ev.stepLayer)
 	if err != nil {
 		return r.fail(err)
 	}
-	if ct.Pop > 0 {
-		to := E.entry(ct.Pop - 1)
-		kappa, gamma = to.kappa, to.next
-	}
+	next, under := after(ct, E, kappa, gamma)
 	if r.layer {
 		out := ct.Term
-		for e := gamma; e != nil; e = e.next {
+		for e := under; e != nil; e = e.next {
 			out = sem.PlugAt(e.node, e.frame.Path, out)
 		}
 		r.answer, r.event = out, ct.Event
@@ -290,5 +293,16 @@ func (r *rulesRun) contract(c *sem.Term, k *sem.Kind, kappa rulesCont, gamma *ru
 	if err := r.ev.fuel.Contract(ct.Event); err != nil {
 		return r.fail(err)
 	}
-	return r.call(func() rulesStep { return r.eval(ct.Term, ct.Kind, kappa, gamma) })
+	return r.call(func() rulesStep { return r.eval(ct.Term, ct.Kind, next, under) })
+}
+
+// after is the continuation and the frames a contraction goes on with: κ and γ as
+// they were, or, after a context rule that discards ct.Pop frames of E, those of the
+// last frame it discards.
+func after(ct sem.Contraction, E *rulesContext, kappa rulesCont, gamma *rulesEntered) (rulesCont, *rulesEntered) {
+	if ct.Pop == 0 {
+		return kappa, gamma
+	}
+	to := E.entry(ct.Pop - 1)
+	return to.kappa, to.next
 }
