@@ -119,19 +119,21 @@ func view(t *Term) *Term {
 // other children are one allocation.
 func expand(c *Term) *Term {
 	t := c.Body
-	var kids [4]*Term // each child that needs no closure of its own
+	var room [4]*Term
+	kids := room[:0] // each child that needs no closure of its own, else nil
+	if len(t.Args) > len(room) {
+		kids = make([]*Term, 0, len(t.Args))
+	}
 	need := 0
 	for i, a := range t.Con.Args {
-		if i < len(kids) {
-			if kids[i] = ownChild(t, i, a, c.Env); kids[i] != nil {
-				continue
-			}
+		kids = append(kids, ownChild(t, i, a, c.Env))
+		if kids[i] == nil {
+			need++
 		}
-		need++
 	}
 	n, leaves := newExpansion(t.P, t.Con, len(t.Args), need)
 	for i, a := range t.Con.Args {
-		if i < len(kids) && kids[i] != nil {
+		if kids[i] != nil {
 			n.Args[i] = kids[i]
 			continue
 		}

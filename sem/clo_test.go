@@ -171,3 +171,38 @@ func TestExpandLooksUpChildren(t *testing.T) {
 		t.Errorf("the body of (lam x x) under x ↦ ...: op %v, want x under its binder's mark", body.Op)
 	}
 }
+
+// TestExpandWideNode: a constructor of six arguments, its binder the fifth, expands as
+// a narrow one does (by hand): the binder's name stays a name, the literal stays
+// itself, a variable the environment binds is its closure, and the child in the
+// binder's scope is a closure under the binder's mark.
+func TestExpandWideNode(t *testing.T) {
+	l, err := sem.Load([]byte(`(language wide)
+(sort t (variable x) (integer n) (con lam x t (bind 0 1)) (con six t t t t x t (bind 4 5)))
+(kind E v)
+(value E n)
+(value E (lam x t))
+(stuck E (six t_1 t_2 t_3 t_4 x t_5) "six")
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := sem.Leaf(read(t, l, "(lam z z)"), nil)
+	prog, err := l.ReadTermOf([]byte("(six 1 2 3 a y y)"), fn.Body.Con.Sort, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := sem.View(sem.Leaf(prog, (*sem.Env)(nil).Bind("a", fn)))
+	if got := n.Args[3]; got != fn {
+		t.Errorf("a: %s (op %v), want the closure a is bound to", sem.Format(got), got.Op)
+	}
+	if got := n.Args[4]; !sem.IsName(got) || got.Name != "y" {
+		t.Errorf("the binder: %s (op %v), want the name y", sem.Format(got), got.Op)
+	}
+	if got := n.Args[0]; got != prog.Args[0] {
+		t.Errorf("1: op %v, want the program's literal itself", got.Op)
+	}
+	if got := n.Args[5]; got.Op != sem.TermClo || got.Env.Name() != "y" || got.Env.Value() != nil {
+		t.Errorf("the body: op %v, want y under its binder's mark", got.Op)
+	}
+}

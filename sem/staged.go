@@ -365,7 +365,7 @@ func callBuilder(p *Pattern) builder {
 
 // conBuilder compiles a constructor's template: a node of the children built, one
 // allocation for up to four of them (newNode), or with the constructors nested in it
-// (skeletonBuilder); a constant, the run's last node of it at the position
+// (skeletonBuilder); a constant, the engine's last node of it at the position
 // (nullaryNode).
 func conBuilder(p *Pattern) builder {
 	if plan, ok := planSkeleton(p); ok {
