@@ -70,12 +70,25 @@ func Check(l *Language) error {
 type checker struct {
 	l        *Language
 	e        *Engine // the engine of the checks' matches, one for them all (an engine a match costs an allocation of its size)
+	// outer and inner are the bindings of the matches of check, reused: a match
+	// inside another's (the search order's) takes inner.
+	outer, inner []*Term
 	reps     map[*Sort][]*Term
 	ints     []int64
 	atoms    map[*AtomType][]*Term // each atom type's literals the checks try: its samples, and those the patterns name
 	errs     interderive.ErrorList
 	warns    []Warning // Lint's
 	reported map[string]bool
+}
+
+// slots are n cleared bindings from *buf, which grows to hold them.
+func slots(buf *[]*Term, n int) []*Term {
+	if cap(*buf) < n {
+		*buf = make([]*Term, n)
+	}
+	b := (*buf)[:n]
+	clear(b)
+	return b
 }
 
 // formatted prints its term when a report prints it.
@@ -459,7 +472,7 @@ func (c *checker) check(t *Term, k *Kind) {
 	var rule, shaped *Rule // the first rule that contracts t; the first whose redex t is
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
-		b := make([]*Term, r.Metas)
+		b := slots(&c.outer, r.Metas)
 		if !c.e.match(r.LHS, t, b) {
 			continue
 		}
@@ -477,7 +490,7 @@ func (c *checker) check(t *Term, k *Kind) {
 	var stuck *Stuck
 	for _, i := range k.stucks.candidates(t) {
 		s := k.Stucks[i]
-		if c.e.match(s.Pat, t, make([]*Term, s.Metas)) {
+		if c.e.match(s.Pat, t, slots(&c.outer, s.Metas)) {
 			stuck = s
 			break
 		}
@@ -489,7 +502,7 @@ func (c *checker) check(t *Term, k *Kind) {
 	var entered []*Frame
 	for _, i := range k.frames.candidates(t) {
 		f := k.Frames[i]
-		b := make([]*Term, f.Metas)
+		b := slots(&c.outer, f.Metas)
 		if !c.e.match(f.Pat, t, b) {
 			continue
 		}
@@ -504,7 +517,7 @@ func (c *checker) check(t *Term, k *Kind) {
 			}
 			t2 := PlugAt(t, f.Path, v)
 			for _, e := range k.Frames[:f.Index] {
-				b2 := make([]*Term, e.Metas)
+				b2 := slots(&c.inner, e.Metas)
 				if c.e.match(e.Pat, t2, b2) && !c.e.IsValue(b2[e.HoleSlot], e.Hole) {
 					c.report(fmt.Sprint("order", e.P, f.P), e.P,
 						"the frames are not in search order: %s, with the value %s in the hole of the frame at %s, enters this earlier frame; put it after that one",
