@@ -68,17 +68,17 @@ func Check(l *Language) error {
 }
 
 type checker struct {
-	l        *Language
-	e        *Engine // the engine of the checks' matches, one for them all (an engine a match costs an allocation of its size)
+	l *Language
+	e *Engine // the engine of the checks' matches, one for them all (an engine a match costs an allocation of its size)
 	// outer and inner are the bindings of the matches of check, reused: a match
 	// inside another's (the search order's) takes inner.
 	outer, inner []*Term
-	reps     map[*Sort][]*Term
-	ints     []int64
-	atoms    map[*AtomType][]*Term // each atom type's literals the checks try: its samples, and those the patterns name
-	errs     interderive.ErrorList
-	warns    []Warning // Lint's
-	reported map[string]bool
+	reps         map[*Sort][]*Term
+	ints         []int64
+	atoms        map[*AtomType][]*Term // each atom type's literals the checks try: its samples, and those the patterns name
+	errs         interderive.ErrorList
+	warns        []Warning // Lint's
+	reported     map[string]bool
 }
 
 // slots are n cleared bindings from *buf, which grows to hold them.
