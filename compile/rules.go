@@ -85,7 +85,6 @@ type rulesInterpreter struct {
 	// and the contraction plugs in it (step, the inner layers', plugs with PlugAt).
 	scratch sem.Scratch
 	prog    *rulesProgram
-	buf     []*sem.Term // the bindings of a frame's match decided by the run
 	// verify, for the tests, asks the engine too at every decision taken before the
 	// run, and keeps the disagreements in mismatches.
 	verify     bool
@@ -340,10 +339,7 @@ func (in *rulesInterpreter) search(cd *rulesCode, c *sem.Term) (*rulesFrame, boo
 		if fr.test == yes {
 			return fr, true
 		}
-		if len(in.buf) < fr.f.Metas {
-			in.buf = make([]*sem.Term, fr.f.Metas)
-		}
-		if in.Match(fr.f.Pat, sem.View(c), in.buf[:fr.f.Metas]) && !in.IsValue(in.buf[fr.f.HoleSlot], fr.f.Hole) {
+		if in.Enters(c, fr.f) {
 			return fr, true
 		}
 	}
@@ -659,7 +655,7 @@ func (p *rulesProgram) codeOf(c *sem.Term, k *sem.Kind) *rulesCode {
 	if p.env && c.Op == sem.TermClo {
 		t = c.Body
 	}
-	if p.terms[t] { // under environments, a closure's body or a ground term (its own closure)
+	if p.terms[t] { // under environments, a closure's body or a closed term (its own closure)
 		return p.bodyCode(t, k)
 	}
 	key := rootKey{k, t.Op, t.Con}

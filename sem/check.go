@@ -68,40 +68,20 @@ func Check(l *Language) error {
 }
 
 type checker struct {
-	l *Language
-	e *Engine // the engine of the checks' matches, one for them all (an engine a match costs an allocation of its size)
-	// outer and inner are the bindings of the matches of check, reused: a match
-	// inside another's (the search order's) takes inner.
-	outer, inner []*Term
-	reps         map[*Sort][]*Term
-	ints         []int64
-	atoms        map[*AtomType][]*Term // each atom type's literals the checks try: its samples, and those the patterns name
-	errs         interderive.ErrorList
-	warns        []Warning // Lint's
-	reported     map[string]bool
-}
-
-// slots are n cleared bindings from *buf, which grows to hold them.
-func slots(buf *[]*Term, n int) []*Term {
-	if cap(*buf) < n {
-		*buf = make([]*Term, n)
-	}
-	b := (*buf)[:n]
-	clear(b)
-	return b
+	l        *Language
+	e        *Engine // the engine of the checks' matches, one for them all (an engine a match costs an allocation of its size)
+	reps     map[*Sort][]*Term
+	ints     []int64
+	atoms    map[*AtomType][]*Term // each atom type's literals the checks try: its samples, and those the patterns name
+	errs     interderive.ErrorList
+	warns    []Warning // Lint's
+	reported map[string]bool
 }
 
 // formatted prints its term when a report prints it.
 type formatted struct{ t *Term }
 
 func (f formatted) String() string { return Format(f.t) }
-
-// conditions are r's side conditions on the bindings b, as Language.Conditions reads
-// them, on the checks' engine.
-func (c *checker) conditions(r *Rule, b []*Term) bool {
-	ok, _, _ := c.e.conditions(r.Where, b, c.e.stepsIfNotValue)
-	return ok
-}
 
 // report adds a violation once per key.
 func (c *checker) report(key string, p Pos, format string, args ...any) {
@@ -472,25 +452,21 @@ func (c *checker) check(t *Term, k *Kind) {
 	var rule, shaped *Rule // the first rule that contracts t; the first whose redex t is
 	for _, i := range k.rules.candidates(t) {
 		r := k.Rules[i]
-		b := slots(&c.outer, r.Metas)
-		if !c.e.match(r.LHS, t, b) {
+		matched, holds := c.e.redexOf(r, t) // a context rule's redex counts, whatever its conditions say
+		if !matched {
 			continue
 		}
 		if shaped == nil {
 			shaped = r
 		}
-		// A context rule's conditions may use what its context binds (a delimiter's
-		// metavariables, the context it captures), which no context gives here: its
-		// redex counts, whatever its conditions say.
-		if r.Context || c.conditions(r, b) {
+		if holds {
 			rule = r
 			break
 		}
 	}
 	var stuck *Stuck
 	for _, i := range k.stucks.candidates(t) {
-		s := k.Stucks[i]
-		if c.e.match(s.Pat, t, slots(&c.outer, s.Metas)) {
+		if s := k.Stucks[i]; c.e.matches(s.Pat, t, s.Metas) {
 			stuck = s
 			break
 		}
@@ -502,11 +478,11 @@ func (c *checker) check(t *Term, k *Kind) {
 	var entered []*Frame
 	for _, i := range k.frames.candidates(t) {
 		f := k.Frames[i]
-		b := slots(&c.outer, f.Metas)
-		if !c.e.match(f.Pat, t, b) {
+		matched, holds := c.e.inFrame(f, t, true)
+		if !matched {
 			continue
 		}
-		if !c.e.IsValue(b[f.HoleSlot], f.Hole) {
+		if holds {
 			entered = append(entered, f)
 		}
 		// The search order: with a value in this frame's hole, no earlier frame
@@ -517,8 +493,7 @@ func (c *checker) check(t *Term, k *Kind) {
 			}
 			t2 := PlugAt(t, f.Path, v)
 			for _, e := range k.Frames[:f.Index] {
-				b2 := slots(&c.inner, e.Metas)
-				if c.e.match(e.Pat, t2, b2) && !c.e.IsValue(b2[e.HoleSlot], e.Hole) {
+				if c.e.Enters(t2, e) {
 					c.report(fmt.Sprint("order", e.P, f.P), e.P,
 						"the frames are not in search order: %s, with the value %s in the hole of the frame at %s, enters this earlier frame; put it after that one",
 						Format(t2), Format(v), f.P)

@@ -111,6 +111,15 @@ func NewEngine(l *Language, d Discipline) *Engine {
 // and memory budgets, which the calls of the file's functions watch too. It is the
 // memory of an engine a run of l released (Release), if there is one.
 func NewRun(l *Language, d Discipline, opts interderive.Options) *Engine {
+	e := l.pooled(d)
+	e.fuel.Start(opts)
+	e.watch = e.fuel.Limits()
+	return e
+}
+
+// pooled is an engine of l under the discipline d: one of its runs released, if there
+// is one (Release gives it back).
+func (l *Language) pooled(d Discipline) *Engine {
 	var e *Engine
 	if l.engines != nil {
 		e, _ = l.engines.Get().(*Engine)
@@ -120,10 +129,12 @@ func NewRun(l *Language, d Discipline, opts interderive.Options) *Engine {
 	}
 	e.l, e.env = l, d == Environments
 	e.buf, e.ints = e.room[:0], e.intRoom[:0]
-	e.fuel.Start(opts)
-	e.watch = e.fuel.Limits()
 	return e
 }
+
+// posKey is a number that tells positions apart, for the engine's tables of the
+// last terms it built at a position (constants, skeletons).
+func posKey(p Pos) uint { return uint(p.Line)*31 + uint(p.Col) }
 
 // Release ends the run of the engine (NewRun), whose memory the next runs of its
 // language may then reuse: the run must not use the engine, nor its counter,
@@ -255,7 +266,7 @@ func (e *Engine) leaf(t *Term) *Term {
 // builds each once.
 func (e *Engine) intLeaf(at Pos, n int64) *Term {
 	c := e.consts()
-	last := &c.numbers[uint64(n)*0x9E3779B97F4A7C15>>58^uint64(at.Line*31+at.Col)%uint64(len(c.numbers))]
+	last := &c.numbers[(uint(uint64(n)*0x9E3779B97F4A7C15>>58)^posKey(at))%uint(len(c.numbers))]
 	if t := *last; t != nil && t.N == n && t.P == at {
 		return t
 	}
@@ -450,14 +461,50 @@ func (e *Engine) frameFrom(t *Term, k *Kind, from int, nonValue bool) (*Frame, b
 			continue
 		}
 		f := k.Frames[i]
-		b := e.take(f.Metas)
-		in := e.match(f.Pat, t, b) && !(nonValue && e.IsValue(b[f.HoleSlot], f.Hole))
-		e.release(b)
-		if in {
+		if matched, holds := e.inFrame(f, t, nonValue); matched && (!nonValue || holds) {
 			return f, true
 		}
 	}
 	return nil, false
+}
+
+// inFrame matches t, expanded, against the pattern of the frame f: matched, and, if
+// it did and hole asks, holds, whether its hole holds a term that is not a value of
+// the hole's kind.
+func (e *Engine) inFrame(f *Frame, t *Term, hole bool) (matched, holds bool) {
+	b := e.take(f.Metas)
+	matched = e.match(f.Pat, t, b)
+	holds = matched && hole && !e.IsValue(b[f.HoleSlot], f.Hole)
+	e.release(b)
+	return matched, holds
+}
+
+// Enters reports whether the search enters the frame f in t (Enter's test of one
+// frame): t matches f's pattern and its hole holds a term that is not a value of the
+// hole's kind.
+func (e *Engine) Enters(t *Term, f *Frame) bool {
+	_, holds := e.inFrame(f, View(t), true)
+	return holds
+}
+
+// redexOf matches t, expanded, against the left-hand side of the rule r (matched)
+// and, if it did, reads r's side conditions as the static checks do (holds; a
+// context rule's hold whatever they say: what its context binds is no context's
+// here).
+func (e *Engine) redexOf(r *Rule, t *Term) (matched, holds bool) {
+	b := e.take(r.Metas)
+	matched = e.match(r.LHS, t, b)
+	holds = matched && (r.Context || e.staticConditions(r, b))
+	e.release(b)
+	return matched, holds
+}
+
+// staticConditions are r's side conditions on the bindings b, read as the static
+// checks read them: a step condition holds when its term is not a value of its
+// layer, taking no step (stepsIfNotValue).
+func (e *Engine) staticConditions(r *Rule, b []*Term) bool {
+	ok, _, _ := e.conditions(r.Where, b, e.stepsIfNotValue)
+	return ok
 }
 
 // Match matches t against the pattern p, filling the slots of b with the terms the

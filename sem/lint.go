@@ -172,22 +172,18 @@ func (c *checker) reaches(t *Term, k *Kind, s *Stuck) bool {
 	if e.IsValue(t, k) {
 		return false
 	}
-	for _, i := range k.frames.candidates(t) {
-		f := k.Frames[i]
-		b := make([]*Term, f.Metas)
-		if e.match(f.Pat, t, b) && !e.IsValue(b[f.HoleSlot], f.Hole) {
-			return false
-		}
+	if _, in := e.Enter(t, k, 0); in {
+		return false
 	}
 	for _, i := range k.rules.candidates(t) {
-		r := k.Rules[i]
-		b := make([]*Term, r.Metas)
-		if !r.Context && r.Layer == nil && e.match(r.LHS, t, b) && c.conditions(r, b) {
-			return false
+		if r := k.Rules[i]; !r.Context && r.Layer == nil {
+			if _, holds := e.redexOf(r, t); holds {
+				return false
+			}
 		}
 	}
 	for _, i := range k.stucks.candidates(t) {
-		if st := k.Stucks[i]; e.match(st.Pat, t, make([]*Term, st.Metas)) {
+		if st := k.Stucks[i]; e.matches(st.Pat, t, st.Metas) {
 			return st == s
 		}
 	}

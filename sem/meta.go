@@ -12,48 +12,33 @@ import (
 
 // The Language's matching functions run on a substitution engine of their own: for
 // the static checks and the tools, over the program's terms. It comes from the
-// language's engines that ended (an engine is too large to allocate at each match)
-// and goes back there, cleared.
-
-// helper is an engine for one of the Language's matching functions; Release gives it
-// back.
-func (l *Language) helper() *Engine {
-	var e *Engine
-	if l.engines != nil {
-		e, _ = l.engines.Get().(*Engine)
-	}
-	if e == nil {
-		e = new(Engine)
-	}
-	e.l, e.env = l, false
-	e.buf, e.ints = e.room[:0], e.intRoom[:0]
-	return e
-}
+// language's engines that ended (pooled: an engine is too large to allocate at each
+// match) and goes back there, cleared (Release).
 
 // IsValue reports whether t is a value of kind k (Engine.IsValue).
 func (l *Language) IsValue(t *Term, k *Kind) bool {
-	e := l.helper()
+	e := l.pooled(Substitution)
 	defer e.Release()
 	return e.IsValue(t, k)
 }
 
 // InClass reports whether t is a term of the class c (Engine.InClass).
 func (l *Language) InClass(t *Term, c *Class) bool {
-	e := l.helper()
+	e := l.pooled(Substitution)
 	defer e.Release()
 	return e.InClass(t, c)
 }
 
 // IsAnswer reports whether t is a non-value answer of kind k (Engine.IsAnswer).
 func (l *Language) IsAnswer(t *Term, k *Kind) bool {
-	e := l.helper()
+	e := l.pooled(Substitution)
 	defer e.Release()
 	return e.IsAnswer(t, k)
 }
 
 // Match matches t against the pattern p, filling the slots of b (Engine.Match).
 func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
-	e := l.helper()
+	e := l.pooled(Substitution)
 	defer e.Release()
 	return e.match(p, t, b)
 }
@@ -63,10 +48,9 @@ func (l *Language) Match(p *Pattern, t *Term, b []*Term) bool {
 // layer; a step condition holds when its term is not a value of its layer (the static
 // checks' reading, which takes no step).
 func (l *Language) Conditions(r *Rule, b []*Term) bool {
-	e := l.helper()
+	e := l.pooled(Substitution)
 	defer e.Release()
-	ok, _, _ := e.conditions(r.Where, b, e.stepsIfNotValue)
-	return ok
+	return e.staticConditions(r, b)
 }
 
 // MaxCallDepth bounds the nesting of function calls, so that a function that

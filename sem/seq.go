@@ -114,7 +114,7 @@ func (e *Engine) emptySeq(so *Sort, at Pos) *Term { return e.nullaryNode(so.seqN
 // comparison in a loop, an empty sequence) makes one node, not one each.
 func (e *Engine) nullaryNode(c *Con, at Pos) *Term {
 	n := &e.consts().nullary
-	last := &n[uint(c.Index*31+int(at.Line)*17+int(at.Col))%uint(len(n))]
+	last := &n[(uint(c.Index)*17+posKey(at))%uint(len(n))]
 	if n := *last; n != nil && n.P == at && n.Con == c {
 		return n
 	}

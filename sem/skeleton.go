@@ -73,7 +73,7 @@ func planSkeleton(p *Pattern) (plan skeletonPlan, ok bool) {
 	if !metas || len(plan.slots) > maxSkeletonSlots {
 		plan.slots = nil
 	}
-	plan.key = int(uint(p.P.Line*31+p.P.Col) % uint(len(builtSkeletons{})))
+	plan.key = int(posKey(p.P) % uint(len(builtSkeletons{})))
 	return plan, ok && len(plan.nodes) >= 2
 }
 
