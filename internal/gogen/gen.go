@@ -19,6 +19,12 @@ type gen struct {
 	fn    map[string]string
 	frame map[*sem.Frame]int // a frame's number in the frames table
 	err   error              // what the file has that the generator does not know
+	// Of the rule being written (closures.go): its metavariables bound without
+	// hiding their binder, and where its left-hand side binds its metavariables
+	// (nil outside a rule: no raw nodes).
+	open map[int]bool
+	lazy map[int]bool
+	bs   map[int]binding
 }
 
 func newGen(l *sem.Language, file string) *gen {
@@ -148,7 +154,7 @@ func rootCon(p *sem.Pattern) *sem.Con {
 	return nil
 }
 
-// dispatch emits a switch on the root of the term t over the patterns pats (in
+// dispatch emits a switch on the root of the node n over the patterns pats (in
 // order): for each constructor, the patterns with that root and those of any root,
 // in order, each by try(i); the default case, those of any root.
 func (g *gen) dispatch(e *emitter, pats []*sem.Pattern, try func(i int)) {
@@ -164,7 +170,7 @@ func (g *gen) dispatch(e *emitter, pats []*sem.Pattern, try func(i int)) {
 		}
 	}
 	if len(cons) > 0 {
-		e.p("switch t.Tag {")
+		e.p("switch n.t.Tag {")
 		for _, c := range cons {
 			e.p("case %s:", g.con[c.Index])
 			for i, p := range pats {

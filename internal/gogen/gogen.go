@@ -21,6 +21,7 @@ import (
 	"go/format"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/interderive/interderive/sem"
@@ -67,6 +68,7 @@ func Generate(l *sem.Language, file string) (map[string][]byte, error) {
 	files := []struct{ name, doc, body string }{
 		{"terms.go", "// The terms of " + l.Name + ": constructors as small integers, an s-expression reader and a printer,\n// capture-avoiding substitution on the declared binders.\n\n", terms},
 		{"engine.go", "", g.text("engine")},
+		{"env.go", "", g.text("env")},
 		{"match.go", "", g.matchFile()},
 		{"main.go", "", g.text("main")},
 	}
@@ -102,6 +104,8 @@ func (g *gen) text(name string) string {
 		panic(err) // embedded: present
 	}
 	s := strings.ReplaceAll(string(b), "{{LANG}}", g.l.Name)
+	s = strings.ReplaceAll(s, "{{ENVIRONMENTS}}", strconv.FormatBool(g.l.Discipline() == sem.Environments))
+	s = strings.ReplaceAll(s, "{{MAXKIDS}}", strconv.Itoa(max(1, maxArity(g.l))))
 	return strings.ReplaceAll(s, "{{FILE}}", g.file)
 }
 

@@ -14,42 +14,86 @@ import (
 // right-hand side becomes the expression that builds it, its calls and prims hoisted
 // into statements before it, in the order the engine evaluates them.
 
-// match emits the tests that term expression x matches p, binding its metavariables
-// when bind is set; fail is the statement a mismatch runs.
-func (g *gen) match(e *emitter, p *sem.Pattern, x, fail string, bind bool) {
+// match emits the tests that x matches p, binding its metavariables when bind is
+// set; fail is the statement a mismatch runs. At the root (root set) x is a *node,
+// below it a Val; a child is taken (kid: looked up, under the environment less the
+// names its binders hide) only where the pattern tests or binds it.
+func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string, bind bool) {
+	t := x + ".t"
+	val := x
+	if root {
+		val = x + ".val()"
+	}
 	switch p.Kind {
 	case sem.PatHole:
 		if bind {
-			e.p("s%d = %s", p.Slot, x)
+			e.p("s%d = %s", p.Slot, val)
 		}
 	case sem.PatInt:
-		e.p("if %s.Tag != tagInt || %s.N != %d { %s }", x, x, p.N, fail)
+		e.p("if %s.Tag != tagInt || %s.N != %d { %s }", t, t, p.N, fail)
 	case sem.PatAtom:
-		e.p("if !(%s) { %s }", g.atomTest(x, p.Atom, p.Val), fail)
+		e.p("if !(%s) { %s }", g.atomTest(t, p.Atom, p.Val), fail)
 	case sem.PatMeta:
 		switch ms := p.Sort; ms.Kind {
 		case sem.MetaVar:
-			e.p("if %s.Tag != tagVar { %s }", x, fail)
+			e.p("if %s.Tag != tagVar { %s }", t, fail)
 		case sem.MetaAtom:
-			e.p("if %s.Tag != %s { %s }", x, atomTag(ms.Atom), fail)
+			e.p("if %s.Tag != %s { %s }", t, atomTag(ms.Atom), fail)
 		case sem.MetaInt:
-			e.p("if %s.Tag != tagInt { %s }", x, fail)
-		case sem.MetaValue:
-			e.p("if !r.isValue%s(%s) { %s }", g.kind[ms.ValuesOf.Index], x, fail)
-		case sem.MetaClass:
-			e.p("if !r.inClass%s(%s) { %s }", g.class[ms.Class.Index], x, fail)
+			e.p("if %s.Tag != tagInt { %s }", t, fail)
+		case sem.MetaValue, sem.MetaClass:
+			var fn string
+			if ms.Kind == sem.MetaClass {
+				fn = "inClass" + g.class[ms.Class.Index]
+			} else {
+				fn = "isValue" + g.kind[ms.ValuesOf.Index]
+			}
+			arg := x
+			if !root {
+				arg = e.tmp("n")
+				e.p("%s := nodeOf(%s)", arg, x)
+				arg = "&" + arg
+			}
+			e.p("if !r.%s(%s) { %s }", fn, arg, fail)
 		}
 		if bind {
-			e.p("s%d = %s", p.Slot, x)
+			e.p("s%d = %s", p.Slot, val)
 		}
 	case sem.PatCon:
-		e.p("if %s.Tag != %s { %s }", x, g.con[p.Con.Index], fail)
+		e.p("if %s.Tag != %s { %s }", t, g.con[p.Con.Index], fail)
 		for i, a := range p.Args {
-			g.match(e, a, fmt.Sprintf("%s.Args[%d]", x, i), fail, bind)
+			if !needsChild(a, bind) || a.Kind == sem.PatMeta && g.lazy[a.Slot] {
+				continue
+			}
+			c := e.tmp("k")
+			switch {
+			case p.Con.Args[i].Kind != sem.ArgTerm:
+				e.p("%s := Val{t: %s.Args[%d]}", c, t, i)
+			case root && a.Kind == sem.PatMeta && g.open[a.Slot]:
+				e.p("%s := %s.kidOpen(%d)", c, x, i)
+			case root:
+				e.p("%s := %s.kid(%d)", c, x, i)
+			case a.Kind == sem.PatMeta && g.open[a.Slot]:
+				e.p("%s := kidOpen(%s, %d)", c, x, i)
+			default:
+				e.p("%s := kid(%s, %d)", c, x, i)
+			}
+			g.match(e, a, c, false, fail, bind)
 		}
 	default:
 		g.fail("a pattern of kind %v cannot be matched", p.Kind)
 	}
+}
+
+// needsChild reports whether matching p tests its term or binds it.
+func needsChild(p *sem.Pattern, bind bool) bool {
+	switch p.Kind {
+	case sem.PatHole:
+		return bind
+	case sem.PatMeta:
+		return bind || p.Sort.Kind != sem.MetaTerm
+	}
+	return true
 }
 
 // atomTag is the tag of an atom type's literals.
@@ -117,7 +161,7 @@ func (g *gen) intOf(e *emitter, p *sem.Pattern, undef string, bd body, depth int
 	case sem.PatMeta:
 		n := e.tmp("n")
 		ok := e.tmp("ok")
-		e.p("%s, %s := intValue(s%d)", n, ok, p.Slot)
+		e.p("%s, %s := intVal(s%d)", n, ok, p.Slot)
 		e.p("if !%s { %s }", ok, undef)
 		return n
 	case sem.PatPrim:
@@ -150,7 +194,7 @@ func (g *gen) intOf(e *emitter, p *sem.Pattern, undef string, bd body, depth int
 		t := g.call(e, p, "Pos{}", body{errRet: bd.errRet, depth: "0"}, 0)
 		n := e.tmp("n")
 		ok := e.tmp("ok")
-		e.p("%s, %s := intValue(%s)", n, ok, t)
+		e.p("%s, %s := intVal(%s)", n, ok, t)
 		e.p("if !%s { %s }", ok, undef)
 		return n
 	}
@@ -165,34 +209,61 @@ func compare(pr *sem.Prim, args []string) string {
 }
 
 // inst emits what the right-hand side p needs computed first (its calls and prims)
-// and returns the expression that builds it, at position at, depth the nesting of
-// function calls and constructors around it (sem's instantiation depth).
+// and returns the expression of the Val that builds it, at position at, depth the
+// nesting of function calls and constructors around it (sem's instantiation depth).
+// A node's child that has an environment is a closure node (term); (subst e x v)
+// extends e's environment (extend), or substitutes under the substitution discipline.
 func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) string {
 	switch p.Kind {
 	case sem.PatMeta:
 		return fmt.Sprintf("s%d", p.Slot)
 	case sem.PatInt:
-		return fmt.Sprintf("mkInt(%s, %d)", at, p.N)
+		return fmt.Sprintf("Val{t: mkInt(%s, %d)}", at, p.N)
 	case sem.PatAtom:
-		return atomLit(p.Atom, p.Val, at)
+		return "Val{t: " + atomLit(p.Atom, p.Val, at) + "}"
 	case sem.PatPrim:
 		n := g.intOf(e, p, fmt.Sprintf("err := error(undefinedPrim(%q)); %s", p.Prim.Name, bd.errRet), bd, depth)
-		return fmt.Sprintf("mkInt(%s, %s)", at, n)
+		return fmt.Sprintf("Val{t: mkInt(%s, %s)}", at, n)
 	case sem.PatSubst:
 		t := g.inst(e, p.Args[0], at, bd, depth)
 		v := g.inst(e, p.Args[2], at, bd, depth)
 		x := e.tmp("x")
-		e.p("%s := subst(%s, s%d.Name, %s)", x, t, p.Args[1].Slot, v)
+		how := "extend"
+		if p.Args[0].Kind == sem.PatMeta && g.open[p.Args[0].Slot] {
+			how = "rebind"
+		}
+		e.p("%s := r.%s(%s, s%d.t.Name, %s)", x, how, t, p.Args[1].Slot, v)
 		return x
 	case sem.PatCall:
 		return g.call(e, p, at, bd, depth)
 	case sem.PatCon:
+		if g.bs != nil && rawNode(p, g.bs) {
+			// Built from the redex's own children under its environment where the
+			// redex is a node as it stands (no hole of the machine's filled).
+			v := e.tmp("v")
+			e.p("var %s Val", v)
+			e.p("if n.kids == nil {")
+			e.p("%s = Val{t: %s, env: n.env}", v, g.rawExpr(p, g.bs, at))
+			e.p("} else {")
+			for _, m := range slotsIn(p) {
+				if g.lazy[m] {
+					e.p("s%d = n.kid(%d)", m, g.bs[m].path[0])
+				}
+			}
+			bs := g.bs
+			g.bs = nil
+			x := g.inst(e, p, at, bd, depth)
+			g.bs = bs
+			e.p("%s = %s", v, x)
+			e.p("}")
+			return v
+		}
 		args := make([]string, len(p.Args))
 		for i, a := range p.Args {
 			args[i] = g.inst(e, a, at, bd, depth+1)
 		}
 		if len(args) == 0 {
-			return fmt.Sprintf("mk0(%s, %s)", at, g.con[p.Con.Index])
+			return fmt.Sprintf("Val{t: mk0(%s, %s)}", at, g.con[p.Con.Index])
 		}
 		// The arguments into locals first: the engine builds them in order.
 		for i, a := range args {
@@ -201,8 +272,13 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 				e.p("%s := %s", v, a)
 				args[i] = v
 			}
+			if p.Con.Args[i].Kind == sem.ArgTerm {
+				args[i] = "term(" + args[i] + ")"
+			} else {
+				args[i] += ".t"
+			}
 		}
-		return fmt.Sprintf("mk%d(%s, %s, %s)", len(args), at, g.con[p.Con.Index], join(args))
+		return fmt.Sprintf("Val{t: mk%d(%s, %s, %s)}", len(args), at, g.con[p.Con.Index], join(args))
 	}
 	g.fail("a template of kind %v cannot be built", p.Kind)
 	return "nil"
@@ -259,7 +335,7 @@ func (g *gen) conditions(e *emitter, where []*sem.Cond, not string, bd body, inF
 			if a.Kind == sem.PatInt || b.Kind == sem.PatInt {
 				eq = fmt.Sprintf("intEq(%s, %s)", g.intArg(a), g.intArg(b))
 			} else {
-				eq = fmt.Sprintf("sameAtom(s%d, s%d)", a.Slot, b.Slot)
+				eq = fmt.Sprintf("sameVal(s%d, s%d)", a.Slot, b.Slot)
 			}
 			if c.Kind == sem.CondEq {
 				e.p("if !%s { %s }", eq, not)
@@ -279,14 +355,14 @@ func (g *gen) conditions(e *emitter, where []*sem.Cond, not string, bd body, inF
 		case sem.CondFresh:
 			avoid := make([]string, 0, len(c.Args)-2)
 			for _, a := range c.Args[2:] {
-				avoid = append(avoid, fmt.Sprintf("s%d", a.Slot))
+				avoid = append(avoid, fmt.Sprintf("s%d.t", a.Slot))
 			}
 			if c.Args[1].Slot < 0 { // (fresh x_k T ...): named like its metavariable
-				e.p("s%d = mkVar(%s, freshName(%s))", c.Args[0].Slot, posLit(c.P), join(append([]string{strconv.Quote(c.Args[1].Meta)}, avoid...)))
+				e.p("s%d = Val{t: mkVar(%s, freshName(%s))}", c.Args[0].Slot, posLit(c.P), join(append([]string{strconv.Quote(c.Args[1].Meta)}, avoid...)))
 				break
 			}
-			base := fmt.Sprintf("s%d", c.Args[1].Slot)
-			e.p("s%d = mkVar(%s.P, freshName(%s))", c.Args[0].Slot, base, join(append([]string{base + ".Name"}, avoid...)))
+			base := fmt.Sprintf("s%d.t", c.Args[1].Slot)
+			e.p("s%d = Val{t: mkVar(%s.P, freshName(%s))}", c.Args[0].Slot, base, join(append([]string{base + ".Name"}, avoid...)))
 		case sem.CondMatch:
 			// The term is built at the condition's place in the rule file, from
 			// scratch (depth 0), then matched, binding the pattern's metavariables.
@@ -297,14 +373,14 @@ func (g *gen) conditions(e *emitter, where []*sem.Cond, not string, bd body, inF
 			x := g.inst(e, c.Args[1], posLit(c.P), body{errRet: errRet, depth: "0"}, 0)
 			m := e.tmp("m")
 			e.p("%s := %s", m, x)
-			g.match(e, c.Args[0], m, not, true)
+			g.match(e, c.Args[0], m, false, not, true)
 		case sem.CondCall:
 			errRet := bd.errRet
 			if inFunction {
 				errRet = not
 			}
 			x := g.inst(e, c.Args[0], posLit(c.P), body{errRet: errRet, depth: "0"}, 0)
-			e.p("if !(%s.Tag == tagBool && %s.N == 1) { %s }", x, x, not)
+			e.p("if !(%s.t.Tag == tagBool && %s.t.N == 1) { %s }", x, x, not)
 		case sem.CondStep:
 			nx, ev, ok := e.tmp("next"), e.tmp("ev"), e.tmp("ok")
 			e.p("%s, %s, %s, err := step(s%d, %s)", nx, ev, ok, c.Args[0].Slot, g.kind[c.Layer.Index])
@@ -323,7 +399,7 @@ func (g *gen) intArg(p *sem.Pattern) string {
 	if p.Kind == sem.PatInt {
 		return fmt.Sprintf("mkInt(Pos{}, %d)", p.N)
 	}
-	return fmt.Sprintf("s%d", p.Slot)
+	return fmt.Sprintf("s%d.t", p.Slot)
 }
 
 // slots declares n slots, used or not.
@@ -335,7 +411,7 @@ func slots(e *emitter, n int) {
 	for i := range names {
 		names[i] = fmt.Sprintf("s%d", i)
 	}
-	e.p("var %s *Term", join(names))
+	e.p("var %s Val", join(names))
 	blanks := make([]string, n)
 	for i := range blanks {
 		blanks[i] = "_"

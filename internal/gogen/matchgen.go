@@ -92,14 +92,16 @@ func memoBit(i int, class bool) int {
 
 // memoized emits the memoized test name(t), computed by name0(t).
 func memoized(e *emitter, recv, name string, bit int) {
-	e.p("func (r *run) %s(t *Term) bool {", name)
+	e.p("func (r *run) %s(n *node) bool {", name)
 	if bit < 0 {
-		e.p("return r.%s0(t)", name)
+		e.p("return r.%s0(n)", name)
 		e.p("}")
 		return
 	}
+	e.p("if !r.memoizable(n) { return r.%s0(n) }", name)
+	e.p("t := n.t")
 	e.p("if t.memo&(1<<%d) != 0 { return t.memo&(2<<%d) != 0 }", bit, bit)
-	e.p("is := r.%s0(t)", name)
+	e.p("is := r.%s0(n)", name)
 	e.p("if is { t.memo |= 3 << %d } else { t.memo |= 1 << %d }", bit, bit)
 	e.p("return is")
 	e.p("}")
@@ -110,15 +112,15 @@ func memoized(e *emitter, recv, name string, bit int) {
 // nameI), dispatched by root.
 func (g *gen) alternatives(e *emitter, doc, name string, pats []*sem.Pattern) {
 	e.p("// %s0 is %s", name, doc)
-	e.p("func (r *run) %s0(t *Term) bool {", name)
-	g.dispatch(e, pats, func(i int) { e.p("if r.%s%d(t) { return true }", name, i+1) })
+	e.p("func (r *run) %s0(n *node) bool {", name)
+	g.dispatch(e, pats, func(i int) { e.p("if r.%s%d(n) { return true }", name, i+1) })
 	e.p("return false")
 	e.p("}")
 	e.p("")
 	for i, p := range pats {
 		e.p("// %s%d: %s", name, i+1, sem.FormatPattern(p))
-		e.p("func (r *run) %s%d(t *Term) bool {", name, i+1)
-		g.match(e, p, "t", "return false", false)
+		e.p("func (r *run) %s%d(n *node) bool {", name, i+1)
+		g.match(e, p, "n", true, "return false", false)
 		e.p("return true")
 		e.p("}")
 		e.p("")
@@ -127,13 +129,13 @@ func (g *gen) alternatives(e *emitter, doc, name string, pats []*sem.Pattern) {
 
 func (g *gen) values(e *emitter, k *sem.Kind) {
 	name := "isValue" + g.kind[k.Index]
-	e.p("// %s reports whether t is a value of kind %s (memoized on t).", name, k.Name)
+	e.p("// %s reports whether n is a value of kind %s (memoized on its term where it may be).", name, k.Name)
 	memoized(e, "r", name, memoBit(k.Index, false))
 	pats := make([]*sem.Pattern, len(k.Values))
 	for i, v := range k.Values {
 		pats[i] = v.Pat
 	}
-	g.alternatives(e, "whether t matches one of the value patterns of "+k.Name+".", name, pats)
+	g.alternatives(e, "whether n matches one of the value patterns of "+k.Name+".", name, pats)
 }
 
 func (g *gen) answers(e *emitter, k *sem.Kind) {
@@ -142,17 +144,17 @@ func (g *gen) answers(e *emitter, k *sem.Kind) {
 	for i, v := range k.Answers {
 		pats[i] = v.Pat
 	}
-	e.p("// %s reports whether t is a non-value answer of kind %s.", name, k.Name)
-	e.p("func (r *run) %s(t *Term) bool { return r.%s0(t) }", name, name)
+	e.p("// %s reports whether n is a non-value answer of kind %s.", name, k.Name)
+	e.p("func (r *run) %s(n *node) bool { return r.%s0(n) }", name, name)
 	e.p("")
-	g.alternatives(e, "whether t matches one of the answer patterns of "+k.Name+".", name, pats)
+	g.alternatives(e, "whether n matches one of the answer patterns of "+k.Name+".", name, pats)
 }
 
 func (g *gen) classCode(e *emitter, c *sem.Class) {
 	name := "inClass" + g.class[c.Index]
-	e.p("// %s reports whether t is a term of class %s (memoized on t).", name, c.Name)
+	e.p("// %s reports whether n is a term of class %s (memoized on its term where it may be).", name, c.Name)
 	memoized(e, "r", name, memoBit(c.Index, true))
-	g.alternatives(e, "whether t matches one of the alternatives of class "+c.Name+".", name, c.Alts)
+	g.alternatives(e, "whether n matches one of the alternatives of class "+c.Name+".", name, c.Alts)
 }
 
 func (g *gen) frames(e *emitter, k *sem.Kind) {
@@ -162,18 +164,18 @@ func (g *gen) frames(e *emitter, k *sem.Kind) {
 		pats[i] = f.Pat
 	}
 	e.p("// %s is the first frame of kind %s, from index from on in the search order,", name, k.Name)
-	e.p("// that t matches (its number in frames), -1 if none: the elementary decomposition.")
-	e.p("func (r *run) %s(t *Term, from int) int {", name)
+	e.p("// that n matches (its number in frames), -1 if none: the elementary decomposition.")
+	e.p("func (r *run) %s(n *node, from int) int {", name)
 	g.dispatch(e, pats, func(i int) {
-		e.p("if from <= %d && r.frame%d(t) { return %d }", i, g.frame[k.Frames[i]], g.frame[k.Frames[i]])
+		e.p("if from <= %d && r.frame%d(n) { return %d }", i, g.frame[k.Frames[i]], g.frame[k.Frames[i]])
 	})
 	e.p("return -1")
 	e.p("}")
 	e.p("")
 	for _, f := range k.Frames {
 		e.p("// frame%d: %s", g.frame[f], sem.FormatFrame(f.Pat))
-		e.p("func (r *run) frame%d(t *Term) bool {", g.frame[f])
-		g.match(e, f.Pat, "t", "return false", false)
+		e.p("func (r *run) frame%d(n *node) bool {", g.frame[f])
+		g.match(e, f.Pat, "n", true, "return false", false)
 		e.p("return true")
 		e.p("}")
 		e.p("")
@@ -196,21 +198,21 @@ func (g *gen) rules(e *emitter, k *sem.Kind) {
 	for i, r := range k.Rules {
 		pats[i] = r.LHS
 	}
-	e.p("// %s contracts the potential redex t of kind %s in the context E: the first rule", name, k.Name)
+	e.p("// %s contracts the potential redex n of kind %s in the context E: the first rule", name, k.Name)
 	e.p("// whose left-hand side matches, whose context fits and whose conditions hold. If none")
 	e.p("// does, a declared stuck shape is the program's run-time error, anything else a stuck run.")
-	e.p("func (r *run) %s(t *Term, E context, step layerStep) (contraction, error) {", name)
+	e.p("func (r *run) %s(n *node, E context, step layerStep) (contraction, error) {", name)
 	g.dispatch(e, pats, func(i int) {
-		e.p("if c, ok, err := r.%s(t, E, step); ok || err != nil { return c, err }", g.ruleName(k.Rules[i]))
+		e.p("if c, ok, err := r.%s(n, E, step); ok || err != nil { return c, err }", g.ruleName(k.Rules[i]))
 	})
 	spats := make([]*sem.Pattern, len(k.Stucks))
 	for i, s := range k.Stucks {
 		spats[i] = s.Pat
 	}
 	g.dispatch(e, spats, func(i int) {
-		e.p("if r.stuck%s%d(t) { return contraction{}, &runtimeError{p: t.P, reason: %q, term: short(t)} }", g.kind[k.Index], i+1, k.Stucks[i].Reason)
+		e.p("if r.stuck%s%d(n) { return contraction{}, &runtimeError{p: n.t.P, reason: %q, term: shortVal(n.val())} }", g.kind[k.Index], i+1, k.Stucks[i].Reason)
 	})
-	e.p("return contraction{}, &stuckError{reason: \"no rule applies\", term: short(t)}")
+	e.p("return contraction{}, &stuckError{reason: \"no rule applies\", term: shortVal(n.val())}")
 	e.p("}")
 	e.p("")
 	for _, r := range k.Rules {
@@ -218,8 +220,8 @@ func (g *gen) rules(e *emitter, k *sem.Kind) {
 	}
 	for i, s := range k.Stucks {
 		e.p("// stuck%s%d: %s, %q", g.kind[k.Index], i+1, sem.FormatPattern(s.Pat), s.Reason)
-		e.p("func (r *run) stuck%s%d(t *Term) bool {", g.kind[k.Index], i+1)
-		g.match(e, s.Pat, "t", "return false", false)
+		e.p("func (r *run) stuck%s%d(n *node) bool {", g.kind[k.Index], i+1)
+		g.match(e, s.Pat, "n", true, "return false", false)
 		e.p("return true")
 		e.p("}")
 		e.p("")
@@ -231,11 +233,14 @@ func (g *gen) rule(e *emitter, r *sem.Rule) {
 	e.tmps = 0
 	not := "return contraction{}, false, nil"
 	e.p("// %s is rule %s: %s -> %s.", g.ruleName(r), r.Name, sem.FormatPattern(r.LHS), sem.FormatPattern(r.RHS))
-	e.p("func (r *run) %s(t *Term, E context, step layerStep) (contraction, bool, error) {", g.ruleName(r))
+	e.p("func (r *run) %s(n *node, E context, step layerStep) (contraction, bool, error) {", g.ruleName(r))
+	g.open, g.bs = openSlots(r), bindings(r.LHS)
+	g.lazy = lazySlots(r, g.bs)
+	defer func() { g.open, g.lazy, g.bs = nil, nil, nil }()
 	slots(e, r.Metas)
-	g.match(e, r.LHS, "t", not, true)
+	g.match(e, r.LHS, "n", true, not, true)
 	e.p("out := contraction{kind: %s}", g.kind[r.Kind.Index])
-	e.p("at := t.P")
+	e.p("at := n.t.P")
 	e.p("_ = at")
 	if r.Context {
 		e.p("depth := 0")
@@ -245,9 +250,10 @@ func (g *gen) rule(e *emitter, r *sem.Rule) {
 		} else {
 			e.p("delimiters:")
 			e.p("for i := 0; i < depth; i++ {")
-			e.p("f, ft := E.frame(i)")
+			e.p("f, ftv := E.frame(i)")
+			e.p("ft := &ftv")
 			e.p("if !pathEqual(frames[f].path, %s) { continue }", intsLit(r.DelimiterPath))
-			g.match(e, r.Delimiter, "ft", "continue delimiters", true)
+			g.match(e, r.Delimiter, "ft", true, "continue delimiters", true)
 			e.p("out.pop = i + 1")
 			e.p("break")
 			e.p("}")
@@ -260,9 +266,9 @@ func (g *gen) rule(e *emitter, r *sem.Rule) {
 		} else {
 			e.p("out.kind = frames[f].kind")
 		}
-		e.p("at = ft.P")
+		e.p("at = ft.t.P")
 	}
-	bd := body{errRet: "return contraction{}, false, ruleError(" + strconv.Quote(r.Name) + ", t, err)", depth: "0"}
+	bd := body{errRet: "return contraction{}, false, ruleError(" + strconv.Quote(r.Name) + ", n.val(), err)", depth: "0"}
 	if r.Layer != nil {
 		e.p("inner := \"\"")
 	}
@@ -289,29 +295,29 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 	}
 	decl := join(params)
 	if decl != "" {
-		decl += " *Term, "
+		decl += " Val, "
 	}
 	e.p("// %s is function %s: the first clause that applies gives the result.", name, f.Name)
-	e.p("func (r *run) %s(%sat Pos, depth int) (*Term, error) {", name, decl)
-	e.p("if depth > maxCallDepth { return nil, newFunctionError(%q, Pos{%d, %d}, []*Term{%s}, maxCallDepth) }", f.Name, f.P.Line, f.P.Col, join(params))
+	e.p("func (r *run) %s(%sat Pos, depth int) (Val, error) {", name, decl)
+	e.p("if depth > maxCallDepth { return Val{}, newFunctionError(%q, Pos{%d, %d}, []Val{%s}, maxCallDepth) }", f.Name, f.P.Line, f.P.Col, join(params))
 	args := join(append(append([]string{}, params...), "at", "depth"))
 	for i := range f.Clauses {
 		e.p("if t, ok, err := r.%s%d(%s); ok || err != nil { return t, err }", name, i+1, args)
 	}
-	e.p("return nil, newFunctionError(%q, Pos{%d, %d}, []*Term{%s}, 0)", f.Name, f.P.Line, f.P.Col, join(params))
+	e.p("return Val{}, newFunctionError(%q, Pos{%d, %d}, []Val{%s}, 0)", f.Name, f.P.Line, f.P.Col, join(params))
 	e.p("}")
 	e.p("")
 	for i, c := range f.Clauses {
 		e.tmps = 0
 		e.p("// %s%d is a clause of %s.", name, i+1, f.Name)
-		e.p("func (r *run) %s%d(%sat Pos, depth int) (*Term, bool, error) {", name, i+1, decl)
+		e.p("func (r *run) %s%d(%sat Pos, depth int) (Val, bool, error) {", name, i+1, decl)
 		slots(e, c.Metas)
-		not := "return nil, false, nil"
+		not := "return Val{}, false, nil"
 		for j, a := range c.Args {
-			g.match(e, a, params[j], not, true)
+			g.match(e, a, params[j], false, not, true)
 		}
 		g.conditions(e, c.Where, not, body{errRet: not, depth: "(depth+1)"}, true)
-		x := g.inst(e, c.RHS, "at", body{errRet: "return nil, false, err", depth: "(depth+1)"}, 0)
+		x := g.inst(e, c.RHS, "at", body{errRet: "return Val{}, false, err", depth: "(depth+1)"}, 0)
 		e.p("return %s, true, nil", x)
 		e.p("}")
 		e.p("")
@@ -322,10 +328,10 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 // function that switches on the kind to the kind's own.
 func (g *gen) byKind(e *emitter) {
 	for i, d := range []struct{ doc, sig, call, none string }{
-		{"isValue reports whether t is a value of kind k.", "isValue(t *Term, k int) bool", "isValue%s(t)", "false"},
-		{"isAnswer reports whether t is a non-value answer of kind k.", "isAnswer(t *Term, k int) bool", "isAnswer%s(t)", "false"},
-		{"findFrame is the first frame of kind k from index from on that t matches, -1 if none.", "findFrame(t *Term, k int, from int) int", "findFrame%s(t, from)", "-1"},
-		{"contract contracts the potential redex t of kind k in the context E.", "contract(t *Term, k int, E context, step layerStep) (contraction, error)", "contract%s(t, E, step)", `contraction{}, &stuckError{reason: "no kind"}`},
+		{"isValue reports whether n is a value of kind k.", "isValue(n *node, k int) bool", "isValue%s(n)", "false"},
+		{"isAnswer reports whether n is a non-value answer of kind k.", "isAnswer(n *node, k int) bool", "isAnswer%s(n)", "false"},
+		{"findFrame is the first frame of kind k from index from on that n matches, -1 if none.", "findFrame(n *node, k int, from int) int", "findFrame%s(n, from)", "-1"},
+		{"contract contracts the potential redex n of kind k in the context E.", "contract(n *node, k int, E context, step layerStep) (contraction, error)", "contract%s(n, E, step)", `contraction{}, &stuckError{reason: "no kind"}`},
 	} {
 		if i > 0 {
 			e.p("")

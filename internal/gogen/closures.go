@@ -1,0 +1,242 @@
+package gogen
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/interderive/interderive/sem"
+)
+
+// What the generator learns of a rule, statically, to build its contractum over
+// closures with the fewest environments and closure nodes (env.go): which
+// metavariables need no binder hidden (open), and which nodes of the right-hand side
+// can be built from the redex's own subterms under the redex's environment (raw).
+
+// binding is where a rule's left-hand side binds a metavariable: the path of
+// arguments from the root, and the binder metavariables (slots) in scope at each step.
+type binding struct {
+	path    []int
+	binders [][]int // binders[d]: the slots of the binders in scope of step d
+	ok      bool    // every binder in scope along the path is a binder metavariable
+}
+
+// bindings are the positions of the metavariables a pattern binds, through
+// constructors only (a metavariable's first position).
+func bindings(p *sem.Pattern) map[int]binding {
+	out := map[int]binding{}
+	var walk func(p *sem.Pattern, path []int, binders [][]int, ok bool)
+	walk = func(p *sem.Pattern, path []int, binders [][]int, ok bool) {
+		switch p.Kind {
+		case sem.PatMeta:
+			if _, seen := out[p.Slot]; !seen {
+				out[p.Slot] = binding{path: path, binders: binders, ok: ok}
+			}
+		case sem.PatCon:
+			for i, a := range p.Args {
+				var bs []int
+				good := ok
+				for _, b := range p.Con.BindersOf(i) {
+					if q := p.Args[b]; q.Kind == sem.PatMeta && q.Sort.Kind == sem.MetaVar {
+						bs = append(bs, q.Slot)
+					} else {
+						good = false
+					}
+				}
+				walk(a, append(slices.Clip(path), i), append(slices.Clip(binders), bs), good)
+			}
+		}
+	}
+	walk(p, nil, nil, true)
+	return out
+}
+
+// occurrences counts the occurrences of each slot in a rule's right-hand side and
+// conditions.
+func occurrences(r *sem.Rule) map[int]int {
+	n := map[int]int{}
+	var walk func(p *sem.Pattern)
+	walk = func(p *sem.Pattern) {
+		if p == nil {
+			return
+		}
+		if p.Kind == sem.PatMeta {
+			n[p.Slot]++
+		}
+		for _, a := range p.Args {
+			walk(a)
+		}
+	}
+	walk(r.RHS)
+	for _, c := range r.Where {
+		for _, a := range c.Args {
+			walk(a)
+		}
+	}
+	if r.Delimiter != nil {
+		walk(r.Delimiter)
+	}
+	return n
+}
+
+// openSlots are the metavariables of r bound under exactly one binder x and used
+// once, as (subst e x v) with that x: the binder need not be hidden in e's
+// environment, since the substitution binds x in front of it at once (rebind).
+func openSlots(r *sem.Rule) map[int]bool {
+	open := map[int]bool{}
+	if r.Context || r.Layer != nil {
+		return open
+	}
+	bs, uses := bindings(r.LHS), occurrences(r)
+	r.RHS.Walk(func(p *sem.Pattern) {
+		if p.Kind != sem.PatSubst || p.Args[0].Kind != sem.PatMeta || p.Args[1].Kind != sem.PatMeta {
+			return
+		}
+		m, x := p.Args[0].Slot, p.Args[1].Slot
+		b, ok := bs[m]
+		if !ok || !b.ok || uses[m] != 1 || len(b.binders) == 0 {
+			return
+		}
+		if last := b.binders[len(b.binders)-1]; len(last) == 1 && last[0] == x {
+			open[m] = true
+		}
+	})
+	return open
+}
+
+// rawNode reports whether the right-hand side's node p can be built from the
+// redex's own subterms and put under the redex's environment, no closure node in it:
+// its leaves are literals and metavariables that the left-hand side binds through
+// constructors from the root, each under the same binder metavariables there as in p
+// (so that each of its variables means in p what it meant in the redex), and no
+// computation (call, prim, substitution) in it.
+func rawNode(p *sem.Pattern, bs map[int]binding) bool {
+	if p.Kind != sem.PatCon {
+		return false
+	}
+	good := true
+	var walk func(p *sem.Pattern, scope []int)
+	walk = func(p *sem.Pattern, scope []int) {
+		switch p.Kind {
+		case sem.PatInt, sem.PatAtom:
+		case sem.PatMeta:
+			b, ok := bs[p.Slot]
+			if !ok || !b.ok || len(b.path) != 1 {
+				good = false // only the redex's own children are its subterms as they stand
+				return
+			}
+			if p.Sort.Kind == sem.MetaVar || p.Sort.Kind == sem.MetaInt || p.Sort.Kind == sem.MetaAtom {
+				return // a name or a literal: itself anywhere
+			}
+			var lhs []int
+			for _, s := range b.binders {
+				lhs = append(lhs, s...)
+			}
+			if !sameSet(lhs, scope) {
+				good = false
+			}
+		case sem.PatCon:
+			for i, a := range p.Args {
+				inner := slices.Clip(scope)
+				for _, b := range p.Con.BindersOf(i) {
+					q := p.Args[b]
+					if q.Kind != sem.PatMeta || q.Sort.Kind != sem.MetaVar {
+						good = false
+						return
+					}
+					inner = append(inner, q.Slot)
+				}
+				if p.Con.Args[i].Kind == sem.ArgTerm || a.Kind != sem.PatMeta {
+					walk(a, inner)
+				} else if b, ok := bs[a.Slot]; !ok || len(b.path) != 1 {
+					good = false // a binder the redex does not hold (fresh)
+				}
+			}
+		default:
+			good = false
+		}
+	}
+	walk(p, nil)
+	return good
+}
+
+// sameSet reports whether two lists of slots hold the same slots.
+func sameSet(a, b []int) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// rawExpr is the Go expression that builds the raw node p (rawNode) from the
+// redex n's own children.
+func (g *gen) rawExpr(p *sem.Pattern, bs map[int]binding, at string) string {
+	switch p.Kind {
+	case sem.PatInt:
+		return fmt.Sprintf("mkInt(%s, %d)", at, p.N)
+	case sem.PatAtom:
+		return atomLit(p.Atom, p.Val, at)
+	case sem.PatMeta:
+		return fmt.Sprintf("n.t.Args[%d]", bs[p.Slot].path[0])
+	}
+	args := make([]string, len(p.Args))
+	for i, a := range p.Args {
+		args[i] = g.rawExpr(a, bs, at)
+	}
+	if len(args) == 0 {
+		return fmt.Sprintf("mk0(%s, %s)", at, g.con[p.Con.Index])
+	}
+	return fmt.Sprintf("mk%d(%s, %s, %s)", len(args), at, g.con[p.Con.Index], join(args))
+}
+
+// lazySlots are the untested metavariables of r that nothing uses, or that only raw
+// nodes use (rawNode) and that are bound at a child of the root: the match need not
+// take them (no look-up, no binder hidden), the raw nodes taking the child as it
+// stands; where the redex is not a node as it stands, the raw node's other way of
+// building takes them.
+func lazySlots(r *sem.Rule, bs map[int]binding) map[int]bool {
+	total := occurrences(r)
+	inRaw := map[int]int{}
+	var walk func(p *sem.Pattern)
+	walk = func(p *sem.Pattern) {
+		if rawNode(p, bs) {
+			p.Walk(func(q *sem.Pattern) {
+				if q.Kind == sem.PatMeta {
+					inRaw[q.Slot]++
+				}
+			})
+			return
+		}
+		for _, a := range p.Args {
+			walk(a)
+		}
+	}
+	walk(r.RHS)
+	lazy := map[int]bool{}
+	r.LHS.Walk(func(q *sem.Pattern) {
+		if q.Kind != sem.PatMeta || q.Sort.Kind != sem.MetaTerm {
+			return
+		}
+		if total[q.Slot] == 0 || inRaw[q.Slot] == total[q.Slot] && len(bs[q.Slot].path) == 1 {
+			lazy[q.Slot] = true // unused, or used by raw nodes only
+		}
+	})
+	return lazy
+}
+
+// slotsIn are the slots p's metavariables take, each once, in order.
+func slotsIn(p *sem.Pattern) []int {
+	var out []int
+	p.Walk(func(q *sem.Pattern) {
+		if q.Kind == sem.PatMeta && !slices.Contains(out, q.Slot) {
+			out = append(out, q.Slot)
+		}
+	})
+	return out
+}
