@@ -179,7 +179,7 @@ func sameSet(a, b []int) bool {
 func (g *gen) rawExpr(p *sem.Pattern, bs map[int]binding, at string) string {
 	switch p.Kind {
 	case sem.PatInt:
-		return fmt.Sprintf("mkInt(%s, %d)", at, p.N)
+		return fmt.Sprintf("r.intLeaf(%s, %d)", at, p.N)
 	case sem.PatAtom:
 		return atomLit(p.Atom, p.Val, at)
 	case sem.PatMeta:
@@ -190,7 +190,7 @@ func (g *gen) rawExpr(p *sem.Pattern, bs map[int]binding, at string) string {
 		args[i] = g.rawExpr(a, bs, at)
 	}
 	if len(args) == 0 {
-		return fmt.Sprintf("mk0(%s, %s)", at, g.con[p.Con.Index])
+		return fmt.Sprintf("r.nullary(%s, %s)", at, g.con[p.Con.Index])
 	}
 	return fmt.Sprintf("mk%d(%s, %s, %s)", len(args), at, g.con[p.Con.Index], join(args))
 }

@@ -8,8 +8,9 @@ import (
 
 // emitter accumulates Go source, with fresh local names.
 type emitter struct {
-	b    strings.Builder
-	tmps int
+	b      strings.Builder
+	tmps   int
+	labels int // the labels of inlined tests (inline)
 }
 
 // p writes one line, formatted.

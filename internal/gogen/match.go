@@ -218,12 +218,12 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 	case sem.PatMeta:
 		return fmt.Sprintf("s%d", p.Slot)
 	case sem.PatInt:
-		return fmt.Sprintf("Val{t: mkInt(%s, %d)}", at, p.N)
+		return fmt.Sprintf("Val{t: r.intLeaf(%s, %d)}", at, p.N)
 	case sem.PatAtom:
 		return "Val{t: " + atomLit(p.Atom, p.Val, at) + "}"
 	case sem.PatPrim:
 		n := g.intOf(e, p, fmt.Sprintf("err := error(undefinedPrim(%q)); %s", p.Prim.Name, bd.errRet), bd, depth)
-		return fmt.Sprintf("Val{t: mkInt(%s, %s)}", at, n)
+		return fmt.Sprintf("Val{t: r.intLeaf(%s, %s)}", at, n)
 	case sem.PatSubst:
 		t := g.inst(e, p.Args[0], at, bd, depth)
 		v := g.inst(e, p.Args[2], at, bd, depth)
@@ -263,7 +263,7 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 			args[i] = g.inst(e, a, at, bd, depth+1)
 		}
 		if len(args) == 0 {
-			return fmt.Sprintf("Val{t: mk0(%s, %s)}", at, g.con[p.Con.Index])
+			return fmt.Sprintf("Val{t: r.nullary(%s, %s)}", at, g.con[p.Con.Index])
 		}
 		// The arguments into locals first: the engine builds them in order.
 		for i, a := range args {

@@ -3,6 +3,7 @@ package gogen
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/interderive/interderive/sem"
 )
@@ -113,17 +114,29 @@ func memoized(e *emitter, recv, name string, bit int) {
 func (g *gen) alternatives(e *emitter, doc, name string, pats []*sem.Pattern) {
 	e.p("// %s0 is %s", name, doc)
 	e.p("func (r *run) %s0(n *node) bool {", name)
-	g.dispatch(e, pats, func(i int) { e.p("if r.%s%d(n) { return true }", name, i+1) })
+	g.dispatch(e, pats, func(i int) { g.inline(e, pats[i], "return true") })
 	e.p("return false")
 	e.p("}")
 	e.p("")
-	for i, p := range pats {
-		e.p("// %s%d: %s", name, i+1, sem.FormatPattern(p))
-		e.p("func (r *run) %s%d(n *node) bool {", name, i+1)
-		g.match(e, p, "n", true, "return false", false)
-		e.p("return true")
-		e.p("}")
-		e.p("")
+}
+
+// inline emits the test that n matches p, in place, and then the statement then:
+// a block that jumps past itself where n does not match (no call, so that a test of
+// a few patterns is one function's code).
+func (g *gen) inline(e *emitter, p *sem.Pattern, then string) {
+	e.labels++
+	l := fmt.Sprintf("no%d", e.labels)
+	sub := &emitter{tmps: e.tmps, labels: e.labels}
+	g.match(sub, p, "n", true, "goto "+l, false)
+	e.tmps, e.labels = sub.tmps, sub.labels
+	e.p("// %s", sem.FormatPattern(p))
+	e.p("{")
+	e.b.WriteString(sub.b.String())
+	e.p("%s", then)
+	e.p("}")
+	if strings.Contains(sub.b.String(), "goto "+l+" ") {
+		e.p("%s:", l)
+		e.p(";")
 	}
 }
 
@@ -167,19 +180,13 @@ func (g *gen) frames(e *emitter, k *sem.Kind) {
 	e.p("// that n matches (its number in frames), -1 if none: the elementary decomposition.")
 	e.p("func (r *run) %s(n *node, from int) int {", name)
 	g.dispatch(e, pats, func(i int) {
-		e.p("if from <= %d && r.frame%d(n) { return %d }", i, g.frame[k.Frames[i]], g.frame[k.Frames[i]])
+		e.p("if from <= %d {", i)
+		g.inline(e, pats[i], fmt.Sprintf("return %d // frame %s", g.frame[k.Frames[i]], sem.FormatFrame(k.Frames[i].Pat)))
+		e.p("}")
 	})
 	e.p("return -1")
 	e.p("}")
 	e.p("")
-	for _, f := range k.Frames {
-		e.p("// frame%d: %s", g.frame[f], sem.FormatFrame(f.Pat))
-		e.p("func (r *run) frame%d(n *node) bool {", g.frame[f])
-		g.match(e, f.Pat, "n", true, "return false", false)
-		e.p("return true")
-		e.p("}")
-		e.p("")
-	}
 }
 
 // ruleName is the Go name of the rule numbered i in the file.
@@ -201,45 +208,37 @@ func (g *gen) rules(e *emitter, k *sem.Kind) {
 	e.p("// %s contracts the potential redex n of kind %s in the context E: the first rule", name, k.Name)
 	e.p("// whose left-hand side matches, whose context fits and whose conditions hold. If none")
 	e.p("// does, a declared stuck shape is the program's run-time error, anything else a stuck run.")
-	e.p("func (r *run) %s(n *node, E context, step layerStep) (contraction, error) {", name)
+	e.p("func (r *run) %s(n *node, E context, step layerStep, out *contraction) error {", name)
 	g.dispatch(e, pats, func(i int) {
-		e.p("if c, ok, err := r.%s(n, E, step); ok || err != nil { return c, err }", g.ruleName(k.Rules[i]))
+		e.p("if ok, err := r.%s(n, E, step, out); ok || err != nil { return err }", g.ruleName(k.Rules[i]))
 	})
 	spats := make([]*sem.Pattern, len(k.Stucks))
 	for i, s := range k.Stucks {
 		spats[i] = s.Pat
 	}
 	g.dispatch(e, spats, func(i int) {
-		e.p("if r.stuck%s%d(n) { return contraction{}, &runtimeError{p: n.t.P, reason: %q, term: shortVal(n.val())} }", g.kind[k.Index], i+1, k.Stucks[i].Reason)
+		g.inline(e, spats[i], fmt.Sprintf("return &runtimeError{p: n.t.P, reason: %q, term: shortVal(n.val())}", k.Stucks[i].Reason))
 	})
-	e.p("return contraction{}, &stuckError{reason: \"no rule applies\", term: shortVal(n.val())}")
+	e.p("return &stuckError{reason: \"no rule applies\", term: shortVal(n.val())}")
 	e.p("}")
 	e.p("")
 	for _, r := range k.Rules {
 		g.rule(e, r)
-	}
-	for i, s := range k.Stucks {
-		e.p("// stuck%s%d: %s, %q", g.kind[k.Index], i+1, sem.FormatPattern(s.Pat), s.Reason)
-		e.p("func (r *run) stuck%s%d(n *node) bool {", g.kind[k.Index], i+1)
-		g.match(e, s.Pat, "n", true, "return false", false)
-		e.p("return true")
-		e.p("}")
-		e.p("")
 	}
 }
 
 // rule emits the contraction of t by one rule: ok is false where it does not apply.
 func (g *gen) rule(e *emitter, r *sem.Rule) {
 	e.tmps = 0
-	not := "return contraction{}, false, nil"
+	not := "return false, nil"
 	e.p("// %s is rule %s: %s -> %s.", g.ruleName(r), r.Name, sem.FormatPattern(r.LHS), sem.FormatPattern(r.RHS))
-	e.p("func (r *run) %s(n *node, E context, step layerStep) (contraction, bool, error) {", g.ruleName(r))
+	e.p("func (r *run) %s(n *node, E context, step layerStep, out *contraction) (bool, error) {", g.ruleName(r))
 	g.open, g.bs = openSlots(r), bindings(r.LHS)
 	g.lazy = lazySlots(r, g.bs)
 	defer func() { g.open, g.lazy, g.bs = nil, nil, nil }()
 	slots(e, r.Metas)
 	g.match(e, r.LHS, "n", true, not, true)
-	e.p("out := contraction{kind: %s}", g.kind[r.Kind.Index])
+	e.p("*out = contraction{kind: %s}", g.kind[r.Kind.Index])
 	e.p("at := n.t.P")
 	e.p("_ = at")
 	if r.Context {
@@ -268,12 +267,12 @@ func (g *gen) rule(e *emitter, r *sem.Rule) {
 		}
 		e.p("at = ft.t.P")
 	}
-	bd := body{errRet: "return contraction{}, false, ruleError(" + strconv.Quote(r.Name) + ", n.val(), err)", depth: "0"}
+	bd := body{errRet: "return false, ruleError(" + strconv.Quote(r.Name) + ", n.val(), err)", depth: "0"}
 	if r.Layer != nil {
 		e.p("inner := \"\"")
 	}
 	// A condition's failing function is told the rule, as the right-hand side's is.
-	g.conditions(e, r.Where, not, body{errRet: "return contraction{}, false, namingRule(" + strconv.Quote(r.Name) + ", err)", depth: "0"}, false)
+	g.conditions(e, r.Where, not, body{errRet: "return false, namingRule(" + strconv.Quote(r.Name) + ", err)", depth: "0"}, false)
 	if r.Layer != nil {
 		e.p("out.event = %q + inner", r.Name+"/")
 	} else {
@@ -281,7 +280,7 @@ func (g *gen) rule(e *emitter, r *sem.Rule) {
 	}
 	x := g.inst(e, r.RHS, "at", bd, 0)
 	e.p("out.term = %s", x)
-	e.p("return out, true, nil")
+	e.p("return true, nil")
 	e.p("}")
 	e.p("")
 }
@@ -331,7 +330,7 @@ func (g *gen) byKind(e *emitter) {
 		{"isValue reports whether n is a value of kind k.", "isValue(n *node, k int) bool", "isValue%s(n)", "false"},
 		{"isAnswer reports whether n is a non-value answer of kind k.", "isAnswer(n *node, k int) bool", "isAnswer%s(n)", "false"},
 		{"findFrame is the first frame of kind k from index from on that n matches, -1 if none.", "findFrame(n *node, k int, from int) int", "findFrame%s(n, from)", "-1"},
-		{"contract contracts the potential redex n of kind k in the context E.", "contract(n *node, k int, E context, step layerStep) (contraction, error)", "contract%s(n, E, step)", `contraction{}, &stuckError{reason: "no kind"}`},
+		{"contract contracts the potential redex n of kind k in the context E, into out.", "contract(n *node, k int, E context, step layerStep, out *contraction) error", "contract%s(n, E, step, out)", `&stuckError{reason: "no kind"}`},
 	} {
 		if i > 0 {
 			e.p("")
