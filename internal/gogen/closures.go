@@ -93,7 +93,7 @@ func openSlots(r *sem.Rule) map[int]bool {
 		}
 		m, x := p.Args[0].Slot, p.Args[1].Slot
 		b, ok := bs[m]
-		if !ok || !b.ok || uses[m] != 1 || len(b.binders) == 0 {
+		if !ok || !b.ok || uses[m] != 1 || len(b.binders) == 0 || boundTwice(r.LHS, m) {
 			return
 		}
 		if last := b.binders[len(b.binders)-1]; len(last) == 1 && last[0] == x {
@@ -239,4 +239,15 @@ func slotsIn(p *sem.Pattern) []int {
 		}
 	})
 	return out
+}
+
+// boundTwice reports whether the slot occurs more than once in the pattern.
+func boundTwice(p *sem.Pattern, slot int) bool {
+	n := 0
+	p.Walk(func(q *sem.Pattern) {
+		if q.Kind == sem.PatMeta && q.Slot == slot {
+			n++
+		}
+	})
+	return n > 1
 }

@@ -70,11 +70,11 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 			case p.Con.Args[i].Kind != sem.ArgTerm:
 				e.p("%s := Val{t: %s.Args[%d]}", c, t, i)
 			case root && a.Kind == sem.PatMeta && g.open[a.Slot]:
-				e.p("%s := %s.kidOpen(%d)", c, x, i)
+				e.p("%s, o%d := %s.kidOpen(%d)", c, a.Slot, x, i)
 			case root:
 				e.p("%s := %s.kid(%d)", c, x, i)
 			case a.Kind == sem.PatMeta && g.open[a.Slot]:
-				e.p("%s := kidOpen(%s, %d)", c, x, i)
+				e.p("%s, o%d := kidOpen(%s, %d)", c, a.Slot, x, i)
 			default:
 				e.p("%s := kid(%s, %d)", c, x, i)
 			}
@@ -228,11 +228,11 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 		t := g.inst(e, p.Args[0], at, bd, depth)
 		v := g.inst(e, p.Args[2], at, bd, depth)
 		x := e.tmp("x")
-		how := "extend"
 		if p.Args[0].Kind == sem.PatMeta && g.open[p.Args[0].Slot] {
-			how = "rebind"
+			e.p("%s := r.rebind(%s, s%d.t.Name, %s, o%d)", x, t, p.Args[1].Slot, v, p.Args[0].Slot)
+		} else {
+			e.p("%s := r.extend(%s, s%d.t.Name, %s)", x, t, p.Args[1].Slot, v)
 		}
-		e.p("%s := r.%s(%s, s%d.t.Name, %s)", x, how, t, p.Args[1].Slot, v)
 		return x
 	case sem.PatCall:
 		return g.call(e, p, at, bd, depth)
