@@ -132,14 +132,14 @@ type outcome struct {
 }
 
 // runInProcess runs a program on an in-process stage.
-func runInProcess(l *sem.Language, stage, src string) outcome {
+func runInProcess(l *sem.Language, stage, src string, fuel int) outcome {
 	var o outcome
 	t, err := l.ReadTerm([]byte(src))
 	if err != nil {
 		return outcome{kind: "syntax", text: err.Error()}
 	}
 	ds, _ := sem.StageOf(inProcess[stage])
-	a, err := ds.Eval(l, t, interderive.Options{Fuel: testFuel, OnContract: func(ev string) { o.events = append(o.events, ev) }})
+	a, err := ds.Eval(l, t, interderive.Options{Fuel: fuel, OnContract: func(ev string) { o.events = append(o.events, ev) }})
 	if err == nil {
 		o.answer = sem.Format(a.Value)
 		return o
@@ -204,7 +204,7 @@ func build(t testing.TB, file string) string {
 }
 
 // runBatch runs the programs through the binary on a stage, in one invocation.
-func runBatch(t *testing.T, bin, stage string, progs []program) []outcome {
+func runBatch(t *testing.T, bin, stage string, progs []program, fuel int) []outcome {
 	t.Helper()
 	var in bytes.Buffer
 	for _, p := range progs {
@@ -212,7 +212,7 @@ func runBatch(t *testing.T, bin, stage string, progs []program) []outcome {
 	}
 	ctx, cancel := ctxpkg.WithTimeout(ctxpkg.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-batch", "-events", "-stage", stage, "-fuel", strconv.Itoa(testFuel))
+	cmd := exec.CommandContext(ctx, bin, "-batch", "-events", "-stage", stage, "-fuel", strconv.Itoa(fuel))
 	cmd.Stdin = &in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -363,12 +363,17 @@ func TestLockstep(t *testing.T) {
 // lockstep builds the package of a rule file and runs the programs on every stage,
 // comparing each outcome with the in-process stage's.
 func lockstep(t *testing.T, l *sem.Language, file string, progs []program) {
+	lockstepFuel(t, l, file, progs, testFuel)
+}
+
+// lockstepFuel is lockstep with each run's fuel.
+func lockstepFuel(t *testing.T, l *sem.Language, file string, progs []program, fuel int) {
 	bin := build(t, file)
 	runs, answers := 0, 0
 	for _, stage := range Stages {
-		got := runBatch(t, bin, stage, progs)
+		got := runBatch(t, bin, stage, progs, fuel)
 		for i, p := range progs {
-			want := runInProcess(l, stage, p.src)
+			want := runInProcess(l, stage, p.src, fuel)
 			if d := agree(want, got[i]); d != "" {
 				t.Errorf("%s on %s: %s", p.name, stage, d)
 			}
