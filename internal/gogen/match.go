@@ -71,8 +71,12 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 				e.p("%s := Val{t: %s.Args[%d]}", c, t, i)
 			case root && a.Kind == sem.PatMeta && g.open[a.Slot]:
 				e.p("%s, o%d := %s.kidOpen(%d)", c, a.Slot, x, i)
+			case root && len(p.Con.BindersOf(i)) == 0:
+				e.p("%s := %s.kidFree(%d)", c, x, i)
 			case root:
 				e.p("%s := %s.kid(%d)", c, x, i)
+			case len(p.Con.BindersOf(i)) == 0:
+				e.p("%s := kidFree(%s, %d)", c, x, i)
 			case a.Kind == sem.PatMeta && g.open[a.Slot]:
 				e.p("%s, o%d := kidOpen(%s, %d)", c, a.Slot, x, i)
 			default:
