@@ -2,16 +2,19 @@
 // derive --go): a self-contained package main, with its own go.mod and no dependency,
 // that runs a program of the calculus given as an s-expression. Its files are the
 // term representation specialised to the file's constructors with a reader and a
-// printer (terms.go), the engine every stage shares (engine.go), the file's values,
-// classes, frames, rules and functions compiled to Go switches on constructors
-// (match.go), one file per derived stage (reduction.go, closures.go, machine.go,
-// cps2.go, interp.go: each the previous one transformed, keeping its names, as the
-// in-process stages' rules.go), and the command (main.go).
+// printer (terms.go), the engine every stage shares (engine.go), the terms under
+// evaluation as closures, pairs of a subterm and an environment (env.go), the file's
+// values, classes, frames, rules and functions compiled to Go switches on
+// constructors (match.go), one file per derived stage (reduction.go, closures.go,
+// machine.go, cps2.go, interp.go: each the previous one transformed, keeping its
+// names, as the in-process stages' rules.go), and the command (main.go).
 //
-// The generated stages run every rule file by substitution: their contractions,
-// events, answers and run-time errors are those of the in-process derived stages
-// (which run the files that qualify for environments over closures: the two
-// disciplines agree contraction for contraction).
+// The generated stages run under the in-process stages' disciplines: the reduction
+// semantics by substitution, the others over closures for a file that qualifies for
+// environments (sem.Language.Discipline) and by substitution for another. Their
+// contractions, events, answers and run-time errors are those of the in-process
+// derived stages. What the generator learns of a rule statically to build its
+// contractum over closures cheaply is in closures.go.
 package gogen
 
 import (
