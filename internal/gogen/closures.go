@@ -176,7 +176,7 @@ func sameSet(a, b []int) bool {
 
 // rawExpr is the Go expression that builds the raw node p (rawNode) from the
 // redex n's own children.
-func (g *gen) rawExpr(p *sem.Pattern, bs map[int]binding, at string) string {
+func (g *gen) rawExpr(p *sem.Pattern, bs map[int]binding, at string, root *sem.Con) string {
 	switch p.Kind {
 	case sem.PatInt:
 		return fmt.Sprintf("r.intLeaf(%s, %d)", at, p.N)
@@ -187,10 +187,16 @@ func (g *gen) rawExpr(p *sem.Pattern, bs map[int]binding, at string) string {
 	}
 	args := make([]string, len(p.Args))
 	for i, a := range p.Args {
-		args[i] = g.rawExpr(a, bs, at)
+		args[i] = g.rawExpr(a, bs, at, root)
 	}
 	if len(args) == 0 {
 		return fmt.Sprintf("r.nullary(%s, %s)", at, g.con[p.Con.Index])
+	}
+	if p.Con == root {
+		// Equal to the redex itself where its children are the redex's own in place
+		// (ed.sem's letrec f x e_1 e_1, unfolded again): the redex, not a copy, so
+		// that the node built for it is built once (run.keep).
+		return fmt.Sprintf("reuse%d(n.t, %s, %s, %s)", len(args), at, g.con[p.Con.Index], join(args))
 	}
 	return fmt.Sprintf("mk%d(%s, %s, %s)", len(args), at, g.con[p.Con.Index], join(args))
 }

@@ -22,6 +22,8 @@ type gen struct {
 	// Of the rule being written (closures.go): its metavariables bound without
 	// hiding their binder, and where its left-hand side binds its metavariables
 	// (nil outside a rule: no raw nodes).
+	raws int      // the raw nodes numbered so far
+	root *sem.Con // the root constructor of the rule's left-hand side, if any
 	open map[int]bool
 	lazy map[int]bool
 	bs   map[int]binding

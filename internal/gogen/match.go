@@ -245,9 +245,12 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 			// Built from the redex's own children under its environment where the
 			// redex is a node as it stands (no hole of the machine's filled).
 			v := e.tmp("v")
+			g.raws++
 			e.p("var %s Val", v)
 			e.p("if n.kids == nil {")
-			e.p("%s = Val{t: %s, env: n.env}", v, g.rawExpr(p, g.bs, at))
+			e.p("b := r.builtFor(n.t, %d)", g.raws)
+			e.p("if b == nil { b = r.keep(n.t, %d, %s) }", g.raws, g.rawExpr(p, g.bs, at, g.root))
+			e.p("%s = Val{t: b, env: n.env}", v)
 			e.p("} else {")
 			for _, m := range slotsIn(p) {
 				if g.lazy[m] {

@@ -133,6 +133,16 @@ func (g *gen) termsFile() (string, error) {
 			}
 			e.p("return t")
 			e.p("}")
+			e.p("")
+			e.p("// reuse%d is mk%d, or u where u is that node already (a raw node equal to its redex).", n, n)
+			e.p("func reuse%d(u *Term, p Pos, c int32, %s *Term) *Term {", n, join(params))
+			conds := []string{"u.Tag == c", "u.P == p"}
+			for i := range params {
+				conds = append(conds, fmt.Sprintf("u.Args[%d] == a%d", i, i))
+			}
+			e.p("if %s { return u }", strings.Join(conds, " && "))
+			e.p("return mk%d(p, c, %s)", n, join(params))
+			e.p("}")
 		}
 		e.p("")
 	}
