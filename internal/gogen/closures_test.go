@@ -1,42 +1,25 @@
 package gogen
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/interderive/interderive/sem"
 )
 
-// TestClosureAnalyses checks, rule by rule, what the generator learns statically of a
-// rule to build its contractum over closures (closures.go), against hand readings of
-// the rules: which metavariables it takes without hiding their binder (open), which
+// TestClosureAnalyses checks, rule by rule (testdata/closures.sem), what the generator
+// learns statically of a rule to build its contractum over closures (closures.go),
+// against hand readings of the rules: which metavariables it takes without hiding their binder (open), which
 // nodes of the right-hand side it builds from the redex's own children (raw), and
 // which metavariables it need not take (lazy).
 func TestClosureAnalyses(t *testing.T) {
-	const src = `(language a)
-(sort t (variable x y f) (integer n)
-  (con lam x t (bind 0 1)) (con app t t) (con pr t t) (con sw t t) (con dr t t)
-  (con letrec x x t t (bind 0 2 3) (bind 1 2))
-  (con keep x t t (bind 0 1)) (con twice x t t (bind 0 1)) (con both x t (bind 0 1)))
-(kind E v)
-(value E n)
-(value E (lam x t))
-(value E (pr v_1 v_2))
-(frame E (app (hole) t)) (frame E (app v (hole)))
-(frame E (pr (hole) t)) (frame E (pr v (hole)))
-(frame E (sw (hole) t)) (frame E (sw v (hole)))
-(frame E (dr (hole) t))
-(rule beta E (app (lam x t) v) (subst t x v))
-(rule Letrec E (letrec f x t_1 t_2) (subst t_2 f (lam x (letrec f x t_1 t_1))))
-(rule keep E (keep x t_1 t_2) (lam x (app (lam x t_1) t_2)))
-(rule twice E (twice x t_1 t_2) (subst t_1 x (subst t_1 x t_2)))
-(rule both E (both x t) (pr (lam x t) t))
-(rule swap E (sw v_1 v_2) (pr v_2 v_1))
-(rule drop E (dr n t) n)
-(stuck E (app v_1 v_2) "not a function")
-(stuck E (dr v t) "not a number")
-`
-	l, err := sem.Load([]byte(src))
+	src, err := os.ReadFile(filepath.Join("testdata", "closures.sem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sem.Load(src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,10 +50,10 @@ var inProcess = map[string]interderive.Stage{
 // ruleFiles are the rule files of the repository, relative to root; short, two.
 func ruleFiles(t *testing.T) []string {
 	if testing.Short() {
-		return []string{"testdata/rules/cbv.sem", "gradual/rules/ed.sem", "testdata/rules/exceptions.sem"}
+		return []string{"testdata/rules/cbv.sem", "gradual/rules/ed.sem", "testdata/rules/exceptions.sem", "internal/gogen/testdata/closures.sem"}
 	}
 	var out []string
-	for _, pat := range []string{"testdata/rules/*.sem", "gradual/rules/*.sem", "testdata/gradual/rules/*.sem", "sem/testdata/*/*.sem", "internal/calculi/rules/testdata/*/*.sem"} {
+	for _, pat := range []string{"testdata/rules/*.sem", "gradual/rules/*.sem", "testdata/gradual/rules/*.sem", "sem/testdata/*/*.sem", "internal/calculi/rules/testdata/*/*.sem", "internal/gogen/testdata/*.sem"} {
 		m, err := filepath.Glob(filepath.Join(root, pat))
 		if err != nil {
 			t.Fatal(err)
@@ -448,44 +448,6 @@ var inline = []struct {
 		{"call-no-clause", "(pick 7)"},
 		{"stuck", "(pick (pick 3))"},
 		{"declared-stuck", "(test true)"},
-	}},
-	// The closures of the generated stages (env.go, closures.go): a binder the
-	// environment binds already (open, rebind), a right-hand side's node built from the
-	// redex's own children (raw) where the redex stands as it is and built of closures
-	// where the machine filled its holes, a node whose child changes its binders (no
-	// raw node), a metavariable used twice under its binder, a name substituted.
-	{"closures", `(language clo)
-(sort t (variable x y z) (integer n)
-  (con lam x t (bind 0 1)) (con app t t) (con add t t)
-  (con swp t t) (con pr t t)
-  (con keep x t t (bind 0 1)) (con twice x t t (bind 0 1)) (con ren x t (bind 0 1)))
-(kind E v)
-(value E n)
-(value E (lam x t))
-(value E (pr v_1 v_2))
-(frame E (app (hole) t)) (frame E (app v (hole)))
-(frame E (add (hole) t)) (frame E (add v (hole)))
-(frame E (swp (hole) t)) (frame E (swp v (hole)))
-(frame E (pr (hole) t)) (frame E (pr v (hole)))
-(rule beta E (app (lam x t) v) (subst t x v))
-(rule delta E (add n_1 n_2) (prim add n_1 n_2))
-(rule swap E (swp v_1 v_2) (pr v_2 v_1))
-(rule keep E (keep x t_1 t_2) (lam x (app (lam x t_1) t_2)))
-(rule twice E (twice x t_1 t_2) (subst t_1 x (subst t_1 x t_2)))
-(rule ren E (ren x t) (lam y_2 (subst t x y_2)) (where (fresh y_2 x t)))
-(stuck E (app v_1 v_2) "an application of a non-function")
-(stuck E (add v_1 v_2) "a sum of non-integers")
-`, []program{
-		{"shadowed", "(app (app (lam x (lam x x)) 1) 2)"},
-		{"outer", "(app (app (lam x (lam y (add x y))) 1) 2)"},
-		{"swap-raw", "(swp 1 2)"},
-		{"swap-filled", "(swp (add 1 1) 2)"},
-		{"swap-closure", "(app (lam z (swp (lam x z) (add z 1))) 7)"},
-		{"keep", "(app (lam x (keep x (add x 1) x)) 5)"},
-		{"keep-applied", "(app (app (lam x (keep x (add x 1) x)) 5) 0)"},
-		{"twice", "(app (lam x (twice y (add y x) 3)) 10)"},
-		{"ren", "(app (lam z (ren x (add x z))) 1)"},
-		{"ren-applied", "(app (app (lam z (ren x (add x z))) 1) 41)"},
 	}},
 	{"layered", rulescases.LayeredFlipSem, []program{
 		{"flip-h", "(pay (pair (tl) (h)) 1)"},
