@@ -225,6 +225,23 @@ func lazySlots(r *sem.Rule, bs map[int]binding) map[int]bool {
 	}
 	walk(r.RHS)
 	lazy := map[int]bool{}
+	if r.Delimiter != nil {
+		// The delimiter's own metavariables: used if the right-hand side or a
+		// condition uses them (occurrences counts the delimiter too).
+		own := map[int]int{} // a slot's occurrences as a metavariable in the delimiter
+		r.Delimiter.Walk(func(q *sem.Pattern) {
+			if q.Kind == sem.PatMeta {
+				own[q.Slot]++
+			} else if _, seen := own[q.Slot]; q.Kind == sem.PatHole && !seen {
+				own[q.Slot] = 0 // a hole, bound there, counted by no occurrence
+			}
+		})
+		for slot, n := range own {
+			if total[slot] == n && !bindsIn(r.LHS, slot) {
+				lazy[slot] = true
+			}
+		}
+	}
 	r.LHS.Walk(func(q *sem.Pattern) {
 		if q.Kind != sem.PatMeta || q.Sort.Kind != sem.MetaTerm {
 			return
@@ -256,4 +273,45 @@ func boundTwice(p *sem.Pattern, slot int) bool {
 		}
 	})
 	return n > 1
+}
+
+// unusedSlots are the metavariables of a function's clause that its conditions and
+// right-hand side do not use: its match tests them but need not bind them (nor take
+// an untested one at all).
+func unusedSlots(c *sem.Clause) map[int]bool {
+	used := map[int]bool{}
+	var walk func(p *sem.Pattern)
+	walk = func(p *sem.Pattern) {
+		if p == nil {
+			return
+		}
+		if p.Kind == sem.PatMeta {
+			used[p.Slot] = true
+		}
+		for _, a := range p.Args {
+			walk(a)
+		}
+	}
+	walk(c.RHS)
+	for _, w := range c.Where {
+		for _, a := range w.Args {
+			walk(a)
+		}
+	}
+	unused := map[int]bool{}
+	for _, a := range c.Args {
+		a.Walk(func(q *sem.Pattern) {
+			if q.Kind == sem.PatMeta && !used[q.Slot] {
+				unused[q.Slot] = true
+			}
+		})
+	}
+	return unused
+}
+
+// bindsIn reports whether the slot occurs in the pattern.
+func bindsIn(p *sem.Pattern, slot int) bool {
+	in := false
+	p.Walk(func(q *sem.Pattern) { in = in || (q.Kind == sem.PatMeta || q.Kind == sem.PatHole) && q.Slot == slot })
+	return in
 }

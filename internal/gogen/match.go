@@ -26,7 +26,7 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 	}
 	switch p.Kind {
 	case sem.PatHole:
-		if bind {
+		if bind && !g.lazy[p.Slot] {
 			e.p("s%d = %s", p.Slot, val)
 		}
 	case sem.PatInt:
@@ -56,13 +56,13 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 			}
 			e.p("if !r.%s(%s) { %s }", fn, arg, fail)
 		}
-		if bind {
+		if bind && !g.lazy[p.Slot] {
 			e.p("s%d = %s", p.Slot, val)
 		}
 	case sem.PatCon:
 		e.p("if %s.Tag != %s { %s }", t, g.con[p.Con.Index], fail)
 		for i, a := range p.Args {
-			if !needsChild(a, bind) || a.Kind == sem.PatMeta && g.lazy[a.Slot] {
+			if !needsChild(a, bind) || untested(a) && g.lazy[a.Slot] {
 				continue
 			}
 			c := e.tmp("k")
@@ -87,6 +87,12 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 	default:
 		g.fail("a pattern of kind %v cannot be matched", p.Kind)
 	}
+}
+
+// untested reports whether matching p tests nothing (a hole, a metavariable of
+// any term).
+func untested(p *sem.Pattern) bool {
+	return p.Kind == sem.PatHole || p.Kind == sem.PatMeta && p.Sort.Kind == sem.MetaTerm
 }
 
 // needsChild reports whether matching p tests its term or binds it.

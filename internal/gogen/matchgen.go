@@ -310,6 +310,7 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 		e.tmps = 0
 		e.p("// %s%d is a clause of %s.", name, i+1, f.Name)
 		e.p("func (r *run) %s%d(%sat Pos, depth int) (Val, bool, error) {", name, i+1, decl)
+		g.lazy = unusedSlots(c)
 		slots(e, c.Metas)
 		not := "return Val{}, false, nil"
 		for j, a := range c.Args {
@@ -320,6 +321,7 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 		e.p("return %s, true, nil", x)
 		e.p("}")
 		e.p("")
+		g.lazy = nil
 	}
 }
 
