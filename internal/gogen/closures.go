@@ -201,11 +201,11 @@ func (g *gen) rawExpr(p *sem.Pattern, bs map[int]binding, at string, root *sem.C
 	return fmt.Sprintf("mk%d(%s, %s, %s)", len(args), at, g.con[p.Con.Index], join(args))
 }
 
-// lazySlots are the untested metavariables of r that nothing uses, or that only raw
-// nodes use (rawNode) and that are bound at a child of the root: the match need not
-// take them (no look-up, no binder hidden), the raw nodes taking the child as it
-// stands; where the redex is not a node as it stands, the raw node's other way of
-// building takes them.
+// lazySlots are the metavariables of r that nothing uses, and the untested ones that
+// only raw nodes use (rawNode) bound at a child of the root: the match tests them but
+// need not bind them, nor take an untested one at all (no look-up, no binder hidden),
+// the raw nodes taking the child as it stands; where the redex is not a node as it
+// stands, the raw node's other way of building takes them.
 func lazySlots(r *sem.Rule, bs map[int]binding) map[int]bool {
 	total := occurrences(r)
 	inRaw := map[int]int{}
@@ -225,29 +225,38 @@ func lazySlots(r *sem.Rule, bs map[int]binding) map[int]bool {
 	}
 	walk(r.RHS)
 	lazy := map[int]bool{}
-	if r.Delimiter != nil {
-		// The delimiter's own metavariables: used if the right-hand side or a
-		// condition uses them (occurrences counts the delimiter too).
-		own := map[int]int{} // a slot's occurrences as a metavariable in the delimiter
-		r.Delimiter.Walk(func(q *sem.Pattern) {
+	// The metavariables the delimiter or a (match ...) binds: unused if nothing but
+	// their own pattern mentions them (occurrences counts those patterns too).
+	own := map[int]int{}
+	count := func(p *sem.Pattern) {
+		p.Walk(func(q *sem.Pattern) {
 			if q.Kind == sem.PatMeta {
 				own[q.Slot]++
 			} else if _, seen := own[q.Slot]; q.Kind == sem.PatHole && !seen {
 				own[q.Slot] = 0 // a hole, bound there, counted by no occurrence
 			}
 		})
-		for slot, n := range own {
-			if total[slot] == n && !bindsIn(r.LHS, slot) {
-				lazy[slot] = true
-			}
+	}
+	if r.Delimiter != nil {
+		count(r.Delimiter)
+	}
+	for _, c := range r.Where {
+		if c.Kind == sem.CondMatch {
+			count(c.Args[0])
+		}
+	}
+	for slot, n := range own {
+		if total[slot] == n && !bindsIn(r.LHS, slot) {
+			lazy[slot] = true
 		}
 	}
 	r.LHS.Walk(func(q *sem.Pattern) {
-		if q.Kind != sem.PatMeta || q.Sort.Kind != sem.MetaTerm {
-			return
-		}
-		if total[q.Slot] == 0 || inRaw[q.Slot] == total[q.Slot] && len(bs[q.Slot].path) == 1 {
-			lazy[q.Slot] = true // unused, or used by raw nodes only
+		switch {
+		case q.Kind != sem.PatMeta:
+		case total[q.Slot] == 0:
+			lazy[q.Slot] = true // unused: tested, not bound
+		case q.Sort.Kind == sem.MetaTerm && inRaw[q.Slot] == total[q.Slot] && len(bs[q.Slot].path) == 1:
+			lazy[q.Slot] = true // used by raw nodes only
 		}
 	})
 	return lazy
