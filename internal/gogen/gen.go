@@ -157,26 +157,27 @@ func rootCon(p *sem.Pattern) *sem.Con {
 }
 
 // dispatch emits a switch on the root of the node n over the patterns pats (in
-// order): for each constructor, the patterns with that root and those of any root,
-// in order, each by try(i); the default case, those of any root.
+// order): for each root tag (a constructor, the integers, an atom type, the
+// variables), the patterns with that root and those of any root, in order, each by
+// try(i); the default case, those of any root.
 func (g *gen) dispatch(e *emitter, pats []*sem.Pattern, try func(i int)) {
-	var cons []*sem.Con
+	var roots []string
 	var any []int
 	for i, p := range pats {
-		if c := rootCon(p); c != nil {
-			if !slices.Contains(cons, c) {
-				cons = append(cons, c)
+		if r := g.rootTag(p); r != "" {
+			if !slices.Contains(roots, r) {
+				roots = append(roots, r)
 			}
 		} else {
 			any = append(any, i)
 		}
 	}
-	if len(cons) > 0 {
+	if len(roots) > 0 {
 		e.p("switch n.t.Tag {")
-		for _, c := range cons {
-			e.p("case %s:", g.con[c.Index])
+		for _, r := range roots {
+			e.p("case %s:", r)
 			for i, p := range pats {
-				if rc := rootCon(p); rc == c || rc == nil {
+				if rt := g.rootTag(p); rt == r || rt == "" {
 					try(i)
 				}
 			}
@@ -186,7 +187,30 @@ func (g *gen) dispatch(e *emitter, pats []*sem.Pattern, try func(i int)) {
 	for _, i := range any {
 		try(i)
 	}
-	if len(cons) > 0 {
+	if len(roots) > 0 {
 		e.p("}")
 	}
+}
+
+// rootTag is the tag every term p matches has at its root (a constructor's, or the
+// literals' or variables' it tests for), "" for any.
+func (g *gen) rootTag(p *sem.Pattern) string {
+	switch p.Kind {
+	case sem.PatCon:
+		return g.con[p.Con.Index]
+	case sem.PatInt:
+		return "tagInt"
+	case sem.PatAtom:
+		return atomTag(p.Atom)
+	case sem.PatMeta:
+		switch p.Sort.Kind {
+		case sem.MetaInt:
+			return "tagInt"
+		case sem.MetaVar:
+			return "tagVar"
+		case sem.MetaAtom:
+			return atomTag(p.Sort.Atom)
+		}
+	}
+	return ""
 }
