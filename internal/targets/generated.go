@@ -21,10 +21,10 @@ import (
 const generatedRuns = 200
 
 // generatedMachine is the time a run of the program at size takes on the machine that
-// derive --go generates from the standard ED rule file, built with the Go toolchain
-// (go on the PATH) and timed by itself over generatedRuns runs; its answer must be
-// want. errNoGo when there is no Go toolchain.
-func generatedMachine(p workbench.BenchProgram, size, want string) (time.Duration, error) {
+// derive --go generates from the standard ED rule file, built once with the Go
+// toolchain (go on the PATH) and timed by itself over generatedRuns runs, the best of
+// times processes; its answer must be want. errNoGo when there is no Go toolchain.
+func generatedMachine(p workbench.BenchProgram, size, want string, times int) (time.Duration, error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		return 0, errNoGo
@@ -67,6 +67,22 @@ func generatedMachine(p workbench.BenchProgram, size, want string) (time.Duratio
 	if err := os.WriteFile(prog, []byte(sem.Format(term)), 0o644); err != nil {
 		return 0, err
 	}
+	var best time.Duration
+	for range times {
+		d, err := timeGenerated(bin, prog, want)
+		if err != nil {
+			return 0, err
+		}
+		if best == 0 || d < best {
+			best = d
+		}
+	}
+	return best, nil
+}
+
+// timeGenerated runs the generated machine's binary on the program, generatedRuns
+// times in one process, and gives the time a run takes as it reports it.
+func timeGenerated(bin, prog, want string) (time.Duration, error) {
 	run := exec.Command(bin, "-stage", "machine", "-repeat", strconv.Itoa(generatedRuns), prog)
 	var stderr bytes.Buffer
 	run.Stderr = &stderr
