@@ -92,8 +92,19 @@ func memoBit(i int, class bool) int {
 }
 
 // memoized emits the memoized test name(t), computed by name0(t).
-func memoized(e *emitter, recv, name string, bit int) {
+func memoized(e *emitter, recv, name string, bit int, yes, no []string) {
 	e.p("func (r *run) %s(n *node) bool {", name)
+	if len(yes)+len(no) > 0 {
+		// The roots whose answer the root alone gives (rootAnswers).
+		e.p("switch n.t.Tag {")
+		if len(yes) > 0 {
+			e.p("case %s: return true", join(yes))
+		}
+		if len(no) > 0 {
+			e.p("case %s: return false", join(no))
+		}
+		e.p("}")
+	}
 	if bit < 0 {
 		e.p("return r.%s0(n)", name)
 		e.p("}")
@@ -143,7 +154,8 @@ func (g *gen) inline(e *emitter, p *sem.Pattern, then string) {
 func (g *gen) values(e *emitter, k *sem.Kind) {
 	name := "isValue" + g.kind[k.Index]
 	e.p("// %s reports whether n is a value of kind %s (memoized on its term where it may be).", name, k.Name)
-	memoized(e, "r", name, memoBit(k.Index, false))
+	yes, no := g.rootAnswers(k, nil)
+	memoized(e, "r", name, memoBit(k.Index, false), yes, no)
 	pats := make([]*sem.Pattern, len(k.Values))
 	for i, v := range k.Values {
 		pats[i] = v.Pat
@@ -166,7 +178,8 @@ func (g *gen) answers(e *emitter, k *sem.Kind) {
 func (g *gen) classCode(e *emitter, c *sem.Class) {
 	name := "inClass" + g.class[c.Index]
 	e.p("// %s reports whether n is a term of class %s (memoized on its term where it may be).", name, c.Name)
-	memoized(e, "r", name, memoBit(c.Index, true))
+	yes, no := g.rootAnswers(nil, c)
+	memoized(e, "r", name, memoBit(c.Index, true), yes, no)
 	g.alternatives(e, "whether n matches one of the alternatives of class "+c.Name+".", name, c.Alts)
 }
 
