@@ -110,8 +110,8 @@ func openSlots(r *sem.Rule) map[int]bool {
 // (so that each of its variables means in p what it meant in the redex), and no
 // computation (call, prim, substitution) in it.
 func rawNode(p *sem.Pattern, bs map[int]binding) bool {
-	if p.Kind != sem.PatCon {
-		return false
+	if p.Kind != sem.PatCon || len(p.Args) == 0 {
+		return false // a nullary node is shared already (run.nullary)
 	}
 	good := true
 	var walk func(p *sem.Pattern, scope []int)
