@@ -21,6 +21,7 @@ func (l *Language) buildIndexes() {
 	for _, f := range l.Functions {
 		l.indexClauses(f)
 	}
+	l.buildRootAnswers()
 }
 
 // indexClauses indexes the clauses of f by the root of one argument, as the

@@ -181,6 +181,7 @@ type Kind struct {
 	Answers []*Value
 
 	values, frames, rules, stucks, answers index
+	roots                                  rootAnswers // what a root alone answers of the value test (roots.go)
 }
 
 // Value is a value pattern of a kind.
@@ -273,7 +274,8 @@ type Class struct {
 	Alts  []*Pattern
 	Metas []int // the metavariable slots of each alternative
 
-	alts index // the alternatives by the root they match
+	alts  index       // the alternatives by the root they match
+	roots rootAnswers // what a root alone answers of the test (roots.go)
 }
 
 // Lookup lists, in declaration order, the alternatives of c that may match a term

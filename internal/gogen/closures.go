@@ -325,75 +325,28 @@ func bindsIn(p *sem.Pattern, slot int) bool {
 	return in
 }
 
-// An answer a root alone gives: a value test (of a kind, or of a class) whose answer
-// a node's root tag decides, whatever its children and environment.
-const (
-	depends = iota
-	yes
-	no
-)
-
-// rootAnswers are the root tags (constructors', literals', variables') whose test as
-// values of kind k (or terms of class c) the root alone answers, yes and no: a
-// constructor no alternative can match is no; one an alternative matches whatever
-// its children is yes. The test then need not run (memoized's switch).
+// rootAnswers are the root tags (constructors', integers', variables') whose test as
+// values of kind k (or terms of class c) the root alone answers, yes and no
+// (sem.Kind.RootAnswer): the test then need not run (memoized's switch).
 func (g *gen) rootAnswers(k *sem.Kind, c *sem.Class) (yesTags, noTags []string) {
-	tags := []string{"tagInt", "tagBool", "tagString", "tagFloat", "tagVar"}
-	tags = append(tags, g.con...)
-	for _, tag := range tags {
-		switch g.answerAt(tag, k, c, map[any]bool{}) {
-		case yes:
+	answer := func(op sem.TermOp, con *sem.Con) sem.RootAnswer {
+		if c != nil {
+			return c.RootAnswer(op, con)
+		}
+		return k.RootAnswer(op, con)
+	}
+	add := func(tag string, a sem.RootAnswer) {
+		switch a {
+		case sem.Yes:
 			yesTags = append(yesTags, tag)
-		case no:
+		case sem.No:
 			noTags = append(noTags, tag)
 		}
 	}
+	add("tagInt", answer(sem.TermInt, nil))
+	add("tagVar", answer(sem.TermVar, nil))
+	for _, con := range g.l.Cons {
+		add(g.con[con.Index], answer(sem.TermCon, con))
+	}
 	return yesTags, noTags
-}
-
-// answerAt is the answer of the test of kind k's values (or class c's terms) on a
-// term of root tag, as far as the tag decides it; seen guards recursion.
-func (g *gen) answerAt(tag string, k *sem.Kind, c *sem.Class, seen map[any]bool) int {
-	var key any = k
-	var alts []*sem.Pattern
-	if c != nil {
-		key, alts = c, c.Alts
-	} else {
-		for _, v := range k.Values {
-			alts = append(alts, v.Pat)
-		}
-	}
-	if seen[key] {
-		return depends
-	}
-	seen[key] = true
-	defer delete(seen, key)
-	out := no
-	for _, p := range alts {
-		a := depends
-		switch root := g.rootTag(p); {
-		case root != "" && root != tag:
-			a = no
-		case p.Kind == sem.PatMeta && p.Sort.Kind == sem.MetaClass:
-			a = g.answerAt(tag, nil, p.Sort.Class, seen)
-		case p.Kind == sem.PatMeta && p.Sort.Kind == sem.MetaValue:
-			a = g.answerAt(tag, p.Sort.ValuesOf, nil, seen)
-		case p.Kind == sem.PatMeta:
-			a = yes // any term, or any literal or variable of this tag
-		case p.Kind == sem.PatCon:
-			a = yes
-			for i, q := range p.Args {
-				if !untested(q) && !(p.Con.Args[i].Kind != sem.ArgTerm && q.Kind == sem.PatMeta) {
-					a = depends
-				}
-			}
-		}
-		switch a {
-		case yes:
-			return yes
-		case depends:
-			out = depends
-		}
-	}
-	return out
 }
