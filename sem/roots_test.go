@@ -17,24 +17,7 @@ func TestRootAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	con := func(name string) *Con {
-		for _, c := range l.Cons {
-			if c.Name == name {
-				return c
-			}
-		}
-		t.Fatalf("no constructor %s", name)
-		return nil
-	}
-	kind := func(name string) *Kind {
-		for _, k := range l.Kinds {
-			if k.Name == name {
-				return k
-			}
-		}
-		t.Fatalf("no kind %s", name)
-		return nil
-	}
+	con := func(name string) *Con { return mustCon(t, l, name) }
 	class := func(name string) *Class {
 		for _, c := range l.Classes {
 			if c.Name == name {
@@ -44,7 +27,10 @@ func TestRootAnswer(t *testing.T) {
 		t.Fatalf("no class %s", name)
 		return nil
 	}
-	E := kind("E")
+	E, ok := l.Kind("E")
+	if !ok {
+		t.Fatal("no kind E")
+	}
 	tests := []struct {
 		what string
 		got  RootAnswer

@@ -50,33 +50,36 @@ func bindings(p *sem.Pattern) map[int]binding {
 	return out
 }
 
-// occurrences counts the occurrences of each slot in a rule's right-hand side and
-// conditions.
-func occurrences(r *sem.Rule) map[int]int {
+// metaCounts counts the occurrences of each slot as a metavariable in the patterns
+// (nil ones skipped).
+func metaCounts(ps ...*sem.Pattern) map[int]int {
 	n := map[int]int{}
-	var walk func(p *sem.Pattern)
-	walk = func(p *sem.Pattern) {
+	for _, p := range ps {
 		if p == nil {
-			return
+			continue
 		}
-		if p.Kind == sem.PatMeta {
-			n[p.Slot]++
-		}
-		for _, a := range p.Args {
-			walk(a)
-		}
-	}
-	walk(r.RHS)
-	for _, c := range r.Where {
-		for _, a := range c.Args {
-			walk(a)
-		}
-	}
-	if r.Delimiter != nil {
-		walk(r.Delimiter)
+		p.Walk(func(q *sem.Pattern) {
+			if q.Kind == sem.PatMeta {
+				n[q.Slot]++
+			}
+		})
 	}
 	return n
 }
+
+// uses are the patterns of a rule that use its metavariables (rather than bind them
+// from the redex): its right-hand side, its conditions' arguments and its delimiter.
+func uses(rhs *sem.Pattern, where []*sem.Cond, delimiter *sem.Pattern) []*sem.Pattern {
+	ps := []*sem.Pattern{rhs, delimiter}
+	for _, c := range where {
+		ps = append(ps, c.Args...)
+	}
+	return ps
+}
+
+// occurrences counts the occurrences of each slot in a rule's right-hand side,
+// conditions and delimiter.
+func occurrences(r *sem.Rule) map[int]int { return metaCounts(uses(r.RHS, r.Where, r.Delimiter)...) }
 
 // openSlots are the metavariables of r bound under exactly one binder x and used
 // once, as (subst e x v) with that x: the binder need not be hidden in e's
@@ -86,14 +89,14 @@ func openSlots(r *sem.Rule) map[int]bool {
 	if r.Context || r.Layer != nil {
 		return open
 	}
-	bs, uses := bindings(r.LHS), occurrences(r)
+	bs, used, lhs := bindings(r.LHS), occurrences(r), metaCounts(r.LHS)
 	r.RHS.Walk(func(p *sem.Pattern) {
 		if p.Kind != sem.PatSubst || p.Args[0].Kind != sem.PatMeta || p.Args[1].Kind != sem.PatMeta {
 			return
 		}
 		m, x := p.Args[0].Slot, p.Args[1].Slot
 		b, ok := bs[m]
-		if !ok || !b.ok || uses[m] != 1 || len(b.binders) == 0 || boundTwice(r.LHS, m) {
+		if !ok || !b.ok || used[m] != 1 || len(b.binders) == 0 || lhs[m] > 1 {
 			return
 		}
 		if last := b.binders[len(b.binders)-1]; len(last) == 1 && last[0] == x {
@@ -227,26 +230,22 @@ func lazySlots(r *sem.Rule, bs map[int]binding) map[int]bool {
 	lazy := map[int]bool{}
 	// The metavariables the delimiter or a (match ...) binds: unused if nothing but
 	// their own pattern mentions them (occurrences counts those patterns too).
-	own := map[int]int{}
-	count := func(p *sem.Pattern) {
-		p.Walk(func(q *sem.Pattern) {
-			if q.Kind == sem.PatMeta {
-				own[q.Slot]++
-			} else if _, seen := own[q.Slot]; q.Kind == sem.PatHole && !seen {
+	binding := []*sem.Pattern{r.Delimiter}
+	for _, c := range r.Where {
+		if c.Kind == sem.CondMatch {
+			binding = append(binding, c.Args[0])
+		}
+	}
+	own, lhs := metaCounts(binding...), metaCounts(r.LHS)
+	if r.Delimiter != nil {
+		r.Delimiter.Walk(func(q *sem.Pattern) {
+			if _, seen := own[q.Slot]; q.Kind == sem.PatHole && !seen {
 				own[q.Slot] = 0 // a hole, bound there, counted by no occurrence
 			}
 		})
 	}
-	if r.Delimiter != nil {
-		count(r.Delimiter)
-	}
-	for _, c := range r.Where {
-		if c.Kind == sem.CondMatch {
-			count(c.Args[0])
-		}
-	}
 	for slot, n := range own {
-		if total[slot] == n && !bindsIn(r.LHS, slot) {
+		if total[slot] == n && lhs[slot] == 0 {
 			lazy[slot] = true
 		}
 	}
@@ -273,56 +272,18 @@ func slotsIn(p *sem.Pattern) []int {
 	return out
 }
 
-// boundTwice reports whether the slot occurs more than once in the pattern.
-func boundTwice(p *sem.Pattern, slot int) bool {
-	n := 0
-	p.Walk(func(q *sem.Pattern) {
-		if q.Kind == sem.PatMeta && q.Slot == slot {
-			n++
-		}
-	})
-	return n > 1
-}
-
 // unusedSlots are the metavariables of a function's clause that its conditions and
 // right-hand side do not use: its match tests them but need not bind them (nor take
 // an untested one at all).
 func unusedSlots(c *sem.Clause) map[int]bool {
-	used := map[int]bool{}
-	var walk func(p *sem.Pattern)
-	walk = func(p *sem.Pattern) {
-		if p == nil {
-			return
-		}
-		if p.Kind == sem.PatMeta {
-			used[p.Slot] = true
-		}
-		for _, a := range p.Args {
-			walk(a)
-		}
-	}
-	walk(c.RHS)
-	for _, w := range c.Where {
-		for _, a := range w.Args {
-			walk(a)
-		}
-	}
+	used := metaCounts(uses(c.RHS, c.Where, nil)...)
 	unused := map[int]bool{}
-	for _, a := range c.Args {
-		a.Walk(func(q *sem.Pattern) {
-			if q.Kind == sem.PatMeta && !used[q.Slot] {
-				unused[q.Slot] = true
-			}
-		})
+	for slot := range metaCounts(c.Args...) {
+		if used[slot] == 0 {
+			unused[slot] = true
+		}
 	}
 	return unused
-}
-
-// bindsIn reports whether the slot occurs in the pattern.
-func bindsIn(p *sem.Pattern, slot int) bool {
-	in := false
-	p.Walk(func(q *sem.Pattern) { in = in || (q.Kind == sem.PatMeta || q.Kind == sem.PatHole) && q.Slot == slot })
-	return in
 }
 
 // rootAnswers are the root tags (constructors', integers', variables') whose test as

@@ -96,15 +96,7 @@ func untested(p *sem.Pattern) bool {
 }
 
 // needsChild reports whether matching p tests its term or binds it.
-func needsChild(p *sem.Pattern, bind bool) bool {
-	switch p.Kind {
-	case sem.PatHole:
-		return bind
-	case sem.PatMeta:
-		return bind || p.Sort.Kind != sem.MetaTerm
-	}
-	return true
-}
+func needsChild(p *sem.Pattern, bind bool) bool { return bind || !untested(p) }
 
 // atomTag is the tag of an atom type's literals.
 func atomTag(a *sem.AtomType) string {
