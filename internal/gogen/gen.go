@@ -27,6 +27,15 @@ type gen struct {
 	open map[int]bool
 	lazy map[int]bool
 	bs   map[int]binding
+	// Of the node a fused transition is testing (machinegen.go): its root, and its
+	// children known to be values; nil elsewhere.
+	known *known
+	// shared are the children a fused transition has taken already: the variable
+	// holding each, by the expression that takes it (n.kidFree(0)).
+	shared map[string]string
+	// inlined says that the rule being written is written in a fused transition,
+	// its context the machine's stack (inlineRule).
+	inlined bool
 }
 
 func newGen(l *sem.Language, file string) *gen {

@@ -109,6 +109,9 @@ func (g *gen) text(name string) string {
 	s := strings.ReplaceAll(string(b), "{{LANG}}", g.l.Name)
 	s = strings.ReplaceAll(s, "{{ENVIRONMENTS}}", strconv.FormatBool(g.l.Discipline() == sem.Environments))
 	s = strings.ReplaceAll(s, "{{MAXKIDS}}", strconv.Itoa(max(1, maxArity(g.l))))
+	if name == "machine" {
+		s = strings.ReplaceAll(s, "{{MACHINE_CASES}}", g.machineCases())
+	}
 	return strings.ReplaceAll(s, "{{FILE}}", g.file)
 }
 

@@ -200,6 +200,14 @@ func build(t testing.TB, file string) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build of the package of %s: %v\n%s", file, err, out)
 	}
+	if !testing.Short() {
+		// The generated code is read as well as run: go vet finds what gofmt does not.
+		vet := exec.Command("go", "vet", ".")
+		vet.Dir, vet.Env = dir, cmd.Env
+		if out, err := vet.CombinedOutput(); err != nil {
+			t.Fatalf("go vet of the package of %s: %v\n%s", file, err, out)
+		}
+	}
 	return bin
 }
 

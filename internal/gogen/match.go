@@ -60,9 +60,16 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 			e.p("s%d = %s", p.Slot, val)
 		}
 	case sem.PatCon:
-		e.p("if %s.Tag != %s { %s }", t, g.con[p.Con.Index], fail)
+		// Of the node a fused transition tests (n), what it knows (machinegen.go).
+		known := g.known
+		if !root || x != "n" {
+			known = nil
+		}
+		if known == nil || known.tag != g.con[p.Con.Index] {
+			e.p("if %s.Tag != %s { %s }", t, g.con[p.Con.Index], fail)
+		}
 		for i, a := range p.Args {
-			if !needsChild(a, bind) || untested(a) && g.lazy[a.Slot] {
+			if !needsChild(a, bind) || untested(a) && g.lazy[a.Slot] || !bind && known.value(i, a) {
 				continue
 			}
 			c := e.tmp("k")
@@ -72,9 +79,9 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 			case root && a.Kind == sem.PatMeta && g.open[a.Slot]:
 				e.p("%s, o%d := %s.kidOpen(%d)", c, a.Slot, x, i)
 			case root && len(p.Con.BindersOf(i)) == 0:
-				e.p("%s := %s.kidFree(%d)", c, x, i)
+				e.p("%s := %s", c, g.take(fmt.Sprintf("%s.kidFree(%d)", x, i)))
 			case root:
-				e.p("%s := %s.kid(%d)", c, x, i)
+				e.p("%s := %s", c, g.take(fmt.Sprintf("%s.kid(%d)", x, i)))
 			case len(p.Con.BindersOf(i)) == 0:
 				e.p("%s := kidFree(%s, %d)", c, x, i)
 			case a.Kind == sem.PatMeta && g.open[a.Slot]:
@@ -87,6 +94,15 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 	default:
 		g.fail("a pattern of kind %v cannot be matched", p.Kind)
 	}
+}
+
+// take is the expression that takes a child, or the variable that holds it where
+// a fused transition has taken it already (shared).
+func (g *gen) take(expr string) string {
+	if v, ok := g.shared[expr]; ok {
+		return v
+	}
+	return expr
 }
 
 // untested reports whether matching p tests nothing (a hole, a metavariable of

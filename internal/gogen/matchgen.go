@@ -243,9 +243,18 @@ func (g *gen) rules(e *emitter, k *sem.Kind) {
 // rule emits the contraction of t by one rule: ok is false where it does not apply.
 func (g *gen) rule(e *emitter, r *sem.Rule) {
 	e.tmps = 0
-	not := "return false, nil"
 	e.p("// %s is rule %s: %s -> %s.", g.ruleName(r), r.Name, sem.FormatPattern(r.LHS), sem.FormatPattern(r.RHS))
 	e.p("func (r *run) %s(n *node, E context, step layerStep, out *contraction) (bool, error) {", g.ruleName(r))
+	g.ruleBody(e, r, "return false, nil")
+	e.p("}")
+	e.p("")
+}
+
+// ruleBody emits the contraction of the node n by the rule r, into out, in the
+// context E (a context rule) with the inner layer's step (a rule that steps one):
+// the statement not where it does not apply; return true, nil where it does; return
+// false and the error where its right-hand side fails.
+func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 	g.open, g.bs = openSlots(r), bindings(r.LHS)
 	g.lazy, g.root = lazySlots(r, g.bs), rootCon(r.LHS)
 	defer func() { g.open, g.lazy, g.bs, g.root = nil, nil, nil, nil }()
@@ -255,8 +264,12 @@ func (g *gen) rule(e *emitter, r *sem.Rule) {
 	e.p("at := n.t.P")
 	e.p("_ = at")
 	if r.Context {
-		e.p("depth := 0")
-		e.p("if E != nil { depth = E.depth() }")
+		if g.inlined {
+			e.p("depth := E.depth()") // the machine's stack, never nil
+		} else {
+			e.p("depth := 0")
+			e.p("if E != nil { depth = E.depth() }")
+		}
 		if r.Delimiter == nil {
 			e.p("out.pop = depth")
 		} else {
@@ -294,8 +307,6 @@ func (g *gen) rule(e *emitter, r *sem.Rule) {
 	x := g.inst(e, r.RHS, "at", bd, 0)
 	e.p("out.term = %s", x)
 	e.p("return true, nil")
-	e.p("}")
-	e.p("")
 }
 
 // function emits a function of the file: its clauses in order, each its own method.

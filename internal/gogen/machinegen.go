@@ -1,0 +1,441 @@
+package gogen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/interderive/interderive/sem"
+)
+
+// machineCases is the machine's eval and continue for each kind, fused with the
+// file's tables by the node's root constructor and by the frame resumed (machine.go,
+// {{MACHINE_CASES}}). The transitions are those of the generic machine, tried in the
+// same order:
+//
+//	eval:     the value test; the frames of the kind in search order, each entered
+//	          where its hole holds a non-value; the answer test; the rules;
+//	continue: the frames after the resumed one; the value test; the answer test;
+//	          the rules;
+//
+// but each case holds only what a node of its root may match: the value test is
+// answered where the root alone answers it (sem.Kind.RootAnswer), the frames are
+// those with that root (tested in place, as findFrame tests them), and continue
+// resumes the search among the frames of the resumed frame's root. So a transition
+// makes one dispatch on the root, or the frame, instead of one a test.
+func (g *gen) machineCases() string {
+	e := &emitter{}
+	e.p("// What a root alone answers of a value test (sem.RootAnswer), by the root's tag.")
+	e.p("const (")
+	e.p("rootDepends = iota // the test decides")
+	e.p("rootYes // a value")
+	e.p("rootNo // not a value")
+	e.p(")")
+	e.p("")
+	for _, k := range g.l.Kinds {
+		g.valueByRoot(e, k)
+	}
+	for _, k := range g.l.Kinds {
+		g.evalCases(e, k)
+		g.contCases(e, k)
+	}
+	e.p("// evalIn is eval(t, k, K) for t's node n (evalIn%s, ...).", g.kind[0])
+	e.p("func (m rulesMachine) evalIn(s *machineState, n *node, k int) (bool, error) {")
+	e.p("switch k {")
+	for i := range g.l.Kinds {
+		e.p("case %s: return m.evalIn%s(s, n)", g.kind[i], g.kind[i])
+	}
+	e.p("}")
+	e.p("return false, &stuckError{reason: \"no kind\"}")
+	e.p("}")
+	e.p("")
+	e.p("// contIn is continue(f[n] : K, v) for the top frame top, its hole filled: n.")
+	e.p("func (m rulesMachine) contIn(s *machineState, top *machineFrame, n *node) (bool, error) {")
+	e.p("switch frames[top.frame].kind {")
+	for i := range g.l.Kinds {
+		e.p("case %s: return m.contIn%s(s, top, n)", g.kind[i], g.kind[i])
+	}
+	e.p("}")
+	e.p("return false, &stuckError{reason: \"no kind\"}")
+	e.p("}")
+	return e.b.String()
+}
+
+// rootCase is what a root tag of a kind's nodes leads to in eval: the root's answer
+// to the value test, and the frames a node of that root may match (in search order).
+type rootCase struct {
+	tag    string
+	value  sem.RootAnswer
+	frames []int
+}
+
+// rootCases are the root tags that a kind's eval tells apart: those the value test's
+// root answer decides and those its frames test, each with its frames; any are the
+// frames of any root (tested in every case, and alone in the default one).
+func (g *gen) rootCases(k *sem.Kind) (cases []rootCase, any []int) {
+	yes, no := g.rootAnswers(k, nil)
+	answer := func(tag string) sem.RootAnswer {
+		switch {
+		case slices.Contains(yes, tag):
+			return sem.Yes
+		case slices.Contains(no, tag):
+			return sem.No
+		}
+		return sem.Depends
+	}
+	at := map[string]int{}
+	add := func(tag string) *rootCase {
+		i, ok := at[tag]
+		if !ok {
+			i = len(cases)
+			at[tag] = i
+			cases = append(cases, rootCase{tag: tag, value: answer(tag)})
+		}
+		return &cases[i]
+	}
+	for _, tag := range yes {
+		add(tag)
+	}
+	for i, f := range k.Frames {
+		if tag := g.rootTag(f.Pat); tag != "" {
+			add(tag)
+		} else {
+			any = append(any, i)
+		}
+	}
+	for i := range cases {
+		c := &cases[i]
+		if c.value == sem.Yes {
+			continue // a value: its frames are never tried
+		}
+		for j, f := range k.Frames {
+			if tag := g.rootTag(f.Pat); tag == c.tag || tag == "" {
+				c.frames = append(c.frames, j)
+			}
+		}
+	}
+	return cases, any
+}
+
+// evalCases emits evalInK: eval(t, K, K') for t's node n, by n's root.
+func (g *gen) evalCases(e *emitter, k *sem.Kind) {
+	K := g.kind[k.Index]
+	e.p("// evalIn%s is eval(t, %s, K) for t's node n, by n's root: a value continues, a", K, k.Name)
+	e.p("// frame whose hole holds a non-value is entered, and anything else is contracted.")
+	e.p("func (m rulesMachine) evalIn%s(s *machineState, n *node) (bool, error) {", K)
+	e.p("r := m.r")
+	cases, any := g.rootCases(k)
+	defer func() { g.known = nil }()
+	if len(cases) > 0 {
+		e.p("switch n.t.Tag {")
+		var values []string
+		for _, c := range cases {
+			if c.value == sem.Yes {
+				values = append(values, c.tag)
+			}
+		}
+		if len(values) > 0 {
+			e.p("case %s:", join(values))
+			e.p("s.mode = machineContinue")
+			e.p("return false, nil")
+		}
+		for _, c := range cases {
+			if c.value == sem.Yes {
+				continue
+			}
+			e.p("case %s:", c.tag)
+			if c.value == sem.Depends {
+				g.valueContinues(e, K)
+			}
+			g.known = &known{tag: c.tag, values: map[int]int{}}
+			g.shared = map[string]string{}
+			for _, f := range c.frames {
+				g.frameTried(e, k.Frames[f], "push")
+			}
+			g.contractRoot(e, k, c.tag)
+			g.known, g.shared = nil, nil
+		}
+		e.p("}")
+	}
+	g.valueContinues(e, K)
+	for _, f := range any {
+		g.enterFrame(e, k.Frames[f], "push")
+	}
+	e.p("return m.contract(s, n, %s)", K)
+	e.p("}")
+	e.p("")
+}
+
+// valueContinues emits eval's value test: a value of K continues.
+func (g *gen) valueContinues(e *emitter, K string) {
+	e.p("if r.isValue%s(n) {", K)
+	e.p("s.mode = machineContinue")
+	e.p("return false, nil")
+	e.p("}")
+}
+
+// frameTried emits the test of the frame f in a fused transition and its entry
+// (enterFrame). Where the test reaches the hole whatever the node (reachesHole), the
+// hole's child is taken before it, into a variable that the tests and the rules after
+// it share; and once the frame is passed over, its hole is known to hold a value.
+func (g *gen) frameTried(e *emitter, f *sem.Frame, how string) {
+	reaches := g.reachesHole(f)
+	if reaches {
+		if x := g.holeExpr(f); g.shared[x] == "" {
+			v := fmt.Sprintf("kid%d", f.Path[0])
+			e.p("%s := %s", v, x)
+			g.shared[x] = v
+		}
+	}
+	g.enterFrame(e, f, how)
+	if reaches {
+		g.known.values[f.Path[0]] = f.Hole.Index
+	}
+}
+
+// enterFrame emits the test that n matches the frame f with a non-value in its
+// hole, and its entry: pushed (eval) or put in place of the top frame (continue).
+func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
+	F := g.frame[f]
+	H := g.kind[f.Hole.Index]
+	entry := []string{
+		"hole := " + g.take(g.holeExpr(f)),
+		fmt.Sprintf("if a := valueByRoot%s[hole.t.Tag-tagClo]; a != rootYes {", H),
+		fmt.Sprintf("if h := nodeOf(hole); a == rootNo || !r.isValue%s(&h) {", H),
+	}
+	if how == "push" {
+		entry = append(entry, fmt.Sprintf("s.k = append(s.k, machineFrame{frame: %d, term: n.t, env: n.env})", F))
+	} else {
+		entry = append(entry, fmt.Sprintf("top.frame = %d", F))
+		entry = append(entry, "s.mode = machineEval")
+	}
+	entry = append(entry, fmt.Sprintf("s.term, s.kind = hole, %s", H), "return false, nil", "}", "}")
+	g.inline(e, f.Pat, joinLines(entry))
+}
+
+// contCases emits contInK: continue(f[n] : K, v) for a frame f of K, by f: the
+// frames after f that a node of f's root may match, then the value and answer tests
+// and the rules.
+func (g *gen) contCases(e *emitter, k *sem.Kind) {
+	K := g.kind[k.Index]
+	e.p("// contIn%s is continue(f[n] : K, v) for the top frame f of kind %s, its hole filled", K, k.Name)
+	e.p("// (n): a frame after f whose hole holds a non-value is entered in f's place; else f")
+	e.p("// is popped, and n continues as a value or is contracted.")
+	e.p("func (m rulesMachine) contIn%s(s *machineState, top *machineFrame, n *node) (bool, error) {", K)
+	e.p("r := m.r")
+	yes, no := g.rootAnswers(k, nil)
+	if len(k.Frames) > 0 {
+		e.p("switch top.frame {")
+		for i, f := range k.Frames {
+			e.p("case %d: // %s", g.frame[f], sem.FormatFrame(f.Pat))
+			tag := g.rootTag(f.Pat)
+			g.known, g.shared = g.resumed(f), map[string]string{}
+			for _, h := range k.Frames[i+1:] {
+				if t := g.rootTag(h.Pat); tag == "" || t == "" || t == tag {
+					g.frameTried(e, h, "resume")
+				}
+			}
+			e.p("s.k = s.k[:len(s.k)-1]")
+			switch {
+			case tag != "" && slices.Contains(yes, tag):
+				e.p("s.term = n.val()")
+				e.p("return false, nil")
+				g.known, g.shared = nil, nil
+				continue
+			case tag != "" && slices.Contains(no, tag):
+			default:
+				g.valueReturns(e, K)
+			}
+			g.contractRoot(e, k, tag)
+			g.known, g.shared = nil, nil
+		}
+		e.p("}")
+	}
+	e.p("s.k = s.k[:len(s.k)-1]")
+	g.valueReturns(e, K)
+	e.p("return m.contract(s, n, %s)", K)
+	e.p("}")
+	e.p("")
+}
+
+// contractRoot emits the contraction of n, a node of kind k with the root tag (""
+// for any), where no value test and no frame took it: halted on in the empty context
+// where it is an answer, else contracted by the kind's rules of that root, in order;
+// where none applies, the kind's contract says why (a declared stuck shape or a
+// stuck run) after trying them all again.
+func (g *gen) contractRoot(e *emitter, k *sem.Kind, tag string) {
+	K := g.kind[k.Index]
+	if tag == "" {
+		e.p("return m.contract(s, n, %s)", K)
+		return
+	}
+	if g.mayAnswer(k, tag) {
+		e.p("if len(s.k) == 0 && r.isAnswer%s(n) {", K)
+		e.p("s.mode, s.term = machineHalt, n.val()")
+		e.p("return false, nil")
+		e.p("}")
+	}
+	if g.known == nil {
+		g.known = &known{tag: tag}
+	}
+	for _, rule := range k.Rules {
+		if t := g.rootTag(rule.LHS); t == tag || t == "" {
+			g.inlineRule(e, rule)
+		}
+	}
+	e.p("return m.contract(s, n, %s)", K)
+}
+
+// inlineRule emits the contraction of n by the rule r in place (ruleBody, its
+// context the stack, its contraction written in s.c), the children it shares with
+// the transition's tests taken once; where it does not apply, it jumps past itself.
+func (g *gen) inlineRule(e *emitter, r *sem.Rule) {
+	e.labels++
+	l := fmt.Sprintf("no%d", e.labels)
+	sub := &emitter{tmps: e.tmps, labels: e.labels}
+	g.inlined = true
+	g.ruleBody(sub, r, "goto "+l)
+	g.inlined = false
+	e.tmps, e.labels = sub.tmps, sub.labels
+	e.p("// rule %s: %s -> %s", r.Name, sem.FormatPattern(r.LHS), sem.FormatPattern(r.RHS))
+	e.p("{")
+	if r.Context {
+		e.p("E := context(&s.k)")
+	}
+	if r.Layer != nil {
+		e.p("step := layerStep(m.stepLayer)")
+	}
+	e.p("out := &s.c")
+	e.b.WriteString(sub.b.String())
+	e.p("}")
+	if strings.Contains(sub.b.String(), "goto "+l+" ") || strings.Contains(sub.b.String(), "goto "+l+"\n") {
+		e.p("%s:", l)
+		e.p(";")
+	}
+}
+
+// valueReturns emits continue's value test: a value of K is returned to the frame
+// below.
+func (g *gen) valueReturns(e *emitter, K string) {
+	e.p("if r.isValue%s(n) {", K)
+	e.p("s.term = n.val()")
+	e.p("return false, nil")
+	e.p("}")
+}
+
+// holeExpr is the closure in the hole of the frame f, which the node n matches: a
+// child of n taken as the frame's test takes it, or the child at the hole's path.
+func (g *gen) holeExpr(f *sem.Frame) string {
+	if len(f.Path) == 1 && f.Pat.Kind == sem.PatCon {
+		if i := f.Path[0]; len(f.Pat.Con.BindersOf(i)) == 0 {
+			return fmt.Sprintf("n.kidFree(%d)", i)
+		}
+		return fmt.Sprintf("n.kid(%d)", f.Path[0])
+	}
+	return fmt.Sprintf("n.at(frames[%d].path)", g.frame[f])
+}
+
+// joinLines joins Go statements, one a line.
+func joinLines(lines []string) string {
+	s := ""
+	for i, l := range lines {
+		if i > 0 {
+			s += "\n"
+		}
+		s += l
+	}
+	return s
+}
+
+// known is what a fused transition knows of the node it tests, where the tests of
+// frames are written (match): its root tag, and the children known to be values of
+// a kind (by index: a frame passed over because its hole held a value, or the hole
+// just filled).
+type known struct {
+	tag    string
+	values map[int]int // child -> the index of the kind it is a value of
+}
+
+// value reports whether the root's child i, which the pattern a tests, is known to
+// pass the test: a is the value metavariable of the kind the child is a value of.
+func (k *known) value(i int, a *sem.Pattern) bool {
+	if k == nil || a.Kind != sem.PatMeta || a.Sort.Kind != sem.MetaValue {
+		return false
+	}
+	kind, ok := k.values[i]
+	return ok && kind == a.Sort.ValuesOf.Index
+}
+
+// reachesHole reports whether the test of the frame f, as written where g.known
+// holds, tests its hole whatever the node: its root is the known one, its hole a
+// child of the root, and each other child untested or known to pass its test.
+func (g *gen) reachesHole(f *sem.Frame) bool {
+	p := f.Pat
+	if g.known == nil || p.Kind != sem.PatCon || g.con[p.Con.Index] != g.known.tag || len(f.Path) != 1 {
+		return false
+	}
+	for i, a := range p.Args {
+		if i != f.Path[0] && needsChild(a, false) && !g.known.value(i, a) {
+			return false
+		}
+	}
+	return true
+}
+
+// resumed is what continue knows of the node of the frame f it resumes, its hole
+// just filled: its root, the hole a value of the hole's kind, and the root's children
+// that f's pattern tests for values of a kind (tested when f was entered, and not
+// changed since). Nil for a frame whose root is not a constructor.
+func (g *gen) resumed(f *sem.Frame) *known {
+	p := f.Pat
+	if p.Kind != sem.PatCon {
+		return nil
+	}
+	k := &known{tag: g.con[p.Con.Index], values: map[int]int{}}
+	for i, a := range p.Args {
+		if a.Kind == sem.PatMeta && a.Sort.Kind == sem.MetaValue {
+			k.values[i] = a.Sort.ValuesOf.Index
+		}
+	}
+	if len(f.Path) == 1 {
+		k.values[f.Path[0]] = f.Hole.Index
+	}
+	return k
+}
+
+// mayAnswer reports whether a node of kind k with the root tag may be one of its
+// non-value answers: an answer pattern has that root, or any.
+func (g *gen) mayAnswer(k *sem.Kind, tag string) bool {
+	for _, a := range k.Answers {
+		if t := g.rootTag(a.Pat); t == "" || t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// valueByRoot emits the table of what a root alone answers of the value test of
+// kind k, by tag (from tagClo, the least).
+func (g *gen) valueByRoot(e *emitter, k *sem.Kind) {
+	yes, no := g.rootAnswers(k, nil)
+	answer := func(tag string) string {
+		switch {
+		case slices.Contains(yes, tag):
+			return "rootYes"
+		case slices.Contains(no, tag):
+			return "rootNo"
+		}
+		return "rootDepends"
+	}
+	e.p("// valueByRoot%s is what a root alone answers of the value test of %s, by tag-tagClo.", g.kind[k.Index], k.Name)
+	e.p("var valueByRoot%s = [...]uint8{", g.kind[k.Index])
+	e.p("0: %s, // tagClo", answer("tagClo"))
+	for _, tag := range []string{"tagFloat", "tagString", "tagBool", "tagInt", "tagVar"} {
+		e.p("%s - tagClo: %s,", tag, answer(tag))
+	}
+	for _, c := range g.l.Cons {
+		e.p("%s - tagClo: %s,", g.con[c.Index], answer(g.con[c.Index]))
+	}
+	e.p("}")
+	e.p("")
+}
