@@ -8,10 +8,12 @@ import (
 	"github.com/interderive/interderive/sem"
 )
 
-// machineCases is the machine's eval and continue for each kind, fused with the
-// file's tables by the node's root constructor and by the frame resumed (machine.go,
-// {{MACHINE_CASES}}). The transitions are those of the generic machine, tried in the
-// same order:
+// machineCases is the machine's transition function, eval and continue, fused with
+// the file's tables by the node's root constructor and by the frame resumed
+// (machine.go, {{MACHINE_CASES}}): one loop, its state in s, making the transitions
+// up to the next contraction, as the hand-written machines' loops do. The
+// transitions are those of the generic machine (machine/rules.go), tried in the same
+// order:
 //
 //	eval:     the value test; the frames of the kind in search order, each entered
 //	          where its hole holds a non-value; the answer test; the rules;
@@ -20,9 +22,11 @@ import (
 //
 // but each case holds only what a node of its root may match: the value test is
 // answered where the root alone answers it (sem.Kind.RootAnswer), the frames are
-// those with that root (tested in place, as findFrame tests them), and continue
-// resumes the search among the frames of the resumed frame's root. So a transition
-// makes one dispatch on the root, or the frame, instead of one a test.
+// those with that root (tested in place, as findFrame tests them, knowing what the
+// frames before them tell: a hole passed over holds a value), continue resumes the
+// search among the frames of the resumed frame's root, and the rules of the root are
+// written in place, sharing the children the tests took. So a transition makes one
+// dispatch on the root, or the frame, instead of one a test.
 func (g *gen) machineCases() string {
 	e := &emitter{}
 	e.p("// What a root alone answers of a value test (sem.RootAnswer), by the root's tag.")
@@ -35,31 +39,67 @@ func (g *gen) machineCases() string {
 	for _, k := range g.l.Kinds {
 		g.valueByRoot(e, k)
 	}
+	e.p("// transitions makes the transitions from s, one an iteration, to the final state;")
+	e.p("// each contraction spends one unit of fuel and is made in place (through), or the")
+	e.p("// first one ends the run of transitions (contracted: s.c holds it, not made yet).")
+	e.p("func (m rulesMachine) transitions(s *machineState, through bool) (contracted bool, err error) {")
+	e.p("r := m.r")
+	e.p("for {")
+	e.p("switch s.mode {")
+	e.p("case machineEval:")
+	e.p("// eval(t, k, K): t looked up, and its node's transition taken by its kind and root.")
+	e.p("if s.term.t.Tag == tagVar { // a variable left by resolve: lookUp's error, if any")
+	e.p("t, err := r.lookUp(s.term)")
+	e.p("if err != nil { return false, err }")
+	e.p("s.term = t")
+	e.p("}")
+	e.p("nv := nodeOf(s.term)")
+	e.p("n := &nv")
+	e.p("switch s.kind {")
 	for _, k := range g.l.Kinds {
+		e.p("case %s:", g.kind[k.Index])
 		g.evalCases(e, k)
+	}
+	e.p("}")
+	e.p("return false, &stuckError{reason: \"no kind\"}")
+	e.p("case machineContinue:")
+	e.p("// continue(K, v): the top frame's hole filled with v in place, and the")
+	e.p("// transition taken by the frame: a frame g after it entered in the same entry of")
+	e.p("// the stack, or the frame popped and its node returned or contracted.")
+	e.p("if len(s.k) == 0 {")
+	e.p("s.mode = machineHalt")
+	e.p("return false, nil")
+	e.p("}")
+	e.p("top := &s.k[len(s.k)-1]")
+	e.p("top.fill(frames[top.frame].path, s.term)")
+	e.p("nv := top.node()")
+	e.p("n := &nv")
+	e.p("switch top.frame {")
+	for _, k := range g.l.Kinds {
 		g.contCases(e, k)
 	}
-	e.p("// evalIn is eval(t, k, K) for t's node n (evalIn%s, ...).", g.kind[0])
-	e.p("func (m rulesMachine) evalIn(s *machineState, n *node, k int) (bool, error) {")
-	e.p("switch k {")
-	for i := range g.l.Kinds {
-		e.p("case %s: return m.evalIn%s(s, n)", g.kind[i], g.kind[i])
-	}
 	e.p("}")
-	e.p("return false, &stuckError{reason: \"no kind\"}")
+	e.p("return false, &stuckError{reason: \"no frame\"}")
+	e.p("default:")
+	e.p("return false, nil")
 	e.p("}")
-	e.p("")
-	e.p("// contIn is continue(f[n] : K, v) for the top frame top, its hole filled: n.")
-	e.p("func (m rulesMachine) contIn(s *machineState, top *machineFrame, n *node) (bool, error) {")
-	e.p("switch frames[top.frame].kind {")
-	for i := range g.l.Kinds {
-		e.p("case %s: return m.contIn%s(s, top, n)", g.kind[i], g.kind[i])
-	}
+	e.p("contracted:")
+	e.p("// The contraction s.c: the frames it discards popped, eval of the contractum, in")
+	e.p("// place (refocusing), in its kind.")
+	e.p("if !through {")
+	e.p("return true, nil")
 	e.p("}")
-	e.p("return false, &stuckError{reason: \"no kind\"}")
+	e.p("if err := r.spend(s.c.event); err != nil {")
+	e.p("return false, err")
+	e.p("}")
+	e.p("m.contracted(s)")
+	e.p("}")
 	e.p("}")
 	return e.b.String()
 }
+
+// next is the statement that goes on to the next transition.
+const next = "continue"
 
 // rootCase is what a root tag of a kind's nodes leads to in eval: the root's answer
 // to the value test, and the frames a node of that root may match (in search order).
@@ -70,7 +110,7 @@ type rootCase struct {
 }
 
 // rootCases are the root tags that a kind's eval tells apart: those the value test's
-// root answer decides and those its frames test, each with its frames; any are the
+// root answer decides and those its frames and rules test, each with its frames; any are the
 // frames of any root (tested in every case, and alone in the default one).
 func (g *gen) rootCases(k *sem.Kind) (cases []rootCase, any []int) {
 	yes, no := g.rootAnswers(k, nil)
@@ -103,6 +143,11 @@ func (g *gen) rootCases(k *sem.Kind) (cases []rootCase, any []int) {
 			any = append(any, i)
 		}
 	}
+	for _, r := range k.Rules {
+		if tag := g.rootTag(r.LHS); tag != "" {
+			add(tag)
+		}
+	}
 	for i := range cases {
 		c := &cases[i]
 		if c.value == sem.Yes {
@@ -117,15 +162,13 @@ func (g *gen) rootCases(k *sem.Kind) (cases []rootCase, any []int) {
 	return cases, any
 }
 
-// evalCases emits evalInK: eval(t, K, K') for t's node n, by n's root.
+// evalCases emits eval(t, k, K) for t's node n of kind k, by n's root: a value
+// continues, a frame whose hole holds a non-value is entered, and anything else is
+// contracted.
 func (g *gen) evalCases(e *emitter, k *sem.Kind) {
 	K := g.kind[k.Index]
-	e.p("// evalIn%s is eval(t, %s, K) for t's node n, by n's root: a value continues, a", K, k.Name)
-	e.p("// frame whose hole holds a non-value is entered, and anything else is contracted.")
-	e.p("func (m rulesMachine) evalIn%s(s *machineState, n *node) (bool, error) {", K)
-	e.p("r := m.r")
 	cases, any := g.rootCases(k)
-	defer func() { g.known = nil }()
+	defer func() { g.known, g.shared = nil, nil }()
 	if len(cases) > 0 {
 		e.p("switch n.t.Tag {")
 		var values []string
@@ -137,7 +180,7 @@ func (g *gen) evalCases(e *emitter, k *sem.Kind) {
 		if len(values) > 0 {
 			e.p("case %s:", join(values))
 			e.p("s.mode = machineContinue")
-			e.p("return false, nil")
+			e.p(next)
 		}
 		for _, c := range cases {
 			if c.value == sem.Yes {
@@ -161,16 +204,14 @@ func (g *gen) evalCases(e *emitter, k *sem.Kind) {
 	for _, f := range any {
 		g.enterFrame(e, k.Frames[f], "push")
 	}
-	e.p("return m.contract(s, n, %s)", K)
-	e.p("}")
-	e.p("")
+	g.contractAll(e, K)
 }
 
 // valueContinues emits eval's value test: a value of K continues.
 func (g *gen) valueContinues(e *emitter, K string) {
 	e.p("if r.isValue%s(n) {", K)
 	e.p("s.mode = machineContinue")
-	e.p("return false, nil")
+	e.p(next)
 	e.p("}")
 }
 
@@ -209,53 +250,39 @@ func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
 		entry = append(entry, fmt.Sprintf("top.frame = %d", F))
 		entry = append(entry, "s.mode = machineEval")
 	}
-	entry = append(entry, fmt.Sprintf("s.term, s.kind = hole, %s", H), "return false, nil", "}", "}")
+	entry = append(entry, fmt.Sprintf("s.term, s.kind = hole, %s", H), next, "}", "}")
 	g.inline(e, f.Pat, joinLines(entry))
 }
 
-// contCases emits contInK: continue(f[n] : K, v) for a frame f of K, by f: the
-// frames after f that a node of f's root may match, then the value and answer tests
-// and the rules.
+// contCases emits continue(f[n] : K, v) for each frame f of kind k, its hole filled
+// (n): the frames after f that a node of f's root may match, each entered in f's
+// place where its hole holds a non-value; else f is popped, and n continues as a
+// value or is contracted.
 func (g *gen) contCases(e *emitter, k *sem.Kind) {
 	K := g.kind[k.Index]
-	e.p("// contIn%s is continue(f[n] : K, v) for the top frame f of kind %s, its hole filled", K, k.Name)
-	e.p("// (n): a frame after f whose hole holds a non-value is entered in f's place; else f")
-	e.p("// is popped, and n continues as a value or is contracted.")
-	e.p("func (m rulesMachine) contIn%s(s *machineState, top *machineFrame, n *node) (bool, error) {", K)
-	e.p("r := m.r")
 	yes, no := g.rootAnswers(k, nil)
-	if len(k.Frames) > 0 {
-		e.p("switch top.frame {")
-		for i, f := range k.Frames {
-			e.p("case %d: // %s", g.frame[f], sem.FormatFrame(f.Pat))
-			tag := g.rootTag(f.Pat)
-			g.known, g.shared = g.resumed(f), map[string]string{}
-			for _, h := range k.Frames[i+1:] {
-				if t := g.rootTag(h.Pat); tag == "" || t == "" || t == tag {
-					g.frameTried(e, h, "resume")
-				}
+	defer func() { g.known, g.shared = nil, nil }()
+	for i, f := range k.Frames {
+		e.p("case %d: // %s", g.frame[f], sem.FormatFrame(f.Pat))
+		tag := g.rootTag(f.Pat)
+		g.known, g.shared = g.resumed(f), map[string]string{}
+		for _, h := range k.Frames[i+1:] {
+			if t := g.rootTag(h.Pat); tag == "" || t == "" || t == tag {
+				g.frameTried(e, h, "resume")
 			}
-			e.p("s.k = s.k[:len(s.k)-1]")
-			switch {
-			case tag != "" && slices.Contains(yes, tag):
-				e.p("s.term = n.val()")
-				e.p("return false, nil")
-				g.known, g.shared = nil, nil
-				continue
-			case tag != "" && slices.Contains(no, tag):
-			default:
-				g.valueReturns(e, K)
-			}
-			g.contractRoot(e, k, tag)
-			g.known, g.shared = nil, nil
 		}
-		e.p("}")
+		e.p("s.k = s.k[:len(s.k)-1]")
+		switch {
+		case tag != "" && slices.Contains(yes, tag):
+			e.p("s.term = n.val()")
+			e.p(next)
+			continue
+		case tag != "" && slices.Contains(no, tag):
+		default:
+			g.valueReturns(e, K)
+		}
+		g.contractRoot(e, k, tag)
 	}
-	e.p("s.k = s.k[:len(s.k)-1]")
-	g.valueReturns(e, K)
-	e.p("return m.contract(s, n, %s)", K)
-	e.p("}")
-	e.p("")
 }
 
 // contractRoot emits the contraction of n, a node of kind k with the root tag (""
@@ -266,7 +293,7 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 func (g *gen) contractRoot(e *emitter, k *sem.Kind, tag string) {
 	K := g.kind[k.Index]
 	if tag == "" {
-		e.p("return m.contract(s, n, %s)", K)
+		g.contractAll(e, K)
 		return
 	}
 	if g.mayAnswer(k, tag) {
@@ -280,16 +307,19 @@ func (g *gen) contractRoot(e *emitter, k *sem.Kind, tag string) {
 	}
 	for _, rule := range k.Rules {
 		if t := g.rootTag(rule.LHS); t == tag || t == "" {
-			g.inlineRule(e, rule)
+			if !g.inlineRule(e, rule) {
+				return // it applies to every node of the root: nothing after it is tried
+			}
 		}
 	}
-	e.p("return m.contract(s, n, %s)", K)
+	g.contractAll(e, K)
 }
 
 // inlineRule emits the contraction of n by the rule r in place (ruleBody, its
 // context the stack, its contraction written in s.c), the children it shares with
 // the transition's tests taken once; where it does not apply, it jumps past itself.
-func (g *gen) inlineRule(e *emitter, r *sem.Rule) {
+// It reports whether it may not apply.
+func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 	e.labels++
 	l := fmt.Sprintf("no%d", e.labels)
 	sub := &emitter{tmps: e.tmps, labels: e.labels}
@@ -308,10 +338,12 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) {
 	e.p("out := &s.c")
 	e.b.WriteString(sub.b.String())
 	e.p("}")
-	if strings.Contains(sub.b.String(), "goto "+l+" ") || strings.Contains(sub.b.String(), "goto "+l+"\n") {
-		e.p("%s:", l)
-		e.p(";")
+	if !strings.Contains(sub.b.String(), "goto "+l+" ") && !strings.Contains(sub.b.String(), "goto "+l+"\n") {
+		return false
 	}
+	e.p("%s:", l)
+	e.p(";")
+	return true
 }
 
 // valueReturns emits continue's value test: a value of K is returned to the frame
@@ -319,8 +351,17 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) {
 func (g *gen) valueReturns(e *emitter, K string) {
 	e.p("if r.isValue%s(n) {", K)
 	e.p("s.term = n.val()")
-	e.p("return false, nil")
+	e.p(next)
 	e.p("}")
+}
+
+// contractAll emits the generic contraction of n of kind K (rulesMachine.contract):
+// the answer test, then the kind's rules, then its stuck shapes.
+func (g *gen) contractAll(e *emitter, K string) {
+	e.p("if ok, err := m.contract(s, n, %s); !ok || err != nil {", K)
+	e.p("return ok, err")
+	e.p("}")
+	e.p("goto contracted")
 }
 
 // holeExpr is the closure in the hole of the frame f, which the node n matches: a

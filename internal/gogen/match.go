@@ -177,6 +177,9 @@ func (g *gen) intOf(e *emitter, p *sem.Pattern, undef string, bd body, depth int
 	case sem.PatInt:
 		return fmt.Sprintf("int64(%d)", p.N)
 	case sem.PatMeta:
+		if _, bound := g.bs[p.Slot]; bound && p.Sort.Kind == sem.MetaInt {
+			return fmt.Sprintf("s%d.t.N", p.Slot) // the left-hand side tested its tag
+		}
 		n := e.tmp("n")
 		ok := e.tmp("ok")
 		e.p("%s, %s := intVal(s%d)", n, ok, p.Slot)

@@ -252,7 +252,8 @@ func (g *gen) rule(e *emitter, r *sem.Rule) {
 
 // ruleBody emits the contraction of the node n by the rule r, into out, in the
 // context E (a context rule) with the inner layer's step (a rule that steps one):
-// the statement not where it does not apply; return true, nil where it does; return
+// the statement not where it does not apply; return true, nil where it does (in a
+// fused transition, goto contracted: inlineRule); return
 // false and the error where its right-hand side fails.
 func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 	g.open, g.bs = openSlots(r), bindings(r.LHS)
@@ -273,12 +274,15 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 		if r.Delimiter == nil {
 			e.p("out.pop = depth")
 		} else {
-			e.p("delimiters:")
+			// A label of its own: a fused transition writes several rules in one function.
+			e.labels++
+			loop := fmt.Sprintf("delimiters%d", e.labels)
+			e.p("%s:", loop)
 			e.p("for i := 0; i < depth; i++ {")
 			e.p("f, ftv := E.frame(i)")
 			e.p("ft := &ftv")
 			e.p("if !pathEqual(frames[f].path, %s) { continue }", intsLit(r.DelimiterPath))
-			g.match(e, r.Delimiter, "ft", true, "continue delimiters", true)
+			g.match(e, r.Delimiter, "ft", true, "continue "+loop, true)
 			e.p("out.pop = i + 1")
 			e.p("break")
 			e.p("}")
@@ -306,7 +310,11 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 	}
 	x := g.inst(e, r.RHS, "at", bd, 0)
 	e.p("out.term = %s", x)
-	e.p("return true, nil")
+	if g.inlined {
+		e.p("goto contracted")
+	} else {
+		e.p("return true, nil")
+	}
 }
 
 // function emits a function of the file: its clauses in order, each its own method.
