@@ -70,7 +70,11 @@ func (l *Language) buildRootAnswers() {
 }
 
 // rootAnswer is what the root op (con) alone answers of the test of kind k's values
-// (or class c's terms); seen guards a class or kind that refers to itself.
+// (or class c's terms); seen guards a class or kind that refers to itself. A class met
+// again on the way, through metavariables standing for the whole term, adds nothing:
+// the test's answer is the least fixed point (t is in a if it is in b, and in b if it
+// is in a: in neither), as the engine's index has it (classRoots), so its answer
+// there is no.
 func rootAnswer(op TermOp, con *Con, k *Kind, c *Class, seen map[any]bool) RootAnswer {
 	var key any = k
 	var alts []*Pattern
@@ -85,7 +89,7 @@ func rootAnswer(op TermOp, con *Con, k *Kind, c *Class, seen map[any]bool) RootA
 		}
 	}
 	if seen[key] {
-		return Depends
+		return No
 	}
 	seen[key] = true
 	defer delete(seen, key)

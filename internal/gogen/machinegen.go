@@ -55,6 +55,7 @@ func (g *gen) machineCases() string {
 	e.p("}")
 	e.p("nv := nodeOf(s.term)")
 	e.p("n := &nv")
+	e.p("_ = n // a file whose kinds have no frame, value or rule tests nothing")
 	e.p("switch s.kind {")
 	for _, k := range g.l.Kinds {
 		e.p("case %s:", g.kind[k.Index])
@@ -74,6 +75,7 @@ func (g *gen) machineCases() string {
 	e.p("top.fill(frames[top.frame].path, s.term)")
 	e.p("nv := top.node()")
 	e.p("n := &nv")
+	e.p("_ = n")
 	e.p("switch top.frame {")
 	for _, k := range g.l.Kinds {
 		g.contCases(e, k)

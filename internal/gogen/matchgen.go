@@ -105,15 +105,26 @@ func memoized(e *emitter, recv, name string, bit int, yes, no []string) {
 		}
 		e.p("}")
 	}
+	// The test itself recurses where its patterns test values or classes in turn, as
+	// deep as the term: bounded by maxTermDepth (nest).
+	test := func() {
+		e.p("r.nest++")
+		e.p("deeper(r.nest)")
+		e.p("is := r.%s0(n)", name)
+		e.p("r.nest--")
+	}
 	if bit < 0 {
-		e.p("return r.%s0(n)", name)
+		test()
+		e.p("return is")
 		e.p("}")
+		e.p("")
 		return
 	}
-	e.p("if !r.memoizable(n) { return r.%s0(n) }", name)
+	e.p("memo := r.memoizable(n)")
 	e.p("t := n.t")
-	e.p("if t.memo&(1<<%d) != 0 { return t.memo&(2<<%d) != 0 }", bit, bit)
-	e.p("is := r.%s0(n)", name)
+	e.p("if memo && t.memo&(1<<%d) != 0 { return t.memo&(2<<%d) != 0 }", bit, bit)
+	test()
+	e.p("if !memo { return is }")
 	e.p("if is { t.memo |= 3 << %d } else { t.memo |= 1 << %d }", bit, bit)
 	e.p("return is")
 	e.p("}")
@@ -331,6 +342,7 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 	e.p("// %s is function %s: the first clause that applies gives the result.", name, f.Name)
 	e.p("func (r *run) %s(%sat Pos, depth int) (Val, error) {", name, decl)
 	e.p("if depth > maxCallDepth { return Val{}, newFunctionError(%q, Pos{%d, %d}, []Val{%s}, maxCallDepth) }", f.Name, f.P.Line, f.P.Col, join(params))
+	e.p("if err := r.limit(); err != nil { return Val{}, err }")
 	args := join(append(append([]string{}, params...), "at", "depth"))
 	for i := range f.Clauses {
 		e.p("if t, ok, err := r.%s%d(%s); ok || err != nil { return t, err }", name, i+1, args)
