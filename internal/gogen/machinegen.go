@@ -29,74 +29,80 @@ import (
 // dispatch on the root, or the frame, instead of one a test.
 func (g *gen) machineCases() string {
 	e := &emitter{}
-	e.p("// What a root alone answers of a value test (sem.RootAnswer), by the root's tag.")
-	e.p("const (")
-	e.p("rootDepends = iota // the test decides")
-	e.p("rootYes // a value")
-	e.p("rootNo // not a value")
-	e.p(")")
-	e.p("")
+	e.b.WriteString(`// What a root alone answers of a value test (sem.RootAnswer), by the root's tag.
+const (
+	rootDepends = iota // the test decides
+	rootYes            // a value
+	rootNo             // not a value
+)
+
+`)
 	for _, k := range g.l.Kinds {
 		g.valueByRoot(e, k)
 	}
-	e.p("// transitions makes the transitions from s, one an iteration, to the final state;")
-	e.p("// each contraction spends one unit of fuel and is made in place (through), or the")
-	e.p("// first one ends the run of transitions (contracted: s.c holds it, not made yet).")
-	e.p("func (m rulesMachine) transitions(s *machineState, through bool) (contracted bool, err error) {")
-	e.p("r := m.r")
-	e.p("for {")
-	e.p("switch s.mode {")
-	e.p("case machineEval:")
-	e.p("// eval(t, k, K): t looked up, and its node's transition taken by its kind and root.")
-	e.p("if s.term.t.Tag == tagVar { // a variable left by resolve: lookUp's error, if any")
-	e.p("t, err := r.lookUp(s.term)")
-	e.p("if err != nil { return false, err }")
-	e.p("s.term = t")
-	e.p("}")
-	e.p("nv := nodeOf(s.term)")
-	e.p("n := &nv")
-	e.p("_ = n // a file whose kinds have no frame, value or rule tests nothing")
-	e.p("switch s.kind {")
+	e.b.WriteString(`// transitions makes the transitions from s, one an iteration, to the final state;
+// each contraction spends one unit of fuel and is made in place (through), or the
+// first one ends the run of transitions (contracted: s.c holds it, not made yet).
+func (m rulesMachine) transitions(s *machineState, through bool) (contracted bool, err error) {
+	r := m.r
+	for {
+		switch s.mode {
+		case machineEval:
+			// eval(t, k, K): t looked up, and its node's transition taken by its kind and root.
+			if s.term.t.Tag == tagVar { // a variable left by resolve: lookUp's error, if any
+				t, err := r.lookUp(s.term)
+				if err != nil {
+					return false, err
+				}
+				s.term = t
+			}
+			nv := nodeOf(s.term)
+			n := &nv
+			_ = n // a file whose kinds have no frame, value or rule tests nothing
+			switch s.kind {
+`)
 	for _, k := range g.l.Kinds {
 		e.p("case %s:", g.kind[k.Index])
 		g.evalCases(e, k)
 	}
-	e.p("}")
-	e.p("return false, &stuckError{reason: \"no kind\"}")
-	e.p("case machineContinue:")
-	e.p("// continue(K, v): the top frame's hole filled with v in place, and the")
-	e.p("// transition taken by the frame: a frame g after it entered in the same entry of")
-	e.p("// the stack, or the frame popped and its node returned or contracted.")
-	e.p("if len(s.k) == 0 {")
-	e.p("s.mode = machineHalt")
-	e.p("return false, nil")
-	e.p("}")
-	e.p("top := &s.k[len(s.k)-1]")
-	e.p("top.fill(frames[top.frame].path, s.term)")
-	e.p("nv := top.node()")
-	e.p("n := &nv")
-	e.p("_ = n")
-	e.p("switch top.frame {")
+	e.b.WriteString(`}
+			return false, &stuckError{reason: "no kind"}
+		case machineContinue:
+			// continue(K, v): the top frame's hole filled with v in place, and the
+			// transition taken by the frame: a frame g after it entered in the same entry of
+			// the stack, or the frame popped and its node returned or contracted.
+			if len(s.k) == 0 {
+				s.mode = machineHalt
+				return false, nil
+			}
+			top := &s.k[len(s.k)-1]
+			top.fill(frames[top.frame].path, s.term)
+			nv := top.node()
+			n := &nv
+			_ = n
+			switch top.frame {
+`)
 	for _, k := range g.l.Kinds {
 		g.contCases(e, k)
 	}
-	e.p("}")
-	e.p("return false, &stuckError{reason: \"no frame\"}")
-	e.p("default:")
-	e.p("return false, nil")
-	e.p("}")
-	e.p("contracted:")
-	e.p("// The contraction s.c: the frames it discards popped, eval of the contractum, in")
-	e.p("// place (refocusing), in its kind.")
-	e.p("if !through {")
-	e.p("return true, nil")
-	e.p("}")
-	e.p("if err := r.spend(s.c.event); err != nil {")
-	e.p("return false, err")
-	e.p("}")
-	e.p("m.contracted(s)")
-	e.p("}")
-	e.p("}")
+	e.b.WriteString(`}
+			return false, &stuckError{reason: "no frame"}
+		default:
+			return false, nil
+		}
+	contracted:
+		// The contraction s.c: the frames it discards popped, eval of the contractum, in
+		// place (refocusing), in its kind.
+		if !through {
+			return true, nil
+		}
+		if err := r.spend(s.c.event); err != nil {
+			return false, err
+		}
+		m.contracted(s)
+	}
+}
+`)
 	return e.b.String()
 }
 
@@ -116,15 +122,7 @@ type rootCase struct {
 // frames of any root (tested in every case, and alone in the default one).
 func (g *gen) rootCases(k *sem.Kind) (cases []rootCase, any []int) {
 	yes, no := g.rootAnswers(k, nil)
-	answer := func(tag string) sem.RootAnswer {
-		switch {
-		case slices.Contains(yes, tag):
-			return sem.Yes
-		case slices.Contains(no, tag):
-			return sem.No
-		}
-		return sem.Depends
-	}
+	answer := func(tag string) sem.RootAnswer { return answerOf(yes, no, tag) }
 	at := map[string]int{}
 	add := func(tag string) *rootCase {
 		i, ok := at[tag]
@@ -253,7 +251,7 @@ func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
 		entry = append(entry, "s.mode = machineEval")
 	}
 	entry = append(entry, fmt.Sprintf("s.term, s.kind = hole, %s", H), next, "}", "}")
-	g.inline(e, f.Pat, joinLines(entry))
+	g.inline(e, f.Pat, strings.Join(entry, "\n"))
 }
 
 // contCases emits continue(f[n] : K, v) for each frame f of kind k, its hole filled
@@ -378,16 +376,15 @@ func (g *gen) holeExpr(f *sem.Frame) string {
 	return fmt.Sprintf("n.at(frames[%d].path)", g.frame[f])
 }
 
-// joinLines joins Go statements, one a line.
-func joinLines(lines []string) string {
-	s := ""
-	for i, l := range lines {
-		if i > 0 {
-			s += "\n"
-		}
-		s += l
+// answerOf is the answer of a root tag, given the tags answered yes and no.
+func answerOf(yes, no []string, tag string) sem.RootAnswer {
+	switch {
+	case slices.Contains(yes, tag):
+		return sem.Yes
+	case slices.Contains(no, tag):
+		return sem.No
 	}
-	return s
+	return sem.Depends
 }
 
 // known is what a fused transition knows of the node it tests, where the tests of
@@ -462,13 +459,7 @@ func (g *gen) mayAnswer(k *sem.Kind, tag string) bool {
 func (g *gen) valueByRoot(e *emitter, k *sem.Kind) {
 	yes, no := g.rootAnswers(k, nil)
 	answer := func(tag string) string {
-		switch {
-		case slices.Contains(yes, tag):
-			return "rootYes"
-		case slices.Contains(no, tag):
-			return "rootNo"
-		}
-		return "rootDepends"
+		return [...]string{sem.Depends: "rootDepends", sem.Yes: "rootYes", sem.No: "rootNo"}[answerOf(yes, no, tag)]
 	}
 	e.p("// valueByRoot%s is what a root alone answers of the value test of %s, by tag-tagClo.", g.kind[k.Index], k.Name)
 	e.p("var valueByRoot%s = [...]uint8{", g.kind[k.Index])

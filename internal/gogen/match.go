@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/interderive/interderive/sem"
 )
@@ -336,16 +337,8 @@ func (g *gen) call(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 	return res
 }
 
-func join(xs []string) string {
-	out := ""
-	for i, x := range xs {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
-}
+// join is a list of Go expressions, comma-separated.
+func join(xs []string) string { return strings.Join(xs, ", ") }
 
 // conditions emits the side conditions in order: not is the statement that runs
 // where one does not hold, bd.errRet where one fails; a step condition steps by the
