@@ -99,7 +99,8 @@ func (m rulesMachine) transitions(s *machineState, through bool) (contracted boo
 		if err := r.spend(s.c.event); err != nil {
 			return false, err
 		}
-		m.contracted(s)
+		s.k = s.k[:len(s.k)-s.c.pop]
+		s.mode, s.term, s.kind = machineEval, s.c.term, s.c.kind
 	}
 }
 `)

@@ -342,7 +342,7 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 	e.p("// %s is function %s: the first clause that applies gives the result.", name, f.Name)
 	e.p("func (r *run) %s(%sat Pos, depth int) (Val, error) {", name, decl)
 	e.p("if depth > maxCallDepth { return Val{}, newFunctionError(%q, Pos{%d, %d}, []Val{%s}, maxCallDepth) }", f.Name, f.P.Line, f.P.Col, join(params))
-	e.p("if err := r.limit(); err != nil { return Val{}, err }")
+	e.p("if err := r.tick(); err != nil { return Val{}, err }")
 	args := join(append(append([]string{}, params...), "at", "depth"))
 	for i := range f.Clauses {
 		e.p("if t, ok, err := r.%s%d(%s); ok || err != nil { return t, err }", name, i+1, args)
