@@ -225,7 +225,14 @@ func (g *gen) frameTried(e *emitter, f *sem.Frame, how string) {
 	if reaches {
 		if x := g.holeExpr(f); g.shared[x] == "" {
 			v := fmt.Sprintf("kid%d", f.Path[0])
-			e.p("%s := %s", v, x)
+			if how == "push" && x == fmt.Sprintf("n.kidFree(%d)", f.Path[0]) {
+				// eval's node is fresh, nothing filled: kidFree written out, since Go
+				// inlines little in a function this large.
+				e.p("%s := Val{t: n.t.Args[%d]}", v, f.Path[0])
+				e.p("if n.env != nil || %s.t.Tag == tagClo { %s = resolve(%s.t, n.env) }", v, v, v)
+			} else {
+				e.p("%s := %s", v, x)
+			}
 			g.shared[x] = v
 		}
 	}
