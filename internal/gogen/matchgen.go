@@ -307,6 +307,7 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 			e.p("out.kind = frames[f].kind")
 		}
 		e.p("at = ft.t.P")
+		e.p("_ = at")
 	}
 	bd := body{errRet: "return false, ruleError(" + strconv.Quote(r.Name) + ", n.val(), err)", depth: "0"}
 	if r.Layer != nil {
