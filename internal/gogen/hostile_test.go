@@ -74,18 +74,8 @@ func TestHostileGenerated(t *testing.T) {
 			prog := filepath.Join(dir, name+".term")
 			for _, stage := range Stages {
 				start := time.Now()
-				cmd := exec.Command(bin, "-stage", stage, "-fuel", "10000", "-timeout", "1s", "-memory", "200", "-print-limit", "65536", prog)
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				err := cmd.Run()
-				code := 0
-				var exit *exec.ExitError
-				if errors.As(err, &exit) {
-					code = exit.ExitCode()
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				out := stdout.String() + stderr.String()
+				stdout, stderr, code := runBin(t, bin, "-stage", stage, "-fuel", "10000", "-timeout", "1s", "-memory", "200", "-print-limit", "65536", prog)
+				out := stdout + stderr
 				if strings.Contains(out, "goroutine ") || strings.Contains(out, "panic:") || strings.Contains(out, "fatal error") {
 					t.Fatalf("%s on %s crashed:\n%s", name, stage, cut(out, 2000))
 				}
@@ -100,6 +90,23 @@ func TestHostileGenerated(t *testing.T) {
 		})
 	}
 	t.Logf("%d runs of hostile files on the generated stages", ran)
+}
+
+// runBin runs the generated command bin on args: its standard output, its standard
+// error and its exit status.
+func runBin(t *testing.T, bin string, args ...string) (stdout, stderr string, exit int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	err := cmd.Run()
+	var e *exec.ExitError
+	if errors.As(err, &e) {
+		exit = e.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errs.String(), exit
 }
 
 // cut is s cut to at most n bytes.

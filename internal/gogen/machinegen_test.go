@@ -1,8 +1,6 @@
 package gogen
 
 import (
-	"bytes"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,24 +23,15 @@ func TestMachineKnown(t *testing.T) {
 		{"ints", []string{"delta", "pair"}, "12", 0},
 		{"nested", nil, "an add where a wrap is wanted: (add 1 2)", 1},
 	} {
-		cmd := exec.Command(bin, "-stage", "machine", "-events", filepath.Join(root, "internal/gogen/testdata/known", tt.prog+".term"))
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		exit := 0
-		if e, ok := err.(*exec.ExitError); ok {
-			exit = e.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+		stdout, stderr, exit := runBin(t, bin, "-stage", "machine", "-events", filepath.Join(root, "internal/gogen/testdata/known", tt.prog+".term"))
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
 		if exit != tt.exit {
-			t.Errorf("%s: exit %d (%s), want %d", tt.prog, exit, stderr.String(), tt.exit)
+			t.Errorf("%s: exit %d (%s), want %d", tt.prog, exit, stderr, tt.exit)
 			continue
 		}
 		if tt.exit != 0 {
-			if !strings.Contains(stderr.String(), tt.answer) {
-				t.Errorf("%s: %q, want a message with %q", tt.prog, stderr.String(), tt.answer)
+			if !strings.Contains(stderr, tt.answer) {
+				t.Errorf("%s: %q, want a message with %q", tt.prog, stderr, tt.answer)
 			}
 			continue
 		}
