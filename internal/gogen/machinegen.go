@@ -205,7 +205,7 @@ func (g *gen) evalCases(e *emitter, k *sem.Kind) {
 	for _, f := range any {
 		g.enterFrame(e, k.Frames[f], "push")
 	}
-	g.contractAll(e, K)
+	g.contractRoot(e, k, "")
 }
 
 // valueContinues emits eval's value test: a value of K continues.
@@ -295,28 +295,25 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 
 // contractRoot emits the contraction of n, a node of kind k with the root tag (""
 // for any), where no value test and no frame took it: halted on in the empty context
-// where it is an answer, else contracted by the kind's rules of that root, in order;
-// where none applies, the kind's contract says why (a declared stuck shape or a
-// stuck run) after trying them all again.
+// where it is an answer, else contracted by the kind's rules of that root, in order,
+// written in place; where none applies, the kind's contract (contractAll).
 func (g *gen) contractRoot(e *emitter, k *sem.Kind, tag string) {
 	K := g.kind[k.Index]
-	if tag == "" {
-		g.contractAll(e, K)
-		return
-	}
 	if g.mayAnswer(k, tag) {
 		e.p("if len(s.k) == 0 && r.isAnswer%s(n) {", K)
 		e.p("s.mode, s.term = machineHalt, n.val()")
 		e.p("return false, nil")
 		e.p("}")
 	}
-	if g.known == nil {
-		g.known = &known{tag: tag}
-	}
-	for _, rule := range k.Rules {
-		if t := g.rootTag(rule.LHS); t == tag || t == "" {
-			if !g.inlineRule(e, rule) {
-				return // it applies to every node of the root: nothing after it is tried
+	if tag != "" {
+		if g.known == nil {
+			g.known = &known{tag: tag}
+		}
+		for _, rule := range k.Rules {
+			if t := g.rootTag(rule.LHS); t == tag || t == "" {
+				if !g.inlineRule(e, rule) {
+					return // it applies to every node of the root: nothing after it is tried
+				}
 			}
 		}
 	}
@@ -363,11 +360,12 @@ func (g *gen) valueReturns(e *emitter, K string) {
 	e.p("}")
 }
 
-// contractAll emits the generic contraction of n of kind K (rulesMachine.contract):
-// the answer test, then the kind's rules, then its stuck shapes.
+// contractAll emits the generic contraction of n of kind K, its answer test done
+// (match.go's contract: the kind's rules, then its stuck shapes, which say why none
+// applies where a fused case tried its rules already).
 func (g *gen) contractAll(e *emitter, K string) {
-	e.p("if ok, err := m.contract(s, n, %s); !ok || err != nil {", K)
-	e.p("return ok, err")
+	e.p("if err := r.contract%s(n, &s.k, m.stepLayer, &s.c); err != nil {", K)
+	e.p("return false, err")
 	e.p("}")
 	e.p("goto contracted")
 }
@@ -452,10 +450,11 @@ func (g *gen) resumed(f *sem.Frame) *known {
 }
 
 // mayAnswer reports whether a node of kind k with the root tag may be one of its
-// non-value answers: an answer pattern has that root, or any.
+// non-value answers: an answer pattern has that root, or any (or the root is not
+// known: tag "").
 func (g *gen) mayAnswer(k *sem.Kind, tag string) bool {
 	for _, a := range k.Answers {
-		if t := g.rootTag(a.Pat); t == "" || t == tag {
+		if t := g.rootTag(a.Pat); tag == "" || t == "" || t == tag {
 			return true
 		}
 	}

@@ -92,7 +92,7 @@ func memoBit(i int, class bool) int {
 }
 
 // memoized emits the memoized test name(t), computed by name0(t).
-func memoized(e *emitter, recv, name string, bit int, yes, no []string) {
+func memoized(e *emitter, name string, bit int, yes, no []string) {
 	e.p("func (r *run) %s(n *node) bool {", name)
 	if len(yes)+len(no) > 0 {
 		// The roots whose answer the root alone gives (rootAnswers).
@@ -166,7 +166,7 @@ func (g *gen) values(e *emitter, k *sem.Kind) {
 	name := "isValue" + g.kind[k.Index]
 	e.p("// %s reports whether n is a value of kind %s (memoized on its term where it may be).", name, k.Name)
 	yes, no := g.rootAnswers(k, nil)
-	memoized(e, "r", name, memoBit(k.Index, false), yes, no)
+	memoized(e, name, memoBit(k.Index, false), yes, no)
 	pats := make([]*sem.Pattern, len(k.Values))
 	for i, v := range k.Values {
 		pats[i] = v.Pat
@@ -190,7 +190,7 @@ func (g *gen) classCode(e *emitter, c *sem.Class) {
 	name := "inClass" + g.class[c.Index]
 	e.p("// %s reports whether n is a term of class %s (memoized on its term where it may be).", name, c.Name)
 	yes, no := g.rootAnswers(nil, c)
-	memoized(e, "r", name, memoBit(c.Index, true), yes, no)
+	memoized(e, name, memoBit(c.Index, true), yes, no)
 	g.alternatives(e, "whether n matches one of the alternatives of class "+c.Name+".", name, c.Alts)
 }
 
