@@ -211,8 +211,9 @@ func build(t testing.TB, file string) string {
 	return bin
 }
 
-// runBatch runs the programs through the binary on a stage, in one invocation.
-func runBatch(t *testing.T, bin, stage string, progs []program, fuel int) []outcome {
+// runBatch runs the programs through the binary on a stage, in one invocation, under
+// -check-stack if asked.
+func runBatch(t *testing.T, bin, stage string, progs []program, fuel int, checkStack bool) []outcome {
 	t.Helper()
 	var in bytes.Buffer
 	for _, p := range progs {
@@ -220,7 +221,7 @@ func runBatch(t *testing.T, bin, stage string, progs []program, fuel int) []outc
 	}
 	ctx, cancel := ctxpkg.WithTimeout(ctxpkg.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-batch", "-events", "-stage", stage, "-fuel", strconv.Itoa(fuel))
+	cmd := exec.CommandContext(ctx, bin, "-batch", "-events", "-check-stack="+strconv.FormatBool(checkStack), "-stage", stage, "-fuel", strconv.Itoa(fuel))
 	cmd.Stdin = &in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -379,15 +380,29 @@ func lockstepFuel(t *testing.T, l *sem.Language, file string, progs []program, f
 	bin := build(t, file)
 	runs, answers := 0, 0
 	for _, stage := range Stages {
-		got := runBatch(t, bin, stage, progs, fuel)
+		// Every stage runs under -check-stack; the machine, whose environment entries
+		// are on a stack (env.go's envStack), runs without it too: its stack of two
+		// entries, poisoned once given back, makes a use after release fail and sends
+		// the entries of the third call on to the heap; the stack in full is the
+		// machine as it runs.
+		checks := []bool{true}
+		if stage == "machine" {
+			checks = []bool{true, false}
+		}
+		want := make([]outcome, len(progs))
 		for i, p := range progs {
-			want := runInProcess(l, stage, p.src, fuel)
-			if d := agree(want, got[i]); d != "" {
-				t.Errorf("%s on %s: %s", p.name, stage, d)
-			}
-			runs++
-			if want.kind == "" {
-				answers++
+			want[i] = runInProcess(l, stage, p.src, fuel)
+		}
+		for _, check := range checks {
+			got := runBatch(t, bin, stage, progs, fuel, check)
+			for i, p := range progs {
+				if d := agree(want[i], got[i]); d != "" {
+					t.Errorf("%s on %s (-check-stack %v): %s", p.name, stage, check, d)
+				}
+				runs++
+				if want[i].kind == "" {
+					answers++
+				}
 			}
 		}
 	}

@@ -76,6 +76,9 @@ func (m rulesMachine) transitions(s *machineState, through bool) (contracted boo
 				return false, nil
 			}
 			top := &s.k[len(s.k)-1]
+			if r.stack.top > top.mark { // entries to give back (envStack)
+				s.term = r.stack.release(s.term, top.mark)
+			}
 			top.fill(frames[top.frame].path, s.term)
 			nv := top.node()
 			n := &nv
@@ -96,8 +99,13 @@ func (m rulesMachine) transitions(s *machineState, through bool) (contracted boo
 		if !through {
 			return true, nil
 		}
-		if err := r.spend(s.c.event); err != nil {
-			return false, err
+		if r.steps >= r.fuel || r.ticks&1023 == 1023 || r.onContract != nil {
+			if err := r.spend(s.c.event); err != nil {
+				return false, err
+			}
+		} else { // spend, where it has nothing to do but count
+			r.steps++
+			r.ticks++
 		}
 		s.k = s.k[:len(s.k)-s.c.pop]
 		s.mode, s.term, s.kind = machineEval, s.c.term, s.c.kind
@@ -253,7 +261,7 @@ func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
 		fmt.Sprintf("if h := nodeOf(hole); a == rootNo || !r.isValue%s(&h) {", H),
 	}
 	if how == "push" {
-		entry = append(entry, fmt.Sprintf("s.k = append(s.k, machineFrame{frame: %d, term: n.t, env: n.env})", F))
+		entry = append(entry, fmt.Sprintf("s.k = append(s.k, machineFrame{frame: %d, term: n.t, env: n.env, mark: r.stack.top})", F))
 	} else {
 		entry = append(entry, fmt.Sprintf("top.frame = %d", F))
 		entry = append(entry, "s.mode = machineEval")
