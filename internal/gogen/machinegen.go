@@ -79,8 +79,7 @@ func (m rulesMachine) transitions(s *machineState, through bool) (contracted boo
 			if r.stack.top > top.mark { // entries to give back (envStack)
 				s.term = r.stack.release(s.term, top.mark)
 			}
-			top.fill(frames[top.frame].path, s.term)
-			nv := top.node()
+			var nv node // the frame's node, its hole filled (fill, by frame)
 			n := &nv
 			_ = n
 			switch top.frame {
@@ -280,6 +279,12 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 	defer func() { g.known, g.shared = nil, nil }()
 	for i, f := range k.Frames {
 		e.p("case %d: // %s", g.frame[f], sem.FormatFrame(f.Pat))
+		if len(f.Path) == 1 { // fill, its hole a child of the root
+			e.p("top.kids[%d], top.filled = s.term, true", f.Path[0])
+		} else {
+			e.p("top.fill(frames[%d].path, s.term)", g.frame[f])
+		}
+		e.p("nv = node{t: top.term, env: top.env, kids: &top.kids}")
 		tag := g.rootTag(f.Pat)
 		g.known, g.shared = g.resumed(f), map[string]string{}
 		for _, h := range k.Frames[i+1:] {
