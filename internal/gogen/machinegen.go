@@ -287,6 +287,14 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 		e.p("nv = node{t: top.term, env: top.env, kids: &top.kids}")
 		tag := g.rootTag(f.Pat)
 		g.known, g.shared = g.resumed(f), map[string]string{}
+		if len(f.Path) == 1 { // the hole's child is the value it was filled with
+			i := f.Path[0]
+			v := fmt.Sprintf("kid%d", i)
+			e.p("%s := s.term", v)
+			e.p("_ = %s", v)
+			g.shared[fmt.Sprintf("n.kidFree(%d)", i)] = v
+			g.shared[fmt.Sprintf("n.kid(%d)", i)] = v
+		}
 		for _, h := range k.Frames[i+1:] {
 			if t := g.rootTag(h.Pat); tag == "" || t == "" || t == tag {
 				g.frameTried(e, h, "resume")
