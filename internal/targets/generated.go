@@ -17,8 +17,10 @@ import (
 	"github.com/interderive/interderive/sem"
 )
 
-// generatedRuns is how many runs the generated machine times itself over (-repeat).
-const generatedRuns = 200
+// generatedRuns is how many runs the generated machine times itself over (-repeat,
+// after its warm-up): about 70 ms of typed fib 14, as long as the workbench times
+// the hand-written machine (MinBenchTime).
+const generatedRuns = 500
 
 // generatedMachine is the time a run of the program at size takes on the machine that
 // derive --go generates from the standard ED rule file, built once with the Go
