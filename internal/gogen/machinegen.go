@@ -98,7 +98,7 @@ func (m rulesMachine) transitions(s *machineState, through bool) (contracted boo
 		if !through {
 			return true, nil
 		}
-		if r.steps >= r.fuel || r.ticks&1023 == 1023 || r.onContract != nil {
+		if r.due() {
 			if err := r.spend(s.c.event); err != nil {
 				return false, err
 			}
@@ -176,7 +176,6 @@ func (g *gen) rootCases(k *sem.Kind) (cases []rootCase, any []int) {
 func (g *gen) evalCases(e *emitter, k *sem.Kind) {
 	K := g.kind[k.Index]
 	cases, any := g.rootCases(k)
-	defer func() { g.known, g.shared = nil, nil }()
 	if len(cases) > 0 {
 		e.p("switch n.t.Tag {")
 		var values []string
@@ -279,22 +278,22 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 	defer func() { g.known, g.shared = nil, nil }()
 	for i, f := range k.Frames {
 		e.p("case %d: // %s", g.frame[f], sem.FormatFrame(f.Pat))
-		if len(f.Path) == 1 { // fill, its hole a child of the root
-			e.p("top.kids[%d], top.filled = s.term, true", f.Path[0])
+		tag := g.rootTag(f.Pat)
+		g.known, g.shared = g.resumed(f), map[string]string{}
+		if len(f.Path) == 1 {
+			// fill, the hole a child of the root: that child is the value it was
+			// filled with, shared with the tests and rules after.
+			h := f.Path[0]
+			v := fmt.Sprintf("kid%d", h)
+			e.p("top.kids[%d], top.filled = s.term, true", h)
+			e.p("%s := s.term", v)
+			e.p("_ = %s", v)
+			g.shared[fmt.Sprintf("n.kidFree(%d)", h)] = v
+			g.shared[fmt.Sprintf("n.kid(%d)", h)] = v
 		} else {
 			e.p("top.fill(frames[%d].path, s.term)", g.frame[f])
 		}
 		e.p("nv = node{t: top.term, env: top.env, kids: &top.kids}")
-		tag := g.rootTag(f.Pat)
-		g.known, g.shared = g.resumed(f), map[string]string{}
-		if len(f.Path) == 1 { // the hole's child is the value it was filled with
-			i := f.Path[0]
-			v := fmt.Sprintf("kid%d", i)
-			e.p("%s := s.term", v)
-			e.p("_ = %s", v)
-			g.shared[fmt.Sprintf("n.kidFree(%d)", i)] = v
-			g.shared[fmt.Sprintf("n.kid(%d)", i)] = v
-		}
 		for _, h := range k.Frames[i+1:] {
 			if t := g.rootTag(h.Pat); tag == "" || t == "" || t == tag {
 				g.frameTried(e, h, "resume")
@@ -364,7 +363,7 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 	e.p("out := &s.c")
 	e.b.WriteString(sub.b.String())
 	e.p("}")
-	if !strings.Contains(sub.b.String(), "goto "+l+" ") && !strings.Contains(sub.b.String(), "goto "+l+"\n") {
+	if !jumpsTo(sub.b.String(), l) {
 		return false
 	}
 	e.p("%s:", l)

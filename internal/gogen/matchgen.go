@@ -156,10 +156,17 @@ func (g *gen) inline(e *emitter, p *sem.Pattern, then string) {
 	e.b.WriteString(sub.b.String())
 	e.p("%s", then)
 	e.p("}")
-	if strings.Contains(sub.b.String(), "goto "+l+" ") {
+	if jumpsTo(sub.b.String(), l) {
 		e.p("%s:", l)
 		e.p(";")
 	}
+}
+
+// jumpsTo reports whether the code emitted jumps to the label l (goto l, inside a
+// block's braces or on a line of its own): where none does, the label is not
+// written, since Go refuses a label never used.
+func jumpsTo(code, l string) bool {
+	return strings.Contains(code, "goto "+l+" ") || strings.Contains(code, "goto "+l+"\n")
 }
 
 func (g *gen) values(e *emitter, k *sem.Kind) {
