@@ -36,6 +36,9 @@ type gen struct {
 	// inlined says that the rule being written is written in a fused transition,
 	// its context the machine's stack (inlineRule).
 	inlined bool
+	// direct says that the fused transitions being written are the interpreter's
+	// (interpgen.go), not the machine's: a hole evaluated by a call, a value returned.
+	direct bool
 }
 
 func newGen(l *sem.Language, file string) *gen {

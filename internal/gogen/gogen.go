@@ -7,7 +7,9 @@
 // values, classes, frames, rules and functions compiled to Go switches on
 // constructors (match.go), one file per derived stage (reduction.go, closures.go,
 // machine.go, cps2.go, interp.go: each the previous one transformed, keeping its
-// names, as the in-process stages' rules.go), and the command (main.go).
+// names, as the in-process stages' rules.go; the interpreter is the machine in direct
+// style, its transitions written by the machine's generator: interpgen.go), and the
+// command (main.go).
 //
 // The generated stages run under the in-process stages' disciplines: the reduction
 // semantics by substitution, the others over closures for a file that qualifies for
@@ -111,6 +113,9 @@ func (g *gen) text(name string) string {
 	s = strings.ReplaceAll(s, "{{MAXKIDS}}", strconv.Itoa(max(1, maxArity(g.l))))
 	if name == "machine" {
 		s = strings.ReplaceAll(s, "{{MACHINE_CASES}}", g.machineCases())
+	}
+	if name == "interp" {
+		s = strings.ReplaceAll(s, "{{INTERP_CASES}}", g.interpCases())
 	}
 	return strings.ReplaceAll(s, "{{FILE}}", g.file)
 }

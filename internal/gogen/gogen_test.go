@@ -380,13 +380,13 @@ func lockstepFuel(t *testing.T, l *sem.Language, file string, progs []program, f
 	bin := build(t, file)
 	runs, answers := 0, 0
 	for _, stage := range Stages {
-		// Every stage runs under -check-stack; the machine, whose environment entries
-		// are on a stack (env.go's envStack), runs without it too: its stack of two
-		// entries, poisoned once given back, makes a use after release fail and sends
-		// the entries of the third call on to the heap; the stack in full is the
-		// machine as it runs.
+		// Every stage runs under -check-stack; the machine and the interpreter, whose
+		// environment entries are on a stack (env.go's envStack), run without it too:
+		// its stack of two entries, poisoned once given back, makes a use after
+		// release fail and sends the entries of the third call on to the heap; the
+		// stack in full is the stage as it runs.
 		checks := []bool{true}
-		if stage == "machine" {
+		if stage == "machine" || stage == "interp" {
 			checks = []bool{true, false}
 		}
 		want := make([]outcome, len(progs))

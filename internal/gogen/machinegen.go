@@ -28,18 +28,8 @@ import (
 // written in place, sharing the children the tests took. So a transition makes one
 // dispatch on the root, or the frame, instead of one a test.
 func (g *gen) machineCases() string {
+	g.direct = false
 	e := &emitter{}
-	e.b.WriteString(`// What a root alone answers of a value test (sem.RootAnswer), by the root's tag.
-const (
-	rootDepends = iota // the test decides
-	rootYes            // a value
-	rootNo             // not a value
-)
-
-`)
-	for _, k := range g.l.Kinds {
-		g.valueByRoot(e, k)
-	}
 	e.b.WriteString(`// transitions makes the transitions from s, one an iteration, to the final state;
 // each contraction spends one unit of fuel and is made in place (through), or the
 // first one ends the run of transitions (contracted: s.c holds it, not made yet).
@@ -47,7 +37,42 @@ func (m rulesMachine) transitions(s *machineState, through bool) (contracted boo
 	r := m.r
 	for {
 		switch s.mode {
-		case machineEval:
+`)
+	g.evalMode(e)
+	e.b.WriteString(`case machineContinue:
+			// continue(K, v): the top frame's hole filled with v in place, and the
+			// transition taken by the frame: a frame g after it entered in the same entry of
+			// the stack, or the frame popped and its node returned or contracted.
+			if len(s.k) == 0 {
+				s.mode = machineHalt
+				return false, nil
+			}
+			top := &s.k[len(s.k)-1]
+`)
+	g.continueMode(e)
+	e.b.WriteString(`default:
+			return false, nil
+		}
+	contracted:
+		// The contraction s.c: the frames it discards popped, eval of the contractum, in
+		// place (refocusing), in its kind.
+		if !through {
+			return true, nil
+		}
+`)
+	g.spent(e, "return false, err")
+	e.b.WriteString(`s.k = s.k[:len(s.k)-s.c.pop]
+		s.mode, s.term, s.kind = machineEval, s.c.term, s.c.kind
+	}
+}
+`)
+	return e.b.String()
+}
+
+// evalMode emits the case of eval(t, k, K) in the fused transitions: t looked up,
+// and its node's transition taken by its kind and its root.
+func (g *gen) evalMode(e *emitter) {
+	e.b.WriteString(`case machineEval:
 			// eval(t, k, K): t looked up, and its node's transition taken by its kind and root.
 			if s.term.t.Tag == tagVar { // a variable left by resolve: lookUp's error, if any
 				t, err := r.lookUp(s.term)
@@ -67,16 +92,14 @@ func (m rulesMachine) transitions(s *machineState, through bool) (contracted boo
 	}
 	e.b.WriteString(`}
 			return false, &stuckError{reason: "no kind"}
-		case machineContinue:
-			// continue(K, v): the top frame's hole filled with v in place, and the
-			// transition taken by the frame: a frame g after it entered in the same entry of
-			// the stack, or the frame popped and its node returned or contracted.
-			if len(s.k) == 0 {
-				s.mode = machineHalt
-				return false, nil
-			}
-			top := &s.k[len(s.k)-1]
-			if r.stack.top > top.mark { // entries to give back (envStack)
+`)
+}
+
+// continueMode emits the case of continue(f[t] : K, v) in the fused transitions,
+// after the line that takes the top frame f: its entries given back, its hole
+// filled, and the transition taken by the frame.
+func (g *gen) continueMode(e *emitter) {
+	e.b.WriteString(`if r.stack.top > top.mark { // entries to give back (envStack)
 				s.term = r.stack.release(s.term, top.mark)
 			}
 			var nv node // the frame's node, its hole filled (fill, by frame)
@@ -89,29 +112,66 @@ func (m rulesMachine) transitions(s *machineState, through bool) (contracted boo
 	}
 	e.b.WriteString(`}
 			return false, &stuckError{reason: "no frame"}
-		default:
-			return false, nil
-		}
-	contracted:
-		// The contraction s.c: the frames it discards popped, eval of the contractum, in
-		// place (refocusing), in its kind.
-		if !through {
-			return true, nil
-		}
-		if r.due() {
+`)
+}
+
+// spent emits the contraction's count: spend, where the fuel, a limit or an observer
+// has something to do, else the count alone; fail returns spend's error.
+func (g *gen) spent(e *emitter, fail string) {
+	e.b.WriteString(`if r.due() {
 			if err := r.spend(s.c.event); err != nil {
-				return false, err
+				` + fail + `
 			}
 		} else { // spend, where it has nothing to do but count
 			r.steps++
 			r.ticks++
 		}
-		s.k = s.k[:len(s.k)-s.c.pop]
-		s.mode, s.term, s.kind = machineEval, s.c.term, s.c.kind
+`)
+}
+
+// rootTables emits what a root alone answers of each kind's value test (match.go),
+// for the fused transitions to test a hole by its root first.
+func (g *gen) rootTables(e *emitter) {
+	e.b.WriteString(`// What a root alone answers of a value test (sem.RootAnswer), by the root's tag.
+const (
+	rootDepends = iota // the test decides
+	rootYes            // a value
+	rootNo             // not a value
+)
+
+`)
+	for _, k := range g.l.Kinds {
+		g.valueByRoot(e, k)
 	}
 }
-`)
-	return e.b.String()
+
+// returned is the statement that gives the value in s.term to the frame below: the
+// machine's continue(K, v), or the interpreter's return from its call (direct).
+func (g *gen) returned() string {
+	if g.direct {
+		return "return false, nil"
+	}
+	return "s.mode = machineContinue\n" + next
+}
+
+// popped is the statement that gives the value in s.term, the node of the frame just
+// popped, to the frame below: the machine's continue(K, v), or the interpreter's
+// return from the call that entered the frame (direct).
+func (g *gen) popped() string {
+	if g.direct {
+		return "return false, nil"
+	}
+	return next
+}
+
+// entered is the statement that evaluates the hole of the frame just entered (s.term,
+// of kind s.kind), the frame on top of the stack: the machine's eval in the next
+// iteration, or the interpreter's call (direct, the block at entered).
+func (g *gen) entered() string {
+	if g.direct {
+		return "goto entered"
+	}
+	return next
 }
 
 // next is the statement that goes on to the next transition.
@@ -186,8 +246,7 @@ func (g *gen) evalCases(e *emitter, k *sem.Kind) {
 		}
 		if len(values) > 0 {
 			e.p("case %s:", join(values))
-			e.p("s.mode = machineContinue")
-			e.p(next)
+			e.p("%s", g.returned())
 		}
 		for _, c := range cases {
 			if c.value == sem.Yes {
@@ -217,8 +276,7 @@ func (g *gen) evalCases(e *emitter, k *sem.Kind) {
 // valueContinues emits eval's value test: a value of K continues.
 func (g *gen) valueContinues(e *emitter, K string) {
 	e.p("if r.isValue%s(n) {", K)
-	e.p("s.mode = machineContinue")
-	e.p(next)
+	e.p("%s", g.returned())
 	e.p("}")
 }
 
@@ -258,13 +316,16 @@ func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
 		fmt.Sprintf("if a := valueByRoot%s[hole.t.Tag-tagClo]; a != rootYes {", H),
 		fmt.Sprintf("if h := nodeOf(hole); a == rootNo || !r.isValue%s(&h) {", H),
 	}
-	if how == "push" {
+	switch {
+	case how == "push":
 		entry = append(entry, fmt.Sprintf("s.k = append(s.k, machineFrame{frame: %d, term: n.t, env: n.env, mark: r.stack.top})", F))
-	} else {
+	case g.direct:
+		entry = append(entry, fmt.Sprintf("top.frame = %d", F))
+	default:
 		entry = append(entry, fmt.Sprintf("top.frame = %d", F))
 		entry = append(entry, "s.mode = machineEval")
 	}
-	entry = append(entry, fmt.Sprintf("s.term, s.kind = hole, %s", H), next, "}", "}")
+	entry = append(entry, fmt.Sprintf("s.term, s.kind = hole, %s", H), g.entered(), "}", "}")
 	g.inline(e, f.Pat, strings.Join(entry, "\n"))
 }
 
@@ -303,7 +364,7 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 		switch {
 		case tag != "" && slices.Contains(yes, tag):
 			e.p("s.term = n.val()")
-			e.p(next)
+			e.p("%s", g.popped())
 			continue
 		case tag != "" && slices.Contains(no, tag):
 		default:
@@ -376,7 +437,7 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 func (g *gen) valueReturns(e *emitter, K string) {
 	e.p("if r.isValue%s(n) {", K)
 	e.p("s.term = n.val()")
-	e.p(next)
+	e.p("%s", g.popped())
 	e.p("}")
 }
 

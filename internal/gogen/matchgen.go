@@ -33,6 +33,7 @@ func (g *gen) matchFile() string {
 		g.function(e, f)
 	}
 	g.byKind(e)
+	g.rootTables(e)
 	return e.b.String()
 }
 
