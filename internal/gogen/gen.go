@@ -36,9 +36,10 @@ type gen struct {
 	// inlined says that the rule being written is written in a fused transition,
 	// its context the machine's stack (inlineRule).
 	inlined bool
-	// direct says that the fused transitions being written are the interpreter's
-	// (interpgen.go), not the machine's: a hole evaluated by a call, a value returned.
-	direct bool
+	// form says whose fused transitions are being written: the machine's, the CPS
+	// evaluator's (cps2gen.go: the stack K a chain of continuations) or the
+	// interpreter's (interpgen.go: a hole evaluated by a call, a value returned).
+	form form
 }
 
 func newGen(l *sem.Language, file string) *gen {

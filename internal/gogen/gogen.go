@@ -7,9 +7,9 @@
 // values, classes, frames, rules and functions compiled to Go switches on
 // constructors (match.go), one file per derived stage (reduction.go, closures.go,
 // machine.go, cps2.go, interp.go: each the previous one transformed, keeping its
-// names, as the in-process stages' rules.go; the interpreter is the machine in direct
-// style, its transitions written by the machine's generator: interpgen.go), and the
-// command (main.go).
+// names, as the in-process stages' rules.go; the machine, the CPS evaluator and the
+// interpreter share their transitions, written by one generator three ways:
+// machinegen.go, cps2gen.go, interpgen.go), and the command (main.go).
 //
 // The generated stages run under the in-process stages' disciplines: the reduction
 // semantics by substitution, the others over closures for a file that qualifies for
@@ -113,6 +113,9 @@ func (g *gen) text(name string) string {
 	s = strings.ReplaceAll(s, "{{MAXKIDS}}", strconv.Itoa(max(1, maxArity(g.l))))
 	if name == "machine" {
 		s = strings.ReplaceAll(s, "{{MACHINE_CASES}}", g.machineCases())
+	}
+	if name == "cps2" {
+		s = strings.ReplaceAll(s, "{{CPS2_CASES}}", g.cps2Cases())
 	}
 	if name == "interp" {
 		s = strings.ReplaceAll(s, "{{INTERP_CASES}}", g.interpCases())

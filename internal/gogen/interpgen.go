@@ -4,7 +4,7 @@ import "strings"
 
 // interpCases is the interpreter's transition function (interp.go,
 // {{INTERP_CASES}}): the machine's (machineCases) in direct style, written by the same
-// code with two changes (direct):
+// code with two changes (formInterp):
 //
 //   - where the machine enters a frame (pushed, or put in place of the one resumed)
 //     and goes on to eval its hole, the interpreter evaluates the hole by a call of
@@ -19,8 +19,8 @@ import "strings"
 // discards frames entered by the calls around (a context rule's) is an abort to the
 // call that entered the outermost of them (interpAbort).
 func (g *gen) interpCases() string {
-	g.direct = true
-	defer func() { g.direct = false }()
+	g.form = formInterp
+	defer func() { g.form = formMachine }()
 	e := &emitter{}
 	e.b.WriteString(`// interpAction is where the transitions of a call of interp stop (transition).
 type interpAction uint8

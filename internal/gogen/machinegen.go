@@ -28,7 +28,7 @@ import (
 // written in place, sharing the children the tests took. So a transition makes one
 // dispatch on the root, or the frame, instead of one a test.
 func (g *gen) machineCases() string {
-	g.direct = false
+	g.form = formMachine
 	e := &emitter{}
 	e.b.WriteString(`// transitions makes the transitions from s, one an iteration, to the final state;
 // each contraction spends one unit of fuel and is made in place (through), or the
@@ -145,33 +145,79 @@ const (
 	}
 }
 
+// form is whose fused transitions the generator writes: the three stages after the
+// calculus of closures share them, each written from the machine's by the changes
+// below (returned, popped, entered, and the frames' pushes, pops and context).
+type form uint8
+
+const (
+	formMachine form = iota // the stack K a slice of frames, s.k
+	formCPS2                // K refunctionalized: each frame a continuation κ, s.kappa (cps2gen.go)
+	formInterp              // K's control the Go stack: a hole evaluated by a call (interpgen.go)
+)
+
 // returned is the statement that gives the value in s.term to the frame below: the
-// machine's continue(K, v), or the interpreter's return from its call (direct).
+// machine's continue(K, v), the CPS evaluator's κ(v), or the interpreter's return
+// from its call.
 func (g *gen) returned() string {
-	if g.direct {
+	switch g.form {
+	case formInterp:
 		return "return false, nil"
+	case formCPS2:
+		return "s.apply(s.term)\n" + next
 	}
 	return "s.mode = machineContinue\n" + next
 }
 
-// popped is the statement that gives the value in s.term, the node of the frame just
-// popped, to the frame below: the machine's continue(K, v), or the interpreter's
-// return from the call that entered the frame (direct).
+// popped is the statement that gives s.term, the node of the frame just popped (pop),
+// to the frame below: the machine's continue(K, v), the CPS evaluator's κ(v), or the
+// interpreter's return from the call that entered the frame.
 func (g *gen) popped() string {
-	if g.direct {
+	switch g.form {
+	case formInterp:
 		return "return false, nil"
+	case formCPS2:
+		return "s.apply(s.term)\n" + next
 	}
 	return next
 }
 
+// pop is the statement that pops the frame resumed, its transitions to other frames
+// tried: the CPS evaluator has nothing to pop, the application of the frame's
+// continuation having restored the κ and γ around it.
+func (g *gen) pop() string {
+	if g.form == formCPS2 {
+		return "// κ and γ are those around the frame already"
+	}
+	return "s.k = s.k[:len(s.k)-1]"
+}
+
 // entered is the statement that evaluates the hole of the frame just entered (s.term,
-// of kind s.kind), the frame on top of the stack: the machine's eval in the next
-// iteration, or the interpreter's call (direct, the block at entered).
+// of kind s.kind): the machine's and the CPS evaluator's eval in the next iteration,
+// or the interpreter's call (the block at entered).
 func (g *gen) entered() string {
-	if g.direct {
+	if g.form == formInterp {
 		return "goto entered"
 	}
 	return next
+}
+
+// empty is the test that the stack around the term is empty (κ0, for the CPS
+// evaluator), where a non-value answer halts.
+func (g *gen) empty() string {
+	if g.form == formCPS2 {
+		return "s.kappa == nil"
+	}
+	return "len(s.k) == 0"
+}
+
+// stackContext is the expression of the stack as the context a rule is contracted
+// in: the machine's frames, or the CPS evaluator's γ.
+func (g *gen) stackContext() string {
+	if g.form == formCPS2 {
+		return "s.context()"
+	}
+	return "&s.k"
 }
 
 // next is the statement that goes on to the next transition.
@@ -317,13 +363,16 @@ func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
 		fmt.Sprintf("if h := nodeOf(hole); a == rootNo || !r.isValue%s(&h) {", H),
 	}
 	switch {
+	case how == "push" && g.form == formCPS2:
+		entry = append(entry, fmt.Sprintf("s.push(%d, n.t, n.env)", F))
 	case how == "push":
 		entry = append(entry, fmt.Sprintf("s.k = append(s.k, machineFrame{frame: %d, term: n.t, env: n.env, mark: r.stack.top})", F))
-	case g.direct:
+	case g.form == formInterp:
 		entry = append(entry, fmt.Sprintf("top.frame = %d", F))
+	case g.form == formCPS2:
+		entry = append(entry, fmt.Sprintf("top.frame = %d", F), "s.enter(top)", "s.mode = machineEval")
 	default:
-		entry = append(entry, fmt.Sprintf("top.frame = %d", F))
-		entry = append(entry, "s.mode = machineEval")
+		entry = append(entry, fmt.Sprintf("top.frame = %d", F), "s.mode = machineEval")
 	}
 	entry = append(entry, fmt.Sprintf("s.term, s.kind = hole, %s", H), g.entered(), "}", "}")
 	g.inline(e, f.Pat, strings.Join(entry, "\n"))
@@ -360,7 +409,7 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 				g.frameTried(e, h, "resume")
 			}
 		}
-		e.p("s.k = s.k[:len(s.k)-1]")
+		e.p("%s", g.pop())
 		switch {
 		case tag != "" && slices.Contains(yes, tag):
 			e.p("s.term = n.val()")
@@ -381,7 +430,7 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 func (g *gen) contractRoot(e *emitter, k *sem.Kind, tag string) {
 	K := g.kind[k.Index]
 	if g.mayAnswer(k, tag) {
-		e.p("if len(s.k) == 0 && r.isAnswer%s(n) {", K)
+		e.p("if %s && r.isAnswer%s(n) {", g.empty(), K)
 		e.p("s.mode, s.term = machineHalt, n.val()")
 		e.p("return false, nil")
 		e.p("}")
@@ -416,7 +465,7 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 	e.p("// rule %s: %s -> %s", r.Name, sem.FormatPattern(r.LHS), sem.FormatPattern(r.RHS))
 	e.p("{")
 	if r.Context {
-		e.p("E := context(&s.k)")
+		e.p("E := context(%s)", g.stackContext())
 	}
 	if r.Layer != nil {
 		e.p("step := layerStep(m.stepLayer)")
@@ -445,7 +494,7 @@ func (g *gen) valueReturns(e *emitter, K string) {
 // (match.go's contract: the kind's rules, then its stuck shapes, which say why none
 // applies where a fused case tried its rules already).
 func (g *gen) contractAll(e *emitter, K string) {
-	e.p("if err := r.contract%s(n, &s.k, m.stepLayer, &s.c); err != nil {", K)
+	e.p("if err := r.contract%s(n, %s, m.stepLayer, &s.c); err != nil {", K, g.stackContext())
 	e.p("return false, err")
 	e.p("}")
 	e.p("goto contracted")
