@@ -17,45 +17,4 @@ package gogen
 //
 // The loop is the trampoline: eval's calls and a continuation's application are its
 // iterations, so that the Go stack holds one frame whatever the depth of the run.
-func (g *gen) cps2Cases() string {
-	g.form = formCPS2
-	defer func() { g.form = formMachine }()
-	e := &emitter{}
-	e.b.WriteString(`// transitions makes the transitions from s, one an iteration, to the final state;
-// each contraction spends one unit of fuel and is made in place (through), or the
-// first one ends the run of transitions (contracted: s.c holds it, not made yet).
-func (m rulesCPS2) transitions(s *cps2State, through bool) (contracted bool, err error) {
-	r := m.r
-	for {
-		switch s.mode {
-`)
-	g.evalMode(e)
-	e.b.WriteString(`case machineContinue:
-			// resume(f, v, κ, γ): the continuation of the frame f applied to v, the hole
-			// filled with v in place, and the transition taken by the frame: a frame g
-			// after it entered in its place, under a continuation of its own, or the
-			// frame's node given to κ or contracted.
-			top := s.top
-`)
-	g.continueMode(e)
-	e.b.WriteString(`default:
-			return false, nil
-		}
-	contracted:
-		// The contraction s.c: under the κ and γ of the last frame it discards (a
-		// context rule's), eval of the contractum in place, in its kind.
-		if !through {
-			return true, nil
-		}
-`)
-	g.spent(e, "return false, err")
-	e.b.WriteString(`if s.c.pop > 0 {
-			to := s.entry(s.c.pop - 1)
-			s.kappa, s.gamma = to.kappa, to.next
-		}
-		s.mode, s.term, s.kind = machineEval, s.c.term, s.c.kind
-	}
-}
-`)
-	return e.b.String()
-}
+func (g *gen) cps2Cases() string { return g.loop(formCPS2) }

@@ -27,20 +27,17 @@ import (
 // search among the frames of the resumed frame's root, and the rules of the root are
 // written in place, sharing the children the tests took. So a transition makes one
 // dispatch on the root, or the frame, instead of one a test.
-func (g *gen) machineCases() string {
-	g.form = formMachine
-	e := &emitter{}
-	e.b.WriteString(`// transitions makes the transitions from s, one an iteration, to the final state;
-// each contraction spends one unit of fuel and is made in place (through), or the
-// first one ends the run of transitions (contracted: s.c holds it, not made yet).
-func (m rulesMachine) transitions(s *machineState, through bool) (contracted bool, err error) {
-	r := m.r
-	for {
-		switch s.mode {
-`)
-	g.evalMode(e)
-	e.b.WriteString(`case machineContinue:
-			// continue(K, v): the top frame's hole filled with v in place, and the
+func (g *gen) machineCases() string { return g.loop(formMachine) }
+
+// loop emits the fused transitions of the machine or of the CPS evaluator (f): one
+// loop, a transition an iteration, eval and continue its cases, which differ only
+// where the form says (returned, popped, pop, empty, stackContext); the interpreter's
+// calls make a loop of their own (interpCases).
+func (g *gen) loop(f form) string {
+	g.form = f
+	defer func() { g.form = formMachine }()
+	machine, state := "rulesMachine", "machineState"
+	resume := `// continue(K, v): the top frame's hole filled with v in place, and the
 			// transition taken by the frame: a frame g after it entered in the same entry of
 			// the stack, or the frame popped and its node returned or contracted.
 			if len(s.k) == 0 {
@@ -48,21 +45,49 @@ func (m rulesMachine) transitions(s *machineState, through bool) (contracted boo
 				return false, nil
 			}
 			top := &s.k[len(s.k)-1]
+`
+	contracted := `// The contraction s.c: the frames it discards popped, eval of the contractum, in
+		// place (refocusing), in its kind.`
+	discard := "s.k = s.k[:len(s.k)-s.c.pop]\n"
+	if f == formCPS2 {
+		machine, state = "rulesCPS2", "cps2State"
+		resume = `// resume(f, v, κ, γ): the continuation of the frame f applied to v, the hole
+			// filled with v in place, and the transition taken by the frame: a frame g
+			// after it entered in its place, under a continuation of its own, or the
+			// frame's node given to κ or contracted.
+			top := s.top
+`
+		contracted = `// The contraction s.c: under the κ and γ of the last frame it discards (a
+		// context rule's), eval of the contractum in place, in its kind.`
+		discard = `if s.c.pop > 0 {
+			to := s.entry(s.c.pop - 1)
+			s.kappa, s.gamma = to.kappa, to.next
+		}
+`
+	}
+	e := &emitter{}
+	e.b.WriteString(`// transitions makes the transitions from s, one an iteration, to the final state;
+// each contraction spends one unit of fuel and is made in place (through), or the
+// first one ends the run of transitions (contracted: s.c holds it, not made yet).
+func (m ` + machine + `) transitions(s *` + state + `, through bool) (contracted bool, err error) {
+	r := m.r
+	for {
+		switch s.mode {
 `)
+	g.evalMode(e)
+	e.b.WriteString("case machineContinue:\n" + resume)
 	g.continueMode(e)
 	e.b.WriteString(`default:
 			return false, nil
 		}
 	contracted:
-		// The contraction s.c: the frames it discards popped, eval of the contractum, in
-		// place (refocusing), in its kind.
+		` + contracted + `
 		if !through {
 			return true, nil
 		}
 `)
 	g.spent(e, "return false, err")
-	e.b.WriteString(`s.k = s.k[:len(s.k)-s.c.pop]
-		s.mode, s.term, s.kind = machineEval, s.c.term, s.c.kind
+	e.b.WriteString(discard + `s.mode, s.term, s.kind = machineEval, s.c.term, s.c.kind
 	}
 }
 `)
