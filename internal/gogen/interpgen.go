@@ -30,16 +30,21 @@ const (
 	interpHole                      // a frame entered: its hole, s.term of kind s.kind, to evaluate
 )
 
-// transitions is one call of interp: the machine's transitions from eval(s.term,
-// s.kind), the frames of the calls around on s.k, to the term's value, left in s.term
-// (or to an answer, with no frame around). A frame this call enters stays on top of
-// s.k while its hole is evaluated by a call, and continue resumes it with the value
-// returned. The transitions themselves are transition's, a function of its own, so
-// that a call of interp takes little of the Go stack.
-func (m *rulesInterpreter) transitions(s *machineState) error {
+// interp is one call of the interpreter, bounded in depth: the machine's transitions
+// from eval(s.term, s.kind), the frames of the calls around on s.k, to the term's
+// value, left in s.term (or to an answer, with no frame around). A frame this call
+// enters stays on top of s.k while its hole is evaluated by a call, and continue
+// resumes it with the value returned. The transitions themselves are transition's,
+// a function of its own, so that a call of interp takes little of the Go stack.
+func (m *rulesInterpreter) interp(s *machineState) error {
+	if m.depth >= interpMaxDepth {
+		return &depthError{what: "interpreter recursion", limit: interpMaxDepth}
+	}
+	m.depth++
 	for {
 		action, err := m.transition(s)
 		if err != nil || action == interpValue {
+			m.depth--
 			return err
 		}
 		// the hole of the frame on top, entered by this call, evaluated by a call
@@ -48,6 +53,7 @@ func (m *rulesInterpreter) transitions(s *machineState) error {
 		if err := m.interp(s); err != nil {
 			a, ok := caught(err, base)
 			if !ok {
+				m.depth--
 				return err
 			}
 			s.k = s.k[:base] // an abort to this call: the frames it entered discarded
