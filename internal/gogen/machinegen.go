@@ -55,7 +55,8 @@ func (g *gen) loop(f form) string {
 			// filled with v in place, and the transition taken by the frame: a frame g
 			// after it entered in its place, under a continuation of its own, or the
 			// frame's node given to κ or contracted.
-			top := s.top
+			kont := s.top
+			top := &kont.f
 `
 		contracted = `// The contraction s.c: under the κ and γ of the last frame it discards (a
 		// context rule's), eval of the contractum in place, in its kind.`
@@ -395,7 +396,7 @@ func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
 	case g.form == formInterp:
 		entry = append(entry, fmt.Sprintf("top.frame = %d", F))
 	case g.form == formCPS2:
-		entry = append(entry, fmt.Sprintf("top.frame = %d", F), "s.enter(top)", "s.mode = machineEval")
+		entry = append(entry, fmt.Sprintf("top.frame = %d", F), "s.enter(kont)", "s.mode = machineEval")
 	default:
 		entry = append(entry, fmt.Sprintf("top.frame = %d", F), "s.mode = machineEval")
 	}
