@@ -8,8 +8,9 @@ import "strings"
 //
 //   - where the machine enters a frame (pushed, or put in place of the one resumed)
 //     and goes on to eval its hole, the interpreter evaluates the hole by a call of
-//     interp (the block at entered) and resumes the frame, still on top of the stack,
-//     with the value the call returns;
+//     interp (transition stops with interpHole, and its call of interp makes the
+//     call) and resumes the frame, still on top of the stack, with the value the
+//     call returns;
 //   - where the machine gives a value to the frame below, continue(K, v), the
 //     interpreter returns it from the call.
 //
@@ -83,12 +84,11 @@ func (m *rulesInterpreter) transition(s *machineState) (interpAction, error) {
 			top := &s.k[len(s.k)-1]
 `)
 	g.continueMode(body)
-	// The machine's code, but that a frame entered and a value ends the transitions
-	// (an error's action is not looked at).
-	e.b.WriteString(strings.NewReplacer(
-		"goto entered", "return interpHole, nil",
-		"return false, ", "return interpValue, ",
-	).Replace(body.b.String()))
+	// The machine's code, a frame entered and a value ending the transitions
+	// (entered, returned, popped); its other returns, written by the code that
+	// emits the rules' and the limits' errors for the machine's (bool, error), are
+	// made this function's (an error's action is not looked at).
+	e.b.WriteString(strings.ReplaceAll(body.b.String(), "return false, ", "return interpValue, "))
 	e.b.WriteString(`default:
 			return interpValue, &stuckError{reason: "no mode"}
 		}

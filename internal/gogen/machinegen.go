@@ -184,11 +184,11 @@ const (
 
 // returned is the statement that gives the value in s.term to the frame below: the
 // machine's continue(K, v), the CPS evaluator's κ(v), or the interpreter's return
-// from its call.
+// from its call (transition's interpValue: the call's value).
 func (g *gen) returned() string {
 	switch g.form {
 	case formInterp:
-		return "return false, nil"
+		return "return interpValue, nil"
 	case formCPS2:
 		return "s.apply(s.term)\n" + next
 	}
@@ -201,7 +201,7 @@ func (g *gen) returned() string {
 func (g *gen) popped() string {
 	switch g.form {
 	case formInterp:
-		return "return false, nil"
+		return "return interpValue, nil"
 	case formCPS2:
 		return "s.apply(s.term)\n" + next
 	}
@@ -220,10 +220,11 @@ func (g *gen) pop() string {
 
 // entered is the statement that evaluates the hole of the frame just entered (s.term,
 // of kind s.kind): the machine's and the CPS evaluator's eval in the next iteration,
-// or the interpreter's call (the block at entered).
+// or the interpreter's call (transition's interpHole, which its call of interp
+// makes).
 func (g *gen) entered() string {
 	if g.form == formInterp {
-		return "goto entered"
+		return "return interpHole, nil"
 	}
 	return next
 }
