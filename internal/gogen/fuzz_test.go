@@ -35,16 +35,12 @@ func FuzzGenerated(f *testing.F) {
 		if langs[i], err = sem.Load(src); err != nil {
 			f.Fatal(err)
 		}
-		progs, err := filepath.Glob(filepath.Join(root, strings.TrimSuffix(file, ".sem"), "*.term"))
-		if err != nil || len(progs) == 0 {
-			f.Fatalf("no corpus for %s: %v", file, err)
+		progs := corpus(f, file)
+		if len(progs) == 0 {
+			f.Fatalf("no corpus for %s", file)
 		}
 		for _, p := range progs {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(uint8(i), string(b))
+			f.Add(uint8(i), p.src)
 		}
 		bins[i] = build(f, file)
 	}

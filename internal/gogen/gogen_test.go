@@ -72,7 +72,7 @@ type program struct{ name, src string }
 // corpus is the programs of a rule file: the .term files in the directory named
 // like it, and for the cast semantics (a file with the constructors the gradual front
 // end translates to), the gradual programs translated.
-func corpus(t *testing.T, file string) []program {
+func corpus(t testing.TB, file string) []program {
 	var out []program
 	dir := strings.TrimSuffix(filepath.Join(root, file), ".sem")
 	terms, _ := filepath.Glob(filepath.Join(dir, "*.term"))
