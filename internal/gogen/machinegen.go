@@ -186,13 +186,10 @@ const (
 // machine's continue(K, v), the CPS evaluator's κ(v), or the interpreter's return
 // from its call (transition's interpValue: the call's value).
 func (g *gen) returned() string {
-	switch g.form {
-	case formInterp:
-		return "return interpValue, nil"
-	case formCPS2:
-		return "s.apply(s.term)\n" + next
+	if g.form == formMachine {
+		return "s.mode = machineContinue\n" + next
 	}
-	return "s.mode = machineContinue\n" + next
+	return g.popped() // the others' value goes where a popped frame's node goes
 }
 
 // popped is the statement that gives s.term, the node of the frame just popped (pop),
