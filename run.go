@@ -36,11 +36,25 @@ type Options struct {
 	// runtime's soft limit to the same figure (debug.SetMemoryLimit), and a caller of
 	// the library should do the same.
 	Memory int64
+	// Engine names how the stages derived from a rule file run (sem.StageOf): "" or
+	// EngineTables, the file's tables interpreted in the process; EngineCompiled, the
+	// stages derive --go writes, built by the Go toolchain and loaded into the process
+	// (internal/compiled). The hand-written stages ignore it.
+	Engine string
 	// Output, if positive, bounds in bytes each value or term printed for the run: the
 	// answer (a longer one is an ErrOutputLimit) and each item of a trace (a longer one
 	// is cut short and marked). Zero means no bound.
 	Output int
 }
+
+// The engines of the stages derived from a rule file (Options.Engine).
+const (
+	EngineTables   = "tables"
+	EngineCompiled = "compiled"
+)
+
+// Engines are the engines' names, the default first.
+var Engines = []string{EngineTables, EngineCompiled}
 
 // Merging says whether a run of the cast calculus merges adjacent pending coercions in
 // its evaluation context: <c> <d> E becomes <d;c> E (a MergeCst contraction), and a

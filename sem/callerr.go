@@ -38,6 +38,19 @@ func (l *Language) functionError(f *Function, args []*Term, limit int) *Function
 	}
 }
 
+// FunctionFailed is the failure of l's function named name on the call printed
+// (made by the rule named rule, "" if not known; calls nested past limit, if
+// positive), positioned at its declaration as a run's failure is: the error a
+// stage that runs l's functions outside sem reports (the compiled engine). A name l
+// does not declare has no position.
+func (l *Language) FunctionFailed(name, call, rule string, limit int) *FunctionError {
+	e := &FunctionError{Function: name, Call: call, Rule: rule, Limit: limit, File: l.File, src: l.src}
+	if f, ok := l.Function(name); ok {
+		e.P = f.P
+	}
+	return e
+}
+
 // Message is the error without its position: what failed, and what to do.
 func (e *FunctionError) Message() string {
 	by := ""

@@ -2,6 +2,8 @@ package sem
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/interderive/interderive"
 )
@@ -75,4 +77,36 @@ func calledBy(r *Rule, err error) (*FunctionError, bool) {
 		fe.Rule = r.Name
 	}
 	return fe, true
+}
+
+// Compiled is an engine that runs the stages derived from a rule file in place of the
+// file's tables: the compiled engine (internal/compiled), which the workbench's
+// registry gives the calculi that run rule files.
+type Compiled interface {
+	// StageOf is the stage s derived from l, read from file; an error where the
+	// engine cannot run it.
+	StageOf(s interderive.Stage, l *Language, file string) (Stage, error)
+}
+
+// StageOn is the stage s derived from l (read from file) as the engine named engine
+// runs it (interderive.Options.Engine): the tables' (StageOf) for "" and
+// interderive.EngineTables, compiled's for interderive.EngineCompiled (where compiled
+// is nil, the program that runs l has no compiled engine: an error). ok is false when
+// s derives nothing from a rule file; an unknown engine is an error.
+func StageOn(s interderive.Stage, l *Language, file, engine string, compiled Compiled) (st Stage, ok bool, err error) {
+	tables, ok := StageOf(s)
+	if !ok {
+		return nil, false, nil
+	}
+	switch engine {
+	case "", interderive.EngineTables:
+		return tables, true, nil
+	case interderive.EngineCompiled:
+		if compiled == nil {
+			return nil, true, errors.New("this program has no compiled engine (--engine compiled): the workbench's calculi have it")
+		}
+		st, err := compiled.StageOf(s, l, file)
+		return st, true, err
+	}
+	return nil, true, fmt.Errorf("unknown engine %q: one of %s", engine, strings.Join(interderive.Engines, ", "))
 }

@@ -29,6 +29,7 @@ func (a *app) newBenchCmd() *cobra.Command {
 	var forTargets, force, asJSON bool
 	var format, peerName string
 	var peerTimeout time.Duration
+	var engine string
 	var model, modelRules, modelTerm string
 	var fuel int
 	var timeout time.Duration
@@ -143,7 +144,10 @@ go tool pprof.
 					defer stop()
 				}
 				mb := modelBench{model: model, rules: modelRules, term: modelTerm, peer: peer, timeout: peerTimeout}
-				return a.benchModel(stdout, stderr, dir, mb, budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout}))
+				if err := checkEngine(engine); err != nil {
+					return err
+				}
+				return a.benchModel(stdout, stderr, dir, mb, budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout, Engine: engine}))
 			}
 			if forTargets && format != formatTable {
 				return fmt.Errorf("--targets prints its own report: --format %s applies to the suite only", format)
@@ -153,7 +157,10 @@ go tool pprof.
 			}
 			// Every run of the suite holds the budgets, as run's do: a program (a
 			// rule file's, say) that loops or explodes is a row's error, not a hang.
-			opts := budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout})
+			if err := checkEngine(engine); err != nil {
+				return err
+			}
+			opts := budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout, Engine: engine})
 			sel, err := a.benchSelection(dir, only, stages, variants, values(defs), sizes, forTargets)
 			if err != nil {
 				return err
@@ -260,6 +267,7 @@ go tool pprof.
 	cmd.Flags().StringVar(&format, "format", formatTable, "how to print the suite's measurements: table, gobench (Go's benchmark format, one line per round, for benchstat) or json")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the suite's measurements as JSON (--format json)")
 	cmd.Flags().StringVar(&peerName, "peer", "", "compare the stages with another tool instead: redex (PLT Redex models, run by racket; skipped where it is not installed)")
+	registerEngine(cmd, &engine)
 	cmd.Flags().DurationVar(&peerTimeout, "peer-timeout", 30*time.Minute, "stop a peer's run after this long (0 for no limit)")
 	cmd.Flags().StringVar(&model, "model", "", "with --peer redex: import the Redex model `MODEL.rkt` and compare its derived stages with Redex on its longest test")
 	cmd.Flags().StringVar(&modelRules, "model-rules", "", "with --model: the model written by hand, this rule file `FILE.sem` instead of the import, its corpus (FILE/*.term) the tests")

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/interderive/interderive"
@@ -18,6 +19,7 @@ type runFlags struct {
 	definitions       map[string]*string // by flag (workbench.Family)
 	fuel              int
 	timeout           time.Duration
+	engine            string // of the stages derived from a rule file (interderive.Options.Engine)
 	budgets           budgetFlags
 	// lists says that the variant flags take lists (compare), which the command
 	// reads itself: load leaves them alone.
@@ -36,13 +38,29 @@ func (a *app) registerRunFlags(cmd *cobra.Command, f *runFlags, stageHelp string
 	cmd.Flags().IntVar(&f.fuel, "fuel", interderive.DefaultFuel, "maximum number of contractions")
 	cmd.Flags().StringVar(&f.lang, "lang", "", fmt.Sprintf("language, overriding the file extension (%s; required when FILE is -, standard input)", joinNames(a.wb.LanguageNames())))
 	cmd.Flags().DurationVar(&f.timeout, "timeout", defaultTimeout, "stop a run after this long (e.g. 10s, 5m); 0 for no limit")
+	registerEngine(cmd, &f.engine)
 	f.budgets.register(cmd)
+}
+
+// registerEngine adds --engine to cmd: the engine of the stages derived from a rule
+// file.
+func registerEngine(cmd *cobra.Command, engine *string) {
+	cmd.Flags().StringVar(engine, "engine", interderive.EngineTables, fmt.Sprintf("how the stages derived from a rule file run (%s): %s, the file's tables interpreted; %s, the stages derive --go writes, built by the Go toolchain as a plugin and loaded (docs/derive-go.md)",
+		joinNames(interderive.Engines), interderive.EngineTables, interderive.EngineCompiled))
+}
+
+// checkEngine refuses an engine that is not one of interderive.Engines.
+func checkEngine(engine string) error {
+	if !slices.Contains(interderive.Engines, engine) {
+		return fmt.Errorf("unknown engine %q: --engine takes %s", engine, joinNames(interderive.Engines))
+	}
+	return nil
 }
 
 // options are the run options the flags give (the mode apart: it depends on the
 // calculus).
 func (f *runFlags) options() interderive.Options {
-	return f.budgets.apply(interderive.Options{Fuel: f.fuel, Timeout: f.timeout})
+	return f.budgets.apply(interderive.Options{Fuel: f.fuel, Timeout: f.timeout, Engine: f.engine})
 }
 
 // loaded is a program read and checked, with the names its run takes.
@@ -59,6 +77,9 @@ type loaded struct {
 // workbench.MaxSource bytes and after --timeout.
 func (a *app) load(f *runFlags, path string) (loaded, error) {
 	var l loaded
+	if err := checkEngine(f.engine); err != nil {
+		return l, err
+	}
 	for _, flag := range append(a.nameFlags(), "lang") {
 		value := ""
 		switch flag {

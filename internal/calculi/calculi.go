@@ -14,21 +14,24 @@ import (
 	"github.com/interderive/interderive/internal/calculi/handlers"
 	"github.com/interderive/interderive/internal/calculi/lambda"
 	"github.com/interderive/interderive/internal/calculi/rules"
+	"github.com/interderive/interderive/internal/compiled"
 	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
 )
 
-// All lists the calculi.
+// All lists the calculi. Those that run rule files run them on the compiled engine
+// too (--engine compiled), one for the calculi All gives.
 func All() []workbench.Calculus {
+	c := &compiled.Cache{}
 	return []workbench.Calculus{
-		gradual.Calculus,
+		gradual.WithCompiled(c),
 		differentiable.Calculus,
 		lambda.Calculus,
 		abductive.Calculus,
 		handlers.Calculus,
-		rules.Family,
+		rules.WithCompiled(c),
 	}
 }
 

@@ -76,6 +76,7 @@ func Generate(l *sem.Language, file string) (map[string][]byte, error) {
 		{"env.go", "", g.text("env")},
 		{"match.go", "", g.matchFile()},
 		{"main.go", "", g.text("main")},
+		{"export.go", "", g.text("export")},
 	}
 	for _, s := range Stages {
 		files = append(files, struct{ name, doc, body string }{s + ".go", "", g.text(s)})

@@ -515,9 +515,16 @@ func phases(p workbench.BenchProgram, size, stage string) (gradientPhases, error
 // bestOfThree is the fastest of three RunBench rows (each a mean over MinBenchTime),
 // or the first that failed.
 func bestOfThree(p workbench.BenchProgram, size, stage, variant string) workbench.BenchRow {
-	r := workbench.RunBench(p, size, stageNamed(stage), variant, interderive.Options{})
+	return bestOfThreeOn(p, size, stage, variant, interderive.EngineTables)
+}
+
+// bestOfThreeOn is bestOfThree with the engine of the stages derived from a rule file
+// (interderive.Options.Engine).
+func bestOfThreeOn(p workbench.BenchProgram, size, stage, variant, engine string) workbench.BenchRow {
+	opts := interderive.Options{Engine: engine}
+	r := workbench.RunBench(p, size, stageNamed(stage), variant, opts)
 	for i := 0; i < 2 && r.Err == nil; i++ {
-		if again := workbench.RunBench(p, size, stageNamed(stage), variant, interderive.Options{}); again.Err != nil || again.Time < r.Time {
+		if again := workbench.RunBench(p, size, stageNamed(stage), variant, opts); again.Err != nil || again.Time < r.Time {
 			r = again
 		}
 	}

@@ -16,8 +16,15 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Calculus is the gradually-typed lambda calculus.
+// Calculus is the gradually-typed lambda calculus, its rule files run on their
+// tables only (WithCompiled gives it the compiled engine).
 var Calculus workbench.Calculus = calculus{files: &ruleFiles{}}
+
+// WithCompiled is the calculus whose rule files also run on the compiled engine c
+// (--engine compiled): the workbench's registry (internal/calculi) makes it so.
+func WithCompiled(c sem.Compiled) workbench.Calculus {
+	return calculus{files: &ruleFiles{compiled: c}}
+}
 
 type calculus struct {
 	files *ruleFiles // the rule files read as semantics, by path

@@ -105,8 +105,9 @@ func ParseRuleSemantics(path string, src []byte) (*RuleSemantics, error) {
 // many programs under one file, and reading one runs its static checks. A file is
 // read once per process: its edits show in the next run of the command.
 type ruleFiles struct {
-	mu    sync.Mutex
-	files map[string]*RuleSemantics
+	mu       sync.Mutex
+	files    map[string]*RuleSemantics
+	compiled sem.Compiled // the compiled engine (--engine compiled), if any
 }
 
 func (c *ruleFiles) load(path string) (*RuleSemantics, error) {
@@ -129,14 +130,28 @@ func (c *ruleFiles) load(path string) (*RuleSemantics, error) {
 	return rs, nil
 }
 
+// stage is the stage s derived from the rule file rs (read from path), as engine
+// runs it (interderive.Options.Engine).
+func (c *ruleFiles) stage(s interderive.Stage, rs *RuleSemantics, path, engine string) (sem.Stage, error) {
+	var compiled sem.Compiled
+	if c != nil {
+		compiled = c.compiled
+	}
+	st, _, err := sem.StageOn(s, rs.Lang, path, engine, compiled)
+	return st, err
+}
+
 // runRuleFile runs the program on the stage's artefact derived from the rule file
 // at path. A stage with none is workbench.ErrNoStage: check skips it and counts it.
 func (p program) runRuleFile(stage interderive.Stage, path string, opts interderive.Options) (workbench.Outcome, error) {
-	ds, ok := sem.StageOf(stage)
-	if !ok {
+	if _, ok := sem.StageOf(stage); !ok {
 		return workbench.Outcome{}, fmt.Errorf("%w: the %s stage derives nothing from a rule file (take --stage reduction, closures, machine, cps2, interp or compile)", workbench.ErrNoStage, stage.Name())
 	}
 	rs, err := p.files.load(path)
+	if err != nil {
+		return workbench.Outcome{}, err
+	}
+	ds, err := p.files.stage(stage, rs, path, opts.Engine)
 	if err != nil {
 		return workbench.Outcome{}, err
 	}

@@ -22,8 +22,13 @@ import (
 )
 
 // Family is the rule-defined calculi: registered as one calculus, each program in
-// the calculus its rule file defines.
+// the calculus its rule file defines. Its rule files run on their tables only
+// (WithCompiled gives it the compiled engine).
 var Family workbench.Family = family{}
+
+// WithCompiled is the family whose rule files also run on the compiled engine c
+// (--engine compiled): the workbench's registry (internal/calculi) makes it so.
+func WithCompiled(c sem.Compiled) workbench.Family { return family{compiled: c} }
 
 // The language's extension, the rule files', the one value of the variant
 // parameter, and the flag that names a rule file.
@@ -35,7 +40,9 @@ const (
 	header  = "semantics"
 )
 
-type family struct{}
+type family struct {
+	compiled sem.Compiled // the compiled engine, if any
+}
 
 func (family) Name() string { return "rules" }
 
@@ -121,7 +128,7 @@ func (f family) Define(def, path string, src []byte) (workbench.Calculus, error)
 	if err != nil {
 		return nil, err
 	}
-	return Calculus{family: f, Lang: l, File: file}, nil
+	return Calculus{family: f, Lang: l, File: file, compiled: f.compiled}, nil
 }
 
 // RuleFileOf is the rule file of a program: def if not "", else the one src names in
@@ -183,9 +190,10 @@ func LoadFile(file string) (*sem.Language, error) {
 // Calculus is the calculus a rule file defines: the family's name, language,
 // variant and stages, with the file's grammar and rules. It is not a Family itself.
 type Calculus struct {
-	family family
-	Lang   *sem.Language
-	File   string // the rule file
+	family   family
+	Lang     *sem.Language
+	File     string       // the rule file
+	compiled sem.Compiled // the compiled engine (--engine compiled), if any
 }
 
 // Name is the family's.
@@ -353,9 +361,12 @@ func (p Program) Run(stage interderive.Stage, v string, opts interderive.Options
 	if v != variant {
 		return workbench.Outcome{}, fmt.Errorf("unknown variant %q (a rule file has %s)", v, variant)
 	}
-	st, ok := sem.StageOf(stage)
+	st, ok, err := sem.StageOn(stage, p.calc.Lang, p.calc.File, opts.Engine, p.calc.compiled)
 	if !ok {
 		return workbench.Outcome{}, fmt.Errorf("the %s stage does not run rule-defined calculi", stage.Name())
+	}
+	if err != nil {
+		return workbench.Outcome{}, err
 	}
 	steps := workbench.CountContractions(&opts)
 	a, err := st.Eval(p.calc.Lang, p.Term, opts)

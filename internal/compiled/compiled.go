@@ -1,0 +1,244 @@
+// Package compiled is the compiled engine of the rule files (--engine compiled): the
+// derived stages of a rule file as derive --go writes them (internal/gogen), built by
+// the Go toolchain as a plugin (go build -buildmode=plugin), loaded into the
+// workbench's process and run there, as K's LLVM backend runs a definition compiled to
+// native code. It runs every stage the generated package has (reduction, closures,
+// machine, cps2, interp) with the run's fuel, time and memory budgets and its
+// contraction events, and gives the answer and the errors the tables' stages give
+// (lockstep_test.go checks them against each other).
+//
+// The tables (sem, and the stages' rules.go) stay the reference: they run where there
+// is no Go toolchain or no cgo, show a run's states (a trace's Observer, which the
+// compiled stages do not feed), and run the rule files the generator refuses (Go
+// hooks). A built plugin is kept in the user's cache directory under the digest of
+// its source and of the Go version, and built again only when either changes; a
+// process loads it once (Go's plugin package keeps what it opened).
+package compiled
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"plugin"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/internal/gogen"
+	"github.com/interderive/interderive/sem"
+)
+
+// ErrUnavailable is the error (wrapped) of a machine where the compiled engine
+// cannot build or load a rule file's stages: no Go toolchain, no cgo, a toolchain
+// other than the one interderive was built with. --engine tables runs there.
+var ErrUnavailable = errors.New("the compiled engine is unavailable")
+
+// evalFunc is the type of the generated package's Eval (rt/export.go.txt).
+type evalFunc = func(stage string, prog []int64, names []string, fuel int, deadline time.Time, memory int64, onContract func(string)) (answer []int64, answerNames []string, steps int, fail []string)
+
+// Semantics is the compiled stages of one rule file's language.
+type Semantics struct {
+	lang *sem.Language
+	eval evalFunc
+	// Plugin is the file the stages were loaded from.
+	Plugin string
+	// Built says whether Load built it (false: it was in the cache).
+	Built bool
+}
+
+// Load is the compiled stages of l, read from the file named file (for names and
+// messages): built into dir (the user's cache directory if dir is ""), unless built
+// there before, and loaded. A file the generator refuses (a Go hook), a machine with
+// no Go toolchain or no cgo, and a build or load that fails are errors that say so.
+func Load(l *sem.Language, file, dir string) (*Semantics, error) {
+	files, err := gogen.Generate(l, file)
+	if err != nil {
+		return nil, fmt.Errorf("the compiled engine cannot run %s: %w", file, err)
+	}
+	if dir == "" {
+		if dir, err = CacheDir(); err != nil {
+			return nil, err
+		}
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		fmt.Fprintf(h, "%s %d\n", name, len(files[name]))
+		h.Write(files[name])
+	}
+	digest := hex.EncodeToString(h.Sum(nil))[:24]
+	pkg := filepath.Join(dir, digest)
+	so := filepath.Join(pkg, "stages.so")
+	s := &Semantics{lang: l, Plugin: so}
+	if _, err := os.Stat(so); err != nil {
+		if err := build(dir, pkg, files); err != nil {
+			return nil, fmt.Errorf("%w (--engine %s runs the file's tables): %v", ErrUnavailable, interderive.EngineTables, err)
+		}
+		s.Built = true
+	}
+	p, err := plugin.Open(so)
+	if err != nil {
+		return nil, fmt.Errorf("%w (--engine %s runs the file's tables): loading %s, built for %s: %v", ErrUnavailable, interderive.EngineTables, so, file, err)
+	}
+	sym, err := p.Lookup("Eval")
+	if err != nil {
+		return nil, fmt.Errorf("the compiled engine: %s has no Eval: %v", so, err)
+	}
+	eval, ok := sym.(evalFunc)
+	if !ok {
+		return nil, fmt.Errorf("the compiled engine: %s's Eval is a %T", so, sym)
+	}
+	s.eval = eval
+	return s, nil
+}
+
+// CacheDir is where Load keeps the plugins it builds: interderive/compiled in the
+// user's cache directory (os.UserCacheDir), or in the temporary directory where
+// there is none.
+func CacheDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "interderive", "compiled"), nil
+}
+
+// build writes the package's files into a new directory in dir, builds it as a
+// plugin there, and renames the directory to pkg (another process may have built it
+// in the meantime: then its build stands).
+func build(dir, pkg string, files map[string][]byte) error {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		return fmt.Errorf("it needs the Go toolchain (go) on the PATH to build a rule file's stages: %v", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(dir, "build-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := gogen.Write(tmp, files); err != nil {
+		return err
+	}
+	cmd := exec.Command(goTool, "build", "-buildmode=plugin", "-o", "stages.so", ".")
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "CGO_ENABLED=1", "GOTOOLCHAIN=local")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build -buildmode=plugin of the generated stages: %v\n%s", err, out)
+	}
+	if v, err := goVersion(goTool, tmp); err == nil && v != runtime.Version() {
+		return fmt.Errorf("the Go toolchain on the PATH is %s and interderive was built with %s: a plugin loads only into a program built by the same toolchain", v, runtime.Version())
+	}
+	if err := os.Rename(tmp, pkg); err != nil {
+		if _, statErr := os.Stat(filepath.Join(pkg, "stages.so")); statErr == nil {
+			return nil // built by another process
+		}
+		return err
+	}
+	return nil
+}
+
+// goVersion is the version of the Go toolchain goTool.
+func goVersion(goTool, dir string) (string, error) {
+	cmd := exec.Command(goTool, "env", "GOVERSION")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
+}
+
+// Stage is the compiled stage named name (gogen.Stages).
+func (s *Semantics) Stage(name string) (sem.Stage, error) {
+	if !slices.Contains(gogen.Stages, name) {
+		return nil, fmt.Errorf("the compiled engine has no %s stage (it runs %s); --engine %s runs the file's tables", name, strings.Join(gogen.Stages, ", "), interderive.EngineTables)
+	}
+	return stage{s: s, name: name}, nil
+}
+
+// stage is one of the compiled stages.
+type stage struct {
+	s    *Semantics
+	name string
+}
+
+// errObserved is a run whose states are watched: the compiled stages report their
+// contractions, not their states.
+var errObserved = fmt.Errorf("the compiled engine shows a run's contractions, not its states: --engine %s shows them", interderive.EngineTables)
+
+// Eval runs t on the compiled stage. l is the language the stage was compiled from,
+// or one read from the same file: the term crosses by its constructors' numbers.
+func (st stage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (sem.Answer, error) {
+	if opts.StepObserver() != nil {
+		return sem.Answer{}, errObserved // a lockstep's observer of reports runs: a rule file's stages report nothing
+	}
+	prog, names, err := gogen.Encode(t)
+	if err != nil {
+		return sem.Answer{}, err
+	}
+	fuel := opts.Fuel
+	if fuel <= 0 {
+		fuel = interderive.DefaultFuel
+	}
+	var deadline time.Time
+	if opts.Timeout > 0 {
+		deadline = time.Now().Add(opts.Timeout)
+	}
+	ans, ansNames, _, fail := st.s.eval(st.name, prog, names, fuel, deadline, max(opts.Memory, 0), opts.OnContract)
+	if fail != nil {
+		return sem.Answer{}, st.s.failure(fail, opts)
+	}
+	v, err := gogen.Decode(l, ans, ansNames)
+	if err != nil {
+		return sem.Answer{}, fmt.Errorf("the compiled engine gave an answer it cannot read: %w", err)
+	}
+	return sem.Answer{Value: v}, nil
+}
+
+// failure is the workbench's error for the generated package's (rt/export.go.txt's
+// failure: a kind and its fields).
+func (s *Semantics) failure(f []string, opts interderive.Options) error {
+	n := func(i int) int {
+		if i >= len(f) {
+			return 0
+		}
+		v, _ := strconv.Atoi(f[i])
+		return v
+	}
+	arg := func(i int) string {
+		if i >= len(f) {
+			return ""
+		}
+		return f[i]
+	}
+	switch f[0] {
+	case "runtime":
+		return &interderive.RuntimeError{Pos: interderive.Pos{Line: int32(n(1)), Col: int32(n(2))}, Reason: arg(3), Term: arg(4)}
+	case "stuck":
+		return interderive.Stuck(arg(2), "%s", arg(1))
+	case "fuel":
+		return &interderive.FuelError{Steps: n(1)}
+	case "timeout":
+		return &interderive.TimeoutError{Limit: opts.Timeout, Steps: n(1)}
+	case "memory":
+		return &interderive.MemoryError{Limit: opts.Memory, Live: interderive.LiveHeap(), Steps: n(1)}
+	case "depth":
+		return &interderive.DepthError{What: arg(1), Limit: n(2)}
+	case "function":
+		return s.lang.FunctionFailed(arg(1), arg(2), arg(3), n(4))
+	}
+	return fmt.Errorf("the compiled engine: %s", strings.Join(f[1:], ": "))
+}

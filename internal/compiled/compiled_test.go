@@ -1,0 +1,289 @@
+package compiled_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/interderive/interderive"
+	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/cps2"
+	"github.com/interderive/interderive/internal/calculi"
+	"github.com/interderive/interderive/internal/calculi/rules"
+	"github.com/interderive/interderive/internal/cases/rulescases"
+	"github.com/interderive/interderive/internal/compiled"
+	"github.com/interderive/interderive/internal/gogen"
+	"github.com/interderive/interderive/internal/workbench"
+	"github.com/interderive/interderive/interp"
+	"github.com/interderive/interderive/lambda"
+	"github.com/interderive/interderive/machine"
+	"github.com/interderive/interderive/reduction"
+	"github.com/interderive/interderive/sem"
+)
+
+// The compiled engine runs the stages derive --go writes, loaded into the process:
+// the checks here are that it gives what the tables give (the same events, answers
+// and errors: an independent implementation, sem's engine and the stages' rules.go),
+// on the λ-corpus against the hand-derived λ-stages too, and that its budgets and
+// refusals hold. The generated code itself is checked against the tables by
+// internal/gogen's lockstep, through the built binary.
+
+// stages are the stages the compiled engine has, with their hand-derived λ-stages.
+var stages = []struct {
+	stage interderive.Stage
+	hand  lambda.Stage
+}{
+	{reduction.Stage{}, reduction.Stage{}.Lambda()},
+	{closures.Stage{}, closures.Stage{}.Lambda()},
+	{machine.Stage{}, machine.Stage{}.Lambda()},
+	{cps2.Stage{}, cps2.Stage{}.Lambda()},
+	{interp.Stage{}, interp.Stage{}.Lambda()},
+}
+
+// needEngine skips a test where the compiled engine cannot be: Go's plugins need cgo.
+func needEngine(t *testing.T) {
+	t.Helper()
+	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	if strings.TrimSpace(string(out)) != "1" {
+		t.Skip("the compiled engine needs cgo (go env CGO_ENABLED is not 1): not tested here")
+	}
+}
+
+// load is the compiled stages of the repository's testdata/rules/NAME.
+func load(t *testing.T, name string) (*sem.Language, *compiled.Semantics) {
+	t.Helper()
+	needEngine(t)
+	l := rulescases.Load(t, name)
+	s, err := compiled.Load(l, name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, s
+}
+
+// stageOf is the compiled stage of s.
+func stageOf(t *testing.T, s *compiled.Semantics, st interderive.Stage) sem.Stage {
+	t.Helper()
+	cs, err := s.Stage(st.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// TestLambdaCorpus: the well-typed programs of testdata/lambda, as terms of cbv.sem, on
+// each compiled stage, its stage of the tables and the hand-derived λ-stage: the same
+// contractions, the same answers.
+func TestLambdaCorpus(t *testing.T) {
+	_, s := load(t, "cbv.sem")
+	for _, st := range stages {
+		t.Run(st.stage.Name(), func(t *testing.T) {
+			tables, _ := sem.StageOf(st.stage)
+			rulescases.LockstepCorpus(t, stageOf(t, s, st.stage), st.hand, tables)
+		})
+	}
+}
+
+// TestBudgets: on each compiled stage, a divergent program stops at its fuel (1000
+// contractions) and at its timeout; cbn.sem's stuck programs stop with their
+// run-time errors at their redexes' positions (rulescases.StuckCases derives them),
+// positions that cross into the plugin and back; a program nested 1000 deep runs.
+func TestBudgets(t *testing.T) {
+	_, cbv := load(t, "cbv.sem")
+	_, cbn := load(t, "cbn.sem")
+	for _, st := range stages {
+		t.Run(st.stage.Name(), func(t *testing.T) {
+			s := stageOf(t, cbv, st.stage)
+			rulescases.OutOfFuel(t, s)
+			rulescases.TimesOut(t, s)
+			rulescases.Deep(t, s, 1000)
+			rulescases.Stuck(t, stageOf(t, cbn, st.stage), rulescases.StuckCases...)
+		})
+	}
+}
+
+// run is a run's events and its outcome, or its error's text.
+type run struct {
+	events []string
+	value  string
+	err    string
+}
+
+func runOn(p workbench.Program, st interderive.Stage, variant, engine string) run {
+	var r run
+	out, err := p.Run(st, variant, interderive.Options{Fuel: 20_000, Engine: engine, OnContract: func(ev string) { r.events = append(r.events, ev) }})
+	if err != nil {
+		r.err = err.Error()
+	} else {
+		r.value = out.Observation + " " + out.Value
+	}
+	return r
+}
+
+// same reports how b differs from a ("" where it does not).
+func same(a, b run) string {
+	switch {
+	case !slices.Equal(a.events, b.events):
+		i := 0
+		for i < min(len(a.events), len(b.events)) && a.events[i] == b.events[i] {
+			i++
+		}
+		return "the events differ from event " + strconv.Itoa(i+1)
+	case a.err != b.err:
+		return "the tables: " + a.err + "; compiled: " + b.err
+	case a.value != b.value:
+		return "the tables answer " + a.value + ", compiled " + b.value
+	}
+	return ""
+}
+
+// TestGradualCorpus: the programs of testdata/gradual under the cast semantics' rule
+// files ED and LUD, run by the workbench's gradual calculus on each stage, on the
+// tables and on the compiled engine: the same events, the same answer (its
+// observation too: blame and its label) or the same error.
+func TestGradualCorpus(t *testing.T) {
+	needEngine(t)
+	w, err := workbench.New(calculi.All(), calculi.Stages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := w.CalculusNamed("gradual")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(rulescases.Testdata(t, "gradual", "*.*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Dir(rulescases.Testdata(t))
+	runs, answers := 0, 0
+	for _, variant := range []string{"ed.sem", "lud.sem"} {
+		variant := filepath.Join(root, "gradual", "rules", variant)
+		for _, f := range files {
+			ext := strings.TrimPrefix(filepath.Ext(f), ".")
+			if ext != "gtlc" && ext != "cast" {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := c.Load(ext, src)
+			if err != nil {
+				continue // the program's expectation is its error
+			}
+			for _, st := range stages {
+				a, b := runOn(p, st.stage, variant, interderive.EngineTables), runOn(p, st.stage, variant, interderive.EngineCompiled)
+				if d := same(a, b); d != "" {
+					t.Errorf("%s under %s on %s: %s", filepath.Base(f), filepath.Base(variant), st.stage.Name(), d)
+				}
+				runs++
+				if a.err == "" {
+					answers++
+				}
+			}
+		}
+	}
+	if answers < 100 {
+		t.Fatalf("%d runs, %d answers: the corpus should give far more", runs, answers)
+	}
+	t.Logf("%d runs in lockstep, %d answers", runs, answers)
+}
+
+// TestRuleFiles: every program of testdata/rules whose rule file the generator
+// writes, run by the workbench's rule-file calculus on each stage, on the tables and
+// on the compiled engine: the same events and answers (atoms among them: booleans,
+// strings), the same run-time errors and function failures. A file the generator
+// refuses is refused by the compiled engine with the generator's reason.
+func TestRuleFiles(t *testing.T) {
+	needEngine(t)
+	w, err := workbench.New(calculi.All(), calculi.Stages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	family, err := w.CalculusNamed("rules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sems, err := filepath.Glob(rulescases.Testdata(t, "rules", "*.sem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, runs, refused := 0, 0, 0
+	for _, file := range sems {
+		terms, _ := filepath.Glob(strings.TrimSuffix(file, ".sem") + "/*.term")
+		if len(terms) == 0 {
+			continue
+		}
+		src, err := os.ReadFile(terms[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := w.Define(family, map[string]string{"rules": file}, terms[0], src)
+		if err != nil {
+			continue // a file that does not load: its own tests say why
+		}
+		_, genErr := gogen.Generate(c.(rules.Calculus).Lang, file)
+		files++
+		for _, term := range terms {
+			src, err := os.ReadFile(term)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := c.Load("term", src)
+			if err != nil {
+				continue
+			}
+			for _, st := range stages {
+				a, b := runOn(p, st.stage, "file", interderive.EngineTables), runOn(p, st.stage, "file", interderive.EngineCompiled)
+				if genErr != nil {
+					if !strings.Contains(b.err, genErr.Error()) {
+						t.Errorf("%s on %s: the compiled engine's error %q does not give the generator's reason %q", filepath.Base(term), st.stage.Name(), b.err, genErr)
+					}
+					refused++
+					continue
+				}
+				if d := same(a, b); d != "" {
+					t.Errorf("%s on %s: %s", filepath.Base(term), st.stage.Name(), d)
+				}
+				runs++
+			}
+		}
+	}
+	t.Logf("%d rule files, %d runs in lockstep, %d refused", files, runs, refused)
+}
+
+// TestRefusals: a run whose states are watched (a trace's Observer) and a stage the
+// compiled engine has not are errors that name --engine tables; so is an engine of
+// another name.
+func TestRefusals(t *testing.T) {
+	l, s := load(t, "cbv.sem")
+	st := stageOf(t, s, machine.Stage{})
+	e := rulescases.Read(t, l, "(add 1 2)")
+	if _, err := st.Eval(l, e, interderive.Options{Observer: observer{}}); err == nil || !strings.Contains(err.Error(), "--engine tables") {
+		t.Errorf("an observed run: %v, want a refusal naming --engine tables", err)
+	}
+	if _, err := s.Stage("compile"); err == nil || !strings.Contains(err.Error(), "--engine tables") {
+		t.Errorf("the compile stage: %v, want a refusal naming --engine tables", err)
+	}
+	if _, _, err := sem.StageOn(machine.Stage{}, l, "cbv.sem", "jit", nil); err == nil || !strings.Contains(err.Error(), `unknown engine "jit"`) {
+		t.Errorf("engine jit: %v, want unknown engine", err)
+	}
+	if _, _, err := sem.StageOn(machine.Stage{}, l, "cbv.sem", interderive.EngineCompiled, nil); err == nil {
+		t.Error("the compiled engine where there is none: no error")
+	}
+}
+
+// observer watches a run's steps (as a trace does), and records nothing.
+type observer struct{}
+
+func (observer) Step(string)                     {}
+func (observer) About(int, string)               {}
+func (observer) Report(int, string, any, string) {}
