@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// command runs the command on args; it returns the exit status, standard output
+// and standard error.
+func command(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(""), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestEngineFlag: --engine compiled runs a rule file's program on the compiled
+// engine (the factorial of testdata/rules/cbv/fact.term is 6, its expectation
+// comment says, and so is a gradual program under a rule file of the cast
+// semantics: arith.gtlc's expectation, -2); an engine of another name is a usage
+// error; a trace, which shows a run's states, is refused by the compiled engine with
+// the engine that shows them.
+func TestEngineFlag(t *testing.T) {
+	fact := filepath.Join("..", "..", "testdata", "rules", "cbv", "fact.term")
+	if code, out, errOut := command("run", "--engine", "compiled", "--stage", "machine", fact); code != 0 || strings.TrimSpace(out) != "6" {
+		t.Errorf("run --engine compiled: exit %d, %q %q; want 6", code, out, errOut)
+	}
+	arith := filepath.Join("..", "..", "testdata", "gradual", "arith.gtlc")
+	ed := filepath.Join("..", "..", "gradual", "rules", "ed.sem")
+	if code, out, errOut := command("run", "--engine", "compiled", "--stage", "interp", "--semantics", ed, arith); code != 0 || strings.TrimSpace(out) != "-2" {
+		t.Errorf("run --engine compiled --semantics ed.sem: exit %d, %q %q; want -2", code, out, errOut)
+	}
+	if code, _, errOut := command("run", "--engine", "jit", fact); code != 2 || !strings.Contains(errOut, `unknown engine "jit"`) {
+		t.Errorf("run --engine jit: exit %d, %q; want a usage error", code, errOut)
+	}
+	if code, _, errOut := command("bench", "--engine", "jit", "--program", "fib-typed"); code != 2 || !strings.Contains(errOut, `unknown engine "jit"`) {
+		t.Errorf("bench --engine jit: exit %d, %q; want a usage error", code, errOut)
+	}
+	if code, _, errOut := command("trace", "--engine", "compiled", "--stage", "machine", fact); code == 0 || !strings.Contains(errOut, "--engine tables") {
+		t.Errorf("trace --engine compiled: exit %d, %q; want a refusal naming --engine tables", code, errOut)
+	}
+}
