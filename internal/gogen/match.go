@@ -303,7 +303,7 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 				args[i] += ".t"
 			}
 		}
-		return fmt.Sprintf("Val{t: mk%d(%s, %s, %s)}", len(args), at, g.con[p.Con.Index], join(args))
+		return fmt.Sprintf("Val{t: r.mkShared%d(%s, %s, %s)}", len(args), at, g.con[p.Con.Index], join(args))
 	}
 	g.fail("a template of kind %v cannot be built", p.Kind)
 	return "nil"

@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +35,41 @@ func (g *gen) matchFile() string {
 	}
 	g.byKind(e)
 	g.rootTables(e)
+	g.layerEvents(e)
 	return e.b.String()
+}
+
+// layerEvent is the function that names the event of the layer rule r, given its
+// inner step's event (layerEvents).
+func (g *gen) layerEvent(r *sem.Rule) string {
+	return "layerEvent" + strconv.Itoa(slices.Index(g.l.Rules, r))
+}
+
+// layerEvents writes, for each rule whose step condition steps an inner layer, the
+// function that names its event: RULE/INNER, a constant for each rule INNER may be
+// (a string built at every contraction is an allocation), built only for an inner
+// event of a layer of its own (RULE/OUTER/INNER).
+func (g *gen) layerEvents(e *emitter) {
+	for _, r := range g.l.Rules {
+		if r.Layer == nil {
+			continue
+		}
+		e.p("")
+		e.p("// %s is the event of rule %s, which steps an inner layer whose step's event is inner.", g.layerEvent(r), r.Name)
+		e.p("func %s(inner string) string {", g.layerEvent(r))
+		e.p("switch inner {")
+		seen := map[string]bool{}
+		for _, q := range g.l.Rules {
+			if !seen[q.Name] {
+				seen[q.Name] = true
+				e.p("case %q:", q.Name)
+				e.p("return %q", r.Name+"/"+q.Name)
+			}
+		}
+		e.p("}")
+		e.p("return %q + inner", r.Name+"/")
+		e.p("}")
+	}
 }
 
 func (g *gen) kindConsts(e *emitter) {
@@ -324,7 +359,7 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 	// A condition's failing function is told the rule, as the right-hand side's is.
 	g.conditions(e, r.Where, not, body{errRet: "return false, namingRule(" + strconv.Quote(r.Name) + ", err)", depth: "0"}, false)
 	if r.Layer != nil {
-		e.p("out.event = %q + inner", r.Name+"/")
+		e.p("out.event = %s(inner)", g.layerEvent(r))
 	} else {
 		e.p("out.event = %q", r.Name)
 	}

@@ -128,10 +128,32 @@ func (g *gen) termsFile() (string, error) {
 		} else {
 			e.p("func mk%d(p Pos, c int32, %s *Term) *Term {", n, join(params))
 			e.p("t := newNode(p, c, %d)", n)
+			known, clo := make([]string, n), make([]string, n)
 			for i := range params {
 				e.p("t.Args[%d] = a%d", i, i)
+				known[i], clo[i] = fmt.Sprintf("knownClosed(a%d)", i), fmt.Sprintf("a%d.hasClo", i)
 			}
+			e.p("if %s {", strings.Join(known, " && "))
+			e.p("t.fvDone, t.hasClo = true, %s // closed, as its children are (freeVarsAt)", strings.Join(clo, " || "))
+			e.p("}")
 			e.p("return t")
+			e.p("}")
+			e.p("")
+			e.p("// mkShared%d is mk%d, or the node built last by that name where its children are", n, n)
+			e.p("// closed (constants.closed: terms are immutable, and a closed one means the same")
+			e.p("// wherever it stands).")
+			e.p("func (r *run) mkShared%d(p Pos, c int32, %s *Term) *Term {", n, join(params))
+			e.p("if !(%s) { return mk%d(p, c, %s) }", strings.Join(known, " && "), n, join(params))
+			keys := make([]string, n)
+			same := []string{"t != nil", "t.Tag == c", "t.P == p"}
+			for i := range params {
+				keys[i] = fmt.Sprintf("kidKey(a%d)*%d", i, 2*i+1)
+				same = append(same, fmt.Sprintf("t.Args[%d] == a%d", i, i))
+			}
+			e.p("slot := r.sharedSlot(p, c, %s)", strings.Join(keys, " ^ "))
+			e.p("if t := *slot; %s { return t }", strings.Join(same, " && "))
+			e.p("*slot = mk%d(p, c, %s)", n, join(params))
+			e.p("return *slot")
 			e.p("}")
 			e.p("")
 			e.p("// reuse%d is mk%d, or u where u is that node already (a raw node equal to its redex).", n, n)
