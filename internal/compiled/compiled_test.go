@@ -203,6 +203,9 @@ func TestGradualCorpus(t *testing.T) {
 // strings), the same run-time errors and function failures. A file the generator
 // refuses is refused by the compiled engine with the generator's reason.
 func TestRuleFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a plugin for each rule file: the λ and gradual corpora are the short checks")
+	}
 	needEngine(t)
 	w, err := workbench.New(calculi.All(), calculi.Stages())
 	if err != nil {
