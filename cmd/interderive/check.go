@@ -19,6 +19,7 @@ func (a *app) newCheckCmd() *cobra.Command {
 	var timeout time.Duration
 	var budgets budgetFlags
 	var asJSON, strict bool
+	var engine string
 	variants := map[string]*string{}
 	var defs map[string]*string // the definition flags, by flag
 	cmd := &cobra.Command{
@@ -97,7 +98,10 @@ the exit status is then 2, as for a file that could not be checked.
 					return err
 				}
 			}
-			opts.Fuel, opts.Timeout, opts.Definitions = fuel, timeout, values(defs)
+			if err := checkEngine(engine); err != nil {
+				return err
+			}
+			opts.Fuel, opts.Timeout, opts.Definitions, opts.Engine = fuel, timeout, values(defs), engine
 			budget := budgets.apply(interderive.Options{})
 			opts.Memory, opts.Output = budget.Memory, budget.Output
 			files, err := a.wb.SourceFiles(args)
@@ -155,6 +159,7 @@ the exit status is then 2, as for a file that could not be checked.
 	defs = a.registerDefinitionFlags(cmd)
 	cmd.Flags().IntVar(&fuel, "fuel", 0, "contraction budget of every run (default: the file's -- fuel: line, else 10,000,000)")
 	cmd.Flags().DurationVar(&timeout, "timeout", defaultTimeout, "stop each run after this long (e.g. 10s), a failure; 0 for no limit")
+	registerEngine(cmd, &engine)
 	budgets.register(cmd)
 	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit status 2) when a rule file's static checks warn")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: files, runs, passed, failed, errors, and every failure")

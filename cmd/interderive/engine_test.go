@@ -41,3 +41,18 @@ func TestEngineFlag(t *testing.T) {
 		t.Errorf("trace --engine compiled: exit %d, %q; want a refusal naming --engine tables", code, errOut)
 	}
 }
+
+// TestCheckEngine: check --engine compiled runs cbv.sem's corpus on the compiled
+// stages, each program's expectation holding (its comment's answer); the compile
+// stage, which the compiled engine has not, fails the run that asks for it.
+func TestCheckEngine(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "rules", "cbv")
+	code, out, errOut := command("check", "--engine", "compiled", "--stage", "machine,interp", dir)
+	if code != 0 || !strings.Contains(out, " 0 failed") {
+		t.Errorf("check --engine compiled: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = command("check", "--engine", "compiled", "--stage", "compile", dir)
+	if code == 0 || !strings.Contains(out, "the compiled engine has no compile stage") {
+		t.Errorf("check --engine compiled --stage compile: exit %d, want failures naming the missing stage\n%s", code, out)
+	}
+}

@@ -29,6 +29,8 @@ type CheckOptions struct {
 	Timeout time.Duration
 	Memory  int64
 	Output  int
+	// Engine runs the stages derived from rule files (interderive.Options.Engine).
+	Engine string
 	// Definitions are the definition flags' values, by flag (Family): a file of a
 	// family is in the calculus of the definition its flag names, else of the one the
 	// file names or sits beside.
@@ -244,7 +246,7 @@ func (p *CheckPlan) Run(r CheckRun, opts CheckOptions) []Failure {
 		fuel = opts.Fuel
 	}
 	fired := map[string]bool{}
-	o := interderive.Options{Fuel: fuel, Timeout: opts.Timeout, Memory: opts.Memory, Output: opts.Output,
+	o := interderive.Options{Fuel: fuel, Timeout: opts.Timeout, Memory: opts.Memory, Output: opts.Output, Engine: opts.Engine,
 		OnContract: func(rule string) { fired[rule] = true }}
 	mode.Apply(&o)
 	out, err := runSafely(p.prog, st, r.Variant, o)
