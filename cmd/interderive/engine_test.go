@@ -2,10 +2,20 @@ package main
 
 import (
 	"bytes"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// needCgo skips a test of the compiled engine where Go's plugins cannot be built.
+func needCgo(t *testing.T) {
+	t.Helper()
+	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("the compiled engine needs cgo (go env CGO_ENABLED is not 1): not tested here")
+	}
+}
 
 // command runs the command on args; it returns the exit status, standard output
 // and standard error.
@@ -22,6 +32,7 @@ func command(args ...string) (int, string, string) {
 // error; a trace, which shows a run's states, is refused by the compiled engine with
 // the engine that shows them.
 func TestEngineFlag(t *testing.T) {
+	needCgo(t)
 	fact := filepath.Join("..", "..", "testdata", "rules", "cbv", "fact.term")
 	if code, out, errOut := command("run", "--engine", "compiled", "--stage", "machine", fact); code != 0 || strings.TrimSpace(out) != "6" {
 		t.Errorf("run --engine compiled: exit %d, %q %q; want 6", code, out, errOut)
@@ -46,6 +57,7 @@ func TestEngineFlag(t *testing.T) {
 // stages, each program's expectation holding (its comment's answer); the compile
 // stage, which the compiled engine has not, fails the run that asks for it.
 func TestCheckEngine(t *testing.T) {
+	needCgo(t)
 	dir := filepath.Join("..", "..", "testdata", "rules", "cbv")
 	code, out, errOut := command("check", "--engine", "compiled", "--stage", "machine,interp", dir)
 	if code != 0 || !strings.Contains(out, " 0 failed") {
