@@ -109,6 +109,32 @@ func TestBudgets(t *testing.T) {
 	}
 }
 
+// registered is the workbench of the registry (whose calculi have the compiled
+// engine) and its calculus named name.
+func registered(t *testing.T, name string) (*workbench.Workbench, workbench.Calculus) {
+	t.Helper()
+	needEngine(t)
+	w, err := workbench.New(calculi.All(), calculi.Stages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := w.CalculusNamed(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, c
+}
+
+// glob is the files of the repository's testdata/DIR whose names match pattern.
+func glob(t *testing.T, dir, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(rulescases.Testdata(t, dir, pattern))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
 // run is a run's events and its outcome, or its error's text.
 type run struct {
 	events []string
@@ -149,19 +175,8 @@ func same(a, b run) string {
 // tables and on the compiled engine: the same events, the same answer (its
 // observation too: blame and its label) or the same error.
 func TestGradualCorpus(t *testing.T) {
-	needEngine(t)
-	w, err := workbench.New(calculi.All(), calculi.Stages())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := w.CalculusNamed("gradual")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := filepath.Glob(rulescases.Testdata(t, "gradual", "*.*"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, c := registered(t, "gradual")
+	files := glob(t, "gradual", "*.*")
 	root := filepath.Dir(rulescases.Testdata(t))
 	runs, answers := 0, 0
 	for _, variant := range []string{"ed.sem", "lud.sem"} {
@@ -206,19 +221,8 @@ func TestRuleFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a plugin for each rule file: the λ and gradual corpora are the short checks")
 	}
-	needEngine(t)
-	w, err := workbench.New(calculi.All(), calculi.Stages())
-	if err != nil {
-		t.Fatal(err)
-	}
-	family, err := w.CalculusNamed("rules")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sems, err := filepath.Glob(rulescases.Testdata(t, "rules", "*.sem"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, family := registered(t, "rules")
+	sems := glob(t, "rules", "*.sem")
 	files, runs, refused := 0, 0, 0
 	for _, file := range sems {
 		terms, _ := filepath.Glob(strings.TrimSuffix(file, ".sem") + "/*.term")
