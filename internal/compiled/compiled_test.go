@@ -1,6 +1,7 @@
 package compiled_test
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -294,3 +295,28 @@ type observer struct{}
 func (observer) Step(string)                     {}
 func (observer) About(int, string)               {}
 func (observer) Report(int, string, any, string) {}
+
+// TestFunctionFailures: rulescases.FailingCoinsSem's function with no clause for its
+// argument, and its function that recurses past the limit, fail on each compiled
+// stage as on the tables: the same sem.FunctionError, positioned at the function's
+// declaration with its line and caret, naming the call and the rule that made it.
+func TestFunctionFailures(t *testing.T) {
+	needEngine(t)
+	l := rulescases.LoadSource(t, "coins.sem", rulescases.FailingCoinsSem)
+	s, err := compiled.Load(l, "coins.sem", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"(tally (join (coin 1) 5))", "(spin 1)"} {
+		e := rulescases.Read(t, l, src)
+		for _, st := range stages {
+			tables, _ := sem.StageOf(st.stage)
+			_, want := tables.Eval(l, e, interderive.Options{Fuel: 20_000})
+			_, got := stageOf(t, s, st.stage).Eval(l, e, interderive.Options{Fuel: 20_000})
+			var fe *sem.FunctionError
+			if !errors.As(got, &fe) || want == nil || got.Error() != want.Error() {
+				t.Errorf("%s on %s: compiled %v, tables %v", src, st.stage.Name(), got, want)
+			}
+		}
+	}
+}
