@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
@@ -316,6 +317,54 @@ func TestFunctionFailures(t *testing.T) {
 			var fe *sem.FunctionError
 			if !errors.As(got, &fe) || want == nil || got.Error() != want.Error() {
 				t.Errorf("%s on %s: compiled %v, tables %v", src, st.stage.Name(), got, want)
+			}
+		}
+	}
+}
+
+// growSem's function builds a tree of 2^n leaves, each call a node of its own,
+// within one contraction: no contraction counts it, so only the run's time and memory
+// budgets, which the generated code watches in its functions' calls too, stop it.
+const growSem = `(language grow)
+(sort t (integer n) (con grow t) (con node t t))
+(kind E v)
+(value E n)
+(value E (node v_1 v_2))
+(frame E (grow (hole)))
+(frame E (node (hole) t))
+(frame E (node v (hole)))
+(stuck E (grow v) "not a count")
+(function tree (t) t
+  ((tree 0) 0)
+  ((tree n) (node (tree (prim sub n 1)) (tree (prim sub n 1))) (where (prim ne n 0))))
+(rule grow E (grow n) (tree n))
+`
+
+// TestFunctionBudgets: (grow 100) on each compiled stage stops at its timeout (50
+// ms), and at a memory budget of 1 byte, with the workbench's errors.
+func TestFunctionBudgets(t *testing.T) {
+	needEngine(t)
+	l := rulescases.LoadSource(t, "grow.sem", growSem)
+	s, err := compiled.Load(l, "grow.sem", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := rulescases.Read(t, l, "(grow 100)")
+	for _, st := range stages {
+		for _, tc := range []struct {
+			opts interderive.Options
+			want error
+		}{
+			{interderive.Options{Timeout: 50 * time.Millisecond}, interderive.ErrTimeout},
+			{interderive.Options{Memory: 1}, interderive.ErrOutOfMemory},
+		} {
+			start := time.Now()
+			_, err := stageOf(t, s, st.stage).Eval(l, e, tc.opts)
+			if !errors.Is(err, tc.want) {
+				t.Errorf("%s: got %v, want %v", st.stage.Name(), err, tc.want)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("%s: stopped after %v", st.stage.Name(), d)
 			}
 		}
 	}
