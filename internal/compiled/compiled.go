@@ -63,9 +63,7 @@ func Load(l *sem.Language, file, dir string) (*Semantics, error) {
 		return nil, fmt.Errorf("the compiled engine cannot run %s: %w", file, err)
 	}
 	if dir == "" {
-		if dir, err = CacheDir(); err != nil {
-			return nil, err
-		}
+		dir = CacheDir()
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
@@ -107,12 +105,12 @@ func Load(l *sem.Language, file, dir string) (*Semantics, error) {
 // CacheDir is where Load keeps the plugins it builds: interderive/compiled in the
 // user's cache directory (os.UserCacheDir), or in the temporary directory where
 // there is none.
-func CacheDir() (string, error) {
+func CacheDir() string {
 	base, err := os.UserCacheDir()
 	if err != nil {
 		base = os.TempDir()
 	}
-	return filepath.Join(base, "interderive", "compiled"), nil
+	return filepath.Join(base, "interderive", "compiled")
 }
 
 // build writes the package's files into a new directory in dir, builds it as a
