@@ -363,7 +363,13 @@ func (g *gen) frameTried(e *emitter, f *sem.Frame, how string) {
 				// eval's node is fresh, nothing filled: kidFree written out, since Go
 				// inlines little in a function this large.
 				e.p("%s := Val{t: n.t.Args[%d]}", v, f.Path[0])
-				e.p("if n.env != nil || %s.t.Tag == tagClo { %s = resolve(%s.t, n.env) }", v, v, v)
+				// resolve, its look-up of a variable written out too: a variable is the
+				// child the look-up is most often of.
+				e.p("if %s.t.Tag == tagVar && n.env != nil {", v)
+				e.p("for en := n.env; en != nil; en = en.next {")
+				e.p("if en.name == %s.t.Name { if en.v.t != nil { %s = en.v }; break }", v, v)
+				e.p("}")
+				e.p("} else if n.env != nil || %s.t.Tag == tagClo { %s = resolve(%s.t, n.env) }", v, v, v)
 			} else {
 				e.p("%s := %s", v, x)
 			}
