@@ -359,17 +359,9 @@ func (g *gen) frameTried(e *emitter, f *sem.Frame, how string) {
 	if reaches {
 		if x := g.holeExpr(f); g.shared[x] == "" {
 			v := fmt.Sprintf("kid%d", f.Path[0])
-			if how == "push" && x == fmt.Sprintf("n.kidFree(%d)", f.Path[0]) {
-				// eval's node is fresh, nothing filled: kidFree written out, since Go
-				// inlines little in a function this large.
-				e.p("%s := Val{t: n.t.Args[%d]}", v, f.Path[0])
-				// resolve, its look-up of a variable written out too: a variable is the
-				// child the look-up is most often of.
-				e.p("if %s.t.Tag == tagVar && n.env != nil {", v)
-				e.p("for en := n.env; en != nil; en = en.next {")
-				e.p("if en.name == %s.t.Name { if en.v.t != nil { %s = en.v }; break }", v, v)
-				e.p("}")
-				e.p("} else if n.env != nil || %s.t.Tag == tagClo { %s = resolve(%s.t, n.env) }", v, v, v)
+			if x == fmt.Sprintf("n.kidFree(%d)", f.Path[0]) {
+				// written out (eval's node is fresh: no hole filled)
+				g.kidFreeOut(e, v, "n", f.Path[0], how == "push")
 			} else {
 				e.p("%s := %s", v, x)
 			}
@@ -528,6 +520,26 @@ func (g *gen) contractAll(e *emitter, K string) {
 	e.p("return false, err")
 	e.p("}")
 	e.p("goto contracted")
+}
+
+// kidFreeOut emits c := x.kidFree(i) written out, since Go inlines little in a
+// function as large as the fused transitions, and a call costs more than the test it
+// makes (a fresh node, whose holes none is filled, has no kids to look at): the
+// child filled, or the child under x's environment, a variable looked up in place
+// (the child the look-up is most often of), anything else by resolve.
+func (g *gen) kidFreeOut(e *emitter, c, x string, i int, fresh bool) {
+	e.p("%s := Val{t: %s.t.Args[%d]}", c, x, i)
+	if !fresh {
+		e.p("if %s.kids != nil && %s.kids[%d].t != nil {", x, x, i)
+		e.p("%s = %s.kids[%d]", c, x, i)
+		e.p("} else if %s.t.Tag == tagVar && %s.env != nil {", c, x)
+	} else {
+		e.p("if %s.t.Tag == tagVar && %s.env != nil {", c, x)
+	}
+	e.p("for en := %s.env; en != nil; en = en.next {", x)
+	e.p("if en.name == %s.t.Name { if en.v.t != nil { %s = en.v }; break }", c, c)
+	e.p("}")
+	e.p("} else if %s.env != nil || %s.t.Tag == tagClo { %s = resolve(%s.t, %s.env) }", x, c, c, c, x)
 }
 
 // holeExpr is the closure in the hole of the frame f, which the node n matches: a

@@ -80,7 +80,11 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 			case root && a.Kind == sem.PatMeta && g.open[a.Slot]:
 				e.p("%s, o%d := %s.kidOpen(%d)", c, a.Slot, x, i)
 			case root && len(p.Con.BindersOf(i)) == 0:
-				e.p("%s := %s", c, g.take(fmt.Sprintf("%s.kidFree(%d)", x, i)))
+				if expr := fmt.Sprintf("%s.kidFree(%d)", x, i); g.take(expr) != expr {
+					e.p("%s := %s", c, g.take(expr))
+				} else {
+					g.kidFreeOut(e, c, x, i, false)
+				}
 			case root:
 				e.p("%s := %s", c, g.take(fmt.Sprintf("%s.kid(%d)", x, i)))
 			case len(p.Con.BindersOf(i)) == 0:
