@@ -1,7 +1,5 @@
 package gogen
 
-import "strings"
-
 // interpCases is the interpreter's transition function (interp.go,
 // {{INTERP_CASES}}): the machine's (machineCases) in direct style, written by the same
 // code with two changes (formInterp):
@@ -84,11 +82,7 @@ func (m *rulesInterpreter) transition(s *machineState) (interpAction, error) {
 			top := &s.k[len(s.k)-1]
 `)
 	g.continueMode(body)
-	// The machine's code, a frame entered and a value ending the transitions
-	// (entered, returned, popped); its other returns, written by the code that
-	// emits the rules' and the limits' errors for the machine's (bool, error), are
-	// made this function's (an error's action is not looked at).
-	e.b.WriteString(strings.ReplaceAll(body.b.String(), "return false, ", "return interpValue, "))
+	e.b.WriteString(body.b.String())
 	e.b.WriteString(`default:
 			return interpValue, &stuckError{reason: "no mode"}
 		}
@@ -97,7 +91,7 @@ func (m *rulesInterpreter) transition(s *machineState) (interpAction, error) {
 		// it discards frames the calls around entered, an abort to the call that
 		// entered the outermost.
 `)
-	g.spent(e, "return interpValue, err")
+	g.spent(e, g.code().fail+"err")
 	e.b.WriteString(`if s.c.pop > 0 {
 			return interpValue, &interpAbort{c: s.c.term, kind: s.c.kind, event: s.c.event, depth: len(s.k) - s.c.pop}
 		}

@@ -31,8 +31,8 @@ func (g *gen) machineCases() string { return g.loop(formMachine) }
 
 // loop emits the fused transitions of the machine or of the CPS evaluator (f): one
 // loop, a transition an iteration, eval and continue its cases, which differ only
-// where the form says (returned, popped, pop, empty, stackContext); the interpreter's
-// calls make a loop of their own (interpCases).
+// where the form says (formCode); the interpreter's calls make a loop of their own
+// (interpCases).
 func (g *gen) loop(f form) string {
 	g.form = f
 	defer func() { g.form = formMachine }()
@@ -87,7 +87,7 @@ func (m ` + machine + `) transitions(s *` + state + `, through bool) (contracted
 			return true, nil
 		}
 `)
-	g.spent(e, "return false, err")
+	g.spent(e, g.code().fail+"err")
 	e.b.WriteString(discard + `s.mode, s.term, s.kind = machineEval, s.c.term, s.c.kind
 	}
 }
@@ -103,7 +103,7 @@ func (g *gen) evalMode(e *emitter) {
 			if s.term.t.Tag == tagVar { // a variable left by resolve: lookUp's error, if any
 				t, err := r.lookUp(s.term)
 				if err != nil {
-					return false, err
+					` + g.code().fail + `err
 				}
 				s.term = t
 			}
@@ -117,7 +117,7 @@ func (g *gen) evalMode(e *emitter) {
 		g.evalCases(e, k)
 	}
 	e.b.WriteString(`}
-			return false, &stuckError{reason: "no kind"}
+			` + g.code().fail + `&stuckError{reason: "no kind"}
 `)
 }
 
@@ -137,7 +137,7 @@ func (g *gen) continueMode(e *emitter) {
 		g.contCases(e, k)
 	}
 	e.b.WriteString(`}
-			return false, &stuckError{reason: "no frame"}
+			` + g.code().fail + `&stuckError{reason: "no frame"}
 `)
 }
 
@@ -173,7 +173,7 @@ const (
 
 // form is whose fused transitions the generator writes: the three stages after the
 // calculus of closures share them, each written from the machine's by the changes
-// below (returned, popped, entered, and the frames' pushes, pops and context).
+// below (formCode: where a value goes, a frame is entered and popped, and the context).
 type form uint8
 
 const (
@@ -182,67 +182,69 @@ const (
 	formInterp              // K's control the Go stack: a hole evaluated by a call (interpgen.go)
 )
 
-// returned is the statement that gives the value in s.term to the frame below: the
-// machine's continue(K, v), the CPS evaluator's κ(v), or the interpreter's return
-// from its call (transition's interpValue: the call's value).
-func (g *gen) returned() string {
-	if g.form == formMachine {
-		return "s.mode = machineContinue\n" + next
-	}
-	return g.popped() // the others' value goes where a popped frame's node goes
+// formCode is what the fused transitions write where the three forms differ: the
+// rest of their code is one for the three.
+type formCode struct {
+	// returned gives the value in s.term to the frame below: the machine's
+	// continue(K, v), the CPS evaluator's κ(v), or the interpreter's return from its
+	// call (transition's interpValue: the call's value).
+	returned string
+	// popped gives s.term, the node of the frame just popped (pop), to the frame
+	// below: continue(K, v), κ(v), or the return from the call that entered the frame.
+	popped string
+	// pop pops the frame resumed, its transitions to other frames tried: the CPS
+	// evaluator has nothing to pop, the application of the frame's continuation
+	// having restored the κ and γ around it.
+	pop string
+	// entered evaluates the hole of the frame just entered (s.term, of kind s.kind):
+	// eval in the next iteration, or the interpreter's call (transition's interpHole,
+	// which its call of interp makes).
+	entered string
+	// empty tests that the stack around the term is empty (κ0, for the CPS
+	// evaluator), where a non-value answer halts.
+	empty string
+	// context is the stack as the context a rule is contracted in: the machine's
+	// frames, or the CPS evaluator's γ.
+	context string
+	// fail starts a return of an error (or of the halt, with nil) from the function
+	// that holds the transitions: the machine's and the CPS evaluator's (contracted
+	// bool, err error), the interpreter's (interpAction, error).
+	fail string
 }
 
-// popped is the statement that gives s.term, the node of the frame just popped (pop),
-// to the frame below: the machine's continue(K, v), the CPS evaluator's κ(v), or the
-// interpreter's return from the call that entered the frame.
-func (g *gen) popped() string {
-	switch g.form {
-	case formInterp:
-		return "return interpValue, nil"
-	case formCPS2:
-		return "s.apply(s.term)\n" + next
-	}
-	return next
+// forms are the forms' code, by form.
+var forms = [...]formCode{
+	formMachine: {
+		returned: "s.mode = machineContinue\n" + next,
+		popped:   next,
+		pop:      "s.k = s.k[:len(s.k)-1]",
+		entered:  next,
+		empty:    "len(s.k) == 0",
+		context:  "&s.k",
+		fail:     "return false, ",
+	},
+	formCPS2: {
+		returned: "s.apply(s.term)\n" + next,
+		popped:   "s.apply(s.term)\n" + next,
+		pop:      "// κ and γ are those around the frame already",
+		entered:  next,
+		empty:    "s.kappa == nil",
+		context:  "s.context()",
+		fail:     "return false, ",
+	},
+	formInterp: {
+		returned: "return interpValue, nil",
+		popped:   "return interpValue, nil",
+		pop:      "s.k = s.k[:len(s.k)-1]",
+		entered:  "return interpHole, nil",
+		empty:    "len(s.k) == 0",
+		context:  "&s.k",
+		fail:     "return interpValue, ",
+	},
 }
 
-// pop is the statement that pops the frame resumed, its transitions to other frames
-// tried: the CPS evaluator has nothing to pop, the application of the frame's
-// continuation having restored the κ and γ around it.
-func (g *gen) pop() string {
-	if g.form == formCPS2 {
-		return "// κ and γ are those around the frame already"
-	}
-	return "s.k = s.k[:len(s.k)-1]"
-}
-
-// entered is the statement that evaluates the hole of the frame just entered (s.term,
-// of kind s.kind): the machine's and the CPS evaluator's eval in the next iteration,
-// or the interpreter's call (transition's interpHole, which its call of interp
-// makes).
-func (g *gen) entered() string {
-	if g.form == formInterp {
-		return "return interpHole, nil"
-	}
-	return next
-}
-
-// empty is the test that the stack around the term is empty (κ0, for the CPS
-// evaluator), where a non-value answer halts.
-func (g *gen) empty() string {
-	if g.form == formCPS2 {
-		return "s.kappa == nil"
-	}
-	return "len(s.k) == 0"
-}
-
-// stackContext is the expression of the stack as the context a rule is contracted
-// in: the machine's frames, or the CPS evaluator's γ.
-func (g *gen) stackContext() string {
-	if g.form == formCPS2 {
-		return "s.context()"
-	}
-	return "&s.k"
-}
+// code is the code of the form being written.
+func (g *gen) code() formCode { return forms[g.form] }
 
 // next is the statement that goes on to the next transition.
 const next = "continue"
@@ -316,7 +318,7 @@ func (g *gen) evalCases(e *emitter, k *sem.Kind) {
 		}
 		if len(values) > 0 {
 			e.p("case %s:", join(values))
-			e.p("%s", g.returned())
+			e.p("%s", g.code().returned)
 		}
 		for _, c := range cases {
 			if c.value == sem.Yes {
@@ -346,7 +348,7 @@ func (g *gen) evalCases(e *emitter, k *sem.Kind) {
 // valueContinues emits eval's value test: a value of K continues.
 func (g *gen) valueContinues(e *emitter, K string) {
 	e.p("if r.isValue%s(n) {", K)
-	e.p("%s", g.returned())
+	e.p("%s", g.code().returned)
 	e.p("}")
 }
 
@@ -396,7 +398,7 @@ func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
 	default:
 		entry = append(entry, fmt.Sprintf("top.frame = %d", F), "s.mode = machineEval")
 	}
-	entry = append(entry, fmt.Sprintf("s.term, s.kind = hole, %s", H), g.entered(), "}", "}")
+	entry = append(entry, fmt.Sprintf("s.term, s.kind = hole, %s", H), g.code().entered, "}", "}")
 	g.inline(e, f.Pat, strings.Join(entry, "\n"))
 }
 
@@ -431,11 +433,11 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 				g.frameTried(e, h, "resume")
 			}
 		}
-		e.p("%s", g.pop())
+		e.p("%s", g.code().pop)
 		switch {
 		case tag != "" && slices.Contains(yes, tag):
 			e.p("s.term = n.val()")
-			e.p("%s", g.popped())
+			e.p("%s", g.code().popped)
 			continue
 		case tag != "" && slices.Contains(no, tag):
 		default:
@@ -452,9 +454,9 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 func (g *gen) contractRoot(e *emitter, k *sem.Kind, tag string) {
 	K := g.kind[k.Index]
 	if g.mayAnswer(k, tag) {
-		e.p("if %s && r.isAnswer%s(n) {", g.empty(), K)
+		e.p("if %s && r.isAnswer%s(n) {", g.code().empty, K)
 		e.p("s.mode, s.term = machineHalt, n.val()")
-		e.p("return false, nil")
+		e.p("%snil", g.code().fail)
 		e.p("}")
 	}
 	if tag != "" {
@@ -487,7 +489,7 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 	e.p("// rule %s: %s -> %s", r.Name, sem.FormatPattern(r.LHS), sem.FormatPattern(r.RHS))
 	e.p("{")
 	if r.Context {
-		e.p("E := context(%s)", g.stackContext())
+		e.p("E := context(%s)", g.code().context)
 	}
 	if r.Layer != nil {
 		e.p("step := layerStep(m.stepLayer)")
@@ -508,7 +510,7 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 func (g *gen) valueReturns(e *emitter, K string) {
 	e.p("if r.isValue%s(n) {", K)
 	e.p("s.term = n.val()")
-	e.p("%s", g.popped())
+	e.p("%s", g.code().popped)
 	e.p("}")
 }
 
@@ -516,8 +518,8 @@ func (g *gen) valueReturns(e *emitter, K string) {
 // (match.go's contract: the kind's rules, then its stuck shapes, which say why none
 // applies where a fused case tried its rules already).
 func (g *gen) contractAll(e *emitter, K string) {
-	e.p("if err := r.contract%s(n, %s, m.stepLayer, &s.c); err != nil {", K, g.stackContext())
-	e.p("return false, err")
+	e.p("if err := r.contract%s(n, %s, m.stepLayer, &s.c); err != nil {", K, g.code().context)
+	e.p("%serr", g.code().fail)
 	e.p("}")
 	e.p("goto contracted")
 }

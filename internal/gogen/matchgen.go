@@ -352,12 +352,18 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 		e.p("at = ft.t.P")
 		e.p("_ = at")
 	}
-	bd := body{errRet: "return false, ruleError(" + strconv.Quote(r.Name) + ", n.val(), err)", depth: "0"}
+	// A rule written in a fused transition returns as the form's function does; one
+	// written apart as match.go's rule functions do, (bool, error).
+	ret := "return false, "
+	if g.inlined {
+		ret = g.code().fail
+	}
+	bd := body{errRet: ret + "ruleError(" + strconv.Quote(r.Name) + ", n.val(), err)", depth: "0"}
 	if r.Layer != nil {
 		e.p("inner := \"\"")
 	}
 	// A condition's failing function is told the rule, as the right-hand side's is.
-	g.conditions(e, r.Where, not, body{errRet: "return false, namingRule(" + strconv.Quote(r.Name) + ", err)", depth: "0"}, false)
+	g.conditions(e, r.Where, not, body{errRet: ret + "namingRule(" + strconv.Quote(r.Name) + ", err)", depth: "0"}, false)
 	if r.Layer != nil {
 		e.p("out.event = %s(inner)", g.layerEvent(r))
 	} else {
