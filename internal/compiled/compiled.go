@@ -41,16 +41,12 @@ import (
 var ErrUnavailable = errors.New("the compiled engine is unavailable")
 
 // evalFunc is the type of the generated package's Eval (rt/export.go.txt).
-type evalFunc = func(stage string, prog []int64, names []string, fuel int, deadline time.Time, memory int64, onContract func(string)) (answer []int64, answerNames []string, steps int, fail []string)
+type evalFunc = func(stage string, prog []int64, names []string, fuel int, deadline time.Time, memory int64, onContract func(string)) (answer []int64, answerNames []string, fail []string)
 
 // Semantics is the compiled stages of one rule file's language.
 type Semantics struct {
 	lang *sem.Language
 	eval evalFunc
-	// Plugin is the file the stages were loaded from.
-	Plugin string
-	// Built says whether Load built it (false: it was in the cache).
-	Built bool
 }
 
 // Load is the compiled stages of l, read from the file named file (for names and
@@ -79,12 +75,10 @@ func Load(l *sem.Language, file, dir string) (*Semantics, error) {
 	digest := hex.EncodeToString(h.Sum(nil))[:24]
 	pkg := filepath.Join(dir, digest)
 	so := filepath.Join(pkg, "stages.so")
-	s := &Semantics{lang: l, Plugin: so}
 	if _, err := os.Stat(so); err != nil {
 		if err := build(dir, pkg, files); err != nil {
 			return nil, fmt.Errorf("%w (--engine %s runs the file's tables): %v", ErrUnavailable, interderive.EngineTables, err)
 		}
-		s.Built = true
 	}
 	p, err := plugin.Open(so)
 	if err != nil {
@@ -98,8 +92,7 @@ func Load(l *sem.Language, file, dir string) (*Semantics, error) {
 	if !ok {
 		return nil, fmt.Errorf("the compiled engine: %s's Eval is a %T", so, sym)
 	}
-	s.eval = eval
-	return s, nil
+	return &Semantics{lang: l, eval: eval}, nil
 }
 
 // CacheDir is where Load keeps the plugins it builds: interderive/compiled in the
@@ -195,7 +188,7 @@ func (st stage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (se
 	if opts.Timeout > 0 {
 		deadline = time.Now().Add(opts.Timeout)
 	}
-	ans, ansNames, _, fail := st.s.eval(st.name, prog, names, fuel, deadline, max(opts.Memory, 0), opts.OnContract)
+	ans, ansNames, fail := st.s.eval(st.name, prog, names, fuel, deadline, max(opts.Memory, 0), opts.OnContract)
 	if fail != nil {
 		return sem.Answer{}, st.s.failure(fail, opts)
 	}

@@ -126,24 +126,44 @@ func (g *gen) termsFile() (string, error) {
 		if n == 0 {
 			e.p("func mk0(p Pos, c int32) *Term { return newNode(p, c, 0) }")
 		} else {
-			e.p("func mk%d(p Pos, c int32, %s *Term) *Term {", n, join(params))
-			e.p("t := newNode(p, c, %d)", n)
 			known, clo := make([]string, n), make([]string, n)
 			for i := range params {
-				e.p("t.Args[%d] = a%d", i, i)
 				known[i], clo[i] = fmt.Sprintf("knownClosed(a%d)", i), fmt.Sprintf("a%d.hasClo", i)
 			}
-			e.p("if %s {", strings.Join(known, " && "))
-			e.p("t.fvDone, t.hasClo = true, %s // closed, as its children are (freeVarsAt)", strings.Join(clo, " || "))
-			e.p("}")
-			e.p("return t")
+			allKnown := strings.Join(known, " && ")
+			marked := fmt.Sprintf("t.fvDone, t.hasClo = true, %s // closed, as its children are (freeVarsAt)", strings.Join(clo, " || "))
+			// build emits the node t of c over the arguments, marked closed where closed
+			// says ("": never, "true": always), then the statements then, and returns it.
+			build := func(closed, then string) {
+				e.p("t := newNode(p, c, %d)", n)
+				for i := range params {
+					e.p("t.Args[%d] = a%d", i, i)
+				}
+				switch closed {
+				case "":
+				case "true":
+					e.p("%s", marked)
+				default:
+					e.p("if %s {", closed)
+					e.p("%s", marked)
+					e.p("}")
+				}
+				if then != "" {
+					e.p("%s", then)
+				}
+				e.p("return t")
+			}
+			e.p("func mk%d(p Pos, c int32, %s *Term) *Term {", n, join(params))
+			build(allKnown, "")
 			e.p("}")
 			e.p("")
 			e.p("// mkShared%d is mk%d, or the node built last by that name where its children are", n, n)
 			e.p("// closed (constants.closed: terms are immutable, and a closed one means the same")
-			e.p("// wherever it stands).")
+			e.p("// wherever it stands). Its children are looked at once.")
 			e.p("func (r *run) mkShared%d(p Pos, c int32, %s *Term) *Term {", n, join(params))
-			e.p("if !(%s) { return mk%d(p, c, %s) }", strings.Join(known, " && "), n, join(params))
+			e.p("if !(%s) {", allKnown)
+			build("", "")
+			e.p("}")
 			keys := make([]string, n)
 			same := []string{"t != nil", "t.Tag == c", "t.P == p"}
 			for i := range params {
@@ -152,8 +172,7 @@ func (g *gen) termsFile() (string, error) {
 			}
 			e.p("slot := r.sharedSlot(p, c, %s)", strings.Join(keys, " ^ "))
 			e.p("if t := *slot; %s { return t }", strings.Join(same, " && "))
-			e.p("*slot = mk%d(p, c, %s)", n, join(params))
-			e.p("return *slot")
+			build("true", "*slot = t")
 			e.p("}")
 			e.p("")
 			e.p("// reuse%d is mk%d, or u where u is that node already (a raw node equal to its redex).", n, n)
