@@ -2,7 +2,6 @@ package compiled_test
 
 import (
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -127,16 +126,6 @@ func registered(t *testing.T, name string) (*workbench.Workbench, workbench.Calc
 	return w, c
 }
 
-// glob is the files of the repository's testdata/DIR whose names match pattern.
-func glob(t *testing.T, dir, pattern string) []string {
-	t.Helper()
-	files, err := filepath.Glob(rulescases.Testdata(t, dir, pattern))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
 // run is a run's events and its outcome, or its error's text.
 type run struct {
 	events []string
@@ -172,37 +161,45 @@ func same(a, b run) string {
 	return ""
 }
 
+// inLockstep runs p under variant on each stage, on the tables and on the compiled
+// engine, and reports where they differ (name says which program it is); it gives
+// the tables' runs.
+func inLockstep(t *testing.T, p workbench.Program, variant, name string) []run {
+	t.Helper()
+	var runs []run
+	for _, st := range stages {
+		a, b := runOn(p, st.stage, variant, interderive.EngineTables), runOn(p, st.stage, variant, interderive.EngineCompiled)
+		if d := same(a, b); d != "" {
+			t.Errorf("%s on %s: %s", name, st.stage.Name(), d)
+		}
+		runs = append(runs, a)
+	}
+	return runs
+}
+
 // TestGradualCorpus: the programs of testdata/gradual under the cast semantics' rule
 // files ED and LUD, run by the workbench's gradual calculus on each stage, on the
 // tables and on the compiled engine: the same events, the same answer (its
 // observation too: blame and its label) or the same error.
 func TestGradualCorpus(t *testing.T) {
 	_, c := registered(t, "gradual")
-	files := glob(t, "gradual", "*.*")
+	files := rulescases.Files(t, "gradual", "*.*")
 	root := filepath.Dir(rulescases.Testdata(t))
 	runs, answers := 0, 0
 	for _, variant := range []string{"ed.sem", "lud.sem"} {
 		variant := filepath.Join(root, "gradual", "rules", variant)
 		for _, f := range files {
-			ext := strings.TrimPrefix(filepath.Ext(f), ".")
+			ext := strings.TrimPrefix(filepath.Ext(f.Name), ".")
 			if ext != "gtlc" && ext != "cast" {
 				continue
 			}
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := c.Load(ext, src)
+			p, err := c.Load(ext, f.Src)
 			if err != nil {
 				continue // the program's expectation is its error
 			}
-			for _, st := range stages {
-				a, b := runOn(p, st.stage, variant, interderive.EngineTables), runOn(p, st.stage, variant, interderive.EngineCompiled)
-				if d := same(a, b); d != "" {
-					t.Errorf("%s under %s on %s: %s", filepath.Base(f), filepath.Base(variant), st.stage.Name(), d)
-				}
+			for _, r := range inLockstep(t, p, variant, f.Name+" under "+filepath.Base(variant)) {
 				runs++
-				if a.err == "" {
+				if r.err == "" {
 					answers++
 				}
 			}
@@ -224,45 +221,34 @@ func TestRuleFiles(t *testing.T) {
 		t.Skip("a plugin for each rule file: the λ and gradual corpora are the short checks")
 	}
 	w, family := registered(t, "rules")
-	sems := glob(t, "rules", "*.sem")
 	files, runs, refused := 0, 0, 0
-	for _, file := range sems {
-		terms, _ := filepath.Glob(strings.TrimSuffix(file, ".sem") + "/*.term")
-		if len(terms) == 0 {
+	for _, sf := range rulescases.Files(t, "rules", "*.sem") {
+		dir := strings.TrimSuffix(sf.Name, ".sem")
+		if m, _ := filepath.Glob(rulescases.Testdata(t, "rules", dir, "*.term")); len(m) == 0 {
 			continue
 		}
-		src, err := os.ReadFile(terms[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := w.Define(family, map[string]string{"rules": file}, terms[0], src)
+		terms := rulescases.Files(t, "rules", dir, "*.term")
+		file := rulescases.Testdata(t, "rules", sf.Name)
+		c, err := w.Define(family, map[string]string{"rules": file}, rulescases.Testdata(t, "rules", dir, terms[0].Name), terms[0].Src)
 		if err != nil {
 			continue // a file that does not load: its own tests say why
 		}
 		_, genErr := gogen.Generate(c.(rules.Calculus).Lang, file)
 		files++
 		for _, term := range terms {
-			src, err := os.ReadFile(term)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := c.Load("term", src)
+			p, err := c.Load("term", term.Src)
 			if err != nil {
 				continue
 			}
+			if genErr == nil {
+				runs += len(inLockstep(t, p, "file", term.Name))
+				continue
+			}
 			for _, st := range stages {
-				a, b := runOn(p, st.stage, "file", interderive.EngineTables), runOn(p, st.stage, "file", interderive.EngineCompiled)
-				if genErr != nil {
-					if !strings.Contains(b.err, genErr.Error()) {
-						t.Errorf("%s on %s: the compiled engine's error %q does not give the generator's reason %q", filepath.Base(term), st.stage.Name(), b.err, genErr)
-					}
-					refused++
-					continue
+				if b := runOn(p, st.stage, "file", interderive.EngineCompiled); !strings.Contains(b.err, genErr.Error()) {
+					t.Errorf("%s on %s: the compiled engine's error %q does not give the generator's reason %q", term.Name, st.stage.Name(), b.err, genErr)
 				}
-				if d := same(a, b); d != "" {
-					t.Errorf("%s on %s: %s", filepath.Base(term), st.stage.Name(), d)
-				}
-				runs++
+				refused++
 			}
 		}
 	}

@@ -1,11 +1,11 @@
 package gogen
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -29,49 +29,40 @@ func samePositions(a, b *sem.Term) string {
 // position (a run-time error is positioned by them). Booleans and strings cross too
 // (bools.sem's programs).
 func TestExchange(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(root, "testdata", "rules", "*.sem"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
 	atoms := false
-	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := sem.Load(src)
+	for _, sf := range rulescases.Files(t, "rules", "*.sem") {
+		l, err := sem.Load(sf.Src)
 		if err != nil {
 			continue
 		}
-		if _, err := Generate(l, file); err != nil {
+		if _, err := Generate(l, sf.Name); err != nil {
 			continue // a file the generator refuses: the compiled engine refuses it too
 		}
-		terms, _ := filepath.Glob(strings.TrimSuffix(file, ".sem") + "/*.term")
-		for _, f := range terms {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			term, err := l.ReadTerm(b)
+		dir := strings.TrimSuffix(sf.Name, ".sem")
+		if m, _ := filepath.Glob(rulescases.Testdata(t, "rules", dir, "*.term")); len(m) == 0 {
+			continue
+		}
+		for _, f := range rulescases.Files(t, "rules", dir, "*.term") {
+			term, err := l.ReadTerm(f.Src)
 			if err != nil {
 				continue // the program's expectation is its syntax error
 			}
 			enc, names, err := Encode(term)
 			if err != nil {
-				t.Fatalf("%s: %v", f, err)
+				t.Fatalf("%s: %v", f.Name, err)
 			}
 			back, err := Decode(l, enc, names)
 			if err != nil {
-				t.Fatalf("%s: %v", f, err)
+				t.Fatalf("%s: %v", f.Name, err)
 			}
 			if got, want := sem.Format(back), sem.Format(term); got != want {
-				t.Errorf("%s: decoded %s, want %s", f, got, want)
+				t.Errorf("%s: decoded %s, want %s", f.Name, got, want)
 			}
 			if d := samePositions(term, back); d != "" {
-				t.Errorf("%s: positions differ: %s", f, d)
+				t.Errorf("%s: positions differ: %s", f.Name, d)
 			}
-			atoms = atoms || strings.Contains(file, "bools")
+			atoms = atoms || dir == "bools"
 			n++
 		}
 	}
@@ -86,14 +77,7 @@ func TestExchange(t *testing.T) {
 //
 //	go test -run XXX -fuzz FuzzDecode ./internal/gogen
 func FuzzDecode(f *testing.F) {
-	src, err := os.ReadFile(filepath.Join(root, "testdata", "rules", "bools.sem"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	l, err := sem.Load(src)
-	if err != nil {
-		f.Fatal(err)
-	}
+	l := rulescases.Load(f, "bools.sem")
 	term, err := l.ReadTerm([]byte(`(if (lt 1 2) "yes" "no")`))
 	if err != nil {
 		f.Fatal(err)
