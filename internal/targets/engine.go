@@ -76,10 +76,10 @@ func TargetEngine(c Config) (Target, error) {
 	}{{typed, "14"}, {dynamic, "15"}} {
 		name := strings.TrimSuffix(fib.p.Name, ".gtlc")
 		for _, stage := range []string{"reduction", "machine", "interp"} {
-			what := fmt.Sprintf("%s %s: derived %s (compiled)", name, fib.size, stage)
 			if !compiledOK {
-				continue
+				break
 			}
+			what := fmt.Sprintf("%s %s: derived %s (compiled)", name, fib.size, stage)
 			if err := ratio(what, fib.p, fib.size, stage, RuleFile, interderive.EngineCompiled, stage, "ed", 2); err != nil {
 				if !errors.Is(err, compiled.ErrUnavailable) {
 					return t, err
