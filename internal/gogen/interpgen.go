@@ -1,103 +1,241 @@
 package gogen
 
-// interpCases is the interpreter's transition function (interp.go,
-// {{INTERP_CASES}}): the machine's (machineCases) in direct style, written by the same
-// code with two changes (formInterp):
-//
-//   - where the machine enters a frame (pushed, or put in place of the one resumed)
-//     and goes on to eval its hole, the interpreter evaluates the hole by a call of
-//     interp (transition stops with interpHole, and its call of interp makes the
-//     call) and resumes the frame, still on top of the stack, with the value the
-//     call returns;
-//   - where the machine gives a value to the frame below, continue(K, v), the
-//     interpreter returns it from the call.
-//
-// So each call of interp runs the transitions of one term to its value, the frames it
-// entered on top of the stack, and its loop is the machine's loop over them: a tail
-// call (the contractum evaluated in place) is an iteration. A contraction that
-// discards frames entered by the calls around (a context rule's) is an abort to the
-// call that entered the outermost of them (interpAbort).
+import (
+	"fmt"
+	"strings"
+
+	"github.com/interderive/interderive/sem"
+)
+
+// interpCases is the interpreter's eval (interp.go, {{INTERP_CASES}}): the machine's
+// transitions (machineCases) in direct style, written by the same code, a function
+// for each kind and root (interpRoot). The frames a node of that root may enter are
+// tried in search order, straight down its function: where the machine pushes a
+// frame and goes on to eval its hole, the interpreter pushes it and evaluates the
+// hole by a call of interp; the code after the call is continue's, the hole filled
+// with the value returned and the frames after it tried. So continue is no longer a
+// mode to dispatch on: it is where the call returns. Where the machine gives a value
+// to the frame below, continue(K, v), the interpreter returns it from the call. A
+// contraction is made by interp's loop, which evaluates the contractum in place
+// (a tail call); one that discards frames entered by the calls around (a context
+// rule's) is an abort to the call that entered the outermost of them (interpAbort).
 func (g *gen) interpCases() string {
 	g.form = formInterp
 	defer func() { g.form = formMachine }()
 	e := &emitter{}
-	e.b.WriteString(`// interpAction is where the transitions of a call of interp stop (transition).
+	e.b.WriteString(`// interpAction is how a root's case of interp ends.
 type interpAction uint8
 
 const (
-	interpValue interpAction = iota // the call's value is in s.term (or the transitions failed)
-	interpHole                      // a frame entered: its hole, s.term of kind s.kind, to evaluate
+	interpValue      interpAction = iota // the call's value is in s.term (or the case failed)
+	interpContracted                     // s.c holds a contraction, not made yet
+	interpAgain                          // an abort caught: s.term, of kind s.kind, replaces the term
 )
 
-// interp is one call of the interpreter, bounded in depth: the machine's transitions
-// from eval(s.term, s.kind), the frames of the calls around on s.k, to the term's
-// value, left in s.term (or to an answer, with no frame around). A frame this call
-// enters stays on top of s.k while its hole is evaluated by a call, and continue
-// resumes it with the value returned. The transitions themselves are transition's,
-// a function of its own, so that a call of interp takes little of the Go stack.
+// interp is one call of the interpreter, bounded in depth: eval(s.term, s.kind) to
+// the term's value, left in s.term (or to an answer, with no frame around), the
+// frames of the calls around on s.k. A node is evaluated by the case of its kind and
+// root, which evaluates the holes of the frames it enters by calls of interp; a
+// contraction is counted here, and its contractum evaluated in place, an iteration
+// of the loop.
 func (m *rulesInterpreter) interp(s *machineState) error {
 	if m.depth >= interpMaxDepth {
 		return &depthError{what: "interpreter recursion", limit: interpMaxDepth}
 	}
 	m.depth++
+	r := m.r
 	for {
-		action, err := m.transition(s)
+		if s.term.t.Tag == tagVar { // a variable left by resolve: lookUp's error, if any
+			t, err := r.lookUp(s.term)
+			if err != nil {
+				m.depth--
+				return err
+			}
+			s.term = t
+		}
+		nv := nodeOf(s.term)
+		var action interpAction
+		var err error
+		switch s.kind {
+`)
+	for _, k := range g.l.Kinds {
+		K := g.kind[k.Index]
+		e.p("case %s:", K)
+		cases, _ := g.rootCases(k)
+		if len(cases) > 0 {
+			e.p("switch nv.t.Tag {")
+			var values []string
+			for _, c := range cases {
+				if c.value == sem.Yes {
+					values = append(values, c.tag)
+				}
+			}
+			if len(values) > 0 {
+				e.p("case %s:", join(values))
+				e.p("m.depth--")
+				e.p("return nil")
+			}
+			for _, c := range cases {
+				if c.value != sem.Yes {
+					e.p("case %s:", c.tag)
+					e.p("action, err = m.%s_%s(s, nv)", K, c.tag)
+				}
+			}
+			e.p("default:")
+		}
+		e.p("action, err = m.%s(s, nv)", K)
+		if len(cases) > 0 {
+			e.p("}")
+		}
+	}
+	e.b.WriteString(`default:
+			err = &stuckError{reason: "no kind"}
+		}
 		if err != nil || action == interpValue {
 			m.depth--
 			return err
 		}
-		// the hole of the frame on top, entered by this call, evaluated by a call
-		base := len(s.k) - 1
-		s.mode = machineEval
-		if err := m.interp(s); err != nil {
-			a, ok := caught(err, base)
-			if !ok {
+		if action == interpContracted {
+			// The contraction s.c: eval of the contractum in place, in its kind; or, where
+			// it discards frames the calls around entered, an abort to the call that
+			// entered the outermost.
+`)
+	g.spent(e, "m.depth--\nreturn err")
+	e.b.WriteString(`if s.c.pop > 0 {
 				m.depth--
-				return err
+				return &interpAbort{c: s.c.term, kind: s.c.kind, event: s.c.event, depth: len(s.k) - s.c.pop}
 			}
-			s.k = s.k[:base] // an abort to this call: the frames it entered discarded
-			s.mode, s.term, s.kind = machineEval, a.c, a.kind
-			continue
+			s.term, s.kind = s.c.term, s.c.kind
 		}
-		s.mode = machineContinue
+	}
+}
+`)
+	for _, k := range g.l.Kinds {
+		cases, any := g.rootCases(k)
+		for _, c := range cases {
+			if c.value != sem.Yes {
+				g.interpRoot(e, k, c.tag, c.value, c.frames)
+			}
+		}
+		g.interpRoot(e, k, "", sem.Depends, any)
+	}
+	return e.b.String()
+}
+
+// interpRoot emits interp's case of a node of kind k with the root tag ("" for the
+// roots no case of its own takes): the value test where the root alone does not
+// answer it; the frames of the root (frames, in search order), each entered where
+// its hole holds a non-value, its hole evaluated by a call and filled with the
+// value returned; after a frame entered, the value test of the node filled; the
+// answer test; the rules.
+func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnswer, frames []int) {
+	K := g.kind[k.Index]
+	name, what := K, "with a root no other case takes"
+	if tag != "" {
+		name, what = K+"_"+tag, "with the root "+tag
+	}
+	e.p("")
+	e.p("// %s is interp's case of a node n of kind %s %s.", name, k.Name, what)
+	e.p("func (m *rulesInterpreter) %s(s *machineState, nv node) (interpAction, error) {", name)
+	e.p("r := m.r")
+	e.p("n := &nv")
+	e.p("_, _ = r, n")
+	e.p("{")
+	if tag == "" {
+		g.known = nil
+	} else {
+		g.known = &known{tag: tag, values: map[int]int{}}
+	}
+	g.shared = map[string]string{}
+	defer func() { g.known, g.shared = nil, nil }()
+	if value == sem.Depends {
+		g.valueContinues(e, K)
+	}
+	if len(frames) > 0 {
+		e.p("base := -1 // the entry of the frames entered, once one is")
+	}
+	for i, f := range frames {
+		g.frameCalled(e, k.Frames[f], i == 0)
+	}
+	if len(frames) > 0 {
+		e.p("if base >= 0 {")
+		e.p("s.k = s.k[:base]")
+		if value != sem.No {
+			g.valueReturns(e, K)
+		}
+		e.p("}")
+	}
+	g.contractRoot(e, k, tag)
+	e.p("}")
+	e.p("contracted:")
+	e.p("return interpContracted, nil")
+	e.p("}")
+}
+
+// frameCalled emits the test of the frame f in interp's case of a root and its
+// entry (enterCalled). Where the test reaches the hole whatever the node
+// (reachesHole), the hole's child is taken before it, into a variable that the tests
+// and the rules after it share; and once the frame is passed over or its hole
+// filled, the hole is known to hold a value.
+func (g *gen) frameCalled(e *emitter, f *sem.Frame, first bool) {
+	reaches := g.reachesHole(f)
+	shared := ""
+	if reaches {
+		x := g.holeExpr(f)
+		if shared = g.shared[x]; shared == "" {
+			shared = fmt.Sprintf("kid%d", f.Path[0])
+			if x == fmt.Sprintf("n.kidFree(%d)", f.Path[0]) {
+				g.kidFreeOut(e, shared, "n", f.Path[0], first)
+			} else {
+				e.p("%s := %s", shared, x)
+			}
+			g.shared[x] = shared
+		}
+	}
+	g.enterCalled(e, f, shared)
+	if reaches {
+		g.known.values[f.Path[0]] = f.Hole.Index
 	}
 }
 
-// transition is the transitions of one call from s to the next frame it enters
-// (interpHole) or to its value (interpValue): the machine's, each contraction made in
-// place, or, where it discards frames the calls around entered, an abort to the call
-// that entered the outermost of them.
-func (m *rulesInterpreter) transition(s *machineState) (interpAction, error) {
-	r := m.r
-	for {
-		switch s.mode {
-`)
-	body := &emitter{}
-	g.evalMode(body)
-	body.b.WriteString(`case machineContinue:
-			// resume: the hole of the frame this call entered, on top of the stack, filled
-			// with the value its call returned, and the transition taken by the frame: a
-			// frame g after it entered in its place, or the frame popped and its node
-			// returned or contracted.
-			top := &s.k[len(s.k)-1]
-`)
-	g.continueMode(body)
-	e.b.WriteString(body.b.String())
-	e.b.WriteString(`default:
-			return interpValue, &stuckError{reason: "no mode"}
-		}
-	contracted:
-		// The contraction s.c: eval of the contractum in place, in its kind; or, where
-		// it discards frames the calls around entered, an abort to the call that
-		// entered the outermost.
-`)
-	g.spent(e, g.code().fail+"err")
-	e.b.WriteString(`if s.c.pop > 0 {
-			return interpValue, &interpAbort{c: s.c.term, kind: s.c.kind, event: s.c.event, depth: len(s.k) - s.c.pop}
-		}
-		s.mode, s.term, s.kind = machineEval, s.c.term, s.c.kind
+// enterCalled emits the test that n matches the frame f with a non-value in its
+// hole, and its entry: the frame pushed (or put in place of the one this case
+// entered before), its hole evaluated by a call of interp, an abort to this call
+// caught, and the hole filled with the value returned (into the variable shared,
+// where the tests after share it).
+func (g *gen) enterCalled(e *emitter, f *sem.Frame, shared string) {
+	F := g.frame[f]
+	H := g.kind[f.Hole.Index]
+	entry := []string{
+		"hole := " + g.take(g.holeExpr(f)),
+		fmt.Sprintf("if a := valueByRoot%s[hole.t.Tag-tagClo]; a != rootYes {", H),
+		fmt.Sprintf("if h := nodeOf(hole); a == rootNo || !r.isValue%s(&h) {", H),
+		"if base < 0 {",
+		"base = len(s.k)",
+		fmt.Sprintf("s.k = append(s.k, machineFrame{frame: %d, term: n.t, env: n.env, mark: r.stack.top})", F),
+		"} else {",
+		fmt.Sprintf("s.k[base].frame = %d", F),
+		"}",
+		fmt.Sprintf("s.term, s.kind = hole, %s", H),
+		"if err := m.interp(s); err != nil {",
+		"if ab, ok := caught(err, base); ok { // an abort to this call: the frames it entered discarded",
+		"s.k = s.k[:base]",
+		"s.term, s.kind = ab.c, ab.kind",
+		"return interpAgain, nil",
+		"}",
+		"return interpValue, err",
+		"}",
+		"top := &s.k[base]",
+		released,
 	}
-}
-`)
-	return e.b.String()
+	if len(f.Path) == 1 {
+		entry = append(entry, fmt.Sprintf("top.kids[%d], top.filled = s.term, true", f.Path[0]))
+	} else {
+		entry = append(entry, fmt.Sprintf("top.fill(frames[%d].path, s.term)", F))
+	}
+	if shared != "" {
+		entry = append(entry, shared+" = s.term")
+	}
+	entry = append(entry, "nv = node{t: top.term, env: top.env, kids: &top.kids}", "}", "}")
+	g.inline(e, f.Pat, strings.Join(entry, "\n"))
 }

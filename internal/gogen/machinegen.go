@@ -125,9 +125,7 @@ func (g *gen) evalMode(e *emitter) {
 // after the line that takes the top frame f: its entries given back, its hole
 // filled, and the transition taken by the frame.
 func (g *gen) continueMode(e *emitter) {
-	e.b.WriteString(`if r.stack.top > top.mark { // entries to give back (envStack)
-				s.term = r.stack.release(s.term, top.mark)
-			}
+	e.b.WriteString(released + `
 			var nv node // the frame's node, its hole filled (fill, by frame)
 			n := &nv
 			_ = n
@@ -541,8 +539,21 @@ func (g *gen) kidFreeOut(e *emitter, c, x string, i int, fresh bool) {
 	e.p("for en := %s.env; en != nil; en = en.next {", x)
 	e.p("if en.name == %s.t.Name { if en.v.t != nil { %s = en.v }; break }", c, c)
 	e.p("}")
-	e.p("} else if %s.env != nil || %s.t.Tag == tagClo { %s = resolve(%s.t, %s.env) }", x, c, c, c, x)
+	e.p("} else if a := %s.t; a.Tag >= 0 && a.fvDone { // resolve's common case", c)
+	e.p("if %s.env != nil && len(a.fv) > 0 { %s.env = %s.env }", x, c, x)
+	e.p("} else if %s.env != nil || a.Tag == tagClo { %s = resolveAny(a, %s.env) }", x, c, x)
 }
+
+// released is the code that gives back the entries of the frame top, which its
+// hole's value (s.term) returns to: release, its common case written out (the value
+// reaches none of them).
+const released = `if r.stack.top > top.mark { // entries to give back (envStack)
+	if st := &r.stack; !st.check && (s.term.env == nil || s.term.env.slot <= top.mark) {
+		st.top = top.mark
+	} else {
+		s.term = st.release(s.term, top.mark)
+	}
+}`
 
 // holeExpr is the closure in the hole of the frame f, which the node n matches: a
 // child of n taken as the frame's test takes it, or the child at the hole's path.
