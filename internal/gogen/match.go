@@ -90,7 +90,11 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 			case len(p.Con.BindersOf(i)) == 0:
 				e.p("%s := kidFree(%s, %d)", c, x, i)
 			case a.Kind == sem.PatMeta && g.open[a.Slot]:
-				e.p("%s, o%d := kidOpen(%s, %d)", c, a.Slot, x, i)
+				// kidOpen written out: a child that is no variable nor closure node is open.
+				e.p("%s, o%d := Val{t: %s.t.Args[%d]}, true", c, a.Slot, x, i)
+				e.p("if a := %s.t; a.Tag == tagVar || a.Tag == tagClo {", c)
+				e.p("%s, o%d = kid(%s, %d), false", c, a.Slot, x, i)
+				e.p("} else if %s.env != nil { %s = resolve(a, %s.env) }", x, c, x)
 			default:
 				e.p("%s := kid(%s, %d)", c, x, i)
 			}
@@ -244,18 +248,30 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 	case sem.PatMeta:
 		return fmt.Sprintf("s%d", p.Slot)
 	case sem.PatInt:
-		return fmt.Sprintf("Val{t: r.intLeaf(%s, %d)}", at, p.N)
+		return g.intLeafOut(e, at, strconv.FormatInt(p.N, 10))
 	case sem.PatAtom:
 		return "Val{t: " + atomLit(p.Atom, p.Val, at) + "}"
 	case sem.PatPrim:
 		n := g.intOf(e, p, fmt.Sprintf("err := error(undefinedPrim(%q)); %s", p.Prim.Name, bd.errRet), bd, depth)
-		return fmt.Sprintf("Val{t: r.intLeaf(%s, %s)}", at, n)
+		return g.intLeafOut(e, at, n)
 	case sem.PatSubst:
 		t := g.inst(e, p.Args[0], at, bd, depth)
 		v := g.inst(e, p.Args[2], at, bd, depth)
 		x := e.tmp("x")
 		if p.Args[0].Kind == sem.PatMeta && g.open[p.Args[0].Slot] {
-			e.p("%s := r.rebind(%s, s%d.t.Name, %s, o%d)", x, t, p.Args[1].Slot, v, p.Args[0].Slot)
+			// rebind, its common case written out (a call costs more than its tests).
+			o := fmt.Sprintf("o%d", p.Args[0].Slot)
+			if !isLocal(v) {
+				w := e.tmp("v")
+				e.p("%s := %s", w, v)
+				v = w
+			}
+			e.p("var %s Val", x)
+			e.p("if b := %s; %s && r.envs && b.t.Tag >= 0 && len(b.t.fv) > 0 && %s.t.Tag != tagVar && (b.env != nil || !b.t.hasClo) {", t, o, v)
+			e.p("%s = Val{t: b.t, env: r.stack.bind(s%d.t.Name, %s, b.env)}", x, p.Args[1].Slot, v)
+			e.p("} else {")
+			e.p("%s = r.rebind(%s, s%d.t.Name, %s, %s)", x, t, p.Args[1].Slot, v, o)
+			e.p("}")
 		} else {
 			e.p("%s := r.extend(%s, s%d.t.Name, %s)", x, t, p.Args[1].Slot, v)
 		}
@@ -292,7 +308,15 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 			args[i] = g.inst(e, a, at, bd, depth+1)
 		}
 		if len(args) == 0 {
-			return fmt.Sprintf("Val{t: r.nullary(%s, %s)}", at, g.con[p.Con.Index])
+			// nullary, its look in the constants written out
+			c, v, at := g.con[p.Con.Index], e.tmp("c"), at
+			if !isLocal(at) {
+				at = "(" + at + ")" // Pos{} in a condition
+			}
+			e.p("var %s *Term", v)
+			e.p("if k := r.consts; k != nil { if t := k.nullary[nullarySlot(%s, %s)]; t != nil && t.Tag == %s && t.P == %s { %s = t } }", c, at, c, at, v)
+			e.p("if %s == nil { %s = r.nullary(%s, %s) }", v, v, at, c)
+			return "Val{t: " + v + "}"
 		}
 		// The arguments into locals first: the engine builds them in order.
 		for i, a := range args {
@@ -449,4 +473,22 @@ func (g *gen) fail(format string, args ...any) {
 	if g.err == nil {
 		g.err = fmt.Errorf("derive --go cannot write this rule file: "+format, args...)
 	}
+}
+
+// intLeafOut emits intLeaf(at, n) written out (its look in the constants; the call
+// where the integer is not there) and returns the Val of the leaf.
+func (g *gen) intLeafOut(e *emitter, at, n string) string {
+	if !isLocal(n) {
+		m := e.tmp("n")
+		e.p("%s := int64(%s)", m, n)
+		n = m
+	}
+	if !isLocal(at) {
+		at = "(" + at + ")" // Pos{} in a condition
+	}
+	v := e.tmp("i")
+	e.p("var %s *Term", v)
+	e.p("if k := r.consts; k != nil { if t := k.numbers[numberSlot(%s, %s)]; t != nil && t.N == %s && t.P == %s { %s = t } }", n, at, n, at, v)
+	e.p("if %s == nil { %s = r.intLeaf(%s, %s) }", v, v, at, n)
+	return "Val{t: " + v + "}"
 }
