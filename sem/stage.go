@@ -86,6 +86,22 @@ type Compiled interface {
 	// StageOf is the stage s derived from l, read from file; an error where the
 	// engine cannot run it.
 	StageOf(s interderive.Stage, l *Language, file string) (Stage, error)
+	// Runs is why the engine runs no stage s (its stages are fewer than the tables':
+	// the compiled engine has no compile stage), nil where it runs it.
+	Runs(s interderive.Stage) error
+}
+
+// RefusalOn is why the engine named engine runs no stage s derived from a rule file,
+// nil where it runs it (the tables run every stage StageOf derives): a command that
+// runs every stage leaves such a stage out, and says so.
+func RefusalOn(s interderive.Stage, engine string, compiled Compiled) error {
+	if engine != interderive.EngineCompiled || compiled == nil {
+		return nil
+	}
+	if _, ok := StageOf(s); !ok {
+		return nil
+	}
+	return compiled.Runs(s)
 }
 
 // StageOn is the stage s derived from l (read from file) as the engine named engine

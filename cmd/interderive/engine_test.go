@@ -55,7 +55,8 @@ func TestEngineFlag(t *testing.T) {
 
 // TestCheckEngine: check --engine compiled runs cbv.sem's corpus on the compiled
 // stages, each program's expectation holding (its comment's answer); the compile
-// stage, which the compiled engine has not, fails the run that asks for it.
+// stage, which the compiled engine has not, is skipped, the skip counted and its
+// reason said, never a failure.
 func TestCheckEngine(t *testing.T) {
 	needCgo(t)
 	dir := filepath.Join("..", "..", "testdata", "rules", "cbv")
@@ -63,8 +64,32 @@ func TestCheckEngine(t *testing.T) {
 	if code != 0 || !strings.Contains(out, " 0 failed") {
 		t.Errorf("check --engine compiled: exit %d\n%s%s", code, out, errOut)
 	}
-	code, out, _ = command("check", "--engine", "compiled", "--stage", "compile", dir)
-	if code == 0 || !strings.Contains(out, "the compiled engine has no compile stage") {
-		t.Errorf("check --engine compiled --stage compile: exit %d, want failures naming the missing stage\n%s", code, out)
+	code, out, errOut = command("check", "--engine", "compiled", dir)
+	if code != 0 || !strings.Contains(out, " 0 failed") || !strings.Contains(out, "SKIP 1 run skipped: stage compile does not run") ||
+		!strings.Contains(out, "the compiled engine has no compile stage") {
+		t.Errorf("check --engine compiled, every stage: exit %d, want the compile stage's runs skipped and said\n%s%s", code, out, errOut)
+	}
+}
+
+// TestEngineStages: the stages a command runs on the compiled engine are those it
+// has. compare leaves compile out, says so, and the others agree (arith.gtlc under
+// ed.sem: -2); run with no --stage runs the last stage the engine has (interp), and
+// a --stage the engine has not is a usage error (exit 2) that names --engine tables.
+func TestEngineStages(t *testing.T) {
+	needCgo(t)
+	arith := filepath.Join("..", "..", "testdata", "gradual", "arith.gtlc")
+	ed := filepath.Join("..", "..", "gradual", "rules", "ed.sem")
+	code, out, errOut := command("compare", "--engine", "compiled", "--semantics", ed, arith)
+	if code != 0 || !strings.Contains(out, "SKIP stage compile does not run the program: the compiled engine has no compile stage") ||
+		!strings.Contains(out, "all stages that run the program agree") || strings.Count(out, " -2 ") != 5 {
+		t.Errorf("compare --engine compiled: exit %d, want five stages agreeing on -2 and compile skipped\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = command("run", "--json", "--engine", "compiled", "--semantics", ed, arith)
+	if code != 0 || !strings.Contains(out, `"stage":"interp"`) || !strings.Contains(out, `"answer":"-2"`) {
+		t.Errorf("run --engine compiled, no --stage: exit %d, want interp's -2\n%s%s", code, out, errOut)
+	}
+	code, _, errOut = command("run", "--engine", "compiled", "--stage", "compile", "--semantics", ed, arith)
+	if code != 2 || !strings.Contains(errOut, "no compile stage") || !strings.Contains(errOut, "--engine tables") {
+		t.Errorf("run --engine compiled --stage compile: exit %d, %q; want a usage error naming --engine tables", code, errOut)
 	}
 }

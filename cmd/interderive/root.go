@@ -8,6 +8,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/calculi"
+	"github.com/interderive/interderive/internal/compiled"
 	"github.com/interderive/interderive/internal/workbench"
 	"github.com/spf13/cobra"
 )
@@ -44,7 +45,12 @@ type app struct {
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) (*cobra.Command, error) {
-	wb, err := workbench.New(calculi.All(), calculi.Stages())
+	// The compiled engine's first run of a rule file waits for its build: a line on
+	// standard error says why.
+	engine := &compiled.Cache{Building: func(file, dir string) {
+		fmt.Fprintf(stderr, "interderive: building the compiled stages of %s (once; kept in %s)\n", file, dir)
+	}}
+	wb, err := workbench.New(calculi.With(engine), calculi.Stages())
 	if err != nil {
 		return nil, fmt.Errorf("the registry: %w", err)
 	}

@@ -65,7 +65,7 @@ exploration exits with status 3.
 			if all {
 				return a.runAll(args[0], l, maxTerms, f.options())
 			}
-			stage, err := a.wb.StageUnder(l.c, l.variant, f.stage)
+			stage, err := a.wb.StageUnder(l.c, l.variant, f.stage, f.engine)
 			if err != nil {
 				return err
 			}

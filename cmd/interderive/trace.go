@@ -86,7 +86,7 @@ normal forms with bold borders, an edge per step with its rule.
 			}
 			stage := ""
 			if f.stage != "" {
-				st, err := a.wb.StageUnder(l.c, l.variant, f.stage)
+				st, err := a.wb.StageUnder(l.c, l.variant, f.stage, f.engine)
 				if err != nil {
 					return err
 				}

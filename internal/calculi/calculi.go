@@ -23,8 +23,11 @@ import (
 
 // All lists the calculi. Those that run rule files run them on the compiled engine
 // too (--engine compiled), one for the calculi All gives.
-func All() []workbench.Calculus {
-	c := &compiled.Cache{}
+func All() []workbench.Calculus { return With(&compiled.Cache{}) }
+
+// With is All, the calculi that run rule files running them on the compiled engine
+// c (its plugins' directory, what it says of a build).
+func With(c *compiled.Cache) []workbench.Calculus {
 	return []workbench.Calculus{
 		gradual.WithCompiled(c),
 		differentiable.Calculus,

@@ -14,6 +14,9 @@ import (
 // program. The zero Cache keeps its plugins in CacheDir.
 type Cache struct {
 	Dir string // where the plugins are built ("": CacheDir)
+	// Building, if not nil, is told of a build before it starts: the first run of a
+	// rule file (or of an edited one) waits for it a few seconds.
+	Building func(file, dir string)
 
 	mu     sync.Mutex
 	loaded map[*sem.Language]loaded
@@ -31,7 +34,7 @@ func (c *Cache) Load(l *sem.Language, file string) (*Semantics, error) {
 	if got, ok := c.loaded[l]; ok {
 		return got.s, got.err
 	}
-	s, err := Load(l, file, c.Dir)
+	s, err := load(l, file, c.Dir, c.Building)
 	if c.loaded == nil {
 		c.loaded = map[*sem.Language]loaded{}
 	}
@@ -47,3 +50,6 @@ func (c *Cache) StageOf(s interderive.Stage, l *sem.Language, file string) (sem.
 	}
 	return cs.Stage(s.Name())
 }
+
+// Runs is why the compiled engine has no stage s, nil where it has it (sem.Compiled).
+func (c *Cache) Runs(s interderive.Stage) error { return runs(s.Name()) }

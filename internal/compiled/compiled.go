@@ -53,7 +53,11 @@ type Semantics struct {
 // messages): built into dir (the user's cache directory if dir is ""), unless built
 // there before, and loaded. A file the generator refuses (a Go hook), a machine with
 // no Go toolchain or no cgo, and a build or load that fails are errors that say so.
-func Load(l *sem.Language, file, dir string) (*Semantics, error) {
+func Load(l *sem.Language, file, dir string) (*Semantics, error) { return load(l, file, dir, nil) }
+
+// load is Load, which calls building (if not nil) before a build, the first run's
+// wait of a few seconds.
+func load(l *sem.Language, file, dir string, building func(file, dir string)) (*Semantics, error) {
 	files, err := gogen.Generate(l, file)
 	if err != nil {
 		return nil, fmt.Errorf("the compiled engine cannot run %s: %w", file, err)
@@ -76,9 +80,16 @@ func Load(l *sem.Language, file, dir string) (*Semantics, error) {
 	pkg := filepath.Join(dir, digest)
 	so := filepath.Join(pkg, "stages.so")
 	if _, err := os.Stat(so); err != nil {
+		if building != nil {
+			building(file, dir)
+		}
 		if err := build(dir, pkg, files); err != nil {
 			return nil, fmt.Errorf("%w (--engine %s runs the file's tables): %v", ErrUnavailable, interderive.EngineTables, err)
 		}
+		prune(dir, time.Now().Add(-unusedFor))
+	} else {
+		now := time.Now()
+		_ = os.Chtimes(pkg, now, now) // used: kept by prune
 	}
 	p, err := plugin.Open(so)
 	if err != nil {
@@ -104,6 +115,25 @@ func CacheDir() string {
 		base = os.TempDir()
 	}
 	return filepath.Join(base, "interderive", "compiled")
+}
+
+// unusedFor is how long a built plugin is kept unused: each build removes those
+// that no run has loaded for that long (rule files edited since, an older Go).
+const unusedFor = 30 * 24 * time.Hour
+
+// prune removes the plugins of dir that no run has loaded since before (the time of
+// their directory, which Load sets at each load), and the builds that were left
+// unfinished then. What cannot be removed is left: another process may hold it.
+func prune(dir string, before time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && e.IsDir() && info.ModTime().Before(before) {
+			_ = os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // build writes the package's files into a new directory in dir, builds it as a
@@ -152,10 +182,19 @@ func goVersion(goTool, dir string) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
+// runs is why the compiled engine has no stage named name, nil where it has one
+// (gogen.Stages).
+func runs(name string) error {
+	if !slices.Contains(gogen.Stages, name) {
+		return fmt.Errorf("the compiled engine has no %s stage (it runs %s); --engine %s runs the file's tables", name, strings.Join(gogen.Stages, ", "), interderive.EngineTables)
+	}
+	return nil
+}
+
 // Stage is the compiled stage named name (gogen.Stages).
 func (s *Semantics) Stage(name string) (sem.Stage, error) {
-	if !slices.Contains(gogen.Stages, name) {
-		return nil, fmt.Errorf("the compiled engine has no %s stage (it runs %s); --engine %s runs the file's tables", name, strings.Join(gogen.Stages, ", "), interderive.EngineTables)
+	if err := runs(name); err != nil {
+		return nil, err
 	}
 	return stage{s: s, name: name}, nil
 }

@@ -190,13 +190,23 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 			p.stages[s.Name()] = s
 		}
 		runs := 0
+		var offEngine []Skip // the engine's refusals (EngineRefuser), by reason
 		for _, v := range variants {
 			if staged && !vs.RunsUnder(s, v) {
 				continue
 			}
+			off := RefusalOn(c, s, v, opts.Engine)
 			for _, m := range c.Modes(v) {
-				runs++
-				if refused == nil {
+				switch {
+				case refused != nil:
+					runs++
+				case off != nil:
+					if i := slices.IndexFunc(offEngine, func(k Skip) bool { return k.Reason == off.Error() }); i >= 0 {
+						offEngine[i].Runs++
+					} else {
+						offEngine = append(offEngine, Skip{Stage: s.Name(), Reason: off.Error(), Runs: 1})
+					}
+				default:
 					p.modes[modeKey(v, m.Name)] = m
 					p.Runs = append(p.Runs, CheckRun{Stage: s.Name(), Variant: v, Mode: m.Name})
 				}
@@ -205,6 +215,7 @@ func (w *Workbench) PlanCheck(path string, src []byte, c Calculus, lang string, 
 		if refused != nil && runs > 0 {
 			p.Skipped = append(p.Skipped, Skip{Stage: s.Name(), Reason: refused.Error(), Runs: runs})
 		}
+		p.Skipped = append(p.Skipped, offEngine...)
 	}
 	return p, nil
 }

@@ -147,7 +147,16 @@ func (w *Workbench) Compare(c Calculus, prog Program, variants []string, mode st
 		if err := prepare(c, variant); err != nil {
 			return Comparison{}, err
 		}
-		rows, diffs, partial := compareVariant(prog, RunningUnder(c, stages, variant), variant, modes[i].Name, o, c.Equal)
+		on, skips := onEngine(c, RunningUnder(c, stages, variant), variant, o.Engine)
+		for _, sk := range skips {
+			if !slices.Contains(cmp.Skipped, sk) { // once, whatever the variants
+				cmp.Skipped = append(cmp.Skipped, sk)
+			}
+		}
+		if len(on) == 0 {
+			continue
+		}
+		rows, diffs, partial := compareVariant(prog, on, variant, modes[i].Name, o, c.Equal)
 		cmp.Rows = append(cmp.Rows, rows...)
 		cmp.Disagreements = append(cmp.Disagreements, diffs...)
 		if partial != nil {

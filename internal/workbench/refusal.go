@@ -39,6 +39,41 @@ func Running(c Calculus, stages []interderive.Stage) []interderive.Stage {
 	return slices.DeleteFunc(slices.Clone(stages), func(s interderive.Stage) bool { return Refusal(c, s) != nil })
 }
 
+// An EngineRefuser is a calculus some of whose stages an engine does not run
+// (interderive.Options.Engine): the compiled engine has no compile stage. RefusesOn
+// says why the stage s does not run the calculus's programs under variant on the
+// engine named engine, nil when it does. Such a refusal is a skip, as a Refuser's is:
+// check and compare leave the stage out under that engine, and say so; run and trace,
+// with no --stage, run the last stage the engine runs (StageUnder); a stage that run
+// or trace names explicitly and the engine does not run is the user's error.
+type EngineRefuser interface {
+	RefusesOn(s interderive.Stage, variant, engine string) error
+}
+
+// RefusalOn is why c's stage s does not run under variant on the engine named
+// engine (EngineRefuser), or nil.
+func RefusalOn(c Calculus, s interderive.Stage, variant, engine string) error {
+	if r, ok := c.(EngineRefuser); ok {
+		return r.RefusesOn(s, variant, engine)
+	}
+	return nil
+}
+
+// onEngine are those of stages that run under variant on the engine named engine
+// (EngineRefuser), in order, and the skips of the others (no run counted).
+func onEngine(c Calculus, stages []interderive.Stage, variant, engine string) ([]interderive.Stage, []Skip) {
+	var on []interderive.Stage
+	var skips []Skip
+	for _, s := range stages {
+		if err := RefusalOn(c, s, variant, engine); err != nil {
+			skips = append(skips, Skip{Stage: s.Name(), Reason: err.Error()})
+			continue
+		}
+		on = append(on, s)
+	}
+	return on, skips
+}
+
 // A Skip is a stage that refused a program, and how many runs that skipped.
 type Skip struct {
 	Stage  string

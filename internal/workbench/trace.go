@@ -25,7 +25,7 @@ func (w *Workbench) prepareOne(c Calculus, stage, variant, mode string, opts int
 	if err := prepare(c, v); err != nil {
 		return nil, "", opts, err
 	}
-	s, err := w.StageUnder(c, v, stage)
+	s, err := w.StageUnder(c, v, stage, opts.Engine)
 	if err != nil {
 		return nil, "", opts, err
 	}

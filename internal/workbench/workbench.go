@@ -294,13 +294,31 @@ func (w *Workbench) StageFor(c Calculus, name string) (interderive.Stage, error)
 	return nil, fmt.Errorf("stage %q is not available for %s (available: %s)", name, c.Name(), strings.Join(stageNames(stages), ", "))
 }
 
-// StageUnder finds a stage of a calculus that runs the variant, by name: "" is the
-// last one that does, and does not refuse the calculus's programs (Refuser).
-func (w *Workbench) StageUnder(c Calculus, variant, name string) (interderive.Stage, error) {
+// StageUnder finds a stage of a calculus that runs the variant on the engine named
+// engine (interderive.Options.Engine), by name: "" is the last one that does, and
+// does not refuse the calculus's programs (Refuser, EngineRefuser).
+func (w *Workbench) StageUnder(c Calculus, variant, name, engine string) (interderive.Stage, error) {
+	s, err := w.stageUnder(c, variant, name, engine)
+	if err != nil {
+		return nil, err
+	}
+	if err := RefusalOn(c, s, variant, engine); err != nil {
+		return nil, err // a stage named that the engine does not run: the user's error
+	}
+	return s, nil
+}
+
+func (w *Workbench) stageUnder(c Calculus, variant, name, engine string) (interderive.Stage, error) {
 	if name == "" {
 		all := w.StagesUnder(c, variant)
-		if under := Running(c, all); len(under) > 0 {
-			return under[len(under)-1], nil
+		under := Running(c, all)
+		for i := len(under) - 1; i >= 0; i-- {
+			if RefusalOn(c, under[i], variant, engine) == nil {
+				return under[i], nil
+			}
+		}
+		if len(under) > 0 {
+			return under[len(under)-1], nil // none on the engine: StageUnder says why
 		}
 		if len(all) > 0 {
 			if err := Refusal(c, all[len(all)-1]); err != nil {

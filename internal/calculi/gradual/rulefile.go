@@ -110,6 +110,14 @@ type ruleFiles struct {
 	compiled sem.Compiled // the compiled engine (--engine compiled), if any
 }
 
+// engine is the compiled engine the calculus runs rule files on, if any.
+func (c *ruleFiles) engine() sem.Compiled {
+	if c == nil {
+		return nil
+	}
+	return c.compiled
+}
+
 func (c *ruleFiles) load(path string) (*RuleSemantics, error) {
 	if c == nil {
 		return LoadRuleSemantics(path)
@@ -456,6 +464,16 @@ func (calculus) RunsUnder(s interderive.Stage, variant string) bool {
 	}
 	_, ok := sem.StageOf(s)
 	return ok
+}
+
+// RefusesOn says why the engine named engine runs no stage s of a rule file
+// variant (workbench.EngineRefuser): the compiled engine has no compile stage. The
+// hand-written semantics run on their own stages, whatever the engine.
+func (c calculus) RefusesOn(s interderive.Stage, variant, engine string) error {
+	if !IsRuleFile(variant) {
+		return nil
+	}
+	return sem.RefusalOn(s, engine, c.files.engine())
 }
 
 // Prepare reads and checks a rule file variant once, before its runs.

@@ -258,6 +258,12 @@ func (c Calculus) Refuses(s interderive.Stage) error {
 	return nil
 }
 
+// RefusesOn says why the engine named engine runs no stage s of the rule file
+// (workbench.EngineRefuser): the compiled engine has no compile stage.
+func (c Calculus) RefusesOn(s interderive.Stage, _, engine string) error {
+	return sem.RefusalOn(s, engine, c.compiled)
+}
+
 // LineComment: ";".
 func (c Calculus) LineComment() string { return c.family.LineComment() }
 

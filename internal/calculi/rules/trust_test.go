@@ -102,7 +102,7 @@ func TestTrustRunPicksAStageThatRuns(t *testing.T) {
 	w, c := bench(t)
 	for file, want := range map[string]string{filepath.Join("open", "id.term"): "compile", filepath.Join("alpha", "const.term"): "compile"} {
 		d, _ := loadTrust(t, w, c, file)
-		s, err := w.StageUnder(d, "file", "")
+		s, err := w.StageUnder(d, "file", "", "")
 		if err != nil || s.Name() != want {
 			t.Errorf("%s: %v, %v; want %s", file, s, err, want)
 		}

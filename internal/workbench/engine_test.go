@@ -1,0 +1,79 @@
+package workbench
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/interderive/interderive"
+)
+
+// offEngine is a counter whose stages wrong and stuck do not run under the variant
+// one on the engine "compiled" (EngineRefuser), as the compiled engine runs no
+// compile stage of a rule file.
+type offEngine struct{ *counter }
+
+var errOffEngine = errors.New("the engine has no such stage")
+
+func (offEngine) RefusesOn(s interderive.Stage, variant, engine string) error {
+	if engine == interderive.EngineCompiled && variant == "one" && (s == wrongStage || s == stuckStage) {
+		return fmt.Errorf("%s: %w", s.Name(), errOffEngine)
+	}
+	return nil
+}
+
+// TestEngineRefusal: a stage an engine does not run is left out, never failed: run's
+// default stage is the last the engine runs, a stage named that it does not run is an
+// error, compare skips it (the disagreements of wrong and stuck on 7 are not seen),
+// and check plans no run on it and counts the runs it skips.
+func TestEngineRefusal(t *testing.T) {
+	c := offEngine{newCounter()}
+	w := newBench(t, c)
+	compiled := interderive.EngineCompiled
+	for _, tc := range []struct {
+		variant, name, engine, want string
+	}{
+		{"one", "", compiled, "quiet"},
+		{"two", "", compiled, "stuck"},
+		{"one", "", interderive.EngineTables, "stuck"},
+		{"one", "wrong", interderive.EngineTables, "wrong"},
+		{"one", "ref", compiled, "ref"},
+	} {
+		s, err := w.StageUnder(c, tc.variant, tc.name, tc.engine)
+		if err != nil || s.Name() != tc.want {
+			t.Errorf("StageUnder(%s, %q, %s): %v, %v; want %s", tc.variant, tc.name, tc.engine, s, err, tc.want)
+		}
+	}
+	if _, err := w.StageUnder(c, "one", "wrong", compiled); !errors.Is(err, errOffEngine) {
+		t.Errorf("StageUnder of a stage the engine does not run: %v, want its refusal", err)
+	}
+
+	cmp, err := w.Compare(c, load(t, c, "count", "7"), []string{"one"}, "", interderive.Options{Engine: compiled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmp.Disagreements) != 0 {
+		t.Errorf("compare on the engine: disagreements %v, want none (wrong and stuck left out)", cmp.Disagreements)
+	}
+	var skipped []string
+	for _, s := range cmp.Skipped {
+		skipped = append(skipped, s.Stage)
+	}
+	if !slices.Equal(skipped, []string{"wrong", "stuck"}) {
+		t.Errorf("compare on the engine skipped %v, want wrong, stuck", skipped)
+	}
+
+	p, err := w.PlanCheck("f", []byte("-- expect: done after 3\n3"), c, "count", CheckOptions{Engine: compiled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 stages × 3 (variant, mode) pairs, less wrong's and stuck's two under one.
+	if len(p.Runs) != 8 {
+		t.Errorf("check on the engine plans %d runs, want 8: %v", len(p.Runs), p.Runs)
+	}
+	want := []Skip{{Stage: "wrong", Reason: "wrong: " + errOffEngine.Error(), Runs: 2}, {Stage: "stuck", Reason: "stuck: " + errOffEngine.Error(), Runs: 2}}
+	if !slices.Equal(p.Skipped, want) {
+		t.Errorf("check on the engine skips %v, want %v", p.Skipped, want)
+	}
+}
