@@ -93,3 +93,17 @@ func TestEngineStages(t *testing.T) {
 		t.Errorf("run --engine compiled --stage compile: exit %d, %q; want a usage error naming --engine tables", code, errOut)
 	}
 }
+
+// TestFuzzEngine: fuzz --engine compiled checks cbv.sem's compiled stages against its
+// tables on random programs, and says so; an unknown engine is a usage error.
+func TestFuzzEngine(t *testing.T) {
+	needCgo(t)
+	cbv := filepath.Join("..", "..", "testdata", "rules", "cbv.sem")
+	code, out, errOut := command("fuzz", "--calculus", "rules", "--rules", cbv, "--props", "lockstep", "--engine", "compiled", "--count", "40", "--seed", "3", "--jobs", "1")
+	if code != 0 || !strings.Contains(out, "rules: 40 programs") || !strings.Contains(out, "lockstep 40 programs on the compiled engine against the tables' reference") {
+		t.Errorf("fuzz --engine compiled: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := command("fuzz", "--calculus", "rules", "--rules", cbv, "--engine", "jit"); code != 2 || !strings.Contains(errOut, `unknown engine "jit"`) {
+		t.Errorf("fuzz --engine jit: exit %d, %q; want a usage error", code, errOut)
+	}
+}

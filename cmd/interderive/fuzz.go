@@ -22,6 +22,7 @@ func (a *app) newFuzzCmd() *cobra.Command {
 	var calculus, stageList, out, propList string
 	var count, size, jobs, fuel int
 	var timeout time.Duration
+	var engine string
 	var budgets budgetFlags
 	var seed uint64
 	var budget time.Duration
@@ -44,6 +45,11 @@ and is counted in the summary.
 
 --stage limits lockstep to some stages (the reference, the first stage of each
 calculus, always runs).
+
+--engine compiled checks the compiled engine of a rule file (docs/derive-go.md)
+against the file's tables: the reference runs on the tables, and then every stage
+the engine runs, the reference stage included, runs on the compiled engine, in
+lockstep with it; a disparity names the stage "on the compiled engine".
 
 Fuzz runs in rounds of up to 100 programs, on every core (--jobs). With --seed S, round
 i draws from a seed derived from S and i, so that the same --seed and --count check the
@@ -85,7 +91,10 @@ not known), so that it reproduces the failure with run or trace rather than chec
 			if fuel < 0 || timeout < 0 {
 				return fmt.Errorf("--fuel and --timeout must not be negative")
 			}
-			o.Size, o.Definitions = size, values(defs)
+			if err := checkEngine(engine); err != nil {
+				return err
+			}
+			o.Size, o.Definitions, o.Engine = size, values(defs), engine
 			limits := budgets.apply(interderive.Options{})
 			o.Fuel, o.Timeout, o.Memory, o.Output = fuel, timeout, limits.Memory, limits.Output
 			plans, err := a.wb.PlanFuzz(o)
@@ -147,6 +156,7 @@ not known), so that it reproduces the failure with run or trace rather than chec
 	cmd.Flags().IntVar(&jobs, "jobs", 0, "parallel checkers (0: one per core)")
 	cmd.Flags().IntVar(&fuel, "fuel", 0, "contraction budget of every lockstep run (0: the calculus's own)")
 	cmd.Flags().DurationVar(&timeout, "timeout", defaultTimeout, "stop a lockstep run after this long (e.g. 10s); 0 for no limit")
+	registerEngine(cmd, &engine)
 	budgets.register(cmd)
 	return cmd
 }

@@ -77,3 +77,49 @@ func TestEngineRefusal(t *testing.T) {
 		t.Errorf("check on the engine skips %v, want %v", p.Skipped, want)
 	}
 }
+
+// TestLockstepOn: on an engine, the stages after the reference run on it and the
+// reference on the tables, so that an engine's bug is found on the reference stage
+// itself (the counter of 11 makes a second contraction of its own on the compiled
+// engine: fake_test.go), and named with its engine; on the tables, nothing differs.
+func TestLockstepOn(t *testing.T) {
+	w, c := newBench(t), newCounter()
+	compiled := interderive.EngineCompiled
+	stages := []interderive.Stage{refStage, refStage, quietStage}
+	if _, d := w.Lockstep(c, load(t, c, "count", "11"), stages, "one", plain, DefaultLockstepFuel); d != nil {
+		t.Errorf("lockstep on the tables: %v", d)
+	}
+	if _, d := w.LockstepOn(c, load(t, c, "count", "10"), stages, "one", plain, DefaultLockstepFuel, compiled); d != nil {
+		t.Errorf("lockstep on the engine of a program it runs right: %v", d)
+	}
+	_, d := w.LockstepOn(c, load(t, c, "count", "11"), stages, "one", plain, DefaultLockstepFuel, compiled)
+	if want := "ref on the compiled engine under one (plain): contraction 2 is dec-compiled, but ref's is dec"; d == nil || d.Error() != want {
+		t.Errorf("lockstep on the engine: %v, want %q", d, want)
+	}
+}
+
+// TestPlanFuzzEngine: fuzz --engine takes the engines' names only, and on an engine
+// lockstep runs the reference on the tables and then every stage the engine runs,
+// the reference stage included.
+func TestPlanFuzzEngine(t *testing.T) {
+	c := offEngine{newCounter()}
+	w := newBench(t, c)
+	if _, err := w.PlanFuzz(FuzzOptions{Size: 5, Engine: "jit"}); err == nil || err.Error() != `unknown engine "jit": --engine takes tables, compiled` {
+		t.Errorf("fuzz --engine jit: %v, want an unknown engine", err)
+	}
+	plans, err := w.PlanFuzz(FuzzOptions{Size: 5, Engine: interderive.EngineCompiled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range plans[0].lockstepStages("one") {
+		names = append(names, s.Name())
+	}
+	if want := []string{"ref", "ref", "quiet"}; !slices.Equal(names, want) {
+		t.Errorf("lockstep's stages on the engine under one: %v, want %v", names, want)
+	}
+	plans, _ = w.PlanFuzz(FuzzOptions{Size: 5, Engine: interderive.EngineTables})
+	if got := plans[0].lockstepStages("one"); len(got) != 4 {
+		t.Errorf("lockstep's stages on the tables: %v, want the four", got)
+	}
+}

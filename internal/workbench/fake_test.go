@@ -185,6 +185,9 @@ func (p counterProgram) Run(s interderive.Stage, variant string, opts interderiv
 		if stage == "wrong" && p.n >= 7 && p.n <= 40 && i == 2 {
 			rule = "oops"
 		}
+		if opts.Engine == interderive.EngineCompiled && p.n == 11 && i == 1 {
+			rule = "dec-compiled" // an engine's bug, on every stage (LockstepOn)
+		}
 		if stage == "stuck" && p.n >= 5 && k == 2 {
 			return Outcome{Steps: c.Steps()}, interderive.Stuck("2", "nothing counts down from 2")
 		}

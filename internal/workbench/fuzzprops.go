@@ -72,6 +72,11 @@ type FuzzOptions struct {
 	Timeout time.Duration
 	Memory  int64
 	Output  int
+	// Engine, when not "" nor interderive.EngineTables, runs the stages lockstep
+	// compares with the reference (the reference stage itself too) on that engine,
+	// and the reference on the tables (LockstepOn): the engine checked against the
+	// semantics' definition.
+	Engine string
 }
 
 // A FuzzPlan is what fuzz checks of one calculus.
@@ -91,6 +96,8 @@ type FuzzPlan struct {
 	Timeout time.Duration
 	Memory  int64
 	Output  int
+	// Engine is FuzzOptions' ("" for the tables).
+	Engine string
 	// Skip, when not empty, says why the calculus is not fuzzed: a Family whose
 	// definition flag is not given, when fuzz was not asked for it by name.
 	Skip string
@@ -108,6 +115,12 @@ func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
 	}
 	if err := w.checkNames(o.Stages, o.Only); err != nil {
 		return nil, err
+	}
+	if o.Engine == interderive.EngineTables {
+		o.Engine = ""
+	}
+	if o.Engine != "" && !slices.Contains(interderive.Engines, o.Engine) {
+		return nil, fmt.Errorf("unknown engine %q: --engine takes %s", o.Engine, strings.Join(interderive.Engines, ", "))
 	}
 	props := w.Properties()
 	for _, name := range o.Props {
@@ -152,7 +165,7 @@ func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
 				return nil, fmt.Errorf("fuzz of %s: no stage runs its programs: %v", c.Name(), Refusal(c, all[0]))
 			}
 		}
-		p := FuzzPlan{Calculus: c, Size: o.Size, Fuel: DefaultLockstepFuel, Timeout: o.Timeout, Memory: o.Memory, Output: o.Output}
+		p := FuzzPlan{Calculus: c, Size: o.Size, Fuel: DefaultLockstepFuel, Timeout: o.Timeout, Memory: o.Memory, Output: o.Output, Engine: o.Engine}
 		if f, ok := c.(LockstepFueler); ok && f.LockstepFuel() > 0 {
 			p.Fuel = f.LockstepFuel()
 		}
@@ -280,8 +293,9 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 	}
 	found.drawn(variant + "\n" + prog.Lang() + ": " + src)
 	for i, mode := range c.Modes(variant) {
-		// A stage that refuses the calculus's programs (Refuser) is not in the lockstep.
-		ref, d := w.Lockstep(c, prog, Running(c, RunningUnder(c, p.Stages, variant)), variant, p.bounded(mode), p.Fuel)
+		// A stage that refuses the calculus's programs (Refuser), or that the engine
+		// does not run (EngineRefuser), is not in the lockstep.
+		ref, d := w.LockstepOn(c, prog, p.lockstepStages(variant), variant, p.bounded(mode), p.Fuel, p.Engine)
 		if i == 0 {
 			found.reached(ref.Err)
 		}
@@ -315,6 +329,20 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 
 // bounded is mode with the plan's time, memory and output budgets added to its
 // options.
+// lockstepStages are the stages lockstep runs under variant, the reference first:
+// those of the plan that run the calculus's programs; on an engine, the reference
+// (run on the tables) and then each of them that the engine runs, the reference
+// stage included (LockstepOn runs them on the engine).
+func (p FuzzPlan) lockstepStages(variant string) []interderive.Stage {
+	stages := Running(p.Calculus, RunningUnder(p.Calculus, p.Stages, variant))
+	if p.Engine == "" || len(stages) == 0 {
+		return stages
+	}
+	on, _ := onEngine(p.Calculus, stages, variant, p.Engine)
+	return append([]interderive.Stage{stages[0]}, on...)
+}
+
+// bounded is mode with the plan's time, memory and output budgets.
 func (p FuzzPlan) bounded(mode Mode) Mode {
 	if p.Timeout <= 0 && p.Memory <= 0 && p.Output <= 0 {
 		return mode
@@ -340,7 +368,8 @@ func (p FuzzPlan) bounded(mode Mode) Mode {
 // the outcomes add up to N; ", L at another limit" is added when some were. Each
 // property is followed by how many inputs it was checked on, in its unit
 // (Property.Unit): N, or fewer for a property that applies only to some variants
-// (Property.Applies).
+// (Property.Applies); lockstep on an engine says so ("lockstep N programs on the
+// compiled engine against the tables' reference").
 func (p FuzzPlan) Summary(res FuzzResult) string {
 	head, programs := "cases", ""
 	if res.Distinct >= 0 {
@@ -363,6 +392,9 @@ func (p FuzzPlan) Summary(res FuzzResult) string {
 			unit = "programs"
 		}
 		props[i] = fmt.Sprintf("%s %d %s", name, res.PropChecks[i], unit)
+		if name == Lockstep && p.Engine != "" {
+			props[i] += fmt.Sprintf(" on the %s engine against the tables' reference", p.Engine)
+		}
 	}
 	return fmt.Sprintf("%s: %d %s%s, every property holds (%s); seed %d",
 		p.Calculus.Name(), res.Cases, head, programs, strings.Join(props, ", "), res.Seed)

@@ -79,16 +79,26 @@ type lockstepRun struct {
 // if their contractions agree up to where it stopped. It returns the
 // reference's outcome too, and needs a stage at least.
 func (w *Workbench) Lockstep(c Calculus, prog Program, stages []interderive.Stage, variant string, mode Mode, fuel int) (Reference, *Disparity) {
+	return w.LockstepOn(c, prog, stages, variant, mode, fuel, "")
+}
+
+// LockstepOn is Lockstep with the stages after the reference run on the engine named
+// engine (interderive.Options.Engine; "" for the default), the reference on the
+// tables: the engine checked against the semantics' definition, the reference stage
+// itself too where it is among the others. A disparity names the stage with its
+// engine ("machine on the compiled engine").
+func (w *Workbench) LockstepOn(c Calculus, prog Program, stages []interderive.Stage, variant string, mode Mode, fuel int, engine string) (Reference, *Disparity) {
 	modeName := ""
 	if modal(c) {
 		modeName = mode.Name
 	}
-	run := func(s interderive.Stage) *lockstepRun {
+	run := func(s interderive.Stage, engine string) *lockstepRun {
 		r := &lockstepRun{}
 		o := interderive.Options{Fuel: fuel, Observer: &r.recorder, OnContract: func(rule string) { r.rules = append(r.rules, rule) }}
 		if mode.Apply != nil {
 			mode.Apply(&o)
 		}
+		o.Engine = engine
 		r.out, r.err = runSafely(prog, s, variant, o)
 		return r
 	}
@@ -96,21 +106,25 @@ func (w *Workbench) Lockstep(c Calculus, prog Program, stages []interderive.Stag
 		return Reference{}, &Disparity{Variant: variant, Mode: modeName, What: "no stage to run"}
 	}
 	refStage := stages[0].Name()
-	ref := run(stages[0])
+	ref := run(stages[0], "")
 	out := Reference{Outcome: ref.out, Err: ref.err}
 	if ref.err != nil && !sameEnd(ref.err, ref.err) && !cutShort(ref.err) {
 		return out, &Disparity{Stage: refStage, Variant: variant, Mode: modeName, What: ref.err.Error()}
 	}
 	for _, s := range stages[1:] {
-		r := run(s)
-		d := &Disparity{Stage: s.Name(), Variant: variant, Mode: modeName}
+		r := run(s, engine)
+		name := s.Name()
+		if engine != "" && engine != interderive.EngineTables {
+			name += " on the " + engine + " engine"
+		}
+		d := &Disparity{Stage: name, Variant: variant, Mode: modeName}
 		if cutShort(ref.err) || cutShort(r.err) {
 			// Stopped by the clock or the heap, at a point that depends on the
 			// stage's speed: the runs agree if their contractions do up to the
 			// first stop.
 			n := min(len(ref.rules), len(r.rules))
 			if i := firstDiff(ref.rules[:n], r.rules[:n]); i >= 0 {
-				return out, &Disparity{Stage: s.Name(), Variant: variant, Mode: modeName,
+				return out, &Disparity{Stage: name, Variant: variant, Mode: modeName,
 					What: fmt.Sprintf("contraction %d is %s, but %s's is %s", i+1, ruleAt(r.rules, i), refStage, ruleAt(ref.rules, i))}
 			}
 			continue
