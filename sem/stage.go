@@ -86,22 +86,24 @@ type Compiled interface {
 	// StageOf is the stage s derived from l, read from file; an error where the
 	// engine cannot run it.
 	StageOf(s interderive.Stage, l *Language, file string) (Stage, error)
-	// Runs is why the engine runs no stage s (its stages are fewer than the tables':
-	// the compiled engine has no compile stage), nil where it runs it.
-	Runs(s interderive.Stage) error
+	// Runs is why the engine does not run the stage s of l, read from file, nil where
+	// it does: its stages are fewer than the tables' (the compiled engine has no
+	// compile stage), and it may not run the file at all (a file the generator does
+	// not write, a machine where it cannot be built).
+	Runs(s interderive.Stage, l *Language, file string) error
 }
 
-// RefusalOn is why the engine named engine runs no stage s derived from a rule file,
-// nil where it runs it (the tables run every stage StageOf derives): a command that
-// runs every stage leaves such a stage out, and says so.
-func RefusalOn(s interderive.Stage, engine string, compiled Compiled) error {
+// RefusalOn is why the engine named engine does not run the stage s derived from l,
+// read from file, nil where it does (the tables run every stage StageOf derives): a
+// command that runs every stage leaves such a stage out, and says so.
+func RefusalOn(s interderive.Stage, l *Language, file, engine string, compiled Compiled) error {
 	if engine != interderive.EngineCompiled || compiled == nil {
 		return nil
 	}
 	if _, ok := StageOf(s); !ok {
 		return nil
 	}
-	return compiled.Runs(s)
+	return compiled.Runs(s, l, file)
 }
 
 // StageOn is the stage s derived from l (read from file) as the engine named engine

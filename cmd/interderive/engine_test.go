@@ -107,3 +107,26 @@ func TestFuzzEngine(t *testing.T) {
 		t.Errorf("fuzz --engine jit: exit %d, %q; want a usage error", code, errOut)
 	}
 }
+
+// TestEngineRefusedFile: a rule file the generator does not write (head.sem: its
+// values are normal forms) runs on no stage of the compiled engine, and each command
+// says so rather than pass with nothing checked: compare and fuzz are usage errors
+// (exit 2) that give the generator's reason, check runs nothing, which is an error
+// too.
+func TestEngineRefusedFile(t *testing.T) {
+	needCgo(t)
+	head := filepath.Join("..", "..", "testdata", "rules", "head")
+	why := "values are its normal forms"
+	code, _, errOut := command("compare", "--engine", "compiled", filepath.Join(head, "under-lambda.term"))
+	if code != 2 || !strings.Contains(errOut, "no stage of rules runs the program on the compiled engine") || !strings.Contains(errOut, why) {
+		t.Errorf("compare --engine compiled of head.sem: exit %d, %q; want a usage error with the generator's reason", code, errOut)
+	}
+	code, _, errOut = command("fuzz", "--calculus", "rules", "--rules", head+".sem", "--engine", "compiled", "--count", "5")
+	if code != 2 || !strings.Contains(errOut, "no stage runs there") || !strings.Contains(errOut, why) {
+		t.Errorf("fuzz --engine compiled of head.sem: exit %d, %q; want a usage error with the generator's reason", code, errOut)
+	}
+	code, out, errOut := command("check", "--engine", "compiled", head)
+	if code == 0 || !strings.Contains(out+errOut, "check ran nothing") || !strings.Contains(out, why) {
+		t.Errorf("check --engine compiled of head.sem's programs: exit %d, want nothing run, and why\n%s%s", code, out, errOut)
+	}
+}

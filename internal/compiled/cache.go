@@ -51,5 +51,13 @@ func (c *Cache) StageOf(s interderive.Stage, l *sem.Language, file string) (sem.
 	return cs.Stage(s.Name())
 }
 
-// Runs is why the compiled engine has no stage s, nil where it has it (sem.Compiled).
-func (c *Cache) Runs(s interderive.Stage) error { return runs(s.Name()) }
+// Runs is why the compiled engine does not run the stage s of l, read from file: it
+// has no such stage, or it cannot run the file (Load's error: the file built and
+// loaded here, once); nil where it runs it (sem.Compiled).
+func (c *Cache) Runs(s interderive.Stage, l *sem.Language, file string) error {
+	if err := runs(s.Name()); err != nil {
+		return err
+	}
+	_, err := c.Load(l, file)
+	return err
+}

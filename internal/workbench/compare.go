@@ -141,6 +141,7 @@ func (w *Workbench) Compare(c Calculus, prog Program, variants []string, mode st
 	if len(stages) == 0 {
 		return Comparison{}, fmt.Errorf("no stage of %s runs the program: %s", c.Name(), strings.Join(SkipLines("it", cmp.Skipped), "; "))
 	}
+	compared := false
 	for i, variant := range variants {
 		o := opts
 		modes[i].Apply(&o)
@@ -156,12 +157,16 @@ func (w *Workbench) Compare(c Calculus, prog Program, variants []string, mode st
 		if len(on) == 0 {
 			continue
 		}
+		compared = true
 		rows, diffs, partial := compareVariant(prog, on, variant, modes[i].Name, o, c.Equal)
 		cmp.Rows = append(cmp.Rows, rows...)
 		cmp.Disagreements = append(cmp.Disagreements, diffs...)
 		if partial != nil {
 			cmp.Partial = append(cmp.Partial, *partial)
 		}
+	}
+	if !compared {
+		return Comparison{}, fmt.Errorf("no stage of %s runs the program on the %s engine: %s", c.Name(), opts.Engine, strings.Join(SkipLines("it", cmp.Skipped), "; "))
 	}
 	return cmp, nil
 }

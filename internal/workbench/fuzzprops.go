@@ -209,6 +209,20 @@ func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
 				p.Stages = append(p.Stages, s)
 			}
 		}
+		if slices.Contains(p.Props, Lockstep) && p.Engine != "" {
+			for _, v := range p.Variants {
+				if stages := p.lockstepStages(v); len(stages) < 2 {
+					// Nothing on the engine to check against the reference: say why,
+					// never a lockstep of the reference alone.
+					_, skips := onEngine(c, Running(c, RunningUnder(c, p.Stages, v)), v, p.Engine)
+					why := "it has none of the stages selected"
+					if len(skips) > 0 {
+						why = skips[0].Reason
+					}
+					return nil, fmt.Errorf("fuzz of %s under %s on the %s engine: no stage runs there: %s", c.Name(), v, p.Engine, why)
+				}
+			}
+		}
 		plans = append(plans, p)
 	}
 	if len(plans) == 0 {

@@ -466,14 +466,19 @@ func (calculus) RunsUnder(s interderive.Stage, variant string) bool {
 	return ok
 }
 
-// RefusesOn says why the engine named engine runs no stage s of a rule file
-// variant (workbench.EngineRefuser): the compiled engine has no compile stage. The
-// hand-written semantics run on their own stages, whatever the engine.
+// RefusesOn says why the engine named engine does not run the stage s of a rule
+// file variant (workbench.EngineRefuser): the compiled engine has no compile stage,
+// and does not run a file the generator does not write. The hand-written semantics
+// run on their own stages, whatever the engine.
 func (c calculus) RefusesOn(s interderive.Stage, variant, engine string) error {
-	if !IsRuleFile(variant) {
+	if !IsRuleFile(variant) || engine != interderive.EngineCompiled {
 		return nil
 	}
-	return sem.RefusalOn(s, engine, c.files.engine())
+	rs, err := c.files.load(variant)
+	if err != nil {
+		return nil // the run says what is wrong with the file
+	}
+	return sem.RefusalOn(s, rs.Lang, variant, engine, c.files.engine())
 }
 
 // Prepare reads and checks a rule file variant once, before its runs.
