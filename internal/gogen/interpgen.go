@@ -178,22 +178,9 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 // and the rules after it share; and once the frame is passed over or its hole
 // filled, the hole is known to hold a value.
 func (g *gen) frameCalled(e *emitter, f *sem.Frame, first bool) {
-	reaches := g.reachesHole(f)
-	shared := ""
-	if reaches {
-		x := g.holeExpr(f)
-		if shared = g.shared[x]; shared == "" {
-			shared = fmt.Sprintf("kid%d", f.Path[0])
-			if x == fmt.Sprintf("n.kidFree(%d)", f.Path[0]) {
-				g.kidFreeOut(e, shared, "n", f.Path[0], first)
-			} else {
-				e.p("%s := %s", shared, x)
-			}
-			g.shared[x] = shared
-		}
-	}
+	shared := g.shareHole(e, f, first)
 	g.enterCalled(e, f, shared)
-	if reaches {
+	if shared != "" {
 		g.known.values[f.Path[0]] = f.Hole.Index
 	}
 }
@@ -206,10 +193,7 @@ func (g *gen) frameCalled(e *emitter, f *sem.Frame, first bool) {
 func (g *gen) enterCalled(e *emitter, f *sem.Frame, shared string) {
 	F := g.frame[f]
 	H := g.kind[f.Hole.Index]
-	entry := []string{
-		"hole := " + g.take(g.holeExpr(f)),
-		fmt.Sprintf("if a := valueByRoot%s[hole.t.Tag-tagClo]; a != rootYes {", H),
-		fmt.Sprintf("if h := nodeOf(hole); a == rootNo || !r.isValue%s(&h) {", H),
+	entry := append(g.holeTest(f),
 		"if base < 0 {",
 		"base = len(s.k)",
 		fmt.Sprintf("s.k = append(s.k, machineFrame{frame: %d, term: n.t, env: n.env, mark: r.stack.top})", F),
@@ -227,7 +211,7 @@ func (g *gen) enterCalled(e *emitter, f *sem.Frame, shared string) {
 		"}",
 		"top := &s.k[base]",
 		released,
-	}
+	)
 	if len(f.Path) == 1 {
 		entry = append(entry, fmt.Sprintf("top.kids[%d], top.filled = s.term, true", f.Path[0]))
 	} else {

@@ -355,22 +355,43 @@ func (g *gen) valueContinues(e *emitter, K string) {
 // hole's child is taken before it, into a variable that the tests and the rules after
 // it share; and once the frame is passed over, its hole is known to hold a value.
 func (g *gen) frameTried(e *emitter, f *sem.Frame, how string) {
-	reaches := g.reachesHole(f)
-	if reaches {
-		if x := g.holeExpr(f); g.shared[x] == "" {
-			v := fmt.Sprintf("kid%d", f.Path[0])
-			if x == fmt.Sprintf("n.kidFree(%d)", f.Path[0]) {
-				// written out (eval's node is fresh: no hole filled)
-				g.kidFreeOut(e, v, "n", f.Path[0], how == "push")
-			} else {
-				e.p("%s := %s", v, x)
-			}
-			g.shared[x] = v
-		}
-	}
+	reaches := g.shareHole(e, f, how == "push") != ""
 	g.enterFrame(e, f, how)
 	if reaches {
 		g.known.values[f.Path[0]] = f.Hole.Index
+	}
+}
+
+// shareHole emits, where the test of the frame f reaches its hole whatever the node
+// (reachesHole), the hole's child taken into a variable the tests and rules after it
+// share (kidFreeOut: fresh says no hole of the node is filled yet), and returns the
+// variable; "" where the test may not reach the hole.
+func (g *gen) shareHole(e *emitter, f *sem.Frame, fresh bool) string {
+	if !g.reachesHole(f) {
+		return ""
+	}
+	x := g.holeExpr(f)
+	if v := g.shared[x]; v != "" {
+		return v
+	}
+	v := fmt.Sprintf("kid%d", f.Path[0])
+	if x == fmt.Sprintf("n.kidFree(%d)", f.Path[0]) {
+		g.kidFreeOut(e, v, "n", f.Path[0], fresh)
+	} else {
+		e.p("%s := %s", v, x)
+	}
+	g.shared[x] = v
+	return v
+}
+
+// holeTest is the start of a frame's entry: the hole taken, and the test that it
+// holds a non-value of the hole's kind (two blocks left open).
+func (g *gen) holeTest(f *sem.Frame) []string {
+	H := g.kind[f.Hole.Index]
+	return []string{
+		"hole := " + g.take(g.holeExpr(f)),
+		fmt.Sprintf("if a := valueByRoot%s[hole.t.Tag-tagClo]; a != rootYes {", H),
+		fmt.Sprintf("if h := nodeOf(hole); a == rootNo || !r.isValue%s(&h) {", H),
 	}
 }
 
@@ -379,11 +400,7 @@ func (g *gen) frameTried(e *emitter, f *sem.Frame, how string) {
 func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
 	F := g.frame[f]
 	H := g.kind[f.Hole.Index]
-	entry := []string{
-		"hole := " + g.take(g.holeExpr(f)),
-		fmt.Sprintf("if a := valueByRoot%s[hole.t.Tag-tagClo]; a != rootYes {", H),
-		fmt.Sprintf("if h := nodeOf(hole); a == rootNo || !r.isValue%s(&h) {", H),
-	}
+	entry := g.holeTest(f)
 	switch {
 	case how == "push" && g.form == formCPS2:
 		entry = append(entry, fmt.Sprintf("s.push(%d, n.t, n.env)", F))
