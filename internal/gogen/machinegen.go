@@ -31,8 +31,8 @@ func (g *gen) machineCases() string { return g.loop(formMachine) }
 
 // loop emits the fused transitions of the machine or of the CPS evaluator (f): one
 // loop, a transition an iteration, eval and continue its cases, which differ only
-// where the form says (formCode); the interpreter's calls make a loop of their own
-// (interpCases).
+// where the form says (formCode); the interpreter has a function by kind and root
+// instead, written by the same code (interpCases).
 func (g *gen) loop(f form) string {
 	g.form = f
 	defer func() { g.form = formMachine }()
@@ -177,7 +177,7 @@ type form uint8
 const (
 	formMachine form = iota // the stack K a slice of frames, s.k
 	formCPS2                // K refunctionalized: each frame a continuation κ, s.kappa (cps2gen.go)
-	formInterp              // K's control the Go stack: a hole evaluated by a call (interpgen.go)
+	formInterp              // K's control the Go stack: a hole evaluated by a call, in a function by kind and root (interpgen.go)
 )
 
 // formCode is what the fused transitions write where the three forms differ: the
@@ -195,8 +195,7 @@ type formCode struct {
 	// having restored the κ and γ around it.
 	pop string
 	// entered evaluates the hole of the frame just entered (s.term, of kind s.kind):
-	// eval in the next iteration, or the interpreter's call (transition's interpHole,
-	// which its call of interp makes).
+	// eval in the next iteration (the interpreter's call is enterCalled's).
 	entered string
 	// empty tests that the stack around the term is empty (κ0, for the CPS
 	// evaluator), where a non-value answer halts.
@@ -230,11 +229,9 @@ var forms = [...]formCode{
 		context:  "s.context()",
 		fail:     "return false, ",
 	},
-	formInterp: {
+	formInterp: { // its entries and pops are enterCalled's and interpRoot's
 		returned: "return interpValue, nil",
 		popped:   "return interpValue, nil",
-		pop:      "s.k = s.k[:len(s.k)-1]",
-		entered:  "return interpHole, nil",
 		empty:    "len(s.k) == 0",
 		context:  "&s.k",
 		fail:     "return interpValue, ",
@@ -406,8 +403,6 @@ func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
 		entry = append(entry, fmt.Sprintf("s.push(%d, n.t, n.env)", F))
 	case how == "push":
 		entry = append(entry, fmt.Sprintf("s.k = append(s.k, machineFrame{frame: %d, term: n.t, env: n.env, mark: r.stack.top})", F))
-	case g.form == formInterp:
-		entry = append(entry, fmt.Sprintf("top.frame = %d", F))
 	case g.form == formCPS2:
 		entry = append(entry, fmt.Sprintf("top.frame = %d", F), "s.enter(kont)", "s.mode = machineEval")
 	default:
