@@ -190,7 +190,7 @@ func (g *gen) dispatch(e *emitter, pats []*sem.Pattern, try func(i int)) {
 		for _, r := range roots {
 			e.p("case %s:", r)
 			for i, p := range pats {
-				if rt := g.rootTag(p); rt == r || rt == "" {
+				if rt := g.rootTag(p); rt == r || rt == "" && !g.excludes(p, r) {
 					try(i)
 				}
 			}
@@ -203,6 +203,25 @@ func (g *gen) dispatch(e *emitter, pats []*sem.Pattern, try func(i int)) {
 	if len(roots) > 0 {
 		e.p("}")
 	}
+}
+
+// excludes reports whether no term with the root tag matches p, a pattern of no
+// root of its own: a value of a kind or a term of a class that the root alone says
+// is not one (sem.RootAnswer), so that a root's case of a disjunction skips it.
+func (g *gen) excludes(p *sem.Pattern, tag string) bool {
+	if p.Kind != sem.PatMeta {
+		return false
+	}
+	var no []string
+	switch p.Sort.Kind {
+	case sem.MetaValue:
+		_, no = g.rootAnswers(p.Sort.ValuesOf, nil)
+	case sem.MetaClass:
+		_, no = g.rootAnswers(nil, p.Sort.Class)
+	default:
+		return false
+	}
+	return slices.Contains(no, tag)
 }
 
 // rootTag is the tag every term p matches has at its root (a constructor's, or the

@@ -156,7 +156,13 @@ func memoized(e *emitter, name string, bit int, yes, no []string) {
 		e.p("")
 		return
 	}
-	e.p("memo := r.memoizable(n)")
+	// memo: whether what the test learns of n may be kept on its term, a node with
+	// nothing replaced whose meaning its term alone fixes (closed). A node a
+	// right-hand side built has its free variables computed here (closedTerm), from
+	// its children's, which are known by then: else a value test of a term built a
+	// level a step (a tower of boxes) would walk the whole term each step. Known
+	// closedness is read in place (a call less a test).
+	e.p("memo := n.kids == nil && n.env == nil && (!r.envs || n.t.fvDone && len(n.t.fv) == 0 || !n.t.fvDone && closedTerm(n.t))")
 	e.p("t := n.t")
 	e.p("if memo && t.memo&(1<<%d) != 0 { return t.memo&(2<<%d) != 0 }", bit, bit)
 	test()
