@@ -84,6 +84,15 @@ func (g *gen) kindConsts(e *emitter) {
 	e.p("// interpreter's γ): the file has a context rule or an answer.")
 	e.p("const seesContext = %v", g.l.SeesContext())
 	e.p("")
+	e.p("// contextRules says, by kind, whether a rule of the kind looks at its context (a")
+	e.p("// context rule): the others are contracted without one (the interpreter's step).")
+	e.p("var contextRules = [...]bool{")
+	for _, k := range g.l.Kinds {
+		sees := slices.ContainsFunc(k.Rules, func(r *sem.Rule) bool { return r.Context })
+		e.p("%v, // %s", sees, k.Name)
+	}
+	e.p("}")
+	e.p("")
 	e.p("// kindNames names the kinds.")
 	e.p("var kindNames = [...]string{")
 	for _, k := range g.l.Kinds {
