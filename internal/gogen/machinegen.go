@@ -446,7 +446,7 @@ func (g *gen) contCases(e *emitter, k *sem.Kind) {
 		e.p("%s", g.code().pop)
 		switch {
 		case tag != "" && slices.Contains(yes, tag):
-			e.p("s.term = n.val()")
+			e.p("s.term = r.value(n)")
 			e.p("%s", g.code().popped)
 			continue
 		case tag != "" && slices.Contains(no, tag):
@@ -519,7 +519,7 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 // below.
 func (g *gen) valueReturns(e *emitter, K string) {
 	e.p("if r.isValue%s(n) {", K)
-	e.p("s.term = n.val()")
+	e.p("s.term = r.value(n)")
 	e.p("%s", g.code().popped)
 	e.p("}")
 }
