@@ -172,7 +172,7 @@ func (g *gen) termsFile() (string, error) {
 			}
 			e.p("slot := r.sharedSlot(p, c, %s)", strings.Join(keys, " ^ "))
 			e.p("if t := *slot; %s { return t }", strings.Join(same, " && "))
-			build("true", "*slot = t")
+			build("true", "r.keepShared(slot, t)")
 			e.p("}")
 			e.p("")
 			e.p("// reuse%d is mk%d, or u where u is that node already (a raw node equal to its redex).", n, n)
