@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -473,6 +474,7 @@ func (g *gen) contractRoot(e *emitter, k *sem.Kind, tag string) {
 		if g.known == nil {
 			g.known = &known{tag: tag}
 		}
+		g.shareRuleKids(e, k, tag)
 		for _, rule := range k.Rules {
 			if t := g.rootTag(rule.LHS); t == tag || t == "" {
 				if !g.inlineRule(e, rule) {
@@ -482,6 +484,40 @@ func (g *gen) contractRoot(e *emitter, k *sem.Kind, tag string) {
 		}
 	}
 	g.contractAll(e, K)
+}
+
+// shareRuleKids emits, for each child of a node with the root tag that two rules of
+// kind k or more test (a child in the scope of no binder), the child taken once into
+// a variable the rules share (kidFreeOut), where no frame's test has taken it
+// already: each rule would take it again.
+func (g *gen) shareRuleKids(e *emitter, k *sem.Kind, tag string) {
+	var tests []int // by child, how many rules of the root test it
+	for _, r := range k.Rules {
+		p := r.LHS
+		if p.Kind != sem.PatCon || g.con[p.Con.Index] != tag {
+			continue
+		}
+		if tests == nil {
+			tests = make([]int, len(p.Args))
+		}
+		for i, a := range p.Args {
+			if p.Con.Args[i].Kind == sem.ArgTerm && len(p.Con.BindersOf(i)) == 0 && !untested(a) {
+				tests[i]++
+			}
+		}
+	}
+	for i, n := range tests {
+		x := fmt.Sprintf("n.kidFree(%d)", i)
+		if n < 2 || g.shared[x] != "" {
+			continue
+		}
+		v := fmt.Sprintf("kid%d", i)
+		if slices.Contains(slices.Collect(maps.Values(g.shared)), v) {
+			continue // the name holds another child's expression (n.kid(i))
+		}
+		g.kidFreeOut(e, v, "n", i, false)
+		g.shared[x] = v
+	}
 }
 
 // inlineRule emits the contraction of n by the rule r in place (ruleBody, its
