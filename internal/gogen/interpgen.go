@@ -64,13 +64,7 @@ func (m *rulesInterpreter) interp(s *machineState) error {
 		cases, _ := g.rootCases(k)
 		if len(cases) > 0 {
 			e.p("switch nv.t.Tag {")
-			var values []string
-			for _, c := range cases {
-				if c.value == sem.Yes {
-					values = append(values, c.tag)
-				}
-			}
-			if len(values) > 0 {
+			if values := valueTags(cases); len(values) > 0 {
 				e.p("case %s:", join(values))
 				e.p("m.depth--")
 				e.p("return nil")

@@ -298,6 +298,17 @@ func (g *gen) rootCases(k *sem.Kind) (cases []rootCase, any []int) {
 	return cases, any
 }
 
+// valueTags are the tags of the cases whose root alone makes a node a value.
+func valueTags(cases []rootCase) []string {
+	var values []string
+	for _, c := range cases {
+		if c.value == sem.Yes {
+			values = append(values, c.tag)
+		}
+	}
+	return values
+}
+
 // evalCases emits eval(t, k, K) for t's node n of kind k, by n's root: a value
 // continues, a frame whose hole holds a non-value is entered, and anything else is
 // contracted.
@@ -306,13 +317,7 @@ func (g *gen) evalCases(e *emitter, k *sem.Kind) {
 	cases, any := g.rootCases(k)
 	if len(cases) > 0 {
 		e.p("switch n.t.Tag {")
-		var values []string
-		for _, c := range cases {
-			if c.value == sem.Yes {
-				values = append(values, c.tag)
-			}
-		}
-		if len(values) > 0 {
+		if values := valueTags(cases); len(values) > 0 {
 			e.p("case %s:", join(values))
 			e.p("%s", g.code().returned)
 		}
