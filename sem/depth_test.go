@@ -2,6 +2,8 @@ package sem_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"testing"
 	"time"
@@ -123,30 +125,17 @@ func TestCallDepth(t *testing.T) {
 	}
 }
 
-// fanSem's function calls itself twice a call, 2^n calls never deeper than n, within
-// one contraction.
-const fanSem = `(language fan)
-(sort t (integer n) (con go t) (con pair t t))
-(kind E v)
-(value E n)
-(value E (pair v_1 v_2))
-(frame E (go (hole)))
-(frame E (pair (hole) t))
-(frame E (pair v (hole)))
-(function fan (t) t
-  ((fan 0) 0)
-  ((fan n) (pair (fan (prim sub n 1)) (fan (prim sub n 1))) (where (prim ne n 0))))
-(rule go E (go n) (fan n))
-(stuck E (go v) "not a count")
-`
-
 // TestFunctionBudgets: a function's evaluation takes no contraction, yet the run's
 // time and memory budgets hold inside it, on every derived stage (each run's engine
-// watches its budgets: sem.NewRun): (fan 100) makes 2^100 calls in one contraction, and stops at the timeout
+// watches its budgets: sem.NewRun): (go 100) of testdata/fan.sem makes 2^100 calls in one contraction, and stops at the timeout
 // (it ran for ever, its term past any memory budget), or at a memory budget of 1
 // byte.
 func TestFunctionBudgets(t *testing.T) {
-	l, err := sem.Load([]byte(fanSem))
+	src, err := os.ReadFile(filepath.Join("testdata", "fan.sem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sem.Load(src)
 	if err != nil {
 		t.Fatal(err)
 	}

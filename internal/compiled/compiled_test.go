@@ -2,6 +2,7 @@ package compiled_test
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -308,34 +309,22 @@ func TestFunctionFailures(t *testing.T) {
 	}
 }
 
-// growSem's function builds a tree of 2^n leaves, each call a node of its own,
-// within one contraction: no contraction counts it, so only the run's time and memory
-// budgets, which the generated code watches in its functions' calls too, stop it.
-const growSem = `(language grow)
-(sort t (integer n) (con grow t) (con node t t))
-(kind E v)
-(value E n)
-(value E (node v_1 v_2))
-(frame E (grow (hole)))
-(frame E (node (hole) t))
-(frame E (node v (hole)))
-(stuck E (grow v) "not a count")
-(function tree (t) t
-  ((tree 0) 0)
-  ((tree n) (node (tree (prim sub n 1)) (tree (prim sub n 1))) (where (prim ne n 0))))
-(rule grow E (grow n) (tree n))
-`
-
-// TestFunctionBudgets: (grow 100) on each compiled stage stops at its timeout (50
-// ms), and at a memory budget of 1 byte, with the workbench's errors.
+// TestFunctionBudgets: (go 100) of sem/testdata/fan.sem, whose function builds a tree
+// of 2^100 leaves within one contraction, on each compiled stage stops at its
+// timeout (50 ms), and at a memory budget of 1 byte, with the workbench's errors: the
+// generated code watches the budgets in its functions' calls too.
 func TestFunctionBudgets(t *testing.T) {
 	needEngine(t)
-	l := rulescases.LoadSource(t, "grow.sem", growSem)
-	s, err := compiled.Load(l, "grow.sem", "")
+	src, err := os.ReadFile(filepath.Join("..", "..", "sem", "testdata", "fan.sem"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := rulescases.Read(t, l, "(grow 100)")
+	l := rulescases.LoadSource(t, "fan.sem", string(src))
+	s, err := compiled.Load(l, "fan.sem", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := rulescases.Read(t, l, "(go 100)")
 	for _, st := range stages {
 		for _, tc := range []struct {
 			opts interderive.Options
