@@ -112,14 +112,14 @@ func TestPlanFuzzEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, s := range plans[0].lockstepStages("one") {
+	for _, s := range plans[0].lockstep["one"] {
 		names = append(names, s.Name())
 	}
 	if want := []string{"ref", "ref", "quiet"}; !slices.Equal(names, want) {
 		t.Errorf("lockstep's stages on the engine under one: %v, want %v", names, want)
 	}
 	plans, _ = w.PlanFuzz(FuzzOptions{Size: 5, Engine: interderive.EngineTables})
-	if got := plans[0].lockstepStages("one"); len(got) != 4 {
+	if got := plans[0].lockstep["one"]; len(got) != 4 {
 		t.Errorf("lockstep's stages on the tables: %v, want the four", got)
 	}
 }

@@ -98,6 +98,9 @@ type FuzzPlan struct {
 	Output  int
 	// Engine is FuzzOptions' ("" for the tables).
 	Engine string
+	// lockstep are the stages lockstep runs under each variant (lockstepStages),
+	// found once.
+	lockstep map[string][]interderive.Stage
 	// Skip, when not empty, says why the calculus is not fuzzed: a Family whose
 	// definition flag is not given, when fuzz was not asked for it by name.
 	Skip string
@@ -209,19 +212,19 @@ func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
 				p.Stages = append(p.Stages, s)
 			}
 		}
-		if slices.Contains(p.Props, Lockstep) && p.Engine != "" {
-			for _, v := range p.Variants {
-				if stages := p.lockstepStages(v); len(stages) < 2 {
-					// Nothing on the engine to check against the reference: say why,
-					// never a lockstep of the reference alone.
-					_, skips := onEngine(c, Running(c, RunningUnder(c, p.Stages, v)), v, p.Engine)
-					why := "it has none of the stages selected"
-					if len(skips) > 0 {
-						why = skips[0].Reason
-					}
-					return nil, fmt.Errorf("fuzz of %s under %s on the %s engine: no stage runs there: %s", c.Name(), v, p.Engine, why)
+		p.lockstep = map[string][]interderive.Stage{}
+		for _, v := range p.Variants {
+			stages, skips := p.lockstepStages(v)
+			if slices.Contains(p.Props, Lockstep) && p.Engine != "" && len(stages) < 2 {
+				// Nothing on the engine to check against the reference: say why,
+				// never a lockstep of the reference alone.
+				why := "it has none of the stages selected"
+				if len(skips) > 0 {
+					why = skips[0].Reason
 				}
+				return nil, fmt.Errorf("fuzz of %s under %s on the %s engine: no stage runs there: %s", c.Name(), v, p.Engine, why)
 			}
+			p.lockstep[v] = stages
 		}
 		plans = append(plans, p)
 	}
@@ -307,9 +310,7 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 	}
 	found.drawn(variant + "\n" + prog.Lang() + ": " + src)
 	for i, mode := range c.Modes(variant) {
-		// A stage that refuses the calculus's programs (Refuser), or that the engine
-		// does not run (EngineRefuser), is not in the lockstep.
-		ref, d := w.LockstepOn(c, prog, p.lockstepStages(variant), variant, p.bounded(mode), p.Fuel, p.Engine)
+		ref, d := w.LockstepOn(c, prog, p.lockstep[variant], variant, p.bounded(mode), p.Fuel, p.Engine)
 		if i == 0 {
 			found.reached(ref.Err)
 		}
@@ -341,22 +342,22 @@ func (w *Workbench) fuzzLockstep(t *rapid.T, found *Found, p FuzzPlan, variant s
 	found.checked(Lockstep)
 }
 
-// bounded is mode with the plan's time, memory and output budgets added to its
-// options.
 // lockstepStages are the stages lockstep runs under variant, the reference first:
-// those of the plan that run the calculus's programs; on an engine, the reference
-// (run on the tables) and then each of them that the engine runs, the reference
-// stage included (LockstepOn runs them on the engine).
-func (p FuzzPlan) lockstepStages(variant string) []interderive.Stage {
+// those of the plan that run the calculus's programs (a stage that refuses them,
+// Refuser, is not in the lockstep); on an engine, the reference (run on the tables)
+// and then each of them that the engine runs, the reference stage included
+// (LockstepOn runs them on the engine), with the skips of the others.
+func (p FuzzPlan) lockstepStages(variant string) ([]interderive.Stage, []Skip) {
 	stages := Running(p.Calculus, RunningUnder(p.Calculus, p.Stages, variant))
 	if p.Engine == "" || len(stages) == 0 {
-		return stages
+		return stages, nil
 	}
-	on, _ := onEngine(p.Calculus, stages, variant, p.Engine)
-	return append([]interderive.Stage{stages[0]}, on...)
+	on, skips := onEngine(p.Calculus, stages, variant, p.Engine)
+	return append([]interderive.Stage{stages[0]}, on...), skips
 }
 
-// bounded is mode with the plan's time, memory and output budgets.
+// bounded is mode with the plan's time, memory and output budgets added to its
+// options.
 func (p FuzzPlan) bounded(mode Mode) Mode {
 	if p.Timeout <= 0 && p.Memory <= 0 && p.Output <= 0 {
 		return mode
