@@ -3,6 +3,8 @@ package interderive
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -55,6 +57,15 @@ const (
 
 // Engines are the engines' names, the default first.
 var Engines = []string{EngineTables, EngineCompiled}
+
+// CheckEngine refuses an engine's name that is not one of Engines ("" is the
+// default, the tables).
+func CheckEngine(name string) error {
+	if name != "" && !slices.Contains(Engines, name) {
+		return fmt.Errorf("unknown engine %q: --engine takes %s", name, strings.Join(Engines, ", "))
+	}
+	return nil
+}
 
 // Merging says whether a run of the cast calculus merges adjacent pending coercions in
 // its evaluation context: <c> <d> E becomes <d;c> E (a MergeCst contraction), and a

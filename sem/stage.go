@@ -2,8 +2,6 @@ package sem
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/interderive/interderive"
 )
@@ -126,5 +124,5 @@ func StageOn(s interderive.Stage, l *Language, file, engine string, compiled Com
 		st, err := compiled.StageOf(s, l, file)
 		return st, true, err
 	}
-	return nil, true, fmt.Errorf("unknown engine %q: one of %s", engine, strings.Join(interderive.Engines, ", "))
+	return nil, true, interderive.CheckEngine(engine)
 }

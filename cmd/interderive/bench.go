@@ -144,7 +144,7 @@ go tool pprof.
 					defer stop()
 				}
 				mb := modelBench{model: model, rules: modelRules, term: modelTerm, peer: peer, timeout: peerTimeout}
-				if err := checkEngine(engine); err != nil {
+				if err := interderive.CheckEngine(engine); err != nil {
 					return err
 				}
 				return a.benchModel(stdout, stderr, dir, mb, budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout, Engine: engine}))
@@ -157,7 +157,7 @@ go tool pprof.
 			}
 			// Every run of the suite holds the budgets, as run's do: a program (a
 			// rule file's, say) that loops or explodes is a row's error, not a hang.
-			if err := checkEngine(engine); err != nil {
+			if err := interderive.CheckEngine(engine); err != nil {
 				return err
 			}
 			opts := budgets.apply(interderive.Options{Fuel: fuel, Timeout: timeout, Engine: engine})

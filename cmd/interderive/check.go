@@ -98,7 +98,7 @@ the exit status is then 2, as for a file that could not be checked.
 					return err
 				}
 			}
-			if err := checkEngine(engine); err != nil {
+			if err := interderive.CheckEngine(engine); err != nil {
 				return err
 			}
 			opts.Fuel, opts.Timeout, opts.Definitions, opts.Engine = fuel, timeout, values(defs), engine

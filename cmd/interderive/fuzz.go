@@ -91,9 +91,6 @@ not known), so that it reproduces the failure with run or trace rather than chec
 			if fuel < 0 || timeout < 0 {
 				return fmt.Errorf("--fuel and --timeout must not be negative")
 			}
-			if err := checkEngine(engine); err != nil {
-				return err
-			}
 			o.Size, o.Definitions, o.Engine = size, values(defs), engine
 			limits := budgets.apply(interderive.Options{})
 			o.Fuel, o.Timeout, o.Memory, o.Output = fuel, timeout, limits.Memory, limits.Output

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/interderive/interderive"
@@ -49,14 +48,6 @@ func registerEngine(cmd *cobra.Command, engine *string) {
 		joinNames(interderive.Engines), interderive.EngineTables, interderive.EngineCompiled))
 }
 
-// checkEngine refuses an engine that is not one of interderive.Engines.
-func checkEngine(engine string) error {
-	if !slices.Contains(interderive.Engines, engine) {
-		return fmt.Errorf("unknown engine %q: --engine takes %s", engine, joinNames(interderive.Engines))
-	}
-	return nil
-}
-
 // options are the run options the flags give (the mode apart: it depends on the
 // calculus).
 func (f *runFlags) options() interderive.Options {
@@ -77,7 +68,7 @@ type loaded struct {
 // workbench.MaxSource bytes and after --timeout.
 func (a *app) load(f *runFlags, path string) (loaded, error) {
 	var l loaded
-	if err := checkEngine(f.engine); err != nil {
+	if err := interderive.CheckEngine(f.engine); err != nil {
 		return l, err
 	}
 	for _, flag := range append(a.nameFlags(), "lang") {

@@ -122,8 +122,8 @@ func (w *Workbench) PlanFuzz(o FuzzOptions) ([]FuzzPlan, error) {
 	if o.Engine == interderive.EngineTables {
 		o.Engine = ""
 	}
-	if o.Engine != "" && !slices.Contains(interderive.Engines, o.Engine) {
-		return nil, fmt.Errorf("unknown engine %q: --engine takes %s", o.Engine, strings.Join(interderive.Engines, ", "))
+	if err := interderive.CheckEngine(o.Engine); err != nil {
+		return nil, err
 	}
 	props := w.Properties()
 	for _, name := range o.Props {
