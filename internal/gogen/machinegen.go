@@ -2,7 +2,6 @@ package gogen
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -516,10 +515,9 @@ func (g *gen) shareRuleKids(e *emitter, k *sem.Kind, tag string) {
 		if n < 2 || g.shared[x] != "" {
 			continue
 		}
+		// kidI holds no other expression: a child in the scope of no binder is taken by
+		// kidFree alone (holeExpr)
 		v := fmt.Sprintf("kid%d", i)
-		if slices.Contains(slices.Collect(maps.Values(g.shared)), v) {
-			continue // the name holds another child's expression (n.kid(i))
-		}
 		g.kidFreeOut(e, v, "n", i, false)
 		g.shared[x] = v
 	}

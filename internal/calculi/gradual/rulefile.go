@@ -141,11 +141,7 @@ func (c *ruleFiles) load(path string) (*RuleSemantics, error) {
 // stage is the stage s derived from the rule file rs (read from path), as engine
 // runs it (interderive.Options.Engine).
 func (c *ruleFiles) stage(s interderive.Stage, rs *RuleSemantics, path, engine string) (sem.Stage, error) {
-	var compiled sem.Compiled
-	if c != nil {
-		compiled = c.compiled
-	}
-	st, _, err := sem.StageOn(s, rs.Lang, path, engine, compiled)
+	st, _, err := sem.StageOn(s, rs.Lang, path, engine, c.engine())
 	return st, err
 }
 
