@@ -2,20 +2,12 @@ package main
 
 import (
 	"bytes"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// needCgo skips a test of the compiled engine where Go's plugins cannot be built.
-func needCgo(t *testing.T) {
-	t.Helper()
-	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
-	if err != nil || strings.TrimSpace(string(out)) != "1" {
-		t.Skip("the compiled engine needs cgo (go env CGO_ENABLED is not 1): not tested here")
-	}
-}
+	"github.com/interderive/interderive/internal/testenv"
+)
 
 // command runs the command on args; it returns the exit status, standard output
 // and standard error.
@@ -32,7 +24,7 @@ func command(args ...string) (int, string, string) {
 // error; a trace, which shows a run's states, is refused by the compiled engine with
 // the engine that shows them.
 func TestEngineFlag(t *testing.T) {
-	needCgo(t)
+	testenv.NeedCompiledEngine(t)
 	fact := filepath.Join("..", "..", "testdata", "rules", "cbv", "fact.term")
 	if code, out, errOut := command("run", "--engine", "compiled", "--stage", "machine", fact); code != 0 || strings.TrimSpace(out) != "6" {
 		t.Errorf("run --engine compiled: exit %d, %q %q; want 6", code, out, errOut)
@@ -58,7 +50,7 @@ func TestEngineFlag(t *testing.T) {
 // stage, which the compiled engine has not, is skipped, the skip counted and its
 // reason said, never a failure.
 func TestCheckEngine(t *testing.T) {
-	needCgo(t)
+	testenv.NeedCompiledEngine(t)
 	dir := filepath.Join("..", "..", "testdata", "rules", "cbv")
 	code, out, errOut := command("check", "--engine", "compiled", "--stage", "machine,interp", dir)
 	if code != 0 || !strings.Contains(out, " 0 failed") {
@@ -76,7 +68,7 @@ func TestCheckEngine(t *testing.T) {
 // ed.sem: -2); run with no --stage runs the last stage the engine has (interp), and
 // a --stage the engine has not is a usage error (exit 2) that names --engine tables.
 func TestEngineStages(t *testing.T) {
-	needCgo(t)
+	testenv.NeedCompiledEngine(t)
 	arith := filepath.Join("..", "..", "testdata", "gradual", "arith.gtlc")
 	ed := filepath.Join("..", "..", "gradual", "rules", "ed.sem")
 	code, out, errOut := command("compare", "--engine", "compiled", "--semantics", ed, arith)
@@ -97,7 +89,7 @@ func TestEngineStages(t *testing.T) {
 // TestFuzzEngine: fuzz --engine compiled checks cbv.sem's compiled stages against its
 // tables on random programs, and says so; an unknown engine is a usage error.
 func TestFuzzEngine(t *testing.T) {
-	needCgo(t)
+	testenv.NeedCompiledEngine(t)
 	cbv := filepath.Join("..", "..", "testdata", "rules", "cbv.sem")
 	code, out, errOut := command("fuzz", "--calculus", "rules", "--rules", cbv, "--props", "lockstep", "--engine", "compiled", "--count", "40", "--seed", "3", "--jobs", "1")
 	if code != 0 || !strings.Contains(out, "rules: 40 programs") || !strings.Contains(out, "lockstep 40 programs on the compiled engine against the tables' reference") {
@@ -114,7 +106,7 @@ func TestFuzzEngine(t *testing.T) {
 // (exit 2) that give the generator's reason, check runs nothing, which is an error
 // too.
 func TestEngineRefusedFile(t *testing.T) {
-	needCgo(t)
+	testenv.NeedCompiledEngine(t)
 	head := filepath.Join("..", "..", "testdata", "rules", "head")
 	why := "values are its normal forms"
 	code, _, errOut := command("compare", "--engine", "compiled", filepath.Join(head, "under-lambda.term"))

@@ -2,12 +2,11 @@ package compiled
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -51,9 +50,7 @@ func TestBuilding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a plugin (a few seconds); go test without -short runs it")
 	}
-	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
-		t.Skip("the compiled engine needs cgo (go env CGO_ENABLED is not 1): not tested here")
-	}
+	testenv.NeedCompiledEngine(t)
 	l, err := sem.Load([]byte(buildNote))
 	if err != nil {
 		t.Fatal(err)

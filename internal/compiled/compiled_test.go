@@ -3,7 +3,6 @@ package compiled_test
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/internal/compiled"
 	"github.com/interderive/interderive/internal/gogen"
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/internal/workbench"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/lambda"
@@ -46,22 +46,10 @@ var stages = []struct {
 	{interp.Stage{}, interp.Stage{}.Lambda()},
 }
 
-// needEngine skips a test where the compiled engine cannot be: Go's plugins need cgo.
-func needEngine(t *testing.T) {
-	t.Helper()
-	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
-	if err != nil {
-		t.Fatalf("go env: %v", err)
-	}
-	if strings.TrimSpace(string(out)) != "1" {
-		t.Skip("the compiled engine needs cgo (go env CGO_ENABLED is not 1): not tested here")
-	}
-}
-
 // load is the compiled stages of the repository's testdata/rules/NAME.
 func load(t *testing.T, name string) (*sem.Language, *compiled.Semantics) {
 	t.Helper()
-	needEngine(t)
+	testenv.NeedCompiledEngine(t)
 	l := rulescases.Load(t, name)
 	s, err := compiled.Load(l, name, "")
 	if err != nil {
@@ -115,7 +103,7 @@ func TestBudgets(t *testing.T) {
 // engine) and its calculus named name.
 func registered(t *testing.T, name string) (*workbench.Workbench, workbench.Calculus) {
 	t.Helper()
-	needEngine(t)
+	testenv.NeedCompiledEngine(t)
 	w, err := workbench.New(calculi.All(), calculi.Stages())
 	if err != nil {
 		t.Fatal(err)
@@ -289,7 +277,7 @@ func (observer) Report(int, string, any, string) {}
 // stage as on the tables: the same sem.FunctionError, positioned at the function's
 // declaration with its line and caret, naming the call and the rule that made it.
 func TestFunctionFailures(t *testing.T) {
-	needEngine(t)
+	testenv.NeedCompiledEngine(t)
 	l := rulescases.LoadSource(t, "coins.sem", rulescases.FailingCoinsSem)
 	s, err := compiled.Load(l, "coins.sem", "")
 	if err != nil {
@@ -314,7 +302,7 @@ func TestFunctionFailures(t *testing.T) {
 // timeout (50 ms), and at a memory budget of 1 byte, with the workbench's errors: the
 // generated code watches the budgets in its functions' calls too.
 func TestFunctionBudgets(t *testing.T) {
-	needEngine(t)
+	testenv.NeedCompiledEngine(t)
 	src, err := os.ReadFile(filepath.Join("..", "..", "sem", "testdata", "fan.sem"))
 	if err != nil {
 		t.Fatal(err)

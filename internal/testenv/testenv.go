@@ -4,8 +4,10 @@ package testenv
 import (
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -106,4 +108,17 @@ func Reached(seen map[string]int, keys []string) bool {
 // configuration and every configuration still runs.
 func InTurn(i, j, n int) bool {
 	return !testing.Short() || i%n == j
+}
+
+// NeedCompiledEngine skips t where the compiled engine (internal/compiled) cannot be:
+// Go's plugins need cgo.
+func NeedCompiledEngine(t testing.TB) {
+	t.Helper()
+	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	if strings.TrimSpace(string(out)) != "1" {
+		t.Skip("the compiled engine needs cgo (go env CGO_ENABLED is not 1): not tested here")
+	}
 }
