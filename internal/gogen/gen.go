@@ -40,6 +40,10 @@ type gen struct {
 	// evaluator's (cps2gen.go: the stack K a chain of continuations) or the
 	// interpreter's (interpgen.go: a hole evaluated by a call, a value returned).
 	form form
+	// returnsValue says that a rule of interp's case being written ends with its
+	// contractum known to be a value of the case's kind, caseKind (contractedValue).
+	returnsValue bool
+	caseKind     *sem.Kind
 }
 
 func newGen(l *sem.Language, file string) *gen {

@@ -30,6 +30,7 @@ const (
 	interpValue      interpAction = iota // the call's value is in s.term (or the case failed)
 	interpContracted                     // s.c holds a contraction, not made yet
 	interpAgain                          // an abort caught: s.term, of kind s.kind, replaces the term
+	interpContractedValue                // s.c holds a contraction whose contractum is a value of the kind
 )
 
 // interp is one call of the interpreter, bounded in depth: eval(s.term, s.kind) to
@@ -89,13 +90,19 @@ func (m *rulesInterpreter) interp(s *machineState) error {
 			m.depth--
 			return err
 		}
-		if action == interpContracted {
+		if action != interpAgain {
 			// The contraction s.c: eval of the contractum in place, in its kind; or, where
-			// it discards frames the calls around entered, an abort to the call that
-			// entered the outermost.
+			// it is a value of the kind, the call's value (eval of a value returns it);
+			// or, where it discards frames the calls around entered, an abort to the call
+			// that entered the outermost.
 `)
 	g.spent(e, "m.depth--\nreturn err")
-	e.b.WriteString(`if s.c.pop > 0 {
+	e.b.WriteString(`if action == interpContractedValue {
+				s.term = s.c.term
+				m.depth--
+				return nil
+			}
+			if s.c.pop > 0 {
 				m.depth--
 				return &interpAbort{c: s.c.term, kind: s.c.kind, event: s.c.event, depth: len(s.k) - s.c.pop}
 			}
@@ -159,11 +166,56 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 		}
 		e.p("}")
 	}
+	g.returnsValue, g.caseKind = false, k
 	g.contractRoot(e, k, tag)
 	e.p("}")
 	e.p("contracted:")
 	e.p("return interpContracted, nil")
+	if g.returnsValue {
+		e.p("contractedValue:")
+		e.p("return interpContractedValue, nil")
+	}
 	e.p("}")
+}
+
+// valueContractum emits, at the end of the rule r written in interp's case of a
+// root (its contractum x in out.term), the jump that returns the contractum as the
+// call's value where it is one of the case's kind, as eval of it would at once:
+// where the right-hand side's root says so (a constructor, an integer, an atom whose
+// root alone is a value of the kind), or where it is a metavariable of the kind's
+// values (not a variable, which eval looks up). The contraction is still counted, by
+// interp's loop. Nothing for a context rule (its contractum replaces frames the
+// calls around entered), nor for a rule of another kind. always says that the jump
+// is taken whatever the contractum.
+func (g *gen) valueContractum(e *emitter, r *sem.Rule, x string) (always bool) {
+	if g.form != formInterp || r.Context || r.Layer != nil || r.Kind != g.caseKind {
+		return false
+	}
+	switch p := r.RHS; {
+	case p.Kind == sem.PatMeta && p.Sort.Kind == sem.MetaValue && p.Sort.ValuesOf == r.Kind:
+		e.p("if %s.t.Tag != tagVar {", x)
+		e.p("goto contractedValue")
+		e.p("}")
+	case g.builtValue(p, r.Kind):
+		e.p("goto contractedValue")
+		always = true
+	default:
+		return false
+	}
+	g.returnsValue = true
+	return always
+}
+
+// builtValue reports whether what the right-hand side p builds is a value of the
+// kind k by its root alone: a constructor's node, an integer (a literal or δ's).
+func (g *gen) builtValue(p *sem.Pattern, k *sem.Kind) bool {
+	switch p.Kind {
+	case sem.PatCon:
+		return k.RootAnswer(sem.TermCon, p.Con) == sem.Yes
+	case sem.PatInt, sem.PatPrim:
+		return k.RootAnswer(sem.TermInt, nil) == sem.Yes
+	}
+	return false
 }
 
 // frameCalled emits the test of the frame f in interp's case of a root and its
@@ -190,7 +242,8 @@ func (g *gen) enterCalled(e *emitter, f *sem.Frame, shared string) {
 	entry := append(g.holeTest(f),
 		"if base < 0 {",
 		"base = len(s.k)",
-		fmt.Sprintf("s.k = append(s.k, machineFrame{frame: %d, term: n.t, env: n.env, mark: r.stack.top})", F),
+		"s.k = s.k.pushed()",
+		fmt.Sprintf("s.k[base].set(%d, n.t, n.env, r.stack.top)", F),
 		"} else {",
 		fmt.Sprintf("s.k[base].frame = %d", F),
 		"}",

@@ -407,7 +407,7 @@ func (g *gen) enterFrame(e *emitter, f *sem.Frame, how string) {
 	case how == "push" && g.form == formCPS2:
 		entry = append(entry, fmt.Sprintf("s.push(%d, n.t, n.env)", F))
 	case how == "push":
-		entry = append(entry, fmt.Sprintf("s.k = append(s.k, machineFrame{frame: %d, term: n.t, env: n.env, mark: r.stack.top})", F))
+		entry = append(entry, "s.k = s.k.pushed()", fmt.Sprintf("s.k[len(s.k)-1].set(%d, n.t, n.env, r.stack.top)", F))
 	case g.form == formCPS2:
 		entry = append(entry, fmt.Sprintf("top.frame = %d", F), "s.enter(kont)", "s.mode = machineEval")
 	default:

@@ -387,7 +387,9 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 	x := g.inst(e, r.RHS, "at", bd, 0)
 	e.p("out.term = %s", x)
 	if g.inlined {
-		e.p("goto contracted")
+		if !g.valueContractum(e, r, x) {
+			e.p("goto contracted")
+		}
 	} else {
 		e.p("return true, nil")
 	}
