@@ -577,7 +577,8 @@ func (g *gen) contractAll(e *emitter, K string) {
 // function as large as the fused transitions, and a call costs more than the test it
 // makes (a fresh node, whose holes none is filled, has no kids to look at): the
 // child filled, or the child under x's environment, a variable looked up in place
-// (the child the look-up is most often of), anything else by resolve.
+// (the child the look-up is most often of), a literal as it is, anything else by
+// resolve.
 func (g *gen) kidFreeOut(e *emitter, c, x string, i int, fresh bool) {
 	e.p("%s := Val{t: %s.t.Args[%d]}", c, x, i)
 	if !fresh {
@@ -592,7 +593,7 @@ func (g *gen) kidFreeOut(e *emitter, c, x string, i int, fresh bool) {
 	e.p("}")
 	e.p("} else if a := %s.t; a.Tag >= 0 && a.fvDone { // resolve's common case", c)
 	e.p("if %s.env != nil && len(a.fv) > 0 { %s.env = %s.env }", x, c, x)
-	e.p("} else if %s.env != nil || a.Tag == tagClo { %s = resolveAny(a, %s.env) }", x, c, x)
+	e.p("} else if a.Tag == tagClo || %s.env != nil && a.Tag >= 0 { %s = resolveAny(a, %s.env) }", x, c, x)
 }
 
 // released is the code that gives back the entries of the frame top, which its

@@ -365,6 +365,9 @@ func (g *gen) call(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 	return res
 }
 
+// isVarMeta reports whether p is a metavariable of the variables (x, f).
+func isVarMeta(p *sem.Pattern) bool { return p.Kind == sem.PatMeta && p.Sort.Kind == sem.MetaVar }
+
 // join is a list of Go expressions, comma-separated.
 func join(xs []string) string { return strings.Join(xs, ", ") }
 
@@ -377,9 +380,14 @@ func (g *gen) conditions(e *emitter, where []*sem.Cond, not string, bd body, inF
 		case sem.CondEq, sem.CondNe:
 			a, b := c.Args[0], c.Args[1]
 			var eq string
-			if a.Kind == sem.PatInt || b.Kind == sem.PatInt {
+			switch {
+			case a.Kind == sem.PatInt || b.Kind == sem.PatInt:
 				eq = fmt.Sprintf("intEq(%s, %s)", g.intArg(a), g.intArg(b))
-			} else {
+			case isVarMeta(a) && isVarMeta(b):
+				// Two variables (the match took each only where it is one): sameVal's first
+				// case, written out.
+				eq = fmt.Sprintf("(s%d.t.Name == s%d.t.Name)", a.Slot, b.Slot)
+			default:
 				eq = fmt.Sprintf("sameVal(s%d, s%d)", a.Slot, b.Slot)
 			}
 			if c.Kind == sem.CondEq {
