@@ -59,7 +59,7 @@ func metaCounts(ps ...*sem.Pattern) map[int]int {
 			continue
 		}
 		p.Walk(func(q *sem.Pattern) {
-			if q.Kind == sem.PatMeta {
+			if q.Kind == sem.PatMeta || q.Kind == sem.PatSame { // a delimiter's label uses its binding
 				n[q.Slot]++
 			}
 		})

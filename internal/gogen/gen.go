@@ -81,18 +81,6 @@ func newGen(l *sem.Language, file string) *gen {
 // check refuses what the generated code cannot run: a non-deterministic relation, a
 // hook written in Go, a prim or an atom type not of the default hooks.
 func check(l *sem.Language) error {
-	for _, r := range l.Rules {
-		same := false
-		if r.Delimiter != nil {
-			r.Delimiter.Walk(func(q *sem.Pattern) { same = same || q.Kind == sem.PatSame })
-		}
-		if same {
-			return fmt.Errorf("%s: rule %s's delimiter matches by a label its redex binds: derive --go does not write it yet", r.P, r.Name)
-		}
-		if r.Capture >= 0 {
-			return fmt.Errorf("%s: rule %s captures its context (%s): derive --go does not write contexts as values yet", r.P, r.Name, r.CaptureName)
-		}
-	}
 	for _, k := range l.Kinds {
 		if k.NormalForms {
 			return fmt.Errorf("%s: kind %s's values are its normal forms: derive --go does not write that search yet", k.P, k.Name)

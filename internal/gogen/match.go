@@ -60,6 +60,9 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 		if bind && !g.lazy[p.Slot] {
 			e.p("s%d = %s", p.Slot, val)
 		}
+	case sem.PatSame:
+		// A delimiter's label: the term the redex bound to it (sem's sameAtom).
+		e.p("if s%d.t == nil || !sameVal(s%d, %s) { %s }", p.Slot, p.Slot, val, fail)
 	case sem.PatCon:
 		// Of the node a fused transition tests (n), what it knows (machinegen.go).
 		known := g.known
@@ -254,6 +257,12 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 	case sem.PatPrim:
 		n := g.intOf(e, p, fmt.Sprintf("err := error(undefinedPrim(%q)); %s", p.Prim.Name, bd.errRet), bd, depth)
 		return g.intLeafOut(e, at, n)
+	case sem.PatPlug:
+		// (in-hole C t): t plugged into the context the rule captured, along its path.
+		t := g.inst(e, p.Args[0], at, bd, depth)
+		x := e.tmp("x")
+		e.p("%s := plugVal(s%d.t, path%d, %s)", x, p.Slot, p.Slot, t)
+		return x
 	case sem.PatSubst:
 		t := g.inst(e, p.Args[0], at, bd, depth)
 		v := g.inst(e, p.Args[2], at, bd, depth)

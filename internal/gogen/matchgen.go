@@ -366,6 +366,16 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 		}
 		e.p("at = ft.t.P")
 		e.p("_ = at")
+		if r.Capture >= 0 {
+			// The frames discarded, the delimiter's apart, as a context (capture).
+			frames := "out.pop"
+			if r.Delimiter != nil {
+				frames = "out.pop - 1"
+			}
+			e.p("ct, path%d := capture(E, %s, n.t.P)", r.Capture, frames)
+			e.p("s%d = Val{t: ct}", r.Capture)
+			e.p("_ = path%d", r.Capture)
+		}
 	}
 	// A rule written in a fused transition returns as the form's function does; one
 	// written apart as match.go's rule functions do, (bool, error).

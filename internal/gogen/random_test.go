@@ -10,8 +10,10 @@ import (
 
 	g "github.com/interderive/interderive/gradual"
 	gradualcalc "github.com/interderive/interderive/internal/calculi/gradual"
+	rulescalc "github.com/interderive/interderive/internal/calculi/rules"
 	"github.com/interderive/interderive/internal/gen/gradualgen"
 	"github.com/interderive/interderive/sem"
+	"pgregory.net/rapid"
 )
 
 // TestLockstepRandom runs well-typed programs drawn by the rule file's own typing
@@ -106,6 +108,63 @@ func TestLockstepRandomGradual(t *testing.T) {
 				progs = append(progs, program{fmt.Sprintf("draw %d", i), s})
 			}
 			lockstepFuel(t, rs.Lang, file, progs, 2000)
+		})
+	}
+}
+
+// TestLockstepRandomCaptures runs random programs of the rule files whose context
+// rules capture their context as a value, (context [D] E_k LHS) with (in-hole E_k t)
+// (callcc.sem's callcc and shift, refs.sem's ref, deref and set), or find their
+// delimiter by a label the redex binds (prompts.sem's control), on every stage of the
+// generated package in lockstep with the in-process stages. The programs are the
+// workbench's draws of the file's grammar (rules.Generator: no typing judgment, so
+// many are run-time errors); each file's capturing rule must fire in some of them, or
+// the test says so.
+func TestLockstepRandomCaptures(t *testing.T) {
+	draws := 200
+	if testing.Short() {
+		draws = 40
+	}
+	for _, c := range []struct {
+		file  string
+		fires []string // the rules that capture or match by label: each must fire
+	}{
+		{"testdata/rules/callcc.sem", []string{"callcc", "shift"}},
+		{"testdata/rules/refs.sem", []string{"ref", "deref", "set"}},
+		{"testdata/rules/prompts.sem", []string{"control"}},
+	} {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(root, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := sem.Load(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gen := rapid.Custom(func(t *rapid.T) string {
+				return sem.Format(rulescalc.Generator{Lang: l, Depth: 5}.Draw(t))
+			})
+			var progs []program
+			seen := map[string]bool{}
+			fired := map[string]bool{}
+			for i := 0; len(progs) < draws && i < 50*draws; i++ {
+				s := gen.Example(i)
+				if seen[s] {
+					continue
+				}
+				seen[s] = true
+				progs = append(progs, program{fmt.Sprintf("draw %d", i), s})
+				for _, ev := range runInProcess(l, "reduction", s, 2000).events {
+					fired[ev] = true
+				}
+			}
+			for _, rule := range c.fires {
+				if !fired[rule] {
+					t.Errorf("rule %s fires in none of the %d draws", rule, len(progs))
+				}
+			}
+			lockstepFuel(t, l, c.file, progs, 2000)
 		})
 	}
 }
