@@ -81,11 +81,6 @@ func newGen(l *sem.Language, file string) *gen {
 // check refuses what the generated code cannot run: a non-deterministic relation, a
 // hook written in Go, a prim or an atom type not of the default hooks.
 func check(l *sem.Language) error {
-	for _, k := range l.Kinds {
-		if k.NormalForms {
-			return fmt.Errorf("%s: kind %s's values are its normal forms: derive --go does not write that search yet", k.P, k.Name)
-		}
-	}
 	for _, so := range l.Sorts {
 		if so.IsSeq() {
 			return fmt.Errorf("%s: sort %s is a sequence sort (E ...): derive --go does not write sequences yet", so.P, so.Name)

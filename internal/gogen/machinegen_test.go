@@ -41,3 +41,47 @@ func TestMachineKnown(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalForms runs the programs of testdata/normal.sem, a kind whose values are
+// its normal forms (normalForms: sem's reducible, negated), on every generated stage
+// and checks the events and answers derived by hand in each program's comment: a
+// condition that holds and one that does not (half), one that fails with an error and
+// so counts as a redex (chk), a step condition read as "its term is not a value of
+// the inner layer" (wrap), a context rule taken to fit (stop), a free variable.
+func TestNormalForms(t *testing.T) {
+	bin := build(t, "internal/gogen/testdata/normal.sem")
+	for _, tt := range []struct {
+		prog   string
+		events []string
+		answer string // or, with an exit status other than 0, a part of the message
+		exit   int
+	}{
+		{"under-binder", []string{"half"}, "(lam y 2)", 0},
+		{"odd-half", nil, "(half 3)", 0},
+		{"chk", []string{"chk"}, "1", 0},
+		{"chk-error", nil, "function pos has no clause for (pos -1)", 2},
+		{"wrap-value", nil, "(wrap 5)", 0},
+		{"wrap-steps", []string{"wrap/beta"}, "(wrap 7)", 0},
+		{"stop", []string{"stop"}, "3", 0},
+		{"open", nil, "(lam y (app y 1))", 0},
+	} {
+		for _, stage := range Stages {
+			stdout, stderr, exit := runBin(t, bin, "-stage", stage, "-events", filepath.Join(root, "internal/gogen/testdata/normal", tt.prog+".term"))
+			if exit != tt.exit {
+				t.Errorf("%s on %s: exit %d (%s), want %d", tt.prog, stage, exit, stderr, tt.exit)
+				continue
+			}
+			lines := strings.Split(strings.TrimSpace(stdout), "\n")
+			if tt.exit != 0 {
+				if !strings.Contains(stderr, tt.answer) || strings.TrimSpace(stdout) != "" {
+					t.Errorf("%s on %s: %q, %q; want no event and a message with %q", tt.prog, stage, stdout, stderr, tt.answer)
+				}
+				continue
+			}
+			got := strings.Join(lines[:len(lines)-1], " ")
+			if want := strings.Join(tt.events, " "); got != want || lines[len(lines)-1] != tt.answer {
+				t.Errorf("%s on %s: events %q, answer %q; want %q, %q", tt.prog, stage, got, lines[len(lines)-1], want, tt.answer)
+			}
+		}
+	}
+}

@@ -225,11 +225,68 @@ func (g *gen) values(e *emitter, k *sem.Kind) {
 	e.p("// %s reports whether n is a value of kind %s (memoized on its term where it may be).", name, k.Name)
 	yes, no := g.rootAnswers(k, nil)
 	memoized(e, name, memoBit(k.Index, false), yes, no)
+	if k.NormalForms {
+		g.normalForms(e, k, name)
+		return
+	}
 	pats := make([]*sem.Pattern, len(k.Values))
 	for i, v := range k.Values {
 		pats[i] = v.Pat
 	}
 	g.alternatives(e, "whether n matches one of the value patterns of "+k.Name+".", name, pats)
+}
+
+// normalForms emits the value test of a kind whose values are its normal forms,
+// (normal-forms K): sem's reducible, negated. n is a normal form where no frame of
+// k that it matches holds in its hole a term that is not a value of the hole's kind
+// (enter), and no rule of k has n for its redex: its left-hand side matches and its
+// conditions hold, a step condition's term taken to step where it is not a value of
+// its kind (stepsIfNotValue), a condition that fails with an error taken to hold
+// (contracting n gives the error), a context rule's context taken to fit.
+func (g *gen) normalForms(e *emitter, k *sem.Kind, name string) {
+	e.p("// %s0 is whether n is a normal form of %s: the search finds no redex in it.", name, k.Name)
+	e.p("func (r *run) %s0(n *node) bool {", name)
+	e.p("if f, _ := r.enter(n, %s, 0); f >= 0 {", g.kind[k.Index])
+	e.p("return false")
+	e.p("}")
+	if slices.ContainsFunc(k.Rules, func(r *sem.Rule) bool { return r.Layer != nil && !r.Context }) {
+		e.p("step := layerStep(r.stepsIfNotValue)")
+	}
+	for _, r := range k.Rules {
+		e.labels++
+		l := fmt.Sprintf("no%d", e.labels)
+		sub := &emitter{tmps: e.tmps, labels: e.labels}
+		// Only the metavariables the conditions use are bound: no right-hand side is built.
+		g.open, g.bs, g.root = map[int]bool{}, bindings(r.LHS), rootCon(r.LHS)
+		used := metaCounts(uses(nil, r.Where, nil)...)
+		g.lazy = map[int]bool{}
+		for i := range r.Metas {
+			g.lazy[i] = used[i] == 0
+		}
+		slots(sub, r.Metas)
+		if r.Layer != nil && !r.Context {
+			sub.p("inner := \"\"")
+			sub.p("_ = inner")
+		}
+		g.match(sub, r.LHS, "n", true, "goto "+l, true)
+		if !r.Context {
+			g.conditions(sub, r.Where, "goto "+l, body{errRet: "return false", depth: "0"}, false)
+		}
+		g.open, g.lazy, g.bs, g.root = nil, nil, nil, nil
+		e.tmps, e.labels = sub.tmps, sub.labels
+		e.p("// rule %s: %s", r.Name, sem.FormatPattern(r.LHS))
+		e.p("{")
+		e.b.WriteString(sub.b.String())
+		e.p("return false // a redex")
+		e.p("}")
+		if jumpsTo(sub.b.String(), l) {
+			e.p("%s:", l)
+			e.p(";")
+		}
+	}
+	e.p("return true")
+	e.p("}")
+	e.p("")
 }
 
 func (g *gen) answers(e *emitter, k *sem.Kind) {
