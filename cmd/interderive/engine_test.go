@@ -100,25 +100,25 @@ func TestFuzzEngine(t *testing.T) {
 	}
 }
 
-// TestEngineRefusedFile: a rule file the generator does not write (nary.sem: its
-// sequences) runs on no stage of the compiled engine, and each command
+// TestEngineRefusedFile: a rule file the generator does not write (polyadic.sem: its
+// binders are sequences) runs on no stage of the compiled engine, and each command
 // says so rather than pass with nothing checked: compare and fuzz are usage errors
 // (exit 2) that give the generator's reason, check runs nothing, which is an error
 // too.
 func TestEngineRefusedFile(t *testing.T) {
 	testenv.NeedCompiledEngine(t)
-	nary := filepath.Join("..", "..", "testdata", "rules", "nary")
-	why := "does not write sequences yet"
-	code, _, errOut := command("compare", "--engine", "compiled", filepath.Join(nary, "curry.term"))
+	polyadic := filepath.Join("..", "..", "testdata", "rules", "polyadic")
+	why := "does not write binders that are sequences yet"
+	code, _, errOut := command("compare", "--engine", "compiled", filepath.Join(polyadic, "closure.term"))
 	if code != 2 || !strings.Contains(errOut, "no stage of rules runs the program on the compiled engine") || !strings.Contains(errOut, why) {
-		t.Errorf("compare --engine compiled of nary.sem: exit %d, %q; want a usage error with the generator's reason", code, errOut)
+		t.Errorf("compare --engine compiled of polyadic.sem: exit %d, %q; want a usage error with the generator's reason", code, errOut)
 	}
-	code, _, errOut = command("fuzz", "--calculus", "rules", "--rules", nary+".sem", "--engine", "compiled", "--count", "5")
+	code, _, errOut = command("fuzz", "--calculus", "rules", "--rules", polyadic+".sem", "--engine", "compiled", "--count", "5")
 	if code != 2 || !strings.Contains(errOut, "no stage runs there") || !strings.Contains(errOut, why) {
-		t.Errorf("fuzz --engine compiled of nary.sem: exit %d, %q; want a usage error with the generator's reason", code, errOut)
+		t.Errorf("fuzz --engine compiled of polyadic.sem: exit %d, %q; want a usage error with the generator's reason", code, errOut)
 	}
-	code, out, errOut := command("check", "--engine", "compiled", nary)
+	code, out, errOut := command("check", "--engine", "compiled", polyadic)
 	if code == 0 || !strings.Contains(out+errOut, "check ran nothing") || !strings.Contains(out, why) {
-		t.Errorf("check --engine compiled of nary.sem's programs: exit %d, want nothing run, and why\n%s%s", code, out, errOut)
+		t.Errorf("check --engine compiled of polyadic.sem's programs: exit %d, want nothing run, and why\n%s%s", code, out, errOut)
 	}
 }

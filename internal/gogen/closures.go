@@ -67,6 +67,20 @@ func metaCounts(ps ...*sem.Pattern) map[int]int {
 	return n
 }
 
+// sameCounts counts the metavariables that the patterns ps compare a term with, met
+// again after their binding (PatSame: in a sequence, or a delimiter's label).
+func sameCounts(ps ...*sem.Pattern) map[int]int {
+	n := map[int]int{}
+	for _, p := range ps {
+		p.Walk(func(q *sem.Pattern) {
+			if q.Kind == sem.PatSame {
+				n[q.Slot]++
+			}
+		})
+	}
+	return n
+}
+
 // uses are the patterns of a rule that use its metavariables (rather than bind them
 // from the redex): its right-hand side, its conditions' arguments and its delimiter.
 func uses(rhs *sem.Pattern, where []*sem.Cond, delimiter *sem.Pattern) []*sem.Pattern {
@@ -249,6 +263,9 @@ func lazySlots(r *sem.Rule, bs map[int]binding) map[int]bool {
 			lazy[slot] = true
 		}
 	}
+	for slot, n := range sameCounts(r.LHS) { // a metavariable met again uses its binding
+		total[slot] += n
+	}
 	r.LHS.Walk(func(q *sem.Pattern) {
 		switch {
 		case q.Kind != sem.PatMeta:
@@ -277,6 +294,9 @@ func slotsIn(p *sem.Pattern) []int {
 // an untested one at all).
 func unusedSlots(c *sem.Clause) map[int]bool {
 	used := metaCounts(uses(c.RHS, c.Where, nil)...)
+	for slot, n := range sameCounts(c.Args...) { // a metavariable met again uses its binding
+		used[slot] += n
+	}
 	unused := map[int]bool{}
 	for slot := range metaCounts(c.Args...) {
 		if used[slot] == 0 {

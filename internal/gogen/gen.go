@@ -81,9 +81,11 @@ func newGen(l *sem.Language, file string) *gen {
 // check refuses what the generated code cannot run: a non-deterministic relation, a
 // hook written in Go, a prim or an atom type not of the default hooks.
 func check(l *sem.Language) error {
-	for _, so := range l.Sorts {
-		if so.IsSeq() {
-			return fmt.Errorf("%s: sort %s is a sequence sort (E ...): derive --go does not write sequences yet", so.P, so.Name)
+	for _, c := range l.Cons {
+		for _, bd := range c.Binds {
+			if c.Args[bd.Binder].Kind == sem.ArgTerm {
+				return fmt.Errorf("%s: constructor %s binds by a sequence (%s): derive --go does not write binders that are sequences yet", c.P, c.Name, c.Args[bd.Binder].Sort.Name)
+			}
 		}
 	}
 	if len(l.Ambiguity) > 0 {

@@ -60,6 +60,8 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 		if bind && !g.lazy[p.Slot] {
 			e.p("s%d = %s", p.Slot, val)
 		}
+	case sem.PatSeq:
+		g.matchSeq(e, p, val, fail, bind)
 	case sem.PatSame:
 		// A delimiter's label: the term the redex bound to it (sem's sameAtom).
 		e.p("if s%d.t == nil || !sameVal(s%d, %s) { %s }", p.Slot, p.Slot, val, fail)
@@ -72,7 +74,15 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 		if known == nil || known.tag != g.con[p.Con.Index] {
 			e.p("if %s.Tag != %s { %s }", t, g.con[p.Con.Index], fail)
 		}
-		for i, a := range p.Args {
+		order := p.Order // the arguments with an ellipsis last (sem's ellipsesLast), if any
+		if order == nil {
+			order = make([]int, len(p.Args))
+			for i := range order {
+				order[i] = i
+			}
+		}
+		for _, i := range order {
+			a := p.Args[i]
 			if !needsChild(a, bind) || untested(a) && g.lazy[a.Slot] || !bind && known.value(i, a) {
 				continue
 			}
@@ -257,6 +267,8 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 	case sem.PatPrim:
 		n := g.intOf(e, p, fmt.Sprintf("err := error(undefinedPrim(%q)); %s", p.Prim.Name, bd.errRet), bd, depth)
 		return g.intLeafOut(e, at, n)
+	case sem.PatSeq:
+		return g.instSeq(e, p, at, bd, depth)
 	case sem.PatPlug:
 		// (in-hole C t): t plugged into the context the rule captured, along its path.
 		t := g.inst(e, p.Args[0], at, bd, depth)

@@ -271,6 +271,11 @@ func (g *gen) normalForms(e *emitter, k *sem.Kind, name string) {
 		g.match(sub, r.LHS, "n", true, "goto "+l, true)
 		if !r.Context {
 			g.conditions(sub, r.Where, "goto "+l, body{errRet: "return false", depth: "0"}, false)
+			for _, c := range r.Where {
+				if c.Kind == sem.CondStep { // the step's result: not used, no contractum built
+					sub.p("_, _ = s%d, inner", c.Args[1].Slot)
+				}
+			}
 		}
 		g.open, g.lazy, g.bs, g.root = nil, nil, nil, nil
 		e.tmps, e.labels = sub.tmps, sub.labels
@@ -491,8 +496,8 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 		g.lazy = unusedSlots(c)
 		slots(e, c.Metas)
 		not := "return Val{}, false, nil"
-		for j, a := range c.Args {
-			g.match(e, a, params[j], false, not, true)
+		for _, j := range ellipsesLast(c.Args) {
+			g.match(e, c.Args[j], params[j], false, not, true)
 		}
 		g.conditions(e, c.Where, not, body{errRet: not, depth: "(depth+1)"}, true)
 		x := g.inst(e, c.RHS, "at", body{errRet: "return Val{}, false, err", depth: "(depth+1)"}, 0)

@@ -112,27 +112,37 @@ func TestLockstepRandomGradual(t *testing.T) {
 	}
 }
 
-// TestLockstepRandomCaptures runs random programs of the rule files whose context
-// rules capture their context as a value, (context [D] E_k LHS) with (in-hole E_k t)
-// (callcc.sem's callcc and shift, refs.sem's ref, deref and set), or find their
-// delimiter by a label the redex binds (prompts.sem's control), on every stage of the
-// generated package in lockstep with the in-process stages. The programs are the
-// workbench's draws of the file's grammar (rules.Generator: no typing judgment, so
-// many are run-time errors); each file's capturing rule must fire in some of them, or
-// the test says so.
-func TestLockstepRandomCaptures(t *testing.T) {
+// TestLockstepRandomRuleFiles runs random programs of the rule files with what the
+// generator writes beyond the core (since 2026-12-07), on every stage of the generated
+// package in lockstep with the in-process stages: context rules that capture their
+// context as a value, (context [D] E_k LHS) with (in-hole E_k t) (callcc.sem's callcc
+// and shift, refs.sem's ref, deref and set), or find their delimiter by a label the
+// redex binds (prompts.sem's control); kinds whose values are their normal forms
+// (head.sem); sequences, matched with backtracking and built by templates (nary.sem,
+// store.sem, whose context rules capture too). The programs are the workbench's
+// draws of the file's grammar (rules.Generator: no typing judgment, so many are
+// run-time errors); each rule named must fire in some of them, or the test says so.
+func TestLockstepRandomRuleFiles(t *testing.T) {
 	draws := 200
 	if testing.Short() {
 		draws = 40
 	}
 	for _, c := range []struct {
 		file  string
-		fires []string // the rules that capture or match by label: each must fire
+		fires []string // the rules that use what is tested: each must fire (not in -short)
+		times int      // draws, as many times the default: curry and get fire in about 1 draw of 200
 	}{
-		{"testdata/rules/callcc.sem", []string{"callcc", "shift"}},
-		{"testdata/rules/refs.sem", []string{"ref", "deref", "set"}},
-		{"testdata/rules/prompts.sem", []string{"control"}},
+		{"testdata/rules/callcc.sem", []string{"callcc", "shift"}, 1},
+		{"testdata/rules/refs.sem", []string{"ref", "deref", "set"}, 1},
+		{"testdata/rules/prompts.sem", []string{"control"}, 1},
+		{"testdata/rules/head.sem", []string{"beta"}, 1},
+		{"testdata/rules/nary.sem", []string{"curry", "sum", "get"}, 6},
+		{"testdata/rules/store.sem", []string{"ref", "deref", "set"}, 1},
 	} {
+		if testing.Short() && c.file != "testdata/rules/callcc.sem" && c.file != "testdata/rules/nary.sem" {
+			continue // -short: a file that captures, and one with sequences
+		}
+		draws := draws * c.times
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join(root, c.file))
 			if err != nil {
@@ -160,7 +170,7 @@ func TestLockstepRandomCaptures(t *testing.T) {
 				}
 			}
 			for _, rule := range c.fires {
-				if !fired[rule] {
+				if !fired[rule] && !testing.Short() {
 					t.Errorf("rule %s fires in none of the %d draws", rule, len(progs))
 				}
 			}

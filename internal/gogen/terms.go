@@ -106,6 +106,28 @@ func (g *gen) termsFile() (string, error) {
 		}
 		return "{" + strings.Join(ts, ", ") + "}"
 	})
+	// The sequence sorts (sem's seq.go): each one's constructors, -1 for a sort that is
+	// not one, and its elements' sort (-1 for variables or integers) and name.
+	seqCon := func(so *sem.Sort, i int) string {
+		if !so.IsSeq() {
+			return "-1"
+		}
+		return g.con[so.Cons[i].Index]
+	}
+	e.table("seqNil", "int32", len(l.Sorts), func(i int) string { return seqCon(l.Sorts[i], 0) })
+	e.table("seqCons", "int32", len(l.Sorts), func(i int) string { return seqCon(l.Sorts[i], 1) })
+	e.table("seqElemSort", "int", len(l.Sorts), func(i int) string {
+		if so := l.Sorts[i]; so.IsSeq() && so.Elem.Kind == sem.ArgTerm {
+			return strconv.Itoa(sortIndex[so.Elem.Sort])
+		}
+		return "-1"
+	})
+	e.table("seqElemName", "string", len(l.Sorts), func(i int) string {
+		if so := l.Sorts[i]; so.IsSeq() && so.Elem.Sort != nil {
+			return strconv.Quote(so.Elem.Sort.Name)
+		}
+		return `""`
+	})
 	if err := g.shapes(e); err != nil {
 		return "", err
 	}
@@ -254,6 +276,11 @@ func (g *gen) shapes(e *emitter) error {
 				}
 				return fmt.Sprintf("{arg: -1, lit: %q}", s.Sym)
 			case sem.SList:
+				if len(s.List) == 2 && s.List[1].Kind == sem.SSym && s.List[1].Sym == "..." && s.List[0].Kind == sem.SSym && strings.HasPrefix(s.List[0].Sym, "#") {
+					// (#k ...): the sequence argument k, written as the list of its
+					// elements.
+					return lit(s.List[0])
+				}
 				parts := make([]string, len(s.List))
 				for i, x := range s.List {
 					parts[i] = lit(x)
