@@ -181,8 +181,8 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 // valueContractum emits, at the end of the rule r written in interp's case of a
 // root (its contractum x in out.term), the jump that returns the contractum as the
 // call's value where it is one of the case's kind, as eval of it would at once:
-// where the right-hand side's root says so (a constructor, an integer, an atom whose
-// root alone is a value of the kind), or where it is a metavariable of the kind's
+// where the right-hand side's root says so (a constructor or an integer whose root
+// alone is a value of the kind), or where it is a metavariable of the kind's
 // values (not a variable, which eval looks up). The contraction is still counted, by
 // interp's loop. Nothing for a context rule (its contractum replaces frames the
 // calls around entered), nor for a rule of another kind. always says that the jump
