@@ -311,6 +311,12 @@ type Clause struct {
 	order []int // the arguments in the order they are read and matched (ellipsesLast)
 }
 
+// Order is the order in which the clause's arguments are read and matched: those
+// with an ellipsis last, where some have one and some do not (ellipsesLast), so that
+// a metavariable bound in the others is compared in a sequence. The slice is the
+// clause's own: not to be changed.
+func (c *Clause) Order() []int { return c.order }
+
 // CondKind says what a side condition is.
 type CondKind uint8
 

@@ -496,7 +496,7 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 		g.lazy = unusedSlots(c)
 		slots(e, c.Metas)
 		not := "return Val{}, false, nil"
-		for _, j := range ellipsesLast(c.Args) {
+		for _, j := range c.Order() {
 			g.match(e, c.Args[j], params[j], false, not, true)
 		}
 		g.conditions(e, c.Where, not, body{errRet: not, depth: "(depth+1)"}, true)

@@ -97,32 +97,6 @@ func hasSame(p *sem.Pattern) bool {
 	return same
 }
 
-// hasEllipsis reports whether p has a repeated element in it (sem's hasEllipsis, on
-// the pattern read).
-func hasEllipsis(p *sem.Pattern) bool {
-	rep := false
-	p.Walk(func(q *sem.Pattern) {
-		rep = rep || q.Kind == sem.PatSeq && slices.ContainsFunc(q.Reps, sem.Rep.Repeated)
-	})
-	return rep
-}
-
-// ellipsesLast is the order in which a function's clause matches its arguments:
-// those with an ellipsis last, where some have one and some do not (sem's
-// ellipsesLast), so that a metavariable bound in the others is compared in a
-// sequence.
-func ellipsesLast(args []*sem.Pattern) []int {
-	var with, without []int
-	for i, a := range args {
-		if hasEllipsis(a) {
-			with = append(with, i)
-		} else {
-			without = append(without, i)
-		}
-	}
-	return append(without, with...)
-}
-
 // instSeq emits the building of the sequence template p and returns the variable
 // that holds it (sem's seqBuilder): its elements in order, a repeated one once for
 // each element of the sequences its metavariables stand for (of one length, checked
