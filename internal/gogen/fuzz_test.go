@@ -16,7 +16,9 @@ import (
 // and no crash of the generated binary (runBatch fails on a status other than 0, so
 // a Go panic or fatal error fails the target). The files: exceptions.sem (a context
 // rule, an answer, binders, letrec), bools.sem (an atom type), pairs.sem and stlc.sem
-// (constructors written by shapes of their own, types). The seeds are each file's
+// (constructors written by shapes of their own, types), store.sem (sequences, read as
+// lists, matched and built; a shape with a sequence; a context captured) and
+// callcc.sem (contexts captured and plugged). The seeds are each file's
 // corpus, a few malformed texts and what the target found; go test runs them, and
 //
 //	go test -run XXX -fuzz FuzzGenerated ./internal/gogen
@@ -24,7 +26,7 @@ import (
 // searches further (each input runs the binary once a stage: about a hundred inputs a
 // second).
 func FuzzGenerated(f *testing.F) {
-	files := []string{"testdata/rules/exceptions.sem", "testdata/rules/bools.sem", "testdata/rules/pairs.sem", "testdata/rules/stlc.sem"}
+	files := []string{"testdata/rules/exceptions.sem", "testdata/rules/bools.sem", "testdata/rules/pairs.sem", "testdata/rules/stlc.sem", "testdata/rules/store.sem", "testdata/rules/callcc.sem"}
 	langs := make([]*sem.Language, len(files))
 	bins := make([]string, len(files))
 	for i, file := range files {

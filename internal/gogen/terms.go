@@ -278,8 +278,8 @@ func (g *gen) shapes(e *emitter) error {
 			case sem.SList:
 				if len(s.List) == 2 && s.List[1].Kind == sem.SSym && s.List[1].Sym == "..." && s.List[0].Kind == sem.SSym && strings.HasPrefix(s.List[0].Sym, "#") {
 					// (#k ...): the sequence argument k, written as the list of its
-					// elements.
-					return lit(s.List[0])
+					// elements (only a list).
+					return strings.TrimSuffix(lit(s.List[0]), "}") + ", seq: true}"
 				}
 				parts := make([]string, len(s.List))
 				for i, x := range s.List {
