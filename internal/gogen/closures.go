@@ -67,6 +67,17 @@ func metaCounts(ps ...*sem.Pattern) map[int]int {
 	return n
 }
 
+// usedBy counts the uses of the metavariables that the patterns ps bind (a clause's
+// arguments, a rule's left-hand side): in the right-hand side rhs and the conditions
+// where (either may be nil), and where ps meet one again (PatSame).
+func usedBy(ps []*sem.Pattern, rhs *sem.Pattern, where []*sem.Cond) map[int]int {
+	used := metaCounts(uses(rhs, where, nil)...)
+	for slot, n := range sameCounts(ps...) { // a metavariable met again uses its binding
+		used[slot] += n
+	}
+	return used
+}
+
 // sameCounts counts the metavariables that the patterns ps compare a term with, met
 // again after their binding (PatSame: in a sequence, or a delimiter's label).
 func sameCounts(ps ...*sem.Pattern) map[int]int {
@@ -293,10 +304,7 @@ func slotsIn(p *sem.Pattern) []int {
 // right-hand side do not use: its match tests them but need not bind them (nor take
 // an untested one at all).
 func unusedSlots(c *sem.Clause) map[int]bool {
-	used := metaCounts(uses(c.RHS, c.Where, nil)...)
-	for slot, n := range sameCounts(c.Args...) { // a metavariable met again uses its binding
-		used[slot] += n
-	}
+	used := usedBy(c.Args, c.RHS, c.Where)
 	unused := map[int]bool{}
 	for slot := range metaCounts(c.Args...) {
 		if used[slot] == 0 {

@@ -47,7 +47,8 @@ func TestMachineKnown(t *testing.T) {
 // and checks the events and answers derived by hand in each program's comment: a
 // condition that holds and one that does not (half), one that fails with an error and
 // so counts as a redex (chk), a step condition read as "its term is not a value of
-// the inner layer" (wrap), a context rule taken to fit (stop), a free variable.
+// the inner layer" (wrap), a context rule taken to fit (stop), a free variable, a
+// metavariable met again in a sequence, which the redex test binds (find).
 func TestNormalForms(t *testing.T) {
 	bin := build(t, "internal/gogen/testdata/normal.sem")
 	for _, tt := range []struct {
@@ -64,6 +65,8 @@ func TestNormalForms(t *testing.T) {
 		{"wrap-steps", []string{"wrap/beta"}, "(wrap 7)", 0},
 		{"stop", []string{"stop"}, "3", 0},
 		{"open", nil, "(lam y (app y 1))", 0},
+		{"find", []string{"find"}, "(lam y 2)", 0},
+		{"find-none", nil, "(lam y (find 5 (1 2)))", 0},
 	} {
 		for _, stage := range Stages {
 			stdout, stderr, exit := runBin(t, bin, "-stage", stage, "-events", filepath.Join(root, "internal/gogen/testdata/normal", tt.prog+".term"))

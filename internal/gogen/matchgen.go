@@ -256,9 +256,10 @@ func (g *gen) normalForms(e *emitter, k *sem.Kind, name string) {
 		e.labels++
 		l := fmt.Sprintf("no%d", e.labels)
 		sub := &emitter{tmps: e.tmps, labels: e.labels}
-		// Only the metavariables the conditions use are bound: no right-hand side is built.
+		// Only the metavariables the conditions use are bound (and those the left-hand
+		// side meets again): no right-hand side is built.
 		g.open, g.bs, g.root = map[int]bool{}, bindings(r.LHS), rootCon(r.LHS)
-		used := metaCounts(uses(nil, r.Where, nil)...)
+		used := usedBy([]*sem.Pattern{r.LHS}, nil, r.Where)
 		g.lazy = map[int]bool{}
 		for i := range r.Metas {
 			g.lazy[i] = used[i] == 0
