@@ -376,9 +376,18 @@ func (g *gen) shareHole(e *emitter, f *sem.Frame, fresh bool) string {
 	if v := g.shared[x]; v != "" {
 		return v
 	}
-	v := fmt.Sprintf("kid%d", f.Path[0])
-	if x == fmt.Sprintf("n.kidFree(%d)", f.Path[0]) {
-		g.kidFreeOut(e, v, "n", f.Path[0], fresh)
+	return g.shareKid(e, x, f.Path[0], fresh)
+}
+
+// shareKid emits the child i of n, taken by the expression x, into the variable kidI
+// that the tests and rules after it share (kidFreeOut where x is kidFree's: fresh
+// says no hole of the node is filled yet), and returns the variable. kidI holds no
+// other expression: a child in the scope of no binder is taken by kidFree alone
+// (holeExpr).
+func (g *gen) shareKid(e *emitter, x string, i int, fresh bool) string {
+	v := fmt.Sprintf("kid%d", i)
+	if x == fmt.Sprintf("n.kidFree(%d)", i) {
+		g.kidFreeOut(e, v, "n", i, fresh)
 	} else {
 		e.p("%s := %s", v, x)
 	}
@@ -511,15 +520,9 @@ func (g *gen) shareRuleKids(e *emitter, k *sem.Kind, tag string) {
 		}
 	}
 	for i, n := range tests {
-		x := fmt.Sprintf("n.kidFree(%d)", i)
-		if n < 2 || g.shared[x] != "" {
-			continue
+		if x := fmt.Sprintf("n.kidFree(%d)", i); n >= 2 && g.shared[x] == "" {
+			g.shareKid(e, x, i, false)
 		}
-		// kidI holds no other expression: a child in the scope of no binder is taken by
-		// kidFree alone (holeExpr)
-		v := fmt.Sprintf("kid%d", i)
-		g.kidFreeOut(e, v, "n", i, false)
-		g.shared[x] = v
 	}
 }
 
