@@ -100,25 +100,25 @@ func TestFuzzEngine(t *testing.T) {
 	}
 }
 
-// TestEngineRefusedFile: a rule file the generator does not write (polyadic.sem: its
-// binders are sequences) runs on no stage of the compiled engine, and each command
-// says so rather than pass with nothing checked: compare and fuzz are usage errors
-// (exit 2) that give the generator's reason, check runs nothing, which is an error
-// too.
+// TestEngineRefusedFile: a rule file the generator does not write (numbers.sem: it
+// calls Go hooks, number-add ...) runs on no stage of the compiled engine, and each
+// command says so rather than pass with nothing checked: compare and fuzz are usage
+// errors (exit 2) that give the generator's reason, check runs nothing, which is an
+// error too.
 func TestEngineRefusedFile(t *testing.T) {
 	testenv.NeedCompiledEngine(t)
-	polyadic := filepath.Join("..", "..", "testdata", "rules", "polyadic")
-	why := "does not write binders that are sequences yet"
-	code, _, errOut := command("compare", "--engine", "compiled", filepath.Join(polyadic, "closure.term"))
+	numbers := filepath.Join("..", "..", "testdata", "rules", "numbers")
+	why := "does not write calls of Go hooks yet"
+	code, _, errOut := command("compare", "--engine", "compiled", filepath.Join(numbers, "example.term"))
 	if code != 2 || !strings.Contains(errOut, "no stage of rules runs the program on the compiled engine") || !strings.Contains(errOut, why) {
-		t.Errorf("compare --engine compiled of polyadic.sem: exit %d, %q; want a usage error with the generator's reason", code, errOut)
+		t.Errorf("compare --engine compiled of numbers.sem: exit %d, %q; want a usage error with the generator's reason", code, errOut)
 	}
-	code, _, errOut = command("fuzz", "--calculus", "rules", "--rules", polyadic+".sem", "--engine", "compiled", "--count", "5")
+	code, _, errOut = command("fuzz", "--calculus", "rules", "--rules", numbers+".sem", "--engine", "compiled", "--count", "5")
 	if code != 2 || !strings.Contains(errOut, "no stage runs there") || !strings.Contains(errOut, why) {
-		t.Errorf("fuzz --engine compiled of polyadic.sem: exit %d, %q; want a usage error with the generator's reason", code, errOut)
+		t.Errorf("fuzz --engine compiled of numbers.sem: exit %d, %q; want a usage error with the generator's reason", code, errOut)
 	}
-	code, out, errOut := command("check", "--engine", "compiled", polyadic)
+	code, out, errOut := command("check", "--engine", "compiled", numbers)
 	if code == 0 || !strings.Contains(out+errOut, "check ran nothing") || !strings.Contains(out, why) {
-		t.Errorf("check --engine compiled of polyadic.sem's programs: exit %d, want nothing run, and why\n%s%s", code, out, errOut)
+		t.Errorf("check --engine compiled of numbers.sem's programs: exit %d, want nothing run, and why\n%s%s", code, out, errOut)
 	}
 }

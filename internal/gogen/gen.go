@@ -81,13 +81,6 @@ func newGen(l *sem.Language, file string) *gen {
 // check refuses what the generated code cannot run: a non-deterministic relation, a
 // hook written in Go, a prim or an atom type not of the default hooks.
 func check(l *sem.Language) error {
-	for _, c := range l.Cons {
-		for _, bd := range c.Binds {
-			if c.Args[bd.Binder].Kind == sem.ArgTerm {
-				return fmt.Errorf("%s: constructor %s binds by a sequence (%s): derive --go does not write binders that are sequences yet", c.P, c.Name, c.Args[bd.Binder].Sort.Name)
-			}
-		}
-	}
 	if len(l.Ambiguity) > 0 {
 		return fmt.Errorf("the relation of %s is non-deterministic, and the stages derive one decomposition a step: %s", l.Name, l.Ambiguity[0])
 	}

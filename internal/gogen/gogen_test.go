@@ -319,14 +319,6 @@ func TestLockstep(t *testing.T) {
 			}
 			continue
 		}
-		if slices.ContainsFunc(l.Cons, func(c *sem.Con) bool {
-			return slices.ContainsFunc(c.Binds, func(b sem.Bind) bool { return c.Args[b.Binder].Kind == sem.ArgTerm })
-		}) {
-			if _, err := Generate(l, file); err == nil || !strings.Contains(err.Error(), "derive --go does not write") {
-				t.Errorf("%s: derive --go of a file whose binders are sequences: %v, want a refusal", file, err)
-			}
-			continue
-		}
 		if slices.ContainsFunc(l.Functions, func(f *sem.Function) bool { return f.Hook != nil }) {
 			if _, err := Generate(l, file); err == nil || !strings.Contains(err.Error(), "derive --go does not write") {
 				t.Errorf("%s: derive --go of a file that calls Go hooks: %v, want a refusal", file, err)

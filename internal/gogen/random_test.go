@@ -119,7 +119,8 @@ func TestLockstepRandomGradual(t *testing.T) {
 // and shift, refs.sem's ref, deref and set), or find their delimiter by a label the
 // redex binds (prompts.sem's control); kinds whose values are their normal forms
 // (head.sem); sequences, matched with backtracking and built by templates (nary.sem,
-// store.sem, whose context rules capture too). The programs are the workbench's
+// store.sem, whose context rules capture too); binders that are sequences, of
+// variables (polyadic.sem) and of items that bind in each other (letrec.sem). The programs are the workbench's
 // draws of the file's grammar (rules.Generator: no typing judgment, so many are
 // run-time errors); each rule named must fire in some of them, or the test says so.
 func TestLockstepRandomRuleFiles(t *testing.T) {
@@ -138,6 +139,10 @@ func TestLockstepRandomRuleFiles(t *testing.T) {
 		{"testdata/rules/head.sem", []string{"beta"}, 1},
 		{"testdata/rules/nary.sem", []string{"curry", "sum", "get"}, 6},
 		{"testdata/rules/store.sem", []string{"ref", "deref", "set"}, 1},
+		{"testdata/rules/polyadic.sem", []string{"beta"}, 1},
+		// βv, whose parameters and arguments must be as many, fires in none of 200
+		// draws: the corpus's programs apply functions.
+		{"testdata/rules/letrec.sem", []string{"let1", "letrec"}, 1},
 	} {
 		if testing.Short() && c.file != "testdata/rules/callcc.sem" && c.file != "testdata/rules/nary.sem" {
 			continue // -short: a file that captures, and one with sequences

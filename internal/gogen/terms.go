@@ -94,6 +94,11 @@ func (g *gen) termsFile() (string, error) {
 	}
 	e.p("}")
 	e.p("")
+	e.p("// conItem is, for a constructor whose nodes are the items of a sequence that binds")
+	e.p("// (sem.Con.ItemVar), its variable argument's index plus one: the name the item binds;")
+	e.p("// 0 for any other constructor.")
+	e.table("conItem", "int", len(l.Cons), func(i int) string { return strconv.Itoa(l.Cons[i].ItemVar() + 1) })
+	e.p("")
 	e.p("// The sorts: their names, whether variables and integers are terms of them, and")
 	e.p("// their atom types in the order the reader tries them; the first is the programs'.")
 	e.table("sortNames", "string", len(l.Sorts), func(i int) string { return strconv.Quote(l.Sorts[i].Name) })
@@ -276,14 +281,17 @@ func (g *gen) shapes(e *emitter) error {
 				}
 				return fmt.Sprintf("{arg: -1, lit: %q}", s.Sym)
 			case sem.SList:
-				if len(s.List) == 2 && s.List[1].Kind == sem.SSym && s.List[1].Sym == "..." && s.List[0].Kind == sem.SSym && strings.HasPrefix(s.List[0].Sym, "#") {
-					// (#k ...): the sequence argument k, written as the list of its
-					// elements (only a list).
-					return strings.TrimSuffix(lit(s.List[0]), "}") + ", seq: true}"
-				}
-				parts := make([]string, len(s.List))
-				for i, x := range s.List {
-					parts[i] = lit(x)
+				var parts []string
+				for i := 0; i < len(s.List); i++ {
+					x := s.List[i]
+					if i+1 < len(s.List) && s.List[i+1].Kind == sem.SSym && s.List[i+1].Sym == "..." && x.Kind == sem.SSym && strings.HasPrefix(x.Sym, "#") {
+						// #k ...: the sequence argument k, its elements written in
+						// the list in its place (sem's shape: seq).
+						parts = append(parts, strings.TrimSuffix(lit(x), "}")+", seq: true}")
+						i++
+						continue
+					}
+					parts = append(parts, lit(x))
 				}
 				return fmt.Sprintf("{arg: -1, isList: true, list: []*shapeNode{%s}}", strings.Join(parts, ", "))
 			}
