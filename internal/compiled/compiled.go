@@ -268,7 +268,9 @@ func (s *Semantics) failure(f []string, opts interderive.Options) error {
 	case "depth":
 		return &interderive.DepthError{What: arg(1), Limit: n(2)}
 	case "function":
-		return s.lang.FunctionFailed(arg(1), arg(2), arg(3), n(4))
+		fe := s.lang.FunctionFailed(arg(1), arg(2), arg(3), n(4))
+		fe.Reason = arg(5)
+		return fe
 	}
 	return fmt.Errorf("the compiled engine: %s", strings.Join(f[1:], ": "))
 }

@@ -265,6 +265,61 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// TestOwnHookRefused: a rule file that calls a calculus's own hook (a Go function
+// the generated package cannot hold) is refused by the compiled engine with the
+// generator's reason; the tables run it.
+func TestOwnHookRefused(t *testing.T) {
+	testenv.NeedCompiledEngine(t)
+	h := sem.DefaultHooks()
+	if err := h.Add(&sem.GoFunc{Name: "twice", Arity: 1, Call: func(l *sem.Language, a []*sem.Term) (*sem.Term, error) {
+		return sem.Int(a[0].P, 2*a[0].N), nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := sem.LoadWith([]byte("(language own)\n(sort t (integer n) (con dbl t))\n(hook twice (n) n)\n(kind E v)\n(value E n)\n(frame E (dbl (hole)))\n(rule dbl E (dbl n) (twice n))\n"), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compiled.Load(l, "own.sem", t.TempDir()); err == nil || !strings.Contains(err.Error(), "writes only the default hooks") {
+		t.Errorf("a file with a calculus's own hook: %v, want the generator's refusal", err)
+	}
+	tables, _ := sem.StageOf(machine.Stage{})
+	if a, err := tables.Eval(l, rulescases.Read(t, l, "(dbl 21)"), interderive.Options{}); err != nil || sem.Format(a.Value) != "42" {
+		t.Errorf("on the tables: %v %v, want 42", a.Value, err)
+	}
+}
+
+// TestHookFailures: a default hook on arguments that are not numbers fails, and the
+// failure is the rule file's sem.FunctionError with the hook's reason, on each
+// compiled stage as on the tables.
+func TestHookFailures(t *testing.T) {
+	testenv.NeedCompiledEngine(t)
+	l := rulescases.LoadSource(t, "badadd.sem", `(language badadd)
+(sort e (atom number n) (con plus e e) (con pair e e))
+(hook number-add (e e) e)
+(kind E v)
+(value E n)
+(value E (pair e_1 e_2))
+(frame E (plus (hole) e))
+(frame E (plus v (hole)))
+(rule plus E (plus v_1 v_2) (number-add v_1 v_2))
+`)
+	s, err := compiled.Load(l, "badadd.sem", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := rulescases.Read(t, l, "(plus (pair 1 2) 3/4)")
+	for _, st := range stages {
+		tables, _ := sem.StageOf(st.stage)
+		_, want := tables.Eval(l, e, interderive.Options{})
+		_, got := stageOf(t, s, st.stage).Eval(l, e, interderive.Options{})
+		var fe *sem.FunctionError
+		if !errors.As(got, &fe) || fe.Reason != "number-add of (pair 1 2) and 3/4, not two numbers" || want == nil || got.Error() != want.Error() {
+			t.Errorf("%s: compiled %v, tables %v", st.stage.Name(), got, want)
+		}
+	}
+}
+
 // observer watches a run's steps (as a trace does), and records nothing.
 type observer struct{}
 

@@ -3,6 +3,7 @@ package gogen
 import (
 	"fmt"
 	"math"
+	"math/big"
 
 	"github.com/interderive/interderive/sem"
 )
@@ -15,6 +16,7 @@ const (
 	tagBool   = -3
 	tagString = -4
 	tagFloat  = -5
+	tagNumber = -6
 )
 
 // Encode is the term t of l as the generated package's Eval takes it
@@ -71,6 +73,15 @@ func Encode(t *sem.Term) (out []int64, names []string, err error) {
 					out = append(out, tagFloat, pos, int64(math.Float64bits(v)), -1)
 					continue
 				}
+				if t.Atom == sem.NumberAtom { // inexact
+					out = append(out, tagNumber, pos, int64(math.Float64bits(v)), -1)
+					continue
+				}
+			case *big.Rat:
+				if t.Atom == sem.NumberAtom { // exact: its fraction, by name
+					out = append(out, tagNumber, pos, 0, name(v.RatString()))
+					continue
+				}
 			}
 			return nil, nil, fmt.Errorf("an atom of type %s, which the generated package does not have", t.Atom.Name)
 		default:
@@ -121,6 +132,18 @@ func Decode(l *sem.Language, enc []int64, names []string) (*sem.Term, error) {
 			t = sem.AtomOf(p, sem.BoolAtom, n != 0)
 		case tag == tagFloat:
 			t = sem.AtomOf(p, sem.FloatAtom, math.Float64frombits(uint64(n)))
+		case tag == tagNumber && x < 0:
+			t = sem.AtomOf(p, sem.NumberAtom, math.Float64frombits(uint64(n)))
+		case tag == tagNumber:
+			s, err := name(x)
+			if err != nil {
+				return nil, err
+			}
+			r, ok := new(big.Rat).SetString(s)
+			if !ok {
+				return nil, fmt.Errorf("number %q", s)
+			}
+			t = sem.AtomOf(p, sem.NumberAtom, r)
 		case tag < 0 || tag >= int64(len(l.Cons)):
 			return nil, fmt.Errorf("no constructor %d", tag)
 		default:

@@ -27,10 +27,10 @@ func samePositions(a, b *sem.Term) string {
 // encoded as the compiled engine gives it to the generated package (Encode) and
 // decoded back (Decode), is itself: the same term, printed alike, with every node's
 // position (a run-time error is positioned by them). Booleans and strings cross too
-// (bools.sem's programs).
+// (bools.sem's programs), and numbers, exact and inexact (numbers.sem's).
 func TestExchange(t *testing.T) {
 	n := 0
-	atoms := false
+	atoms, numbers := false, false
 	for _, sf := range rulescases.Files(t, "rules", "*.sem") {
 		l, err := sem.Load(sf.Src)
 		if err != nil {
@@ -63,11 +63,12 @@ func TestExchange(t *testing.T) {
 				t.Errorf("%s: positions differ: %s", f.Name, d)
 			}
 			atoms = atoms || dir == "bools"
+			numbers = numbers || dir == "numbers"
 			n++
 		}
 	}
-	if n < 30 || !atoms {
-		t.Fatalf("%d programs (atoms %v): the corpus should give more", n, atoms)
+	if n < 30 || !atoms || !numbers {
+		t.Fatalf("%d programs (atoms %v, numbers %v): the corpus should give more", n, atoms, numbers)
 	}
 	t.Logf("%d programs encoded and decoded", n)
 }

@@ -79,21 +79,29 @@ func newGen(l *sem.Language, file string) *gen {
 }
 
 // check refuses what the generated code cannot run: a non-deterministic relation, a
-// hook written in Go, a prim or an atom type not of the default hooks.
+// hook written in Go, a prim or an atom type not of the default hooks. The default
+// hooks on numbers are written (rt/number.go.txt), where their result sort holds
+// numbers: sem checks a hook's result at run time, the generated code does not.
 func check(l *sem.Language) error {
 	if len(l.Ambiguity) > 0 {
 		return fmt.Errorf("the relation of %s is non-deterministic, and the stages derive one decomposition a step: %s", l.Name, l.Ambiguity[0])
 	}
 	defaults := sem.DefaultHooks()
 	for _, f := range l.Functions {
-		if f.Hook != nil {
-			return fmt.Errorf("%s: function %s is the Go hook %s: derive --go does not write calls of Go hooks yet (the δ-table, bool, string and float are written)", f.P, f.Name, f.Hook.Name)
+		if f.Hook == nil {
+			continue
+		}
+		if d, ok := defaults.Func(f.Hook.Name); !ok || d != f.Hook {
+			return fmt.Errorf("%s: function %s is the Go hook %s: derive --go writes only the default hooks (%s), not a calculus's own", f.P, f.Name, f.Hook.Name, strings.Join(defaults.FuncNames(), ", "))
+		}
+		if f.Result.Kind != sem.ArgTerm || !slices.Contains(f.Result.Sort.Atoms, sem.NumberAtom) {
+			return fmt.Errorf("%s: hook %s gives a number, which its result sort does not hold", f.P, f.Name)
 		}
 	}
 	for _, so := range l.Sorts {
 		for _, a := range so.Atoms {
-			if d, ok := defaults.Atom(a.Name); !ok || d != a || a != sem.BoolAtom && a != sem.StringAtom && a != sem.FloatAtom {
-				return fmt.Errorf("%s: sort %s has the atom type %s: derive --go does not write it yet (bool, string and float are written)", so.P, so.Name, a.Name)
+			if d, ok := defaults.Atom(a.Name); !ok || d != a {
+				return fmt.Errorf("%s: sort %s has the atom type %s: derive --go writes only the default atom types (bool, string, float and number)", so.P, so.Name, a.Name)
 			}
 		}
 	}

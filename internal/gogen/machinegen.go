@@ -711,7 +711,7 @@ func (g *gen) valueByRoot(e *emitter, k *sem.Kind) {
 	e.p("// valueByRoot%s is what a root alone answers of the value test of %s, by tag-tagClo.", g.kind[k.Index], k.Name)
 	e.p("var valueByRoot%s = [...]uint8{", g.kind[k.Index])
 	e.p("0: %s, // tagClo", answer("tagClo"))
-	for _, tag := range []string{"tagFloat", "tagString", "tagBool", "tagInt", "tagVar"} {
+	for _, tag := range []string{"tagNumber", "tagFloat", "tagString", "tagBool", "tagInt", "tagVar"} {
 		e.p("%s - tagClo: %s,", tag, answer(tag))
 	}
 	for _, c := range g.l.Cons {

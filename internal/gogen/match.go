@@ -3,6 +3,7 @@ package gogen
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -143,6 +144,8 @@ func atomTag(a *sem.AtomType) string {
 		return "tagBool"
 	case sem.StringAtom:
 		return "tagString"
+	case sem.NumberAtom:
+		return "tagNumber"
 	}
 	return "tagFloat"
 }
@@ -158,6 +161,11 @@ func (g *gen) atomTest(x string, a *sem.AtomType, v any) string {
 		return fmt.Sprintf("%s.Tag == tagBool && %s.N == %d", x, x, n)
 	case sem.StringAtom:
 		return fmt.Sprintf("%s.Tag == tagString && %s.Name == %s", x, x, strconv.Quote(v.(string)))
+	case sem.NumberAtom:
+		if r, ok := v.(*big.Rat); ok {
+			return fmt.Sprintf("%s.Tag == tagNumber && %s.Name == %q", x, x, r.RatString())
+		}
+		return fmt.Sprintf("%s.Tag == tagNumber && %s.Name == \"\" && fl(%s) == %s", x, x, x, floatLit(v.(float64)))
 	}
 	return fmt.Sprintf("%s.Tag == tagFloat && fl(%s) == %s", x, x, floatLit(v.(float64)))
 }
@@ -178,6 +186,11 @@ func atomLit(a *sem.AtomType, v any, at string) string {
 		return fmt.Sprintf("&Term{Tag: tagBool, P: %s, N: %d}", at, n)
 	case sem.StringAtom:
 		return fmt.Sprintf("&Term{Tag: tagString, P: %s, Name: %s}", at, strconv.Quote(v.(string)))
+	case sem.NumberAtom:
+		if r, ok := v.(*big.Rat); ok {
+			return fmt.Sprintf("exactNumber(%s, %q)", at, r.RatString())
+		}
+		return fmt.Sprintf("inexactNumber(%s, %s)", at, floatLit(v.(float64)))
 	}
 	return fmt.Sprintf("mkFloat(%s, %s)", at, floatLit(v.(float64)))
 }

@@ -30,12 +30,21 @@ func (g *gen) matchFile() string {
 	for _, c := range l.Classes {
 		g.classCode(e, c)
 	}
+	hooks := false
 	for _, f := range l.Functions {
+		if f.Hook != nil {
+			g.hook(e, f)
+			hooks = true
+			continue
+		}
 		g.function(e, f)
 	}
 	g.byKind(e)
 	g.rootTables(e)
 	g.layerEvents(e)
+	if hooks {
+		e.b.WriteString(g.text("number"))
+	}
 	return e.b.String()
 }
 
@@ -507,6 +516,36 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 		e.p("")
 		g.lazy = nil
 	}
+}
+
+// hook emits the function f, a default hook on numbers (check): its arguments read
+// back, as sem gives a hook closed terms, and its result, or its failure (sem's
+// callHook): the program's run-time error, or the reason the hook fails on them, the
+// function's error (rt/number.go.txt).
+func (g *gen) hook(e *emitter, f *sem.Function) {
+	name := "fn" + g.fn[f.Name]
+	params := make([]string, len(f.Params))
+	for i := range params {
+		params[i] = fmt.Sprintf("a%d", i)
+	}
+	e.p("// %s is the hook %s: %s (sem's default hooks, written in Go).", name, f.Name, f.Hook.Doc)
+	e.p("func (r *run) %s(%s Val, at Pos, depth int) (Val, error) {", name, join(params))
+	e.p("if depth > maxCallDepth { return Val{}, newFunctionError(%q, Pos{%d, %d}, []Val{%s}, maxCallDepth) }", f.Name, f.P.Line, f.P.Col, join(params))
+	e.p("if err := r.tick(); err != nil { return Val{}, err }")
+	var args []string
+	for _, p := range params {
+		args = append(args, "readBack("+p+")")
+	}
+	e.p("t, reason, err := numberHook(%q, []*Term{%s})", f.Hook.Name, join(args))
+	e.p("if err != nil { return Val{}, err }")
+	e.p("if reason != \"\" {")
+	e.p("fe := newFunctionError(%q, Pos{%d, %d}, []Val{%s}, 0)", f.Name, f.P.Line, f.P.Col, join(params))
+	e.p("fe.reason = reason")
+	e.p("return Val{}, fe")
+	e.p("}")
+	e.p("return Val{t: t}, nil")
+	e.p("}")
+	e.p("")
 }
 
 // byKind emits the dispatch of the tests and the contraction by kind: for each, a

@@ -120,7 +120,8 @@ func TestLockstepRandomGradual(t *testing.T) {
 // redex binds (prompts.sem's control); kinds whose values are their normal forms
 // (head.sem); sequences, matched with backtracking and built by templates (nary.sem,
 // store.sem, whose context rules capture too); binders that are sequences, of
-// variables (polyadic.sem) and of items that bind in each other (letrec.sem). The programs are the workbench's
+// variables (polyadic.sem) and of items that bind in each other (letrec.sem); the
+// number atom and the default hooks on it (numbers.sem). The programs are the workbench's
 // draws of the file's grammar (rules.Generator: no typing judgment, so many are
 // run-time errors); each rule named must fire in some of them, or the test says so.
 func TestLockstepRandomRuleFiles(t *testing.T) {
@@ -143,6 +144,7 @@ func TestLockstepRandomRuleFiles(t *testing.T) {
 		// βv, whose parameters and arguments must be as many, fires in none of 200
 		// draws: the corpus's programs apply functions.
 		{"testdata/rules/letrec.sem", []string{"let1", "letrec"}, 1},
+		{"testdata/rules/numbers.sem", []string{"add", "divide", "sqrt"}, 1},
 	} {
 		if testing.Short() && c.file != "testdata/rules/callcc.sem" && c.file != "testdata/rules/nary.sem" {
 			continue // -short: a file that captures, and one with sequences
