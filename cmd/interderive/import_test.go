@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/interderive/interderive/internal/testenv"
 	"github.com/interderive/interderive/sem"
 )
 
@@ -18,7 +19,9 @@ import (
 // check then runs on the six derived stages: stlc.rkt's 10, poly-stlc.rkt's 18 and
 // contracts.rkt's 21 tests (grep -c '(test-->>' on each), and the 16 that
 // stlc-tests-lib.rkt writes for each stlc+lists model, pass with the answers Redex's
-// tests state. A model the rule language cannot say is refused, positioned (Racket's
+// tests state, on the tables and (not in -short) on the compiled engine, which runs
+// every model derive --go writes (contracts.rkt's binders that are sequences among
+// them). A model the rule language cannot say is refused, positioned (Racket's
 // expt), and nothing is written over an existing file without --force.
 func TestImport(t *testing.T) {
 	models := filepath.Join("..", "..", "internal", "redex", "testdata", "models")
@@ -45,6 +48,18 @@ func TestImport(t *testing.T) {
 		stdout, stderr, code = runCmd("check", filepath.Join(dir, name))
 		if code != 0 || !strings.Contains(stdout+stderr, tc.check) {
 			t.Errorf("check %s: exit %d\n%s%s", name, code, stdout, stderr)
+		}
+		if testing.Short() || !testenv.CompiledEngine(t) {
+			continue // a plugin a model: the full run checks the compiled engine
+		}
+		// The compiled engine runs the five stages derive --go writes (compile is
+		// skipped, and said so): the same tests pass.
+		var files int
+		fmt.Sscanf(tc.check, "%d files", &files)
+		want := fmt.Sprintf("%d files, %d runs: %d passed, 0 failed; %d runs skipped", files, 5*files, 5*files, files)
+		stdout, stderr, code = runCmd("check", "--engine", "compiled", filepath.Join(dir, name))
+		if code != 0 || !strings.Contains(stdout+stderr, want) {
+			t.Errorf("check --engine compiled %s: exit %d, want %q\n%s%s", name, code, want, stdout, stderr)
 		}
 	}
 	// combinators.rkt's context restricts no operand: its relation is

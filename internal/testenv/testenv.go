@@ -114,11 +114,18 @@ func InTurn(i, j, n int) bool {
 // Go's plugins need cgo.
 func NeedCompiledEngine(t testing.TB) {
 	t.Helper()
+	if !CompiledEngine(t) {
+		t.Skip("the compiled engine needs cgo (go env CGO_ENABLED is not 1): not tested here")
+	}
+}
+
+// CompiledEngine reports whether the compiled engine can be here (go env CGO_ENABLED
+// is 1), for a test that checks it along with other things.
+func CompiledEngine(t testing.TB) bool {
+	t.Helper()
 	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
 	if err != nil {
 		t.Fatalf("go env: %v", err)
 	}
-	if strings.TrimSpace(string(out)) != "1" {
-		t.Skip("the compiled engine needs cgo (go env CGO_ENABLED is not 1): not tested here")
-	}
+	return strings.TrimSpace(string(out)) == "1"
 }
