@@ -17,8 +17,11 @@ import (
 // a Go panic or fatal error fails the target). The files: exceptions.sem (a context
 // rule, an answer, binders, letrec), bools.sem (an atom type), pairs.sem and stlc.sem
 // (constructors written by shapes of their own, types), store.sem (sequences, read as
-// lists, matched and built; a shape with a sequence; a context captured) and
-// callcc.sem (contexts captured and plugged). The seeds are each file's
+// lists, matched and built; a shape with a sequence; a context captured),
+// callcc.sem (contexts captured and plugged), letrec.sem (binders that are sequences,
+// of items that bind in each other; shapes that write a sequence among other items)
+// and numbers.sem (the number atom: fractions, inexact reals, integers as numbers).
+// The seeds are each file's
 // corpus, a few malformed texts and what the target found; go test runs them, and
 //
 //	go test -run XXX -fuzz FuzzGenerated ./internal/gogen
@@ -26,7 +29,7 @@ import (
 // searches further (each input runs the binary once a stage: about a hundred inputs a
 // second).
 func FuzzGenerated(f *testing.F) {
-	files := []string{"testdata/rules/exceptions.sem", "testdata/rules/bools.sem", "testdata/rules/pairs.sem", "testdata/rules/stlc.sem", "testdata/rules/store.sem", "testdata/rules/callcc.sem"}
+	files := []string{"testdata/rules/exceptions.sem", "testdata/rules/bools.sem", "testdata/rules/pairs.sem", "testdata/rules/stlc.sem", "testdata/rules/store.sem", "testdata/rules/callcc.sem", "testdata/rules/letrec.sem", "testdata/rules/numbers.sem"}
 	langs := make([]*sem.Language, len(files))
 	bins := make([]string, len(files))
 	for i, file := range files {
@@ -51,7 +54,10 @@ func FuzzGenerated(f *testing.F) {
 		// reader reports the list, the first error in source order; the generated
 		// reader stopped at the string, the first it met (fixed: it goes on past an
 		// error, as sem's does).
-		"(\"000000000000", "(app (lam x x) \"a\\q\")", "(app ) )"} {
+		"(\"000000000000", "(app (lam x x) \"a\\q\")", "(app ) )",
+		// numbers.sem's literals, and letrec.sem's configurations and items.
+		"(+ 1/2 0.5)", "(/ 4 -6)", "(* 1e308 10.0)", "-0.0", "(sqrt 1/0)", "(- 0/5 +3)", "1.", ".5",
+		"((store) (output) (letrec ((x y) (y 1)) x))", "((store (x 1)) (output) x)", "((store) (output) (λ (x x) x))", "((store) (output 1 2) (begin 1))"} {
 		for i := range files {
 			f.Add(uint8(i), s)
 		}
