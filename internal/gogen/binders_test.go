@@ -17,7 +17,8 @@ const seqBindersSem = `(language seqbinders)
   (con lam x ... e (bind 0 1))
   (con lets b ... e (bind 0 0 1))
   (con pair e e)
-  (con alias x x e (bind 0 2) (bind 1 2)))
+  (con alias x x e (bind 0 2) (bind 1 2))
+  (con same e e))
 (sort b (con bnd x e))
 (kind E v)
 (value E n)
@@ -25,10 +26,12 @@ const seqBindersSem = `(language seqbinders)
 (value E (lets (b ...) e))
 (value E (pair e_1 e_2))
 (rule alias E (alias x_1 x_2 e) (subst e x_1 x_2))
+(rule same E (same e_1 e_2) 1 (where (= e_1 e_2)))
+(rule same E (same e_1 e_2) 0 (where (!= e_1 e_2)))
 `
 
 // seqBindersProgs are programs of seqBindersSem with their answers, derived by hand:
-// e[a := b] with b free.
+// e[a := b] with b free; α-equivalence (=) under binders that are sequences.
 var seqBindersProgs = []struct{ name, src, answer string }{
 	// the only binder b captures: renamed b'.
 	{"capture", "(alias a b (lam (b) a))", "(lam (b') b)"},
@@ -43,6 +46,12 @@ var seqBindersProgs = []struct{ name, src, answer string }{
 	{"item-capture", "(alias a b (lets ((bnd c b) (bnd b a)) c))", "(lets ((bnd c b') (bnd b' b)) c)"},
 	// an item binds a: hidden in the items and the body.
 	{"item-hidden", "(alias a b (lets ((bnd a 1)) a))", "(lets ((bnd a 1)) a)"},
+	// the binders renamed pairwise, in order: equal where each use is bound alike.
+	{"alpha-equal", "(same (lam (x y) (pair x y)) (lam (a b) (pair a b)))", "1"},
+	{"alpha-swapped", "(same (lam (x y) x) (lam (a b) b))", "0"},
+	{"alpha-length", "(same (lam (x) x) (lam (a b) a))", "0"},
+	{"alpha-items", "(same (lets ((bnd x 1) (bnd y x)) y) (lets ((bnd a 1) (bnd b a)) b))", "1"},
+	{"alpha-items-differ", "(same (lets ((bnd x 1) (bnd y x)) y) (lets ((bnd a 1) (bnd b b)) b))", "0"},
 }
 
 // TestSequenceBinders: binders that are sequences, of variables and of items, on
