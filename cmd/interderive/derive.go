@@ -38,8 +38,10 @@ With --go DIR, derive writes instead the derived stages of a rule file (*.sem) a
 source: a package main with its own go.mod and no dependency (cd DIR && go build),
 one file per stage (reduction.go, closures.go, machine.go, cps2.go, interp.go), the
 file's rules compiled into match.go, that runs a program given as an s-expression
-(docs/derive-go.md). DIR must be new, empty, or hold a previous generation; a rule
-file that uses a Go hook cannot be written.
+(docs/derive-go.md). DIR must be new, empty, or hold a previous generation. The
+default hooks are written (the δ-table; bool, string, float and number; Racket's
+arithmetic on numbers); a rule file that uses a calculus's own Go hook, or whose
+relation is non-deterministic, cannot be.
 
 ` + exitStatusHelp,
 		Args: cobra.ExactArgs(1),

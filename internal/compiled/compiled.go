@@ -51,8 +51,9 @@ type Semantics struct {
 
 // Load is the compiled stages of l, read from the file named file (for names and
 // messages): built into dir (the user's cache directory if dir is ""), unless built
-// there before, and loaded. A file the generator refuses (a Go hook), a machine with
-// no Go toolchain or no cgo, and a build or load that fails are errors that say so.
+// there before, and loaded. A file the generator refuses (a calculus's own Go hook, a
+// non-deterministic relation), a machine with no Go toolchain or no cgo, and a build
+// or load that fails are errors that say so.
 func Load(l *sem.Language, file, dir string) (*Semantics, error) { return load(l, file, dir, nil) }
 
 // load is Load, which calls building (if not nil) before a build, the first run's
