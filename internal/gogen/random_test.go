@@ -6,12 +6,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	g "github.com/interderive/interderive/gradual"
 	gradualcalc "github.com/interderive/interderive/internal/calculi/gradual"
 	rulescalc "github.com/interderive/interderive/internal/calculi/rules"
 	"github.com/interderive/interderive/internal/gen/gradualgen"
+	"github.com/interderive/interderive/internal/redex"
 	"github.com/interderive/interderive/sem"
 	"pgregory.net/rapid"
 )
@@ -159,20 +161,10 @@ func TestLockstepRandomRuleFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gen := rapid.Custom(func(t *rapid.T) string {
-				return sem.Format(rulescalc.Generator{Lang: l, Depth: 5}.Draw(t))
-			})
-			var progs []program
-			seen := map[string]bool{}
+			progs := randomPrograms(l, draws)
 			fired := map[string]bool{}
-			for i := 0; len(progs) < draws && i < 50*draws; i++ {
-				s := gen.Example(i)
-				if seen[s] {
-					continue
-				}
-				seen[s] = true
-				progs = append(progs, program{fmt.Sprintf("draw %d", i), s})
-				for _, ev := range runInProcess(l, "reduction", s, 2000).events {
+			for _, p := range progs {
+				for _, ev := range runInProcess(l, "reduction", p.src, 2000).events {
 					fired[ev] = true
 				}
 			}
@@ -184,4 +176,62 @@ func TestLockstepRandomRuleFiles(t *testing.T) {
 			lockstepFuel(t, l, c.file, progs, 2000)
 		})
 	}
+}
+
+// TestLockstepRandomRedexModels runs random programs of the Redex models that import
+// translates and derive --go writes (internal/redex/testdata/models: stlc.rkt,
+// poly-stlc.rkt, contracts.rkt, church.rkt and omega.rkt, as Redex's authors wrote
+// them), on every stage of the generated package in lockstep with the in-process
+// stages: the real models, not the repository's rule files. Not in -short.
+func TestLockstepRandomRedexModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a package built a model: go test without -short runs it")
+	}
+	for _, name := range []string{"stlc.rkt", "poly-stlc.rkt", "contracts.rkt", "church.rkt", "omega.rkt"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(root, "internal", "redex", "testdata", "models", name)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mod, err := redex.Read(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, err := redex.Recognize(mod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			im, err := redex.Import(model, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(t.TempDir(), strings.TrimSuffix(name, ".rkt")+".sem")
+			if err := os.WriteFile(file, []byte(im.Sem), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l, err := sem.Load([]byte(im.Sem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lockstepFuel(t, l, file, randomPrograms(l, 100), 2000)
+		})
+	}
+}
+
+// randomPrograms are n distinct draws of l's grammar (rules.Generator, depth 5, in
+// the order of rapid's examples), or as many as 50n draws give.
+func randomPrograms(l *sem.Language, n int) []program {
+	gen := rapid.Custom(func(t *rapid.T) string {
+		return sem.Format(rulescalc.Generator{Lang: l, Depth: 5}.Draw(t))
+	})
+	var progs []program
+	seen := map[string]bool{}
+	for i := 0; len(progs) < n && i < 50*n; i++ {
+		if s := gen.Example(i); !seen[s] {
+			seen[s] = true
+			progs = append(progs, program{fmt.Sprintf("draw %d", i), s})
+		}
+	}
+	return progs
 }
