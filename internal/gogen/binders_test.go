@@ -1,12 +1,6 @@
 package gogen
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-
-	"github.com/interderive/interderive/sem"
-)
+import "testing"
 
 // seqBindersSem binds by sequences: lam's parameters (x ...), and lets' items (bnd x
 // e) ..., which bind in the body and in each other (bind 0 0 1). alias's contractum
@@ -58,14 +52,7 @@ var seqBindersProgs = []struct{ name, src, answer string }{
 // every generated stage: the answers derived by hand, and the in-process stages'
 // outcomes, event for event (lockstep).
 func TestSequenceBinders(t *testing.T) {
-	l, err := sem.Load([]byte(seqBindersSem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "seqbinders.sem")
-	if err := os.WriteFile(path, []byte(seqBindersSem), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	l, path := writeRules(t, "seqbinders.sem", seqBindersSem)
 	var progs []program
 	for _, p := range seqBindersProgs {
 		progs = append(progs, program{p.name, p.src})

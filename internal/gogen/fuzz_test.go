@@ -1,8 +1,6 @@
 package gogen
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,13 +31,7 @@ func FuzzGenerated(f *testing.F) {
 	langs := make([]*sem.Language, len(files))
 	bins := make([]string, len(files))
 	for i, file := range files {
-		src, err := os.ReadFile(filepath.Join(root, file))
-		if err != nil {
-			f.Fatal(err)
-		}
-		if langs[i], err = sem.Load(src); err != nil {
-			f.Fatal(err)
-		}
+		langs[i] = loadRules(f, file)
 		progs := corpus(f, file)
 		if len(progs) == 0 {
 			f.Fatalf("no corpus for %s", file)

@@ -332,17 +332,31 @@ func TestLockstep(t *testing.T) {
 	}
 	for _, f := range inline {
 		t.Run(f.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), f.name+".sem")
-			if err := os.WriteFile(path, []byte(f.src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			l, err := sem.Load([]byte(f.src))
-			if err != nil {
-				t.Fatal(err)
-			}
+			l, path := writeRules(t, f.name+".sem", f.src)
 			lockstep(t, l, path, f.progs)
 		})
 	}
+}
+
+// loadRules reads and loads the rule file at file, a path from the module's root.
+func loadRules(t testing.TB, file string) *sem.Language {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rulescases.LoadSource(t, file, string(src))
+}
+
+// writeRules writes the rule file src, named name, into a directory of the test's
+// and loads it: its language, and its path, which build takes.
+func writeRules(t *testing.T, name, src string) (*sem.Language, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return rulescases.LoadSource(t, name, src), path
 }
 
 // lockstep builds the package of a rule file and runs the programs on every stage,

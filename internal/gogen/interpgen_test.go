@@ -1,14 +1,11 @@
 package gogen
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/interderive/interderive/sem"
 )
 
 // TestInterpValueContractum checks which rules of gradual/rules/ed.sem the generated
@@ -21,15 +18,7 @@ import (
 // contractum's value test would need (nc, fail: C's values by root); the context rule
 // Blame aborts. The events of these rules on the corpus are TestLockstep's.
 func TestInterpValueContractum(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(root, "gradual/rules/ed.sem"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := sem.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(l, "ed.sem")
+	files, err := Generate(loadRules(t, "gradual/rules/ed.sem"), "ed.sem")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -479,19 +479,7 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 
 // function emits a function of the file: its clauses in order, each its own method.
 func (g *gen) function(e *emitter, f *sem.Function) {
-	name := "fn" + g.fn[f.Name]
-	params := make([]string, len(f.Params))
-	for i := range params {
-		params[i] = fmt.Sprintf("a%d", i)
-	}
-	decl := join(params)
-	if decl != "" {
-		decl += " Val, "
-	}
-	e.p("// %s is function %s: the first clause that applies gives the result.", name, f.Name)
-	e.p("func (r *run) %s(%sat Pos, depth int) (Val, error) {", name, decl)
-	e.p("if depth > maxCallDepth { return Val{}, newFunctionError(%q, Pos{%d, %d}, []Val{%s}, maxCallDepth) }", f.Name, f.P.Line, f.P.Col, join(params))
-	e.p("if err := r.tick(); err != nil { return Val{}, err }")
+	name, params, decl := g.functionHead(e, f, "the first clause that applies gives the result")
 	args := join(append(append([]string{}, params...), "at", "depth"))
 	for i := range f.Clauses {
 		e.p("if t, ok, err := r.%s%d(%s); ok || err != nil { return t, err }", name, i+1, args)
@@ -518,20 +506,32 @@ func (g *gen) function(e *emitter, f *sem.Function) {
 	}
 }
 
+// functionHead emits the head of the function f's method, fnNAME, its comment
+// saying what it does, and its first statements, which a hook's shares: the bound on
+// nested calls, and the tick that watches the run's budgets. It returns the method's
+// name, its parameters (a0 ...) and their declaration (empty, or ending with ", ").
+func (g *gen) functionHead(e *emitter, f *sem.Function, what string) (name string, params []string, decl string) {
+	name = "fn" + g.fn[f.Name]
+	params = make([]string, len(f.Params))
+	for i := range params {
+		params[i] = fmt.Sprintf("a%d", i)
+	}
+	if decl = join(params); decl != "" {
+		decl += " Val, "
+	}
+	e.p("// %s is function %s: %s.", name, f.Name, what)
+	e.p("func (r *run) %s(%sat Pos, depth int) (Val, error) {", name, decl)
+	e.p("if depth > maxCallDepth { return Val{}, newFunctionError(%q, Pos{%d, %d}, []Val{%s}, maxCallDepth) }", f.Name, f.P.Line, f.P.Col, join(params))
+	e.p("if err := r.tick(); err != nil { return Val{}, err }")
+	return name, params, decl
+}
+
 // hook emits the function f, a default hook on numbers (check): its arguments read
 // back, as sem gives a hook closed terms, and its result, or its failure (sem's
 // callHook): the program's run-time error, or the reason the hook fails on them, the
 // function's error (rt/number.go.txt).
 func (g *gen) hook(e *emitter, f *sem.Function) {
-	name := "fn" + g.fn[f.Name]
-	params := make([]string, len(f.Params))
-	for i := range params {
-		params[i] = fmt.Sprintf("a%d", i)
-	}
-	e.p("// %s is the hook %s: %s (sem's default hooks, written in Go).", name, f.Name, f.Hook.Doc)
-	e.p("func (r *run) %s(%s Val, at Pos, depth int) (Val, error) {", name, join(params))
-	e.p("if depth > maxCallDepth { return Val{}, newFunctionError(%q, Pos{%d, %d}, []Val{%s}, maxCallDepth) }", f.Name, f.P.Line, f.P.Col, join(params))
-	e.p("if err := r.tick(); err != nil { return Val{}, err }")
+	_, params, _ := g.functionHead(e, f, "the hook "+f.Hook.Name+", "+f.Hook.Doc+" (sem's default hooks, written in Go)")
 	var args []string
 	for _, p := range params {
 		args = append(args, "readBack("+p+")")

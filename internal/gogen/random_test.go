@@ -32,14 +32,7 @@ func TestLockstepRandom(t *testing.T) {
 	}
 	for _, file := range []string{"testdata/rules/cbv.sem", "testdata/rules/stlc.sem"} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(root, file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			l, err := sem.Load(src)
-			if err != nil {
-				t.Fatal(err)
-			}
+			l := loadRules(t, file)
 			gen, err := l.NewTypedGenerator(sem.GenOptions{MaxDepth: 5})
 			if err != nil {
 				t.Fatal(err)
@@ -153,14 +146,7 @@ func TestLockstepRandomRuleFiles(t *testing.T) {
 		}
 		draws := draws * c.times
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(root, c.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			l, err := sem.Load(src)
-			if err != nil {
-				t.Fatal(err)
-			}
+			l := loadRules(t, c.file)
 			progs := randomPrograms(l, draws)
 			fired := map[string]bool{}
 			for _, p := range progs {
@@ -206,14 +192,7 @@ func TestLockstepRandomRedexModels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			file := filepath.Join(t.TempDir(), strings.TrimSuffix(name, ".rkt")+".sem")
-			if err := os.WriteFile(file, []byte(im.Sem), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			l, err := sem.Load([]byte(im.Sem))
-			if err != nil {
-				t.Fatal(err)
-			}
+			l, file := writeRules(t, strings.TrimSuffix(name, ".rkt")+".sem", im.Sem)
 			lockstepFuel(t, l, file, randomPrograms(l, 100), 2000)
 		})
 	}
