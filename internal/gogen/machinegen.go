@@ -139,16 +139,19 @@ func (g *gen) continueMode(e *emitter) {
 `)
 }
 
-// spent emits the contraction's count: spend, where the fuel, a limit or an observer
-// has something to do, else the count alone; fail returns spend's error.
+// spent emits the contraction's count: spend, where the fuel or a limit has something
+// to do, else the count and the observer's call in place; fail returns spend's error.
 func (g *gen) spent(e *emitter, fail string) {
 	e.b.WriteString(`if r.due() {
 			if err := r.spend(s.c.event); err != nil {
 				` + fail + `
 			}
-		} else { // spend, where it has nothing to do but count
+		} else { // spend, where it has nothing to do but count and tell
 			r.steps++
 			r.ticks++
+			if r.onContract != nil {
+				r.onContract(s.c.event)
+			}
 		}
 `)
 }
