@@ -30,6 +30,9 @@ type gen struct {
 	// Of the node a fused transition is testing (machinegen.go): its root, and its
 	// children known to be values; nil elsewhere.
 	known *known
+	// passes says that the child being matched is known to pass its value test
+	// (known.value): match binds it without the test.
+	passes bool
 	// shared are the children a fused transition has taken already: the variable
 	// holding each, by the expression that takes it (n.kidFree(0)).
 	shared map[string]string

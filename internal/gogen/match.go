@@ -44,6 +44,10 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 		case sem.MetaInt:
 			e.p("if %s.Tag != tagInt { %s }", t, fail)
 		case sem.MetaValue, sem.MetaClass:
+			if g.passes { // a value of its kind already: a frame's hole filled, or passed over with a value
+				g.passes = false
+				break
+			}
 			var fn string
 			if ms.Kind == sem.MetaClass {
 				fn = "inClass" + g.class[ms.Class.Index]
@@ -84,7 +88,7 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 		}
 		for _, i := range order {
 			a := p.Args[i]
-			if !needsChild(a, bind) || untested(a) && g.lazy[a.Slot] || !bind && known.value(i, a) {
+			if !needsChild(a, bind) || untested(a) && g.lazy[a.Slot] || (!bind || g.lazy[a.Slot]) && known.value(i, a) {
 				continue
 			}
 			c := e.tmp("k")
@@ -112,6 +116,7 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 			default:
 				e.p("%s := kid(%s, %d)", c, x, i)
 			}
+			g.passes = known.value(i, a)
 			g.match(e, a, c, false, fail, bind)
 		}
 	default:
