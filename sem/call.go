@@ -92,7 +92,7 @@ func (e *Engine) call(f *Function, args []*Term, at Pos, depth int) (*Term, erro
 		return nil, e.l.functionError(f, args, MaxCallDepth)
 	}
 	if f.Hook != nil {
-		return e.callHook(f, args)
+		return e.l.CallHook(f, args)
 	}
 	// A function is a function of its arguments (hooks included: GoFunc): a call
 	// made before on the same terms has its result.
@@ -140,11 +140,18 @@ func (f *Function) candidates(args []*Term) []int {
 	return f.clauses.candidates(View(args[f.by]))
 }
 
-// callHook applies the hook f to args: its Go function, whose result must be a term
-// of the result sort the file declares (its root is checked); a failure, or a result
-// of another sort, is the function's error (*FunctionError).
-func (e *Engine) callHook(f *Function, args []*Term) (*Term, error) {
-	t, err := f.Hook.Call(e.l, args)
+// CallHook applies the function f, a hook, to args (closed terms of the sorts of its
+// parameters): its Go function, whose result must be a term of the result sort the
+// file declares (its root is checked); a failure, or a result of another sort, is the
+// function's error (*FunctionError, with its Reason); an *interderive.RuntimeError is
+// the program's. The engine calls it, after its tick and its bound on nested calls;
+// so does the compiled engine, for the generated code of a file with hooks of its
+// calculus's own (internal/compiled).
+func (l *Language) CallHook(f *Function, args []*Term) (*Term, error) {
+	if f.Hook == nil {
+		return nil, fmt.Errorf("function %s is not a hook", f.Name)
+	}
+	t, err := f.Hook.Call(l, args)
 	var re *interderive.RuntimeError
 	if errors.As(err, &re) {
 		return nil, re // the program's run-time error, not the file's
@@ -153,7 +160,7 @@ func (e *Engine) callHook(f *Function, args []*Term) (*Term, error) {
 		err = fmt.Errorf("it returned %s, not %s", FormatShort(t, 60), describe(f.Result))
 	}
 	if err != nil {
-		fe := e.l.functionError(f, args, 0)
+		fe := l.functionError(f, args, 0)
 		fe.Reason = err.Error()
 		return nil, fe
 	}

@@ -2,8 +2,6 @@ package sem_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,54 +10,12 @@ import (
 	"github.com/interderive/interderive/closures"
 	"github.com/interderive/interderive/compile"
 	"github.com/interderive/interderive/cps2"
+	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/interp"
 	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
 )
-
-// gcdHooks are the hooks of sem/testdata/hooks/gcd.sem: euclid (gcd by Euclid's
-// algorithm, undefined at 0 and 0), flip (a pair's components swapped: a term built
-// in Go), broken (a hook that returns a variable where the file declares an integer),
-// and the comparison divides (n1 divides n2, n1 ≠ 0), beside the δ-table.
-func gcdHooks(t *testing.T) *sem.Hooks {
-	t.Helper()
-	h := sem.DefaultHooks()
-	for _, err := range []error{
-		h.Add(&sem.GoFunc{Name: "euclid", Arity: 2, Doc: "gcd(n1, n2)", Call: func(l *sem.Language, args []*sem.Term) (*sem.Term, error) {
-			a, b := args[0].N, args[1].N
-			if a == 0 && b == 0 {
-				return nil, errors.New("gcd(0, 0) is undefined")
-			}
-			for b != 0 {
-				a, b = b, a%b
-			}
-			return sem.Int(args[0].P, max(a, -a)), nil
-		}}),
-		h.Add(&sem.GoFunc{Name: "flip", Arity: 1, Doc: "(pair a b) to (pair b a)", Call: func(l *sem.Language, args []*sem.Term) (*sem.Term, error) {
-			p := args[0]
-			return sem.App(p.P, p.Con, p.Args[1], p.Args[0]), nil
-		}}),
-		h.Add(&sem.GoFunc{Name: "broken", Arity: 1, Call: func(l *sem.Language, args []*sem.Term) (*sem.Term, error) {
-			return sem.Var(args[0].P, "x"), nil
-		}}),
-		h.AddPrim(&sem.Prim{Name: "divides", Arity: 2, Test: true, Doc: "n1 divides n2", Cmp: func(a []int64) bool { return a[0] != 0 && a[1]%a[0] == 0 }}),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return h
-}
-
-func gcdSource(t *testing.T) []byte {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", "hooks", "gcd.sem"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return src
-}
 
 // derivedStages are the six stages derived from a rule file.
 var derivedStages = []struct {
@@ -97,7 +53,7 @@ func onEveryStage(t *testing.T, l *sem.Language, prog, answer string, want []str
 //   - (gcd 3 9): 3 divides 9 (the prim registered), so the first rule gives 3.
 //   - (swap (pair 1 (lam y y))): flip builds (pair (lam y y) 1).
 func TestHooks(t *testing.T) {
-	l, err := sem.LoadWith(gcdSource(t), gcdHooks(t))
+	l, err := sem.LoadWith(rulescases.GCDSource(t), rulescases.GCDHooks(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,8 +74,8 @@ func TestHooks(t *testing.T) {
 // file's), positioned at the hook's declaration (line 26 of gcd.sem for euclid), on
 // every stage.
 func TestHookFailures(t *testing.T) {
-	src := string(gcdSource(t)) + "(hook broken (n) n)\n(rule broke E (gcd n (lam x t)) (broken n))\n"
-	l, err := sem.LoadWith([]byte(src), gcdHooks(t))
+	src := string(rulescases.GCDSource(t)) + "(hook broken (n) n)\n(rule broke E (gcd n (lam x t)) (broken n))\n"
+	l, err := sem.LoadWith([]byte(src), rulescases.GCDHooks(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,12 +97,12 @@ func TestHookFailures(t *testing.T) {
 // another arity, and a prim not registered are positioned errors; registering a name
 // twice is refused.
 func TestHookErrors(t *testing.T) {
-	src := gcdSource(t)
+	src := rulescases.GCDSource(t)
 	_, err := sem.Load(src) // the default hooks: the δ-table, Racket's arithmetic on numbers
 	if err == nil || !strings.Contains(err.Error(), "26:7: unknown hook euclid: the hooks registered: number-add, number-sub, number-mul, number-div, number-sqrt") {
 		t.Errorf("without the hooks: %v", err)
 	}
-	h := gcdHooks(t)
+	h := rulescases.GCDHooks(t)
 	for _, tc := range []struct{ edit, want string }{
 		{"(hook euclid (n n) n)→(hook nosuch (n n) n)", "26:7: unknown hook nosuch: the hooks registered: number-add, number-sub, number-mul, number-div, number-sqrt, euclid, flip, broken"},
 		{"(hook euclid (n n) n)→(hook euclid (n) n)", "26:14: hook euclid takes 2 arguments, not 1"},

@@ -41,7 +41,8 @@ file's rules compiled into match.go, that runs a program given as an s-expressio
 (docs/derive-go.md). DIR must be new, empty, or hold a previous generation. The
 default hooks are written (the δ-table; bool, string, float and number; Racket's
 arithmetic on numbers); a rule file that uses a calculus's own Go hook, or whose
-relation is non-deterministic, cannot be.
+relation is non-deterministic, cannot be (the compiled engine runs the first: it
+calls the hook back in the workbench).
 
 ` + exitStatusHelp,
 		Args: cobra.ExactArgs(1),

@@ -9,8 +9,10 @@
 //
 // The tables (sem, and the stages' rules.go) stay the reference: they run where there
 // is no Go toolchain or no cgo, show a run's states (a trace's Observer, which the
-// compiled stages do not feed), and run the rule files the generator refuses (Go
-// hooks). A built plugin is kept in the user's cache directory under the digest of
+// compiled stages do not feed), and run the rule files the generator refuses (a
+// non-deterministic relation, an atom type of a calculus's own). A calculus's own
+// hooks and prims run in the workbench's process: the generated code calls them back
+// (gogen.GenerateHosted, hostCalls). A built plugin is kept in the user's cache directory under the digest of
 // its source and of the Go version, and built again only when either changes; a
 // process loads it once (Go's plugin package keeps what it opened).
 package compiled
@@ -40,26 +42,38 @@ import (
 // other than the one interderive was built with. --engine tables runs there.
 var ErrUnavailable = errors.New("the compiled engine is unavailable")
 
-// evalFunc is the type of the generated package's Eval (rt/export.go.txt).
-type evalFunc = func(stage string, prog []int64, names []string, fuel int, deadline time.Time, memory int64, onContract func(string)) (answer []int64, answerNames []string, fail []string)
+// evalFunc is the type of the generated package's Eval (rt/export.go.txt), and
+// hookFunc and primFunc the types of the calls of the calculus's own hooks and prims
+// it makes back to the workbench (hook and prim).
+type (
+	hookFunc = func(name string, args [][]int64, argNames [][]string) (result []int64, resultNames []string, fail []string)
+	primFunc = func(name string, args []int64) (int64, bool)
+	evalFunc = func(stage string, prog []int64, names []string, fuel int, deadline time.Time, memory int64, onContract func(string), hook hookFunc, prim primFunc) (answer []int64, answerNames []string, fail []string)
+)
 
 // Semantics is the compiled stages of one rule file's language.
 type Semantics struct {
 	lang *sem.Language
 	eval evalFunc
+	// hook and prim run the calculus's own hooks and prims for the generated code
+	// (nil where the file has none).
+	hook hookFunc
+	prim primFunc
 }
 
 // Load is the compiled stages of l, read from the file named file (for names and
 // messages): built into dir (the user's cache directory if dir is ""), unless built
-// there before, and loaded. A file the generator refuses (a calculus's own Go hook, a
-// non-deterministic relation), a machine with no Go toolchain or no cgo, and a build
-// or load that fails are errors that say so.
+// there before, and loaded. The calculus's own hooks and prims run in this process,
+// called back by the generated code (gogen.GenerateHosted). A file the generator
+// refuses (an atom type of the calculus's own, a non-deterministic relation), a
+// machine with no Go toolchain or no cgo, and a build or load that fails are errors
+// that say so.
 func Load(l *sem.Language, file, dir string) (*Semantics, error) { return load(l, file, dir, nil) }
 
 // load is Load, which calls building (if not nil) before a build, the first run's
 // wait of a few seconds.
 func load(l *sem.Language, file, dir string, building func(file, dir string)) (*Semantics, error) {
-	files, err := gogen.Generate(l, file)
+	files, err := gogen.GenerateHosted(l, file)
 	if err != nil {
 		return nil, fmt.Errorf("the compiled engine cannot run %s: %w", file, err)
 	}
@@ -104,7 +118,81 @@ func load(l *sem.Language, file, dir string, building func(file, dir string)) (*
 	if !ok {
 		return nil, fmt.Errorf("the compiled engine: %s's Eval is a %T", so, sym)
 	}
-	return &Semantics{lang: l, eval: eval}, nil
+	se := &Semantics{lang: l, eval: eval}
+	se.hook, se.prim = hostCalls(l)
+	return se, nil
+}
+
+// hostCalls are the calls of l's own hooks and prims that the generated code makes
+// back to this process (nil where l has none): a hook's arguments decoded, applied as
+// sem applies it (sem.Language.CallHook: its result's sort checked), its result
+// encoded, or its failure as Eval gives one (the program's run-time error, or the
+// reason the hook failed, the function's error); a prim computed by its Go.
+func hostCalls(l *sem.Language) (hookFunc, primFunc) {
+	funcs := map[string]*sem.Function{}
+	for _, f := range l.Functions {
+		if f.Hook != nil {
+			funcs[f.Hook.Name] = f
+		}
+	}
+	hook := func(name string, args [][]int64, argNames [][]string) ([]int64, []string, []string) {
+		f := funcs[name]
+		if f == nil {
+			return nil, nil, []string{"other", "the compiled engine called hook " + name + ", which " + l.Name + " does not have"}
+		}
+		terms := make([]*sem.Term, len(args))
+		for i := range args {
+			t, err := gogen.Decode(l, args[i], argNames[i])
+			if err != nil {
+				return nil, nil, []string{"other", fmt.Sprintf("the compiled engine gave hook %s an argument it cannot read: %v", name, err)}
+			}
+			terms[i] = t
+		}
+		t, err := l.CallHook(f, terms)
+		var re *interderive.RuntimeError
+		var fe *sem.FunctionError
+		switch {
+		case errors.As(err, &re):
+			return nil, nil, []string{"runtime", strconv.Itoa(int(re.Pos.Line)), strconv.Itoa(int(re.Pos.Col)), re.Reason, re.Term}
+		case errors.As(err, &fe):
+			return nil, nil, []string{"function", fe.Reason}
+		case err != nil:
+			return nil, nil, []string{"function", err.Error()}
+		}
+		res, resNames, err := gogen.Encode(t)
+		if err != nil {
+			return nil, nil, []string{"function", err.Error()}
+		}
+		return res, resNames, nil
+	}
+	prims := map[string]*sem.Prim{}
+	for _, name := range l.Hooks().PrimNames() {
+		if p, ok := l.Hooks().Prim(name); ok {
+			if d, ok := sem.LookupPrim(name); !ok || d != p { // the δ-table's are written in Go
+				prims[name] = p
+			}
+		}
+	}
+	prim := func(name string, args []int64) (int64, bool) {
+		p := prims[name]
+		switch {
+		case p == nil:
+			return 0, false
+		case p.Test:
+			if p.Cmp(args) {
+				return 1, true
+			}
+			return 0, true
+		}
+		return p.Int(args)
+	}
+	if len(funcs) == 0 {
+		hook = nil
+	}
+	if len(prims) == 0 {
+		prim = nil
+	}
+	return hook, prim
 }
 
 // CacheDir is where Load keeps the plugins it builds: interderive/compiled in the
@@ -228,7 +316,7 @@ func (st stage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (se
 	if opts.Timeout > 0 {
 		deadline = time.Now().Add(opts.Timeout)
 	}
-	ans, ansNames, fail := st.s.eval(st.name, prog, names, fuel, deadline, max(opts.Memory, 0), opts.OnContract)
+	ans, ansNames, fail := st.s.eval(st.name, prog, names, fuel, deadline, max(opts.Memory, 0), opts.OnContract, st.s.hook, st.s.prim)
 	if fail != nil {
 		return sem.Answer{}, st.s.failure(fail, opts)
 	}

@@ -265,27 +265,125 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// TestOwnHookRefused: a rule file that calls a calculus's own hook (a Go function
-// the generated package cannot hold) is refused by the compiled engine with the
-// generator's reason; the tables run it.
-func TestOwnHookRefused(t *testing.T) {
+// TestOwnHooks: a rule file with hooks of its calculus's own (sem/testdata/hooks/gcd.sem:
+// Go meta-functions, one of which builds a term, and a comparison prim) runs on every
+// compiled stage, the hooks and the prim called back in this process, with the answers
+// and the contractions derived by hand (sem's TestHooks):
+//
+//   - (add (gcd 12 18) (app (lam x (gcd x 4)) 10)): 12 does not divide 18, so the
+//     second gcd rule calls euclid: 6; beta gives (gcd 10 4), euclid: 2; add is
+//     (prim add (double 6) 2) = 14. Events gcd, beta, gcd, add.
+//   - (gcd 3 9): 3 divides 9 (the prim), so the first rule gives 3; and (gcd -3 9)
+//     gives -3, where euclid would give 3.
+//   - (swap (pair 1 (lam y y))): flip builds (pair (lam y y) 1).
+//
+// A hook's failures are the tables' errors: its own error and a result of another
+// sort are the function's error with the reason (sem's TestHookFailures), and a
+// run-time error it returns is the program's, at its position. derive --go still
+// refuses the file, naming the compiled engine; and an atom type of the calculus's own
+// is refused by both.
+func TestOwnHooks(t *testing.T) {
 	testenv.NeedCompiledEngine(t)
-	h := sem.DefaultHooks()
-	if err := h.Add(&sem.GoFunc{Name: "twice", Arity: 1, Call: func(l *sem.Language, a []*sem.Term) (*sem.Term, error) {
-		return sem.Int(a[0].P, 2*a[0].N), nil
+	h := rulescases.GCDHooks(t)
+	if err := h.Add(&sem.GoFunc{Name: "boom", Arity: 1, Call: func(l *sem.Language, a []*sem.Term) (*sem.Term, error) {
+		return nil, interderive.Runtime(a[0].P, sem.Format(a[0]), "boom on an integer")
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	l, err := sem.LoadWith([]byte("(language own)\n(sort t (integer n) (con dbl t))\n(hook twice (n) n)\n(kind E v)\n(value E n)\n(frame E (dbl (hole)))\n(rule dbl E (dbl n) (twice n))\n"), h)
+	src := string(rulescases.GCDSource(t)) + "(hook broken (n) n)\n(rule broke E (gcd n (lam x t)) (broken n))\n" +
+		"(hook boom (n) n)\n(rule boom E (gcd (pair v_1 v_2) n) (boom n))\n"
+	l, err := sem.LoadWith([]byte(src), h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := compiled.Load(l, "own.sem", t.TempDir()); err == nil || !strings.Contains(err.Error(), "writes only the default hooks") {
-		t.Errorf("a file with a calculus's own hook: %v, want the generator's refusal", err)
+	s, err := compiled.Load(l, "gcd.sem", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		prog, answer string
+		events       []string
+	}{
+		{"(add (gcd 12 18) (app (lam x (gcd x 4)) 10))", "14", []string{"gcd", "beta", "gcd", "add"}},
+		{"(gcd 3 9)", "3", []string{"gcd"}},
+		{"(gcd -3 9)", "-3", []string{"gcd"}},
+		{"(swap (pair 1 (lam y y)))", "(pair (lam y y) 1)", []string{"swap"}},
+	} {
+		for _, st := range stages {
+			var events []string
+			a, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, tc.prog), interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
+			if err != nil || sem.Format(a.Value) != tc.answer || !slices.Equal(events, tc.events) {
+				t.Errorf("%s on %s: %v, %v after %v; want %s after %v", tc.prog, st.stage.Name(), a.Value, err, events, tc.answer, tc.events)
+			}
+		}
+	}
+	for _, tc := range []struct{ prog, want string }{
+		{"(gcd 0 0)", "26:1: hook euclid failed on (euclid 0 0), called by rule gcd: gcd(0, 0) is undefined"},
+		{"(gcd 1 (lam y y))", "hook broken failed on (broken 1), called by rule broke: it returned x, not an integer"},
+	} {
+		for _, st := range stages {
+			_, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, tc.prog), interderive.Options{Fuel: 100})
+			var fe *sem.FunctionError
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s on %s: %v, want a function error %q", tc.prog, st.stage.Name(), err, tc.want)
+			}
+		}
+	}
+	// boom's run-time error, at the position of its argument: 1:22, the 7 of
+	// (gcd (pair 1 2) 7).
+	for _, st := range stages {
+		_, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, "(gcd (pair 1 2) 7)"), interderive.Options{Fuel: 100})
+		var re *interderive.RuntimeError
+		if !errors.As(err, &re) || re.Reason != "boom on an integer" || re.Term != "7" || re.Pos != (interderive.Pos{Line: 1, Col: 17}) {
+			t.Errorf("(gcd (pair 1 2) 7) on %s: %v, want boom's run-time error at 1:17", st.stage.Name(), err)
+		}
+	}
+	// An integer prim of the calculus's own: half, defined on even numbers only; where
+	// it is not, the right-hand side cannot be built, and (half 7) is stuck, the
+	// rule's prim undefined, as on the tables (a stuck shape declared for it does not
+	// apply: the rule does).
+	hh := sem.DefaultHooks()
+	if err := hh.AddPrim(&sem.Prim{Name: "half", Arity: 1, Int: func(a []int64) (int64, bool) { return a[0] / 2, a[0]%2 == 0 }}); err != nil {
+		t.Fatal(err)
+	}
+	lh, err := sem.LoadWith([]byte("(language halves)\n(sort t (integer n) (con half t))\n(kind E v)\n(value E n)\n(frame E (half (hole)))\n"+
+		"(rule half E (half n) (prim half n))\n(stuck E (half n) \"half of an odd number\")\n"), hh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := compiled.Load(lh, "halves.sem", "")
+	if err != nil {
+		t.Fatal(err)
 	}
 	tables, _ := sem.StageOf(machine.Stage{})
-	if a, err := tables.Eval(l, rulescases.Read(t, l, "(dbl 21)"), interderive.Options{}); err != nil || sem.Format(a.Value) != "42" {
-		t.Errorf("on the tables: %v %v, want 42", a.Value, err)
+	_, tablesErr := tables.Eval(lh, rulescases.Read(t, lh, "(half (half 14))"), interderive.Options{Fuel: 100})
+	for _, st := range stages {
+		a, err := stageOf(t, sh, st.stage).Eval(lh, rulescases.Read(t, lh, "(half 84)"), interderive.Options{Fuel: 100})
+		if err != nil || sem.Format(a.Value) != "42" {
+			t.Errorf("(half 84) on %s: %v, %v; want 42", st.stage.Name(), a.Value, err)
+		}
+		_, err = stageOf(t, sh, st.stage).Eval(lh, rulescases.Read(t, lh, "(half (half 14))"), interderive.Options{Fuel: 100})
+		if err == nil || tablesErr == nil || err.Error() != tablesErr.Error() || !strings.Contains(err.Error(), "rule half: prim half is undefined here") {
+			t.Errorf("(half (half 14)) on %s: %v; want the tables' %v", st.stage.Name(), err, tablesErr)
+		}
+	}
+	if _, err := gogen.Generate(l, "gcd.sem"); err == nil || !strings.Contains(err.Error(), "the compiled engine, --engine compiled, runs it") {
+		t.Errorf("derive --go of a file with its calculus's own hooks: %v, want a refusal that names the compiled engine", err)
+	}
+	ha := sem.DefaultHooks()
+	color := &sem.AtomType{Name: "color", Samples: []any{"red"},
+		Read:   func(s string, quoted bool) (any, bool) { return s, !quoted && s == "red" },
+		Format: func(v any) string { return v.(string) },
+		Equal:  func(a, b any) bool { return a == b }}
+	if err := ha.AddAtom(color); err != nil {
+		t.Fatal(err)
+	}
+	la, err := sem.LoadWith([]byte("(language colors)\n(sort t (atom color c))\n(kind E v)\n(value E c)\n"), ha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compiled.Load(la, "colors.sem", t.TempDir()); err == nil || !strings.Contains(err.Error(), "atom type color") {
+		t.Errorf("a file with an atom type of its calculus's own: %v, want the generator's refusal", err)
 	}
 }
 

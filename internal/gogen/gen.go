@@ -43,6 +43,10 @@ type gen struct {
 	// evaluator's (cps2gen.go: the stack K a chain of continuations) or the
 	// interpreter's (interpgen.go: a hole evaluated by a call, a value returned).
 	form form
+	// hosted says that the package is the compiled engine's (GenerateHosted): a call of
+	// a calculus's own hook or prim goes back to the workbench's process (hostHook,
+	// hostPrim).
+	hosted bool
 	// returnsValue says that a rule of interp's case being written ends with its
 	// contractum known to be a value of the case's kind, caseKind (contractedValue).
 	returnsValue bool
@@ -85,7 +89,11 @@ func newGen(l *sem.Language, file string) *gen {
 // hook written in Go, a prim or an atom type not of the default hooks. The default
 // hooks on numbers are written (rt/number.go.txt), where their result sort holds
 // numbers: sem checks a hook's result at run time, the generated code does not.
-func check(l *sem.Language) error {
+// Hosted (the compiled engine's package, GenerateHosted), a calculus's own hooks and
+// prims are called back in the workbench's process, which checks a hook's result as
+// sem does (sem.Language.CallHook); an atom type of its own is still refused: the
+// generated reader, printer and equality would need it.
+func check(l *sem.Language, hosted bool) error {
 	if len(l.Ambiguity) > 0 {
 		return fmt.Errorf("the relation of %s is non-deterministic, and the stages derive one decomposition a step: %s", l.Name, l.Ambiguity[0])
 	}
@@ -95,7 +103,10 @@ func check(l *sem.Language) error {
 			continue
 		}
 		if d, ok := defaults.Func(f.Hook.Name); !ok || d != f.Hook {
-			return fmt.Errorf("%s: function %s is the Go hook %s: derive --go writes only the default hooks (%s), not a calculus's own", f.P, f.Name, f.Hook.Name, strings.Join(defaults.FuncNames(), ", "))
+			if hosted {
+				continue
+			}
+			return fmt.Errorf("%s: function %s is the Go hook %s: derive --go writes only the default hooks (%s), not a calculus's own (the compiled engine, --engine compiled, runs it: it calls the hook back in the workbench)", f.P, f.Name, f.Hook.Name, strings.Join(defaults.FuncNames(), ", "))
 		}
 		if f.Result.Kind != sem.ArgTerm || !slices.Contains(f.Result.Sort.Atoms, sem.NumberAtom) {
 			return fmt.Errorf("%s: hook %s gives a number, which its result sort does not hold", f.P, f.Name)
@@ -110,11 +121,17 @@ func check(l *sem.Language) error {
 	}
 	var bad error
 	walkPrims(l, func(p *sem.Prim) {
-		if d, ok := sem.LookupPrim(p.Name); (!ok || d != p) && bad == nil {
-			bad = fmt.Errorf("prim %s is a hook: derive --go writes only rule files that use the default hooks (the δ-table: %s)", p.Name, strings.Join(sem.PrimNames(), ", "))
+		if !hosted && !defaultPrim(p) && bad == nil {
+			bad = fmt.Errorf("prim %s is a hook: derive --go writes only rule files that use the default hooks (the δ-table: %s; the compiled engine, --engine compiled, runs it: it calls the prim back in the workbench)", p.Name, strings.Join(sem.PrimNames(), ", "))
 		}
 	})
 	return bad
+}
+
+// defaultPrim reports whether p is the δ-table's own prim of its name.
+func defaultPrim(p *sem.Prim) bool {
+	d, ok := sem.LookupPrim(p.Name)
+	return ok && d == p
 }
 
 // walkPrims calls f on every prim the file uses.

@@ -47,10 +47,25 @@ var Stages = []string{"reduction", "closures", "machine", "cps2", "interp"}
 // the default ones (a Go meta-function, a prim or an atom type of its own) cannot be
 // written: the error names the hook.
 func Generate(l *sem.Language, file string) (map[string][]byte, error) {
-	if err := check(l); err != nil {
+	return generate(l, file, false)
+}
+
+// GenerateHosted is Generate for the compiled engine (internal/compiled), whose
+// package runs in the workbench's process: a calculus's own hooks and prims are
+// called back there (rt/export.go.txt's Eval takes the calls), so that every rule
+// file but one with an atom type of its own has its compiled stages. A package so
+// written runs only under the workbench: its standalone binary stops at the first
+// call of such a hook, with an error that says so.
+func GenerateHosted(l *sem.Language, file string) (map[string][]byte, error) {
+	return generate(l, file, true)
+}
+
+func generate(l *sem.Language, file string, hosted bool) (map[string][]byte, error) {
+	if err := check(l, hosted); err != nil {
 		return nil, err
 	}
 	g := newGen(l, filepath.Base(file))
+	g.hosted = hosted
 	out := map[string][]byte{
 		"go.mod": []byte("module " + g.module() + "\n\ngo 1.22\n"),
 	}

@@ -231,6 +231,12 @@ func (g *gen) intOf(e *emitter, p *sem.Pattern, undef string, bd body, depth int
 			args[i] = g.intOf(e, a, undef, bd, depth)
 		}
 		n := e.tmp("n")
+		if !defaultPrim(p.Prim) { // a calculus's own, called back in the workbench (hosted)
+			ok := e.tmp("ok")
+			e.p("%s, %s := r.hostPrim(%q, %s)", n, ok, p.Prim.Name, join(args))
+			e.p("if !%s { %s }", ok, undef)
+			return n
+		}
 		switch p.Prim.Name {
 		case "add":
 			e.p("%s := %s + %s", n, args[0], args[1])
@@ -263,8 +269,12 @@ func (g *gen) intOf(e *emitter, p *sem.Pattern, undef string, bd body, depth int
 	return "0"
 }
 
-// compare is the Go expression of the comparison prim pr on the arguments.
+// compare is the Go expression of the comparison prim pr on the arguments: a
+// calculus's own called back in the workbench (hosted).
 func compare(pr *sem.Prim, args []string) string {
+	if !defaultPrim(pr) {
+		return fmt.Sprintf("r.hostTest(%q, %s)", pr.Name, join(args))
+	}
 	op := map[string]string{"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[pr.Name]
 	return fmt.Sprintf("%s %s %s", args[0], op, args[1])
 }

@@ -34,7 +34,9 @@ func (g *gen) matchFile() string {
 	for _, f := range l.Functions {
 		if f.Hook != nil {
 			g.hook(e, f)
-			hooks = true
+			if d, ok := sem.DefaultHooks().Func(f.Hook.Name); ok && d == f.Hook {
+				hooks = true // rt/number.go.txt, which the default hooks call
+			}
 			continue
 		}
 		g.function(e, f)
@@ -45,7 +47,41 @@ func (g *gen) matchFile() string {
 	if hooks {
 		e.b.WriteString(g.text("number"))
 	}
+	ownHooks, ownPrims, ownTests := g.ownGo()
+	if ownHooks {
+		e.b.WriteString(g.text("hosthook"))
+	}
+	if ownPrims || ownTests {
+		e.b.WriteString(g.text("hostprim"))
+	}
+	if ownTests {
+		e.b.WriteString(g.text("hosttest"))
+	}
 	return e.b.String()
+}
+
+// ownGo reports what of its calculus's own Go the file calls (hosted: check refuses
+// it otherwise): hooks, integer prims, comparison prims. The calls go back to the
+// workbench (rt/hosthook.go.txt, rt/hostprim.go.txt, rt/hosttest.go.txt).
+func (g *gen) ownGo() (hooks, prims, tests bool) {
+	defaults := sem.DefaultHooks()
+	for _, f := range g.l.Functions {
+		if f.Hook != nil {
+			if d, ok := defaults.Func(f.Hook.Name); !ok || d != f.Hook {
+				hooks = true
+			}
+		}
+	}
+	walkPrims(g.l, func(p *sem.Prim) {
+		if !defaultPrim(p) {
+			if p.Test {
+				tests = true
+			} else {
+				prims = true
+			}
+		}
+	})
+	return hooks, prims, tests
 }
 
 // layerEvent is the function that names the event of the layer rule r, given its
@@ -531,12 +567,16 @@ func (g *gen) functionHead(e *emitter, f *sem.Function, what string) (name strin
 // callHook): the program's run-time error, or the reason the hook fails on them, the
 // function's error (rt/number.go.txt).
 func (g *gen) hook(e *emitter, f *sem.Function) {
-	_, params, _ := g.functionHead(e, f, "the hook "+f.Hook.Name+", "+f.Hook.Doc+" (sem's default hooks, written in Go)")
+	call, what := "numberHook(", " (sem's default hooks, written in Go)"
+	if d, ok := sem.DefaultHooks().Func(f.Hook.Name); !ok || d != f.Hook {
+		call, what = "r.hostHook(", " (the calculus's own, called back in the workbench: hostHook)"
+	}
+	_, params, _ := g.functionHead(e, f, "the hook "+f.Hook.Name+", "+f.Hook.Doc+what)
 	var args []string
 	for _, p := range params {
 		args = append(args, "readBack("+p+")")
 	}
-	e.p("t, reason, err := numberHook(%q, []*Term{%s})", f.Hook.Name, join(args))
+	e.p("t, reason, err := %s%q, []*Term{%s})", call, f.Hook.Name, join(args))
 	e.p("if err != nil { return Val{}, err }")
 	e.p("if reason != \"\" {")
 	e.p("fe := newFunctionError(%q, Pos{%d, %d}, []Val{%s}, 0)", f.Name, f.P.Line, f.P.Col, join(params))
