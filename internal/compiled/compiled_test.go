@@ -25,6 +25,7 @@ import (
 	"github.com/interderive/interderive/machine"
 	"github.com/interderive/interderive/reduction"
 	"github.com/interderive/interderive/sem"
+	"pgregory.net/rapid"
 )
 
 // The compiled engine runs the stages derive --go writes, loaded into the process:
@@ -384,6 +385,49 @@ func TestOwnHooks(t *testing.T) {
 	}
 	if _, err := compiled.Load(la, "colors.sem", t.TempDir()); err == nil || !strings.Contains(err.Error(), "atom type color") {
 		t.Errorf("a file with an atom type of its calculus's own: %v, want the generator's refusal", err)
+	}
+}
+
+// TestOwnHooksRandom: random programs of gcd.sem (internal/calculi/rules' generator)
+// on every compiled stage, in lockstep with the tables' machine: the same events, and
+// the same answer up to α-equivalence or the same error. The rules that call the hooks
+// and the prim (gcd, swap) must fire in some of them.
+func TestOwnHooksRandom(t *testing.T) {
+	testenv.NeedCompiledEngine(t)
+	l, err := sem.LoadWith(rulescases.GCDSource(t), rulescases.GCDHooks(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := compiled.Load(l, "gcd.sem", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, _ := sem.StageOf(machine.Stage{})
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	gen := rapid.Custom(func(t *rapid.T) *sem.Term { return rules.Generator{Lang: l, Depth: 5}.Draw(t) })
+	fired := map[string]int{}
+	for i := range n {
+		e := gen.Example(i)
+		want := rulescases.RunDerived(tables, l, e, 200)
+		for _, ev := range want.Events {
+			fired[ev]++
+		}
+		for _, st := range stages {
+			got := rulescases.RunDerived(stageOf(t, s, st.stage), l, e, 200)
+			same := slices.Equal(got.Events, want.Events) &&
+				(got.Err == nil && want.Err == nil && sem.AlphaEqual(got.Value, want.Value) ||
+					got.Err != nil && want.Err != nil && got.Err.Error() == want.Err.Error())
+			if !same {
+				t.Fatalf("%s on %s: %s, want the tables' %s", sem.Format(e), st.stage.Name(), got, want)
+			}
+		}
+	}
+	t.Logf("fired: %v", fired)
+	if fired["gcd"] == 0 || fired["swap"] == 0 {
+		t.Errorf("the rules that call the hooks fired %d (gcd) and %d (swap) times in %d programs: want both", fired["gcd"], fired["swap"], n)
 	}
 }
 
