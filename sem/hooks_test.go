@@ -45,49 +45,32 @@ func onEveryStage(t *testing.T, l *sem.Language, prog, answer string, want []str
 }
 
 // TestHooks: the rule file with hooks runs on every derived stage with the answers and
-// contractions derived by hand.
-//
-//   - (add (gcd 12 18) (app (lam x (gcd x 4)) 10)): 12 does not divide 18, so the
-//     second gcd rule calls euclid: 6; beta gives (gcd 10 4), euclid: 2; add is
-//     (prim add (double 6) 2) = 12 + 2 = 14. Events gcd, beta, gcd, add.
-//   - (gcd 3 9): 3 divides 9 (the prim registered), so the first rule gives 3.
-//   - (swap (pair 1 (lam y y))): flip builds (pair (lam y y) 1).
+// contractions derived by hand (rulescases.GCDCases).
 func TestHooks(t *testing.T) {
 	l, err := sem.LoadWith(rulescases.GCDSource(t), rulescases.GCDHooks(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		prog, answer string
-		events       []string
-	}{
-		{"(add (gcd 12 18) (app (lam x (gcd x 4)) 10))", "14", []string{"gcd", "beta", "gcd", "add"}},
-		{"(gcd 3 9)", "3", []string{"gcd"}},
-		{"(swap (pair 1 (lam y y)))", "(pair (lam y y) 1)", []string{"swap"}},
-	} {
-		onEveryStage(t, l, tc.prog, tc.answer, tc.events)
+	for _, tc := range rulescases.GCDCases {
+		onEveryStage(t, l, tc.Prog, tc.Answer, tc.Events)
 	}
 }
 
 // TestHookFailures: a hook's error, and a result of another sort than the file
 // declares, stop the run with the function's error (*sem.FunctionError, the rule
-// file's), positioned at the hook's declaration (line 26 of gcd.sem for euclid), on
-// every stage.
+// file's), positioned at the hook's declaration, on every stage
+// (rulescases.GCDFailures).
 func TestHookFailures(t *testing.T) {
-	src := string(rulescases.GCDSource(t)) + "(hook broken (n) n)\n(rule broke E (gcd n (lam x t)) (broken n))\n"
-	l, err := sem.LoadWith([]byte(src), rulescases.GCDHooks(t))
+	l, err := sem.LoadWith([]byte(string(rulescases.GCDSource(t))+rulescases.GCDBroken), rulescases.GCDHooks(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ prog, want string }{
-		{"(gcd 0 0)", "26:1: hook euclid failed on (euclid 0 0), called by rule gcd: gcd(0, 0) is undefined"},
-		{"(gcd 1 (lam y y))", "hook broken failed on (broken 1), called by rule broke: it returned x, not an integer"},
-	} {
+	for _, tc := range rulescases.GCDFailures {
 		for _, s := range derivedStages {
-			_, err := s.stage.Eval(l, read(t, l, tc.prog), interderive.Options{Fuel: 100})
+			_, err := s.stage.Eval(l, read(t, l, tc.Prog), interderive.Options{Fuel: 100})
 			var fe *sem.FunctionError
-			if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s on %s: %v, want a function error %q", tc.prog, s.name, err, tc.want)
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.Want) {
+				t.Errorf("%s on %s: %v, want a function error %q", tc.Prog, s.name, err, tc.Want)
 			}
 		}
 	}

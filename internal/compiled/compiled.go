@@ -82,6 +82,7 @@ func load(l *sem.Language, file, dir string, building func(file, dir string)) (*
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(h, "module by digest\n") // the plugins built before their module was named by the digest, not loaded
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
@@ -92,6 +93,11 @@ func load(l *sem.Language, file, dir string, building func(file, dir string)) (*
 		h.Write(files[name])
 	}
 	digest := hex.EncodeToString(h.Sum(nil))[:24]
+	// A plugin's path, by which a process knows it loaded, is its module's: two rule
+	// files of one name (the generator names the module after the file) would be one
+	// plugin to Go, and the second refused ("plugin already loaded"). The module is
+	// named by the digest.
+	files["go.mod"] = []byte("module interderive_" + digest + "\n\ngo 1.22\n")
 	pkg := filepath.Join(dir, digest)
 	so := filepath.Join(pkg, "stages.so")
 	if _, err := os.Stat(so); err != nil {

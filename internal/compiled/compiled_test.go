@@ -269,18 +269,11 @@ func TestRefusals(t *testing.T) {
 // TestOwnHooks: a rule file with hooks of its calculus's own (sem/testdata/hooks/gcd.sem:
 // Go meta-functions, one of which builds a term, and a comparison prim) runs on every
 // compiled stage, the hooks and the prim called back in this process, with the answers
-// and the contractions derived by hand (sem's TestHooks):
-//
-//   - (add (gcd 12 18) (app (lam x (gcd x 4)) 10)): 12 does not divide 18, so the
-//     second gcd rule calls euclid: 6; beta gives (gcd 10 4), euclid: 2; add is
-//     (prim add (double 6) 2) = 14. Events gcd, beta, gcd, add.
-//   - (gcd 3 9): 3 divides 9 (the prim), so the first rule gives 3; and (gcd -3 9)
-//     gives -3, where euclid would give 3.
-//   - (swap (pair 1 (lam y y))): flip builds (pair (lam y y) 1).
-//
-// A hook's failures are the tables' errors: its own error and a result of another
-// sort are the function's error with the reason (sem's TestHookFailures), and a
-// run-time error it returns is the program's, at its position. derive --go still
+// and the contractions derived by hand (rulescases.GCDCases, which sem's TestHooks
+// runs on the tables). A hook's failures are the tables' errors: its own error and a
+// result of another sort are the function's error with the reason
+// (rulescases.GCDFailures), and a run-time error it returns is the program's, at its
+// position. An integer prim of a calculus's own is called back too. derive --go still
 // refuses the file, naming the compiled engine; and an atom type of the calculus's own
 // is refused by both.
 func TestOwnHooks(t *testing.T) {
@@ -291,8 +284,7 @@ func TestOwnHooks(t *testing.T) {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	src := string(rulescases.GCDSource(t)) + "(hook broken (n) n)\n(rule broke E (gcd n (lam x t)) (broken n))\n" +
-		"(hook boom (n) n)\n(rule boom E (gcd (pair v_1 v_2) n) (boom n))\n"
+	src := string(rulescases.GCDSource(t)) + rulescases.GCDBroken + "(hook boom (n) n)\n(rule boom E (gcd (pair v_1 v_2) n) (boom n))\n"
 	l, err := sem.LoadWith([]byte(src), h)
 	if err != nil {
 		t.Fatal(err)
@@ -301,32 +293,21 @@ func TestOwnHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		prog, answer string
-		events       []string
-	}{
-		{"(add (gcd 12 18) (app (lam x (gcd x 4)) 10))", "14", []string{"gcd", "beta", "gcd", "add"}},
-		{"(gcd 3 9)", "3", []string{"gcd"}},
-		{"(gcd -3 9)", "-3", []string{"gcd"}},
-		{"(swap (pair 1 (lam y y)))", "(pair (lam y y) 1)", []string{"swap"}},
-	} {
+	for _, tc := range rulescases.GCDCases {
 		for _, st := range stages {
 			var events []string
-			a, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, tc.prog), interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
-			if err != nil || sem.Format(a.Value) != tc.answer || !slices.Equal(events, tc.events) {
-				t.Errorf("%s on %s: %v, %v after %v; want %s after %v", tc.prog, st.stage.Name(), a.Value, err, events, tc.answer, tc.events)
+			a, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, tc.Prog), interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
+			if err != nil || sem.Format(a.Value) != tc.Answer || !slices.Equal(events, tc.Events) {
+				t.Errorf("%s on %s: %v, %v after %v; want %s after %v", tc.Prog, st.stage.Name(), a.Value, err, events, tc.Answer, tc.Events)
 			}
 		}
 	}
-	for _, tc := range []struct{ prog, want string }{
-		{"(gcd 0 0)", "26:1: hook euclid failed on (euclid 0 0), called by rule gcd: gcd(0, 0) is undefined"},
-		{"(gcd 1 (lam y y))", "hook broken failed on (broken 1), called by rule broke: it returned x, not an integer"},
-	} {
+	for _, tc := range rulescases.GCDFailures {
 		for _, st := range stages {
-			_, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, tc.prog), interderive.Options{Fuel: 100})
+			_, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, tc.Prog), interderive.Options{Fuel: 100})
 			var fe *sem.FunctionError
-			if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s on %s: %v, want a function error %q", tc.prog, st.stage.Name(), err, tc.want)
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.Want) {
+				t.Errorf("%s on %s: %v, want a function error %q", tc.Prog, st.stage.Name(), err, tc.Want)
 			}
 		}
 	}
@@ -385,6 +366,26 @@ func TestOwnHooks(t *testing.T) {
 	}
 	if _, err := compiled.Load(la, "colors.sem", t.TempDir()); err == nil || !strings.Contains(err.Error(), "atom type color") {
 		t.Errorf("a file with an atom type of its calculus's own: %v, want the generator's refusal", err)
+	}
+}
+
+// TestSameName: two rule files of one name, in different directories, both run in one
+// process, each with its own rules: (inc 1) is 2 under the first, whose inc adds 1,
+// and 3 under the second, whose inc adds 2. (Their plugins were one to Go, by their
+// module's path, and the second was refused: "plugin already loaded".)
+func TestSameName(t *testing.T) {
+	testenv.NeedCompiledEngine(t)
+	for _, tc := range []struct{ add, want string }{{"1", "2"}, {"2", "3"}} {
+		src := "(language same)\n(sort t (integer n) (con inc t))\n(kind E v)\n(value E n)\n(frame E (inc (hole)))\n(rule inc E (inc n) (prim add n " + tc.add + "))\n"
+		l := rulescases.LoadSource(t, "same.sem", src)
+		s, err := compiled.Load(l, filepath.Join(t.TempDir(), "same.sem"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := stageOf(t, s, machine.Stage{}).Eval(l, rulescases.Read(t, l, "(inc 1)"), interderive.Options{})
+		if err != nil || sem.Format(a.Value) != tc.want {
+			t.Errorf("(inc 1) where inc adds %s: %v %v, want %s", tc.add, a.Value, err, tc.want)
+		}
 	}
 }
 

@@ -52,3 +52,38 @@ func GCDSource(t testing.TB) []byte {
 	}
 	return src
 }
+
+// GCDCase is a program of gcd.sem with its answer and contraction events, derived by
+// hand.
+type GCDCase struct {
+	Prog, Answer string
+	Events       []string
+}
+
+// GCDCases are gcd.sem's programs with hooks, derived by hand:
+//
+//   - (add (gcd 12 18) (app (lam x (gcd x 4)) 10)): 12 does not divide 18, so the
+//     second gcd rule calls euclid: 6; beta gives (gcd 10 4), euclid: 2; add is
+//     (prim add (double 6) 2) = 12 + 2 = 14. Events gcd, beta, gcd, add.
+//   - (gcd 3 9): 3 divides 9 (the prim registered), so the first rule gives 3; and
+//     (gcd -3 9) gives -3, where euclid would give 3: the prim decides.
+//   - (swap (pair 1 (lam y y))): flip builds (pair (lam y y) 1).
+var GCDCases = []GCDCase{
+	{"(add (gcd 12 18) (app (lam x (gcd x 4)) 10))", "14", []string{"gcd", "beta", "gcd", "add"}},
+	{"(gcd 3 9)", "3", []string{"gcd"}},
+	{"(gcd -3 9)", "-3", []string{"gcd"}},
+	{"(swap (pair 1 (lam y y)))", "(pair (lam y y) 1)", []string{"swap"}},
+}
+
+// GCDBroken is what gcd.sem's failures add to it: the hook broken, and a rule that
+// calls it.
+const GCDBroken = "(hook broken (n) n)\n(rule broke E (gcd n (lam x t)) (broken n))\n"
+
+// GCDFailures are programs of gcd.sem with GCDBroken whose hook fails, and the
+// function's error each stops with (*sem.FunctionError, positioned at the hook's
+// declaration: line 26 of gcd.sem for euclid): euclid's own error, and a result of
+// another sort than the file declares.
+var GCDFailures = []struct{ Prog, Want string }{
+	{"(gcd 0 0)", "26:1: hook euclid failed on (euclid 0 0), called by rule gcd: gcd(0, 0) is undefined"},
+	{"(gcd 1 (lam y y))", "hook broken failed on (broken 1), called by rule broke: it returned x, not an integer"},
+}
