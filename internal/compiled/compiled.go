@@ -12,9 +12,11 @@
 // compiled stages do not feed), and run the rule files the generator refuses (a
 // non-deterministic relation, an atom type of a calculus's own). A calculus's own
 // hooks and prims run in the workbench's process: the generated code calls them back
-// (gogen.GenerateHosted, hostCalls). A built plugin is kept in the user's cache directory under the digest of
-// its source and of the Go version, and built again only when either changes; a
-// process loads it once (Go's plugin package keeps what it opened).
+// (gogen.GenerateHosted, hostCalls). A built plugin is kept in the user's cache
+// directory under the digest of its source and of the Go version, and built again
+// only when either changes; a process loads it once (Go's plugin package keeps what
+// it opened), its module named by the digest, so that two rule files of one name are
+// two plugins.
 package compiled
 
 import (

@@ -311,7 +311,7 @@ func TestOwnHooks(t *testing.T) {
 			}
 		}
 	}
-	// boom's run-time error, at the position of its argument: 1:22, the 7 of
+	// boom's run-time error, at the position of its argument: 1:17, the 7 of
 	// (gcd (pair 1 2) 7).
 	for _, st := range stages {
 		_, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, "(gcd (pair 1 2) 7)"), interderive.Options{Fuel: 100})

@@ -52,8 +52,9 @@ func Generate(l *sem.Language, file string) (map[string][]byte, error) {
 
 // GenerateHosted is Generate for the compiled engine (internal/compiled), whose
 // package runs in the workbench's process: a calculus's own hooks and prims are
-// called back there (rt/export.go.txt's Eval takes the calls), so that every rule
-// file but one with an atom type of its own has its compiled stages. A package so
+// called back there (rt/export.go.txt's Eval takes the calls), so that every
+// deterministic rule file but one with an atom type of its own has its compiled
+// stages. A package so
 // written runs only under the workbench: its standalone binary stops at the first
 // call of such a hook, with an error that says so.
 func GenerateHosted(l *sem.Language, file string) (map[string][]byte, error) {
