@@ -417,11 +417,7 @@ func TestOwnHooksRandom(t *testing.T) {
 			fired[ev]++
 		}
 		for _, st := range stages {
-			got := rulescases.RunDerived(stageOf(t, s, st.stage), l, e, 200)
-			same := slices.Equal(got.Events, want.Events) &&
-				(got.Err == nil && want.Err == nil && sem.AlphaEqual(got.Value, want.Value) ||
-					got.Err != nil && want.Err != nil && got.Err.Error() == want.Err.Error())
-			if !same {
+			if got := rulescases.RunDerived(stageOf(t, s, st.stage), l, e, 200); !alike(got, want) {
 				t.Fatalf("%s on %s: %s, want the tables' %s", sem.Format(e), st.stage.Name(), got, want)
 			}
 		}
@@ -430,6 +426,53 @@ func TestOwnHooksRandom(t *testing.T) {
 	if fired["gcd"] == 0 || fired["swap"] == 0 {
 		t.Errorf("the rules that call the hooks fired %d (gcd) and %d (swap) times in %d programs: want both", fired["gcd"], fired["swap"], n)
 	}
+}
+
+// alike reports whether two runs made the same contractions and ended alike: the same
+// answer up to α-equivalence, or the same error.
+func alike(a, b rulescases.Run) bool {
+	return slices.Equal(a.Events, b.Events) &&
+		(a.Err == nil && b.Err == nil && sem.AlphaEqual(a.Value, b.Value) ||
+			a.Err != nil && b.Err != nil && a.Err.Error() == b.Err.Error())
+}
+
+// FuzzOwnHooks runs a program text, whatever it is, of gcd.sem (its hooks and prim
+// the calculus's own, called back) on every compiled stage, in lockstep with the
+// tables' machine (alike); a text that does not read is skipped. The seeds are
+// rulescases.GCDCases and GCDFailures; go test runs them, and
+//
+//	go test -run XXX -fuzz FuzzOwnHooks ./internal/compiled
+//
+// searches further.
+func FuzzOwnHooks(f *testing.F) {
+	testenv.NeedCompiledEngine(f)
+	l, err := sem.LoadWith([]byte(string(rulescases.GCDSource(f))+rulescases.GCDBroken), rulescases.GCDHooks(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := compiled.Load(l, "gcd.sem", "")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, tc := range rulescases.GCDCases {
+		f.Add(tc.Prog)
+	}
+	for _, tc := range rulescases.GCDFailures {
+		f.Add(tc.Prog)
+	}
+	tables, _ := sem.StageOf(machine.Stage{})
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := l.ReadTerm([]byte(src))
+		if err != nil {
+			t.Skip("not a program of gcd.sem")
+		}
+		want := rulescases.RunDerived(tables, l, e, 200)
+		for _, st := range stages {
+			if got := rulescases.RunDerived(stageOf(t, s, st.stage), l, e, 200); !alike(got, want) {
+				t.Errorf("%s on %s: %s, want the tables' %s", src, st.stage.Name(), got, want)
+			}
+		}
+	})
 }
 
 // TestHookFailures: a default hook on arguments that are not numbers fails, and the
