@@ -59,6 +59,21 @@ func load(t *testing.T, name string) (*sem.Language, *compiled.Semantics) {
 	return l, s
 }
 
+// loadWith is the rule file src, read with the hooks h, and its compiled stages (file
+// names it).
+func loadWith(t testing.TB, file string, src []byte, h *sem.Hooks) (*sem.Language, *compiled.Semantics) {
+	t.Helper()
+	l, err := sem.LoadWith(src, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := compiled.Load(l, file, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, s
+}
+
 // stageOf is the compiled stage of s.
 func stageOf(t *testing.T, s *compiled.Semantics, st interderive.Stage) sem.Stage {
 	t.Helper()
@@ -285,14 +300,7 @@ func TestOwnHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := string(rulescases.GCDSource(t)) + rulescases.GCDBroken + "(hook boom (n) n)\n(rule boom E (gcd (pair v_1 v_2) n) (boom n))\n"
-	l, err := sem.LoadWith([]byte(src), h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := compiled.Load(l, "gcd.sem", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, s := loadWith(t, "gcd.sem", []byte(src), h)
 	for _, tc := range rulescases.GCDCases {
 		for _, st := range stages {
 			var events []string
@@ -328,15 +336,8 @@ func TestOwnHooks(t *testing.T) {
 	if err := hh.AddPrim(&sem.Prim{Name: "half", Arity: 1, Int: func(a []int64) (int64, bool) { return a[0] / 2, a[0]%2 == 0 }}); err != nil {
 		t.Fatal(err)
 	}
-	lh, err := sem.LoadWith([]byte("(language halves)\n(sort t (integer n) (con half t))\n(kind E v)\n(value E n)\n(frame E (half (hole)))\n"+
+	lh, sh := loadWith(t, "halves.sem", []byte("(language halves)\n(sort t (integer n) (con half t))\n(kind E v)\n(value E n)\n(frame E (half (hole)))\n"+
 		"(rule half E (half n) (prim half n))\n(stuck E (half n) \"half of an odd number\")\n"), hh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh, err := compiled.Load(lh, "halves.sem", "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	tables, _ := sem.StageOf(machine.Stage{})
 	_, tablesErr := tables.Eval(lh, rulescases.Read(t, lh, "(half (half 14))"), interderive.Options{Fuel: 100})
 	for _, st := range stages {
@@ -395,14 +396,7 @@ func TestSameName(t *testing.T) {
 // and the prim (gcd, swap) must fire in some of them.
 func TestOwnHooksRandom(t *testing.T) {
 	testenv.NeedCompiledEngine(t)
-	l, err := sem.LoadWith(rulescases.GCDSource(t), rulescases.GCDHooks(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := compiled.Load(l, "gcd.sem", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, s := loadWith(t, "gcd.sem", rulescases.GCDSource(t), rulescases.GCDHooks(t))
 	tables, _ := sem.StageOf(machine.Stage{})
 	n := 300
 	if testing.Short() {
@@ -446,14 +440,7 @@ func alike(a, b rulescases.Run) bool {
 // searches further.
 func FuzzOwnHooks(f *testing.F) {
 	testenv.NeedCompiledEngine(f)
-	l, err := sem.LoadWith([]byte(string(rulescases.GCDSource(f))+rulescases.GCDBroken), rulescases.GCDHooks(f))
-	if err != nil {
-		f.Fatal(err)
-	}
-	s, err := compiled.Load(l, "gcd.sem", "")
-	if err != nil {
-		f.Fatal(err)
-	}
+	l, s := loadWith(f, "gcd.sem", []byte(string(rulescases.GCDSource(f))+rulescases.GCDBroken), rulescases.GCDHooks(f))
 	for _, tc := range rulescases.GCDCases {
 		f.Add(tc.Prog)
 	}
