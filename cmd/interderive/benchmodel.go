@@ -52,11 +52,11 @@ func besideModel(file string) redex.Library {
 // importModel reads, recognizes and imports a Redex model; its errors are rendered
 // with the model's positions and carets.
 func importModel(file string) (*redex.Imported, error) {
-	model, src, err := readModel(file)
+	src, err := workbench.ReadSource(file, nil, 0)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("model: %w", err)
 	}
-	im, err := redex.Import(model, file)
+	im, err := redex.Load(src, file, besideModel(file))
 	if err != nil && (im == nil || im.Sem == "") {
 		return nil, errors.New(interderive.Describe(file, src, err))
 	}

@@ -99,7 +99,7 @@ func load(l *sem.Language, file, dir string, building func(file, dir string)) (*
 	// files of one name (the generator names the module after the file) would be one
 	// plugin to Go, and the second refused ("plugin already loaded"). The module is
 	// named by the digest.
-	files["go.mod"] = []byte("module interderive_" + digest + "\n\ngo 1.22\n")
+	files["go.mod"] = gogen.GoMod("interderive_" + digest)
 	pkg := filepath.Join(dir, digest)
 	so := filepath.Join(pkg, "stages.so")
 	if _, err := os.Stat(so); err != nil {

@@ -102,7 +102,7 @@ func check(l *sem.Language, hosted bool) error {
 		if f.Hook == nil {
 			continue
 		}
-		if d, ok := defaults.Func(f.Hook.Name); !ok || d != f.Hook {
+		if !defaultHook(f.Hook) {
 			if hosted {
 				continue
 			}
@@ -126,6 +126,13 @@ func check(l *sem.Language, hosted bool) error {
 		}
 	})
 	return bad
+}
+
+// defaultHook reports whether h is one of the default hooks (sem.DefaultHooks), not
+// a calculus's own of the same name.
+func defaultHook(h *sem.GoFunc) bool {
+	d, ok := sem.DefaultHooks().Func(h.Name)
+	return ok && d == h
 }
 
 // defaultPrim reports whether p is the δ-table's own prim of its name.

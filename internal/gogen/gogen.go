@@ -68,7 +68,7 @@ func generate(l *sem.Language, file string, hosted bool) (map[string][]byte, err
 	g := newGen(l, filepath.Base(file))
 	g.hosted = hosted
 	out := map[string][]byte{
-		"go.mod": []byte("module " + g.module() + "\n\ngo 1.22\n"),
+		"go.mod": GoMod(g.module()),
 	}
 	add := func(name, doc, body string) error {
 		if doc == "" {
@@ -107,6 +107,10 @@ func generate(l *sem.Language, file string, hosted bool) (map[string][]byte, err
 	}
 	return out, nil
 }
+
+// GoMod is the go.mod of a generated package whose module is module (the compiled
+// engine names it by its plugin's digest).
+func GoMod(module string) []byte { return []byte("module " + module + "\n\ngo 1.22\n") }
 
 // module is the generated module's path.
 func (g *gen) module() string {

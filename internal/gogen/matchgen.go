@@ -34,7 +34,7 @@ func (g *gen) matchFile() string {
 	for _, f := range l.Functions {
 		if f.Hook != nil {
 			g.hook(e, f)
-			if d, ok := sem.DefaultHooks().Func(f.Hook.Name); ok && d == f.Hook {
+			if defaultHook(f.Hook) {
 				hooks = true // rt/number.go.txt, which the default hooks call
 			}
 			continue
@@ -64,12 +64,9 @@ func (g *gen) matchFile() string {
 // it otherwise): hooks, integer prims, comparison prims. The calls go back to the
 // workbench (rt/hosthook.go.txt, rt/hostprim.go.txt, rt/hosttest.go.txt).
 func (g *gen) ownGo() (hooks, prims, tests bool) {
-	defaults := sem.DefaultHooks()
 	for _, f := range g.l.Functions {
-		if f.Hook != nil {
-			if d, ok := defaults.Func(f.Hook.Name); !ok || d != f.Hook {
-				hooks = true
-			}
+		if f.Hook != nil && !defaultHook(f.Hook) {
+			hooks = true
 		}
 	}
 	walkPrims(g.l, func(p *sem.Prim) {
@@ -568,7 +565,7 @@ func (g *gen) functionHead(e *emitter, f *sem.Function, what string) (name strin
 // function's error (rt/number.go.txt).
 func (g *gen) hook(e *emitter, f *sem.Function) {
 	call, what := "numberHook(", " (sem's default hooks, written in Go)"
-	if d, ok := sem.DefaultHooks().Func(f.Hook.Name); !ok || d != f.Hook {
+	if !defaultHook(f.Hook) {
 		call, what = "r.hostHook(", " (the calculus's own, called back in the workbench: hostHook)"
 	}
 	_, params, _ := g.functionHead(e, f, "the hook "+f.Hook.Name+", "+f.Hook.Doc+what)

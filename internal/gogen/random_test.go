@@ -180,15 +180,7 @@ func TestLockstepRandomRedexModels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mod, err := redex.Read(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			model, err := redex.Recognize(mod)
-			if err != nil {
-				t.Fatal(err)
-			}
-			im, err := redex.Import(model, path)
+			im, err := redex.Load(src, path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -444,3 +444,18 @@ func (t *translator) write(name string, rel *Relation, kinds []*nonterm, rules, 
 	}
 	return b.String()
 }
+
+// Load reads the Redex model src (read from file, for names and messages),
+// recognizes it, the modules it requires from lib (nil: none), and imports it
+// (Import): the pipeline of interderive import.
+func Load(src []byte, file string, lib Library) (*Imported, error) {
+	mod, err := Read(src)
+	if err != nil {
+		return nil, err
+	}
+	m, err := RecognizeWith(mod, lib)
+	if err != nil {
+		return nil, err
+	}
+	return Import(m, file)
+}
