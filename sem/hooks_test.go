@@ -56,6 +56,20 @@ func TestHooks(t *testing.T) {
 	}
 }
 
+// TestOwnAtomType: a rule file with an atom type of its calculus's own (colors.sem:
+// equal up to case, each printed as written) and a hook that builds its atoms runs
+// on every derived stage with the answers and contractions derived by hand
+// (rulescases.ColorCases).
+func TestOwnAtomType(t *testing.T) {
+	l, err := sem.LoadWith(rulescases.ColorSource(t), rulescases.ColorHooks(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range rulescases.ColorCases {
+		onEveryStage(t, l, tc.Prog, tc.Answer, tc.Events)
+	}
+}
+
 // TestHookFailures: a hook's error, and a result of another sort than the file
 // declares, stop the run with the function's error (*sem.FunctionError, the rule
 // file's), positioned at the hook's declaration, on every stage

@@ -10,9 +10,10 @@
 // The tables (sem, and the stages' rules.go) stay the reference: they run where there
 // is no Go toolchain or no cgo, show a run's states (a trace's Observer, which the
 // compiled stages do not feed), and run the rule files the generator refuses (a
-// non-deterministic relation, an atom type of a calculus's own). A calculus's own
-// hooks and prims run in the workbench's process: the generated code calls them back
-// (gogen.GenerateHosted, hostCalls). A built plugin is kept in the user's cache
+// non-deterministic relation). A calculus's own hooks and prims run in the
+// workbench's process: the generated code calls them back (gogen.GenerateHosted,
+// hostCalls); and the values of its own atom types stay there, in each run's
+// registry (gogen.Atoms), the generated code holding their handles. A built plugin is kept in the user's cache
 // directory under the digest of its source and of the Go version, and built again
 // only when either changes; a process loads it once (Go's plugin package keeps what
 // it opened), its module named by the digest, so that two rule files of one name are
@@ -57,17 +58,20 @@ type (
 type Semantics struct {
 	lang *sem.Language
 	eval evalFunc
-	// hook and prim run the calculus's own hooks and prims for the generated code
-	// (nil where the file has none).
-	hook hookFunc
-	prim primFunc
+	// funcs are the calculus's own hooks, by name, which the generated code calls
+	// back (hook: nil where there is none), and prim runs its own prims.
+	funcs map[string]*sem.Function
+	prim  primFunc
+	// literals are the rule file's literals of its calculus's own atom types, whose
+	// values stay here (gogen.Atoms): each run's registry starts from them.
+	literals *gogen.Atoms
 }
 
 // Load is the compiled stages of l, read from the file named file (for names and
 // messages): built into dir (the user's cache directory if dir is ""), unless built
 // there before, and loaded. The calculus's own hooks and prims run in this process,
-// called back by the generated code (gogen.GenerateHosted). A file the generator
-// refuses (an atom type of the calculus's own, a non-deterministic relation), a
+// called back by the generated code (gogen.GenerateHosted), and its own atom types'
+// values stay here. A file the generator refuses (a non-deterministic relation), a
 // machine with no Go toolchain or no cgo, and a build or load that fails are errors
 // that say so.
 func Load(l *sem.Language, file, dir string) (*Semantics, error) { return load(l, file, dir, nil) }
@@ -75,7 +79,7 @@ func Load(l *sem.Language, file, dir string) (*Semantics, error) { return load(l
 // load is Load, which calls building (if not nil) before a build, the first run's
 // wait of a few seconds.
 func load(l *sem.Language, file, dir string, building func(file, dir string)) (*Semantics, error) {
-	files, err := gogen.GenerateHosted(l, file)
+	files, literals, err := gogen.GenerateHosted(l, file)
 	if err != nil {
 		return nil, fmt.Errorf("the compiled engine cannot run %s: %w", file, err)
 	}
@@ -126,52 +130,20 @@ func load(l *sem.Language, file, dir string, building func(file, dir string)) (*
 	if !ok {
 		return nil, fmt.Errorf("the compiled engine: %s's Eval is a %T", so, sym)
 	}
-	se := &Semantics{lang: l, eval: eval}
-	se.hook, se.prim = hostCalls(l)
+	se := &Semantics{lang: l, eval: eval, literals: literals}
+	se.funcs, se.prim = hostCalls(l)
 	return se, nil
 }
 
-// hostCalls are the calls of l's own hooks and prims that the generated code makes
-// back to this process (nil where l has none): a hook's arguments decoded, applied as
-// sem applies it (sem.Language.CallHook: its result's sort checked), its result
-// encoded, or its failure as Eval gives one (the program's run-time error, or the
-// reason the hook failed, the function's error); a prim computed by its Go.
-func hostCalls(l *sem.Language) (hookFunc, primFunc) {
+// hostCalls are l's own hooks, by name, and the call of its own prims, that the
+// generated code makes back to this process (nil where l has none): a prim computed
+// by its Go (a hook's call is Semantics.hook's).
+func hostCalls(l *sem.Language) (map[string]*sem.Function, primFunc) {
 	funcs := map[string]*sem.Function{}
 	for _, f := range l.Functions {
 		if f.Hook != nil {
 			funcs[f.Hook.Name] = f
 		}
-	}
-	hook := func(name string, args [][]int64, argNames [][]string) ([]int64, []string, []string) {
-		f := funcs[name]
-		if f == nil {
-			return nil, nil, []string{"other", "the compiled engine called hook " + name + ", which " + l.Name + " does not have"}
-		}
-		terms := make([]*sem.Term, len(args))
-		for i := range args {
-			t, err := gogen.Decode(l, args[i], argNames[i])
-			if err != nil {
-				return nil, nil, []string{"other", fmt.Sprintf("the compiled engine gave hook %s an argument it cannot read: %v", name, err)}
-			}
-			terms[i] = t
-		}
-		t, err := l.CallHook(f, terms)
-		var re *interderive.RuntimeError
-		var fe *sem.FunctionError
-		switch {
-		case errors.As(err, &re):
-			return nil, nil, []string{"runtime", strconv.Itoa(int(re.Pos.Line)), strconv.Itoa(int(re.Pos.Col)), re.Reason, re.Term}
-		case errors.As(err, &fe):
-			return nil, nil, []string{"function", fe.Reason}
-		case err != nil:
-			return nil, nil, []string{"function", err.Error()}
-		}
-		res, resNames, err := gogen.Encode(t)
-		if err != nil {
-			return nil, nil, []string{"function", err.Error()}
-		}
-		return res, resNames, nil
 	}
 	prims := map[string]*sem.Prim{}
 	for _, name := range l.Hooks().PrimNames() {
@@ -195,12 +167,55 @@ func hostCalls(l *sem.Language) (hookFunc, primFunc) {
 		return p.Int(args)
 	}
 	if len(funcs) == 0 {
-		hook = nil
+		funcs = nil
 	}
 	if len(prims) == 0 {
 		prim = nil
 	}
-	return hook, prim
+	return funcs, prim
+}
+
+// hook is the call of the calculus's own hooks back to this process, for a run
+// whose atoms of the calculus's own atom types are atoms (nil where there is no
+// hook): a hook's arguments decoded, applied as sem applies it
+// (sem.Language.CallHook: its result's sort checked), its result encoded, or its
+// failure as Eval gives one (the program's run-time error, or the reason the hook
+// failed, the function's error).
+func (s *Semantics) hook(atoms *gogen.Atoms) hookFunc {
+	if s.funcs == nil {
+		return nil
+	}
+	l := s.lang
+	return func(name string, args [][]int64, argNames [][]string) ([]int64, []string, []string) {
+		f := s.funcs[name]
+		if f == nil {
+			return nil, nil, []string{"other", "the compiled engine called hook " + name + ", which " + l.Name + " does not have"}
+		}
+		terms := make([]*sem.Term, len(args))
+		for i := range args {
+			t, err := gogen.Decode(l, args[i], argNames[i], atoms)
+			if err != nil {
+				return nil, nil, []string{"other", fmt.Sprintf("the compiled engine gave hook %s an argument it cannot read: %v", name, err)}
+			}
+			terms[i] = t
+		}
+		t, err := l.CallHook(f, terms)
+		var re *interderive.RuntimeError
+		var fe *sem.FunctionError
+		switch {
+		case errors.As(err, &re):
+			return nil, nil, []string{"runtime", strconv.Itoa(int(re.Pos.Line)), strconv.Itoa(int(re.Pos.Col)), re.Reason, re.Term}
+		case errors.As(err, &fe):
+			return nil, nil, []string{"function", fe.Reason}
+		case err != nil:
+			return nil, nil, []string{"function", err.Error()}
+		}
+		res, resNames, err := gogen.Encode(t, atoms)
+		if err != nil {
+			return nil, nil, []string{"function", err.Error()}
+		}
+		return res, resNames, nil
+	}
 }
 
 // CacheDir is where Load keeps the plugins it builds: interderive/compiled in the
@@ -312,7 +327,8 @@ func (st stage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (se
 	if opts.StepObserver() != nil {
 		return sem.Answer{}, errObserved // a lockstep's observer of reports runs: a rule file's stages report nothing
 	}
-	prog, names, err := gogen.Encode(t)
+	atoms := st.s.literals.Clone() // the run's atoms of the calculus's own atom types
+	prog, names, err := gogen.Encode(t, atoms)
 	if err != nil {
 		return sem.Answer{}, err
 	}
@@ -324,11 +340,11 @@ func (st stage) Eval(l *sem.Language, t *sem.Term, opts interderive.Options) (se
 	if opts.Timeout > 0 {
 		deadline = time.Now().Add(opts.Timeout)
 	}
-	ans, ansNames, fail := st.s.eval(st.name, prog, names, fuel, deadline, max(opts.Memory, 0), opts.OnContract, st.s.hook, st.s.prim)
+	ans, ansNames, fail := st.s.eval(st.name, prog, names, fuel, deadline, max(opts.Memory, 0), opts.OnContract, st.s.hook(atoms), st.s.prim)
 	if fail != nil {
 		return sem.Answer{}, st.s.failure(fail, opts)
 	}
-	v, err := gogen.Decode(l, ans, ansNames)
+	v, err := gogen.Decode(l, ans, ansNames, atoms)
 	if err != nil {
 		return sem.Answer{}, fmt.Errorf("the compiled engine gave an answer it cannot read: %w", err)
 	}

@@ -209,7 +209,7 @@ func (g *gen) rawExpr(p *sem.Pattern, bs map[int]binding, at string, root *sem.C
 	case sem.PatInt:
 		return fmt.Sprintf("r.intLeaf(%s, %d)", at, p.N)
 	case sem.PatAtom:
-		return atomLit(p.Atom, p.Val, at)
+		return g.atomLit(p.Atom, p.Val, at)
 	case sem.PatMeta:
 		return fmt.Sprintf("n.t.Args[%d]", bs[p.Slot].path[0])
 	}

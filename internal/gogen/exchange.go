@@ -22,10 +22,12 @@ const (
 // Encode is the term t of l as the generated package's Eval takes it
 // (rt/export.go.txt): each node, in preorder, as four integers (its tag, its position
 // as line<<32 | column, its integer, the index of its name in names or -1), a
-// constructor's arguments after it. A term that holds what the generated package has
-// no tag for (a closure, a captured context, an atom of a type not of the default
-// hooks) is an error.
-func Encode(t *sem.Term) (out []int64, names []string, err error) {
+// constructor's arguments after it. An atom of a calculus's own atom type is
+// registered in atoms (atoms.go): its handle and class in its integer, its text in
+// its name. A term that holds what the generated package has no tag for (a closure,
+// a captured context, an atom of a type neither of the default hooks nor of atoms')
+// is an error.
+func Encode(t *sem.Term, atoms *Atoms) (out []int64, names []string, err error) {
 	index := map[string]int64{}
 	name := func(s string) int64 {
 		j, ok := index[s]
@@ -83,6 +85,14 @@ func Encode(t *sem.Term) (out []int64, names []string, err error) {
 					continue
 				}
 			}
+			if typ, ok := atoms.own(t.Atom); ok {
+				h, class, err := atoms.add(typ, t.Val)
+				if err != nil {
+					return nil, nil, err
+				}
+				out = append(out, ownTag(typ), pos, ownN(h, class), name(atoms.vals[h].text))
+				continue
+			}
 			return nil, nil, fmt.Errorf("an atom of type %s, which the generated package does not have", t.Atom.Name)
 		default:
 			return nil, nil, fmt.Errorf("a term of the generated package is no %s", sem.Format(t))
@@ -92,8 +102,8 @@ func Encode(t *sem.Term) (out []int64, names []string, err error) {
 }
 
 // Decode is the term of l that the table enc encodes (Encode's form), with the names
-// it uses.
-func Decode(l *sem.Language, enc []int64, names []string) (*sem.Term, error) {
+// it uses; an atom of a calculus's own atom type is the value of its handle in atoms.
+func Decode(l *sem.Language, enc []int64, names []string, atoms *Atoms) (*sem.Term, error) {
 	i := 0
 	name := func(j int64) (string, error) {
 		if j < 0 || j >= int64(len(names)) {
@@ -144,6 +154,16 @@ func Decode(l *sem.Language, enc []int64, names []string) (*sem.Term, error) {
 				return nil, fmt.Errorf("number %q", s)
 			}
 			t = sem.AtomOf(p, sem.NumberAtom, r)
+		case tag <= tagOwn0 && atoms != nil:
+			typ, ok := ownType(tag, len(atoms.types))
+			if !ok {
+				return nil, fmt.Errorf("no atom type of tag %d", tag)
+			}
+			v, err := atoms.value(typ, ownHandle(n))
+			if err != nil {
+				return nil, err
+			}
+			t = sem.AtomOf(p, atoms.types[typ], v.v)
 		case tag < 0 || tag >= int64(len(l.Cons)):
 			return nil, fmt.Errorf("no constructor %d", tag)
 		default:

@@ -48,11 +48,11 @@ func TestExchange(t *testing.T) {
 			if err != nil {
 				continue // the program's expectation is its syntax error
 			}
-			enc, names, err := Encode(term)
+			enc, names, err := Encode(term, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", f.Name, err)
 			}
-			back, err := Decode(l, enc, names)
+			back, err := Decode(l, enc, names, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", f.Name, err)
 			}
@@ -83,7 +83,7 @@ func FuzzDecode(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	enc, _, err := Encode(term)
+	enc, _, err := Encode(term, nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -100,8 +100,68 @@ func FuzzDecode(f *testing.F) {
 				enc[i] = enc[i]<<8 | int64(b[8*i+j])
 			}
 		}
-		if back, err := Decode(l, enc, []string{"yes", "no", "x"}); err == nil && back == nil {
+		if back, err := Decode(l, enc, []string{"yes", "no", "x"}, nil); err == nil && back == nil {
 			t.Fatal("no term and no error")
 		}
 	})
+}
+
+// TestOwnAtomsExchange: atoms of a calculus's own atom type (colors.sem's: equal up
+// to case, each printed as written) cross as their tag (tagOwn0, the file's first
+// and only own atom type), their text, and their handle and class; they decode back
+// as the values they are. By hand: the generator registers the file's literals red,
+// blue, purple (handles 0, 1, 2, in the order the rules purple and mix meet them:
+// the left-hand side's red and blue, then the right-hand side's purple), so a run's
+// first atom is handle 3; in (pick RED (pick Blue RED)), RED is handle 3 of class 0
+// (red's), Blue handle 4 of class 1 (blue's), the second RED handle 5 of class 0.
+func TestOwnAtomsExchange(t *testing.T) {
+	l, err := sem.LoadWith(rulescases.ColorSource(t), rulescases.ColorHooks(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Generate(l, "colors.sem"); err == nil {
+		t.Error("derive --go wrote a file with an atom type of its calculus's own")
+	}
+	_, literals, err := GenerateHosted(l, "colors.sem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, v := range literals.vals {
+		texts = append(texts, v.text)
+	}
+	if strings.Join(texts, " ") != "red blue purple" {
+		t.Errorf("the literals registered: %v, want red blue purple", texts)
+	}
+	prog := rulescases.Read(t, l, "(pick RED (pick Blue RED))")
+	atoms := literals.Clone()
+	enc, names, err := Encode(prog, atoms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type atom struct {
+		tag, handle, class int64
+		text               string
+	}
+	var got []atom
+	for i := 0; i < len(enc); i += 4 {
+		if enc[i] <= tagOwn0 {
+			got = append(got, atom{enc[i], ownHandle(enc[i+2]), enc[i+2] & (1<<32 - 1), names[enc[i+3]]})
+		}
+	}
+	want := []atom{{tagOwn0, 3, 0, "RED"}, {tagOwn0, 4, 1, "Blue"}, {tagOwn0, 5, 0, "RED"}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("the atoms encoded: %v, want %v", got, want)
+	}
+	back, err := Decode(l, enc, names, atoms)
+	if err != nil || sem.Format(back) != "(pick RED (pick Blue RED))" || samePositions(back, prog) != "" {
+		t.Errorf("decoded back: %v, %v", back, err)
+	}
+	if len(literals.vals) != 3 {
+		t.Errorf("a run's atoms went into the file's literals: %d", len(literals.vals))
+	}
+	// Without the registry, an own atom is no term of the generated package's.
+	if _, _, err := Encode(prog, nil); err == nil || !strings.Contains(err.Error(), "atom of type color") {
+		t.Errorf("an own atom encoded without a registry: %v", err)
+	}
 }

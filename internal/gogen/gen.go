@@ -51,10 +51,13 @@ type gen struct {
 	// contractum known to be a value of the case's kind, caseKind (contractedValue).
 	returnsValue bool
 	caseKind     *sem.Kind
+	// atoms are the calculus's own atom types and the literals of theirs the
+	// generated code holds (atoms.go), registered as the generator meets them.
+	atoms *Atoms
 }
 
 func newGen(l *sem.Language, file string) *gen {
-	g := &gen{l: l, file: file, fn: map[string]string{}, frame: map[*sem.Frame]int{}}
+	g := &gen{l: l, file: file, fn: map[string]string{}, frame: map[*sem.Frame]int{}, atoms: newAtoms(l)}
 	used := map[string]bool{}
 	unique := func(s string) string {
 		for used[s] {
@@ -91,8 +94,8 @@ func newGen(l *sem.Language, file string) *gen {
 // numbers: sem checks a hook's result at run time, the generated code does not.
 // Hosted (the compiled engine's package, GenerateHosted), a calculus's own hooks and
 // prims are called back in the workbench's process, which checks a hook's result as
-// sem does (sem.Language.CallHook); an atom type of its own is still refused: the
-// generated reader, printer and equality would need it.
+// sem does (sem.Language.CallHook), and its own atom types' values stay there, the
+// generated code holding their handles (atoms.go).
 func check(l *sem.Language, hosted bool) error {
 	if len(l.Ambiguity) > 0 {
 		return fmt.Errorf("the relation of %s is non-deterministic, and the stages derive one decomposition a step: %s", l.Name, l.Ambiguity[0])
@@ -114,8 +117,8 @@ func check(l *sem.Language, hosted bool) error {
 	}
 	for _, so := range l.Sorts {
 		for _, a := range so.Atoms {
-			if d, ok := defaults.Atom(a.Name); !ok || d != a {
-				return fmt.Errorf("%s: sort %s has the atom type %s: derive --go writes only the default atom types (bool, string, float and number)", so.P, so.Name, a.Name)
+			if d, ok := defaults.Atom(a.Name); (!ok || d != a) && !hosted {
+				return fmt.Errorf("%s: sort %s has the atom type %s: derive --go writes only the default atom types (bool, string, float and number), not a calculus's own (the compiled engine, --engine compiled, runs it: its values stay in the workbench)", so.P, so.Name, a.Name)
 			}
 		}
 	}
@@ -250,7 +253,7 @@ func (g *gen) rootTag(p *sem.Pattern) string {
 	case sem.PatInt:
 		return "tagInt"
 	case sem.PatAtom:
-		return atomTag(p.Atom)
+		return g.atomTag(p.Atom)
 	case sem.PatMeta:
 		switch p.Sort.Kind {
 		case sem.MetaInt:
@@ -258,7 +261,7 @@ func (g *gen) rootTag(p *sem.Pattern) string {
 		case sem.MetaVar:
 			return "tagVar"
 		case sem.MetaAtom:
-			return atomTag(p.Sort.Atom)
+			return g.atomTag(p.Sort.Atom)
 		}
 	}
 	return ""

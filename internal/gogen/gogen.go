@@ -47,23 +47,26 @@ var Stages = []string{"reduction", "closures", "machine", "cps2", "interp"}
 // the default ones (a Go meta-function, a prim or an atom type of its own) cannot be
 // written: the error names the hook.
 func Generate(l *sem.Language, file string) (map[string][]byte, error) {
-	return generate(l, file, false)
+	files, _, err := generate(l, file, false)
+	return files, err
 }
 
 // GenerateHosted is Generate for the compiled engine (internal/compiled), whose
 // package runs in the workbench's process: a calculus's own hooks and prims are
-// called back there (rt/export.go.txt's Eval takes the calls), so that every
-// deterministic rule file but one with an atom type of its own has its compiled
-// stages. A package so
-// written runs only under the workbench: its standalone binary stops at the first
-// call of such a hook, with an error that says so.
-func GenerateHosted(l *sem.Language, file string) (map[string][]byte, error) {
+// called back there (rt/export.go.txt's Eval takes the calls), and the values of its
+// own atom types stay there, the generated code holding their handles (atoms.go):
+// literals is the registry of the rule file's literals of its own atom types, from
+// which each run's starts (Atoms.Clone, Encode, Decode). So every deterministic rule
+// file has its compiled stages. A package so written runs only under the workbench:
+// its standalone binary stops at the first call of such a hook, with an error that
+// says so, and reads no atom of the calculus's own.
+func GenerateHosted(l *sem.Language, file string) (files map[string][]byte, literals *Atoms, err error) {
 	return generate(l, file, true)
 }
 
-func generate(l *sem.Language, file string, hosted bool) (map[string][]byte, error) {
+func generate(l *sem.Language, file string, hosted bool) (map[string][]byte, *Atoms, error) {
 	if err := check(l, hosted); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	g := newGen(l, filepath.Base(file))
 	g.hosted = hosted
@@ -84,7 +87,7 @@ func generate(l *sem.Language, file string, hosted bool) (map[string][]byte, err
 	}
 	terms, err := g.termsFile()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	files := []struct{ name, doc, body string }{
 		{"terms.go", "// The terms of " + l.Name + ": constructors as small integers, an s-expression reader and a printer,\n// capture-avoiding substitution on the declared binders.\n\n", terms},
@@ -98,14 +101,14 @@ func generate(l *sem.Language, file string, hosted bool) (map[string][]byte, err
 		files = append(files, struct{ name, doc, body string }{s + ".go", "", g.text(s)})
 	}
 	if g.err != nil {
-		return nil, g.err
+		return nil, nil, g.err
 	}
 	for _, f := range files {
 		if err := add(f.name, f.doc, f.body); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return out, g.atoms, nil
 }
 
 // GoMod is the go.mod of a generated package whose module is module (the compiled

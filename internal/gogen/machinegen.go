@@ -404,7 +404,7 @@ func (g *gen) holeTest(f *sem.Frame) []string {
 	H := g.kind[f.Hole.Index]
 	return []string{
 		"hole := " + g.take(g.holeExpr(f)),
-		fmt.Sprintf("if a := valueByRoot%s[hole.t.Tag-tagClo]; a != rootYes {", H),
+		fmt.Sprintf("if a := valueByRoot%s[hole.t.Tag-tagLeast]; a != rootYes {", H),
 		fmt.Sprintf("if h := nodeOf(hole); a == rootNo || !r.isValue%s(&h) {", H),
 	}
 }
@@ -705,20 +705,23 @@ func (g *gen) mayAnswer(k *sem.Kind, tag string) bool {
 }
 
 // valueByRoot emits the table of what a root alone answers of the value test of
-// kind k, by tag (from tagClo, the least).
+// kind k, by tag (from tagLeast: tagClo, or the last of the calculus's own atom
+// types' tags).
 func (g *gen) valueByRoot(e *emitter, k *sem.Kind) {
 	yes, no := g.rootAnswers(k, nil)
 	answer := func(tag string) string {
 		return [...]string{sem.Depends: "rootDepends", sem.Yes: "rootYes", sem.No: "rootNo"}[answerOf(yes, no, tag)]
 	}
-	e.p("// valueByRoot%s is what a root alone answers of the value test of %s, by tag-tagClo.", g.kind[k.Index], k.Name)
+	e.p("// valueByRoot%s is what a root alone answers of the value test of %s, by tag-tagLeast.", g.kind[k.Index], k.Name)
 	e.p("var valueByRoot%s = [...]uint8{", g.kind[k.Index])
-	e.p("0: %s, // tagClo", answer("tagClo"))
-	for _, tag := range []string{"tagNumber", "tagFloat", "tagString", "tagBool", "tagInt", "tagVar"} {
-		e.p("%s - tagClo: %s,", tag, answer(tag))
+	for i := len(g.atoms.types) - 1; i >= 0; i-- {
+		e.p("%s - tagLeast: %s,", ownTagName(i), answer(ownTagName(i)))
+	}
+	for _, tag := range []string{"tagClo", "tagNumber", "tagFloat", "tagString", "tagBool", "tagInt", "tagVar"} {
+		e.p("%s - tagLeast: %s,", tag, answer(tag))
 	}
 	for _, c := range g.l.Cons {
-		e.p("%s - tagClo: %s,", g.con[c.Index], answer(g.con[c.Index]))
+		e.p("%s - tagLeast: %s,", g.con[c.Index], answer(g.con[c.Index]))
 	}
 	e.p("}")
 	e.p("")

@@ -40,7 +40,7 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 		case sem.MetaVar:
 			e.p("if %s.Tag != tagVar { %s }", t, fail)
 		case sem.MetaAtom:
-			e.p("if %s.Tag != %s { %s }", t, atomTag(ms.Atom), fail)
+			e.p("if %s.Tag != %s { %s }", t, g.atomTag(ms.Atom), fail)
 		case sem.MetaInt:
 			e.p("if %s.Tag != tagInt { %s }", t, fail)
 		case sem.MetaValue, sem.MetaClass:
@@ -142,8 +142,12 @@ func untested(p *sem.Pattern) bool {
 // needsChild reports whether matching p tests its term or binds it.
 func needsChild(p *sem.Pattern, bind bool) bool { return bind || !untested(p) }
 
-// atomTag is the tag of an atom type's literals.
-func atomTag(a *sem.AtomType) string {
+// atomTag is the tag of an atom type's literals: a calculus's own atom type's is
+// tagOwn0 less its number.
+func (g *gen) atomTag(a *sem.AtomType) string {
+	if i, ok := g.atoms.own(a); ok {
+		return ownTagName(i)
+	}
 	switch a {
 	case sem.BoolAtom:
 		return "tagBool"
@@ -155,8 +159,17 @@ func atomTag(a *sem.AtomType) string {
 	return "tagFloat"
 }
 
-// atomTest is the test that x is the atom v of type a.
+// ownTagName is the Go name of the tag of the atoms of the calculus's own atom type
+// numbered i.
+func ownTagName(i int) string { return fmt.Sprintf("tagOwn%d", i) }
+
+// atomTest is the test that x is the atom v of type a: of a calculus's own atom
+// type, the literal's class (atoms.go).
 func (g *gen) atomTest(x string, a *sem.AtomType, v any) string {
+	if i, ok := g.atoms.own(a); ok {
+		_, class := g.atoms.literal(a, v)
+		return fmt.Sprintf("%s.Tag == %s && ownClass(%s) == %d", x, ownTagName(i), x, class)
+	}
 	switch a {
 	case sem.BoolAtom:
 		n := 0
@@ -180,8 +193,13 @@ func floatLit(f float64) string {
 	return fmt.Sprintf("math.Float64frombits(%#x)", math.Float64bits(f))
 }
 
-// atomLit is the expression of a new atom v of type a at position at.
-func atomLit(a *sem.AtomType, v any, at string) string {
+// atomLit is the expression of a new atom v of type a at position at: of a
+// calculus's own atom type, the literal's handle and class, and its text.
+func (g *gen) atomLit(a *sem.AtomType, v any, at string) string {
+	if i, ok := g.atoms.own(a); ok {
+		h, class := g.atoms.literal(a, v)
+		return fmt.Sprintf("&Term{Tag: %s, P: %s, N: %d<<32 | %d, Name: %s}", ownTagName(i), at, h, class, strconv.Quote(g.atoms.vals[h].text))
+	}
 	switch a {
 	case sem.BoolAtom:
 		n := 0
@@ -291,7 +309,7 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 	case sem.PatInt:
 		return g.intLeafOut(e, at, strconv.FormatInt(p.N, 10))
 	case sem.PatAtom:
-		return "Val{t: " + atomLit(p.Atom, p.Val, at) + "}"
+		return "Val{t: " + g.atomLit(p.Atom, p.Val, at) + "}"
 	case sem.PatPrim:
 		n := g.intOf(e, p, fmt.Sprintf("err := error(undefinedPrim(%q)); %s", p.Prim.Name, bd.errRet), bd, depth)
 		return g.intLeafOut(e, at, n)

@@ -8,6 +8,34 @@ import (
 	"github.com/interderive/interderive/sem"
 )
 
+// ownAtomTags emits the tags of the calculus's own atom types (atoms.go), and the
+// least tag of a root, from which the tables by root count (valueByRoot).
+func (g *gen) ownAtomTags(e *emitter) {
+	own := g.atoms.types
+	if len(own) > 0 {
+		e.p("// The calculus's own atom types: the atoms of %s have the tag tagOwn0.", own[0].Name)
+	}
+	if len(own) > 1 {
+		e.p("const (")
+		for i, a := range own[1:] {
+			e.p("%s = tagOwn0 - %d // the atoms of %s", ownTagName(i+1), i+1, a.Name)
+		}
+		e.p(")")
+	}
+	if len(own) > 0 {
+		e.p("")
+	}
+	e.p("// ownAtomTypes is the number of the calculus's own atom types; tagLeast is the least")
+	e.p("// tag of a root, from which the tables by root count.")
+	e.p("const ownAtomTypes = %d", len(own))
+	if len(own) > 0 {
+		e.p("const tagLeast = %s", ownTagName(len(own)-1))
+	} else {
+		e.p("const tagLeast = tagClo")
+	}
+	e.p("")
+}
+
 // termsFile is terms.go: the constructors as small integers with their tables (sorts,
 // arguments, binders), the builders of nodes by arity, then the term representation,
 // the printer, substitution (rt/terms.go.txt) and the reader (rt/read.go.txt).
@@ -31,6 +59,7 @@ func (g *gen) termsFile() (string, error) {
 	}
 	e.p("}")
 	e.p("")
+	g.ownAtomTags(e)
 	sortIndex := map[*sem.Sort]int{}
 	for i, so := range l.Sorts {
 		sortIndex[so] = i
@@ -107,7 +136,7 @@ func (g *gen) termsFile() (string, error) {
 	e.table("sortAtoms", "[]int32", len(l.Sorts), func(i int) string {
 		var ts []string
 		for _, a := range l.Sorts[i].Atoms {
-			ts = append(ts, atomTag(a))
+			ts = append(ts, g.atomTag(a))
 		}
 		return "{" + strings.Join(ts, ", ") + "}"
 	})

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/interderive/interderive/sem"
@@ -86,4 +88,72 @@ const GCDBroken = "(hook broken (n) n)\n(rule broke E (gcd n (lam x t)) (broken 
 var GCDFailures = []struct{ Prog, Want string }{
 	{"(gcd 0 0)", "26:1: hook euclid failed on (euclid 0 0), called by rule gcd: gcd(0, 0) is undefined"},
 	{"(gcd 1 (lam y y))", "hook broken failed on (broken 1), called by rule broke: it returned x, not an integer"},
+}
+
+// ColorHooks are the hooks of sem/testdata/hooks/colors.sem: the atom type color
+// (red, green, blue and purple in any case, equal up to case, each printed as it
+// was written) and the hook succ (the next color: red, green, blue, red; purple's is
+// red; in capitals where the color was written in capitals).
+func ColorHooks(t testing.TB) *sem.Hooks {
+	t.Helper()
+	names := []string{"red", "green", "blue", "purple"}
+	color := &sem.AtomType{Name: "color", Samples: []any{"red", "Blue", "GREEN", "purple", "RED", "blue"}, Doc: "red, green, blue, purple, in any case",
+		Read: func(s string, quoted bool) (any, bool) {
+			if quoted || !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, s) }) {
+				return nil, false
+			}
+			return s, true
+		},
+		Format: func(v any) string { return v.(string) },
+		Equal:  func(a, b any) bool { return strings.EqualFold(a.(string), b.(string)) },
+	}
+	h := sem.DefaultHooks()
+	for _, err := range []error{
+		h.AddAtom(color),
+		h.Add(&sem.GoFunc{Name: "succ", Arity: 1, Doc: "the next color", Call: func(l *sem.Language, args []*sem.Term) (*sem.Term, error) {
+			c := args[0].Val.(string)
+			next := map[string]string{"red": "green", "green": "blue", "blue": "red", "purple": "red"}[strings.ToLower(c)]
+			if c == strings.ToUpper(c) {
+				next = strings.ToUpper(next)
+			}
+			return sem.AtomOf(args[0].P, color, next), nil
+		}}),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
+}
+
+// ColorSource is the text of sem/testdata/hooks/colors.sem, the rule file of
+// ColorHooks.
+func ColorSource(t testing.TB) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(filepath.Dir(Testdata(t)), "sem", "testdata", "hooks", "colors.sem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// ColorCases are colors.sem's programs, derived by hand:
+//
+//   - (mix RED Blue): the literals red and blue of rule purple are equal to RED and
+//     Blue (up to case): purple, the rule's literal. (mix Green red): green is not
+//     red, so rule mix gives its first color, Green, as written.
+//   - (same (pick red BLUE) blue): pick gives BLUE, which is blue up to case: true;
+//     (same red green): false.
+//   - (pick Red RED): RED, as written, though equal to Red, which came first.
+//   - (next (app (lam x (pick x x)) BLUE)): beta, then pick gives BLUE, and succ
+//     RED, in capitals.
+//   - (same (next BLUE) red): succ gives RED (a color the hook built), equal to red.
+var ColorCases = []GCDCase{
+	{"(mix RED Blue)", "purple", []string{"purple"}},
+	{"(mix Green red)", "Green", []string{"mix"}},
+	{"(same (pick red BLUE) blue)", "true", []string{"pick", "same"}},
+	{"(same red green)", "false", []string{"same"}},
+	{"(pick Red RED)", "RED", []string{"pick"}},
+	{"(next (app (lam x (pick x x)) BLUE))", "RED", []string{"beta", "pick", "next"}},
+	{"(same (next BLUE) red)", "true", []string{"next", "same"}},
 }

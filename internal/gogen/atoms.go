@@ -1,0 +1,163 @@
+package gogen
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/interderive/interderive/sem"
+)
+
+// The atoms of a calculus's own atom types (sem.Hooks.AddAtom) in the compiled
+// engine's package (GenerateHosted). Their values are Go values of the workbench's,
+// which the generated code cannot hold; so each stays in the workbench, in Atoms, and
+// crosses as a number, its handle, with its text (the type's Format) for the
+// generated code to print. The generated code compares two atoms by their class: the
+// handle of the first value registered that the type's Equal says is equal to it. So
+// two atoms are equal in the generated code exactly where Equal says they are (the
+// tables' test), and each prints and reads back as the value it is, even where equal
+// values print differently.
+//
+// In a generated term, an atom of the calculus's own i-th atom type has the tag
+// tagOwn0 - i, its text in Name and its handle and class in N (ownAtom); the literals
+// of the rule file are registered first, as the generator meets them, so that the
+// generated code names them by their handles and classes, and each run starts from
+// them (Atoms.Clone).
+
+// tagOwn0 is the tag of the atoms of a calculus's first atom type of its own; the
+// i-th's is tagOwn0 - i (rt/terms.go.txt).
+const tagOwn0 = -9
+
+// maxOwnAtoms is the most values of its own atom types a run registers: a handle
+// and a class are 31 bits each in N.
+const maxOwnAtoms = 1<<31 - 1
+
+// Atoms are the values of a calculus's own atom types that crossed into the
+// generated code, by handle.
+type Atoms struct {
+	types []*sem.AtomType // the calculus's own atom types, by number
+	index map[*sem.AtomType]int
+	vals  []ownValue // by handle
+	// classes are, by type, the handles of the first value of each class of equal
+	// values: a new value is compared with each (Equal) until one is equal.
+	classes [][]int64
+}
+
+// ownValue is a registered value: its type's number, the value, its text and its
+// class.
+type ownValue struct {
+	typ   int
+	v     any
+	text  string
+	class int64
+}
+
+// OwnAtomTypes are the atom types of l's sorts that are not the default hooks', in
+// the order the sorts declare them.
+func OwnAtomTypes(l *sem.Language) []*sem.AtomType {
+	defaults := sem.DefaultHooks()
+	var own []*sem.AtomType
+	for _, so := range l.Sorts {
+		for _, a := range so.Atoms {
+			if d, ok := defaults.Atom(a.Name); ok && d == a {
+				continue
+			}
+			if !slices.Contains(own, a) {
+				own = append(own, a)
+			}
+		}
+	}
+	return own
+}
+
+// newAtoms is an empty registry of l's own atom types.
+func newAtoms(l *sem.Language) *Atoms {
+	a := &Atoms{types: OwnAtomTypes(l), index: map[*sem.AtomType]int{}}
+	for i, t := range a.types {
+		a.index[t] = i
+	}
+	a.classes = make([][]int64, len(a.types))
+	return a
+}
+
+// Clone is a registry that starts with a's values: a run's, from the literals the
+// generator registered.
+func (a *Atoms) Clone() *Atoms {
+	if a == nil {
+		return nil
+	}
+	b := &Atoms{types: a.types, index: a.index, vals: a.vals[:len(a.vals):len(a.vals)], classes: make([][]int64, len(a.classes))}
+	for i, c := range a.classes {
+		b.classes[i] = c[:len(c):len(c)]
+	}
+	return b
+}
+
+// own reports whether t is an atom of one of the registry's types, and its number.
+func (a *Atoms) own(t *sem.AtomType) (int, bool) {
+	if a == nil {
+		return 0, false
+	}
+	i, ok := a.index[t]
+	return i, ok
+}
+
+// add registers v, of the type numbered typ: its handle and class.
+func (a *Atoms) add(typ int, v any) (handle, class int64, err error) {
+	if len(a.vals) >= maxOwnAtoms {
+		return 0, 0, fmt.Errorf("more than %d atoms of the calculus's own atom types in one run", maxOwnAtoms)
+	}
+	handle, class = int64(len(a.vals)), -1
+	at := a.types[typ]
+	for _, c := range a.classes[typ] {
+		if at.Equal(a.vals[c].v, v) {
+			class = c
+			break
+		}
+	}
+	if class < 0 {
+		class = handle
+		a.classes[typ] = append(a.classes[typ], handle)
+	}
+	a.vals = append(a.vals, ownValue{typ: typ, v: v, text: at.Format(v), class: class})
+	return handle, class, nil
+}
+
+// literal is the handle and class of the literal v of the rule file, of the own
+// atom type a: registered once, for every literal that prints the same and is equal.
+func (a *Atoms) literal(at *sem.AtomType, v any) (handle, class int64) {
+	typ := a.index[at]
+	text := at.Format(v)
+	for h, w := range a.vals {
+		if w.typ == typ && w.text == text && at.Equal(w.v, v) {
+			return int64(h), w.class
+		}
+	}
+	handle, class, _ = a.add(typ, v) // a rule file has fewer literals than maxOwnAtoms
+	return handle, class
+}
+
+// value is the registered value of the handle h, of the type numbered typ.
+func (a *Atoms) value(typ int, h int64) (ownValue, error) {
+	if a == nil || h < 0 || h >= int64(len(a.vals)) || a.vals[h].typ != typ {
+		return ownValue{}, fmt.Errorf("no atom %d of the calculus's own atom type %d", h, typ)
+	}
+	return a.vals[h], nil
+}
+
+// ownN is the N of an atom of the calculus's own in the generated code: its handle
+// and its class.
+func ownN(handle, class int64) int64 { return handle<<32 | class }
+
+// ownHandle is the handle an N of ownN holds.
+func ownHandle(n int64) int64 { return int64(uint64(n) >> 32) }
+
+// ownTag is the tag of the atoms of the own atom type numbered typ.
+func ownTag(typ int) int64 { return tagOwn0 - int64(typ) }
+
+// ownType is the number of the own atom type whose atoms have the tag tag, if it is
+// one of the n types.
+func ownType(tag int64, n int) (int, bool) {
+	i := tagOwn0 - tag
+	return int(i), tag <= tagOwn0 && i < int64(n) && i < math.MaxInt32
+}
