@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/interderive/interderive/sem"
 )
@@ -28,8 +29,22 @@ const (
 // a captured context, an atom of a type neither of the default hooks nor of atoms')
 // is an error.
 func Encode(t *sem.Term, atoms *Atoms) (out []int64, names []string, err error) {
-	index := map[string]int64{}
+	// The names, by a search of those met, or of a map once they are many.
+	var index map[string]int64
 	name := func(s string) int64 {
+		if index == nil {
+			if j := slices.Index(names, s); j >= 0 {
+				return int64(j)
+			}
+			if len(names) < 16 {
+				names = append(names, s)
+				return int64(len(names) - 1)
+			}
+			index = make(map[string]int64, 2*len(names))
+			for j, n := range names {
+				index[n] = int64(j)
+			}
+		}
 		j, ok := index[s]
 		if !ok {
 			j = int64(len(names))
@@ -38,8 +53,18 @@ func Encode(t *sem.Term, atoms *Atoms) (out []int64, names []string, err error) 
 		}
 		return j
 	}
-	// An explicit stack, not recursion: the term may be as deep as sem allows.
-	stack := []*sem.Term{t}
+	// An explicit stack, not recursion: the term may be as deep as sem allows. The
+	// nodes are counted first, so that the table is allocated once, at its size.
+	stack := make([]*sem.Term, 1, 16)
+	stack[0] = t
+	nodes := 0
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = append(stack[:len(stack)-1], t.Args...)
+		nodes++
+	}
+	out = make([]int64, 0, 4*nodes)
+	stack = append(stack, t)
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

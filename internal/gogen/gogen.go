@@ -150,7 +150,7 @@ func (g *gen) text(name string) string {
 // imports is the import declaration of the standard packages body uses.
 func imports(body string) string {
 	var used []string
-	for _, p := range []string{"bufio", "cmp", "errors", "flag", "fmt", "io", "math", "math/big", "os", "regexp", "runtime/debug", "runtime/metrics", "slices", "strconv", "strings", "time", "unicode/utf8"} {
+	for _, p := range []string{"bufio", "cmp", "errors", "flag", "fmt", "io", "math", "math/big", "os", "regexp", "runtime/debug", "runtime/metrics", "slices", "strconv", "strings", "sync", "time", "unicode/utf8"} {
 		short := p[strings.LastIndex(p, "/")+1:]
 		if regexp.MustCompile(`(^|[^\w.])` + short + `\.[A-Z]`).MatchString(body) {
 			used = append(used, p)

@@ -138,6 +138,7 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	e.p("")
 	e.p("// %s is interp's case of a node n of kind %s %s.", name, k.Name, what)
 	e.p("func (m *rulesInterpreter) %s(s *machineState, nv node) (interpAction, error) {", name)
+	start := e.b.Len()
 	e.p("r := m.r")
 	e.p("n := &nv")
 	e.p("_, _ = r, n")
@@ -169,8 +170,12 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	g.returnsValue, g.caseKind = false, k
 	g.contractRoot(e, k, tag)
 	e.p("}")
-	e.p("contracted:")
-	e.p("return interpContracted, nil")
+	// A rule that matches whatever the node (its tests all made by the declarations:
+	// match.go's declared) may leave no contraction to make after the case.
+	if strings.Contains(e.b.String()[start:], "goto contracted\n") {
+		e.p("contracted:")
+		e.p("return interpContracted, nil")
+	}
 	if g.returnsValue {
 		e.p("contractedValue:")
 		e.p("return interpContractedValue, nil")

@@ -38,10 +38,18 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 	case sem.PatMeta:
 		switch ms := p.Sort; ms.Kind {
 		case sem.MetaVar:
+			if g.passes { // a name where the constructor declares one
+				g.passes = false
+				break
+			}
 			e.p("if %s.Tag != tagVar { %s }", t, fail)
 		case sem.MetaAtom:
 			e.p("if %s.Tag != %s { %s }", t, g.atomTag(ms.Atom), fail)
 		case sem.MetaInt:
+			if g.passes { // an integer where the constructor declares one
+				g.passes = false
+				break
+			}
 			e.p("if %s.Tag != tagInt { %s }", t, fail)
 		case sem.MetaValue, sem.MetaClass:
 			if g.passes { // a value of its kind already: a frame's hole filled, or passed over with a value
@@ -88,7 +96,8 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 		}
 		for _, i := range order {
 			a := p.Args[i]
-			if !needsChild(a, bind) || untested(a) && g.lazy[a.Slot] || (!bind || g.lazy[a.Slot]) && known.value(i, a) {
+			passes := known.value(i, a) || declared(p.Con.Args[i], a)
+			if !needsChild(a, bind) || untested(a) && g.lazy[a.Slot] || (!bind || g.lazy[a.Slot]) && passes {
 				continue
 			}
 			c := e.tmp("k")
@@ -116,12 +125,23 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 			default:
 				e.p("%s := kid(%s, %d)", c, x, i)
 			}
-			g.passes = known.value(i, a)
+			g.passes = passes
 			g.match(e, a, c, false, fail, bind)
 		}
 	default:
 		g.fail("a pattern of kind %v cannot be matched", p.Kind)
 	}
+}
+
+// declared reports whether the constructor's argument arg declares what the pattern
+// a tests: a name (x) where it binds one, an integer (n) where it takes one. Every
+// node has them (its builders, the reader and the workbench's terms, checked as they
+// are decoded, put nothing else there), so the test is not written.
+func declared(arg sem.Arg, a *sem.Pattern) bool {
+	if a.Kind != sem.PatMeta {
+		return false
+	}
+	return arg.Kind == sem.ArgVar && a.Sort.Kind == sem.MetaVar || arg.Kind == sem.ArgInt && a.Sort.Kind == sem.MetaInt
 }
 
 // take is the expression that takes a child, or the variable that holds it where
