@@ -33,23 +33,21 @@ const (
 	interpContractedValue                // s.c holds a contraction whose contractum is a value of the kind
 )
 
-// interp is one call of the interpreter, bounded in depth: eval(s.term, s.kind) to
-// the term's value, left in s.term (or to an answer, with no frame around), the
-// frames of the calls around on s.k. A node is evaluated by the case of its kind and
-// root, which evaluates the holes of the frames it enters by calls of interp; a
-// contraction is counted here, and its contractum evaluated in place, an iteration
-// of the loop.
-func (m *rulesInterpreter) interp(s *machineState) error {
-	if m.depth >= interpMaxDepth {
+// interp is one call of the interpreter, bounded in depth (the calls around it):
+// eval(s.term, s.kind) to the term's value, left in s.term (or to an answer, with no
+// frame around), the frames of the calls around on s.k. A node is evaluated by the
+// case of its kind and root, which evaluates the holes of the frames it enters by
+// calls of interp; a contraction is counted here, and its contractum evaluated in
+// place, an iteration of the loop.
+func (m *rulesInterpreter) interp(s *machineState, depth int) error {
+	if depth >= interpMaxDepth {
 		return &depthError{what: "interpreter recursion", limit: interpMaxDepth}
 	}
-	m.depth++
 	r := m.r
 	for {
 		if s.term.t.Tag == tagVar { // a variable left by resolve: lookUp's error, if any
 			t, err := r.lookUp(s.term)
 			if err != nil {
-				m.depth--
 				return err
 			}
 			s.term = t
@@ -67,18 +65,17 @@ func (m *rulesInterpreter) interp(s *machineState) error {
 			e.p("switch nv.t.Tag {")
 			if values := valueTags(cases); len(values) > 0 {
 				e.p("case %s:", join(values))
-				e.p("m.depth--")
 				e.p("return nil")
 			}
 			for _, c := range cases {
 				if c.value != sem.Yes {
 					e.p("case %s:", c.tag)
-					e.p("action, err = m.%s_%s(s, nv)", K, c.tag)
+					e.p("action, err = m.%s_%s(s, nv, depth)", K, c.tag)
 				}
 			}
 			e.p("default:")
 		}
-		e.p("action, err = m.%s(s, nv)", K)
+		e.p("action, err = m.%s(s, nv, depth)", K)
 		if len(cases) > 0 {
 			e.p("}")
 		}
@@ -87,7 +84,6 @@ func (m *rulesInterpreter) interp(s *machineState) error {
 			err = &stuckError{reason: "no kind"}
 		}
 		if err != nil || action == interpValue {
-			m.depth--
 			return err
 		}
 		if action != interpAgain {
@@ -96,14 +92,12 @@ func (m *rulesInterpreter) interp(s *machineState) error {
 			// or, where it discards frames the calls around entered, an abort to the call
 			// that entered the outermost.
 `)
-	g.spent(e, "m.depth--\nreturn err")
+	g.spent(e, "return err")
 	e.b.WriteString(`if action == interpContractedValue {
 				s.term = s.c.term
-				m.depth--
 				return nil
 			}
 			if s.c.pop > 0 {
-				m.depth--
 				return &interpAbort{c: s.c.term, kind: s.c.kind, event: s.c.event, depth: len(s.k) - s.c.pop}
 			}
 			s.term, s.kind = s.c.term, s.c.kind
@@ -137,7 +131,7 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	}
 	e.p("")
 	e.p("// %s is interp's case of a node n of kind %s %s.", name, k.Name, what)
-	e.p("func (m *rulesInterpreter) %s(s *machineState, nv node) (interpAction, error) {", name)
+	e.p("func (m *rulesInterpreter) %s(s *machineState, nv node, depth int) (interpAction, error) {", name)
 	start := e.b.Len()
 	e.p("r := m.r")
 	e.p("n := &nv")
@@ -253,7 +247,7 @@ func (g *gen) enterCalled(e *emitter, f *sem.Frame, shared string) {
 		fmt.Sprintf("s.k[base].frame = %d", F),
 		"}",
 		fmt.Sprintf("s.term, s.kind = hole, %s", H),
-		"if err := m.interp(s); err != nil {",
+		"if err := m.interp(s, depth+1); err != nil {",
 		"if ab, ok := caught(err, base); ok { // an abort to this call: the frames it entered discarded",
 		"s.k = s.k[:base]",
 		"s.term, s.kind = ab.c, ab.kind",

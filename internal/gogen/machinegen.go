@@ -206,6 +206,10 @@ type formCode struct {
 	// context is the stack as the context a rule is contracted in: the machine's
 	// frames, or the CPS evaluator's γ.
 	context string
+	// layered precedes a contraction that may step an inner layer (m.stepLayer):
+	// the interpreter's call gives its depth to the structural one-step function,
+	// which counts on from it (interp's depth is its argument).
+	layered string
 	// fail starts a return of an error (or of the halt, with nil) from the function
 	// that holds the transitions: the machine's and the CPS evaluator's (contracted
 	// bool, err error), the interpreter's (interpAction, error).
@@ -238,6 +242,7 @@ var forms = [...]formCode{
 		empty:    "len(s.k) == 0",
 		context:  "&s.k",
 		fail:     "return interpValue, ",
+		layered:  "m.depth = depth + 1 // step counts on from this call's depth\n",
 	},
 }
 
@@ -547,7 +552,7 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 		e.p("E := context(%s)", g.code().context)
 	}
 	if r.Layer != nil {
-		e.p("step := layerStep(m.stepLayer)")
+		e.p("%sstep := layerStep(m.stepLayer)", g.code().layered)
 	}
 	e.p("out := &s.c")
 	e.b.WriteString(sub.b.String())
@@ -573,7 +578,7 @@ func (g *gen) valueReturns(e *emitter, K string) {
 // (match.go's contract: the kind's rules, then its stuck shapes, which say why none
 // applies where a fused case tried its rules already).
 func (g *gen) contractAll(e *emitter, K string) {
-	e.p("if err := r.contract%s(n, %s, m.stepLayer, &s.c); err != nil {", K, g.code().context)
+	e.p("%sif err := r.contract%s(n, %s, m.stepLayer, &s.c); err != nil {", g.code().layered, K, g.code().context)
 	e.p("%serr", g.code().fail)
 	e.p("}")
 	e.p("goto contracted")
