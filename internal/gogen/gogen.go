@@ -173,7 +173,9 @@ func imports(body string) string {
 // after a dot. One pass over the body: the packages' bodies are long (a regular
 // expression a package took a third of a second in all).
 func qualifiers(body string) map[string]bool {
-	word := func(c byte) bool { return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+	word := func(c byte) bool {
+		return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
 	q := map[string]bool{}
 	for i := 1; i+1 < len(body); i++ {
 		if body[i] != '.' || body[i+1] < 'A' || body[i+1] > 'Z' {
