@@ -44,29 +44,13 @@ func TestOwnAtoms(t *testing.T) {
 func TestOwnAtomsRandom(t *testing.T) {
 	testenv.NeedCompiledEngine(t)
 	l, s := loadWith(t, "colors.sem", rulescases.ColorSource(t), rulescases.ColorHooks(t))
-	tables, _ := sem.StageOf(machine.Stage{})
-	n := 300
-	if testing.Short() {
-		n = 60
-	}
 	gen := rapid.Custom(func(t *rapid.T) *sem.Term { return rules.Generator{Lang: l, Depth: 5}.Draw(t) })
-	fired := map[string]int{}
-	for i := range n {
-		e := gen.Example(i)
+	n, fired := randomAgainstTables(t, s, l, func(i int) *sem.Term {
 		if i%2 == 1 { // every other program well formed: no stuck term
-			e = rulescases.Read(t, l, colorProgram.Example(i))
+			return rulescases.Read(t, l, colorProgram.Example(i))
 		}
-		want := rulescases.RunDerived(tables, l, e, 200)
-		for _, ev := range want.Events {
-			fired[ev]++
-		}
-		for _, st := range stages {
-			if got := rulescases.RunDerived(stageOf(t, s, st.stage), l, e, 200); !sameRun(got, want) {
-				t.Fatalf("%s on %s: %s, want the tables' %s", sem.Format(e), st.stage.Name(), got, want)
-			}
-		}
-	}
-	t.Logf("fired: %v", fired)
+		return gen.Example(i)
+	}, sameRun)
 	for _, r := range []string{"purple", "same", "next"} {
 		if fired[r] == 0 {
 			t.Errorf("rule %s fired in none of %d programs (fired: %v)", r, n, fired)
@@ -169,17 +153,13 @@ func FuzzOwnAtoms(f *testing.F) {
 	for _, tc := range rulescases.ColorCases {
 		f.Add(tc.Prog)
 	}
-	tables, _ := sem.StageOf(machine.Stage{})
 	f.Fuzz(func(t *testing.T, src string) {
 		e, err := l.ReadTerm([]byte(src))
 		if err != nil {
 			t.Skip("not a program of colors.sem")
 		}
-		want := rulescases.RunDerived(tables, l, e, 200)
-		for _, st := range stages {
-			if got := rulescases.RunDerived(stageOf(t, s, st.stage), l, e, 200); !sameRun(got, want) {
-				t.Errorf("%s on %s: %s, want the tables' %s", src, st.stage.Name(), got, want)
-			}
+		if _, d := againstTables(t, s, l, e, sameRun); d != "" {
+			t.Error(d)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package compiled_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,7 +76,7 @@ func loadWith(t testing.TB, file string, src []byte, h *sem.Hooks) (*sem.Languag
 }
 
 // stageOf is the compiled stage of s.
-func stageOf(t *testing.T, s *compiled.Semantics, st interderive.Stage) sem.Stage {
+func stageOf(t testing.TB, s *compiled.Semantics, st interderive.Stage) sem.Stage {
 	t.Helper()
 	cs, err := s.Stage(st.Name())
 	if err != nil {
@@ -188,21 +189,13 @@ func inLockstep(t *testing.T, p workbench.Program, variant, name string) []run {
 // observation too: blame and its label) or the same error.
 func TestGradualCorpus(t *testing.T) {
 	_, c := registered(t, "gradual")
-	files := rulescases.Files(t, "gradual", "*.*")
+	programs := gradualPrograms(t, c)
 	root := filepath.Dir(rulescases.Testdata(t))
 	runs, answers := 0, 0
 	for _, variant := range []string{"ed.sem", "lud.sem"} {
 		variant := filepath.Join(root, "gradual", "rules", variant)
-		for _, f := range files {
-			ext := strings.TrimPrefix(filepath.Ext(f.Name), ".")
-			if ext != "gtlc" && ext != "cast" {
-				continue
-			}
-			p, err := c.Load(ext, f.Src)
-			if err != nil {
-				continue // the program's expectation is its error
-			}
-			for _, r := range inLockstep(t, p, variant, f.Name+" under "+filepath.Base(variant)) {
+		for _, p := range programs {
+			for _, r := range inLockstep(t, p.Program, variant, p.name+" under "+filepath.Base(variant)) {
 				runs++
 				if r.err == "" {
 					answers++
@@ -214,6 +207,28 @@ func TestGradualCorpus(t *testing.T) {
 		t.Fatalf("%d runs, %d answers: the corpus should give far more", runs, answers)
 	}
 	t.Logf("%d runs in lockstep, %d answers", runs, answers)
+}
+
+// namedProgram is a program of the corpus, with its file's name.
+type namedProgram struct {
+	name string
+	workbench.Program
+}
+
+// gradualPrograms are the programs of testdata/gradual that load (a program whose
+// expectation is its error does not), in the gradual calculus c.
+func gradualPrograms(t *testing.T, c workbench.Calculus) []namedProgram {
+	var ps []namedProgram
+	for _, f := range rulescases.Files(t, "gradual", "*.*") {
+		ext := strings.TrimPrefix(filepath.Ext(f.Name), ".")
+		if ext != "gtlc" && ext != "cast" {
+			continue
+		}
+		if p, err := c.Load(ext, f.Src); err == nil {
+			ps = append(ps, namedProgram{f.Name, p})
+		}
+	}
+	return ps
 }
 
 // TestRuleFiles: every program of testdata/rules whose rule file the generator
@@ -397,26 +412,8 @@ func TestSameName(t *testing.T) {
 func TestOwnHooksRandom(t *testing.T) {
 	testenv.NeedCompiledEngine(t)
 	l, s := loadWith(t, "gcd.sem", rulescases.GCDSource(t), rulescases.GCDHooks(t))
-	tables, _ := sem.StageOf(machine.Stage{})
-	n := 300
-	if testing.Short() {
-		n = 60
-	}
 	gen := rapid.Custom(func(t *rapid.T) *sem.Term { return rules.Generator{Lang: l, Depth: 5}.Draw(t) })
-	fired := map[string]int{}
-	for i := range n {
-		e := gen.Example(i)
-		want := rulescases.RunDerived(tables, l, e, 200)
-		for _, ev := range want.Events {
-			fired[ev]++
-		}
-		for _, st := range stages {
-			if got := rulescases.RunDerived(stageOf(t, s, st.stage), l, e, 200); !alike(got, want) {
-				t.Fatalf("%s on %s: %s, want the tables' %s", sem.Format(e), st.stage.Name(), got, want)
-			}
-		}
-	}
-	t.Logf("fired: %v", fired)
+	n, fired := randomAgainstTables(t, s, l, func(i int) *sem.Term { return gen.Example(i) }, alike)
 	if fired["gcd"] == 0 || fired["swap"] == 0 {
 		t.Errorf("the rules that call the hooks fired %d (gcd) and %d (swap) times in %d programs: want both", fired["gcd"], fired["swap"], n)
 	}
@@ -447,19 +444,54 @@ func FuzzOwnHooks(f *testing.F) {
 	for _, tc := range rulescases.GCDFailures {
 		f.Add(tc.Prog)
 	}
-	tables, _ := sem.StageOf(machine.Stage{})
 	f.Fuzz(func(t *testing.T, src string) {
 		e, err := l.ReadTerm([]byte(src))
 		if err != nil {
 			t.Skip("not a program of gcd.sem")
 		}
-		want := rulescases.RunDerived(tables, l, e, 200)
-		for _, st := range stages {
-			if got := rulescases.RunDerived(stageOf(t, s, st.stage), l, e, 200); !alike(got, want) {
-				t.Errorf("%s on %s: %s, want the tables' %s", src, st.stage.Name(), got, want)
-			}
+		if _, d := againstTables(t, s, l, e, alike); d != "" {
+			t.Error(d)
 		}
 	})
+}
+
+// randomAgainstTables runs the programs draw(i) (300 of them, 60 with -short) on the
+// tables' machine and on every compiled stage, in lockstep (againstTables, agree),
+// and stops at the first that parts; it returns how many it ran, and how many times
+// each event happened on the tables.
+func randomAgainstTables(t *testing.T, s *compiled.Semantics, l *sem.Language, draw func(i int) *sem.Term, agree func(a, b rulescases.Run) bool) (int, map[string]int) {
+	t.Helper()
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	fired := map[string]int{}
+	for i := range n {
+		want, d := againstTables(t, s, l, draw(i), agree)
+		if d != "" {
+			t.Fatal(d)
+		}
+		for _, ev := range want.Events {
+			fired[ev]++
+		}
+	}
+	t.Logf("fired: %v", fired)
+	return n, fired
+}
+
+// againstTables runs e on the tables' machine and on every compiled stage of s, with
+// 200 contractions of fuel: the tables' run, and where a compiled stage's is not like
+// it (agree), which stage and how ("" where every one is).
+func againstTables(t testing.TB, s *compiled.Semantics, l *sem.Language, e *sem.Term, agree func(a, b rulescases.Run) bool) (rulescases.Run, string) {
+	t.Helper()
+	tables, _ := sem.StageOf(machine.Stage{})
+	want := rulescases.RunDerived(tables, l, e, 200)
+	for _, st := range stages {
+		if got := rulescases.RunDerived(stageOf(t, s, st.stage), l, e, 200); !agree(got, want) {
+			return want, fmt.Sprintf("%s on %s: %s, want the tables' %s", sem.Format(e), st.stage.Name(), got, want)
+		}
+	}
+	return want, ""
 }
 
 // TestHookFailures: a default hook on arguments that are not numbers fails, and the

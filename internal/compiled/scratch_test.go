@@ -2,7 +2,6 @@ package compiled_test
 
 import (
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
@@ -28,17 +27,9 @@ func TestScratch(t *testing.T) {
 		want run
 	}
 	var jobs []job
-	for _, f := range rulescases.Files(t, "gradual", "*.*") {
-		ext := strings.TrimPrefix(filepath.Ext(f.Name), ".")
-		if ext != "gtlc" && ext != "cast" {
-			continue
-		}
-		p, err := c.Load(ext, f.Src)
-		if err != nil {
-			continue // the program's expectation is its error
-		}
+	for _, p := range gradualPrograms(t, c) {
 		for _, st := range stages[2:] { // the machine, the CPS evaluator, the interpreter
-			jobs = append(jobs, job{f.Name, p, st.stage, runOn(p, st.stage, variant, interderive.EngineTables)})
+			jobs = append(jobs, job{p.name, p.Program, st.stage, runOn(p.Program, st.stage, variant, interderive.EngineTables)})
 		}
 	}
 	if len(jobs) < 200 {
