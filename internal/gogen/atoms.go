@@ -2,7 +2,6 @@ package gogen
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/interderive/interderive/sem"
@@ -19,7 +18,7 @@ import (
 // values print differently.
 //
 // In a generated term, an atom of the calculus's own i-th atom type has the tag
-// tagOwn0 - i, its text in Name and its handle and class in N (ownAtom); the literals
+// tagOwn0 - i, its text in Name and its handle and class in N (ownN); the literals
 // of the rule file are registered first, as the generator meets them, so that the
 // generated code names them by their handles and classes, and each run starts from
 // them (Atoms.Clone).
@@ -124,7 +123,8 @@ func (a *Atoms) add(typ int, v any) (handle, class int64, err error) {
 }
 
 // literal is the handle and class of the literal v of the rule file, of the own
-// atom type a: registered once, for every literal that prints the same and is equal.
+// atom type at: registered once, for every literal that prints the same and is
+// equal.
 func (a *Atoms) literal(at *sem.AtomType, v any) (handle, class int64) {
 	typ := a.index[at]
 	text := at.Format(v)
@@ -159,5 +159,5 @@ func ownTag(typ int) int64 { return tagOwn0 - int64(typ) }
 // one of the n types.
 func ownType(tag int64, n int) (int, bool) {
 	i := tagOwn0 - tag
-	return int(i), tag <= tagOwn0 && i < int64(n) && i < math.MaxInt32
+	return int(i), tag <= tagOwn0 && i < int64(n)
 }
