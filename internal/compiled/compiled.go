@@ -13,11 +13,11 @@
 // non-deterministic relation). A calculus's own hooks and prims run in the
 // workbench's process: the generated code calls them back (gogen.GenerateHosted,
 // hostCalls); and the values of its own atom types stay there, in each run's
-// registry (gogen.Atoms), the generated code holding their handles. A built plugin is kept in the user's cache
-// directory under the digest of its source and of the Go version, and built again
-// only when either changes; a process loads it once (Go's plugin package keeps what
-// it opened), its module named by the digest, so that two rule files of one name are
-// two plugins.
+// registry (gogen.Atoms), the generated code holding their handles. A built plugin
+// is kept in the user's cache directory under the digest of its source and of the Go
+// version, and built again only when either changes; a process loads it once (Go's
+// plugin package keeps what it opened), its module named by the digest, so that two
+// rule files of one name are two plugins.
 package compiled
 
 import (
