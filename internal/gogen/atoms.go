@@ -51,9 +51,9 @@ type ownValue struct {
 	class int64
 }
 
-// OwnAtomTypes are the atom types of l's sorts that are not the default hooks', in
+// ownAtomTypes are the atom types of l's sorts that are not the default hooks', in
 // the order the sorts declare them.
-func OwnAtomTypes(l *sem.Language) []*sem.AtomType {
+func ownAtomTypes(l *sem.Language) []*sem.AtomType {
 	defaults := sem.DefaultHooks()
 	var own []*sem.AtomType
 	for _, so := range l.Sorts {
@@ -71,7 +71,7 @@ func OwnAtomTypes(l *sem.Language) []*sem.AtomType {
 
 // newAtoms is an empty registry of l's own atom types.
 func newAtoms(l *sem.Language) *Atoms {
-	a := &Atoms{types: OwnAtomTypes(l), index: map[*sem.AtomType]int{}}
+	a := &Atoms{types: ownAtomTypes(l), index: map[*sem.AtomType]int{}}
 	for i, t := range a.types {
 		a.index[t] = i
 	}
