@@ -80,9 +80,10 @@ func newAtoms(l *sem.Language) *Atoms {
 }
 
 // Clone is a registry that starts with a's values: a run's, from the literals the
-// generator registered.
+// generator registered; nil for a calculus with no atom type of its own, whose runs
+// need none.
 func (a *Atoms) Clone() *Atoms {
-	if a == nil {
+	if a == nil || len(a.types) == 0 {
 		return nil
 	}
 	b := &Atoms{types: a.types, index: a.index, vals: a.vals[:len(a.vals):len(a.vals)], classes: make([][]int64, len(a.classes))}

@@ -166,7 +166,7 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	e.p("}")
 	// A rule that matches whatever the node (its tests all made by the declarations:
 	// match.go's declared) may leave no contraction to make after the case.
-	if strings.Contains(e.b.String()[start:], "goto contracted\n") {
+	if jumpsTo(e.b.String()[start:], "contracted") {
 		e.p("contracted:")
 		e.p("return interpContracted, nil")
 	}
