@@ -47,11 +47,18 @@ func onEveryStage(t *testing.T, l *sem.Language, prog, answer string, want []str
 // TestHooks: the rule file with hooks runs on every derived stage with the answers and
 // contractions derived by hand (rulescases.GCDCases).
 func TestHooks(t *testing.T) {
-	l, err := sem.LoadWith(rulescases.GCDSource(t), rulescases.GCDHooks(t))
+	casesOnEveryStage(t, rulescases.GCDSource(t), rulescases.GCDHooks(t), rulescases.GCDCases)
+}
+
+// casesOnEveryStage reads the rule file src with the hooks h and runs each case on
+// every derived stage (onEveryStage).
+func casesOnEveryStage(t *testing.T, src []byte, h *sem.Hooks, cases []rulescases.GCDCase) {
+	t.Helper()
+	l, err := sem.LoadWith(src, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range rulescases.GCDCases {
+	for _, tc := range cases {
 		onEveryStage(t, l, tc.Prog, tc.Answer, tc.Events)
 	}
 }
@@ -61,13 +68,7 @@ func TestHooks(t *testing.T) {
 // on every derived stage with the answers and contractions derived by hand
 // (rulescases.ColorCases).
 func TestOwnAtomType(t *testing.T) {
-	l, err := sem.LoadWith(rulescases.ColorSource(t), rulescases.ColorHooks(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range rulescases.ColorCases {
-		onEveryStage(t, l, tc.Prog, tc.Answer, tc.Events)
-	}
+	casesOnEveryStage(t, rulescases.ColorSource(t), rulescases.ColorHooks(t), rulescases.ColorCases)
 }
 
 // TestHookFailures: a hook's error, and a result of another sort than the file

@@ -1,11 +1,9 @@
 package compiled_test
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/internal/calculi/rules"
 	"github.com/interderive/interderive/internal/cases/rulescases"
 	"github.com/interderive/interderive/internal/testenv"
@@ -24,15 +22,7 @@ import (
 func TestOwnAtoms(t *testing.T) {
 	testenv.NeedCompiledEngine(t)
 	l, s := loadWith(t, "colors.sem", rulescases.ColorSource(t), rulescases.ColorHooks(t))
-	for _, tc := range rulescases.ColorCases {
-		for _, st := range stages {
-			var events []string
-			a, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, tc.Prog), interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
-			if err != nil || sem.Format(a.Value) != tc.Answer || !slices.Equal(events, tc.Events) {
-				t.Errorf("%s on %s: %v, %v after %v; want %s after %v", tc.Prog, st.stage.Name(), a.Value, err, events, tc.Answer, tc.Events)
-			}
-		}
-	}
+	casesOnCompiled(t, l, s, rulescases.ColorCases)
 }
 
 // TestOwnAtomsRandom: random programs of colors.sem (rules.Generator, which draws
@@ -153,13 +143,5 @@ func FuzzOwnAtoms(f *testing.F) {
 	for _, tc := range rulescases.ColorCases {
 		f.Add(tc.Prog)
 	}
-	f.Fuzz(func(t *testing.T, src string) {
-		e, err := l.ReadTerm([]byte(src))
-		if err != nil {
-			t.Skip("not a program of colors.sem")
-		}
-		if _, d := againstTables(t, s, l, e, sameRun); d != "" {
-			t.Error(d)
-		}
-	})
+	fuzzAgainstTables(f, s, l, "colors.sem", sameRun)
 }

@@ -316,15 +316,7 @@ func TestOwnHooks(t *testing.T) {
 	}
 	src := string(rulescases.GCDSource(t)) + rulescases.GCDBroken + "(hook boom (n) n)\n(rule boom E (gcd (pair v_1 v_2) n) (boom n))\n"
 	l, s := loadWith(t, "gcd.sem", []byte(src), h)
-	for _, tc := range rulescases.GCDCases {
-		for _, st := range stages {
-			var events []string
-			a, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, tc.Prog), interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
-			if err != nil || sem.Format(a.Value) != tc.Answer || !slices.Equal(events, tc.Events) {
-				t.Errorf("%s on %s: %v, %v after %v; want %s after %v", tc.Prog, st.stage.Name(), a.Value, err, events, tc.Answer, tc.Events)
-			}
-		}
-	}
+	casesOnCompiled(t, l, s, rulescases.GCDCases)
 	for _, tc := range rulescases.GCDFailures {
 		for _, st := range stages {
 			_, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, tc.Prog), interderive.Options{Fuel: 100})
@@ -444,12 +436,19 @@ func FuzzOwnHooks(f *testing.F) {
 	for _, tc := range rulescases.GCDFailures {
 		f.Add(tc.Prog)
 	}
+	fuzzAgainstTables(f, s, l, "gcd.sem", alike)
+}
+
+// fuzzAgainstTables runs each program text of l (read from file) on the tables'
+// machine and on every compiled stage of s, in lockstep (againstTables, agree); a
+// text that does not read is skipped.
+func fuzzAgainstTables(f *testing.F, s *compiled.Semantics, l *sem.Language, file string, agree func(a, b rulescases.Run) bool) {
 	f.Fuzz(func(t *testing.T, src string) {
 		e, err := l.ReadTerm([]byte(src))
 		if err != nil {
-			t.Skip("not a program of gcd.sem")
+			t.Skip("not a program of " + file)
 		}
-		if _, d := againstTables(t, s, l, e, alike); d != "" {
+		if _, d := againstTables(t, s, l, e, agree); d != "" {
 			t.Error(d)
 		}
 	})
@@ -477,6 +476,21 @@ func randomAgainstTables(t *testing.T, s *compiled.Semantics, l *sem.Language, d
 	}
 	t.Logf("fired: %v", fired)
 	return n, fired
+}
+
+// casesOnCompiled runs each case on every compiled stage of s, with 100
+// contractions of fuel: its answer, printed, and its events are the case's.
+func casesOnCompiled(t *testing.T, l *sem.Language, s *compiled.Semantics, cases []rulescases.GCDCase) {
+	t.Helper()
+	for _, tc := range cases {
+		for _, st := range stages {
+			var events []string
+			a, err := stageOf(t, s, st.stage).Eval(l, rulescases.Read(t, l, tc.Prog), interderive.Options{Fuel: 100, OnContract: func(r string) { events = append(events, r) }})
+			if err != nil || sem.Format(a.Value) != tc.Answer || !slices.Equal(events, tc.Events) {
+				t.Errorf("%s on %s: %v, %v after %v; want %s after %v", tc.Prog, st.stage.Name(), a.Value, err, events, tc.Answer, tc.Events)
+			}
+		}
+	}
 }
 
 // againstTables runs e on the tables' machine and on every compiled stage of s, with
