@@ -40,9 +40,9 @@ one file per stage (reduction.go, closures.go, machine.go, cps2.go, interp.go), 
 file's rules compiled into match.go, that runs a program given as an s-expression
 (docs/derive-go.md). DIR must be new, empty, or hold a previous generation. The
 default hooks are written (the δ-table; bool, string, float and number; Racket's
-arithmetic on numbers); a rule file that uses a calculus's own Go hook, or whose
-relation is non-deterministic, cannot be (the compiled engine runs the first: it
-calls the hook back in the workbench).
+arithmetic on numbers); a rule file that uses a calculus's own Go hook or atom
+type, or whose relation is non-deterministic, cannot be (the compiled engine runs
+the first: it calls the hook back in the workbench, where the atoms' values stay).
 
 ` + exitStatusHelp,
 		Args: cobra.ExactArgs(1),

@@ -105,10 +105,10 @@ func TestFuzzEngine(t *testing.T) {
 // non-deterministic, and derive --go refuses it too) runs on no stage of the compiled
 // engine, and each command says so rather than pass with nothing checked: compare
 // and fuzz are usage errors (exit 2) that give the reason, check runs nothing, which
-// is an error too. (Since the tenth session of 2026-12-07 the compiled engine runs
-// every deterministic rule file but one with an atom type of its calculus's own, a
-// calculus's own hooks and prims called back: internal/compiled's TestOwnHooks. The
-// command line reads rule files with the default hooks only.)
+// is an error too. (Since the eleventh session of 2026-12-07 the compiled engine runs
+// every deterministic rule file, a calculus's own hooks and prims called back and
+// its own atom types' values kept in the workbench: internal/compiled's TestOwnHooks
+// and TestOwnAtoms. The command line reads rule files with the default hooks only.)
 func TestEngineRefusedFile(t *testing.T) {
 	testenv.NeedCompiledEngine(t)
 	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rules", "amb.sem"))
