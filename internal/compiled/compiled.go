@@ -148,7 +148,7 @@ func hostCalls(l *sem.Language) (map[string]*sem.Function, primFunc) {
 	prims := map[string]*sem.Prim{}
 	for _, name := range l.Hooks().PrimNames() {
 		if p, ok := l.Hooks().Prim(name); ok {
-			if d, ok := sem.LookupPrim(name); !ok || d != p { // the δ-table's are written in Go
+			if !gogen.DefaultPrim(p) { // the δ-table's are written in Go
 				prims[name] = p
 			}
 		}

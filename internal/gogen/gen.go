@@ -124,7 +124,7 @@ func check(l *sem.Language, hosted bool) error {
 	}
 	var bad error
 	walkPrims(l, func(p *sem.Prim) {
-		if !hosted && !defaultPrim(p) && bad == nil {
+		if !hosted && !DefaultPrim(p) && bad == nil {
 			bad = fmt.Errorf("prim %s is a hook: derive --go writes only rule files that use the default hooks (the δ-table: %s; the compiled engine, --engine compiled, runs it: it calls the prim back in the workbench)", p.Name, strings.Join(sem.PrimNames(), ", "))
 		}
 	})
@@ -138,8 +138,10 @@ func defaultHook(h *sem.GoFunc) bool {
 	return ok && d == h
 }
 
-// defaultPrim reports whether p is the δ-table's own prim of its name.
-func defaultPrim(p *sem.Prim) bool {
+// DefaultPrim reports whether p is the δ-table's own prim of its name, which the
+// generated code computes itself; any other it calls back in the workbench
+// (internal/compiled).
+func DefaultPrim(p *sem.Prim) bool {
 	d, ok := sem.LookupPrim(p.Name)
 	return ok && d == p
 }

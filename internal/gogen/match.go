@@ -269,7 +269,7 @@ func (g *gen) intOf(e *emitter, p *sem.Pattern, undef string, bd body, depth int
 			args[i] = g.intOf(e, a, undef, bd, depth)
 		}
 		n := e.tmp("n")
-		if !defaultPrim(p.Prim) { // a calculus's own, called back in the workbench (hosted)
+		if !DefaultPrim(p.Prim) { // a calculus's own, called back in the workbench (hosted)
 			ok := e.tmp("ok")
 			e.p("%s, %s := r.hostPrim(%q, %s)", n, ok, p.Prim.Name, join(args))
 			e.p("if !%s { %s }", ok, undef)
@@ -310,7 +310,7 @@ func (g *gen) intOf(e *emitter, p *sem.Pattern, undef string, bd body, depth int
 // compare is the Go expression of the comparison prim pr on the arguments: a
 // calculus's own called back in the workbench (hosted).
 func compare(pr *sem.Prim, args []string) string {
-	if !defaultPrim(pr) {
+	if !DefaultPrim(pr) {
 		return fmt.Sprintf("r.hostTest(%q, %s)", pr.Name, join(args))
 	}
 	op := map[string]string{"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[pr.Name]

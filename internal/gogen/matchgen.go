@@ -70,7 +70,7 @@ func (g *gen) ownGo() (hooks, prims, tests bool) {
 		}
 	}
 	walkPrims(g.l, func(p *sem.Prim) {
-		if !defaultPrim(p) {
+		if !DefaultPrim(p) {
 			if p.Test {
 				tests = true
 			} else {
