@@ -3,6 +3,7 @@ package sem
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,14 +141,47 @@ func (l *Language) Hooks() *Hooks { return l.hooks }
 // terms of the sort, in programs and patterns alike: Read reads one from a symbol
 // (quoted false: true, 1.5) or a string ("abc", quoted true), Format writes one back as
 // Read reads it, and Equal compares two. Samples are a few of its values (one at
-// least), for the static checks' enumeration and the generators.
+// least), for the static checks' enumeration and the generators. Key, if set, is a
+// comparable value that two values share exactly where Equal says they are equal
+// (the lower case of a name compared in any case): the compiled engine then finds the
+// values equal to a new one at once, where without it it compares the new value with
+// one of each class of equal values met so far.
 type AtomType struct {
 	Name    string
 	Read    func(s string, quoted bool) (v any, ok bool)
 	Format  func(v any) string
 	Equal   func(a, b any) bool
+	Key     func(v any) any
 	Samples []any
 	Doc     string
+}
+
+// checkKey reports a's Key where it is not one: a sample whose key is not comparable,
+// or two samples that Key and Equal tell apart differently.
+func (a *AtomType) checkKey() (err error) {
+	if a.Key == nil {
+		return nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("atom type %s: Key: %v", a.Name, p)
+		}
+	}()
+	keys := make([]any, len(a.Samples))
+	for i, v := range a.Samples {
+		keys[i] = a.Key(v)
+		if k := keys[i]; k == nil || !reflect.TypeOf(k).Comparable() {
+			return fmt.Errorf("atom type %s: Key of the sample %s is %v, not a comparable value", a.Name, a.Format(v), k)
+		}
+	}
+	for i, v := range a.Samples {
+		for j, w := range a.Samples {
+			if (keys[i] == keys[j]) != a.Equal(v, w) {
+				return fmt.Errorf("atom type %s: Key and Equal disagree on the samples %s and %s", a.Name, a.Format(v), a.Format(w))
+			}
+		}
+	}
+	return nil
 }
 
 // The atom types of DefaultHooks.
@@ -211,6 +245,9 @@ func (h *Hooks) AddAtom(a *AtomType) error {
 		return fmt.Errorf("atom type %s: no sample value", a.Name)
 	case h.atoms[a.Name] != nil:
 		return fmt.Errorf("an atom type named %s is registered already", a.Name)
+	}
+	if err := a.checkKey(); err != nil {
+		return err
 	}
 	h.atoms[a.Name] = a
 	h.anames = append(h.anames, a.Name)

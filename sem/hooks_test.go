@@ -3,6 +3,7 @@ package sem_test
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -195,6 +196,36 @@ func TestAtomErrors(t *testing.T) {
 			if a, err := s.stage.Eval(ls, read(t, ls, prog), interderive.Options{Fuel: 10}); err != nil || sem.Format(a.Value) != want {
 				t.Errorf("%s on %s: %v, %v; want %s", prog, s.name, a.Value, err, want)
 			}
+		}
+	}
+}
+
+// TestAtomKey: an atom type's Key is checked on its samples when the type is
+// registered: a key that is not comparable (a slice) and a key that tells apart two
+// samples Equal says are equal (case kept, where Equal ignores it) are refused, with
+// the type's name; a key that agrees with Equal (the lower case) is taken.
+func TestAtomKey(t *testing.T) {
+	word := func(key func(any) any) *sem.AtomType {
+		return &sem.AtomType{Name: "word", Samples: []any{"a", "A", "b"},
+			Read:   func(s string, quoted bool) (any, bool) { return s, quoted },
+			Format: func(v any) string { return strconv.Quote(v.(string)) },
+			Equal:  func(a, b any) bool { return strings.EqualFold(a.(string), b.(string)) },
+			Key:    key,
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		key  func(any) any
+		want string // "" for none
+	}{
+		{"not comparable", func(v any) any { return []byte(v.(string)) }, `atom type word: Key of the sample "a" is [97], not a comparable value`},
+		{"nil", func(any) any { return nil }, `atom type word: Key of the sample "a" is <nil>, not a comparable value`},
+		{"case kept", func(v any) any { return v }, `atom type word: Key and Equal disagree on the samples "a" and "A"`},
+		{"lower case", func(v any) any { return strings.ToLower(v.(string)) }, ""},
+	} {
+		err := sem.DefaultHooks().AddAtom(word(tc.key))
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
 }

@@ -18,11 +18,16 @@ import (
 // values kept in this process: the answers, printed, and the contractions derived by
 // hand (rulescases.ColorCases, which sem's TestOwnAtomType runs on the tables).
 // (pick Red RED) is RED, as written, not the Red met first: a value crosses back as
-// itself, not as the first of its class.
+// itself, not as the first of its class. The colors' classes are found by comparing
+// a color with one of each class (Equal), and by the colors' Key.
 func TestOwnAtoms(t *testing.T) {
 	testenv.NeedCompiledEngine(t)
-	l, s := loadWith(t, "colors.sem", rulescases.ColorSource(t), rulescases.ColorHooks(t))
-	casesOnCompiled(t, l, s, rulescases.ColorCases)
+	for name, hooks := range map[string]func(testing.TB) *sem.Hooks{"compared": rulescases.ColorHooks, "keyed": rulescases.ColorHooksKeyed} {
+		t.Run(name, func(t *testing.T) {
+			l, s := loadWith(t, "colors.sem", rulescases.ColorSource(t), hooks(t))
+			casesOnCompiled(t, l, s, rulescases.ColorCases)
+		})
+	}
 }
 
 // TestOwnAtomsRandom: random programs of colors.sem (rules.Generator, which draws

@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/interderive/interderive/sem"
@@ -38,8 +39,10 @@ type Atoms struct {
 	index map[*sem.AtomType]int
 	vals  []ownValue // by handle
 	// classes are, by type, the handles of the first value of each class of equal
-	// values: a new value is compared with each (Equal) until one is equal.
+	// values: a new value is compared with each (Equal) until one is equal; or, for a
+	// type with a Key, looked up by its key in keys (the same handles, by key).
 	classes [][]int64
+	keys    []map[any]int64
 }
 
 // ownValue is a registered value: its type's number, the value, its text and its
@@ -70,12 +73,21 @@ func ownAtomTypes(l *sem.Language) []*sem.AtomType {
 }
 
 // newAtoms is an empty registry of l's own atom types.
-func newAtoms(l *sem.Language) *Atoms {
-	a := &Atoms{types: ownAtomTypes(l), index: map[*sem.AtomType]int{}}
+func newAtoms(l *sem.Language) *Atoms { return atomsOf(ownAtomTypes(l)) }
+
+// atomsOf is an empty registry of the atom types types.
+func atomsOf(types []*sem.AtomType) *Atoms {
+	a := &Atoms{types: types, index: map[*sem.AtomType]int{}}
 	for i, t := range a.types {
 		a.index[t] = i
 	}
 	a.classes = make([][]int64, len(a.types))
+	a.keys = make([]map[any]int64, len(a.types))
+	for i, t := range a.types {
+		if t.Key != nil {
+			a.keys[i] = map[any]int64{}
+		}
+	}
 	return a
 }
 
@@ -86,9 +98,14 @@ func (a *Atoms) Clone() *Atoms {
 	if a == nil || len(a.types) == 0 {
 		return nil
 	}
-	b := &Atoms{types: a.types, index: a.index, vals: a.vals[:len(a.vals):len(a.vals)], classes: make([][]int64, len(a.classes))}
+	b := &Atoms{types: a.types, index: a.index, vals: a.vals[:len(a.vals):len(a.vals)], classes: make([][]int64, len(a.classes)), keys: make([]map[any]int64, len(a.keys))}
 	for i, c := range a.classes {
 		b.classes[i] = c[:len(c):len(c)]
+	}
+	for i, k := range a.keys {
+		if k != nil {
+			b.keys[i] = maps.Clone(k)
+		}
 	}
 	return b
 }
@@ -107,35 +124,66 @@ func (a *Atoms) add(typ int, v any) (handle, class int64, err error) {
 	if len(a.vals) >= maxOwnAtoms {
 		return 0, 0, fmt.Errorf("more than %d atoms of the calculus's own atom types in one run", maxOwnAtoms)
 	}
-	handle, class = int64(len(a.vals)), -1
+	handle = int64(len(a.vals))
 	at := a.types[typ]
-	for _, c := range a.classes[typ] {
-		if at.Equal(a.vals[c].v, v) {
-			class = c
-			break
-		}
+	if keys := a.keys[typ]; keys != nil {
+		class, err = a.keyed(at, keys, v, handle)
+	} else {
+		class = a.compared(typ, at, v, handle)
 	}
-	if class < 0 {
-		class = handle
-		a.classes[typ] = append(a.classes[typ], handle)
+	if err != nil {
+		return 0, 0, err
 	}
 	a.vals = append(a.vals, ownValue{typ: typ, v: v, text: at.Format(v), class: class})
 	return handle, class, nil
 }
 
+// compared is the class of v, of the type numbered typ, found by comparing it with
+// the first value of each class (Equal); a class of its own, handle, where none is
+// equal.
+func (a *Atoms) compared(typ int, at *sem.AtomType, v any, handle int64) int64 {
+	for _, c := range a.classes[typ] {
+		if at.Equal(a.vals[c].v, v) {
+			return c
+		}
+	}
+	a.classes[typ] = append(a.classes[typ], handle)
+	return handle
+}
+
+// keyed is the class of v, of the type at, found by its key (AtomType.Key); a class
+// of its own, handle, where no value registered has that key. A key that is not
+// comparable is an error, not a panic.
+func (a *Atoms) keyed(at *sem.AtomType, keys map[any]int64, v any, handle int64) (class int64, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("atom type %s: Key of %s: %v", at.Name, at.Format(v), p)
+		}
+	}()
+	k := at.Key(v)
+	if c, ok := keys[k]; ok {
+		return c, nil
+	}
+	keys[k] = handle
+	return handle, nil
+}
+
 // literal is the handle and class of the literal v of the rule file, of the own
 // atom type at: registered once, for every literal that prints the same and is
-// equal.
-func (a *Atoms) literal(at *sem.AtomType, v any) (handle, class int64) {
+// equal. The error is a key of v that is not comparable (AtomType.Key).
+func (a *Atoms) literal(at *sem.AtomType, v any) (handle, class int64, err error) {
 	typ := a.index[at]
 	text := at.Format(v)
 	for h, w := range a.vals {
 		if w.typ == typ && w.text == text && at.Equal(w.v, v) {
-			return int64(h), w.class
+			return int64(h), w.class, nil
 		}
 	}
-	handle, class, _ = a.add(typ, v) // a rule file has fewer literals than maxOwnAtoms
-	return handle, class
+	handle, class, err = a.add(typ, v) // a rule file has fewer literals than maxOwnAtoms
+	if err != nil {
+		return -1, -1, err // a key that is not comparable
+	}
+	return handle, class, nil
 }
 
 // value is the registered value of the handle h, of the type numbered typ.

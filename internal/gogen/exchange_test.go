@@ -1,7 +1,9 @@
 package gogen
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,5 +165,63 @@ func TestOwnAtomsExchange(t *testing.T) {
 	// Without the registry, an own atom is no term of the generated package's.
 	if _, _, err := Encode(prog, nil); err == nil || !strings.Contains(err.Error(), "atom of type color") {
 		t.Errorf("an own atom encoded without a registry: %v", err)
+	}
+}
+
+// TestAtomsKeyed: a type with a Key (AtomType.Key) finds a value's class by its key,
+// calling Equal never; a type without compares the value with one of each class. The
+// two give the same classes: "wK" and "WK" (K from 0 to 4,999) are equal up to case,
+// so each pair has one class, the handle of its first value, and the 5,000 classes
+// are distinct. A run's registry (Clone) adds to its own keys, not to those it was
+// cloned from.
+func TestAtomsKeyed(t *testing.T) {
+	equals := 0
+	word := func(keyed bool) *sem.AtomType {
+		w := &sem.AtomType{Name: "word", Samples: []any{"w"},
+			Read:   func(s string, quoted bool) (any, bool) { return s, !quoted },
+			Format: func(v any) string { return v.(string) },
+			Equal:  func(a, b any) bool { equals++; return strings.EqualFold(a.(string), b.(string)) },
+		}
+		if keyed {
+			w.Key = func(v any) any { return strings.ToLower(v.(string)) }
+		}
+		return w
+	}
+	classes := func(keyed bool, n int) []int64 {
+		a := atomsOf([]*sem.AtomType{word(keyed)})
+		var got []int64
+		for k := range n {
+			for _, v := range []string{fmt.Sprintf("w%d", k), fmt.Sprintf("W%d", k)} {
+				h, c, err := a.add(0, v)
+				if err != nil || h != int64(len(got)) {
+					t.Fatalf("add %s: handle %d, %v; want %d", v, h, err, len(got))
+				}
+				got = append(got, c)
+			}
+		}
+		return got
+	}
+	keyed := classes(true, 5000)
+	if equals != 0 {
+		t.Errorf("a keyed type called Equal %d times", equals)
+	}
+	for k := range 5000 {
+		if keyed[2*k] != int64(2*k) || keyed[2*k+1] != int64(2*k) {
+			t.Fatalf("w%d and W%d: classes %d and %d, want %d and %d", k, k, keyed[2*k], keyed[2*k+1], 2*k, 2*k)
+		}
+	}
+	if compared := classes(false, 300); !slices.Equal(compared, keyed[:600]) || equals == 0 {
+		t.Errorf("without a key: classes %v (%d calls of Equal), want the keyed type's", compared[:6], equals)
+	}
+	lit := atomsOf([]*sem.AtomType{word(true)})
+	if _, _, err := lit.literal(lit.types[0], "w0"); err != nil {
+		t.Fatal(err)
+	}
+	run := lit.Clone()
+	if _, c, err := run.add(0, "W0"); err != nil || c != 0 {
+		t.Errorf("W0 in a run: class %d, %v; want the literal's, 0", c, err)
+	}
+	if _, c, err := run.add(0, "w1"); err != nil || c != 2 || len(lit.keys[0]) != 1 {
+		t.Errorf("w1 in a run: class %d, %v; the literals' keys %d, want 2 and 1", c, err, len(lit.keys[0]))
 	}
 }

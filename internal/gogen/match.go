@@ -187,7 +187,10 @@ func ownTagName(i int) string { return fmt.Sprintf("tagOwn%d", i) }
 // type, the literal's class (atoms.go).
 func (g *gen) atomTest(x string, a *sem.AtomType, v any) string {
 	if i, ok := g.atoms.own(a); ok {
-		_, class := g.atoms.literal(a, v)
+		_, class, err := g.atoms.literal(a, v)
+		if err != nil {
+			g.fail("%v", err)
+		}
 		return fmt.Sprintf("%s.Tag == %s && ownClass(%s) == %d", x, ownTagName(i), x, class)
 	}
 	switch a {
@@ -217,7 +220,11 @@ func floatLit(f float64) string {
 // calculus's own atom type, the literal's handle and class, and its text.
 func (g *gen) atomLit(a *sem.AtomType, v any, at string) string {
 	if i, ok := g.atoms.own(a); ok {
-		h, class := g.atoms.literal(a, v)
+		h, class, err := g.atoms.literal(a, v)
+		if err != nil {
+			g.fail("%v", err)
+			return "nil"
+		}
 		return fmt.Sprintf("&Term{Tag: %s, P: %s, N: %d<<32 | %d, Name: %s}", ownTagName(i), at, h, class, strconv.Quote(g.atoms.vals[h].text))
 	}
 	switch a {

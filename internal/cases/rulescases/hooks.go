@@ -94,7 +94,13 @@ var GCDFailures = []struct{ Prog, Want string }{
 // (red, green, blue and purple in any case, equal up to case, each printed as it
 // was written) and the hook succ (the next color: red, green, blue, red; purple's is
 // red; in capitals where the color was written in capitals).
-func ColorHooks(t testing.TB) *sem.Hooks {
+func ColorHooks(t testing.TB) *sem.Hooks { t.Helper(); return colorHooks(t, false) }
+
+// ColorHooksKeyed are ColorHooks with a Key for the colors (sem.AtomType.Key: the
+// lower case), by which the compiled engine finds the class of a color at once.
+func ColorHooksKeyed(t testing.TB) *sem.Hooks { t.Helper(); return colorHooks(t, true) }
+
+func colorHooks(t testing.TB, keyed bool) *sem.Hooks {
 	t.Helper()
 	names := []string{"red", "green", "blue", "purple"}
 	color := &sem.AtomType{Name: "color", Samples: []any{"red", "Blue", "GREEN", "purple", "RED", "blue"}, Doc: "red, green, blue, purple, in any case",
@@ -106,6 +112,9 @@ func ColorHooks(t testing.TB) *sem.Hooks {
 		},
 		Format: func(v any) string { return v.(string) },
 		Equal:  func(a, b any) bool { return strings.EqualFold(a.(string), b.(string)) },
+	}
+	if keyed {
+		color.Key = func(v any) any { return strings.ToLower(v.(string)) }
 	}
 	h := sem.DefaultHooks()
 	for _, err := range []error{
