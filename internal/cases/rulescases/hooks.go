@@ -18,7 +18,7 @@ import (
 func GCDHooks(t testing.TB) *sem.Hooks {
 	t.Helper()
 	h := sem.DefaultHooks()
-	for _, err := range []error{
+	registered(t, []error{
 		h.Add(&sem.GoFunc{Name: "euclid", Arity: 2, Doc: "gcd(n1, n2)", Call: func(l *sem.Language, args []*sem.Term) (*sem.Term, error) {
 			a, b := args[0].N, args[1].N
 			if a == 0 && b == 0 {
@@ -37,22 +37,14 @@ func GCDHooks(t testing.TB) *sem.Hooks {
 			return sem.Var(args[0].P, "x"), nil
 		}}),
 		h.AddPrim(&sem.Prim{Name: "divides", Arity: 2, Test: true, Doc: "n1 divides n2", Cmp: func(a []int64) bool { return a[0] != 0 && a[1]%a[0] == 0 }}),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return h
 }
 
 // GCDSource is the text of sem/testdata/hooks/gcd.sem, the rule file of GCDHooks.
 func GCDSource(t testing.TB) []byte {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(filepath.Dir(Testdata(t)), "sem", "testdata", "hooks", "gcd.sem"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return src
+	return hooksSource(t, "gcd.sem")
 }
 
 // GCDCase is a program of gcd.sem with its answer and contraction events, derived by
@@ -117,7 +109,7 @@ func colorHooks(t testing.TB, keyed bool) *sem.Hooks {
 		color.Key = func(v any) any { return strings.ToLower(v.(string)) }
 	}
 	h := sem.DefaultHooks()
-	for _, err := range []error{
+	registered(t, []error{
 		h.AddAtom(color),
 		h.Add(&sem.GoFunc{Name: "succ", Arity: 1, Doc: "the next color", Call: func(l *sem.Language, args []*sem.Term) (*sem.Term, error) {
 			c := args[0].Val.(string)
@@ -127,11 +119,7 @@ func colorHooks(t testing.TB, keyed bool) *sem.Hooks {
 			}
 			return sem.AtomOf(args[0].P, color, next), nil
 		}}),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return h
 }
 
@@ -139,11 +127,7 @@ func colorHooks(t testing.TB, keyed bool) *sem.Hooks {
 // ColorHooks.
 func ColorSource(t testing.TB) []byte {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(filepath.Dir(Testdata(t)), "sem", "testdata", "hooks", "colors.sem"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return src
+	return hooksSource(t, "colors.sem")
 }
 
 // ColorCases are colors.sem's programs, derived by hand:
@@ -165,4 +149,25 @@ var ColorCases = []GCDCase{
 	{"(pick Red RED)", "RED", []string{"pick"}},
 	{"(next (app (lam x (pick x x)) BLUE))", "RED", []string{"beta", "pick", "next"}},
 	{"(same (next BLUE) red)", "true", []string{"next", "same"}},
+}
+
+// registered fails t at the first error of the registrations errs (AddAtom, Add,
+// AddPrim).
+func registered(t testing.TB, errs []error) {
+	t.Helper()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// hooksSource is the text of the rule file sem/testdata/hooks/NAME.
+func hooksSource(t testing.TB, name string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(filepath.Dir(Testdata(t)), "sem", "testdata", "hooks", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
 }
