@@ -85,9 +85,9 @@ type Compiled interface {
 	// engine cannot run it.
 	StageOf(s interderive.Stage, l *Language, file string) (Stage, error)
 	// Runs is why the engine does not run the stage s of l, read from file, nil where
-	// it does: its stages are fewer than the tables' (the compiled engine has no
-	// compile stage), and it may not run the file at all (a file the generator does
-	// not write, a machine where it cannot be built).
+	// it does: it may have fewer stages than the tables (the compiled engine has the
+	// six since it has a compile stage), and it may not run the file at all (a file
+	// the generator does not write, a machine where it cannot be built).
 	Runs(s interderive.Stage, l *Language, file string) error
 }
 

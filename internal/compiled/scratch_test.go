@@ -28,7 +28,7 @@ func TestScratch(t *testing.T) {
 	}
 	var jobs []job
 	for _, p := range gradualPrograms(t, c) {
-		for _, st := range stages[2:] { // the machine, the CPS evaluator, the interpreter
+		for _, st := range stages[2:] { // the machine, the CPS evaluator, the interpreter, the compiled one
 			jobs = append(jobs, job{p.name, p.Program, st.stage, runOn(p.Program, st.stage, variant, interderive.EngineTables)})
 		}
 	}

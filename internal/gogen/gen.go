@@ -24,9 +24,12 @@ type gen struct {
 	// (nil outside a rule: no raw nodes).
 	raws int      // the raw nodes numbered so far
 	root *sem.Con // the root constructor of the rule's left-hand side, if any
-	open map[int]bool
-	lazy map[int]bool
-	bs   map[int]binding
+	// context says that the rule being written is a context rule: its contractum is
+	// built at the position of a frame of γ, not the redex's own.
+	context bool
+	open    map[int]bool
+	lazy    map[int]bool
+	bs      map[int]binding
 	// Of the node a fused transition is testing (machinegen.go): its root, and its
 	// children known to be values; nil elsewhere.
 	known *known
@@ -43,6 +46,13 @@ type gen struct {
 	// evaluator's (cps2gen.go: the stack K a chain of continuations) or the
 	// interpreter's (interpgen.go: a hole evaluated by a call, a value returned).
 	form form
+	// recv is the receiver of the interpreter's cases being written: rulesInterpreter
+	// (interp.go) or rulesCompiled (compile.go, compileCases).
+	recv string
+	// statics are the declarations of the static part of the compiled case being
+	// written (compile.go): the raw nodes its rules build once for its node
+	// (builtOnce).
+	statics []string
 	// hosted says that the package is the compiled engine's (GenerateHosted): a call of
 	// a calculus's own hook or prim goes back to the workbench's process (hostHook,
 	// hostPrim).

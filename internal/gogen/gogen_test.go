@@ -18,6 +18,7 @@ import (
 
 	"github.com/interderive/interderive"
 	"github.com/interderive/interderive/closures"
+	"github.com/interderive/interderive/compile"
 	"github.com/interderive/interderive/cps2"
 	g "github.com/interderive/interderive/gradual"
 	"github.com/interderive/interderive/internal/calculi/gradual"
@@ -45,6 +46,7 @@ var inProcess = map[string]interderive.Stage{
 	"machine":   machine.Stage{},
 	"cps2":      cps2.Stage{},
 	"interp":    interp.Stage{},
+	"compile":   compile.Stage{},
 }
 
 // ruleFiles are the rule files of the repository, relative to root; short, two.
@@ -376,7 +378,7 @@ func lockstepFuel(t *testing.T, l *sem.Language, file string, progs []program, f
 		// release fail and sends the entries of the third call on to the heap; the
 		// stack in full is the stage as it runs.
 		checks := []bool{true}
-		if stage == "machine" || stage == "interp" {
+		if stage == "machine" || stage == "interp" || stage == "compile" {
 			checks = []bool{true, false}
 		}
 		want := make([]outcome, len(progs))

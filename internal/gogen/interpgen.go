@@ -19,11 +19,27 @@ import (
 // contraction is made by interp's loop, which evaluates the contractum in place
 // (a tail call); one that discards frames entered by the calls around (a context
 // rule's) is an abort to the call that entered the outermost of them (interpAbort).
-func (g *gen) interpCases() string {
+func (g *gen) interpCases() string { return g.directCases(false) }
+
+// compileCases is the compiled interpreter's (compile.go, {{COMPILE_CASES}}):
+// interp's cases, written by the same code for a receiver of their own
+// (rulesCompiled), and its loop, which takes a node's case from the node's code
+// (codeOf) where interp's dispatches on the kind and root; compileCase is that
+// dispatch, made once a node and kind.
+func (g *gen) compileCases() string { return g.directCases(true) }
+
+// directCases writes the interpreter's cases (interpCases), or the compiled
+// interpreter's (compileCases).
+func (g *gen) directCases(compiled bool) string {
 	g.form = formInterp
-	defer func() { g.form = formMachine }()
+	g.recv = "rulesInterpreter"
+	if compiled {
+		g.form, g.recv = formCompile, "rulesCompiled"
+	}
+	defer func() { g.form, g.recv = formMachine, "" }()
 	e := &emitter{}
-	e.b.WriteString(`// interpAction is how a root's case of interp ends.
+	if !compiled {
+		e.b.WriteString(`// interpAction is how a root's case of interp ends.
 type interpAction uint8
 
 const (
@@ -39,8 +55,50 @@ const (
 // case of its kind and root, which evaluates the holes of the frames it enters by
 // calls of interp; a contraction is counted here, and its contractum evaluated in
 // place, an iteration of the loop.
-func (m *rulesInterpreter) interp(s *machineState, depth int) error {
-	if depth >= interpMaxDepth {
+`)
+	}
+	if !compiled {
+		g.interpLoop(e)
+	}
+	if compiled {
+		e.p("")
+		e.p("// rootCase is the case of a node of kind k with the root tag not the program's, one")
+		e.p("// for every such node (rootCases): interp's dispatch, compiled for no node.")
+		e.p("func rootCase(k int, tag int32) compiledCase {")
+		e.p("switch k {")
+		g.rootDispatch(e, func(f string) string { return fmt.Sprintf("return compiler{}.%s(nil)", f) }, "return compiledValue")
+		e.p("}")
+		e.p("return compiledNoKind")
+		e.p("}")
+		e.p("")
+		e.p("// compileCase is the case of the program's node t of kind k: interp's dispatch, made")
+		e.p("// once a node and kind (codeOf).")
+		e.p("func compileCase(k int, t *Term) compiledCase {")
+		e.p("tag := t.Tag")
+		e.p("switch k {")
+		g.rootDispatch(e, func(f string) string { return fmt.Sprintf("return compiler{}.%s(t)", f) }, "return compiledValue")
+		e.p("}")
+		e.p("return compiledNoKind")
+		e.p("}")
+	}
+	for _, k := range g.l.Kinds {
+		cases, any := g.rootCases(k)
+		for _, c := range cases {
+			if c.value != sem.Yes {
+				g.interpRoot(e, k, c.tag, c.value, c.frames)
+			}
+		}
+		g.interpRoot(e, k, "", sem.Depends, any)
+	}
+	return e.b.String()
+}
+
+// interpLoop writes interp's loop (interpCases): a call of the interpreter, its
+// node's case chosen by a switch on the kind and root, its contraction counted and
+// its contractum evaluated in place.
+func (g *gen) interpLoop(e *emitter) {
+	e.p("func (m *%s) interp(s *machineState, depth int) error {", g.recv)
+	e.b.WriteString(`if depth >= interpMaxDepth {
 		return &depthError{what: "interpreter recursion", limit: interpMaxDepth}
 	}
 	r := m.r
@@ -53,37 +111,15 @@ func (m *rulesInterpreter) interp(s *machineState, depth int) error {
 			s.term = t
 		}
 		nv := nodeOf(s.term)
-		var action interpAction
-		var err error
-		switch s.kind {
 `)
-	for _, k := range g.l.Kinds {
-		K := g.kind[k.Index]
-		e.p("case %s:", K)
-		cases, _ := g.rootCases(k)
-		if len(cases) > 0 {
-			e.p("switch nv.t.Tag {")
-			if values := valueTags(cases); len(values) > 0 {
-				e.p("case %s:", join(values))
-				e.p("return nil")
-			}
-			for _, c := range cases {
-				if c.value != sem.Yes {
-					e.p("case %s:", c.tag)
-					e.p("action, err = m.%s_%s(s, nv, depth)", K, c.tag)
-				}
-			}
-			e.p("default:")
-		}
-		e.p("action, err = m.%s(s, nv, depth)", K)
-		if len(cases) > 0 {
-			e.p("}")
-		}
-	}
-	e.b.WriteString(`default:
+	e.p("var action interpAction")
+	e.p("var err error")
+	e.p("switch s.kind {")
+	g.rootDispatch(e, func(f string) string { return fmt.Sprintf("action, err = m.%s(s, nv, depth)", f) }, "return nil")
+	e.p(`default:
 			err = &stuckError{reason: "no kind"}
-		}
-		if err != nil || action == interpValue {
+		}`)
+	e.b.WriteString(`if err != nil || action == interpValue {
 			return err
 		}
 		if action != interpAgain {
@@ -105,16 +141,39 @@ func (m *rulesInterpreter) interp(s *machineState, depth int) error {
 	}
 }
 `)
-	for _, k := range g.l.Kinds {
-		cases, any := g.rootCases(k)
-		for _, c := range cases {
-			if c.value != sem.Yes {
-				g.interpRoot(e, k, c.tag, c.value, c.frames)
-			}
-		}
-		g.interpRoot(e, k, "", sem.Depends, any)
+}
+
+// rootDispatch emits the cases of a switch on the kind (s.kind or k) that dispatch on
+// the root (nv.t.Tag or tag) to the case of each kind and root: call is the statement
+// that runs the case named f, value the one for the roots that are values.
+func (g *gen) rootDispatch(e *emitter, call func(f string) string, value string) {
+	tag := "nv.t.Tag"
+	if g.form == formCompile {
+		tag = "tag"
 	}
-	return e.b.String()
+	for _, k := range g.l.Kinds {
+		K := g.kind[k.Index]
+		e.p("case %s:", K)
+		cases, _ := g.rootCases(k)
+		if len(cases) > 0 {
+			e.p("switch %s {", tag)
+			if values := valueTags(cases); len(values) > 0 {
+				e.p("case %s:", join(values))
+				e.p("%s", value)
+			}
+			for _, c := range cases {
+				if c.value != sem.Yes {
+					e.p("case %s:", c.tag)
+					e.p("%s", call(K+"_"+c.tag))
+				}
+			}
+			e.p("default:")
+		}
+		e.p("%s", call(K))
+		if len(cases) > 0 {
+			e.p("}")
+		}
+	}
 }
 
 // interpRoot emits interp's case of a node of kind k with the root tag ("" for the
@@ -129,9 +188,16 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	if tag != "" {
 		name, what = K+"_"+tag, "with the root "+tag
 	}
-	e.p("")
-	e.p("// %s is interp's case of a node n of kind %s %s.", name, k.Name, what)
-	e.p("func (m *rulesInterpreter) %s(s *machineState, nv node, depth int) (interpAction, error) {", name)
+	compiled := g.form == formCompile
+	outer := e
+	if compiled { // the case's body, written before its static part (statics)
+		e = &emitter{tmps: e.tmps, labels: e.labels}
+		g.statics = nil
+	} else {
+		e.p("")
+		e.p("// %s is interp's case of a node n of kind %s %s.", name, k.Name, what)
+		e.p("func (m *%s) %s(s *machineState, nv node, depth int) (interpAction, error) {", g.recv, name)
+	}
 	start := e.b.Len()
 	e.p("r := m.r")
 	e.p("n := &nv")
@@ -147,15 +213,21 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	if value == sem.Depends {
 		g.valueContinues(e, K)
 	}
-	if len(frames) > 0 {
+	if len(frames) > 0 && compiled {
+		e.p("var kids *[maxKids]Val // the children filled, once a frame is entered: the array of the call's depth")
+	} else if len(frames) > 0 {
 		e.p("base := -1 // the entry of the frames entered, once one is")
 	}
 	for i, f := range frames {
 		g.frameCalled(e, k.Frames[f], i == 0)
 	}
 	if len(frames) > 0 {
-		e.p("if base >= 0 {")
-		e.p("s.k = s.k[:base]")
+		if compiled {
+			e.p("if kids != nil {")
+		} else {
+			e.p("if base >= 0 {")
+			e.p("s.k = s.k[:base]")
+		}
 		if value != sem.No {
 			g.valueReturns(e, K)
 		}
@@ -166,15 +238,57 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	e.p("}")
 	// A rule that matches whatever the node (its tests all made by the declarations:
 	// match.go's declared) may leave no contraction to make after the case.
-	if jumpsTo(e.b.String()[start:], "contracted") {
+	contracts := jumpsTo(e.b.String()[start:], "contracted")
+	switch {
+	case compiled:
+		g.compiledEnds(e, contracts)
+	case contracts:
 		e.p("contracted:")
 		e.p("return interpContracted, nil")
 	}
-	if g.returnsValue {
+	if g.returnsValue && !compiled {
 		e.p("contractedValue:")
 		e.p("return interpContractedValue, nil")
 	}
 	e.p("}")
+	if compiled {
+		outer.tmps, outer.labels = e.tmps, e.labels
+		outer.p("")
+		outer.p("// %s compiles interp's case of a node of kind %s %s: t the node, a node of the", name, k.Name, what)
+		outer.p("// program, or nil for the case of every node of the root not the program's.")
+		outer.p("func (compiler) %s(t *Term) compiledCase {", name)
+		outer.p("t0 := t // the node the case is compiled for, nil for every node of the root")
+		outer.p("_ = t0")
+		for _, st := range g.statics {
+			outer.p("%s", st)
+		}
+		outer.p("return func(m *rulesCompiled, t *Term, env *Env, depth int) (Val, int, error) {")
+		outer.p("nv := node{t: t, env: env}")
+		outer.p("var ct contraction // the case's contraction, made where it ends (compiledEnds)")
+		outer.b.WriteString(e.b.String()) // its last line closes the function returned
+		outer.p("}")
+	}
+}
+
+// compiledEnds emits the ends of a compiled case that contracts (compile.go): the
+// contraction ct counted in place, then its contractum returned, to be evaluated in
+// place by the loop (eval), or, where it is a value of the case's kind, returned as
+// the call's value; or, where it discards frames the calls around entered, an abort
+// to the call that entered the outermost.
+func (g *gen) compiledEnds(e *emitter, contracts bool) {
+	if contracts {
+		e.p("contracted:")
+		g.spent(e, "return Val{}, valued, err")
+		e.p("if ct.pop > 0 {")
+		e.p("return Val{}, valued, &interpAbort{c: ct.term, kind: ct.kind, event: ct.event, depth: depth - ct.pop}")
+		e.p("}")
+		e.p("return ct.term, ct.kind, nil")
+	}
+	if g.returnsValue {
+		e.p("contractedValue:")
+		g.spent(e, "return Val{}, valued, err")
+		e.p("return ct.term, valued, nil")
+	}
 }
 
 // valueContractum emits, at the end of the rule r written in interp's case of a
@@ -187,7 +301,7 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 // calls around entered), nor for a rule of another kind. always says that the jump
 // is taken whatever the contractum.
 func (g *gen) valueContractum(e *emitter, r *sem.Rule, x string) (always bool) {
-	if g.form != formInterp || r.Context || r.Layer != nil || r.Kind != g.caseKind {
+	if g.form != formInterp && g.form != formCompile || r.Context || r.Layer != nil || r.Kind != g.caseKind {
 		return false
 	}
 	switch p := r.RHS; {
@@ -238,6 +352,10 @@ func (g *gen) frameCalled(e *emitter, f *sem.Frame, first bool) {
 func (g *gen) enterCalled(e *emitter, f *sem.Frame, shared string) {
 	F := g.frame[f]
 	H := g.kind[f.Hole.Index]
+	if g.form == formCompile {
+		g.enterCompiled(e, f, shared)
+		return
+	}
 	entry := append(g.holeTest(f),
 		"if base < 0 {",
 		"base = len(s.k)",
@@ -267,5 +385,72 @@ func (g *gen) enterCalled(e *emitter, f *sem.Frame, shared string) {
 		entry = append(entry, shared+" = s.term")
 	}
 	entry = append(entry, "nv = node{t: top.term, env: top.env, kids: &top.kids}", "}", "}")
+	g.inline(e, f.Pat, strings.Join(entry, "\n"))
+}
+
+// enterCompiled is enterCalled for the compiled interpreter (compile.go): the frame
+// recorded for γ at the case's depth, where a context rule may read it (recorded);
+// the hole evaluated by a call of its node's own code (the node's codes, compiled at
+// its first evaluation in the hole's kind), in place of eval's first iteration, or by
+// eval where the hole holds no node of the program; the value returned filled in the
+// array of children of the case's depth, kids, taken and emptied at the first frame
+// entered.
+func (g *gen) enterCompiled(e *emitter, f *sem.Frame, shared string) {
+	F := g.frame[f]
+	H := g.kind[f.Hole.Index]
+	// A node of the program in the hole (or a node built once for one): its code in
+	// the hole's kind, compiled at its first evaluation there (codeOf), called in place
+	// of eval's first iteration, where the call's depth is known to be within bounds
+	// (a depth eval has reached before).
+	call := strings.Join([]string{
+		"var v Val",
+		"var err error",
+		"if c := hole.t.code; c != nil && depth+1 < len(m.kids) {",
+		fmt.Sprintf("run := c[%s]", H),
+		"if run == nil {",
+		fmt.Sprintf("run = codeOf(hole.t, %s)", H),
+		"}",
+		"var k int",
+		"if v, k, err = run(m, hole.t, hole.env, depth+1); err == nil && k != valued {",
+		"v, err = m.eval(v, k, nil, depth+1)",
+		"}",
+		"} else {",
+		fmt.Sprintf("v, err = m.eval(hole, %s, nil, depth+1)", H),
+		"}",
+	}, "\n")
+	entry := append(g.holeTest(f),
+		"if kids == nil { // none filled yet: the call's array, emptied",
+		"kids = m.kids[depth]",
+		"*kids = [maxKids]Val{}",
+		"}",
+		"if depth < m.recorded {",
+		"g := &m.gamma[depth]",
+		fmt.Sprintf("g.frame, g.t, g.env = %d, t, env", F),
+		"}",
+		"mark := r.stack.top",
+		call,
+		"if err != nil {",
+		"if ab, ok := caught(err, depth); ok { // an abort to this call: its contractum evaluated in place",
+		"return ab.c, ab.kind, nil",
+		"}",
+		"return Val{}, valued, err",
+		"}",
+		`if r.stack.top > mark { // entries to give back (envStack)
+	if st := &r.stack; !st.check && (v.env == nil || v.env.slot <= mark) {
+		st.top = mark
+	} else {
+		v = st.release(v, mark)
+	}
+}`,
+	)
+	if len(f.Path) == 1 {
+		entry = append(entry, fmt.Sprintf("kids[%d] = v", f.Path[0]))
+	} else {
+		entry = append(entry, fmt.Sprintf("fillKids(kids, t, frames[%d].path, v)", F))
+	}
+	if shared != "" {
+		entry = append(entry, shared+" = v")
+	}
+	entry = append(entry, "nv.kids = kids", "}", "}")
 	g.inline(e, f.Pat, strings.Join(entry, "\n"))
 }

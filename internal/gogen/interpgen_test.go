@@ -60,3 +60,37 @@ func TestInterpValueContractum(t *testing.T) {
 		t.Errorf("how interp's rules end (-want +got):\n%s", diff)
 	}
 }
+
+// TestSeesInnerFrames: the compiled interpreter keeps γ's record of every call only
+// for a file with a context rule that reads frames other than the outermost, as read
+// from the files by hand: a delimited rule (exceptions.sem's raise, under its
+// handle; prompts.sem's control, under its prompt) or one that captures its context
+// (callcc.sem's callcc; refs.sem's, store.sem's and letrec.sem's rules, which plug
+// the context they capture under the configuration). The cast semantics' one context
+// rule, Blame, discards the whole context and reads its outermost frame's position
+// only; cbv.sem has no context rule.
+func TestSeesInnerFrames(t *testing.T) {
+	for _, tt := range []struct {
+		file string
+		want bool
+	}{
+		{"testdata/rules/exceptions.sem", true},
+		{"testdata/rules/prompts.sem", true},
+		{"testdata/rules/callcc.sem", true},
+		{"testdata/rules/refs.sem", true},
+		{"testdata/rules/store.sem", true},
+		{"testdata/rules/letrec.sem", true},
+		{"gradual/rules/ed.sem", false},
+		{"gradual/rules/lud.sem", false},
+		{"testdata/rules/cbv.sem", false},
+	} {
+		files, err := Generate(loadRules(t, tt.file), tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "const seesInnerFrames = " + map[bool]string{false: "false", true: "true"}[tt.want]
+		if !strings.Contains(string(files["match.go"]), want+"\n") {
+			t.Errorf("%s: match.go has no %q", tt.file, want)
+		}
+	}
+}

@@ -141,16 +141,22 @@ func (g *gen) continueMode(e *emitter) {
 
 // spent emits the contraction's count: spend, where the fuel or a limit has something
 // to do, else the count and the observer's call in place; fail returns spend's error.
+// The contraction is s.c, or the compiled case's ct.
 func (g *gen) spent(e *emitter, fail string) {
-	e.b.WriteString(`if r.due() {
-			if err := r.spend(s.c.event); err != nil {
+	c := strings.TrimPrefix(g.out(), "&")
+	due := "r.due()"
+	if g.form == formCompile { // due written out: Go inlines little in a closure as large as a case
+		due = "r.steps >= r.fuel || r.ticks&1023 == 1023"
+	}
+	e.b.WriteString(`if ` + due + ` {
+			if err := r.spend(` + c + `.event); err != nil {
 				` + fail + `
 			}
 		} else { // spend, where it has nothing to do but count and tell
 			r.steps++
 			r.ticks++
 			if r.onContract != nil {
-				r.onContract(s.c.event)
+				r.onContract(` + c + `.event)
 			}
 		}
 `)
@@ -181,6 +187,7 @@ const (
 	formMachine form = iota // the stack K a slice of frames, s.k
 	formCPS2                // K refunctionalized: each frame a continuation κ, s.kappa (cps2gen.go)
 	formInterp              // K's control the Go stack: a hole evaluated by a call, in a function by kind and root (interpgen.go)
+	formCompile             // interp staged: its cases compiled for a node of the program, γ a record by depth (compile.go)
 )
 
 // formCode is what the fused transitions write where the three forms differ: the
@@ -244,6 +251,22 @@ var forms = [...]formCode{
 		fail:     "return interpValue, ",
 		layered:  "m.depth = depth + 1 // step counts on from this call's depth\n",
 	},
+	formCompile: { // as interp's, its value and contraction returned; γ the records by depth of the calls around (compiledContext)
+		returned: "return Val{t: t, env: env}, valued, nil",
+		empty:    "depth == 0",
+		context:  "m.context(depth)",
+		fail:     "return Val{}, valued, ",
+		layered:  "m.depth = depth + 1 // step counts on from this call's depth\n",
+	},
+}
+
+// out is where a fused transition writes its contraction: the state's s.c, or the
+// compiled case's own ct, which it returns.
+func (g *gen) out() string {
+	if g.form == formCompile {
+		return "&ct"
+	}
+	return "&s.c"
 }
 
 // code is the code of the form being written.
@@ -410,7 +433,7 @@ func (g *gen) holeTest(f *sem.Frame) []string {
 	return []string{
 		"hole := " + g.take(g.holeExpr(f)),
 		fmt.Sprintf("if a := valueByRoot%s[hole.t.Tag-tagLeast]; a != rootYes {", H),
-		fmt.Sprintf("if h := nodeOf(hole); a == rootNo || !r.isValue%s(&h) {", H),
+		fmt.Sprintf("if a == rootNo || r.holdsNonValue%s(hole) {", H),
 	}
 }
 
@@ -487,8 +510,12 @@ func (g *gen) contractRoot(e *emitter, k *sem.Kind, tag string) {
 	K := g.kind[k.Index]
 	if g.mayAnswer(k, tag) {
 		e.p("if %s && r.isAnswer%s(n) {", g.code().empty, K)
-		e.p("s.mode, s.term = machineHalt, n.val()")
-		e.p("%snil", g.code().fail)
+		if g.form == formCompile {
+			e.p("return n.val(), valued, nil")
+		} else {
+			e.p("s.mode, s.term = machineHalt, n.val()")
+			e.p("%snil", g.code().fail)
+		}
 		e.p("}")
 	}
 	if tag != "" {
@@ -554,7 +581,7 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 	if r.Layer != nil {
 		e.p("%sstep := layerStep(m.stepLayer)", g.code().layered)
 	}
-	e.p("out := &s.c")
+	e.p("out := %s", g.out())
 	e.b.WriteString(sub.b.String())
 	e.p("}")
 	if !jumpsTo(sub.b.String(), l) {
@@ -569,8 +596,12 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 // below.
 func (g *gen) valueReturns(e *emitter, K string) {
 	e.p("if r.isValue%s(n) {", K)
-	e.p("s.term = r.value(n)")
-	e.p("%s", g.code().popped)
+	if g.form == formCompile {
+		e.p("return r.value(n), valued, nil")
+	} else {
+		e.p("s.term = r.value(n)")
+		e.p("%s", g.code().popped)
+	}
 	e.p("}")
 }
 
@@ -578,7 +609,7 @@ func (g *gen) valueReturns(e *emitter, K string) {
 // (match.go's contract: the kind's rules, then its stuck shapes, which say why none
 // applies where a fused case tried its rules already).
 func (g *gen) contractAll(e *emitter, K string) {
-	e.p("%sif err := r.contract%s(n, %s, m.stepLayer, &s.c); err != nil {", g.code().layered, K, g.code().context)
+	e.p("%sif err := r.contract%s(n, %s, m.stepLayer, %s); err != nil {", g.code().layered, K, g.code().context, g.out())
 	e.p("%serr", g.code().fail)
 	e.p("}")
 	e.p("goto contracted")

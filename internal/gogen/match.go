@@ -380,8 +380,12 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 			g.raws++
 			e.p("var %s Val", v)
 			e.p("if n.kids == nil {")
-			e.p("b := r.builtFor(n.t, %d)", g.raws)
-			e.p("if b == nil { b = r.keep(n.t, %d, %s) }", g.raws, g.rawExpr(p, g.bs, at, g.root))
+			if g.form == formCompile && g.inlined && !g.context {
+				g.builtOnce(e, p, at)
+			} else {
+				e.p("b := r.builtFor(n.t, %d)", g.raws)
+				e.p("if b == nil { b = r.keep(n.t, %d, %s) }", g.raws, g.rawExpr(p, g.bs, at, g.root))
+			}
 			e.p("%s = Val{t: b, env: n.env}", v)
 			e.p("} else {")
 			for _, m := range slotsIn(p) {
@@ -593,4 +597,21 @@ func (g *gen) intLeafOut(e *emitter, at, n string) string {
 	e.p("if k := r.consts; k != nil { if t := k.numbers[numberSlot(%s, %s)]; t != nil && t.N == %s && t.P == %s { %s = t } }", n, at, n, at, v)
 	e.p("if %s == nil { %s = r.intLeaf(%s, %s) }", v, v, at, n)
 	return "Val{t: " + v + "}"
+}
+
+// builtOnce emits, in a compiled case (compile.go), the raw node p built from the
+// redex's own children: for a node of the program, built once and kept by its case
+// (a static of the case, rawN), its new nodes compiled as the program's are
+// (compileBuilt); for any other node, kept as every stage keeps it (builtFor).
+func (g *gen) builtOnce(e *emitter, p *sem.Pattern, at string) {
+	raw := fmt.Sprintf("raw%d", g.raws)
+	g.statics = append(g.statics, fmt.Sprintf("var %s *Term // the raw node %d, built once for t", raw, g.raws))
+	e.p("b := %s", raw)
+	e.p("if b == nil {")
+	e.p("if b = r.builtFor(n.t, %d); b == nil { b = r.keep(n.t, %d, %s) }", g.raws, g.raws, g.rawExpr(p, g.bs, at, g.root))
+	e.p("if t0 != nil { // a node of the program: its case keeps it, compiled")
+	e.p("%s = b", raw)
+	e.p("compileBuilt(b)")
+	e.p("}")
+	e.p("}")
 }

@@ -126,6 +126,12 @@ func (g *gen) kindConsts(e *emitter) {
 	e.p("// interpreter's γ): the file has a context rule or an answer.")
 	e.p("const seesContext = %v", g.l.SeesContext())
 	e.p("")
+	e.p("// seesInnerFrames says whether a context rule reads frames of γ other than the")
+	e.p("// outermost: it looks for a delimiter, or captures the frames it discards. Where")
+	e.p("// none does, every context rule discards the whole context and reads only the")
+	e.p("// position of its outermost frame (the compiled interpreter keeps only that one).")
+	e.p("const seesInnerFrames = %v", g.seesInnerFrames())
+	e.p("")
 	e.p("// contextRules says, by kind, whether a rule of the kind looks at its context (a")
 	e.p("// context rule): the others are contracted without one (the interpreter's step).")
 	e.p("var contextRules = [...]bool{")
@@ -264,6 +270,14 @@ func jumpsTo(code, l string) bool {
 
 func (g *gen) values(e *emitter, k *sem.Kind) {
 	name := "isValue" + g.kind[k.Index]
+	e.p("// holdsNonValue%s reports whether the hole h, whose root alone does not answer the", g.kind[k.Index])
+	e.p("// test (rootDepends), holds a term that is not a value of kind %s (the fused", k.Name)
+	e.p("// transitions' hole test: holeTest).")
+	e.p("func (r *run) holdsNonValue%s(h Val) bool {", g.kind[k.Index])
+	e.p("n := nodeOf(h)")
+	e.p("return !r.%s(&n)", name)
+	e.p("}")
+	e.p("")
 	e.p("// %s reports whether n is a value of kind %s (memoized on its term where it may be).", name, k.Name)
 	yes, no := g.rootAnswers(k, nil)
 	memoized(e, name, memoBit(k.Index, false), yes, no)
@@ -431,11 +445,17 @@ func (g *gen) rule(e *emitter, r *sem.Rule) {
 // false and the error where its right-hand side fails.
 func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 	g.open, g.bs = openSlots(r), bindings(r.LHS)
-	g.lazy, g.root = lazySlots(r, g.bs), rootCon(r.LHS)
-	defer func() { g.open, g.lazy, g.bs, g.root = nil, nil, nil, nil }()
+	g.lazy, g.root, g.context = lazySlots(r, g.bs), rootCon(r.LHS), r.Context
+	defer func() { g.open, g.lazy, g.bs, g.root, g.context = nil, nil, nil, nil, false }()
 	slots(e, r.Metas)
 	g.match(e, r.LHS, "n", true, not, true)
-	e.p("*out = contraction{kind: %s}", g.kind[r.Kind.Index])
+	if g.form == formCompile {
+		// The case's own ct, zero when the case starts: its term and event are
+		// written below, its kind and pop where a rule before this one wrote them.
+		e.p("out.kind, out.pop = %s, 0", g.kind[r.Kind.Index])
+	} else {
+		e.p("*out = contraction{kind: %s}", g.kind[r.Kind.Index])
+	}
 	e.p("at := n.t.P")
 	e.p("_ = at")
 	if r.Context {
@@ -508,6 +528,19 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 	} else {
 		e.p("return true, nil")
 	}
+}
+
+// seesInnerFrames reports whether a context rule of the file reads frames of γ other
+// than the outermost: a delimited one, or one that captures its context.
+func (g *gen) seesInnerFrames() bool {
+	for _, k := range g.l.Kinds {
+		for _, r := range k.Rules {
+			if r.Context && (r.Delimiter != nil || r.Capture >= 0) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // function emits a function of the file: its clauses in order, each its own method.

@@ -40,7 +40,8 @@ func Running(c Calculus, stages []interderive.Stage) []interderive.Stage {
 }
 
 // An EngineRefuser is a calculus some of whose stages an engine does not run
-// (interderive.Options.Engine): the compiled engine has no compile stage. RefusesOn
+// (interderive.Options.Engine): the compiled engine runs no file the generator does
+// not write (internal/compiled), nor any stage of the hand-written calculi. RefusesOn
 // says why the stage s does not run the calculus's programs under variant on the
 // engine named engine, nil when it does. Such a refusal is a skip, as a Refuser's is:
 // check and compare leave the stage out under that engine, and say so; run and trace,

@@ -463,9 +463,9 @@ func (calculus) RunsUnder(s interderive.Stage, variant string) bool {
 }
 
 // RefusesOn says why the engine named engine does not run the stage s of a rule
-// file variant (workbench.EngineRefuser): the compiled engine has no compile stage,
-// and does not run a file the generator does not write. The hand-written semantics
-// run on their own stages, whatever the engine.
+// file variant (workbench.EngineRefuser): the compiled engine does not run a file
+// the generator does not write. The hand-written semantics run on their own stages,
+// whatever the engine.
 func (c calculus) RefusesOn(s interderive.Stage, variant, engine string) error {
 	if !IsRuleFile(variant) || engine != interderive.EngineCompiled {
 		return nil

@@ -259,8 +259,8 @@ func (c Calculus) Refuses(s interderive.Stage) error {
 }
 
 // RefusesOn says why the engine named engine does not run the stage s of the rule
-// file (workbench.EngineRefuser): the compiled engine has no compile stage, and
-// does not run a file the generator does not write.
+// file (workbench.EngineRefuser): the compiled engine does not run a file the
+// generator does not write.
 func (c Calculus) RefusesOn(s interderive.Stage, _, engine string) error {
 	return sem.RefusalOn(s, c.Lang, c.File, engine, c.compiled)
 }
