@@ -449,9 +449,10 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 	defer func() { g.open, g.lazy, g.bs, g.root, g.context = nil, nil, nil, nil, false }()
 	slots(e, r.Metas)
 	g.match(e, r.LHS, "n", true, not, true)
-	if g.form == formCompile {
-		// The case's own ct, zero when the case starts: its term and event are
-		// written below, its kind and pop where a rule before this one wrote them.
+	if g.inlined {
+		// A fused transition's contraction (s.c, or the compiled case's ct): its term
+		// and event are written below before it is made, its kind and pop here, where
+		// a rule tried before this one may have written them.
 		e.p("out.kind, out.pop = %s, 0", g.kind[r.Kind.Index])
 	} else {
 		e.p("*out = contraction{kind: %s}", g.kind[r.Kind.Index])
