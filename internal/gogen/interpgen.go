@@ -376,15 +376,24 @@ func (g *gen) enterCalled(e *emitter, f *sem.Frame, shared string) {
 		"top := &s.k[base]",
 		released,
 	)
+	g.holeFilled(e, f, entry, "s.term", shared, "top.kids[%d], top.filled = s.term, true", "top.fill(frames[%d].path, s.term)",
+		"nv = node{t: top.term, env: top.env, kids: &top.kids}")
+}
+
+// holeFilled ends the entry of the frame f (enterCalled's, enterCompiled's) and
+// writes it: the hole filled with the value v returned (fill, with the child's
+// index; or fillPath, with the frame's number, where the hole is deeper than a
+// child), the variable shared set to it, and the node renewed (renode).
+func (g *gen) holeFilled(e *emitter, f *sem.Frame, entry []string, v, shared, fill, fillPath, renode string) {
 	if len(f.Path) == 1 {
-		entry = append(entry, fmt.Sprintf("top.kids[%d], top.filled = s.term, true", f.Path[0]))
+		entry = append(entry, fmt.Sprintf(fill, f.Path[0]))
 	} else {
-		entry = append(entry, fmt.Sprintf("top.fill(frames[%d].path, s.term)", F))
+		entry = append(entry, fmt.Sprintf(fillPath, g.frame[f]))
 	}
 	if shared != "" {
-		entry = append(entry, shared+" = s.term")
+		entry = append(entry, shared+" = "+v)
 	}
-	entry = append(entry, "nv = node{t: top.term, env: top.env, kids: &top.kids}", "}", "}")
+	entry = append(entry, renode, "}", "}")
 	g.inline(e, f.Pat, strings.Join(entry, "\n"))
 }
 
@@ -435,22 +444,7 @@ func (g *gen) enterCompiled(e *emitter, f *sem.Frame, shared string) {
 		"}",
 		"return Val{}, valued, err",
 		"}",
-		`if r.stack.top > mark { // entries to give back (envStack)
-	if st := &r.stack; !st.check && (v.env == nil || v.env.slot <= mark) {
-		st.top = mark
-	} else {
-		v = st.release(v, mark)
-	}
-}`,
+		releasedTo("v", "mark"),
 	)
-	if len(f.Path) == 1 {
-		entry = append(entry, fmt.Sprintf("kids[%d] = v", f.Path[0]))
-	} else {
-		entry = append(entry, fmt.Sprintf("fillKids(kids, t, frames[%d].path, v)", F))
-	}
-	if shared != "" {
-		entry = append(entry, shared+" = v")
-	}
-	entry = append(entry, "nv.kids = kids", "}", "}")
-	g.inline(e, f.Pat, strings.Join(entry, "\n"))
+	g.holeFilled(e, f, entry, "v", shared, "kids[%d] = v", "fillKids(kids, t, frames[%d].path, v)", "nv.kids = kids")
 }

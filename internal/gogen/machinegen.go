@@ -641,13 +641,19 @@ func (g *gen) kidFreeOut(e *emitter, c, x string, i int, fresh bool) {
 // released is the code that gives back the entries of the frame top, which its
 // hole's value (s.term) returns to: release, its common case written out (the value
 // reaches none of them).
-const released = `if r.stack.top > top.mark { // entries to give back (envStack)
-	if st := &r.stack; !st.check && (s.term.env == nil || s.term.env.slot <= top.mark) {
-		st.top = top.mark
+var released = releasedTo("s.term", "top.mark")
+
+// releasedTo is the code that gives back the entries above mark, which the value v
+// returns past: release, its common case written out.
+func releasedTo(v, mark string) string {
+	return strings.NewReplacer("V", v, "MARK", mark).Replace(`if r.stack.top > MARK { // entries to give back (envStack)
+	if st := &r.stack; !st.check && (V.env == nil || V.env.slot <= MARK) {
+		st.top = MARK
 	} else {
-		s.term = st.release(s.term, top.mark)
+		V = st.release(V, MARK)
 	}
-}`
+}`)
+}
 
 // holeExpr is the closure in the hole of the frame f, which the node n matches: a
 // child of n taken as the frame's test takes it, or the child at the hole's path.
