@@ -53,6 +53,11 @@ type gen struct {
 	// written (compile.go): the raw nodes its rules build once for its node
 	// (builtOnce).
 	statics []string
+	// filled are the children of the compiled case's node that a frame written so
+	// far may have filled, and fromChild the variables that hold a child taken by its
+	// shape (kidCompiled), by the child's index.
+	filled    map[int]bool
+	fromChild map[string]int
 	// hosted says that the package is the compiled engine's (GenerateHosted): a call of
 	// a calculus's own hook or prim goes back to the workbench's process (hostHook,
 	// hostPrim).

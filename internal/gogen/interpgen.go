@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/interderive/interderive/sem"
@@ -69,6 +70,18 @@ const (
 		g.rootDispatch(e, func(f string) string { return fmt.Sprintf("return compiler{}.%s(nil)", f) }, "return compiledValue")
 		e.p("}")
 		e.p("return compiledNoKind")
+		e.p("}")
+		e.p("")
+		e.p("// rootAnswer is what the root tag alone answers of the value test of kind k")
+		e.p("// (valueByRootK: holeShape).")
+		e.p("func rootAnswer(k int, tag int32) uint8 {")
+		e.p("switch k {")
+		for _, k := range g.l.Kinds {
+			e.p("case %s:", g.kind[k.Index])
+			e.p("return valueByRoot%s[tag-tagLeast]", g.kind[k.Index])
+		}
+		e.p("}")
+		e.p("return rootDepends")
 		e.p("}")
 		e.p("")
 		e.p("// compileCase is the case of the program's node t of kind k: interp's dispatch, made")
@@ -192,7 +205,7 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	outer := e
 	if compiled { // the case's body, written before its static part (statics)
 		e = &emitter{tmps: e.tmps, labels: e.labels}
-		g.statics = nil
+		g.statics, g.filled, g.fromChild = nil, map[int]bool{}, map[string]int{}
 	} else {
 		e.p("")
 		e.p("// %s is interp's case of a node n of kind %s %s.", name, k.Name, what)
@@ -447,4 +460,75 @@ func (g *gen) enterCompiled(e *emitter, f *sem.Frame, shared string) {
 		releasedTo("v", "mark"),
 	)
 	g.holeFilled(e, f, entry, "v", shared, "kids[%d] = v", "fillKids(kids, t, frames[%d].path, v)", "nv.kids = kids")
+	g.filled[f.Path[0]] = true
+}
+
+// kidCompiled is kidFreeOut in a compiled case (compile.go): the child i of its node,
+// taken by the child's shape, found when the case is compiled (kidShape: a variable
+// looked up, a node under the case's environment, a closed term as it is; the tests
+// at each visit for a node not the program's), where no frame of the case may have
+// filled it; where one may, the child filled first.
+func (g *gen) kidCompiled(e *emitter, c string, i int) {
+	ks := g.static(fmt.Sprintf("ks%d", i), fmt.Sprintf("kidShape(t, %d)", i), fmt.Sprintf("how the case takes its child %d", i))
+	e.p("%s := Val{t: t.Args[%d]}", c, i)
+	if g.filled[i] {
+		e.p("if n.kids != nil && n.kids[%d].t != nil {", i)
+		e.p("%s = n.kids[%d]", c, i)
+		e.p("} else {")
+	} else {
+		e.p("{")
+	}
+	e.p("switch %s {", ks)
+	e.p("case shapeVar:")
+	e.p("for en := env; en != nil; en = en.next {")
+	e.p("if en.name == %s.t.Name { if en.v.t != nil { %s = en.v }; break }", c, c)
+	e.p("}")
+	e.p("case shapeOpen:")
+	e.p("%s.env = env", c)
+	e.p("case shapeClosed:")
+	e.p("default: // a node not the program's: kidFreeOut's tests")
+	e.p("if %s.t.Tag == tagVar && env != nil {", c)
+	e.p("for en := env; en != nil; en = en.next {")
+	e.p("if en.name == %s.t.Name { if en.v.t != nil { %s = en.v }; break }", c, c)
+	e.p("}")
+	e.p("} else if a := %s.t; a.Tag >= 0 && a.fvDone {", c)
+	e.p("if env != nil && len(a.fv) > 0 { %s.env = env }", c)
+	e.p("} else if a.Tag == tagClo || env != nil && a.Tag >= 0 { %s = resolveAny(a, env) }", c)
+	e.p("}")
+	e.p("}")
+	g.fromChild[c] = i
+}
+
+// holeTestCompiled is holeTest in a compiled case (compile.go), where the frame's hole
+// is a child of the case's node taken by its shape (kidCompiled) and filled by no frame
+// before: the test made when the case is compiled, by the child's root (holeShape: a
+// value of the hole's kind, never entered; no value, always entered), and at each visit
+// only where the root does not decide (a variable's value, a root whose value test
+// depends). Nil elsewhere: holeTest's test.
+func (g *gen) holeTestCompiled(f *sem.Frame) []string {
+	if g.form != formCompile || len(f.Path) != 1 {
+		return nil
+	}
+	i := f.Path[0]
+	c := g.take(g.holeExpr(f))
+	if k, ok := g.fromChild[c]; !ok || k != i || g.filled[i] {
+		return nil
+	}
+	H := g.kind[f.Hole.Index]
+	hs := g.static(fmt.Sprintf("hs%d", i), fmt.Sprintf("holeShape(t, %d, %s)", i, H), fmt.Sprintf("whether the case enters its child %d, in a hole of %s", i, f.Hole.Name))
+	return []string{
+		"hole := " + c,
+		fmt.Sprintf("if %s != holeValue {", hs),
+		fmt.Sprintf("if %s == holeEntered || valueByRoot%s[hole.t.Tag-tagLeast] == rootNo || valueByRoot%s[hole.t.Tag-tagLeast] == rootDepends && r.holdsNonValue%s(hole) {", hs, H, H, H),
+	}
+}
+
+// static declares, once a compiled case, the static name made by expr (a part of the
+// case computed when it is compiled, for its node t, or for none), and returns name.
+func (g *gen) static(name, expr, what string) string {
+	decl := fmt.Sprintf("%s := %s // %s", name, expr, what)
+	if !slices.Contains(g.statics, decl) {
+		g.statics = append(g.statics, decl)
+	}
+	return name
 }

@@ -430,6 +430,9 @@ func (g *gen) shareKid(e *emitter, x string, i int, fresh bool) string {
 // holds a non-value of the hole's kind (two blocks left open).
 func (g *gen) holeTest(f *sem.Frame) []string {
 	H := g.kind[f.Hole.Index]
+	if lines := g.holeTestCompiled(f); lines != nil {
+		return lines
+	}
 	return []string{
 		"hole := " + g.take(g.holeExpr(f)),
 		fmt.Sprintf("if a := valueByRoot%s[hole.t.Tag-tagLeast]; a != rootYes {", H),
@@ -622,6 +625,10 @@ func (g *gen) contractAll(e *emitter, K string) {
 // (the child the look-up is most often of), a literal as it is, anything else by
 // resolve.
 func (g *gen) kidFreeOut(e *emitter, c, x string, i int, fresh bool) {
+	if g.form == formCompile && x == "n" {
+		g.kidCompiled(e, c, i)
+		return
+	}
 	e.p("%s := Val{t: %s.t.Args[%d]}", c, x, i)
 	if !fresh {
 		e.p("if %s.kids != nil && %s.kids[%d].t != nil {", x, x, i)
