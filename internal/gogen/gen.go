@@ -58,6 +58,14 @@ type gen struct {
 	// shape (kidCompiled), by the child's index.
 	filled    map[int]bool
 	fromChild map[string]int
+	// lazyKids says that the compiled case being written keeps the children its
+	// frames fill in variables only, filledBy's by index, and makes their array only
+	// where a test reads the node (materialize); lazyBroken that a frame could not
+	// (compiledRoot then writes the case again, with the array). framesFrom is where
+	// the case's frames start in its code.
+	lazyKids, lazyBroken bool
+	filledBy             map[int]string
+	framesFrom           int
 	// hosted says that the package is the compiled engine's (GenerateHosted): a call of
 	// a calculus's own hook or prim goes back to the workbench's process (hostHook,
 	// hostPrim).

@@ -2,7 +2,6 @@ package gogen
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/interderive/interderive/sem"
@@ -21,13 +20,6 @@ import (
 // (a tail call); one that discards frames entered by the calls around (a context
 // rule's) is an abort to the call that entered the outermost of them (interpAbort).
 func (g *gen) interpCases() string { return g.directCases(false) }
-
-// compileCases is the compiled interpreter's (compile.go, {{COMPILE_CASES}}):
-// interp's cases, written by the same code for a receiver of their own
-// (rulesCompiled), and its loop, which takes a node's case from the node's code
-// (codeOf) where interp's dispatches on the kind and root; compileCase is that
-// dispatch, made once a node and kind.
-func (g *gen) compileCases() string { return g.directCases(true) }
 
 // directCases writes the interpreter's cases (interpCases), or the compiled
 // interpreter's (compileCases).
@@ -58,41 +50,10 @@ const (
 // place, an iteration of the loop.
 `)
 	}
-	if !compiled {
-		g.interpLoop(e)
-	}
 	if compiled {
-		e.p("")
-		e.p("// rootCase is the case of a node of kind k with the root tag not the program's, one")
-		e.p("// for every such node (rootCases): interp's dispatch, compiled for no node.")
-		e.p("func rootCase(k int, tag int32) compiledCase {")
-		e.p("switch k {")
-		g.rootDispatch(e, func(f string) string { return fmt.Sprintf("return compiler{}.%s(nil)", f) }, "return compiledValue")
-		e.p("}")
-		e.p("return compiledNoKind")
-		e.p("}")
-		e.p("")
-		e.p("// rootAnswer is what the root tag alone answers of the value test of kind k")
-		e.p("// (valueByRootK: holeShape).")
-		e.p("func rootAnswer(k int, tag int32) uint8 {")
-		e.p("switch k {")
-		for _, k := range g.l.Kinds {
-			e.p("case %s:", g.kind[k.Index])
-			e.p("return valueByRoot%s[tag-tagLeast]", g.kind[k.Index])
-		}
-		e.p("}")
-		e.p("return rootDepends")
-		e.p("}")
-		e.p("")
-		e.p("// compileCase is the case of the program's node t of kind k: interp's dispatch, made")
-		e.p("// once a node and kind (codeOf).")
-		e.p("func compileCase(k int, t *Term) compiledCase {")
-		e.p("tag := t.Tag")
-		e.p("switch k {")
-		g.rootDispatch(e, func(f string) string { return fmt.Sprintf("return compiler{}.%s(t)", f) }, "return compiledValue")
-		e.p("}")
-		e.p("return compiledNoKind")
-		e.p("}")
+		g.compileDispatch(e)
+	} else {
+		g.interpLoop(e)
 	}
 	for _, k := range g.l.Kinds {
 		cases, any := g.rootCases(k)
@@ -194,23 +155,34 @@ func (g *gen) rootDispatch(e *emitter, call func(f string) string, value string)
 // answer it; the frames of the root (frames, in search order), each entered where
 // its hole holds a non-value, its hole evaluated by a call and filled with the
 // value returned; after a frame entered, the value test of the node filled; the
-// answer test; the rules.
+// answer test; the rules (caseBody). The compiled interpreter's case is
+// compiledRoot's, of the same body.
 func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnswer, frames []int) {
+	if g.form == formCompile {
+		g.compiledRoot(e, k, tag, value, frames)
+		return
+	}
+	name, what := caseName(g.kind[k.Index], tag)
+	e.p("")
+	e.p("// %s is interp's case of a node n of kind %s %s.", name, k.Name, what)
+	e.p("func (m *%s) %s(s *machineState, nv node, depth int) (interpAction, error) {", g.recv, name)
+	g.caseBody(e, k, tag, value, frames)
+	e.p("}")
+}
+
+// caseName is the name of the case of kind K with the root tag, and what it takes.
+func caseName(K, tag string) (name, what string) {
+	if tag == "" {
+		return K, "with a root no other case takes"
+	}
+	return K + "_" + tag, "with the root " + tag
+}
+
+// caseBody writes the body of interp's case (interpRoot), or of the compiled
+// interpreter's (compiledRoot), but its last brace.
+func (g *gen) caseBody(e *emitter, k *sem.Kind, tag string, value sem.RootAnswer, frames []int) {
 	K := g.kind[k.Index]
-	name, what := K, "with a root no other case takes"
-	if tag != "" {
-		name, what = K+"_"+tag, "with the root "+tag
-	}
 	compiled := g.form == formCompile
-	outer := e
-	if compiled { // the case's body, written before its static part (statics)
-		e = &emitter{tmps: e.tmps, labels: e.labels}
-		g.statics, g.filled, g.fromChild = nil, map[int]bool{}, map[string]int{}
-	} else {
-		e.p("")
-		e.p("// %s is interp's case of a node n of kind %s %s.", name, k.Name, what)
-		e.p("func (m *%s) %s(s *machineState, nv node, depth int) (interpAction, error) {", g.recv, name)
-	}
 	start := e.b.Len()
 	e.p("r := m.r")
 	e.p("n := &nv")
@@ -226,18 +198,28 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	if value == sem.Depends {
 		g.valueContinues(e, K)
 	}
-	if len(frames) > 0 && compiled {
+	switch {
+	case len(frames) > 0 && g.lazyKids:
+		e.p("var filled uint64 // the children a frame filled, by index (their values in their variables)")
+	case len(frames) > 0 && compiled:
 		e.p("var kids *[maxKids]Val // the children filled, once a frame is entered: the array of the call's depth")
-	} else if len(frames) > 0 {
+	case len(frames) > 0:
 		e.p("base := -1 // the entry of the frames entered, once one is")
 	}
+	g.framesFrom = e.b.Len()
 	for i, f := range frames {
 		g.frameCalled(e, k.Frames[f], i == 0)
 	}
 	if len(frames) > 0 {
-		if compiled {
+		switch {
+		case g.lazyKids && value != sem.No:
+			e.p("if filled != 0 {")
+			g.materialize(e)
+		case g.lazyKids:
+			e.p("{")
+		case compiled:
 			e.p("if kids != nil {")
-		} else {
+		default:
 			e.p("if base >= 0 {")
 			e.p("s.k = s.k[:base]")
 		}
@@ -262,45 +244,6 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	if g.returnsValue && !compiled {
 		e.p("contractedValue:")
 		e.p("return interpContractedValue, nil")
-	}
-	e.p("}")
-	if compiled {
-		outer.tmps, outer.labels = e.tmps, e.labels
-		outer.p("")
-		outer.p("// %s compiles interp's case of a node of kind %s %s: t the node, a node of the", name, k.Name, what)
-		outer.p("// program, or nil for the case of every node of the root not the program's.")
-		outer.p("func (compiler) %s(t *Term) compiledCase {", name)
-		outer.p("t0 := t // the node the case is compiled for, nil for every node of the root")
-		outer.p("_ = t0")
-		for _, st := range g.statics {
-			outer.p("%s", st)
-		}
-		outer.p("return func(m *rulesCompiled, t *Term, env *Env, depth int) (Val, int, error) {")
-		outer.p("nv := node{t: t, env: env}")
-		outer.p("var ct contraction // the case's contraction, made where it ends (compiledEnds)")
-		outer.b.WriteString(e.b.String()) // its last line closes the function returned
-		outer.p("}")
-	}
-}
-
-// compiledEnds emits the ends of a compiled case that contracts (compile.go): the
-// contraction ct counted in place, then its contractum returned, to be evaluated in
-// place by the loop (eval), or, where it is a value of the case's kind, returned as
-// the call's value; or, where it discards frames the calls around entered, an abort
-// to the call that entered the outermost.
-func (g *gen) compiledEnds(e *emitter, contracts bool) {
-	if contracts {
-		e.p("contracted:")
-		g.spent(e, "return Val{}, valued, err")
-		e.p("if ct.pop > 0 {")
-		e.p("return Val{}, valued, &interpAbort{c: ct.term, kind: ct.kind, event: ct.event, depth: depth - ct.pop}")
-		e.p("}")
-		e.p("return ct.term, ct.kind, nil")
-	}
-	if g.returnsValue {
-		e.p("contractedValue:")
-		g.spent(e, "return Val{}, valued, err")
-		e.p("return ct.term, valued, nil")
 	}
 }
 
@@ -408,127 +351,4 @@ func (g *gen) holeFilled(e *emitter, f *sem.Frame, entry []string, v, shared, fi
 	}
 	entry = append(entry, renode, "}", "}")
 	g.inline(e, f.Pat, strings.Join(entry, "\n"))
-}
-
-// enterCompiled is enterCalled for the compiled interpreter (compile.go): the frame
-// recorded for γ at the case's depth, where a context rule may read it (recorded);
-// the hole evaluated by a call of its node's own code (the node's codes, compiled at
-// its first evaluation in the hole's kind), in place of eval's first iteration, or by
-// eval where the hole holds no node of the program; the value returned filled in the
-// array of children of the case's depth, kids, taken and emptied at the first frame
-// entered.
-func (g *gen) enterCompiled(e *emitter, f *sem.Frame, shared string) {
-	F := g.frame[f]
-	H := g.kind[f.Hole.Index]
-	// A node of the program in the hole (or a node built once for one): its code in
-	// the hole's kind, compiled at its first evaluation there (codeOf), called in place
-	// of eval's first iteration, where the call's depth is known to be within bounds
-	// (a depth eval has reached before).
-	call := strings.Join([]string{
-		"var v Val",
-		"var err error",
-		"if c := hole.t.code; c != nil && depth+1 < len(m.kids) {",
-		fmt.Sprintf("run := c[%s]", H),
-		"if run == nil {",
-		fmt.Sprintf("run = codeOf(hole.t, %s)", H),
-		"}",
-		"var k int",
-		"if v, k, err = run(m, hole.t, hole.env, depth+1); err == nil && k != valued {",
-		"v, err = m.eval(v, k, nil, depth+1)",
-		"}",
-		"} else {",
-		fmt.Sprintf("v, err = m.eval(hole, %s, nil, depth+1)", H),
-		"}",
-	}, "\n")
-	entry := append(g.holeTest(f),
-		"if kids == nil { // none filled yet: the call's array, emptied",
-		"kids = m.kids[depth]",
-		"*kids = [maxKids]Val{}",
-		"}",
-		"if depth < m.recorded {",
-		"g := &m.gamma[depth]",
-		fmt.Sprintf("g.frame, g.t, g.env = %d, t, env", F),
-		"}",
-		"mark := r.stack.top",
-		call,
-		"if err != nil {",
-		"if ab, ok := caught(err, depth); ok { // an abort to this call: its contractum evaluated in place",
-		"return ab.c, ab.kind, nil",
-		"}",
-		"return Val{}, valued, err",
-		"}",
-		releasedTo("v", "mark"),
-	)
-	g.holeFilled(e, f, entry, "v", shared, "kids[%d] = v", "fillKids(kids, t, frames[%d].path, v)", "nv.kids = kids")
-	g.filled[f.Path[0]] = true
-}
-
-// kidCompiled is kidFreeOut in a compiled case (compile.go): the child i of its node,
-// taken by the child's shape, found when the case is compiled (kidShape: a variable
-// looked up, a node under the case's environment, a closed term as it is; the tests
-// at each visit for a node not the program's), where no frame of the case may have
-// filled it; where one may, the child filled first.
-func (g *gen) kidCompiled(e *emitter, c string, i int) {
-	ks := g.static(fmt.Sprintf("ks%d", i), fmt.Sprintf("kidShape(t, %d)", i), fmt.Sprintf("how the case takes its child %d", i))
-	e.p("%s := Val{t: t.Args[%d]}", c, i)
-	if g.filled[i] {
-		e.p("if n.kids != nil && n.kids[%d].t != nil {", i)
-		e.p("%s = n.kids[%d]", c, i)
-		e.p("} else {")
-	} else {
-		e.p("{")
-	}
-	e.p("switch %s {", ks)
-	e.p("case shapeVar:")
-	e.p("for en := env; en != nil; en = en.next {")
-	e.p("if en.name == %s.t.Name { if en.v.t != nil { %s = en.v }; break }", c, c)
-	e.p("}")
-	e.p("case shapeOpen:")
-	e.p("%s.env = env", c)
-	e.p("case shapeClosed:")
-	e.p("default: // a node not the program's: kidFreeOut's tests")
-	e.p("if %s.t.Tag == tagVar && env != nil {", c)
-	e.p("for en := env; en != nil; en = en.next {")
-	e.p("if en.name == %s.t.Name { if en.v.t != nil { %s = en.v }; break }", c, c)
-	e.p("}")
-	e.p("} else if a := %s.t; a.Tag >= 0 && a.fvDone {", c)
-	e.p("if env != nil && len(a.fv) > 0 { %s.env = env }", c)
-	e.p("} else if a.Tag == tagClo || env != nil && a.Tag >= 0 { %s = resolveAny(a, env) }", c)
-	e.p("}")
-	e.p("}")
-	g.fromChild[c] = i
-}
-
-// holeTestCompiled is holeTest in a compiled case (compile.go), where the frame's hole
-// is a child of the case's node taken by its shape (kidCompiled) and filled by no frame
-// before: the test made when the case is compiled, by the child's root (holeShape: a
-// value of the hole's kind, never entered; no value, always entered), and at each visit
-// only where the root does not decide (a variable's value, a root whose value test
-// depends). Nil elsewhere: holeTest's test.
-func (g *gen) holeTestCompiled(f *sem.Frame) []string {
-	if g.form != formCompile || len(f.Path) != 1 {
-		return nil
-	}
-	i := f.Path[0]
-	c := g.take(g.holeExpr(f))
-	if k, ok := g.fromChild[c]; !ok || k != i || g.filled[i] {
-		return nil
-	}
-	H := g.kind[f.Hole.Index]
-	hs := g.static(fmt.Sprintf("hs%d", i), fmt.Sprintf("holeShape(t, %d, %s)", i, H), fmt.Sprintf("whether the case enters its child %d, in a hole of %s", i, f.Hole.Name))
-	return []string{
-		"hole := " + c,
-		fmt.Sprintf("if %s != holeValue {", hs),
-		fmt.Sprintf("if %s == holeEntered || valueByRoot%s[hole.t.Tag-tagLeast] == rootNo || valueByRoot%s[hole.t.Tag-tagLeast] == rootDepends && r.holdsNonValue%s(hole) {", hs, H, H, H),
-	}
-}
-
-// static declares, once a compiled case, the static name made by expr (a part of the
-// case computed when it is compiled, for its node t, or for none), and returns name.
-func (g *gen) static(name, expr, what string) string {
-	decl := fmt.Sprintf("%s := %s // %s", name, expr, what)
-	if !slices.Contains(g.statics, decl) {
-		g.statics = append(g.statics, decl)
-	}
-	return name
 }

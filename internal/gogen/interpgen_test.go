@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,5 +93,42 @@ func TestSeesInnerFrames(t *testing.T) {
 		if !strings.Contains(string(files["match.go"]), want+"\n") {
 			t.Errorf("%s: match.go has no %q", tt.file, want)
 		}
+	}
+}
+
+// TestCompiledChildrenLazily: the compiled interpreter keeps the children its frames
+// fill in variables only, with no array of them, in the cases whose code reads them
+// through those variables, as read from the files by hand. In ed.sem: every root with
+// a frame (the operators, if, application and coercion application of E; sequence
+// and arrow of C) but let, whose rule takes its body under its binder through the
+// node (kidOpen). In exceptions.sem none: its handler rule reads the frames of γ,
+// and a frame's node needs its children.
+func TestCompiledChildrenLazily(t *testing.T) {
+	lazyCases := func(file string) []string {
+		files, err := Generate(loadRules(t, file), file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lazy []string
+		text := string(files["compile.go"])
+		for _, m := range regexp.MustCompile(`(?m)^func \(compiler\) (\w+)\(`).FindAllStringSubmatchIndex(text, -1) {
+			name := text[m[2]:m[3]]
+			body := text[m[1]:]
+			if end := strings.Index(body, "\nfunc "); end >= 0 {
+				body = body[:end]
+			}
+			if strings.Contains(body, "var filled uint64") {
+				lazy = append(lazy, name)
+			}
+		}
+		slices.Sort(lazy)
+		return lazy
+	}
+	want := []string{"kC_cArrow", "kC_cSeq", "kE_cAdd", "kE_cApp", "kE_cCrc", "kE_cDec", "kE_cEq", "kE_cIf", "kE_cInc", "kE_cLt", "kE_cMul", "kE_cSub", "kE_cZero"}
+	if diff := cmp.Diff(want, lazyCases("gradual/rules/ed.sem")); diff != "" {
+		t.Errorf("ed.sem's cases with their children in variables (-want +got):\n%s", diff)
+	}
+	if got := lazyCases("testdata/rules/exceptions.sem"); len(got) != 0 {
+		t.Errorf("exceptions.sem's cases with their children in variables: %v, want none", got)
 	}
 }

@@ -598,6 +598,12 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 // valueReturns emits continue's value test: a value of K is returned to the frame
 // below.
 func (g *gen) valueReturns(e *emitter, K string) {
+	if g.lazyKids { // after materialize
+		e.p("if %s r.isValue%s(n) {", kidsMade, K)
+		e.p("%s return r.value(n), valued, nil", kidsMade)
+		e.p("}")
+		return
+	}
 	e.p("if r.isValue%s(n) {", K)
 	if g.form == formCompile {
 		e.p("return r.value(n), valued, nil")
@@ -612,6 +618,16 @@ func (g *gen) valueReturns(e *emitter, K string) {
 // (match.go's contract: the kind's rules, then its stuck shapes, which say why none
 // applies where a fused case tried its rules already).
 func (g *gen) contractAll(e *emitter, K string) {
+	if g.lazyKids {
+		e.p("if filled != 0 {")
+		g.materialize(e)
+		e.p("}")
+		e.p("%s%s if err := r.contract%s(n, %s, m.stepLayer, &ct); err != nil {", g.code().layered, kidsMade, K, g.code().context)
+		e.p("%serr", g.code().fail)
+		e.p("}")
+		e.p("goto contracted")
+		return
+	}
 	e.p("%sif err := r.contract%s(n, %s, m.stepLayer, %s); err != nil {", g.code().layered, K, g.code().context, g.out())
 	e.p("%serr", g.code().fail)
 	e.p("}")

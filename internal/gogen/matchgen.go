@@ -130,7 +130,7 @@ func (g *gen) kindConsts(e *emitter) {
 	e.p("// outermost: it looks for a delimiter, or captures the frames it discards. Where")
 	e.p("// none does, every context rule discards the whole context and reads only the")
 	e.p("// position of its outermost frame (the compiled interpreter keeps only that one).")
-	e.p("const seesInnerFrames = %v", g.seesInnerFrames())
+	e.p("const seesInnerFrames = %v", seesInnerFrames(g.l))
 	e.p("")
 	e.p("// contextRules says, by kind, whether a rule of the kind looks at its context (a")
 	e.p("// context rule): the others are contracted without one (the interpreter's step).")
@@ -510,6 +510,9 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 		ret = g.code().fail
 	}
 	bd := body{errRet: ret + "ruleError(" + strconv.Quote(r.Name) + ", n.val(), err)", depth: "0"}
+	if g.lazyKids { // the node whole, in the error: its children made first
+		bd.errRet = g.materialized() + "\n" + kidsMade + " " + bd.errRet
+	}
 	if r.Layer != nil {
 		e.p("inner := \"\"")
 	}
@@ -529,19 +532,6 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 	} else {
 		e.p("return true, nil")
 	}
-}
-
-// seesInnerFrames reports whether a context rule of the file reads frames of γ other
-// than the outermost: a delimited one, or one that captures its context.
-func (g *gen) seesInnerFrames() bool {
-	for _, k := range g.l.Kinds {
-		for _, r := range k.Rules {
-			if r.Context && (r.Delimiter != nil || r.Capture >= 0) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // function emits a function of the file: its clauses in order, each its own method.
