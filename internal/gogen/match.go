@@ -362,7 +362,21 @@ func (g *gen) inst(e *emitter, p *sem.Pattern, at string, bd body, depth int) st
 			}
 			e.p("var %s Val", x)
 			e.p("if b := %s; %s && r.envs && b.t.Tag >= 0 && len(b.t.fv) > 0 && %s.t.Tag != tagVar && (b.env != nil || !b.t.hasClo) {", t, o, v)
-			e.p("%s = Val{t: b.t, env: r.stack.bind(s%d.t.Name, %s, b.env)}", x, p.Args[1].Slot, v)
+			if g.inlined {
+				// bind, its common case written out: a fused transition is too large a
+				// function for Go to inline a call into it.
+				e.p("if st := &r.stack; st.on && int(uint32(st.top)>>st.shift) < len(st.chunks) {")
+				e.p("i := uint32(st.top)")
+				e.p("en := &st.chunks[i>>st.shift][i&(1<<st.shift-1)]")
+				e.p("en.name, en.v, en.next, en.back, en.fwd, en.slot = s%d.t.Name, %s, b.env, nil, nil, int32(i)+1", p.Args[1].Slot, v)
+				e.p("st.top++")
+				e.p("%s = Val{t: b.t, env: en}", x)
+				e.p("} else {")
+				e.p("%s = Val{t: b.t, env: r.stack.bind(s%d.t.Name, %s, b.env)}", x, p.Args[1].Slot, v)
+				e.p("}")
+			} else {
+				e.p("%s = Val{t: b.t, env: r.stack.bind(s%d.t.Name, %s, b.env)}", x, p.Args[1].Slot, v)
+			}
 			e.p("} else {")
 			e.p("%s = r.rebind(%s, s%d.t.Name, %s, %s)", x, t, p.Args[1].Slot, v, o)
 			e.p("}")
