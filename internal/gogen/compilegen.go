@@ -63,17 +63,20 @@ func (g *gen) compileDispatch(e *emitter) {
 // the array of the call's depth.
 func (g *gen) compiledRoot(outer *emitter, k *sem.Kind, tag string, value sem.RootAnswer, frames []int) {
 	name, what := caseName(g.kind[k.Index], tag)
-	var e *emitter
-	for _, lazy := range []bool{!seesInnerFrames(g.l) && len(frames) > 0, false} {
-		e = &emitter{tmps: outer.tmps, labels: outer.labels}
+	// body writes the case's body, its children made lazily or not, and reports
+	// whether it is as asked: a case written lazily that reads its node's children
+	// (readsKids), or could not keep one in a variable (lazyBroken), is not.
+	body := func(lazy bool) (*emitter, bool) {
+		e := &emitter{tmps: outer.tmps, labels: outer.labels}
 		g.statics, g.filled, g.fromChild, g.filledBy = nil, map[int]bool{}, map[string]int{}, map[int]string{}
 		g.lazyKids, g.lazyBroken = lazy, false
+		defer func() { g.lazyKids = false }()
 		g.caseBody(e, k, tag, value, frames)
-		lazy = g.lazyKids && !g.lazyBroken && !readsKids(e.b.String()[g.framesFrom:])
-		g.lazyKids = false
-		if lazy || len(frames) == 0 {
-			break
-		}
+		return e, !lazy || !g.lazyBroken && !readsKids(e.b.String()[g.framesFrom:])
+	}
+	e, ok := body(!seesInnerFrames(g.l) && len(frames) > 0)
+	if !ok {
+		e, _ = body(false)
 	}
 	e.p("}")
 	outer.tmps, outer.labels = e.tmps, e.labels
