@@ -117,11 +117,11 @@ var nodeRead = regexp.MustCompile(`\bn\b(?:\.(?:[^te]|t[^.),}]|e[^n])|[^.\w])`)
 
 // readsKids reports whether the code of a compiled case, from its first frame on,
 // reads its node's children through the node where they may have been filled
-// (nodeRead), but on the lines that make them first (materialize's, marked): the case
+// (nodeRead), but on the lines marked safe (readSafely): the case
 // then keeps them in the array of its depth as interp's frames do.
 func readsKids(code string) bool {
 	for _, line := range strings.Split(code, "\n") {
-		if strings.Contains(line, kidsMade) {
+		if strings.Contains(line, readSafely) {
 			continue
 		}
 		if i := strings.Index(line, "//"); i >= 0 { // a comment: a rule's patterns name their own n
@@ -134,9 +134,9 @@ func readsKids(code string) bool {
 	return false
 }
 
-// kidsMade marks the lines of a compiled case that read its node after materialize
-// made its children.
-const kidsMade = "/* kids made */"
+// readSafely marks the lines of a compiled case that read its node where that is
+// safe: after materialize made its children, or for a child no frame fills.
+const readSafely = "/* node read safely */"
 
 // materialize emits, in a compiled case whose children are made lazily, the array of
 // the children its frames filled (filled, their values in their variables), given to
@@ -244,6 +244,25 @@ func (g *gen) enterCompiled(e *emitter, f *sem.Frame, shared string) {
 		g.holeFilled(e, f, entry, "v", shared, "kids[%d] = v", "fillKids(kids, t, frames[%d].path, v)", "nv.kids = kids")
 	}
 	g.filled[f.Path[0]] = true
+}
+
+// kidOpenOut emits c, oSLOT := x.kidOpen(i): in a compiled case, for a child no frame
+// of the case fills, taken by its shape (kidShape: a node under the environment, a
+// closed term as it is; the call for a variable, whose binders around it are hidden).
+func (g *gen) kidOpenOut(e *emitter, c string, slot int, x string, i int) {
+	if g.form != formCompile || x != "n" || g.filled[i] {
+		e.p("%s, o%d := %s.kidOpen(%d)", c, slot, x, i)
+		return
+	}
+	ks := g.static(fmt.Sprintf("ks%d", i), fmt.Sprintf("kidShape(t, %d)", i), fmt.Sprintf("how the case takes its child %d", i))
+	e.p("%s, o%d := Val{t: t.Args[%d]}, true", c, slot, i)
+	e.p("switch %s {", ks)
+	e.p("case shapeOpen:")
+	e.p("%s.env = env", c)
+	e.p("case shapeClosed:")
+	e.p("default:")
+	e.p("%s %s, o%d = n.kidOpen(%d)", readSafely, c, slot, i)
+	e.p("}")
 }
 
 // kidCompiled is kidFreeOut in a compiled case (compile.go): the child i of its node,

@@ -599,8 +599,8 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 // below.
 func (g *gen) valueReturns(e *emitter, K string) {
 	if g.lazyKids { // after materialize
-		e.p("if %s r.isValue%s(n) {", kidsMade, K)
-		e.p("%s return r.value(n), valued, nil", kidsMade)
+		e.p("if %s r.isValue%s(n) {", readSafely, K)
+		e.p("%s return r.value(n), valued, nil", readSafely)
 		e.p("}")
 		return
 	}
@@ -622,7 +622,7 @@ func (g *gen) contractAll(e *emitter, K string) {
 		e.p("if filled != 0 {")
 		g.materialize(e)
 		e.p("}")
-		e.p("%s%s if err := r.contract%s(n, %s, m.stepLayer, &ct); err != nil {", g.code().layered, kidsMade, K, g.code().context)
+		e.p("%s%s if err := r.contract%s(n, %s, m.stepLayer, &ct); err != nil {", g.code().layered, readSafely, K, g.code().context)
 		e.p("%serr", g.code().fail)
 		e.p("}")
 		e.p("goto contracted")

@@ -105,7 +105,7 @@ func (g *gen) match(e *emitter, p *sem.Pattern, x string, root bool, fail string
 			case p.Con.Args[i].Kind != sem.ArgTerm:
 				e.p("%s := Val{t: %s.Args[%d]}", c, t, i)
 			case root && a.Kind == sem.PatMeta && g.open[a.Slot]:
-				e.p("%s, o%d := %s.kidOpen(%d)", c, a.Slot, x, i)
+				g.kidOpenOut(e, c, a.Slot, x, i)
 			case root && len(p.Con.BindersOf(i)) == 0:
 				if expr := fmt.Sprintf("%s.kidFree(%d)", x, i); g.take(expr) != expr {
 					e.p("%s := %s", c, g.take(expr))

@@ -511,7 +511,7 @@ func (g *gen) ruleBody(e *emitter, r *sem.Rule, not string) {
 	}
 	bd := body{errRet: ret + "ruleError(" + strconv.Quote(r.Name) + ", n.val(), err)", depth: "0"}
 	if g.lazyKids { // the node whole, in the error: its children made first
-		bd.errRet = g.materialized() + "\n" + kidsMade + " " + bd.errRet
+		bd.errRet = g.materialized() + "\n" + readSafely + " " + bd.errRet
 	}
 	if r.Layer != nil {
 		e.p("inner := \"\"")
