@@ -203,10 +203,10 @@ func (g *gen) enterCompiled(e *emitter, f *sem.Frame, shared string) {
 		"}",
 		"var k int",
 		"if v, k, err = run(m, hole.t, hole.env, depth+1); err == nil && k != valued {",
-		"v, err = m.eval(v, k, nil, depth+1)",
+		"v, err = m.eval(v, k, depth+1)",
 		"}",
 		"} else {",
-		fmt.Sprintf("v, err = m.eval(hole, %s, nil, depth+1)", H),
+		fmt.Sprintf("v, err = m.eval(hole, %s, depth+1)", H),
 		"}",
 	}, "\n")
 	lazy := g.lazyKids && shared != "" && len(f.Path) == 1 && f.Path[0] < 64

@@ -46,9 +46,6 @@ type gen struct {
 	// evaluator's (cps2gen.go: the stack K a chain of continuations) or the
 	// interpreter's (interpgen.go: a hole evaluated by a call, a value returned).
 	form form
-	// recv is the receiver of the interpreter's cases being written: rulesInterpreter
-	// (interp.go) or rulesCompiled (compile.go, compileCases).
-	recv string
 	// statics are the declarations of the static part of the compiled case being
 	// written (compile.go): the raw nodes its rules build once for its node
 	// (builtOnce).

@@ -25,13 +25,14 @@ func (g *gen) interpCases() string { return g.directCases(false) }
 // interpreter's (compileCases).
 func (g *gen) directCases(compiled bool) string {
 	g.form = formInterp
-	g.recv = "rulesInterpreter"
 	if compiled {
-		g.form, g.recv = formCompile, "rulesCompiled"
+		g.form = formCompile
 	}
-	defer func() { g.form, g.recv = formMachine, "" }()
+	defer func() { g.form = formMachine }()
 	e := &emitter{}
-	if !compiled {
+	if compiled {
+		g.compileDispatch(e)
+	} else {
 		e.b.WriteString(`// interpAction is how a root's case of interp ends.
 type interpAction uint8
 
@@ -49,10 +50,6 @@ const (
 // calls of interp; a contraction is counted here, and its contractum evaluated in
 // place, an iteration of the loop.
 `)
-	}
-	if compiled {
-		g.compileDispatch(e)
-	} else {
 		g.interpLoop(e)
 	}
 	for _, k := range g.l.Kinds {
@@ -71,7 +68,7 @@ const (
 // node's case chosen by a switch on the kind and root, its contraction counted and
 // its contractum evaluated in place.
 func (g *gen) interpLoop(e *emitter) {
-	e.p("func (m *%s) interp(s *machineState, depth int) error {", g.recv)
+	e.p("func (m *rulesInterpreter) interp(s *machineState, depth int) error {")
 	e.b.WriteString(`if depth >= interpMaxDepth {
 		return &depthError{what: "interpreter recursion", limit: interpMaxDepth}
 	}
@@ -165,7 +162,7 @@ func (g *gen) interpRoot(e *emitter, k *sem.Kind, tag string, value sem.RootAnsw
 	name, what := caseName(g.kind[k.Index], tag)
 	e.p("")
 	e.p("// %s is interp's case of a node n of kind %s %s.", name, k.Name, what)
-	e.p("func (m *%s) %s(s *machineState, nv node, depth int) (interpAction, error) {", g.recv, name)
+	e.p("func (m *rulesInterpreter) %s(s *machineState, nv node, depth int) (interpAction, error) {", name)
 	g.caseBody(e, k, tag, value, frames)
 	e.p("}")
 }

@@ -598,15 +598,13 @@ func (g *gen) inlineRule(e *emitter, r *sem.Rule) bool {
 // valueReturns emits continue's value test: a value of K is returned to the frame
 // below.
 func (g *gen) valueReturns(e *emitter, K string) {
-	if g.lazyKids { // after materialize
-		e.p("if %s r.isValue%s(n) {", readSafely, K)
-		e.p("%s return r.value(n), valued, nil", readSafely)
-		e.p("}")
-		return
+	safe := "" // a compiled case's children made lazily are made before (materialize)
+	if g.lazyKids {
+		safe = readSafely + " "
 	}
-	e.p("if r.isValue%s(n) {", K)
+	e.p("if %sr.isValue%s(n) {", safe, K)
 	if g.form == formCompile {
-		e.p("return r.value(n), valued, nil")
+		e.p("%sreturn r.value(n), valued, nil", safe)
 	} else {
 		e.p("s.term = r.value(n)")
 		e.p("%s", g.code().popped)
@@ -618,17 +616,14 @@ func (g *gen) valueReturns(e *emitter, K string) {
 // (match.go's contract: the kind's rules, then its stuck shapes, which say why none
 // applies where a fused case tried its rules already).
 func (g *gen) contractAll(e *emitter, K string) {
-	if g.lazyKids {
+	safe := ""
+	if g.lazyKids { // a compiled case's children made lazily: made first
 		e.p("if filled != 0 {")
 		g.materialize(e)
 		e.p("}")
-		e.p("%s%s if err := r.contract%s(n, %s, m.stepLayer, &ct); err != nil {", g.code().layered, readSafely, K, g.code().context)
-		e.p("%serr", g.code().fail)
-		e.p("}")
-		e.p("goto contracted")
-		return
+		safe = readSafely + " "
 	}
-	e.p("%sif err := r.contract%s(n, %s, m.stepLayer, %s); err != nil {", g.code().layered, K, g.code().context, g.out())
+	e.p("%s%sif err := r.contract%s(n, %s, m.stepLayer, %s); err != nil {", g.code().layered, safe, K, g.code().context, g.out())
 	e.p("%serr", g.code().fail)
 	e.p("}")
 	e.p("goto contracted")

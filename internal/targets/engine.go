@@ -16,8 +16,9 @@ import (
 // under ED, the derived reduction semantics, machine, interpreter and compile stage
 // (from RuleFile) on the compiled engine (internal/compiled: where it cannot be
 // built, the target says why and is not met) each within 2× of the hand-written
-// one, and the same on the file's tables, with no target; the hand-written calculus of closures within 2× of the hand-written
-// reduction semantics, and the hand-written CPS evaluator within 2× of the
+// one, and the same on the file's tables, with no target; the hand-written calculus
+// of closures within 2× of the hand-written reduction semantics, and the
+// hand-written CPS evaluator within 2× of the
 // hand-written machine (typed fib 14); the derived machine within 2 allocations a
 // contraction, on both programs; and the machine generated as Go source (derive
 // --go) within 1.5× of the hand-written machine on typed fib 14, built with the Go
